@@ -1,0 +1,30 @@
+// Jest projects split the suite the way Credo splits unit and e2e runs: unit tests sit beside their code;
+// integration, e2e and k8s tests live under test/ and cross a process or need a real service.
+const { swcOptions } = require('./scripts/swc-options.cjs')
+
+const shared = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', swcOptions()],
+    '^.+\\.(mjs|js)$': '<rootDir>/test/jest/esm-transform.cjs',
+  },
+  transformIgnorePatterns: [],
+  moduleNameMapper: { '^@idplane/common$': '<rootDir>/common/index.ts', '^@idplane/common/(.*)$': '<rootDir>/common/$1' },
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/data/'],
+  setupFiles: ['reflect-metadata'],
+}
+
+module.exports = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{common,api,agent,operator}/**/*.test.ts'],
+      testPathIgnorePatterns: ['\\.(int|e2e|k8s)\\.test\\.ts$', '/node_modules/'],
+    },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.int.test.ts'], testTimeout: 60000 },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts'], testTimeout: 180000 },
+    { ...shared, displayName: 'k8s', testMatch: ['<rootDir>/test/k8s/**/*.k8s.test.ts'], testTimeout: 300000 },
+  ],
+}

@@ -1,0 +1,39 @@
+// Compiles every program's TypeScript to dist/ with swc (about a second; `npm run typecheck` is the type gate).
+import { readdirSync, mkdirSync, writeFileSync, cpSync, existsSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import { createRequire } from 'node:module'
+import swc from '@swc/core'
+
+const require = createRequire(import.meta.url)
+const { swcOptions, root } = require('./swc-options.cjs')
+const sources = ['common', 'api/src', 'agent/src', 'operator/src']
+const outRoot = path.join(root, 'dist')
+
+function* tsFiles(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) yield* tsFiles(full)
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')) yield full
+  }
+}
+
+rmSync(outRoot, { recursive: true, force: true })
+let count = 0
+for (const source of sources) {
+  const dir = path.join(root, source)
+  if (!existsSync(dir)) continue
+  for (const file of tsFiles(dir)) {
+    const relative = path.relative(root, file)
+    const target = path.join(outRoot, relative.replace(/\.ts$/, '.js'))
+    const { code, map } = await swc.transformFile(file, { ...swcOptions({ forBuild: true }), filename: file, outputPath: target })
+    mkdirSync(path.dirname(target), { recursive: true })
+    writeFileSync(target, code + `\n//# sourceMappingURL=${path.basename(target)}.map`)
+    if (map) writeFileSync(target + '.map', map)
+    count++
+  }
+}
+// Non-code assets programs read at run time (bundled JSON-LD contexts, OpenAPI extras) travel with the code.
+for (const asset of ['agent/src/assets']) {
+  if (existsSync(path.join(root, asset))) cpSync(path.join(root, asset), path.join(outRoot, asset), { recursive: true })
+}
+console.log(`built ${count} files into dist/`)
