@@ -7,7 +7,7 @@ const shared = {
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': ['@swc/jest', swcOptions()],
-    '^.+\\.(mjs|js)$': '<rootDir>/test/jest/esm-transform.cjs',
+    '^.+\\.(mjs|cjs|js)$': '<rootDir>/test/jest/esm-transform.cjs',
   },
   transformIgnorePatterns: [],
   moduleNameMapper: { '^@idplane/common$': '<rootDir>/common/index.ts', '^@idplane/common/(.*)$': '<rootDir>/common/$1' },

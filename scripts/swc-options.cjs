@@ -13,7 +13,8 @@ function swcOptions({ forBuild = false } = {}) {
       keepClassNames: true,
       ...(forBuild ? { baseUrl: root, paths: { '@idplane/common': ['common/index.ts'], '@idplane/common/*': ['common/*'] } } : {}),
     },
-    module: { type: 'commonjs', ignoreDynamic: true },
+    // Node runs import() from CommonJS natively; jest's VM cannot, so tests turn it into require().
+    module: { type: 'commonjs', ignoreDynamic: forBuild },
     sourceMaps: true,
     inputSourceMap: false,
   }

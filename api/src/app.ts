@@ -1,0 +1,64 @@
+import express, { type Express } from 'express'
+import cookieParser from 'cookie-parser'
+import swaggerUi from 'swagger-ui-express'
+import { useContainer, useExpressServer, type RoutingControllersOptions } from 'routing-controllers'
+import type { Container } from 'inversify'
+import { Registry } from 'prom-client'
+import { Logger } from '@idplane/common'
+import type { Config } from './infra/config'
+import { Database } from './infra/db/database'
+import { TokenService } from './infra/auth/token.service'
+import { createAuthorizationChecker, createCurrentUserChecker } from './infra/auth/authorization'
+import { errorHandler, notFoundHandler } from './infra/http/error-handler'
+import { accessLog, ormRequestContext, requestId } from './infra/http/request-context'
+import { httpMetrics } from './infra/http/metrics'
+import { buildOpenApiDocument } from './infra/http/openapi'
+import { TOKENS } from './infra/tokens'
+import { API_MODULES } from './modules'
+
+/** Builds the HTTP application from a loaded container; tests use it through supertest without listening. */
+export function createApp(container: Container): Express {
+  const config = container.get<Config>(TOKENS.Config)
+  const logger = container.get(Logger).child({ component: 'http' })
+  const database = container.get(Database)
+  const registry = container.get<Registry>(Registry)
+  const tokens = container.get(TokenService)
+
+  useContainer({ get: (someClass) => container.get(someClass) })
+
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', config.http.trustProxy)
+  app.set('query parser', 'extended')
+  app.use(requestId)
+  app.use(accessLog(logger))
+  app.use(httpMetrics(registry))
+  app.use(express.json({ limit: config.http.bodyLimit }))
+  app.use(cookieParser())
+  app.use(ormRequestContext(database.orm))
+
+  app.get('/metrics', async (_req, res) => {
+    res.set('Content-Type', registry.contentType).send(await registry.metrics())
+  })
+
+  const options: RoutingControllersOptions = {
+    controllers: API_MODULES.flatMap((module) => module.controllers),
+    routePrefix: '',
+    defaultErrorHandler: false,
+    classTransformer: true,
+    validation: { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } },
+    authorizationChecker: createAuthorizationChecker(tokens, () => database.orm.em.getContext()),
+    currentUserChecker: createCurrentUserChecker(),
+  }
+  useExpressServer(app, options)
+
+  const document = buildOpenApiDocument(options, config.http.publicUrl)
+  app.get('/api-json', (_req, res) => {
+    res.json(document)
+  })
+  app.use('/api', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'idplane API' }))
+
+  app.use(notFoundHandler)
+  app.use(errorHandler(logger))
+  return app
+}

@@ -1,0 +1,91 @@
+import { Container } from 'inversify'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { Registry } from 'prom-client'
+import { Logger } from '@idplane/common'
+import type { Config } from './infra/config'
+import { Database } from './infra/db/database'
+import { TokenService } from './infra/auth/token.service'
+import { PasswordHasher } from './infra/auth/password-hasher'
+import { createRegistry } from './infra/http/metrics'
+import { TOKENS, type ReadinessCheck } from './infra/tokens'
+import { API_MODULES } from './modules'
+import { Queue } from './infra/queue/queue'
+import { AmqpQueue } from './infra/queue/amqp-queue'
+import { InProcessQueue } from './infra/queue/in-process-queue'
+import { MailTransport } from './infra/mail/mailer'
+import { SmtpMailer } from './infra/mail/smtp-mailer'
+import { FileMailer } from './infra/mail/file-mailer'
+import { MailService } from './infra/mail/mail.service'
+
+export interface RuntimeOptions {
+  /** scrypt cost (log2 N); tests lower it. */
+  passwordHashLogN?: number
+  /** Start the queue workers (mail delivery); tests of a single service may leave them off. @default true */
+  startWorkers?: boolean
+}
+
+/** The composition root's product: a loaded container and the one way to release what it holds. */
+export interface Runtime {
+  container: Container
+  close(): Promise<void>
+}
+
+/**
+ * Opens every outside dependency once (database, queue, mail, keys) and binds it with every module.
+ * Only this file and main.ts touch the container.
+ */
+export async function createRuntime(config: Config, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
+  const registry = createRegistry()
+  const database = await Database.open(config.database, logger.child({ component: 'database' }))
+  const queue = createQueue(config, logger, registry)
+  try {
+    await queue.start()
+  } catch (error) {
+    await database.close()
+    throw error
+  }
+  const transport = createMailTransport(config, logger)
+  const mail = new MailService(queue, transport, logger, registry)
+
+  const container = new Container({ defaultScope: 'Singleton' })
+  container.bind(TOKENS.Config).toConstantValue(config)
+  container.bind(Logger).toConstantValue(logger)
+  container.bind(Registry).toConstantValue(registry)
+  container.bind(Queue).toConstantValue(queue)
+  container.bind(MailTransport).toConstantValue(transport)
+  container.bind(MailService).toConstantValue(mail)
+  container.bind(Database).toConstantValue(database)
+  // The global em resolves to the request's fork inside RequestContext (see infra/http/request-context.ts).
+  container.bind(EntityManager).toConstantValue(database.orm.em)
+  container.bind(TokenService).toConstantValue(new TokenService(config.jwt))
+  container.bind(PasswordHasher).toConstantValue(new PasswordHasher(options.passwordHashLogN))
+  container.bind<ReadinessCheck>(TOKENS.ReadinessChecks).toConstantValue({ name: 'database', isHealthy: () => database.isHealthy() })
+  container.bind<ReadinessCheck>(TOKENS.ReadinessChecks).toConstantValue({ name: 'queue', isHealthy: () => queue.isHealthy() })
+  container.loadSync(...API_MODULES.map((module) => module.bindings))
+
+  if (options.startWorkers !== false) await mail.startWorker()
+
+  return {
+    container,
+    close: async () => {
+      // Stop taking work first, let in-flight handlers finish, then release the database they use.
+      await queue.close()
+      await transport.close?.()
+      await database.close()
+    },
+  }
+}
+
+function createQueue(config: Config, logger: Logger, registry: Registry): Queue {
+  const queueLogger = logger.child({ component: 'queue' })
+  return config.queue.kind === 'amqp'
+    ? new AmqpQueue({ url: config.queue.url, logger: queueLogger, registry })
+    : new InProcessQueue({ dataDir: config.queue.dir, logger: queueLogger, registry })
+}
+
+function createMailTransport(config: Config, logger: Logger): MailTransport {
+  const mailLogger = logger.child({ component: 'mail' })
+  return config.mail.kind === 'smtp'
+    ? new SmtpMailer({ url: config.mail.url, from: config.mail.from, logger: mailLogger })
+    : new FileMailer({ dataDir: config.mail.dir, from: config.mail.from, logger: mailLogger })
+}

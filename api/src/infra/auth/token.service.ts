@@ -1,0 +1,107 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import jwt, { type JwtPayload } from 'jsonwebtoken'
+import { UnauthenticatedError } from '@idplane/common'
+import type { Config } from '../config'
+
+/** Who is calling: a signed-in user, or an organization's machine-to-machine client. */
+export type Principal =
+  | { kind: 'user'; userId: string; email: string; sessionId: string }
+  | { kind: 'client'; clientId: string; orgId: string; sessionId: string }
+
+export interface IssuedAccessToken {
+  accessToken: string
+  expiresIn: number
+}
+
+interface TokenClaims extends JwtPayload {
+  typ: 'user' | 'client'
+  email?: string
+  org?: string
+  sid: string
+}
+
+/**
+ * RS256 access tokens. Keys come from configuration; embedded mode generates a pair once and keeps it under
+ * DATA_DIR/jwt so tokens survive restarts.
+ */
+export class TokenService {
+  private readonly privateKey: string
+  public readonly publicKey: string
+
+  public constructor(private readonly config: Config['jwt']) {
+    const keys =
+      config.privateKey && config.publicKey
+        ? { privateKey: config.privateKey, publicKey: config.publicKey }
+        : loadOrCreateKeyPair(config.keyDir)
+    this.privateKey = keys.privateKey
+    this.publicKey = keys.publicKey
+  }
+
+  public get accessTokenTtlSeconds(): number {
+    return this.config.accessTokenTtlSeconds
+  }
+
+  public signForUser(user: { id: string; email: string }, sessionId: string): IssuedAccessToken {
+    return this.sign({ typ: 'user', email: user.email, sid: sessionId }, user.id)
+  }
+
+  public signForClient(client: { clientId: string; orgId: string }, sessionId: string): IssuedAccessToken {
+    return this.sign({ typ: 'client', org: client.orgId, sid: sessionId }, client.clientId)
+  }
+
+  /** @throws UnauthenticatedError for a missing, malformed, expired or wrongly signed token */
+  public verify(token: string): Principal {
+    let claims: TokenClaims
+    try {
+      claims = jwt.verify(token, this.publicKey, {
+        algorithms: ['RS256'],
+        issuer: this.config.issuer,
+        audience: this.config.audience,
+      }) as TokenClaims
+    } catch (error) {
+      const expired = (error as Error).name === 'TokenExpiredError'
+      throw new UnauthenticatedError(expired ? 'Access token has expired' : 'Invalid access token', { cause: error })
+    }
+    if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string')
+      throw new UnauthenticatedError('Invalid access token')
+    if (claims.typ === 'user' && typeof claims.email === 'string') {
+      return { kind: 'user', userId: claims.sub, email: claims.email, sessionId: claims.sid }
+    }
+    if (claims.typ === 'client' && typeof claims.org === 'string') {
+      return { kind: 'client', clientId: claims.sub, orgId: claims.org, sessionId: claims.sid }
+    }
+    throw new UnauthenticatedError('Invalid access token')
+  }
+
+  private sign(claims: Omit<TokenClaims, 'sub'>, subject: string): IssuedAccessToken {
+    const expiresIn = this.config.accessTokenTtlSeconds
+    const accessToken = jwt.sign(claims, this.privateKey, {
+      algorithm: 'RS256',
+      expiresIn,
+      subject,
+      issuer: this.config.issuer,
+      audience: this.config.audience,
+      jwtid: randomUUID(),
+    })
+    return { accessToken, expiresIn }
+  }
+}
+
+function loadOrCreateKeyPair(dir: string): { privateKey: string; publicKey: string } {
+  const privatePath = path.join(dir, 'private.pem')
+  const publicPath = path.join(dir, 'public.pem')
+  if (existsSync(privatePath) && existsSync(publicPath)) {
+    return { privateKey: readFileSync(privatePath, 'utf8'), publicKey: readFileSync(publicPath, 'utf8') }
+  }
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  })
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  writeFileSync(privatePath, privateKey, { mode: 0o600 })
+  writeFileSync(publicPath, publicKey)
+  return { privateKey, publicKey }
+}

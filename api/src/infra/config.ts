@@ -1,0 +1,210 @@
+import path from 'node:path'
+import { EnvReader, LogLevel, parseLogLevel } from '@idplane/common'
+
+/** @default 5000, the spec's gateway port (Limits table). */
+export const DEFAULT_PORT = 5000
+/** @default 86400 seconds (24 h), the spec's example access-token lifetime. */
+export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 86_400
+/** @default 30 days: refresh tokens rotate on every use, so a long family life is safe. */
+export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 86_400
+/** @default 15 minutes for an e-mail verification code. */
+export const DEFAULT_VERIFICATION_CODE_TTL_SECONDS = 900
+
+export interface ClientAlias {
+  alias: string
+  name: string
+  /** Base URL of the client front end: verification and invitation links point here. */
+  url: string
+  logoUrl?: string
+}
+
+export interface RateLimitRule {
+  limit: number
+  windowSeconds: number
+}
+
+export interface Config {
+  readonly isEmbedded: boolean
+  readonly dataDir: string
+  readonly logLevel: LogLevel
+  readonly http: {
+    readonly port: number
+    readonly host: string
+    readonly protocol: 'http' | 'https'
+    readonly publicUrl: string
+    readonly bodyLimit: string
+    readonly trustProxy: boolean
+  }
+  readonly database:
+    | { readonly kind: 'postgres'; readonly url: string; readonly poolMax: number }
+    | { readonly kind: 'pglite'; readonly dir: string }
+  readonly queue:
+    | { readonly kind: 'amqp'; readonly url: string }
+    | { readonly kind: 'in-process'; readonly dir: string }
+  readonly mail:
+    | { readonly kind: 'smtp'; readonly url: string; readonly from: string }
+    | { readonly kind: 'file'; readonly dir: string; readonly from: string }
+  readonly jwt: {
+    readonly privateKey?: string
+    readonly publicKey?: string
+    /** Where embedded mode keeps a generated key pair. */
+    readonly keyDir: string
+    readonly issuer: string
+    readonly audience: string
+    readonly accessTokenTtlSeconds: number
+    readonly refreshTokenTtlSeconds: number
+  }
+  readonly auth: {
+    readonly verificationCodeTtlSeconds: number
+    readonly signInLimit: RateLimitRule
+    readonly verificationMailLimit: RateLimitRule
+    readonly clientLimit: RateLimitRule
+  }
+  readonly clientAliases: readonly ClientAlias[]
+  /** Key (32 bytes, base64) that encrypts secrets at rest; derived per install in embedded mode. */
+  readonly secretsKey?: string
+  readonly features: {
+    readonly ecosystemEnabled: boolean
+    readonly hideExperimentalOidcControllers: boolean
+  }
+  readonly limits: { readonly proofRequestConnections: number; readonly oobBatchSize: number }
+}
+
+const DEFAULT_CLIENT_ALIAS = (publicUrl: string): ClientAlias => ({ alias: 'IDPLANE', name: 'idplane', url: publicUrl })
+
+/**
+ * Reads and validates the API's configuration once at start-up. Every bad variable is reported in one
+ * ConfigError, by name and reason only. Embedded-mode choices (PGlite, in-process queue, file mail) are
+ * made here and nowhere else.
+ * @throws ConfigError
+ */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const env = new EnvReader(source)
+  const dataDir = path.resolve(env.string('DATA_DIR', './data'))
+  const port = env.int('API_GATEWAY_PORT', DEFAULT_PORT, { min: 0, max: 65535 })
+  const host = env.string('API_GATEWAY_HOST', '0.0.0.0')
+  const protocol = env.oneOf('API_GATEWAY_PROTOCOL', ['http', 'https'] as const, 'http')
+  const publicUrl = (
+    env.url('API_PUBLIC_URL', ['http', 'https']) ?? `${protocol}://${host === '0.0.0.0' ? 'localhost' : host}:${port}`
+  ).replace(/\/$/, '')
+
+  const databaseUrl = env.url('DATABASE_URL', ['postgres', 'postgresql'])
+  const amqpUrl = env.url('AMQP_URL', ['amqp', 'amqps'])
+  const smtpUrl = env.url('SMTP_URL', ['smtp', 'smtps'])
+  const mailFrom = env.string('MAIL_FROM', 'idplane <no-reply@idplane.local>')
+
+  const clientAliases = parseClientAliases(env, source.CLIENT_ALIASES, publicUrl)
+  const secretsKey = env.string('SECRETS_ENCRYPTION_KEY')
+  if (secretsKey !== undefined && Buffer.from(secretsKey, 'base64').length !== 32) {
+    env.problem('SECRETS_ENCRYPTION_KEY', 'must be 32 bytes encoded as base64')
+  }
+  const privateKey = decodePem(env.string('JWT_PRIVATE_KEY'))
+  const publicKey = decodePem(env.string('JWT_PUBLIC_KEY'))
+  if ((privateKey === undefined) !== (publicKey === undefined)) {
+    env.problem('JWT_PRIVATE_KEY', 'JWT_PRIVATE_KEY and JWT_PUBLIC_KEY must be set together')
+  }
+
+  const config: Config = {
+    isEmbedded: databaseUrl === undefined,
+    dataDir,
+    logLevel: parseLogLevel(env.string('LOG_LEVEL')),
+    http: {
+      port,
+      host,
+      protocol,
+      publicUrl,
+      bodyLimit: env.string('API_BODY_LIMIT', '1mb'),
+      trustProxy: env.bool('API_TRUST_PROXY', false),
+    },
+    database: databaseUrl
+      ? { kind: 'postgres', url: databaseUrl, poolMax: env.int('DATABASE_POOL_MAX', 10, { min: 1, max: 200 }) }
+      : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
+    queue: amqpUrl ? { kind: 'amqp', url: amqpUrl } : { kind: 'in-process', dir: dataDir },
+    mail: smtpUrl ? { kind: 'smtp', url: smtpUrl, from: mailFrom } : { kind: 'file', dir: dataDir, from: mailFrom },
+    jwt: {
+      privateKey,
+      publicKey,
+      keyDir: path.join(dataDir, 'jwt'),
+      issuer: env.string('JWT_ISSUER', 'idplane'),
+      audience: env.string('JWT_AUDIENCE', 'idplane-api'),
+      accessTokenTtlSeconds: env.int('JWT_EXPIRES_IN_SECONDS', DEFAULT_ACCESS_TOKEN_TTL_SECONDS, { min: 60 }),
+      refreshTokenTtlSeconds: env.int('JWT_REFRESH_EXPIRES_IN_SECONDS', DEFAULT_REFRESH_TOKEN_TTL_SECONDS, { min: 60 }),
+    },
+    auth: {
+      verificationCodeTtlSeconds: env.int('VERIFICATION_CODE_TTL_SECONDS', DEFAULT_VERIFICATION_CODE_TTL_SECONDS, {
+        min: 30,
+      }),
+      signInLimit: {
+        limit: env.int('RATE_LIMIT_SIGNIN_MAX', 10, { min: 1 }),
+        windowSeconds: env.int('RATE_LIMIT_SIGNIN_WINDOW_SECONDS', 300, { min: 1 }),
+      },
+      verificationMailLimit: {
+        limit: env.int('RATE_LIMIT_VERIFICATION_MAIL_MAX', 3, { min: 1 }),
+        windowSeconds: env.int('RATE_LIMIT_VERIFICATION_MAIL_WINDOW_SECONDS', 600, { min: 1 }),
+      },
+      clientLimit: {
+        limit: env.int('RATE_LIMIT_CLIENT_MAX', 100, { min: 1 }),
+        windowSeconds: env.int('RATE_LIMIT_CLIENT_WINDOW_SECONDS', 60, { min: 1 }),
+      },
+    },
+    clientAliases,
+    secretsKey,
+    features: {
+      ecosystemEnabled: env.bool('ECOSYSTEM_ENABLED', false),
+      hideExperimentalOidcControllers: env.bool('HIDE_EXPERIMENTAL_OIDC_CONTROLLERS', true),
+    },
+    limits: {
+      proofRequestConnections: env.int('PROOF_REQ_CONN_LIMIT', 10, { min: 1, max: 1000 }),
+      oobBatchSize: env.int('OOB_BATCH_SIZE', 50, { min: 1, max: 10_000 }),
+    },
+  }
+  env.assertValid('api')
+  return config
+}
+
+/** PEM keys may be given raw, with literal \n, or base64-encoded (easier in Kubernetes Secrets and .env files). */
+function decodePem(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const unescaped = value.replace(/\\n/g, '\n')
+  if (unescaped.includes('-----BEGIN')) return unescaped
+  const decoded = Buffer.from(value, 'base64').toString('utf8')
+  return decoded.includes('-----BEGIN') ? decoded : value
+}
+
+/** CLIENT_ALIASES is a JSON array of { alias, name, url, logoUrl? }; aliases are matched case-insensitively. */
+function parseClientAliases(env: EnvReader, raw: string | undefined, publicUrl: string): ClientAlias[] {
+  if (raw === undefined || raw.trim() === '') return [DEFAULT_CLIENT_ALIAS(publicUrl)]
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    env.problem('CLIENT_ALIASES', 'must be a JSON array of { "alias", "name", "url" } objects')
+    return [DEFAULT_CLIENT_ALIAS(publicUrl)]
+  }
+  const aliases: ClientAlias[] = []
+  if (!Array.isArray(parsed) || parsed.length === 0) {
+    env.problem('CLIENT_ALIASES', 'must be a non-empty JSON array')
+    return [DEFAULT_CLIENT_ALIAS(publicUrl)]
+  }
+  parsed.forEach((item: unknown, index) => {
+    const entry = item as Record<string, unknown>
+    const isValid =
+      entry !== null &&
+      typeof entry === 'object' &&
+      typeof entry.alias === 'string' &&
+      /^[A-Za-z0-9_-]{1,64}$/.test(entry.alias) &&
+      typeof entry.url === 'string' &&
+      /^https?:\/\//.test(entry.url)
+    if (!isValid) {
+      env.problem('CLIENT_ALIASES', `entry ${index} needs an "alias" (letters, digits, _ or -) and an http(s) "url"`)
+      return
+    }
+    aliases.push({
+      alias: String(entry.alias).toUpperCase(),
+      name: typeof entry.name === 'string' ? entry.name : String(entry.alias),
+      url: String(entry.url).replace(/\/$/, ''),
+      logoUrl: typeof entry.logoUrl === 'string' ? entry.logoUrl : undefined,
+    })
+  })
+  return aliases
+}

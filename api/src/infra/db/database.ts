@@ -1,0 +1,57 @@
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql'
+import { Migrator } from '@mikro-orm/migrations'
+import { Logger, UpstreamError } from '@idplane/common'
+import { createOrmConfig } from './mikro-orm.config'
+import { PgliteServer } from './pglite-server'
+
+export type DatabaseTarget = { kind: 'postgres'; url: string; poolMax: number } | { kind: 'pglite'; dir: string }
+
+/**
+ * Owns the ORM for the life of the process: opens PostgreSQL (or embedded PGlite), applies pending
+ * migrations, answers readiness, closes on shutdown.
+ */
+export class Database {
+  private constructor(
+    public readonly orm: MikroORM,
+    private readonly embedded?: PgliteServer,
+  ) {}
+
+  /** @throws UpstreamError when the database cannot be reached or a migration fails */
+  public static async open(target: DatabaseTarget, logger: Logger): Promise<Database> {
+    const embedded = target.kind === 'pglite' ? await PgliteServer.start(target.dir) : undefined
+    const url = embedded ? embedded.url : target.kind === 'postgres' ? target.url : ''
+    const poolMax = target.kind === 'postgres' ? target.poolMax : 1
+    let orm: MikroORM | undefined
+    try {
+      orm = await MikroORM.init({ ...createOrmConfig(url, poolMax), extensions: [Migrator] })
+      const applied = await orm.getMigrator().up()
+      if (applied.length > 0) logger.info('Applied migrations', { migrations: applied.map((m) => m.name) })
+      return new Database(orm, embedded)
+    } catch (error) {
+      await orm?.close(true).catch(() => undefined)
+      await embedded?.stop().catch(() => undefined)
+      throw new UpstreamError(`Could not open the ${target.kind} database: ${(error as Error).message}`, {
+        cause: error,
+      })
+    }
+  }
+
+  /** A fresh entity manager for work outside a request (workers, start-up tasks). */
+  public fork(): EntityManager {
+    return this.orm.em.fork()
+  }
+
+  public async isHealthy(): Promise<boolean> {
+    try {
+      await this.orm.em.getConnection().execute('select 1')
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  public async close(): Promise<void> {
+    await this.orm.close(true)
+    await this.embedded?.stop()
+  }
+}

@@ -1,0 +1,24 @@
+import { User } from '../../modules/users/user.entity'
+import { EmailVerification } from '../../modules/auth/email-verification.entity'
+import { RefreshToken } from '../../modules/auth/refresh-token.entity'
+import { RateLimitHit } from '../../modules/auth/rate-limit-hit.entity'
+import { OrgRole } from '../../modules/roles/org-role.entity'
+import { UserOrgRole } from '../../modules/roles/user-org-role.entity'
+import { Organization } from '../../modules/orgs/organization.entity'
+import { OrgDid } from '../../modules/orgs/org-did.entity'
+import { ClientCredential } from '../../modules/orgs/client-credential.entity'
+import { Invitation } from '../../modules/invitations/invitation.entity'
+
+/** Every entity the API persists; listed explicitly so discovery never scans the file system. */
+export const ENTITIES = [
+  User,
+  EmailVerification,
+  RefreshToken,
+  RateLimitHit,
+  OrgRole,
+  UserOrgRole,
+  Organization,
+  OrgDid,
+  ClientCredential,
+  Invitation,
+]

@@ -1,0 +1,60 @@
+import 'reflect-metadata'
+import type { Server } from 'node:http'
+import { Logger, ConfigError } from '@idplane/common'
+import { loadConfig } from './infra/config'
+import { createRuntime } from './container'
+import { createApp } from './app'
+
+/** @default 25 s: inside Kubernetes' default 30 s termination grace period. */
+const SHUTDOWN_TIMEOUT_MS = 25_000
+
+async function main(): Promise<void> {
+  let config
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message)
+      process.exit(2)
+    }
+    throw error
+  }
+  const logger = new Logger({ program: 'api' }, config.logLevel)
+  const runtime = await createRuntime(config, logger)
+  const app = createApp(runtime.container)
+  const server: Server = app.listen(config.http.port, config.http.host, () => {
+    logger.info('Started API', { port: config.http.port, host: config.http.host, embedded: config.isEmbedded, publicUrl: config.http.publicUrl })
+  })
+
+  let stopping = false
+  const shutdown = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info('Stopping API', { signal })
+    const timer = setTimeout(() => {
+      logger.error('Shutdown timed out', { timeoutMs: SHUTDOWN_TIMEOUT_MS })
+      process.exit(1)
+    }, SHUTDOWN_TIMEOUT_MS)
+    timer.unref()
+    server.close(() => {
+      runtime
+        .close()
+        .then(() => {
+          logger.info('Stopped API')
+          process.exit(0)
+        })
+        .catch((error: unknown) => {
+          logger.error('Shutdown failed', { error: error as Error })
+          process.exit(1)
+        })
+    })
+    server.closeIdleConnections()
+  }
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+  process.on('SIGINT', () => shutdown('SIGINT'))
+}
+
+main().catch((error: unknown) => {
+  console.error(`idplane api failed to start: ${(error as Error).message}`)
+  process.exit(1)
+})

@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@mikro-orm/core'
+import { Migration20261121000000Foundation } from './Migration20261121000000Foundation'
+
+/** Every migration in order. Add new ones at the end; never edit one that has shipped. */
+export const MIGRATIONS: MigrationObject[] = [
+  { name: 'Migration20261121000000Foundation', class: Migration20261121000000Foundation },
+]

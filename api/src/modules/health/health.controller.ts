@@ -1,0 +1,35 @@
+import { injectable, multiInject } from 'inversify'
+import { Get, JsonController, Res } from 'routing-controllers'
+import { OpenAPI } from 'routing-controllers-openapi'
+import { ok } from '../../infra/http/envelope'
+import { TOKENS, type ReadinessCheck } from '../../infra/tokens'
+
+/** Only what the route needs of the response; an interface keeps decorator metadata a plain Object. */
+interface StatusSetter {
+  status(code: number): unknown
+}
+
+@injectable()
+@JsonController('/health')
+@OpenAPI({ tags: ['Health'] })
+export class HealthController {
+  public constructor(@multiInject(TOKENS.ReadinessChecks) private readonly checks: ReadinessCheck[]) {}
+
+  /** The process is up (no dependency checks: a slow database must not get the pod restarted). */
+  @Get('/live')
+  live() {
+    return ok({ status: 'up' }, 'Alive')
+  }
+
+  /** Ready only when every dependency answers (database and queue). */
+  @Get('/ready')
+  async ready(@Res() res: StatusSetter) {
+    const results = await Promise.all(
+      this.checks.map(async (check) => [check.name, await check.isHealthy().catch(() => false)] as const),
+    )
+    const status = Object.fromEntries(results.map(([name, healthy]) => [name, healthy ? 'up' : 'down']))
+    const isReady = results.every(([, healthy]) => healthy)
+    res.status(isReady ? 200 : 503)
+    return { ...ok(status, isReady ? 'Ready' : 'Not ready'), statusCode: isReady ? 200 : 503 }
+  }
+}

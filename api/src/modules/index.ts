@@ -1,0 +1,5 @@
+import type { ApiModule } from '../infra/api-module'
+import { healthModule } from './health/health.module'
+
+/** Every resource module of the API, in the order their routes are registered. */
+export const API_MODULES: ApiModule[] = [healthModule]

@@ -1,0 +1,49 @@
+import { Collection, Entity, Index, OneToMany, Property, Unique } from '@mikro-orm/core'
+import { BaseEntity } from '../../infra/db/base.entity'
+import { UserOrgRole } from '../roles/user-org-role.entity'
+
+@Entity({ tableName: 'organizations' })
+@Index({ properties: ['name'] })
+export class Organization extends BaseEntity {
+  @Property({ type: 'string', length: 200 })
+  name!: string
+
+  /** Public-profile path segment, unique, derived from the name at creation. */
+  @Property({ type: 'string', length: 220 })
+  @Unique()
+  slug!: string
+
+  @Property({ type: 'text' })
+  description!: string
+
+  /** A URL or a data:image/...;base64 value; empty string by default (spec: Organization). */
+  @Property({ type: 'text' })
+  logoUrl: string = ''
+
+  @Property({ type: 'string', length: 2048, nullable: true })
+  website?: string | null
+
+  @Property({ type: 'string', length: 200, nullable: true })
+  registrationNumber?: string | null
+
+  @Property({ type: 'string', length: 2048, nullable: true })
+  notificationWebhook?: string | null
+
+  @Property({ type: 'boolean' })
+  isPublic: boolean = false
+
+  @Property({ type: 'integer', nullable: true })
+  countryId?: number | null
+
+  @Property({ type: 'integer', nullable: true })
+  stateId?: number | null
+
+  @Property({ type: 'integer', nullable: true })
+  cityId?: number | null
+
+  @Property({ type: 'uuid', nullable: true })
+  createdBy?: string | null
+
+  @OneToMany(() => UserOrgRole, (role) => role.organization)
+  userOrgRoles = new Collection<UserOrgRole>(this)
+}

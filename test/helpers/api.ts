@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { Express } from 'express'
+import { Logger, silentLogger } from '@idplane/common'
+import { loadConfig, type Config } from '../../api/src/infra/config'
+import { createRuntime, type Runtime } from '../../api/src/container'
+import { createApp } from '../../api/src/app'
+import { freshDatabase, type FreshDatabase } from './database'
+
+export interface TestApi {
+  app: Express
+  runtime: Runtime
+  config: Config
+  dataDir: string
+  database: FreshDatabase
+  stop(): Promise<void>
+}
+
+/** Low scrypt cost: tests hash hundreds of passwords; production keeps the OWASP default. */
+export const TEST_SCRYPT_LOG_N = 12
+
+/**
+ * The API on a fresh database with a private data dir. DATABASE_URL / AMQP_URL from the environment choose
+ * the real services (CI) or the embedded defaults, exactly as in production.
+ */
+export async function startApi(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestApi> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-api-'))
+  const database = await freshDatabase()
+  const baseEnv: Record<string, string | undefined> = {
+    DATA_DIR: dataDir,
+    AMQP_URL: process.env.AMQP_URL,
+    LOG_LEVEL: 'error',
+    ...env,
+  }
+  const loaded = loadConfig(baseEnv)
+  const config: Config = { ...loaded, database: database.target, isEmbedded: database.kind === 'pglite' }
+  const runtime = await createRuntime(config, options.logger ?? silentLogger, { passwordHashLogN: TEST_SCRYPT_LOG_N })
+  const app = createApp(runtime.container)
+  return {
+    app,
+    runtime,
+    config,
+    dataDir,
+    database,
+    stop: async () => {
+      await runtime.close()
+      await database.drop()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
