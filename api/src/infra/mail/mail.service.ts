@@ -1,0 +1,99 @@
+import { injectable } from 'inversify'
+import { Counter, Registry } from 'prom-client'
+import { FieldError, InvalidInputError, Logger } from '@idplane/common'
+import { ConsumeOptions, Queue, QueueMessage } from '../queue/queue'
+import { reuse } from '../queue/queue-metrics'
+import { MailMessage, MailTransport } from './mailer'
+
+/** The queue outbound mail goes through; failures end in `mail.outbound.dead`. */
+export const MAIL_QUEUE = 'mail.outbound'
+
+export interface MailServiceOptions {
+  /** Retry schedule of the worker. @default the queue defaults (6 attempts over about 13 minutes) */
+  consume?: ConsumeOptions
+  /** @default MAIL_QUEUE; tests sharing a broker use their own */
+  queueName?: string
+}
+
+/**
+ * Outbound mail: enqueue() stores the mail in the queue (so a request never waits for SMTP and a mail is
+ * never lost), startWorker() sends queued mails through the MailTransport. A failed send is retried by the
+ * queue and ends in `mail.outbound.dead`. Delivery is at least once: a crash between a successful send and
+ * its ack sends that mail again.
+ */
+@injectable()
+export class MailService {
+  private readonly logger: Logger
+  private readonly sent: Counter
+  private readonly failed: Counter
+
+  public constructor(
+    private readonly queue: Queue,
+    private readonly transport: MailTransport,
+    logger: Logger,
+    registry: Registry,
+    private readonly options: MailServiceOptions = {},
+  ) {
+    this.logger = logger.child({ component: 'mail-service' })
+    this.sent = reuse(registry, 'idplane_api_mail_sent_total', (registers) => {
+      return new Counter({ name: 'idplane_api_mail_sent_total', help: 'Mails handed to the mail transport', registers })
+    })
+    this.failed = reuse(registry, 'idplane_api_mail_send_failures_total', (registers) => {
+      return new Counter({
+        name: 'idplane_api_mail_send_failures_total',
+        help: 'Failed mail send attempts (each is retried)',
+        registers,
+      })
+    })
+  }
+
+  /**
+   * Queues a mail; resolves once the queue holds it.
+   * @throws InvalidInputError for a mail without recipient, subject or text
+   * @throws UpstreamError when the queue cannot store it
+   */
+  public async enqueue(message: MailMessage): Promise<void> {
+    const mail = toMailMessage(message)
+    const id = await this.queue.publish(this.queueName, mail)
+    this.logger.debug('Queued mail', { to: mail.to, id })
+  }
+
+  /** Starts sending queued mail; call once per process after queue.start(). */
+  public async startWorker(): Promise<void> {
+    await this.queue.consume(this.queueName, (message) => this.deliver(message), this.options.consume)
+  }
+
+  private get queueName(): string {
+    return this.options.queueName ?? MAIL_QUEUE
+  }
+
+  private async deliver(message: QueueMessage): Promise<void> {
+    const mail = toMailMessage(message.payload)
+    try {
+      await this.transport.send(mail)
+    } catch (error) {
+      this.failed.inc()
+      this.logger.warn('Failed to send mail', { to: mail.to, id: message.id, attempt: message.attempt, error })
+      throw error
+    }
+    this.sent.inc()
+  }
+}
+
+/**
+ * Checks a mail (from a caller or from the queue) and keeps only the known fields.
+ * @throws InvalidInputError
+ */
+export function toMailMessage(value: unknown): MailMessage {
+  const record: Record<string, unknown> = value && typeof value === 'object' ? (value as Record<string, unknown>) : {}
+  const fields: FieldError[] = (['to', 'subject', 'text'] as const)
+    .filter((field) => typeof record[field] !== 'string' || (record[field] as string).trim() === '')
+    .map((field) => ({ field, message: 'must be a non-empty string' }))
+  for (const field of ['html', 'from'] as const) {
+    if (record[field] !== undefined && typeof record[field] !== 'string')
+      fields.push({ field, message: 'must be a string' })
+  }
+  if (fields.length > 0) throw new InvalidInputError('Invalid mail message', fields)
+  const { to, subject, text, html, from } = record as unknown as MailMessage
+  return { to, subject, text, ...(html === undefined ? {} : { html }), ...(from === undefined ? {} : { from }) }
+}
