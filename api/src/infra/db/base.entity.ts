@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto'
-import { PrimaryKey, Property } from '@mikro-orm/core'
+import { PrimaryKey, Property, type Opt } from '@mikro-orm/core'
 
 /** uuid id and timestamps shared by every platform record (STYLE.md: plural snake_case tables, uuid ids). */
 export abstract class BaseEntity {
   @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID()
+  id: Opt<string> = randomUUID()
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date()
+  createdAt: Opt<Date> = new Date()
 
   @Property({ type: 'datetime', columnType: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date()
+  updatedAt: Opt<Date> = new Date()
 }

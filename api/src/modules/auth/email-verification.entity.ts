@@ -1,4 +1,4 @@
-import { Entity, Index, Property } from '@mikro-orm/core'
+import { Entity, Index, Property, type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
 
 /** One mailed verification code. Single-use; expires; verifying marks the address usable for sign-up. */
@@ -27,5 +27,5 @@ export class EmailVerification extends BaseEntity {
   consumedAt?: Date | null
 
   @Property({ type: 'integer' })
-  failedAttempts: number = 0
+  failedAttempts: Opt<number> = 0
 }

@@ -1,4 +1,4 @@
-import { Entity, PrimaryKey, Property } from '@mikro-orm/core'
+import { Entity, PrimaryKey, Property, type Opt } from '@mikro-orm/core'
 
 /**
  * Fixed-window counters kept in the database so that every API replica sees the same count.
@@ -13,5 +13,5 @@ export class RateLimitHit {
   windowStart!: Date
 
   @Property({ type: 'integer' })
-  count: number = 0
+  count: Opt<number> = 0
 }

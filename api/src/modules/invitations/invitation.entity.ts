@@ -1,4 +1,4 @@
-import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core'
+import { Entity, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
 import { Organization } from '../orgs/organization.entity'
 
@@ -19,7 +19,7 @@ export class Invitation extends BaseEntity {
   email!: string
 
   @Property({ type: 'string', length: 20 })
-  status: InvitationStatus = 'pending'
+  status: Opt<InvitationStatus> = 'pending'
 
   /** Role definition ids (org_roles.id) granted on acceptance. */
   @Property({ type: 'json', columnType: 'jsonb' })

@@ -1,4 +1,4 @@
-import { Entity, ManyToOne, Property, Unique } from '@mikro-orm/core'
+import { Entity, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
 import { Organization } from './organization.entity'
 
@@ -23,5 +23,5 @@ export class OrgDid extends BaseEntity {
   method!: string
 
   @Property({ type: 'boolean' })
-  isPrimaryDid: boolean = false
+  isPrimaryDid: Opt<boolean> = false
 }

@@ -1,4 +1,4 @@
-import { Collection, Entity, Index, OneToMany, Property, Unique } from '@mikro-orm/core'
+import { Collection, Entity, Index, OneToMany, Property, Unique, type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
 import { UserOrgRole } from '../roles/user-org-role.entity'
 
@@ -18,7 +18,7 @@ export class Organization extends BaseEntity {
 
   /** A URL or a data:image/...;base64 value; empty string by default (spec: Organization). */
   @Property({ type: 'text' })
-  logoUrl: string = ''
+  logoUrl: Opt<string> = ''
 
   @Property({ type: 'string', length: 2048, nullable: true })
   website?: string | null
@@ -30,7 +30,7 @@ export class Organization extends BaseEntity {
   notificationWebhook?: string | null
 
   @Property({ type: 'boolean' })
-  isPublic: boolean = false
+  isPublic: Opt<boolean> = false
 
   @Property({ type: 'integer', nullable: true })
   countryId?: number | null

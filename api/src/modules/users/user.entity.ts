@@ -1,4 +1,4 @@
-import { Entity, Property, Unique } from '@mikro-orm/core'
+import { Entity, Property, Unique, type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
 
 @Entity({ tableName: 'users' })
@@ -19,7 +19,7 @@ export class User extends BaseEntity {
   passwordHash!: string
 
   @Property({ type: 'boolean' })
-  isEmailVerified: boolean = false
+  isEmailVerified: Opt<boolean> = false
 
   @Property({ type: 'string', length: 64, nullable: true })
   clientAlias?: string | null
