@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NPM ?= npm
 
-.PHONY: run test build lint typecheck install clean test-unit test-integration
+.PHONY: run test build lint typecheck install clean test-unit test-integration sync-crd
 
 node_modules/.package-lock.json: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
@@ -22,6 +22,7 @@ typecheck: install
 lint: install
 	npx eslint .
 	npx prettier --check .
+	bash scripts/sync-crd.sh --check
 
 test: install lint typecheck build
 	npx jest --ci
@@ -31,6 +32,9 @@ test-unit: install
 
 test-integration: install build
 	npx jest --ci --selectProjects integration e2e
+
+sync-crd:
+	bash scripts/sync-crd.sh
 
 clean:
 	rm -rf dist coverage
