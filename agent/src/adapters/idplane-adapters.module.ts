@@ -1,0 +1,32 @@
+import { type DependencyManager, InjectionSymbols, Kms, type Module } from '@credo-ts/core'
+
+import { EncryptedKeyStorage } from './kms/encrypted-key-storage'
+import { IdplaneKeyManagementService } from './kms/idplane-key-management.service'
+import type { SqlClient } from './sql/sql-client'
+import { SqlStorageService } from './storage/sql-storage.service'
+
+/**
+ * Plugs our two adapters into Credo, the way AskarModule does for Askar: the SQL storage service and the
+ * key-management backend. Registering a second storage service would silently split records, so a second
+ * registration is refused.
+ */
+export class IdplaneAdaptersModule implements Module {
+  public readonly storage: SqlStorageService<never>
+  public readonly keyManagement: IdplaneKeyManagementService
+
+  public constructor(
+    sql: SqlClient,
+    public readonly keys: EncryptedKeyStorage,
+  ) {
+    this.storage = new SqlStorageService(sql)
+    this.keyManagement = new IdplaneKeyManagementService(keys)
+  }
+
+  public register(dependencyManager: DependencyManager): void {
+    if (dependencyManager.isRegistered(InjectionSymbols.StorageService)) {
+      throw new Error('A storage service is already registered; IdplaneAdaptersModule must be the only one')
+    }
+    dependencyManager.registerInstance(InjectionSymbols.StorageService, this.storage)
+    dependencyManager.resolve(Kms.KeyManagementModuleConfig).registerBackend(this.keyManagement)
+  }
+}

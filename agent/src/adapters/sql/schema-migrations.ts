@@ -1,0 +1,48 @@
+import type { SqlClient } from './sql-client'
+
+/**
+ * The agent's tables. Every statement is idempotent, so running them at each start is the migration.
+ * `records` holds Credo records per agent context (the base wallet or a tenant), tags as jsonb under a GIN
+ * index (jsonb_path_ops serves the `@>` containment the query translation produces).
+ */
+const STATEMENTS = [
+  `CREATE TABLE IF NOT EXISTS records (
+    context_id text NOT NULL,
+    type text NOT NULL,
+    id text NOT NULL,
+    value jsonb NOT NULL,
+    tags jsonb NOT NULL DEFAULT '{}'::jsonb,
+    seq bigserial,
+    PRIMARY KEY (context_id, type, id)
+  )`,
+  `CREATE INDEX IF NOT EXISTS records_tags_idx ON records USING gin (tags jsonb_path_ops)`,
+  `CREATE INDEX IF NOT EXISTS records_context_type_seq_idx ON records (context_id, type, seq)`,
+  `CREATE TABLE IF NOT EXISTS kms_keys (
+    context_id text NOT NULL,
+    key_id text NOT NULL,
+    sealed text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (context_id, key_id)
+  )`,
+  `CREATE TABLE IF NOT EXISTS outbox_events (
+    id uuid PRIMARY KEY,
+    kind text NOT NULL,
+    body jsonb NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    seq bigserial,
+    attempts integer NOT NULL DEFAULT 0,
+    next_attempt_at timestamptz NOT NULL DEFAULT now(),
+    delivered_at timestamptz,
+    last_error text
+  )`,
+  `CREATE INDEX IF NOT EXISTS outbox_events_pending_idx ON outbox_events (next_attempt_at) WHERE delivered_at IS NULL`,
+  `CREATE TABLE IF NOT EXISTS tenants (
+    id text PRIMARY KEY,
+    label text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+  )`,
+]
+
+export async function migrateSchema(sql: SqlClient): Promise<void> {
+  for (const statement of STATEMENTS) await sql.query(statement)
+}

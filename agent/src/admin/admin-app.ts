@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto'
+
+import type { Logger } from '@idplane/common'
+import express, { type Express, type NextFunction, type Request, type Response } from 'express'
+import {
+  getMetadataArgsStorage,
+  type RoutingControllersOptions,
+  useContainer,
+  useExpressServer,
+} from 'routing-controllers'
+import { routingControllersToSpec } from 'routing-controllers-openapi'
+import { validationMetadatasToSchemas } from 'class-validator-jsonschema'
+
+import type { AgentMetrics } from '../metrics/agent-metrics'
+import { ApiKeyCheck } from './admin-auth'
+import { AgentController } from './agent.controller'
+import type { AgentRuntime } from './agent-runtime'
+import { ConnectionsController } from './connections.controller'
+import { CredentialsController } from './credentials.controller'
+import { DidsController } from './dids.controller'
+import { errorHandler } from './error-handler'
+import { MessagesController } from './messages.controller'
+import { ProofsController } from './proofs.controller'
+import { TenantsController } from './tenants.controller'
+
+export interface AdminAppDeps {
+  runtime: AgentRuntime
+  apiKey: string
+  metrics: AgentMetrics
+  logger: Logger
+}
+
+const CONTROLLERS = [
+  AgentController,
+  ConnectionsController,
+  MessagesController,
+  CredentialsController,
+  ProofsController,
+  DidsController,
+  TenantsController,
+]
+
+/**
+ * The agent's admin REST API: the same stack as api/ (Express 5, routing-controllers, class-validator),
+ * JSON envelopes, its own OpenAPI document at /api-json, Prometheus at /metrics.
+ */
+export function createAdminApp(deps: AdminAppDeps): Express {
+  const app = express()
+  const apiKey = new ApiKeyCheck(deps.apiKey)
+  const instances = new Map<unknown, unknown>(CONTROLLERS.map((cls) => [cls, new cls(deps.runtime)]))
+  useContainer({ get: (cls) => instances.get(cls) as never })
+
+  app.disable('x-powered-by')
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const requestId = req.header('x-request-id') ?? randomUUID()
+    req.headers['x-request-id'] = requestId
+    res.setHeader('X-Request-Id', requestId)
+    const end = deps.metrics.requestDuration.startTimer({ method: req.method })
+    res.on('finish', () => end({ route: routeLabel(req), status: String(res.statusCode) }))
+    next()
+  })
+  app.get('/metrics', async (req: Request, res: Response) => {
+    if (!apiKey.isAuthorized(req.header('authorization'))) {
+      res.status(401).json({ statusCode: 401, message: 'Unauthorized', error: 'Unauthorized' })
+      return
+    }
+    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics())
+  })
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.path !== '/agent' && !deps.runtime.isInitialized) {
+      res.status(503).json({ statusCode: 503, message: 'Agent is starting', error: 'Service Unavailable' })
+      return
+    }
+    // Tenancy is not built: a tenant-scoped call must not silently act on the base wallet.
+    if (req.header('x-tenant-id') !== undefined) {
+      res.status(501).json({ statusCode: 501, message: 'Tenants are not implemented yet', error: 'Not Implemented' })
+      return
+    }
+    next()
+  })
+
+  const options: RoutingControllersOptions = {
+    controllers: CONTROLLERS,
+    defaultErrorHandler: false,
+    classTransformer: true,
+    validation: { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } },
+    authorizationChecker: (action) => apiKey.isAuthorized((action.request as Request).header('authorization')),
+  }
+  useExpressServer(app, options)
+
+  const spec = routingControllersToSpec(getMetadataArgsStorage(), options, {
+    info: { title: 'idplane agent admin API', version: '1' },
+    components: {
+      schemas: validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' }) as never,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+    },
+    security: [{ bearer: [] }],
+  })
+  app.get('/api-json', (_req: Request, res: Response) => {
+    res.json(spec)
+  })
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next()
+    res.status(404).json({ statusCode: 404, message: 'Route not found', error: 'Not Found' })
+  })
+  app.use(errorHandler(deps.logger))
+  return app
+}
+
+function routeLabel(req: Request): string {
+  const route = (req as Request & { route?: { path?: unknown } }).route?.path
+  return typeof route === 'string' ? route : 'unmatched'
+}

@@ -1,0 +1,119 @@
+import { DidCommHandshakeProtocol, type DidCommOutOfBandInvitation, parseInvitationJson } from '@credo-ts/didcomm'
+import { InvalidInputError, NotFoundError, NotImplementedError } from '@idplane/common'
+import { Authorized, Body, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
+
+import type { AgentRuntime } from './agent-runtime'
+import {
+  ConnectionQueryDto,
+  CreateInvitationDto,
+  ReceiveInvitationDto,
+  ReceiveInvitationUrlDto,
+} from './dto/connections.dto'
+import { created, ok, toJson } from './envelope'
+
+@Authorized()
+@JsonController()
+export class ConnectionsController {
+  public constructor(private readonly runtime: AgentRuntime) {}
+
+  @Post('/oob/create-invitation')
+  @HttpCode(201)
+  public async createInvitation(@Body({ required: false }) body: CreateInvitationDto = new CreateInvitationDto()) {
+    const agent = this.runtime.agent
+    if (
+      body.recipientKey ||
+      body.routing ||
+      (body.messages && body.messages.length > 0) ||
+      body.appendedAttachments?.length
+    ) {
+      throw new NotImplementedError('recipientKey, routing, messages and appendedAttachments are not implemented')
+    }
+    const record = await agent.didcomm.oob.createInvitation({
+      label: body.label ?? this.runtime.label,
+      alias: body.alias,
+      imageUrl: body.imageUrl,
+      goalCode: body.goalCode,
+      goal: body.goal,
+      handshake: body.handshake ?? true,
+      handshakeProtocols: body.handshakeProtocols?.map(toHandshakeProtocol),
+      multiUseInvitation: body.multiUseInvitation ?? false,
+      autoAcceptConnection: body.autoAcceptConnection ?? false,
+      invitationDid: body.invitationDid,
+    })
+    const endpoint = this.runtime.endpoints[0]
+    return created(
+      {
+        invitationUrl: record.outOfBandInvitation.toUrl({ domain: endpoint }),
+        invitation: record.outOfBandInvitation.toJSON(),
+        outOfBandRecord: record.toJSON(),
+      },
+      'Invitation created',
+    )
+  }
+
+  @Post('/oob/receive-invitation-url')
+  @HttpCode(201)
+  public async receiveInvitationUrl(@Body() body: ReceiveInvitationUrlDto) {
+    const invitation = await this.runtime.agent.didcomm.oob.parseInvitation(body.invitationUrl)
+    return created(await this.receive(invitation, body), 'Invitation received')
+  }
+
+  @Post('/oob/receive-invitation')
+  @HttpCode(201)
+  public async receiveInvitation(@Body() body: ReceiveInvitationDto) {
+    let invitation: DidCommOutOfBandInvitation
+    try {
+      invitation = parseInvitationJson(body.invitation)
+    } catch (error) {
+      throw new InvalidInputError(
+        'invitation is not a valid out-of-band invitation',
+        [{ field: 'invitation', message: 'invalid' }],
+        { cause: error },
+      )
+    }
+    return created(await this.receive(invitation, body), 'Invitation received')
+  }
+
+  @Get('/connections')
+  public async list(@QueryParams() query: ConnectionQueryDto) {
+    const records = await this.runtime.agent.didcomm.connections.findAllByQuery({
+      outOfBandId: query.outOfBandId,
+      alias: query.alias,
+      did: query.myDid,
+      theirDid: query.theirDid,
+      theirLabel: query.theirLabel,
+    })
+    return ok(toJson(records))
+  }
+
+  @Get('/connections/:connectionId')
+  public async get(@Param('connectionId') connectionId: string) {
+    const record = await this.runtime.agent.didcomm.connections.findById(connectionId)
+    if (!record) throw new NotFoundError('Connection not found')
+    return ok(record.toJSON())
+  }
+
+  private async receive(invitation: DidCommOutOfBandInvitation, body: ReceiveInvitationUrlDto | ReceiveInvitationDto) {
+    const { outOfBandRecord, connectionRecord } = await this.runtime.agent.didcomm.oob.receiveInvitation(invitation, {
+      label: body.label ?? this.runtime.label,
+      alias: body.alias,
+      imageUrl: body.imageUrl,
+      ourDid: body.ourDid,
+      autoAcceptConnection: body.autoAcceptConnection ?? false,
+      autoAcceptInvitation: body.autoAcceptInvitation ?? false,
+      reuseConnection: body.reuseConnection ?? false,
+      acceptInvitationTimeoutMs: body.acceptInvitationTimeoutMs,
+    })
+    return { outOfBandRecord: outOfBandRecord.toJSON(), connectionRecord: connectionRecord?.toJSON() }
+  }
+}
+
+function toHandshakeProtocol(value: string): DidCommHandshakeProtocol {
+  const known = Object.values(DidCommHandshakeProtocol) as string[]
+  if (!known.includes(value)) {
+    throw new InvalidInputError('Unknown handshake protocol', [
+      { field: 'handshakeProtocols', message: `must be one of ${known.join(', ')}` },
+    ])
+  }
+  return value as DidCommHandshakeProtocol
+}

@@ -1,0 +1,107 @@
+import type { DidCommCredentialState } from '@credo-ts/didcomm'
+import { NotFoundError } from '@idplane/common'
+import { Authorized, Body, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
+
+import { withSuiteContext } from '../formats/jsonld/suite-context'
+import type { AgentRuntime } from './agent-runtime'
+import {
+  AcceptOfferDto,
+  CredentialQueryDto,
+  type JsonLdOfferDto,
+  OfferCredentialDto,
+  OobOfferCredentialDto,
+} from './dto/exchanges.dto'
+import { created, ok, toJson } from './envelope'
+import { toAutoAcceptCredential } from './exchange-mapping'
+
+/** Issue Credential v2 with W3C JSON-LD credentials (issuer and holder side). */
+@Authorized()
+@JsonController('/credentials')
+export class CredentialsController {
+  public constructor(private readonly runtime: AgentRuntime) {}
+
+  @Post('/offer')
+  @HttpCode(201)
+  public async offer(@Body() body: OfferCredentialDto) {
+    const record = await this.runtime.agent.didcomm.credentials.offerCredential({
+      connectionId: body.connectionId,
+      protocolVersion: 'v2',
+      comment: body.comment,
+      goalCode: body.goalCode,
+      autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
+      credentialFormats: { jsonld: jsonLdFormat(body) },
+    })
+    return created(record.toJSON(), 'Credential offered')
+  }
+
+  @Post('/oob/offer')
+  @HttpCode(201)
+  public async offerOutOfBand(@Body() body: OobOfferCredentialDto) {
+    const agent = this.runtime.agent
+    const { message, credentialExchangeRecord } = await agent.didcomm.credentials.createOffer({
+      protocolVersion: 'v2',
+      comment: body.comment,
+      goalCode: body.goalCode,
+      autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
+      credentialFormats: { jsonld: jsonLdFormat(body) },
+    })
+    const oob = await agent.didcomm.oob.createInvitation({
+      label: body.label ?? this.runtime.label,
+      imageUrl: body.imageUrl,
+      messages: [message],
+      handshake: true,
+      autoAcceptConnection: true,
+    })
+    return created(
+      {
+        invitationUrl: oob.outOfBandInvitation.toUrl({ domain: this.runtime.endpoints[0] }),
+        invitation: oob.outOfBandInvitation.toJSON(),
+        outOfBandRecord: oob.toJSON(),
+        credentialRecord: credentialExchangeRecord.toJSON(),
+      },
+      'Out-of-band credential offer created',
+    )
+  }
+
+  @Post('/accept-offer')
+  @HttpCode(201)
+  public async acceptOffer(@Body() body: AcceptOfferDto) {
+    const record = await this.runtime.agent.didcomm.credentials.acceptOffer({
+      credentialExchangeRecordId: body.credentialRecordId,
+      autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
+      comment: body.comment,
+    })
+    return created(record.toJSON(), 'Offer accepted')
+  }
+
+  @Get()
+  public async list(@QueryParams() query: CredentialQueryDto) {
+    const records = await this.runtime.agent.didcomm.credentials.findAllByQuery({
+      threadId: query.threadId,
+      connectionId: query.connectionId,
+      state: query.state as DidCommCredentialState | undefined,
+    })
+    return ok(toJson(records))
+  }
+
+  @Get('/:credentialRecordId')
+  public async get(@Param('credentialRecordId') id: string) {
+    const record = await this.runtime.agent.didcomm.credentials.findById(id)
+    if (!record) throw new NotFoundError('Credential record not found')
+    return ok(record.toJSON())
+  }
+
+  @Get('/:credentialRecordId/form-data')
+  public async formData(@Param('credentialRecordId') id: string) {
+    return ok(toJson(await this.runtime.agent.didcomm.credentials.getFormatData(id)))
+  }
+}
+
+function jsonLdFormat(body: JsonLdOfferDto) {
+  const credential = withSuiteContext(body.credential, body.options.proofType)
+  // The DTO validated the shape we rely on; Credo validates the credential itself (ClassValidationError → 400).
+  return {
+    credential: credential as never,
+    options: { proofType: body.options.proofType, proofPurpose: body.options.proofPurpose },
+  }
+}

@@ -1,0 +1,119 @@
+import {
+  DidDocumentBuilder,
+  getEd25519VerificationKey2018,
+  Kms,
+  TypedArrayEncoder,
+  W3cCredential,
+  W3cJsonLdVerifiableCredential,
+  JsonTransformer,
+  ClaimFormat,
+} from '@credo-ts/core'
+import { PeerDidNumAlgo } from '@credo-ts/core'
+import { InvalidInputError, UpstreamError } from '@idplane/common'
+import sodium from 'libsodium-wrappers'
+import { Authorized, Body, Get, HttpCode, JsonController, Post } from 'routing-controllers'
+
+import { sodiumReady } from '../adapters/kms/didcomm-v1-box'
+import type { AgentRuntime } from './agent-runtime'
+import { CreateDidDto, SignCredentialDto, VerifyCredentialDto } from './dto/dids.dto'
+import { created, ok, toJson } from './envelope'
+
+const ED25519 = { kty: 'OKP', crv: 'Ed25519' } as const
+
+/** DIDs (did:key, did:peer, did:web) and W3C JSON-LD signing and verification outside any exchange. */
+@Authorized()
+@JsonController()
+export class DidsController {
+  public constructor(private readonly runtime: AgentRuntime) {}
+
+  @Post('/dids')
+  @HttpCode(201)
+  public async create(@Body() body: CreateDidDto) {
+    const agent = this.runtime.agent
+    const keyId = await this.keyFor(body)
+    if (body.method === 'key') {
+      const result = await agent.dids.create({ method: 'key', options: { keyId } })
+      return created(this.assertFinished(result.didState), 'DID created')
+    }
+    if (body.method === 'peer') {
+      const result = await agent.dids.create({
+        method: 'peer',
+        options: { numAlgo: PeerDidNumAlgo.InceptionKeyWithoutDoc, keyId },
+      })
+      return created(this.assertFinished(result.didState), 'DID created')
+    }
+    if (!body.domain)
+      throw new InvalidInputError('domain is required for did:web', [{ field: 'domain', message: 'is required' }])
+    const did = `did:web:${body.domain}`
+    const publicJwk = Kms.PublicJwk.fromPublicJwk((await agent.kms.getPublicKey({ keyId })) as Kms.KmsJwkPublicOkp)
+    const verificationMethod = getEd25519VerificationKey2018({
+      id: `${did}#key-1`,
+      controller: did,
+      publicJwk: publicJwk as Kms.PublicJwk<Kms.Ed25519PublicJwk>,
+    })
+    const didDocument = new DidDocumentBuilder(did)
+      .addContext('https://w3id.org/security/suites/ed25519-2018/v1')
+      .addVerificationMethod(verificationMethod)
+      .addAuthentication(verificationMethod.id)
+      .addAssertionMethod(verificationMethod.id)
+      .build()
+    await agent.dids.import({ did, didDocument, keys: [{ kmsKeyId: keyId, didDocumentRelativeKeyId: '#key-1' }] })
+    return created({ did, didDocument: didDocument.toJSON() }, 'DID created')
+  }
+
+  @Get('/dids')
+  public async list() {
+    const records = await this.runtime.agent.dids.getCreatedDids()
+    return ok(
+      records.map((record) => ({ did: record.did, method: record.did.split(':')[1], createdAt: record.createdAt })),
+    )
+  }
+
+  @Post('/w3c/sign')
+  @HttpCode(201)
+  public async sign(@Body() body: SignCredentialDto) {
+    const credential = JsonTransformer.fromJSON(body.credential, W3cCredential)
+    const signed = await this.runtime.agent.w3cCredentials.signCredential({
+      format: ClaimFormat.LdpVc,
+      credential,
+      proofType: body.proofType,
+      verificationMethod: body.verificationMethod,
+    })
+    return created(toJson(signed), 'Credential signed')
+  }
+
+  @Post('/w3c/verify')
+  @HttpCode(201)
+  public async verify(@Body() body: VerifyCredentialDto) {
+    const credential = JsonTransformer.fromJSON(body.credential, W3cJsonLdVerifiableCredential)
+    const result = await this.runtime.agent.w3cCredentials.verifyCredential({ credential })
+    return created({ isValid: result.isValid, error: result.error?.message }, 'Credential checked')
+  }
+
+  /** A new Ed25519 key, or the one given as a 32-character seed or a 64-hex-digit private key. */
+  private async keyFor(body: CreateDidDto): Promise<string> {
+    const kms = this.runtime.agent.kms
+    const secret = body.seed
+      ? Buffer.from(body.seed, 'utf8')
+      : body.privatekey
+        ? Buffer.from(body.privatekey, 'hex')
+        : undefined
+    if (!secret) return (await kms.createKey({ type: ED25519 })).keyId
+    await sodiumReady()
+    const { publicKey } = sodium.crypto_sign_seed_keypair(secret)
+    const imported = await kms.importKey({
+      privateJwk: {
+        ...ED25519,
+        d: TypedArrayEncoder.toBase64URL(secret),
+        x: TypedArrayEncoder.toBase64URL(publicKey),
+      },
+    })
+    return imported.keyId
+  }
+
+  private assertFinished(state: { state: string; did?: string; didDocument?: { toJSON(): unknown }; reason?: string }) {
+    if (state.state !== 'finished' || !state.did)
+      throw new UpstreamError(`DID creation failed: ${state.reason ?? state.state}`)
+    return { did: state.did, didDocument: state.didDocument?.toJSON() }
+  }
+}

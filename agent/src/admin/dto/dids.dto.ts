@@ -1,0 +1,24 @@
+import { IsIn, IsObject, IsOptional, IsString, Length, Matches } from 'class-validator'
+
+export class CreateDidDto {
+  @IsIn(['key', 'peer', 'web']) method: 'key' | 'peer' | 'web'
+  @IsOptional() @IsIn(['ed25519', 'Ed25519']) keyType?: string
+  /** Spec: 32 characters, no spaces. */
+  @IsOptional() @IsString() @Length(32, 32) @Matches(/^\S+$/) seed?: string
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'privatekey must be 64 hex characters' })
+  privatekey?: string
+  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9.-]+(%3A\d+)?(:[A-Za-z0-9._-]+)*$/) domain?: string
+  @IsOptional() @IsString() endpoint?: string
+}
+
+export class SignCredentialDto {
+  @IsString() verificationMethod: string
+  @IsIn(['Ed25519Signature2018', 'Ed25519Signature2020']) proofType: string
+  @IsObject() credential: Record<string, unknown>
+}
+
+export class VerifyCredentialDto {
+  @IsObject() credential: Record<string, unknown>
+}

@@ -1,0 +1,114 @@
+import type { Server } from 'node:http'
+
+import type { Logger } from '@idplane/common'
+
+import { IdplaneAdaptersModule } from './adapters/idplane-adapters.module'
+import { EncryptedKeyStorage } from './adapters/kms/encrypted-key-storage'
+import { PgSqlClient } from './adapters/sql/pg-sql-client'
+import { PgliteSqlClient } from './adapters/sql/pglite-sql-client'
+import { migrateSchema } from './adapters/sql/schema-migrations'
+import type { SqlClient } from './adapters/sql/sql-client'
+import { createAdminApp } from './admin/admin-app'
+import { AgentRuntime } from './admin/agent-runtime'
+import type { AgentConfig } from './config'
+import { buildAgent, type IdplaneAgent } from './credo/build-agent'
+import { type CredoEventLike, FORWARDED_EVENTS } from './events/event-mapper'
+import { EventRecorder } from './events/event-recorder'
+import { OutboxRepository } from './events/outbox/outbox.repository'
+import { OutboxSender } from './events/outbox/outbox-sender'
+import { AgentMetrics } from './metrics/agent-metrics'
+
+/** The running agent program: database, Credo agent, admin server, event outbox; `stop` undoes `start`. */
+export class AgentProcess {
+  private sql: SqlClient | undefined
+  private agent: IdplaneAgent | undefined
+  private server: Server | undefined
+  private recorder: EventRecorder | undefined
+  private sender: OutboxSender | undefined
+
+  public constructor(
+    private readonly config: AgentConfig,
+    private readonly logger: Logger,
+  ) {}
+
+  public async start(): Promise<void> {
+    const { config, logger } = this
+    const metrics = new AgentMetrics()
+    const runtime = new AgentRuntime(config.label, [config.endpoint])
+    // The admin port answers (503) while the agent starts, so pollers see a live process.
+    this.server = createAdminApp({
+      runtime,
+      apiKey: config.apiKey,
+      metrics,
+      logger: logger.child({ component: 'admin' }),
+    }).listen(config.adminPort)
+    await new Promise<void>((resolve, reject) => {
+      this.server?.once('listening', resolve).once('error', reject)
+    })
+    logger.info('Started admin server', { port: config.adminPort })
+
+    this.sql =
+      config.database.kind === 'postgres'
+        ? await PgSqlClient.connect(config.database.url, config.database.schema)
+        : await PgliteSqlClient.open(config.database.dataDir)
+    await migrateSchema(this.sql)
+    const keys = await EncryptedKeyStorage.open(this.sql, config.walletKey)
+
+    const agent = buildAgent({
+      endpoints: [config.endpoint],
+      inboundPort: config.inboundPort,
+      logger,
+      logLevel: config.logLevel,
+      adapters: new IdplaneAdaptersModule(this.sql, keys),
+    })
+    this.agent = agent
+    this.countMessages(agent, metrics)
+
+    const outbox = new OutboxRepository(this.sql)
+    if (config.events) {
+      this.sender = new OutboxSender(
+        outbox,
+        {
+          url: config.events.url,
+          token: config.events.token,
+          onResult: (result) => metrics.eventDeliveries.inc({ result }),
+        },
+        logger.child({ component: 'events' }),
+      )
+    }
+    const sender = this.sender
+    this.recorder = new EventRecorder(
+      agent.events as never,
+      outbox,
+      config.label,
+      agent.context.contextCorrelationId,
+      logger.child({ component: 'events' }),
+      () => sender?.nudge(),
+    )
+    this.recorder.start()
+    await agent.initialize()
+    this.sender?.start()
+    runtime.setInitialized(agent)
+    logger.info('Initialized agent', { label: config.label, endpoint: config.endpoint, database: config.database.kind })
+  }
+
+  public async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()))
+    this.server?.closeAllConnections()
+    if (this.agent?.isInitialized) await this.agent.shutdown()
+    await this.recorder?.stop()
+    await this.sender?.stop()
+    await this.sql?.close()
+  }
+
+  private countMessages(agent: IdplaneAgent, metrics: AgentMetrics): void {
+    agent.events.on('DidCommMessageReceived', () => metrics.didcommMessages.inc({ direction: 'in' }))
+    agent.events.on('DidCommMessageSent', () => metrics.didcommMessages.inc({ direction: 'out' }))
+    for (const [type, { kind, recordKey }] of Object.entries(FORWARDED_EVENTS)) {
+      agent.events.on(type, (event: CredoEventLike) => {
+        const record = event.payload[recordKey] as { state?: unknown } | undefined
+        metrics.exchanges.inc({ kind, state: String(record?.state ?? 'unknown') })
+      })
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { ConfigError } from '@idplane/common'
+
+import { loadConfig } from './config'
+
+const valid = { AGENT_API_KEY: 'an-api-key-of-16+', AGENT_WALLET_KEY: 'a-wallet-key-16+chars' }
+
+describe('loadConfig', () => {
+  it('applies defaults and picks PGlite without a database URL', () => {
+    const config = loadConfig({ ...valid, AGENT_LABEL: 'acme', AGENT_INBOUND_PORT: '9100' })
+    expect(config.endpoint).toBe('http://127.0.0.1:9100')
+    expect(config.database).toEqual({ kind: 'pglite', dataDir: expect.stringMatching(/data\/agent-acme$/) })
+    expect(config.events).toBeUndefined()
+  })
+
+  it('picks PostgreSQL with a schema when a database URL is set', () => {
+    const config = loadConfig({ ...valid, AGENT_DATABASE_URL: 'postgres://u@h/db', AGENT_DATABASE_SCHEMA: 'org_1' })
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', schema: 'org_1' })
+  })
+
+  it('reports every bad variable by name and never its value', () => {
+    const source = { AGENT_ADMIN_PORT: 'x', AGENT_DATABASE_URL: 'mysql://secret-value@h', AGENT_EVENT_URL: 'http://e' }
+    expect(() => loadConfig(source)).toThrow(ConfigError)
+    try {
+      loadConfig(source)
+    } catch (error) {
+      const message = String(error)
+      for (const name of [
+        'AGENT_ADMIN_PORT',
+        'AGENT_API_KEY',
+        'AGENT_WALLET_KEY',
+        'AGENT_DATABASE_URL',
+        'AGENT_EVENT_TOKEN',
+      ]) {
+        expect(message).toContain(name)
+      }
+      expect(message).not.toContain('secret-value')
+    }
+  })
+})

@@ -1,0 +1,72 @@
+import path from 'node:path'
+
+import { EnvReader, type LogLevel } from '@idplane/common'
+
+import { SCHEMA_NAME_PATTERN } from './adapters/sql/pg-sql-client'
+
+/** @default 8002, the first agent's admin port (DESIGN.md, port rules) */
+export const DEFAULT_ADMIN_PORT = 8002
+/** @default 9002, the first agent's inbound port */
+export const DEFAULT_INBOUND_PORT = 9002
+/** @default 'agent' */
+export const DEFAULT_LABEL = 'agent'
+
+export type DatabaseConfig =
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema: string }
+  | { readonly kind: 'pglite'; readonly dataDir: string }
+
+export interface AgentConfig {
+  readonly label: string
+  readonly adminPort: number
+  readonly inboundPort: number
+  readonly endpoint: string
+  readonly apiKey: string
+  readonly walletKey: string
+  readonly database: DatabaseConfig
+  readonly events: { readonly url: string; readonly token: string } | undefined
+  readonly logLevel: LogLevel
+}
+
+/**
+ * Reads and validates the agent's environment once at start. Every bad variable is reported in one
+ * ConfigError, by name and reason, never by value (AGENT_API_KEY and AGENT_WALLET_KEY are secrets).
+ * @throws {ConfigError}
+ */
+export function loadConfig(source: Record<string, string | undefined> = process.env): AgentConfig {
+  const env = new EnvReader(source)
+  const label = env.string('AGENT_LABEL', DEFAULT_LABEL)
+  const adminPort = env.int('AGENT_ADMIN_PORT', DEFAULT_ADMIN_PORT, { min: 1, max: 65535 })
+  const inboundPort = env.int('AGENT_INBOUND_PORT', DEFAULT_INBOUND_PORT, { min: 1, max: 65535 })
+  if (adminPort === inboundPort) env.problem('AGENT_INBOUND_PORT', 'must differ from AGENT_ADMIN_PORT')
+  const endpoint = env.url('AGENT_ENDPOINT', ['http', 'https']) ?? `http://127.0.0.1:${inboundPort}`
+  const apiKey = env.required('AGENT_API_KEY')
+  if (apiKey !== '' && apiKey.length < 16) env.problem('AGENT_API_KEY', 'must be at least 16 characters')
+  const walletKey = env.required('AGENT_WALLET_KEY')
+  if (walletKey !== '' && walletKey.length < 16) env.problem('AGENT_WALLET_KEY', 'must be at least 16 characters')
+  const databaseUrl = env.url('AGENT_DATABASE_URL', ['postgres', 'postgresql'])
+  let database: DatabaseConfig
+  if (databaseUrl) {
+    const schema = env.string('AGENT_DATABASE_SCHEMA', `agent_${label.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`)
+    if (!SCHEMA_NAME_PATTERN.test(schema)) env.problem('AGENT_DATABASE_SCHEMA', 'must be a lower-case SQL identifier')
+    database = { kind: 'postgres', url: databaseUrl, schema }
+  } else {
+    const safeLabel = label.replace(/[^A-Za-z0-9_.-]/g, '_')
+    database = { kind: 'pglite', dataDir: path.resolve(env.string('AGENT_DATA_DIR', `./data/agent-${safeLabel}`)) }
+  }
+  const eventUrl = env.url('AGENT_EVENT_URL', ['http', 'https'])
+  const eventToken = env.string('AGENT_EVENT_TOKEN')
+  if (eventUrl && !eventToken) env.problem('AGENT_EVENT_TOKEN', 'is required when AGENT_EVENT_URL is set')
+  const logLevel = env.oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info')
+  env.assertValid('agent')
+  return {
+    label,
+    adminPort,
+    inboundPort,
+    endpoint,
+    apiKey,
+    walletKey,
+    database,
+    events: eventUrl && eventToken ? { url: eventUrl, token: eventToken } : undefined,
+    logLevel,
+  }
+}

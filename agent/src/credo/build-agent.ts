@@ -1,0 +1,84 @@
+import {
+  Agent,
+  DidsModule,
+  KeyDidRegistrar,
+  KeyDidResolver,
+  PeerDidRegistrar,
+  PeerDidResolver,
+  WebDidResolver,
+} from '@credo-ts/core'
+import {
+  DidCommAutoAcceptCredential,
+  DidCommAutoAcceptProof,
+  DidCommCredentialV2Protocol,
+  DidCommHttpOutboundTransport,
+  DidCommModule,
+  DidCommProofV2Protocol,
+} from '@credo-ts/didcomm'
+import { agentDependencies, DidCommHttpInboundTransport } from '@credo-ts/node'
+import { QuestionAnswerModule } from '@credo-ts/question-answer'
+import type { Logger, LogLevel } from '@idplane/common'
+
+import type { IdplaneAdaptersModule } from '../adapters/idplane-adapters.module'
+import { IdplaneW3cCredentialsModule } from '../formats/jsonld/idplane-w3c-credentials.module'
+import { CredoLogger } from './credo-logger'
+import { credentialFormats, proofFormats } from './formats'
+
+export interface BuildAgentOptions {
+  endpoints: string[]
+  inboundPort: number
+  inboundHost?: string
+  logger: Logger
+  logLevel: LogLevel
+  adapters: IdplaneAdaptersModule
+}
+
+/**
+ * Assembles the Credo agent: our storage and KMS adapters, DIDComm over HTTP with the v2 credential and proof
+ * protocols, question-answer, and W3C JSON-LD with our offline loader. Exchanges never auto-accept by agent
+ * default; each admin call says how far its exchange may go on its own.
+ */
+export function buildAgent(options: BuildAgentOptions) {
+  return new Agent({
+    config: {
+      logger: new CredoLogger(options.logger.child({ component: 'credo' }), options.logLevel),
+      allowInsecureHttpUrls: true,
+      // A fresh store has no storage-version record and reads as 0.1; updating an empty store is a no-op.
+      autoUpdateStorageOnStartup: true,
+    },
+    dependencies: agentDependencies,
+    modules: {
+      adapters: options.adapters,
+      w3cCredentials: new IdplaneW3cCredentialsModule(),
+      dids: new DidsModule({
+        registrars: [new KeyDidRegistrar(), new PeerDidRegistrar()],
+        resolvers: [new KeyDidResolver(), new PeerDidResolver(), new WebDidResolver()],
+      }),
+      didcomm: new DidCommModule({
+        endpoints: options.endpoints,
+        transports: {
+          inbound: [new DidCommHttpInboundTransport({ port: options.inboundPort })],
+          outbound: [new DidCommHttpOutboundTransport()],
+        },
+        // One message at a time stalls ~10 s per message when several connections start at once (DESIGN.md).
+        processDidCommMessagesConcurrently: true,
+        connections: { autoAcceptConnections: false },
+        credentials: {
+          autoAcceptCredentials: DidCommAutoAcceptCredential.Never,
+          credentialProtocols: [new DidCommCredentialV2Protocol({ credentialFormats: credentialFormats() })],
+        },
+        proofs: {
+          autoAcceptProofs: DidCommAutoAcceptProof.Never,
+          proofProtocols: [new DidCommProofV2Protocol({ proofFormats: proofFormats() })],
+        },
+        mediator: false,
+        mediationRecipient: false,
+        messagePickup: false,
+        basicMessages: true,
+      }),
+      questionAnswer: new QuestionAnswerModule(),
+    },
+  })
+}
+
+export type IdplaneAgent = ReturnType<typeof buildAgent>

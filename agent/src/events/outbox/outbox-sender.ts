@@ -1,0 +1,101 @@
+import type { Logger } from '@idplane/common'
+
+import { retryDelayMs } from './backoff'
+import type { OutboxRepository, PendingEvent } from './outbox.repository'
+
+export type DeliveryResult = 'delivered' | 'failed'
+
+export interface OutboxSenderOptions {
+  url: string
+  token: string
+  pollIntervalMs?: number
+  requestTimeoutMs?: number
+  onResult?: (result: DeliveryResult) => void
+}
+
+/**
+ * Sends outbox events to the platform, at least once: an event is marked delivered only after a 2xx; any
+ * other answer or a network error schedules a retry with exponential backoff. A crash between the POST and
+ * the mark resends the same event with the same id, which the platform deduplicates.
+ */
+export class OutboxSender {
+  private timer: NodeJS.Timeout | undefined
+  private running: Promise<void> | undefined
+  private stopped = false
+
+  public constructor(
+    private readonly outbox: OutboxRepository,
+    private readonly options: OutboxSenderOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  public start(): void {
+    this.stopped = false
+    this.schedule(0)
+  }
+
+  /** Wakes the sender now (an event was just written) instead of at the next poll. */
+  public nudge(): void {
+    if (!this.stopped && !this.running) this.schedule(0)
+  }
+
+  public async stop(): Promise<void> {
+    this.stopped = true
+    if (this.timer) clearTimeout(this.timer)
+    await this.running
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = setTimeout(() => {
+      this.running = this.drain().finally(() => {
+        this.running = undefined
+        if (!this.stopped) this.schedule(this.options.pollIntervalMs ?? 1000)
+      })
+    }, delayMs)
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (;;) {
+        if (this.stopped) return
+        const batch = await this.outbox.due(20)
+        if (batch.length === 0) return
+        await Promise.all(batch.map((event) => this.deliver(event)))
+      }
+    } catch (error) {
+      this.logger.warn('Outbox drain failed', { error })
+    }
+  }
+
+  private async deliver(event: PendingEvent): Promise<void> {
+    try {
+      const response = await fetch(this.options.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },
+        body: JSON.stringify(event.body),
+        signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 10000),
+      })
+      if (response.ok) {
+        await this.outbox.markDelivered(event.id)
+        this.options.onResult?.('delivered')
+        return
+      }
+      await this.fail(event, `HTTP ${response.status}`)
+    } catch (error) {
+      await this.fail(event, error instanceof Error ? error.message : String(error))
+    }
+  }
+
+  private async fail(event: PendingEvent, reason: string): Promise<void> {
+    const delay = retryDelayMs(event.attempts + 1)
+    await this.outbox.markFailed(event.id, delay, reason)
+    this.options.onResult?.('failed')
+    this.logger.warn('Event delivery failed', {
+      eventId: event.id,
+      attempts: event.attempts + 1,
+      retryInMs: delay,
+      reason,
+    })
+  }
+}

@@ -1,0 +1,48 @@
+import 'reflect-metadata'
+
+import { ConfigError, Logger } from '@idplane/common'
+
+import { AgentProcess } from './agent-process'
+import { loadConfig } from './config'
+
+/** Entry point: `node dist/agent/src/main.js`. Only this file and config.ts read process.env. */
+async function main(): Promise<void> {
+  let config
+  try {
+    config = loadConfig(process.env)
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message)
+      process.exit(2)
+    }
+    throw error
+  }
+  const logger = new Logger({ program: 'agent', agent: config.label }, config.logLevel)
+  const agentProcess = new AgentProcess(config, logger)
+  let stopping = false
+  const shutdown = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info('Stopping agent', { signal })
+    const force = setTimeout(() => process.exit(1), 15000)
+    force.unref()
+    agentProcess.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error('Stop failed', { error })
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+  process.on('SIGINT', () => shutdown('SIGINT'))
+  try {
+    await agentProcess.start()
+  } catch (error) {
+    logger.error('Agent failed to start', { error })
+    await agentProcess.stop().catch(() => undefined)
+    process.exit(1)
+  }
+}
+
+void main()

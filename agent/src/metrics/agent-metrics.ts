@@ -1,0 +1,31 @@
+import { Counter, Histogram, Registry } from 'prom-client'
+
+/** The agent's Prometheus metrics (`idplane_agent_<thing>_<unit>`), on a registry of its own. */
+export class AgentMetrics {
+  public readonly registry = new Registry()
+  public readonly didcommMessages = new Counter({
+    name: 'idplane_agent_didcomm_messages_total',
+    help: 'DIDComm messages received (in) and sent (out)',
+    labelNames: ['direction'],
+    registers: [this.registry],
+  })
+  public readonly exchanges = new Counter({
+    name: 'idplane_agent_exchange_state_changes_total',
+    help: 'State changes of connections, credential and proof exchanges, by kind and new state',
+    labelNames: ['kind', 'state'],
+    registers: [this.registry],
+  })
+  public readonly eventDeliveries = new Counter({
+    name: 'idplane_agent_event_deliveries_total',
+    help: 'Platform event delivery attempts by result',
+    labelNames: ['result'],
+    registers: [this.registry],
+  })
+  public readonly requestDuration = new Histogram({
+    name: 'idplane_agent_admin_request_duration_seconds',
+    help: 'Admin API request durations',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  })
+}

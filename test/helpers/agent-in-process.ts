@@ -1,0 +1,64 @@
+import { createServer } from 'node:net'
+
+import { Logger, silentLogger } from '@idplane/common'
+
+import { IdplaneAdaptersModule } from '../../agent/src/adapters/idplane-adapters.module'
+import { EncryptedKeyStorage } from '../../agent/src/adapters/kms/encrypted-key-storage'
+import { PgSqlClient } from '../../agent/src/adapters/sql/pg-sql-client'
+import { migrateSchema } from '../../agent/src/adapters/sql/schema-migrations'
+import { buildAgent, type IdplaneAgent } from '../../agent/src/credo/build-agent'
+
+/** A port the OS just handed out and released: good enough for tests on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+export interface InProcessAgent {
+  agent: IdplaneAgent
+  close(): Promise<void>
+}
+
+/** The machine's PostgreSQL (DESIGN.md); each agent gets a schema of its own, dropped on close. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+export function randomSchemaName(prefix = 'agent_test'): string {
+  return `${prefix}_${Math.random().toString(36).slice(2, 10)}`
+}
+
+/**
+ * One initialized agent on a fresh PostgreSQL schema, DIDComm over HTTP on a free 127.0.0.1 port. In-process
+ * agents use PostgreSQL rather than PGlite: PGlite's Node glue uses dynamic import(), which jest's module
+ * sandbox refuses; PGlite is exercised by the spawned agent processes instead.
+ */
+export async function startInProcessAgent(): Promise<InProcessAgent> {
+  const schema = randomSchemaName()
+  const sql = await PgSqlClient.connect(TEST_DATABASE_URL, schema)
+  await migrateSchema(sql)
+  const keys = await EncryptedKeyStorage.open(sql, 'test-wallet-key')
+  const port = await freePort()
+  const agent = buildAgent({
+    endpoints: [`http://127.0.0.1:${port}`],
+    inboundPort: port,
+    // AGENT_TEST_LOG=debug shows the agents' (and Credo's) log lines when a flow fails.
+    logger: process.env.AGENT_TEST_LOG ? new Logger({ port }, 'debug') : silentLogger,
+    logLevel: process.env.AGENT_TEST_LOG ? 'debug' : 'error',
+    adapters: new IdplaneAdaptersModule(sql, keys),
+  })
+  await agent.initialize()
+  return {
+    agent,
+    close: async () => {
+      await agent.shutdown()
+      await sql.query(`DROP SCHEMA "${schema}" CASCADE`)
+      await sql.close()
+    },
+  }
+}

@@ -1,0 +1,94 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+import { freePort } from './agent-in-process'
+
+export const TEST_API_KEY = 'e2e-admin-api-key-0001'
+
+export interface SpawnedAgent {
+  label: string
+  adminUrl: string
+  endpoint: string
+  dataDir: string
+  process: ChildProcess
+  call<T = unknown>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }>
+  stop(signal?: NodeJS.Signals): Promise<void>
+}
+
+export interface SpawnOptions {
+  label: string
+  dataDir?: string
+  adminPort?: number
+  inboundPort?: number
+  env?: Record<string, string>
+}
+
+/** Spawns `node dist/agent/src/main.js` (build first) on free 127.0.0.1 ports and waits for GET /agent = 200. */
+export async function spawnAgent(options: SpawnOptions): Promise<SpawnedAgent> {
+  const adminPort = options.adminPort ?? (await freePort())
+  const inboundPort = options.inboundPort ?? (await freePort())
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), `agent-${options.label}-`))
+  const child = spawn(process.execPath, ['dist/agent/src/main.js'], {
+    cwd: path.resolve(__dirname, '../..'),
+    env: {
+      PATH: process.env.PATH ?? '',
+      AGENT_LABEL: options.label,
+      AGENT_ADMIN_PORT: String(adminPort),
+      AGENT_INBOUND_PORT: String(inboundPort),
+      AGENT_API_KEY: TEST_API_KEY,
+      AGENT_WALLET_KEY: `wallet-key-of-${options.label}-0001`,
+      AGENT_DATA_DIR: dataDir,
+      LOG_LEVEL: process.env.AGENT_TEST_LOG ? 'debug' : 'warn',
+      ...options.env,
+    },
+    stdio: ['ignore', process.env.AGENT_TEST_LOG ? 'inherit' : 'ignore', 'inherit'],
+  })
+  const adminUrl = `http://127.0.0.1:${adminPort}`
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const agent: SpawnedAgent = {
+    label: options.label,
+    adminUrl,
+    endpoint: `http://127.0.0.1:${inboundPort}`,
+    dataDir,
+    process: child,
+    async call<T>(method: string, route: string, body?: unknown) {
+      const response = await fetch(`${adminUrl}${route}`, {
+        method,
+        headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      return { status: response.status, body: (await response.json()) as T }
+    },
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      await exited
+    },
+  }
+  const deadline = Date.now() + 60000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Agent ${options.label} exited with ${child.exitCode}`)
+    try {
+      const response = await fetch(`${adminUrl}/agent`)
+      if (response.status === 200) return agent
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await agent.stop('SIGKILL')
+      throw new Error(`Agent ${options.label} did not become ready`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
+export async function waitUntil<T>(probe: () => Promise<T | undefined>, timeoutMs = 30000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error('Timed out waiting')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
