@@ -10,7 +10,10 @@ const shared = {
     '^.+\\.(mjs|cjs|js)$': '<rootDir>/test/jest/esm-transform.cjs',
   },
   transformIgnorePatterns: [],
-  moduleNameMapper: { '^@idplane/common$': '<rootDir>/common/index.ts', '^@idplane/common/(.*)$': '<rootDir>/common/$1' },
+  moduleNameMapper: {
+    '^@idplane/common$': '<rootDir>/common/index.ts',
+    '^@idplane/common/(.*)$': '<rootDir>/common/$1',
+  },
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/data/'],
   setupFiles: ['reflect-metadata'],
 }
@@ -23,7 +26,12 @@ module.exports = {
       testMatch: ['<rootDir>/{common,api,agent,operator}/**/*.test.ts'],
       testPathIgnorePatterns: ['\\.(int|e2e|k8s)\\.test\\.ts$', '/node_modules/'],
     },
-    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.int.test.ts'], testTimeout: 60000 },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.int.test.ts'],
+      testTimeout: 60000,
+    },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts'], testTimeout: 180000 },
     { ...shared, displayName: 'k8s', testMatch: ['<rootDir>/test/k8s/**/*.k8s.test.ts'], testTimeout: 300000 },
   ],

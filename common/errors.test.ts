@@ -30,7 +30,9 @@ describe('EnvReader', () => {
     env.int('PORT', 5000)
     env.bool('FLAG', false)
     env.url('DB', ['postgres'])
-    expect(() => env.assertValid('api')).toThrow(/PORT: must be a whole number\n {2}FLAG: must be true or false\n {2}DB:/)
+    expect(() => env.assertValid('api')).toThrow(
+      /PORT: must be a whole number\n {2}FLAG: must be true or false\n {2}DB:/,
+    )
     try {
       env.assertValid('api')
     } catch (error) {

@@ -71,7 +71,11 @@ export class Logger {
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8) return '[depth]'
   if (value instanceof Error) {
-    return { name: value.name, message: value.message, ...(value.cause ? { cause: redact(value.cause, depth + 1) } : {}) }
+    return {
+      name: value.name,
+      message: value.message,
+      ...(value.cause ? { cause: redact(value.cause, depth + 1) } : {}),
+    }
   }
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1))
   if (value && typeof value === 'object') {

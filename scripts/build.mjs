@@ -25,7 +25,11 @@ for (const source of sources) {
   for (const file of tsFiles(dir)) {
     const relative = path.relative(root, file)
     const target = path.join(outRoot, relative.replace(/\.ts$/, '.js'))
-    const { code, map } = await swc.transformFile(file, { ...swcOptions({ forBuild: true }), filename: file, outputPath: target })
+    const { code, map } = await swc.transformFile(file, {
+      ...swcOptions({ forBuild: true }),
+      filename: file,
+      outputPath: target,
+    })
     mkdirSync(path.dirname(target), { recursive: true })
     writeFileSync(target, code + `\n//# sourceMappingURL=${path.basename(target)}.map`)
     if (map) writeFileSync(target + '.map', map)

@@ -11,7 +11,9 @@ function swcOptions({ forBuild = false } = {}) {
       transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
       target: 'es2022',
       keepClassNames: true,
-      ...(forBuild ? { baseUrl: root, paths: { '@idplane/common': ['common/index.ts'], '@idplane/common/*': ['common/*'] } } : {}),
+      ...(forBuild
+        ? { baseUrl: root, paths: { '@idplane/common': ['common/index.ts'], '@idplane/common/*': ['common/*'] } }
+        : {}),
     },
     // Node runs import() from CommonJS natively; jest's VM cannot, so tests turn it into require().
     module: { type: 'commonjs', ignoreDynamic: forBuild },

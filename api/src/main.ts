@@ -23,7 +23,12 @@ async function main(): Promise<void> {
   const runtime = await createRuntime(config, logger)
   const app = createApp(runtime.container)
   const server: Server = app.listen(config.http.port, config.http.host, () => {
-    logger.info('Started API', { port: config.http.port, host: config.http.host, embedded: config.isEmbedded, publicUrl: config.http.publicUrl })
+    logger.info('Started API', {
+      port: config.http.port,
+      host: config.http.host,
+      embedded: config.isEmbedded,
+      publicUrl: config.http.publicUrl,
+    })
   })
 
   let stopping = false

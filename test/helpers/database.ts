@@ -28,7 +28,10 @@ export async function freshDatabase(kind: 'auto' | 'postgres' | 'pglite' = 'auto
   return {
     kind: 'postgres',
     target: { kind: 'postgres', url: url.toString(), poolMax: 5 },
-    drop: () => withClient(adminUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
+    drop: () =>
+      withClient(adminUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)).then(
+        () => undefined,
+      ),
   }
 }
 

@@ -25,7 +25,10 @@ describe('HTTP conventions', () => {
   })
 
   it('turns malformed JSON into a 400 without echoing it', async () => {
-    const res = await request(api.app).post('/health/live').set('Content-Type', 'application/json').send('{"secret": "abc"')
+    const res = await request(api.app)
+      .post('/health/live')
+      .set('Content-Type', 'application/json')
+      .send('{"secret": "abc"')
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ statusCode: 400, message: 'Malformed JSON in request body', error: 'Bad Request' })
   })

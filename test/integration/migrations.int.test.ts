@@ -22,8 +22,20 @@ describe.each(['pglite', 'postgres'] as const)('migrations on %s', (kind) => {
   })
 
   it('seed the eight organization roles', async () => {
-    const rows = await database.fork().getConnection().execute<{ name: string }[]>('select name from org_roles order by name')
-    expect(rows.map((row) => row.name)).toEqual(['admin', 'holder', 'issuer', 'member', 'owner', 'platform_admin', 'super_admin', 'verifier'])
+    const rows = await database
+      .fork()
+      .getConnection()
+      .execute<{ name: string }[]>('select name from org_roles order by name')
+    expect(rows.map((row) => row.name)).toEqual([
+      'admin',
+      'holder',
+      'issuer',
+      'member',
+      'owner',
+      'platform_admin',
+      'super_admin',
+      'verifier',
+    ])
   })
 
   it('are idempotent when the database is opened again', async () => {

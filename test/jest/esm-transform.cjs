@@ -9,7 +9,12 @@ const DYNAMIC_IMPORT = /\bimport\((["'][^"'`]+["'])\)/g
 
 module.exports = {
   getCacheKey(source, filename) {
-    return require('node:crypto').createHash('sha1').update('esm-transform-v3').update(filename).update(source).digest('hex')
+    return require('node:crypto')
+      .createHash('sha1')
+      .update('esm-transform-v3')
+      .update(filename)
+      .update(source)
+      .digest('hex')
   },
   process(source, filename) {
     if (!filename.endsWith('.mjs') && !ESM_SYNTAX.test(source)) {

@@ -1,6 +1,15 @@
 import { Entity, PrimaryKey, Property, Unique } from '@mikro-orm/core'
 
-export const ORG_ROLE_NAMES = ['owner', 'admin', 'issuer', 'verifier', 'member', 'holder', 'super_admin', 'platform_admin'] as const
+export const ORG_ROLE_NAMES = [
+  'owner',
+  'admin',
+  'issuer',
+  'verifier',
+  'member',
+  'holder',
+  'super_admin',
+  'platform_admin',
+] as const
 export type OrgRoleName = (typeof ORG_ROLE_NAMES)[number]
 
 /** A role definition; the eight rows are seeded by the foundation migration with fixed UUIDs. */

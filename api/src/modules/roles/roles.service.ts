@@ -27,7 +27,9 @@ export class RolesService {
     const unique = [...new Set(ids)]
     const roles = await this.em.find(OrgRole, { id: { $in: unique } })
     if (roles.length !== unique.length) {
-      throw new InvalidInputError('Unknown role id', [{ field, message: 'each role id must be the id of a role from GET /orgs/:orgId/roles' }])
+      throw new InvalidInputError('Unknown role id', [
+        { field, message: 'each role id must be the id of a role from GET /orgs/:orgId/roles' },
+      ])
     }
     return roles
   }
@@ -57,7 +59,11 @@ export class RolesService {
     await this.em.transactional(async (em) => {
       await em.nativeDelete(UserOrgRole, { organization: orgId, user: userId })
       for (const role of roles) {
-        em.create(UserOrgRole, { organization: em.getReference(Organization, orgId), user: em.getReference(User, userId), orgRole: role })
+        em.create(UserOrgRole, {
+          organization: em.getReference(Organization, orgId),
+          user: em.getReference(User, userId),
+          orgRole: role,
+        })
       }
     })
   }
