@@ -17,7 +17,9 @@ function* tsFiles(dir) {
   }
 }
 
-rmSync(outRoot, { recursive: true, force: true })
+// Files are overwritten in place and stale ones pruned afterwards: agents started from dist/ by a test or a
+// running platform never see the directory vanish mid-build.
+const written = new Set()
 let count = 0
 for (const source of sources) {
   const dir = path.join(root, source)
@@ -33,6 +35,7 @@ for (const source of sources) {
     mkdirSync(path.dirname(target), { recursive: true })
     writeFileSync(target, code + `\n//# sourceMappingURL=${path.basename(target)}.map`)
     if (map) writeFileSync(target + '.map', map)
+    written.add(target).add(target + '.map')
     count++
   }
 }
@@ -40,4 +43,19 @@ for (const source of sources) {
 for (const asset of ['agent/src/assets']) {
   if (existsSync(path.join(root, asset))) cpSync(path.join(root, asset), path.join(outRoot, asset), { recursive: true })
 }
+for (const source of sources) {
+  const dir = path.join(outRoot, source)
+  if (!existsSync(dir)) continue
+  for (const file of allFiles(dir)) {
+    if ((file.endsWith('.js') || file.endsWith('.js.map')) && !written.has(file)) rmSync(file)
+  }
+}
 console.log(`built ${count} files into dist/`)
+
+function* allFiles(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) yield* allFiles(full)
+    else yield full
+  }
+}

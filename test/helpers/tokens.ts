@@ -19,21 +19,38 @@ export interface TestUser {
 /** A user inserted directly (no mail round trip) with a valid access token. */
 export async function aUserWithToken(api: TestApi, email = `user-${randomUUID()}@example.test`): Promise<TestUser> {
   const em = api.runtime.container.get(EntityManager).fork()
-  const user = em.create(User, { email, firstName: 'Test', lastName: 'User', passwordHash: 'scrypt$unused', isEmailVerified: true })
+  const user = em.create(User, {
+    email,
+    firstName: 'Test',
+    lastName: 'User',
+    passwordHash: 'scrypt$unused',
+    isEmailVerified: true,
+  })
   await em.flush()
   const { accessToken } = api.runtime.container.get(TokenService).signForUser(user, randomUUID())
   return { id: user.id, email, token: accessToken }
 }
 
 /** An organization inserted directly, with `members` holding the given roles. */
-export async function anOrganizationWith(api: TestApi, members: { user: TestUser; roles: OrgRoleName[] }[]): Promise<string> {
+export async function anOrganizationWith(
+  api: TestApi,
+  members: { user: TestUser; roles: OrgRoleName[] }[],
+): Promise<string> {
   const em = api.runtime.container.get(EntityManager).fork()
   const suffix = randomUUID().slice(0, 8)
-  const org = em.create(Organization, { name: `Org ${suffix}`, slug: `org-${suffix}`, description: 'An organization for tests' })
+  const org = em.create(Organization, {
+    name: `Org ${suffix}`,
+    slug: `org-${suffix}`,
+    description: 'An organization for tests',
+  })
   await em.flush()
   const roles = new RolesService(em)
   for (const member of members) {
-    await roles.grant(org.id, member.user.id, await Promise.all(member.roles.map((role) => roles.definitionByName(role))))
+    await roles.grant(
+      org.id,
+      member.user.id,
+      await Promise.all(member.roles.map((role) => roles.definitionByName(role))),
+    )
   }
   return org.id
 }

@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { chromium } from 'playwright-core'
+import { startApi, type TestApi } from '../helpers/api'
+
+/** Debian's chromium; playwright's own browser download cannot work here (no network). */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const hasChromium = existsSync(CHROMIUM)
+
+if (!hasChromium) {
+  console.warn(`SKIP explorer browser test: no chromium at ${CHROMIUM} (install it with: apt-get install chromium)`)
+}
+
+const describeWithBrowser = hasChromium ? describe : describe.skip
+
+describeWithBrowser('API explorer in a browser', () => {
+  let api: TestApi
+  let server: Server
+
+  beforeAll(async () => {
+    api = await startApi()
+    server = await new Promise<Server>((resolve) => {
+      const listening = api.app.listen(0, '127.0.0.1', () => resolve(listening))
+    })
+  })
+
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve))
+    await api?.stop()
+  })
+
+  it('opens /api and shows the endpoint groups by resource', async () => {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    })
+    try {
+      const page = await browser.newPage()
+      const { port } = server.address() as AddressInfo
+      await page.goto(`http://127.0.0.1:${port}/api`, { waitUntil: 'load' })
+      await page.waitForSelector('.opblock-tag', { timeout: 30_000 })
+      const groups = (await page.locator('.opblock-tag').allTextContents()).map((text) => text.trim())
+      for (const expected of ['Auth', 'Orgs', 'Invitations', 'Health']) {
+        expect(groups.some((group) => group.startsWith(expected))).toBe(true)
+      }
+      await expect(page.locator('.btn.authorize').count()).resolves.toBeGreaterThan(0)
+    } finally {
+      await browser.close()
+    }
+  })
+})

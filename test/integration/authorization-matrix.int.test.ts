@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto'
+import request from 'supertest'
+import { ORG_ROLE_NAMES, type OrgRoleName } from '../../api/src/modules/roles/org-role.entity'
+import { startApi, type TestApi } from '../helpers/api'
+import { aUserWithToken, anOrganizationWith, expiredToken, foreignKeyToken, type TestUser } from '../helpers/tokens'
+
+type Access = 'public' | 'authenticated' | readonly OrgRoleName[]
+
+interface Endpoint {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete'
+  path: string
+  access: Access
+}
+
+const ANY_MEMBER = ['owner', 'admin', 'issuer', 'verifier', 'member'] as const
+
+/** The roles of spec/platform-api.md, endpoint by endpoint. Every route the API serves must be listed. */
+const ENDPOINTS: Endpoint[] = [
+  { method: 'post', path: '/v1/auth/verification-mail', access: 'public' },
+  { method: 'get', path: '/v1/auth/verify', access: 'public' },
+  { method: 'post', path: '/v1/auth/signup', access: 'public' },
+  { method: 'post', path: '/v1/auth/signin', access: 'public' },
+  { method: 'post', path: '/v1/auth/refresh-token', access: 'public' },
+  { method: 'get', path: '/v1/auth/clientAliases', access: 'public' },
+  { method: 'get', path: '/v1/users/invitations', access: 'authenticated' },
+  { method: 'put', path: '/v1/users/invitations/:invitationId', access: 'authenticated' },
+  { method: 'post', path: '/v1/orgs', access: 'authenticated' },
+  { method: 'get', path: '/v1/orgs', access: 'authenticated' },
+  { method: 'get', path: '/v1/orgs/public-profile', access: 'public' },
+  { method: 'get', path: '/v1/orgs/public-profiles/:orgSlug', access: 'public' },
+  { method: 'post', path: '/v1/orgs/:clientId/token', access: 'public' },
+  { method: 'get', path: '/v1/orgs/:orgId', access: ANY_MEMBER },
+  { method: 'put', path: '/v1/orgs/:orgId', access: ['owner', 'admin'] },
+  { method: 'delete', path: '/v1/orgs/:orgId', access: ['owner'] },
+  { method: 'get', path: '/v1/orgs/:orgId/dids', access: ['owner', 'admin', 'issuer', 'member'] },
+  { method: 'put', path: '/v1/orgs/:orgId/primary-did', access: ANY_MEMBER },
+  { method: 'get', path: '/v1/orgs/:orgId/roles', access: ['owner', 'admin'] },
+  { method: 'post', path: '/v1/orgs/:orgId/client_credentials', access: ['owner'] },
+  { method: 'get', path: '/v1/orgs/:orgId/client_credentials', access: ANY_MEMBER },
+  { method: 'get', path: '/v1/orgs/:orgId/users', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'get', path: '/v1/orgs/dashboard/:orgId', access: ANY_MEMBER },
+  { method: 'get', path: '/v1/orgs/activity-count/:orgId', access: ['owner'] },
+  { method: 'post', path: '/v1/orgs/:orgId/invitations', access: ['owner', 'super_admin', 'admin'] },
+  {
+    method: 'get',
+    path: '/v1/orgs/:orgId/invitations',
+    access: ['owner', 'super_admin', 'admin', 'issuer', 'verifier', 'member'],
+  },
+  { method: 'delete', path: '/v1/orgs/:orgId/invitations/:invitationId', access: ['owner', 'admin'] },
+  { method: 'put', path: '/v1/orgs/:orgId/user-roles/:userId', access: ['owner', 'admin'] },
+]
+
+/** Routes outside the business API (probes, explorer) that the matrix does not cover. */
+const INFRASTRUCTURE_PATHS = ['/health/live', '/health/ready']
+
+function concretePath(template: string, orgId: string): string {
+  return template.replace(':orgId', orgId).replace(/:(\w+)/g, () => randomUUID())
+}
+
+function isRouteMissing(res: request.Response): boolean {
+  return res.status === 404 && typeof res.body?.message === 'string' && res.body.message.startsWith('Cannot ')
+}
+
+describe('authorization matrix', () => {
+  let api: TestApi
+
+  beforeAll(async () => {
+    api = await startApi()
+  })
+
+  afterAll(async () => {
+    await api?.stop()
+  })
+
+  it('covers every route the API serves', async () => {
+    const doc = await request(api.app).get('/api-json').expect(200)
+    const served = Object.entries(doc.body.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, operations]) => Object.keys(operations).map((method) => `${method} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    )
+    const listed = ENDPOINTS.map((endpoint) => `${endpoint.method} ${endpoint.path}`)
+    const infrastructure = INFRASTRUCTURE_PATHS.map((path) => `get ${path}`)
+    expect(served.filter((route) => !infrastructure.includes(route)).sort()).toEqual([...listed].sort())
+  })
+
+  describe.each(ENDPOINTS.filter((endpoint) => endpoint.access !== 'public'))('$method $path', (endpoint) => {
+    const send = (path: string, token?: string) => {
+      const req = request(api.app)[endpoint.method](path)
+      return token ? req.set('Authorization', `Bearer ${token}`) : req
+    }
+
+    it('answers 401 without a token, with an expired token and with a token signed by another key', async () => {
+      const user = await aUserWithToken(api)
+      const orgId = await anOrganizationWith(api, [{ user, roles: ['owner'] }])
+      const path = concretePath(endpoint.path, orgId)
+      for (const token of [undefined, expiredToken(api, user), foreignKeyToken(api, user), 'not-a-jwt']) {
+        const res = await send(path, token)
+        expect({ token: token?.slice(0, 12), status: res.status }).toEqual({ token: token?.slice(0, 12), status: 401 })
+        expect(res.body).toEqual(expect.objectContaining({ statusCode: 401, error: 'Unauthorized' }))
+      }
+    })
+
+    it.each(ORG_ROLE_NAMES)('gives a %s the status the spec allows', async (role) => {
+      const user = await aUserWithToken(api)
+      const orgId = await anOrganizationWith(api, [{ user, roles: [role] }])
+      const res = await send(concretePath(endpoint.path, orgId), user.token)
+      expect(isRouteMissing(res)).toBe(false)
+      const isAllowed = endpoint.access === 'authenticated' || (endpoint.access as readonly string[]).includes(role)
+      if (isAllowed) expect([401, 403]).not.toContain(res.status)
+      else expect(res.status).toBe(403)
+      expect(res.status).toBeLessThan(500)
+    })
+
+    if (endpoint.access !== 'authenticated') {
+      it('answers 403 to a member of another organization', async () => {
+        const outsider: TestUser = await aUserWithToken(api)
+        await anOrganizationWith(api, [{ user: outsider, roles: ['owner'] }])
+        const owner = await aUserWithToken(api)
+        const orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+        const res = await send(concretePath(endpoint.path, orgId), outsider.token)
+        expect(res.status).toBe(403)
+        expect(res.body).toEqual(expect.objectContaining({ statusCode: 403, error: 'Forbidden' }))
+      })
+    }
+  })
+
+  it.each(ENDPOINTS.filter((endpoint) => endpoint.access === 'public'))(
+    'lets $method $path through without a token',
+    async (endpoint) => {
+      const res = await request(api.app)[endpoint.method](concretePath(endpoint.path, randomUUID()))
+      expect(isRouteMissing(res)).toBe(false)
+      expect([401, 403]).not.toContain(res.status)
+      expect(res.status).toBeLessThan(500)
+    },
+  )
+})

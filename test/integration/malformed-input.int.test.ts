@@ -1,0 +1,135 @@
+import fc from 'fast-check'
+import request from 'supertest'
+import { startApi, type TestApi } from '../helpers/api'
+import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
+
+interface Route {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete'
+  template: string
+}
+
+/** Values that have broken parsers before: wrong types, huge numbers, injection-looking strings, prototypes. */
+const hostileScalar = fc.oneof(
+  fc.string(),
+  fc.fullUnicodeString({ maxLength: 40 }),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom(
+    "' or 1=1 --",
+    '%00',
+    '../../etc/passwd',
+    '__proto__',
+    '{"$ne":null}',
+    'x'.repeat(5000),
+    '-1',
+    '1e309',
+  ),
+)
+const hostileJson = fc.oneof(
+  fc.json({ maxDepth: 3 }).map((text) => JSON.parse(text) as unknown),
+  fc.dictionary(
+    fc.constantFrom(
+      'name',
+      'email',
+      'password',
+      'status',
+      'orgRoleId',
+      'invitations',
+      'did',
+      'id',
+      'logo',
+      '__proto__',
+      'constructor',
+    ),
+    hostileScalar,
+  ),
+  fc.array(hostileScalar, { maxLength: 4 }),
+)
+const pathSegment = fc.oneof(
+  fc.uuid(),
+  fc.string({ minLength: 1, maxLength: 30 }),
+  fc.constantFrom('null', '0', '%E0%A4%A', '..', 'DROP TABLE users'),
+)
+const queryObject = fc.dictionary(
+  fc.constantFrom('pageNumber', 'pageSize', 'search', 'role', 'clientAlias', 'email', 'verificationCode', 'orgId'),
+  hostileScalar.map(String),
+  { maxKeys: 4 },
+)
+
+function assertErrorShape(res: request.Response): void {
+  expect(res.status).toBeLessThan(500)
+  const text = res.text ?? ''
+  expect(text).not.toMatch(/\bat .+\.(ts|js):\d+/)
+  expect(text).not.toMatch(/<html|<!DOCTYPE/i)
+  if (res.status >= 400) {
+    expect(res.body).toEqual(
+      expect.objectContaining({ statusCode: res.status, message: expect.any(String), error: expect.any(String) }),
+    )
+    expect(res.body.stack).toBeUndefined()
+  }
+}
+
+describe('malformed input on every endpoint', () => {
+  let api: TestApi
+  let routes: Route[]
+  let owner: TestUser
+  let orgId: string
+
+  beforeAll(async () => {
+    api = await startApi()
+    const doc = await request(api.app).get('/api-json').expect(200)
+    routes = Object.entries(doc.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => ({ method: method as Route['method'], template: path })),
+    )
+    owner = await aUserWithToken(api)
+    orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+  })
+
+  afterAll(async () => {
+    await api?.stop()
+  })
+
+  it('finds routes to exercise', () => {
+    expect(routes.length).toBeGreaterThan(5)
+  })
+
+  it('never answers 5xx, a stack trace or HTML, with or without a valid owner token', async () => {
+    for (const route of routes.filter(
+      (candidate) => !/delete/.test(candidate.method) || !candidate.template.endsWith('{orgId}'),
+    )) {
+      await fc.assert(
+        fc.asyncProperty(
+          pathSegment,
+          queryObject,
+          hostileJson,
+          fc.boolean(),
+          fc.boolean(),
+          async (segment, query, body, withToken, realOrg) => {
+            const path = route.template.replace(/\{(\w+)\}/g, (_match, name: string) =>
+              name === 'orgId' && realOrg ? orgId : encodeURIComponent(segment),
+            )
+            let req = request(api.app)[route.method](path).query(query)
+            if (withToken) req = req.set('Authorization', `Bearer ${owner.token}`)
+            const res = route.method === 'get' || route.method === 'delete' ? await req : await req.send(body as object)
+            assertErrorShape(res)
+          },
+        ),
+        { numRuns: 12, seed: 20261121 },
+      )
+    }
+  })
+
+  it('answers raw non-JSON bodies with 400 or 415, never 5xx', async () => {
+    for (const route of routes.filter((candidate) => candidate.method !== 'get')) {
+      const path = route.template.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'orgId' ? orgId : 'x'))
+      const agent = request(api.app)
+      const res = await agent[route.method](path)
+        .set('Authorization', `Bearer ${owner.token}`)
+        .set('Content-Type', 'application/json')
+        .send('{"unterminated": ')
+      assertErrorShape(res)
+    }
+  })
+})
