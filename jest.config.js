@@ -19,6 +19,8 @@ const shared = {
 }
 
 module.exports = {
+  // testTimeout is a global option (ignored inside projects); e2e and k8s files raise it where they need more.
+  testTimeout: 60000,
   projects: [
     {
       ...shared,
@@ -30,9 +32,8 @@ module.exports = {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.int.test.ts'],
-      testTimeout: 60000,
     },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts'], testTimeout: 180000 },
-    { ...shared, displayName: 'k8s', testMatch: ['<rootDir>/test/k8s/**/*.k8s.test.ts'], testTimeout: 300000 },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts'] },
+    { ...shared, displayName: 'k8s', testMatch: ['<rootDir>/test/k8s/**/*.k8s.test.ts'] },
   ],
 }

@@ -15,7 +15,11 @@ import { InProcessQueue } from './infra/queue/in-process-queue'
 import { MailTransport } from './infra/mail/mailer'
 import { SmtpMailer } from './infra/mail/smtp-mailer'
 import { FileMailer } from './infra/mail/file-mailer'
-import { MailService } from './infra/mail/mail.service'
+import { MAIL_QUEUE, MailService } from './infra/mail/mail.service'
+import { SecretBox } from './infra/crypto/secret-box'
+import { AgentRuntime } from './agent-runtime/agent-runtime'
+import { createAgentRuntime } from './agent-runtime/create-agent-runtime'
+import { AgentProvisioner } from './modules/agents/agent-provisioner'
 
 export interface RuntimeOptions {
   /** scrypt cost (log2 N); tests lower it. */
@@ -45,7 +49,9 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     throw error
   }
   const transport = createMailTransport(config, logger)
-  const mail = new MailService(queue, transport, logger, registry)
+  const mail = new MailService(queue, transport, logger, registry, {
+    queueName: `${config.queue.namePrefix}${MAIL_QUEUE}`,
+  })
 
   const container = new Container({ defaultScope: 'Singleton' })
   container.bind(TOKENS.Config).toConstantValue(config)
@@ -59,16 +65,28 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
   container.bind(EntityManager).toConstantValue(database.orm.em)
   container.bind(TokenService).toConstantValue(new TokenService(config.jwt))
   container.bind(PasswordHasher).toConstantValue(new PasswordHasher(options.passwordHashLogN))
-  container.bind<ReadinessCheck>(TOKENS.ReadinessChecks).toConstantValue({ name: 'database', isHealthy: () => database.isHealthy() })
-  container.bind<ReadinessCheck>(TOKENS.ReadinessChecks).toConstantValue({ name: 'queue', isHealthy: () => queue.isHealthy() })
+  container
+    .bind<ReadinessCheck>(TOKENS.ReadinessChecks)
+    .toConstantValue({ name: 'database', isHealthy: () => database.isHealthy() })
+  container
+    .bind<ReadinessCheck>(TOKENS.ReadinessChecks)
+    .toConstantValue({ name: 'queue', isHealthy: () => queue.isHealthy() })
+  const agentRuntime = createAgentRuntime(config, logger)
+  container.bind(AgentRuntime).toConstantValue(agentRuntime)
+  container.bind(SecretBox).toConstantValue(SecretBox.open(config, logger.child({ component: 'secrets' })))
   container.loadSync(...API_MODULES.map((module) => module.bindings))
 
   if (options.startWorkers !== false) await mail.startWorker()
+  // The embedded platform comes back up with its agents; unfinished provisioning resumes.
+  const agents = container.get(AgentProvisioner)
+  if (options.startWorkers !== false) agents.start()
 
   return {
     container,
     close: async () => {
       // Stop taking work first, let in-flight handlers finish, then release the database they use.
+      await agents.close()
+      await agentRuntime.close()
       await queue.close()
       await transport.close?.()
       await database.close()

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net'
 import { chromium } from 'playwright-core'
 import { startApi, type TestApi } from '../helpers/api'
 
+jest.setTimeout(180_000)
+
 /** Debian's chromium; playwright's own browser download cannot work here (no network). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const hasChromium = existsSync(CHROMIUM)

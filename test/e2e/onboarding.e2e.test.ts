@@ -2,6 +2,8 @@ import request from 'supertest'
 import { startApi, type TestApi } from '../helpers/api'
 import { startSmtpCapture, type SmtpCapture } from '../helpers/smtp-capture'
 
+jest.setTimeout(180_000)
+
 /**
  * The onboarding path of a new organization, end to end through a real SMTP server: every code and link is
  * read from the delivered mail, as a person would.

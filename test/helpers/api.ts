@@ -7,6 +7,11 @@ import { loadConfig, type Config } from '../../api/src/infra/config'
 import { createRuntime, type Runtime } from '../../api/src/container'
 import { createApp } from '../../api/src/app'
 import { freshDatabase, type FreshDatabase } from './database'
+import { randomBytes } from 'node:crypto'
+import { connect } from 'amqplib'
+import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
+import { DEAD_LETTER_SUFFIX, DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
+import { retryQueueName } from '../../api/src/infra/queue/amqp-message'
 
 export interface TestApi {
   app: Express
@@ -27,9 +32,12 @@ export const TEST_SCRYPT_LOG_N = 12
 export async function startApi(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestApi> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-api-'))
   const database = await freshDatabase()
+  // Test files on one broker must not consume each other's mail: each gets its own queue names.
+  const queuePrefix = `test-${randomBytes(4).toString('hex')}.`
   const baseEnv: Record<string, string | undefined> = {
     DATA_DIR: dataDir,
     AMQP_URL: process.env.AMQP_URL,
+    QUEUE_NAME_PREFIX: queuePrefix,
     LOG_LEVEL: 'error',
     ...env,
   }
@@ -45,8 +53,27 @@ export async function startApi(env: Record<string, string> = {}, options: { logg
     database,
     stop: async () => {
       await runtime.close()
+      if (config.queue.kind === 'amqp') await deleteQueues(config.queue.url, `${queuePrefix}${MAIL_QUEUE}`)
       await database.drop()
       rmSync(dataDir, { recursive: true, force: true })
     },
+  }
+}
+
+/** Removes a queue with its retry and dead-letter queues from the broker (durable queues outlive the test). */
+async function deleteQueues(url: string, queue: string): Promise<void> {
+  const connection = await connect(url)
+  try {
+    const channel = await connection.createChannel()
+    for (const name of [
+      queue,
+      `${queue}${DEAD_LETTER_SUFFIX}`,
+      ...DEFAULT_RETRY_DELAYS_MS.map((delay) => retryQueueName(queue, delay)),
+    ]) {
+      await channel.deleteQueue(name)
+    }
+    await channel.close()
+  } finally {
+    await connection.close()
   }
 }

@@ -48,6 +48,8 @@ const ENDPOINTS: Endpoint[] = [
   },
   { method: 'delete', path: '/v1/orgs/:orgId/invitations/:invitationId', access: ['owner', 'admin'] },
   { method: 'put', path: '/v1/orgs/:orgId/user-roles/:userId', access: ['owner', 'admin'] },
+  { method: 'post', path: '/v1/orgs/:orgId/agents/spinup', access: ['owner', 'admin'] },
+  { method: 'get', path: '/v1/orgs/:orgId/agents/health', access: ANY_MEMBER },
 ]
 
 /** Routes outside the business API (probes, explorer) that the matrix does not cover. */

@@ -11,7 +11,7 @@ interface Route {
 /** Values that have broken parsers before: wrong types, huge numbers, injection-looking strings, prototypes. */
 const hostileScalar = fc.oneof(
   fc.string(),
-  fc.fullUnicodeString({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.integer(),
   fc.double(),
   fc.boolean(),
@@ -58,8 +58,8 @@ const queryObject = fc.dictionary(
   { maxKeys: 4 },
 )
 
-function assertErrorShape(res: request.Response): void {
-  expect(res.status).toBeLessThan(500)
+function assertErrorShape(res: request.Response, where: string): void {
+  if (res.status >= 500) throw new Error(`${where} answered ${res.status}: ${res.text.slice(0, 300)}`)
   const text = res.text ?? ''
   expect(text).not.toMatch(/\bat .+\.(ts|js):\d+/)
   expect(text).not.toMatch(/<html|<!DOCTYPE/i)
@@ -112,8 +112,12 @@ describe('malformed input on every endpoint', () => {
             )
             let req = request(api.app)[route.method](path).query(query)
             if (withToken) req = req.set('Authorization', `Bearer ${owner.token}`)
-            const res = route.method === 'get' || route.method === 'delete' ? await req : await req.send(body as object)
-            assertErrorShape(res)
+            // Serialised by hand: supertest refuses bare scalars, and scalar JSON bodies are exactly what we want to send.
+            const res =
+              route.method === 'get' || route.method === 'delete'
+                ? await req
+                : await req.set('Content-Type', 'application/json').send(JSON.stringify(body) ?? 'null')
+            assertErrorShape(res, `${route.method.toUpperCase()} ${path}`)
           },
         ),
         { numRuns: 12, seed: 20261121 },
@@ -129,7 +133,7 @@ describe('malformed input on every endpoint', () => {
         .set('Authorization', `Bearer ${owner.token}`)
         .set('Content-Type', 'application/json')
         .send('{"unterminated": ')
-      assertErrorShape(res)
+      assertErrorShape(res, `${route.method.toUpperCase()} ${path}`)
     }
   })
 })

@@ -1,5 +1,7 @@
 import path from 'node:path'
 import { EnvReader, LogLevel, parseLogLevel } from '@idplane/common'
+import { ADMIN_PORT_COUNTER_START, INBOUND_PORT_COUNTER_START } from '@idplane/common/ports'
+import { IMAGE_PULL_POLICIES, type ImagePullPolicy } from '@idplane/common/orgagent.types'
 
 /** @default 5000, the spec's gateway port (Limits table). */
 export const DEFAULT_PORT = 5000
@@ -9,6 +11,35 @@ export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 86_400
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 86_400
 /** @default 15 minutes for an e-mail verification code. */
 export const DEFAULT_VERIFICATION_CODE_TTL_SECONDS = 900
+
+/** @default 6 GET /agent attempts (spec: Limits, "Agent provisioning constants"). */
+export const DEFAULT_AGENT_POLL_ATTEMPTS = 6
+/** @default 10 000 ms between GET /agent attempts (same spec section). */
+export const DEFAULT_AGENT_POLL_INTERVAL_MS = 10_000
+
+/** Where and how organizations' agents run (docs/configuration.md, "Agent provisioning"). */
+export interface AgentsConfig {
+  readonly runtime: 'process' | 'kubernetes'
+  readonly pollAttempts: number
+  readonly pollIntervalMs: number
+  /** Host the API reaches process-runtime agents at (and their default DIDComm endpoint host). */
+  readonly host: string
+  /** Base URL of agents' inbound ports from outside; the inbound port is appended unless it names one. */
+  readonly publicEndpointBase?: string
+  /** Where agents post their events: `<internalUrl>/v1/internal/agent-events`. */
+  readonly internalUrl: string
+  /** Process runtime: the agent program run with this Node binary. @default <repo>/dist/agent/src/main.js */
+  readonly entrypoint?: string
+  /** Process runtime: counter start values; only tests change them (AGENT_PORT_COUNTER_START). */
+  readonly portCounterStart: { readonly admin: number; readonly inbound: number }
+  /** Process runtime: agents' PGlite data lives in `<dataDir>/<orgId>` when the API runs on PGlite. */
+  readonly dataDir: string
+  readonly namespace: string
+  readonly image?: string
+  readonly imagePullPolicy?: ImagePullPolicy
+  /** Kubernetes runtime: a kubeconfig file; unset → in-cluster service account (or ~/.kube/config). */
+  readonly kubeconfigPath?: string
+}
 
 export interface ClientAlias {
   alias: string
@@ -38,9 +69,13 @@ export interface Config {
   readonly database:
     | { readonly kind: 'postgres'; readonly url: string; readonly poolMax: number }
     | { readonly kind: 'pglite'; readonly dir: string }
-  readonly queue:
+  readonly queue: (
     | { readonly kind: 'amqp'; readonly url: string }
     | { readonly kind: 'in-process'; readonly dir: string }
+  ) & {
+    /** Prepended to every queue name: separate platforms (or test runs) sharing one broker. */
+    readonly namePrefix: string
+  }
   readonly mail:
     | { readonly kind: 'smtp'; readonly url: string; readonly from: string }
     | { readonly kind: 'file'; readonly dir: string; readonly from: string }
@@ -63,6 +98,9 @@ export interface Config {
   readonly clientAliases: readonly ClientAlias[]
   /** Key (32 bytes, base64) that encrypts secrets at rest; derived per install in embedded mode. */
   readonly secretsKey?: string
+  /** Where the generated key is kept when SECRETS_ENCRYPTION_KEY is unset (see loadConfig). */
+  readonly secretsKeyFile: string
+  readonly agents: AgentsConfig
   readonly features: {
     readonly ecosystemEnabled: boolean
     readonly hideExperimentalOidcControllers: boolean
@@ -98,6 +136,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (secretsKey !== undefined && Buffer.from(secretsKey, 'base64').length !== 32) {
     env.problem('SECRETS_ENCRYPTION_KEY', 'must be 32 bytes encoded as base64')
   }
+  const agents = loadAgentsConfig(env, dataDir, port)
+  // A key file on one pod's disk would leave other replicas (or a rescheduled pod) unable to read agent keys.
+  if (secretsKey === undefined && databaseUrl !== undefined && agents.runtime === 'kubernetes') {
+    env.problem('SECRETS_ENCRYPTION_KEY', 'is required with DATABASE_URL and AGENT_RUNTIME=kubernetes')
+  }
   const privateKey = decodePem(env.string('JWT_PRIVATE_KEY'))
   const publicKey = decodePem(env.string('JWT_PUBLIC_KEY'))
   if ((privateKey === undefined) !== (publicKey === undefined)) {
@@ -119,7 +162,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     database: databaseUrl
       ? { kind: 'postgres', url: databaseUrl, poolMax: env.int('DATABASE_POOL_MAX', 10, { min: 1, max: 200 }) }
       : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
-    queue: amqpUrl ? { kind: 'amqp', url: amqpUrl } : { kind: 'in-process', dir: dataDir },
+    queue: {
+      ...(amqpUrl ? { kind: 'amqp' as const, url: amqpUrl } : { kind: 'in-process' as const, dir: dataDir }),
+      namePrefix: env.string('QUEUE_NAME_PREFIX', ''),
+    },
     mail: smtpUrl ? { kind: 'smtp', url: smtpUrl, from: mailFrom } : { kind: 'file', dir: dataDir, from: mailFrom },
     jwt: {
       privateKey,
@@ -149,6 +195,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     clientAliases,
     secretsKey,
+    secretsKeyFile: path.join(dataDir, 'secrets', 'encryption.key'),
+    agents,
     features: {
       ecosystemEnabled: env.bool('ECOSYSTEM_ENABLED', false),
       hideExperimentalOidcControllers: env.bool('HIDE_EXPERIMENTAL_OIDC_CONTROLLERS', true),
@@ -160,6 +208,42 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   env.assertValid('api')
   return config
+}
+
+/** AGENT_* settings of the API; the counter start override exists for tests only (docs/configuration.md). */
+function loadAgentsConfig(env: EnvReader, dataDir: string, apiPort: number): AgentsConfig {
+  const counterStart = env.string('AGENT_PORT_COUNTER_START')
+  let portCounterStart = { admin: ADMIN_PORT_COUNTER_START, inbound: INBOUND_PORT_COUNTER_START }
+  if (counterStart !== undefined) {
+    const match = /^(\d{1,5}),(\d{1,5})$/.exec(counterStart)
+    const admin = Number(match?.[1])
+    const inbound = Number(match?.[2])
+    if (!match || admin >= inbound || inbound >= 65535) {
+      env.problem('AGENT_PORT_COUNTER_START', 'must be "<admin>,<inbound>" with admin < inbound < 65535')
+    } else {
+      portCounterStart = { admin, inbound }
+    }
+  }
+  const host = env.string('AGENT_HOST', '127.0.0.1')
+  const pullPolicy = env.string('AGENT_IMAGE_PULL_POLICY')
+  if (pullPolicy !== undefined && !(IMAGE_PULL_POLICIES as readonly string[]).includes(pullPolicy)) {
+    env.problem('AGENT_IMAGE_PULL_POLICY', `must be one of ${IMAGE_PULL_POLICIES.join(', ')}`)
+  }
+  return {
+    runtime: env.oneOf('AGENT_RUNTIME', ['process', 'kubernetes'] as const, 'process'),
+    pollAttempts: env.int('AGENT_POLL_ATTEMPTS', DEFAULT_AGENT_POLL_ATTEMPTS, { min: 1, max: 1000 }),
+    pollIntervalMs: env.int('AGENT_POLL_INTERVAL_MS', DEFAULT_AGENT_POLL_INTERVAL_MS, { min: 10, max: 600_000 }),
+    host,
+    publicEndpointBase: env.url('AGENT_PUBLIC_ENDPOINT_BASE', ['http', 'https'])?.replace(/\/$/, ''),
+    internalUrl: (env.url('API_INTERNAL_URL', ['http', 'https']) ?? `http://127.0.0.1:${apiPort}`).replace(/\/$/, ''),
+    entrypoint: env.string('AGENT_ENTRYPOINT'),
+    portCounterStart,
+    dataDir: path.join(dataDir, 'agents'),
+    namespace: env.string('AGENT_NAMESPACE', 'default'),
+    image: env.string('AGENT_IMAGE'),
+    imagePullPolicy: IMAGE_PULL_POLICIES.find((policy) => policy === pullPolicy),
+    kubeconfigPath: env.string('KUBECONFIG'),
+  }
 }
 
 /** PEM keys may be given raw, with literal \n, or base64-encoded (easier in Kubernetes Secrets and .env files). */

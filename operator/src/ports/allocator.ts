@@ -1,19 +1,14 @@
 import type * as k8s from '@kubernetes/client-node'
 import { ConflictError, type Logger } from '@idplane/common'
+import { ADMIN_PORT_COUNTER_START, INBOUND_PORT_COUNTER_START, type PortPair } from '@idplane/common/ports'
 import { isConflict, isNotFound } from '../kube/api-errors'
 
-/** Counter start values: the first agent takes the incremented value, 8002 / 9002 (DESIGN.md, "Port rules"). */
-export const ADMIN_PORT_COUNTER_START = 8001
-export const INBOUND_PORT_COUNTER_START = 9001
+/** Counter start values (common/ports.ts): the first agent takes the incremented value, 8002 / 9002. */
+export { ADMIN_PORT_COUNTER_START, INBOUND_PORT_COUNTER_START, type PortPair }
 export const ADMIN_PORT_KEY = 'adminPort'
 export const INBOUND_PORT_KEY = 'inboundPort'
 /** Each allocation is also recorded under `agent.<uid>` so that a retry of the same OrgAgent gets the same ports. */
 export const ALLOCATION_KEY_PREFIX = 'agent.'
-
-export interface PortPair {
-  adminPort: number
-  inboundPort: number
-}
 
 /** The one ConfigMap holding the counters; `replace` must honour metadata.resourceVersion (409 when stale). */
 export interface ConfigMapStore {

@@ -8,6 +8,9 @@ import { Organization } from '../../modules/orgs/organization.entity'
 import { OrgDid } from '../../modules/orgs/org-did.entity'
 import { ClientCredential } from '../../modules/orgs/client-credential.entity'
 import { Invitation } from '../../modules/invitations/invitation.entity'
+import { OrgAgent } from '../../modules/agents/org-agent.entity'
+import { AgentPortCounter } from '../../modules/agents/agent-port-counter.entity'
+import { AgentEvent } from '../../modules/agents/agent-event.entity'
 
 /** Every entity the API persists; listed explicitly so discovery never scans the file system. */
 export const ENTITIES = [
@@ -21,4 +24,7 @@ export const ENTITIES = [
   OrgDid,
   ClientCredential,
   Invitation,
+  OrgAgent,
+  AgentPortCounter,
+  AgentEvent,
 ]

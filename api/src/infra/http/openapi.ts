@@ -30,5 +30,7 @@ export function buildOpenApiDocument(options: RoutingControllersOptions, publicU
     const operation = spec.paths[path]?.[method] as OperationObject | undefined
     if (operation && isProtected) operation.security = [{ bearer: [] }]
   }
+  // Internal routes (agents posting events) are not part of the public contract.
+  for (const path of Object.keys(spec.paths)) if (path.startsWith('/v1/internal/')) delete spec.paths[path]
   return spec
 }

@@ -10,7 +10,8 @@ import { Organization } from './organization.entity'
 @Unique({ properties: ['organization', 'did'] })
 @Unique({
   name: 'org_dids_one_primary_per_org',
-  expression: 'create unique index "org_dids_one_primary_per_org" on "org_dids" ("organization_id") where "is_primary_did"',
+  expression:
+    'create unique index "org_dids_one_primary_per_org" on "org_dids" ("organization_id") where "is_primary_did"',
 })
 export class OrgDid extends BaseEntity {
   @ManyToOne(() => Organization, { deleteRule: 'cascade' })

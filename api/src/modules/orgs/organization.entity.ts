@@ -1,6 +1,8 @@
 import { Collection, Entity, Index, OneToMany, Property, Unique, type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
-import { UserOrgRole } from '../roles/user-org-role.entity'
+// A type-only import: UserOrgRole imports Organization, and a value import both ways breaks whichever loads
+// second under decorator metadata (jest loads entities in any order).
+import type { UserOrgRole } from '../roles/user-org-role.entity'
 
 @Entity({ tableName: 'organizations' })
 @Index({ properties: ['name'] })
@@ -44,6 +46,6 @@ export class Organization extends BaseEntity {
   @Property({ type: 'uuid', nullable: true })
   createdBy?: string | null
 
-  @OneToMany(() => UserOrgRole, (role) => role.organization)
+  @OneToMany({ entity: 'UserOrgRole', mappedBy: 'organization' })
   userOrgRoles = new Collection<UserOrgRole>(this)
 }

@@ -1,0 +1,73 @@
+import type { PortPair } from '@idplane/common/ports'
+
+/** The secrets an agent starts with; the runtime passes them on and never stores or logs them. */
+export interface AgentSecrets {
+  apiKey: string
+  walletKey: string
+  eventToken: string
+}
+
+/** What a runtime needs to run one organization's agent. */
+export interface AgentLaunch {
+  orgId: string
+  label: string
+  /** Process runtime: allocated and recorded by the API before launch. Kubernetes: the operator allocates. */
+  ports?: PortPair
+  /**
+   * Called only when the runtime (re)creates the agent: it issues a fresh event token (only its hash is
+   * stored, so a restart needs a new one) and opens the stored keys.
+   */
+  secrets: () => Promise<AgentSecrets>
+}
+
+/** Where a runtime's agent stands. `ready` means GET /agent answered 200 at `controllerEndpoint`. */
+export type AgentRuntimeStatus =
+  | { phase: 'pending'; ports?: PortPair }
+  | { phase: 'ready'; ports?: PortPair; controllerEndpoint: string }
+  | { phase: 'failed'; ports?: PortPair; reason: string }
+  | { phase: 'absent' }
+
+export interface ProvisionOptions {
+  /** Called on every observed change (ports allocated, phase moved), so the caller can mirror it. */
+  onStatus?: (status: AgentRuntimeStatus) => Promise<void>
+  /** Aborted when the API shuts down: provision stops waiting (the agent itself is left as it is). */
+  signal?: AbortSignal
+}
+
+/**
+ * Runs organizations' agents (DESIGN.md, "Agent runtimes"): `process` spawns them as children of the API,
+ * `kubernetes` creates OrgAgent resources for the operator. Both allocate ports by the same rules, poll
+ * GET /agent the same way and report the controller endpoint only for an agent that answered.
+ */
+export abstract class AgentRuntime {
+  public abstract readonly kind: 'process' | 'kubernetes'
+
+  /**
+   * Starts the agent (or finds it started: calling again for the same organization is safe) and waits
+   * until it is ready or failed.
+   * @throws UpstreamError when the runtime itself cannot be reached (Kubernetes API)
+   */
+  public abstract provision(launch: AgentLaunch, options?: ProvisionOptions): Promise<AgentRuntimeStatus>
+
+  /** The runtime's current view of the organization's agent. */
+  public abstract status(orgId: string): Promise<AgentRuntimeStatus>
+
+  /** Stops and removes the organization's agent; its ports are never reused. */
+  public abstract stop(orgId: string): Promise<void>
+
+  /** Releases what the runtime holds (the process runtime stops its children). */
+  public abstract close(): Promise<void>
+}
+
+/** The admin API's address from a status, when the agent is ready. */
+export function readyEndpoint(status: AgentRuntimeStatus): string | undefined {
+  return status.phase === 'ready' ? status.controllerEndpoint : undefined
+}
+
+/** A short, stable name part for an organization: the first 12 hex digits of its id (k8s names, schemas). */
+export function shortOrgId(orgId: string): string {
+  return orgId
+    .replace(/[^0-9a-fA-F]/g, '')
+    .slice(0, 12)
+    .toLowerCase()
+}

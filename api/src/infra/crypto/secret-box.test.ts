@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { silentLogger } from '@idplane/common'
+import { SecretBox, SecretBoxError } from './secret-box'
+import { hashToken, tokenMatchesHash } from './token-hash'
+
+const aKey = () => randomBytes(32).toString('base64')
+
+describe('SecretBox', () => {
+  const box = SecretBox.fromBase64(aKey())
+
+  it('opens what it sealed, with a version prefix and a fresh IV each time', () => {
+    const first = box.seal('wallet-key', 'org-1')
+    expect(first).toMatch(/^v1:/)
+    expect(box.seal('wallet-key', 'org-1')).not.toBe(first)
+    expect(box.open(first, 'org-1')).toBe('wallet-key')
+  })
+
+  it.each([
+    ['another key', (sealed: string) => SecretBox.fromBase64(aKey()).open(sealed, 'org-1')],
+    ['another context', (sealed: string) => box.open(sealed, 'org-2')],
+    ['a changed byte', (sealed: string) => box.open(`${sealed.slice(0, -3)}A${sealed.slice(-2)}`, 'org-1')],
+    ['an unknown version', (sealed: string) => box.open(sealed.replace(/^v1/, 'v9'), 'org-1')],
+  ])('refuses a value opened with %s', (_name, open) => {
+    const sealed = box.seal('api-key-value', 'org-1')
+    expect(() => open(sealed)).toThrow(SecretBoxError)
+  })
+
+  it('generates a key file once (mode 0600) and reuses it', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'secret-box-'))
+    try {
+      const config = { secretsKeyFile: path.join(dir, 'secrets', 'encryption.key'), isEmbedded: true }
+      const sealed = SecretBox.open(config, silentLogger).seal('x')
+      expect(statSync(config.secretsKeyFile).mode & 0o777).toBe(0o600)
+      expect(Buffer.from(readFileSync(config.secretsKeyFile, 'utf8').trim(), 'base64')).toHaveLength(32)
+      expect(SecretBox.open(config, silentLogger).open(sealed)).toBe('x')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('token hashes', () => {
+  it('match the token they were made from only', () => {
+    const stored = hashToken('event-token-1')
+    expect(tokenMatchesHash('event-token-1', stored)).toBe(true)
+    expect(tokenMatchesHash('event-token-2', stored)).toBe(false)
+    expect(tokenMatchesHash('event-token-1', 'abcd')).toBe(false)
+  })
+})

@@ -1,0 +1,31 @@
+import { injectable } from 'inversify'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { RateLimitStore } from './rate-limit-store'
+
+/**
+ * Counters in `rate_limit_hits` (RateLimitHit). One upsert per hit is atomic in PostgreSQL, so concurrent
+ * requests on any replica never lose a count. Runs outside the request's transaction on purpose: a hit
+ * counts even when the request later fails.
+ */
+@injectable()
+export class SqlRateLimitStore extends RateLimitStore {
+  public constructor(private readonly em: EntityManager) {
+    super()
+  }
+
+  public async increment(key: string, windowStart: Date): Promise<number> {
+    const rows = await this.em
+      .getConnection()
+      .execute<
+        { count: number }[]
+      >('insert into "rate_limit_hits" ("key", "window_start", "count") values (?, ?, 1) ' + 'on conflict ("key", "window_start") do update set "count" = "rate_limit_hits"."count" + 1 returning "count"', [key, windowStart])
+    return Number(rows[0]?.count ?? 1)
+  }
+
+  public async deleteWindowsBefore(cutoff: Date): Promise<number> {
+    const result = await this.em
+      .getConnection()
+      .execute<{ affectedRows: number }>('delete from "rate_limit_hits" where "window_start" < ?', [cutoff], 'run')
+    return result.affectedRows
+  }
+}

@@ -1,0 +1,62 @@
+import { injectable } from 'inversify'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { InvalidStateError } from '@idplane/common'
+import type { AgentSecrets } from '../../agent-runtime/agent-runtime'
+import { SecretBox } from '../../infra/crypto/secret-box'
+import { hashToken, randomSecret } from '../../infra/crypto/token-hash'
+import { OrgAgent } from './org-agent.entity'
+
+/** The secrets of a new agent as they are stored: sealed keys (bound to the organization) and a token hash. */
+export interface SealedAgentSecrets {
+  encryptedApiKey: string
+  encryptedWalletKey: string
+  encryptedSeed: string | null
+  eventTokenHash: string
+}
+
+/**
+ * Generates, seals and opens agents' secrets. The API key and wallet key are made here (never by the
+ * client) and stored only sealed; the event token is stored only as a hash, so each (re)start of an
+ * agent gets a fresh one.
+ */
+@injectable()
+export class AgentSecretsService {
+  public constructor(
+    private readonly box: SecretBox,
+    private readonly em: EntityManager,
+  ) {}
+
+  public generate(orgId: string, seed: string | undefined): SealedAgentSecrets {
+    return {
+      encryptedApiKey: this.box.seal(randomSecret(), orgId),
+      encryptedWalletKey: this.box.seal(randomSecret(), orgId),
+      encryptedSeed: seed === undefined ? null : this.box.seal(seed, orgId),
+      // Replaced by a real one when the runtime starts the agent (issue).
+      eventTokenHash: hashToken(randomSecret()),
+    }
+  }
+
+  public apiKeyOf(agent: OrgAgent): string {
+    return this.box.open(agent.encryptedApiKey, agent.organization.id)
+  }
+
+  public seedOf(agent: OrgAgent): string | undefined {
+    return agent.encryptedSeed ? this.box.open(agent.encryptedSeed, agent.organization.id) : undefined
+  }
+
+  /**
+   * The secrets for starting the agent now, with a new event token whose hash replaces the stored one.
+   * @throws InvalidStateError when the agent record is gone
+   */
+  public async issue(orgAgentId: string): Promise<AgentSecrets> {
+    const agent = await this.em.fork().findOne(OrgAgent, { id: orgAgentId })
+    if (!agent) throw new InvalidStateError('The agent record is gone')
+    const eventToken = randomSecret()
+    await this.em.fork().nativeUpdate(OrgAgent, { id: orgAgentId }, { eventTokenHash: hashToken(eventToken) })
+    return {
+      apiKey: this.apiKeyOf(agent),
+      walletKey: this.box.open(agent.encryptedWalletKey, agent.organization.id),
+      eventToken,
+    }
+  }
+}

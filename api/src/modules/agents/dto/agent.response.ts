@@ -1,0 +1,41 @@
+import type { OrgAgent } from '../org-agent.entity'
+
+/** The provisioning record (spin-up 201 and health); secrets never leave the database. */
+export interface AgentResponse {
+  id: string
+  orgId: string
+  label: string
+  status: OrgAgent['status']
+  failureReason: string | null
+  runtime: OrgAgent['runtime']
+  didMethod: OrgAgent['didMethod']
+  domain: string | null
+  adminPort: number | null
+  inboundPort: number | null
+  controllerEndpoint: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export interface AgentHealthResponse extends AgentResponse {
+  /** Whether GET /agent at the controller endpoint answered 200 just now. */
+  isAnswering: boolean
+}
+
+export function toAgentResponse(agent: OrgAgent): AgentResponse {
+  return {
+    id: agent.id,
+    orgId: agent.organization.id,
+    label: agent.label,
+    status: agent.status,
+    failureReason: agent.failureReason ?? null,
+    runtime: agent.runtime,
+    didMethod: agent.didMethod,
+    domain: agent.domain ?? null,
+    adminPort: agent.adminPort ?? null,
+    inboundPort: agent.inboundPort ?? null,
+    controllerEndpoint: agent.controllerEndpoint ?? null,
+    createdAt: agent.createdAt.toISOString(),
+    updatedAt: agent.updatedAt.toISOString(),
+  }
+}

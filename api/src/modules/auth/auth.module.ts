@@ -1,0 +1,43 @@
+import { ContainerModule } from 'inversify'
+import { Logger } from '@idplane/common'
+import type { ApiModule } from '../../infra/api-module'
+import type { Config } from '../../infra/config'
+import { TOKENS } from '../../infra/tokens'
+import { RateLimitStore } from '../../infra/rate-limit/rate-limit-store'
+import { SqlRateLimitStore } from '../../infra/rate-limit/sql-rate-limit-store'
+import { RateLimiter } from '../../infra/rate-limit/rate-limiter'
+import { UsersRepository } from '../users/users.repository'
+import { AuthController } from './auth.controller'
+import { AuthService } from './auth.service'
+import { EmailVerificationService } from './email-verification.service'
+import { EmailVerificationsRepository } from './email-verifications.repository'
+import { RefreshTokenService } from './refresh-token.service'
+import { RefreshTokensRepository } from './refresh-tokens.repository'
+
+/**
+ * The /v1/auth routes. Also binds UsersRepository (the users folder has no routes of its own yet) and the
+ * RateLimiter, which other modules may inject.
+ */
+export const authModule: ApiModule = {
+  name: 'auth',
+  controllers: [AuthController],
+  bindings: new ContainerModule(({ bind }) => {
+    bind(AuthController).toSelf().inSingletonScope()
+    bind(AuthService).toSelf().inSingletonScope()
+    bind(EmailVerificationService).toSelf().inSingletonScope()
+    bind(RefreshTokenService).toSelf().inSingletonScope()
+    bind(EmailVerificationsRepository).toSelf().inSingletonScope()
+    bind(RefreshTokensRepository).toSelf().inSingletonScope()
+    bind(UsersRepository).toSelf().inSingletonScope()
+    bind(RateLimitStore).to(SqlRateLimitStore).inSingletonScope()
+    bind(RateLimiter)
+      .toDynamicValue((context) => {
+        const config = context.get<Config>(TOKENS.Config)
+        const rules = [config.auth.signInLimit, config.auth.verificationMailLimit, config.auth.clientLimit]
+        return new RateLimiter(context.get(RateLimitStore), context.get(Logger), {
+          retentionSeconds: Math.max(...rules.map((rule) => rule.windowSeconds)),
+        })
+      })
+      .inSingletonScope()
+  }),
+}

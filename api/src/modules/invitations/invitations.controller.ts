@@ -1,0 +1,59 @@
+import { injectable } from 'inversify'
+import {
+  Authorized,
+  Body,
+  Delete,
+  Get,
+  HttpCode,
+  JsonController,
+  Param,
+  Params,
+  Post,
+  QueryParams,
+} from 'routing-controllers'
+import { OpenAPI } from 'routing-controllers-openapi'
+import { done, ok } from '../../infra/http/envelope'
+import { toPage } from '../../infra/http/pagination'
+import { CreateInvitationsDto, CreateInvitationsQuery } from './dto/create-invitations.dto'
+import { describeInvitationBatch, toInvitationResponse } from './dto/invitation.response'
+import { OrgInvitationParams } from './dto/invitation-path.params'
+import { ListInvitationsQuery } from './dto/list-invitations.query'
+import { InvitationsService } from './invitations.service'
+import { CurrentOrgCaller, type OrgCaller } from './org-caller.decorator'
+
+@injectable()
+@JsonController('/v1/orgs/:orgId/invitations')
+@OpenAPI({ tags: ['Invitations and membership'] })
+export class InvitationsController {
+  public constructor(private readonly invitations: InvitationsService) {}
+
+  @Post()
+  @HttpCode(201)
+  @Authorized(['owner', 'super_admin', 'admin'])
+  @OpenAPI({ summary: 'Invite people by e-mail; each address gets one mail with a link' })
+  async create(
+    @Param('orgId') orgId: string,
+    @CurrentOrgCaller() caller: OrgCaller,
+    @Body({ required: true }) body: CreateInvitationsDto,
+    @QueryParams() query: CreateInvitationsQuery,
+  ) {
+    const result = await this.invitations.invite(orgId, caller, body.invitations, query.clientAlias)
+    return done(describeInvitationBatch(result), 201)
+  }
+
+  @Get()
+  @Authorized(['owner', 'super_admin', 'admin', 'issuer', 'verifier', 'member'])
+  @OpenAPI({ summary: "The organization's invitations of every status, paginated; search by e-mail" })
+  async list(@Param('orgId') orgId: string, @QueryParams() query: ListInvitationsQuery) {
+    const [invitations, total] = await this.invitations.listForOrg(orgId, query)
+    return ok(toPage(invitations.map(toInvitationResponse), total, query), 'Invitations fetched')
+  }
+
+  @Delete('/:invitationId')
+  @Authorized(['owner', 'admin'])
+  @OpenAPI({ summary: 'Remove a pending invitation; its mailed link stops working' })
+  async remove(@Params() params: OrgInvitationParams) {
+    await this.invitations.remove(params.orgId, params.invitationId)
+    return done('Invitation deleted')
+  }
+}

@@ -1,0 +1,118 @@
+import { injectable } from 'inversify'
+import { LockMode, type FilterQuery } from '@mikro-orm/core'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { pageOffset } from '../../infra/http/pagination'
+import { containsPattern } from '../orgs/like-pattern'
+import { Organization } from '../orgs/organization.entity'
+import { UserOrgRole } from '../roles/user-org-role.entity'
+import { User } from '../users/user.entity'
+import { Invitation } from './invitation.entity'
+import type { Invitee } from './invitees'
+
+export interface InvitationPageQuery {
+  pageNumber: number
+  pageSize: number
+  search?: string
+}
+
+/**
+ * Invitation queries. Organization-side lookups take `orgId` first and invitee-side lookups take the
+ * invitee's e-mail first, so a read across organizations or across people cannot be written by accident.
+ * Inside `transactional()` every query here (and RolesService's) joins the transaction: the global em
+ * resolves to the transaction's fork.
+ */
+@injectable()
+export class InvitationsRepository {
+  public constructor(private readonly em: EntityManager) {}
+
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(() => work())
+  }
+
+  /** The organization, locked until the transaction ends so that concurrent invitations are serialized. */
+  public lockOrganization(orgId: string): Promise<Organization | null> {
+    return this.em.findOne(Organization, { id: orgId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+  }
+
+  /** Those of `emails` that belong to a member of the organization (stored lower-cased, as users are). */
+  public async memberEmails(orgId: string, emails: string[]): Promise<string[]> {
+    if (emails.length === 0) return []
+    const rows = await this.em.find(
+      UserOrgRole,
+      { organization: orgId, user: { email: { $in: emails } } },
+      { populate: ['user'] },
+    )
+    return [...new Set(rows.map((row) => row.user.email.toLowerCase()))]
+  }
+
+  /** Those of `emails` that already have a pending invitation to the organization. */
+  public async pendingEmails(orgId: string, emails: string[]): Promise<string[]> {
+    if (emails.length === 0) return []
+    const rows = await this.em.find(Invitation, { organization: orgId, status: 'pending', email: { $in: emails } })
+    return [...new Set(rows.map((row) => row.email))]
+  }
+
+  /** Creates pending invitations; flushes. */
+  public async add(orgId: string, invitees: Invitee[], invitedBy: string | null): Promise<Invitation[]> {
+    const organization = this.em.getReference(Organization, orgId)
+    const created = invitees.map((invitee) =>
+      this.em.create(Invitation, { organization, email: invitee.email, orgRoleIds: invitee.orgRoleIds, invitedBy }),
+    )
+    await this.em.flush()
+    return created
+  }
+
+  /** Invitations of every status, newest first; `search` matches the e-mail, case-insensitively. */
+  public listForOrg(orgId: string, query: InvitationPageQuery): Promise<[Invitation[], number]> {
+    const where: FilterQuery<Invitation> = { organization: orgId }
+    if (query.search) where.email = { $ilike: containsPattern(query.search) }
+    return this.em.findAndCount(Invitation, where, {
+      orderBy: { createdAt: 'desc', id: 'asc' },
+      limit: query.pageSize,
+      offset: pageOffset(query),
+    })
+  }
+
+  /** One invitation of the organization, locked until the transaction ends. */
+  public lockForOrg(orgId: string, invitationId: string): Promise<Invitation | null> {
+    return this.em.findOne(
+      Invitation,
+      { organization: orgId, id: invitationId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    )
+  }
+
+  public async remove(invitation: Invitation): Promise<void> {
+    await this.em.remove(invitation).flush()
+  }
+
+  /** The invitee's own invitations with their organization, newest first; `search` matches the organization name. */
+  public listForEmail(email: string, query: InvitationPageQuery): Promise<[Invitation[], number]> {
+    const where: FilterQuery<Invitation> = { email }
+    if (query.search) where.organization = { name: { $ilike: containsPattern(query.search) } }
+    return this.em.findAndCount(Invitation, where, {
+      populate: ['organization'],
+      orderBy: { createdAt: 'desc', id: 'asc' },
+      limit: query.pageSize,
+      offset: pageOffset(query),
+    })
+  }
+
+  /** One invitation addressed to `email`, locked until the transaction ends. */
+  public lockForEmail(email: string, invitationId: string): Promise<Invitation | null> {
+    return this.em.findOne(Invitation, { email, id: invitationId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+  }
+
+  public async flush(): Promise<void> {
+    await this.em.flush()
+  }
+
+  /** How many users hold the owner role in the organization. */
+  public countOwners(orgId: string): Promise<number> {
+    return this.em.count(UserOrgRole, { organization: orgId, orgRole: { name: 'owner' } })
+  }
+
+  public findUser(userId: string): Promise<User | null> {
+    return this.em.findOne(User, { id: userId })
+  }
+}

@@ -1,0 +1,131 @@
+import { inject, injectable } from 'inversify'
+import { ConflictError, Logger, NotFoundError } from '@idplane/common'
+import type { ClientAlias, Config } from '../../infra/config'
+import { MailService } from '../../infra/mail/mail.service'
+import { TOKENS } from '../../infra/tokens'
+import { resolveClientAlias } from '../auth/client-aliases'
+import { RolesService } from '../roles/roles.service'
+import type { Organization } from '../orgs/organization.entity'
+import type { User } from '../users/user.entity'
+import type { Invitation } from './invitation.entity'
+import { buildInvitationMail } from './invitation-mail'
+import { withRoles, type RoledInvitation } from './invitation-roles'
+import { nextInvitationState } from './invitation.states'
+import { InvitationsRepository, type InvitationPageQuery } from './invitations.repository'
+import { mergeInvitees } from './invitees'
+import type { OrgCaller } from './org-caller.decorator'
+import { assertMayGrant } from './role-grants'
+
+export interface InvitationBatchResult {
+  /** Addresses invited now (one mail each). */
+  sent: string[]
+  /** Addresses that already had a pending invitation to the organization: no second invitation, no mail. */
+  skipped: string[]
+}
+
+/** The organization's side of invitations (spec: Invitations and membership). */
+@injectable()
+export class InvitationsService {
+  private readonly logger: Logger
+
+  public constructor(
+    private readonly invitations: InvitationsRepository,
+    private readonly roles: RolesService,
+    private readonly mail: MailService,
+    @inject(TOKENS.Config) private readonly config: Config,
+    logger: Logger,
+  ) {
+    this.logger = logger.child({ component: 'invitations' })
+  }
+
+  /**
+   * Invites each address (once, however often it is listed) with its roles and mails it a link.
+   * @throws InvalidInputError for an unknown role id or client alias
+   * @throws ForbiddenError when a privileged role is granted by a caller who does not hold it
+   * @throws NotFoundError when the organization is gone
+   * @throws ConflictError when an address belongs to a member already (nothing is sent then)
+   */
+  public async invite(
+    orgId: string,
+    caller: OrgCaller,
+    items: readonly { email: string; orgRoleId: readonly string[] }[],
+    clientAlias?: string,
+  ): Promise<InvitationBatchResult> {
+    const invitees = mergeInvitees(items)
+    const roles = await this.roles.definitionsByIds(
+      invitees.flatMap((invitee) => invitee.orgRoleIds),
+      'invitations.orgRoleId',
+    )
+    assertMayGrant(
+      caller.roles,
+      roles.map((role) => role.name),
+    )
+    const frontEnd = resolveClientAlias(this.config.clientAliases, clientAlias)
+    const emails = invitees.map((invitee) => invitee.email)
+
+    return this.invitations.transactional(async () => {
+      const organization = await this.invitations.lockOrganization(orgId)
+      if (!organization) throw new NotFoundError('Organization not found')
+      const members = await this.invitations.memberEmails(orgId, emails)
+      if (members.length > 0) {
+        throw new ConflictError(
+          `Already a member of this organization: ${members.join(', ')}; change a member's roles with PUT /orgs/:orgId/user-roles/:userId`,
+        )
+      }
+      const pending = new Set(await this.invitations.pendingEmails(orgId, emails))
+      const fresh = invitees.filter((invitee) => !pending.has(invitee.email))
+      const created = await this.invitations.add(orgId, fresh, caller.userId)
+      // Queued inside the transaction: a queue failure rolls the invitations back, so none exists unmailed.
+      await this.mailInvitations(created, organization, caller.userId, frontEnd)
+      this.logger.info('Created invitations', { orgId, created: created.length, skipped: pending.size })
+      return { sent: created.map((invitation) => invitation.email), skipped: [...pending] }
+    })
+  }
+
+  private async mailInvitations(
+    invitations: Invitation[],
+    organization: Organization,
+    inviterId: string | null,
+    frontEnd: ClientAlias,
+  ): Promise<void> {
+    const inviter = inviterId ? await this.invitations.findUser(inviterId) : null
+    for (const invitation of invitations) {
+      await this.mail.enqueue(
+        buildInvitationMail({
+          to: invitation.email,
+          invitationId: invitation.id,
+          orgName: organization.name,
+          inviter: inviter ? displayName(inviter) : undefined,
+          frontEndUrl: frontEnd.url,
+          platformName: frontEnd.name,
+        }),
+      )
+    }
+  }
+
+  /** Invitations of every status, newest first, with their roles. */
+  public async listForOrg(orgId: string, query: InvitationPageQuery): Promise<[RoledInvitation[], number]> {
+    const [invitations, total] = await this.invitations.listForOrg(orgId, query)
+    return [withRoles(invitations, await this.roles.listDefinitions()), total]
+  }
+
+  /**
+   * Removes a pending invitation; its mailed link then no longer resolves.
+   * @throws NotFoundError when the invitation is not one of this organization's
+   * @throws InvalidStateError when it was already accepted or rejected
+   */
+  public async remove(orgId: string, invitationId: string): Promise<void> {
+    await this.invitations.transactional(async () => {
+      const invitation = await this.invitations.lockForOrg(orgId, invitationId)
+      if (!invitation) throw new NotFoundError('Invitation not found')
+      nextInvitationState(invitation.status, 'remove')
+      await this.invitations.remove(invitation)
+    })
+    this.logger.info('Removed invitation', { orgId, invitationId })
+  }
+}
+
+function displayName(user: User): string {
+  const name = `${user.firstName} ${user.lastName}`.trim()
+  return name ? `${name} (${user.email})` : user.email
+}

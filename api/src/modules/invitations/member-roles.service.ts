@@ -1,0 +1,44 @@
+import { injectable } from 'inversify'
+import { ConflictError, Logger, NotFoundError } from '@idplane/common'
+import { RolesService } from '../roles/roles.service'
+import { InvitationsRepository } from './invitations.repository'
+import type { OrgCaller } from './org-caller.decorator'
+import { assertMayChangeRoles, removesLastOwner } from './role-grants'
+
+/** Changing a member's roles (spec: `PUT /orgs/:orgId/user-roles/:userId`). */
+@injectable()
+export class MemberRolesService {
+  private readonly logger: Logger
+
+  public constructor(
+    private readonly invitations: InvitationsRepository,
+    private readonly roles: RolesService,
+    logger: Logger,
+  ) {
+    this.logger = logger.child({ component: 'member-roles' })
+  }
+
+  /**
+   * Replaces all of a member's roles in the organization.
+   * @throws InvalidInputError for an unknown role id
+   * @throws NotFoundError when the user is not a member of the organization
+   * @throws ForbiddenError when a privileged role the caller does not hold would be granted or removed
+   * @throws ConflictError when the organization would be left without an owner
+   */
+  public async replace(orgId: string, caller: OrgCaller, userId: string, roleIds: readonly string[]): Promise<void> {
+    const roles = await this.roles.definitionsByIds([...roleIds])
+    const next = roles.map((role) => role.name)
+    await this.invitations.transactional(async () => {
+      // The organization row lock serializes role changes, so two owners cannot demote each other at once.
+      if (!(await this.invitations.lockOrganization(orgId))) throw new NotFoundError('Organization not found')
+      const current = await this.roles.rolesOf(orgId, userId)
+      if (current.length === 0) throw new NotFoundError('User is not a member of this organization')
+      assertMayChangeRoles(caller.roles, current, next)
+      if (removesLastOwner(current, next, await this.invitations.countOwners(orgId))) {
+        throw new ConflictError('An organization must keep at least one owner')
+      }
+      await this.roles.replace(orgId, userId, roles)
+    })
+    this.logger.info('Replaced member roles', { orgId, userId, roles: next })
+  }
+}

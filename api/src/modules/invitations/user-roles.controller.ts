@@ -1,0 +1,27 @@
+import { injectable } from 'inversify'
+import { Authorized, Body, JsonController, Params, Put } from 'routing-controllers'
+import { OpenAPI } from 'routing-controllers-openapi'
+import { done } from '../../infra/http/envelope'
+import { UserRolesParams } from './dto/invitation-path.params'
+import { ReplaceUserRolesDto } from './dto/replace-user-roles.dto'
+import { MemberRolesService } from './member-roles.service'
+import { CurrentOrgCaller, type OrgCaller } from './org-caller.decorator'
+
+@injectable()
+@JsonController('/v1/orgs/:orgId/user-roles')
+@OpenAPI({ tags: ['Invitations and membership'] })
+export class UserRolesController {
+  public constructor(private readonly memberRoles: MemberRolesService) {}
+
+  @Put('/:userId')
+  @Authorized(['owner', 'admin'])
+  @OpenAPI({ summary: "Replace all of a member's roles in the organization" })
+  async replace(
+    @Params() params: UserRolesParams,
+    @CurrentOrgCaller() caller: OrgCaller,
+    @Body({ required: true }) body: ReplaceUserRolesDto,
+  ) {
+    await this.memberRoles.replace(params.orgId, caller, params.userId, body.orgRoleId)
+    return done('User roles updated')
+  }
+}

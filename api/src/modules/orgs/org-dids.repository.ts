@@ -1,0 +1,59 @@
+import { injectable } from 'inversify'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { LockMode } from '@mikro-orm/core'
+import { NotFoundError } from '@idplane/common'
+import { OrgDid } from './org-did.entity'
+import { Organization } from './organization.entity'
+
+/** Storage of an organization's DIDs; every query takes the organization id first. */
+@injectable()
+export class OrgDidsRepository {
+  public constructor(private readonly em: EntityManager) {}
+
+  public async listForOrg(orgId: string): Promise<OrgDid[]> {
+    return this.em.find(OrgDid, { organization: orgId }, { orderBy: { createdAt: 'asc', id: 'asc' } })
+  }
+
+  public async findForOrg(orgId: string, id: string): Promise<OrgDid | null> {
+    return this.em.findOne(OrgDid, { organization: orgId, id })
+  }
+
+  public async findByDid(orgId: string, did: string): Promise<OrgDid | null> {
+    return this.em.findOne(OrgDid, { organization: orgId, did })
+  }
+
+  public async hasPrimary(orgId: string): Promise<boolean> {
+    return (await this.em.count(OrgDid, { organization: orgId, isPrimaryDid: true })) > 0
+  }
+
+  /**
+   * Runs `work` in one transaction holding the organization row lock, so that changes of the primary DID
+   * of one organization happen one at a time (the partial unique index would otherwise fail the loser).
+   * Inside `work` this repository's queries run in that transaction.
+   * @throws NotFoundError when the organization does not exist
+   */
+  public async withOrganizationLocked<T>(orgId: string, work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(async (em) => {
+      const org = await em.findOne(Organization, { id: orgId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+      if (!org) throw new NotFoundError('Organization not found')
+      return work()
+    })
+  }
+
+  public async insert(orgId: string, did: string, method: string): Promise<OrgDid> {
+    const record = this.em.create(OrgDid, { organization: this.em.getReference(Organization, orgId), did, method })
+    await this.em.flush()
+    return record
+  }
+
+  /** Unsets the organization's current primary before setting the new one (the index allows one). */
+  public async makePrimary(orgId: string, record: OrgDid): Promise<void> {
+    await this.em.nativeUpdate(
+      OrgDid,
+      { organization: orgId, isPrimaryDid: true, id: { $ne: record.id } },
+      { isPrimaryDid: false },
+    )
+    record.isPrimaryDid = true
+    await this.em.flush()
+  }
+}

@@ -1,0 +1,121 @@
+import { injectable } from 'inversify'
+import {
+  Authorized,
+  Body,
+  CurrentUser,
+  Delete,
+  Get,
+  HttpCode,
+  JsonController,
+  Param,
+  Post,
+  Put,
+  QueryParams,
+} from 'routing-controllers'
+import { OpenAPI } from 'routing-controllers-openapi'
+import type { Principal } from '../../infra/auth/token.service'
+import { created, done, ok, type Envelope } from '../../infra/http/envelope'
+import type { Page } from '../../infra/http/pagination'
+import { RolesService } from '../roles/roles.service'
+import { OrgsService } from './orgs.service'
+import { OrgMembersService, type DashboardSummary } from './org-members.service'
+import type { OrganizationCounts } from './orgs.repository'
+import { CreateOrganizationDto } from './dto/create-organization.dto'
+import { UpdateOrganizationDto } from './dto/update-organization.dto'
+import { ListOrganizationsQuery } from './dto/list-organizations.query'
+import { ListMembersQuery } from './dto/list-members.query'
+import {
+  toOrganizationListItem,
+  toOrganizationResponse,
+  type OrganizationListItem,
+  type OrganizationResponse,
+} from './dto/organization.response'
+import { toMemberResponse, type MemberResponse } from './dto/member.response'
+
+/** Organizations (spec: Endpoints, Organizations); the roles of each route are the spec's. */
+@injectable()
+@JsonController('/v1/orgs')
+@OpenAPI({ tags: ['Organizations'] })
+export class OrgsController {
+  public constructor(
+    private readonly orgs: OrgsService,
+    private readonly members: OrgMembersService,
+    private readonly roles: RolesService,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @Authorized()
+  async create(
+    @CurrentUser() principal: Principal,
+    @Body({ required: true }) body: CreateOrganizationDto,
+  ): Promise<Envelope<OrganizationResponse>> {
+    return created(toOrganizationResponse(await this.orgs.create(principal, body)), 'Organization created')
+  }
+
+  @Get()
+  @Authorized()
+  async list(
+    @CurrentUser() principal: Principal,
+    @QueryParams() query: ListOrganizationsQuery,
+  ): Promise<Envelope<Page<OrganizationListItem>>> {
+    const page = await this.orgs.listForCaller(principal, query)
+    const items = page.data.map(({ org, roles }) => toOrganizationListItem(org, roles))
+    return ok({ ...page, data: items }, 'Organizations fetched')
+  }
+
+  @Get('/dashboard/:orgId')
+  @Authorized(['owner', 'admin', 'issuer', 'verifier', 'member'])
+  async dashboard(@Param('orgId') orgId: string): Promise<Envelope<DashboardSummary>> {
+    return ok(await this.members.dashboard(orgId), 'Organization dashboard fetched')
+  }
+
+  @Get('/activity-count/:orgId')
+  @Authorized(['owner'])
+  async activityCount(@Param('orgId') orgId: string): Promise<Envelope<OrganizationCounts>> {
+    return ok(await this.members.activityCounts(orgId), 'Organization activity counts fetched')
+  }
+
+  @Get('/:orgId')
+  @Authorized(['owner', 'admin', 'issuer', 'verifier', 'member'])
+  async get(@Param('orgId') orgId: string): Promise<Envelope<OrganizationResponse>> {
+    return ok(toOrganizationResponse(await this.orgs.get(orgId)), 'Organization fetched')
+  }
+
+  @Put('/:orgId')
+  @Authorized(['owner', 'admin'])
+  async update(
+    @Param('orgId') orgId: string,
+    @Body({ required: true }) body: UpdateOrganizationDto,
+  ): Promise<Envelope<never>> {
+    await this.orgs.update(orgId, body)
+    return done('Organization updated')
+  }
+
+  @Delete('/:orgId')
+  @Authorized(['owner'])
+  async delete(@Param('orgId') orgId: string): Promise<Envelope<never>> {
+    await this.orgs.delete(orgId)
+    return done('Organization deleted')
+  }
+
+  @Get('/:orgId/roles')
+  @Authorized(['owner', 'admin'])
+  async roleDefinitions(): Promise<Envelope<{ id: string; name: string }[]>> {
+    const roles = await this.roles.listDefinitions()
+    return ok(
+      roles.map((role) => ({ id: role.id, name: role.name })),
+      'Organization roles fetched',
+    )
+  }
+
+  @Get('/:orgId/users')
+  @Authorized(['owner', 'admin', 'issuer', 'verifier', 'member', 'holder'])
+  async listMembers(
+    @Param('orgId') orgId: string,
+    @QueryParams() query: ListMembersQuery,
+  ): Promise<Envelope<Page<MemberResponse>>> {
+    const page = await this.members.listMembers(orgId, query)
+    return ok({ ...page, data: page.data.map(({ user, roles }) => toMemberResponse(user, roles)) }, 'Members fetched')
+  }
+}

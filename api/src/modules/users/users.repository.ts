@@ -1,0 +1,38 @@
+import { injectable } from 'inversify'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { User } from './user.entity'
+
+export interface NewUser {
+  email: string
+  firstName: string
+  lastName: string
+  passwordHash: string
+  isEmailVerified: boolean
+  clientAlias: string | null
+}
+
+/** User lookups by address; addresses are stored and looked up lower-cased (see auth dto/normalize.ts). */
+@injectable()
+export class UsersRepository {
+  public constructor(private readonly em: EntityManager) {}
+
+  public async findByEmail(email: string): Promise<User | null> {
+    return this.em.findOne(User, { email })
+  }
+
+  public async existsByEmail(email: string): Promise<boolean> {
+    return (await this.em.count(User, { email })) > 0
+  }
+
+  /** The user with the lazily loaded password hash, for sign-in only. */
+  public async findWithPasswordHash(email: string): Promise<User | null> {
+    return this.em.findOne(User, { email }, { populate: ['passwordHash'] })
+  }
+
+  /** Persists a new user; a concurrent sign-up for the same address fails on the unique index. */
+  public async add(data: NewUser): Promise<User> {
+    const user = this.em.create(User, data)
+    await this.em.flush()
+    return user
+  }
+}

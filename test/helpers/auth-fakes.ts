@@ -1,0 +1,150 @@
+import type { MailMessage } from '../../api/src/infra/mail/mailer'
+import type { MailService } from '../../api/src/infra/mail/mail.service'
+import { RateLimitStore } from '../../api/src/infra/rate-limit/rate-limit-store'
+import { EmailVerification } from '../../api/src/modules/auth/email-verification.entity'
+import type {
+  EmailVerificationsRepository,
+  NewEmailVerification,
+} from '../../api/src/modules/auth/email-verifications.repository'
+import { RefreshToken } from '../../api/src/modules/auth/refresh-token.entity'
+import type { NewRefreshToken, RefreshTokensRepository } from '../../api/src/modules/auth/refresh-tokens.repository'
+import { User } from '../../api/src/modules/users/user.entity'
+import type { NewUser, UsersRepository } from '../../api/src/modules/users/users.repository'
+
+/** The public surface of a class: what a hand-written fake has to provide. */
+export type PublicOf<T> = { [K in keyof T]: T[K] }
+
+/** Hands a fake to a constructor that asks for the real class (whose private fields a fake cannot have). */
+export function asDouble<T>(fake: NoInfer<PublicOf<T>>): T {
+  return fake as unknown as T
+}
+
+/** Hand-written doubles for unit tests of the auth services: no database, same rules as the SQL. */
+export class FakeEmailVerificationsRepository implements PublicOf<EmailVerificationsRepository> {
+  public readonly rows: EmailVerification[] = []
+
+  public async add(data: NewEmailVerification): Promise<EmailVerification> {
+    const row = Object.assign(new EmailVerification(), data)
+    this.rows.push(row)
+    return row
+  }
+
+  public async findNewest(email: string): Promise<EmailVerification | null> {
+    return this.rows.filter((row) => row.email === email).at(-1) ?? null
+  }
+
+  public async findUnconsumedVerified(email: string, since: Date): Promise<EmailVerification | null> {
+    const candidates = this.rows.filter(
+      (row) => row.email === email && !row.consumedAt && row.verifiedAt && row.verifiedAt >= since,
+    )
+    return candidates.at(-1) ?? null
+  }
+
+  public async recordFailedAttempt(verification: EmailVerification): Promise<number> {
+    verification.failedAttempts += 1
+    return verification.failedAttempts
+  }
+
+  public async markVerified(verification: EmailVerification, at: Date): Promise<boolean> {
+    if (verification.verifiedAt || verification.consumedAt) return false
+    verification.verifiedAt = at
+    return true
+  }
+
+  public async markConsumed(verification: EmailVerification, at: Date): Promise<boolean> {
+    if (verification.consumedAt) return false
+    verification.consumedAt = at
+    return true
+  }
+}
+
+export class FakeRefreshTokensRepository implements PublicOf<RefreshTokensRepository> {
+  public readonly rows: RefreshToken[] = []
+
+  public constructor(private readonly users: User[] = []) {}
+
+  public async add(data: NewRefreshToken): Promise<RefreshToken> {
+    const user =
+      this.users.find((candidate) => candidate.id === data.userId) ?? Object.assign(new User(), { id: data.userId })
+    const row = Object.assign(new RefreshToken(), {
+      user,
+      familyId: data.familyId,
+      tokenHash: data.tokenHash,
+      expiresAt: data.expiresAt,
+    })
+    this.rows.push(row)
+    return row
+  }
+
+  public async findByHash(tokenHash: string): Promise<RefreshToken | null> {
+    return this.rows.find((row) => row.tokenHash === tokenHash) ?? null
+  }
+
+  public async markUsed(token: RefreshToken, at: Date): Promise<boolean> {
+    if (token.usedAt || token.revokedAt) return false
+    token.usedAt = at
+    return true
+  }
+
+  public async revokeFamily(familyId: string, at: Date): Promise<number> {
+    const live = this.rows.filter((row) => row.familyId === familyId && !row.revokedAt)
+    for (const row of live) row.revokedAt = at
+    return live.length
+  }
+}
+
+export class FakeUsersRepository implements PublicOf<UsersRepository> {
+  public readonly rows: User[] = []
+
+  public async findByEmail(email: string): Promise<User | null> {
+    return this.rows.find((row) => row.email === email) ?? null
+  }
+
+  public async existsByEmail(email: string): Promise<boolean> {
+    return this.rows.some((row) => row.email === email)
+  }
+
+  public async findWithPasswordHash(email: string): Promise<User | null> {
+    return this.findByEmail(email)
+  }
+
+  public async add(data: NewUser): Promise<User> {
+    const row = Object.assign(new User(), data)
+    this.rows.push(row)
+    return row
+  }
+}
+
+/** Keeps what would have been queued. */
+export class RecordingMailService implements Pick<MailService, 'enqueue'> {
+  public readonly sent: MailMessage[] = []
+
+  public async enqueue(message: MailMessage): Promise<void> {
+    this.sent.push(message)
+  }
+}
+
+export class InMemoryRateLimitStore extends RateLimitStore {
+  public readonly counters = new Map<string, { key: string; windowStart: Date; count: number }>()
+  public readonly sweeps: Date[] = []
+
+  public async increment(key: string, windowStart: Date): Promise<number> {
+    const id = `${key}@${windowStart.toISOString()}`
+    const counter = this.counters.get(id) ?? { key, windowStart, count: 0 }
+    counter.count += 1
+    this.counters.set(id, counter)
+    return counter.count
+  }
+
+  public async deleteWindowsBefore(cutoff: Date): Promise<number> {
+    this.sweeps.push(cutoff)
+    let deleted = 0
+    for (const [id, counter] of this.counters) {
+      if (counter.windowStart < cutoff) {
+        this.counters.delete(id)
+        deleted += 1
+      }
+    }
+    return deleted
+  }
+}
