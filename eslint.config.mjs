@@ -2,7 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'helm/', '**/*.cjs', 'scripts/'] },
+  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'helm/', '**/*.cjs', 'scripts/', '*.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,9 +1,7 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import path from 'node:path'
 import { createServer } from 'node:net'
 import { PGlite } from '@electric-sql/pglite'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
-import { IdplaneError } from '@idplane/common'
+import { acquireFileLock, releaseFileLock } from '@idplane/common'
 
 /** In-memory PGlite, for tests. */
 export const PGLITE_IN_MEMORY = 'memory://'
@@ -31,7 +29,7 @@ export class PgliteServer {
       await server.start()
       return new PgliteServer(db, server, `postgresql://postgres@127.0.0.1:${port}/postgres`, lockFile)
     } catch (error) {
-      if (lockFile) rmSync(lockFile, { force: true })
+      if (lockFile) releaseFileLock(lockFile)
       throw error
     }
   }
@@ -39,38 +37,14 @@ export class PgliteServer {
   public async stop(): Promise<void> {
     await this.server.stop()
     await this.db.close()
-    if (this.lockFile) rmSync(this.lockFile, { force: true })
+    if (this.lockFile) releaseFileLock(this.lockFile)
   }
 }
 
 function acquireLock(dir: string): string {
-  mkdirSync(path.dirname(dir), { recursive: true })
   const lockFile = `${dir}.lock`
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockFile, 'wx')
-      writeFileSync(fd, String(process.pid))
-      closeSync(fd)
-      return lockFile
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      const holder = Number(readFileSync(lockFile, 'utf8'))
-      if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
-        throw new IdplaneError(`Embedded database ${dir} is in use by process ${holder}; stop it or set DATA_DIR`)
-      }
-      rmSync(lockFile, { force: true }) // stale lock of a process that died
-    }
-  }
-  throw new IdplaneError(`Could not lock embedded database ${dir}`)
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
+  acquireFileLock(lockFile, `Embedded database ${dir} (stop that process or set DATA_DIR)`)
+  return lockFile
 }
 
 async function freePort(): Promise<number> {
