@@ -51,7 +51,7 @@ describeWithBrowser('API explorer in a browser', () => {
       await page.goto(`http://127.0.0.1:${port}/api`, { waitUntil: 'load' })
       await page.waitForSelector('.opblock-tag', { timeout: 30_000 })
       const groups = (await page.locator('.opblock-tag').allTextContents()).map((text) => text.trim())
-      for (const expected of ['Auth', 'Orgs', 'Invitations', 'Health']) {
+      for (const expected of ['Authentication', 'Organizations', 'Invitations and membership', 'Agents', 'Health']) {
         expect(groups.some((group) => group.startsWith(expected))).toBe(true)
       }
       await expect(page.locator('.btn.authorize').count()).resolves.toBeGreaterThan(0)

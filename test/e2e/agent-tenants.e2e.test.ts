@@ -1,0 +1,217 @@
+import { execFileSync } from 'node:child_process'
+import path from 'node:path'
+
+import { PgliteSqlClient } from '../../agent/src/adapters/sql/pglite-sql-client'
+import { spawnAgent, type SpawnedAgent, waitUntil } from '../helpers/agent-process'
+
+interface Envelope<T> {
+  data: T
+}
+type Rec = Record<string, unknown> & { id: string; state: string }
+type Caller = Pick<SpawnedAgent, 'call'>
+
+const root = path.resolve(__dirname, '../..')
+
+jest.setTimeout(180000)
+
+/** Issuer creates an invitation, the tenant receives it; both sides wait for `completed`. */
+async function connect(issuer: SpawnedAgent, holder: Caller): Promise<{ issuerSide: string; holderSide: string }> {
+  const invitation = await issuer.call<Envelope<{ invitationUrl: string; outOfBandRecord: { id: string } }>>(
+    'POST',
+    '/oob/create-invitation',
+    { autoAcceptConnection: true },
+  )
+  const received = await holder.call<Envelope<{ connectionRecord: Rec }>>('POST', '/oob/receive-invitation-url', {
+    invitationUrl: invitation.body.data.invitationUrl,
+    autoAcceptConnection: true,
+    autoAcceptInvitation: true,
+  })
+  expect(received.status).toBe(201)
+  const holderSide = received.body.data.connectionRecord.id
+  const issuerSide = await waitUntil(async () => {
+    const list = await issuer.call<Envelope<Rec[]>>(
+      'GET',
+      `/connections?outOfBandId=${invitation.body.data.outOfBandRecord.id}`,
+    )
+    return list.body.data.find((record) => record.state === 'completed')?.id
+  })
+  await waitUntil(async () => {
+    const record = await holder.call<Envelope<Rec>>('GET', `/connections/${holderSide}`)
+    return record.body.data.state === 'completed' ? true : undefined
+  })
+  return { issuerSide, holderSide }
+}
+
+describe('one base agent serving two tenants over DIDComm HTTP', () => {
+  let issuer: SpawnedAgent
+  let wallet: SpawnedAgent
+  let tenantA: { id: string; api: Caller }
+  let tenantB: { id: string; api: Caller }
+  let connectionOfA: { issuerSide: string; holderSide: string }
+  let connectionOfB: { issuerSide: string; holderSide: string }
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    ;[issuer, wallet] = await Promise.all([spawnAgent({ label: 'issuer' }), spawnAgent({ label: 'wallet' })])
+  })
+
+  afterAll(async () => {
+    await Promise.all([issuer?.stop(), wallet?.stop()])
+  })
+
+  it('creates, lists and reads tenants; unknown tenants and tenant-scoped tenant calls are refused', async () => {
+    const created = await wallet.call<Envelope<{ id: string; label: string; createdAt: string }>>('POST', '/tenants', {
+      label: 'Alice',
+    })
+    expect(created.status).toBe(201)
+    expect(created.body.data).toEqual({ id: expect.any(String), label: 'Alice', createdAt: expect.any(String) })
+    const createdB = await wallet.call<Envelope<{ id: string }>>('POST', '/tenants', {
+      label: 'Bob',
+      connectionImageUrl: 'https://example.com/bob.png',
+    })
+    tenantA = { id: created.body.data.id, api: wallet.asTenant(created.body.data.id) }
+    tenantB = { id: createdB.body.data.id, api: wallet.asTenant(createdB.body.data.id) }
+
+    const list = await wallet.call<Envelope<{ id: string; label: string }[]>>('GET', '/tenants')
+    expect(list.body.data.map((tenant) => tenant.label).sort()).toEqual(['Alice', 'Bob'])
+    const one = await wallet.call<Envelope<{ label: string; connectionImageUrl: string }>>(
+      'GET',
+      `/tenants/${tenantB.id}`,
+    )
+    expect(one.body.data).toMatchObject({ label: 'Bob', connectionImageUrl: 'https://example.com/bob.png' })
+
+    expect((await wallet.call('POST', '/tenants', { label: '' })).status).toBe(400)
+    expect((await wallet.call('GET', '/tenants/no-such-tenant')).status).toBe(404)
+    expect((await wallet.asTenant('no-such-tenant').call('GET', '/connections')).status).toBe(404)
+    expect((await tenantA.api.call('GET', '/tenants')).status).toBe(400)
+    const anonymous = await fetch(`${wallet.adminUrl}/connections`, { headers: { 'x-tenant-id': tenantA.id } })
+    expect(anonymous.status).toBe(401)
+  })
+
+  it('connects each tenant to the issuer; each sees only its own connection', async () => {
+    connectionOfA = await connect(issuer, tenantA.api)
+    connectionOfB = await connect(issuer, tenantB.api)
+
+    const ofA = await tenantA.api.call<Envelope<Rec[]>>('GET', '/connections')
+    const ofB = await tenantB.api.call<Envelope<Rec[]>>('GET', '/connections')
+    expect(ofA.body.data.map((record) => record.id)).toEqual([connectionOfA.holderSide])
+    expect(ofB.body.data.map((record) => record.id)).toEqual([connectionOfB.holderSide])
+    expect(ofA.body.data[0]).toMatchObject({ theirLabel: 'issuer' })
+    expect((await wallet.call<Envelope<Rec[]>>('GET', '/connections')).body.data).toEqual([])
+    expect((await tenantB.api.call('GET', `/connections/${connectionOfA.holderSide}`)).status).toBe(404)
+
+    // The issuer sees two connections, labelled with each tenant's label.
+    const issuerSide = await issuer.call<Envelope<Rec[]>>('GET', '/connections')
+    expect(issuerSide.body.data.map((record) => record.theirLabel).sort()).toEqual(['Alice', 'Bob'])
+  })
+
+  it('delivers a credential offered to tenant A to A only, and A proves it', async () => {
+    const issuerDid = (await issuer.call<Envelope<{ did: string }>>('POST', '/dids', { method: 'key' })).body.data.did
+    const holderDid = (await tenantA.api.call<Envelope<{ did: string }>>('POST', '/dids', { method: 'key' })).body.data
+      .did
+    const didsOf = async (api: Caller) =>
+      (await api.call<Envelope<{ did: string }[]>>('GET', '/dids')).body.data.map((record) => record.did)
+    expect(await didsOf(tenantA.api)).toContain(holderDid)
+    expect(await didsOf(tenantB.api)).not.toContain(holderDid)
+
+    const offer = await issuer.call<Envelope<Rec & { threadId: string }>>('POST', '/credentials/offer', {
+      connectionId: connectionOfA.issuerSide,
+      credential: {
+        '@context': ['https://www.w3.org/2018/credentials/v1', 'https://www.w3.org/2018/credentials/examples/v1'],
+        type: ['VerifiableCredential', 'UniversityDegreeCredential'],
+        issuer: issuerDid,
+        issuanceDate: '2024-01-01T00:00:00Z',
+        credentialSubject: { id: holderDid, degree: { type: 'BachelorDegree', name: 'Bachelor of Science' } },
+      },
+      options: { proofType: 'Ed25519Signature2020', proofPurpose: 'assertionMethod' },
+    })
+    expect(offer.status).toBe(201)
+    const offerOfA = await waitUntil(async () => {
+      const list = await tenantA.api.call<Envelope<Rec[]>>('GET', `/credentials?threadId=${offer.body.data.threadId}`)
+      return list.body.data.find((record) => record.state === 'offer-received')
+    })
+    expect((await tenantB.api.call<Envelope<Rec[]>>('GET', '/credentials')).body.data).toEqual([])
+    expect((await wallet.call<Envelope<Rec[]>>('GET', '/credentials')).body.data).toEqual([])
+    expect((await tenantB.api.call('GET', `/credentials/${offerOfA.id}`)).status).toBe(404)
+
+    expect(
+      (await tenantA.api.call('POST', '/credentials/accept-offer', { credentialRecordId: offerOfA.id })).status,
+    ).toBe(201)
+    await waitUntil(async () => {
+      const record = await tenantA.api.call<Envelope<Rec>>('GET', `/credentials/${offerOfA.id}`)
+      return record.body.data.state === 'done' ? true : undefined
+    })
+
+    const request = await issuer.call<Envelope<Rec & { threadId: string }>>('POST', '/proofs/request', {
+      connectionId: connectionOfA.issuerSide,
+      presentationDefinition: {
+        id: 'degree',
+        input_descriptors: [
+          {
+            id: 'degree',
+            schema: [{ uri: 'https://www.w3.org/2018/credentials/examples/v1' }],
+            constraints: { fields: [{ path: ['$.credentialSubject.degree.type'] }] },
+          },
+        ],
+      },
+    })
+    const requestOfA = await waitUntil(async () => {
+      const list = await tenantA.api.call<Envelope<Rec[]>>('GET', `/proofs?threadId=${request.body.data.threadId}`)
+      return list.body.data.find((record) => record.state === 'request-received')
+    })
+    expect((await tenantA.api.call('POST', '/proofs/accept-request', { proofRecordId: requestOfA.id })).status).toBe(
+      201,
+    )
+    await waitUntil(async () => {
+      const record = await issuer.call<Envelope<Rec>>('GET', `/proofs/${request.body.data.id}`)
+      return ['presentation-received', 'done'].includes(record.body.data.state) ? true : undefined
+    })
+    const verified = await issuer.call<Envelope<{ isVerified: boolean }>>(
+      'POST',
+      `/proofs/${request.body.data.id}/verify`,
+    )
+    expect(verified.body.data.isVerified).toBe(true)
+  })
+
+  it('deletes tenant A with its records and keys; tenant B keeps working', async () => {
+    expect((await wallet.call('DELETE', `/tenants/${tenantA.id}`)).status).toBe(200)
+    expect((await wallet.call('GET', `/tenants/${tenantA.id}`)).status).toBe(404)
+    expect((await tenantA.api.call('GET', '/connections')).status).toBe(404)
+    expect((await wallet.call('DELETE', `/tenants/${tenantA.id}`)).status).toBe(404)
+    expect(
+      (await wallet.call<Envelope<{ id: string }[]>>('GET', '/tenants')).body.data.map((tenant) => tenant.id),
+    ).toEqual([tenantB.id])
+
+    await issuer.call('POST', `/basic-messages/${connectionOfB.issuerSide}`, { content: 'still there, Bob?' })
+    await waitUntil(async () => {
+      const list = await tenantB.api.call<Envelope<{ content: string }[]>>(
+        'GET',
+        `/basic-messages/${connectionOfB.holderSide}`,
+      )
+      return list.body.data.some((message) => message.content === 'still there, Bob?') ? true : undefined
+    })
+
+    // The wallet's own database: nothing of tenant A is left, tenant B's data is.
+    await wallet.stop()
+    const sql = await PgliteSqlClient.open(wallet.dataDir)
+    try {
+      const count = async (table: string, tenantId: string) =>
+        (
+          await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE context_id = $1`, [
+            `tenant-${tenantId}`,
+          ])
+        ).rows[0].n
+      expect(await count('records', tenantA.id)).toBe(0)
+      expect(await count('kms_keys', tenantA.id)).toBe(0)
+      expect(await count('records', tenantB.id)).toBeGreaterThan(0)
+      expect(await count('kms_keys', tenantB.id)).toBeGreaterThan(0)
+      const routing = await sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM records WHERE type = 'IdplaneTenantRoutingRecord' AND tags->>'tenantId' = $1`,
+        [tenantA.id],
+      )
+      expect(routing.rows[0].n).toBe(0)
+    } finally {
+      await sql.close()
+    }
+  })
+})
