@@ -86,6 +86,8 @@ describe('one base agent serving two tenants over DIDComm HTTP', () => {
     expect((await tenantA.api.call('GET', '/tenants')).status).toBe(400)
     const anonymous = await fetch(`${wallet.adminUrl}/connections`, { headers: { 'x-tenant-id': tenantA.id } })
     expect(anonymous.status).toBe(401)
+    const spec = (await (await fetch(`${wallet.adminUrl}/api-json`)).json()) as { paths: Record<string, unknown> }
+    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/tenants', '/tenants/{tenantId}']))
   })
 
   it('connects each tenant to the issuer; each sees only its own connection', async () => {

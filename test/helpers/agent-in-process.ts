@@ -34,9 +34,8 @@ export function randomSchemaName(prefix = 'agent_test'): string {
 }
 
 /**
- * One initialized agent on a fresh PostgreSQL schema, DIDComm over HTTP on a free 127.0.0.1 port. In-process
- * agents use PostgreSQL rather than PGlite: PGlite's Node glue uses dynamic import(), which jest's module
- * sandbox refuses; PGlite is exercised by the spawned agent processes instead.
+ * One initialized agent on a fresh PostgreSQL schema, DIDComm over HTTP on a free 127.0.0.1 port. PGlite is
+ * exercised by the spawned agent processes and by the storage integration test (in memory).
  */
 export async function startInProcessAgent(): Promise<InProcessAgent> {
   const schema = randomSchemaName()

@@ -13,7 +13,14 @@ export interface SpawnedAgent {
   endpoint: string
   dataDir: string
   process: ChildProcess
-  call<T = unknown>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }>
+  call<T = unknown>(
+    method: string,
+    route: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: T }>
+  /** The same calls scoped to one tenant of this base agent (`X-Tenant-Id`). */
+  asTenant(tenantId: string): Pick<SpawnedAgent, 'call'>
   stop(signal?: NodeJS.Signals): Promise<void>
 }
 
@@ -53,13 +60,19 @@ export async function spawnAgent(options: SpawnOptions): Promise<SpawnedAgent> {
     endpoint: `http://127.0.0.1:${inboundPort}`,
     dataDir,
     process: child,
-    async call<T>(method: string, route: string, body?: unknown) {
+    async call<T>(method: string, route: string, body?: unknown, headers: Record<string, string> = {}) {
       const response = await fetch(`${adminUrl}${route}`, {
         method,
-        headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json', ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       })
       return { status: response.status, body: (await response.json()) as T }
+    },
+    asTenant(tenantId: string) {
+      return {
+        call: <T>(method: string, route: string, body?: unknown, headers: Record<string, string> = {}) =>
+          agent.call<T>(method, route, body, { ...headers, 'x-tenant-id': tenantId }),
+      }
     },
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)

@@ -1,4 +1,4 @@
-import { type DependencyManager, InjectionSymbols, Kms, type Module } from '@credo-ts/core'
+import { type AgentContext, type DependencyManager, InjectionSymbols, Kms, type Module } from '@credo-ts/core'
 
 import { EncryptedKeyStorage } from './kms/encrypted-key-storage'
 import { IdplaneKeyManagementService } from './kms/idplane-key-management.service'
@@ -8,7 +8,7 @@ import { SqlStorageService } from './storage/sql-storage.service'
 /**
  * Plugs our two adapters into Credo, the way AskarModule does for Askar: the SQL storage service and the
  * key-management backend. Registering a second storage service would silently split records, so a second
- * registration is refused.
+ * registration is refused. Deleting an agent context (a tenant) drops its records and keys.
  */
 export class IdplaneAdaptersModule implements Module {
   public readonly storage: SqlStorageService<never>
@@ -28,5 +28,10 @@ export class IdplaneAdaptersModule implements Module {
     }
     dependencyManager.registerInstance(InjectionSymbols.StorageService, this.storage)
     dependencyManager.resolve(Kms.KeyManagementModuleConfig).registerBackend(this.keyManagement)
+  }
+
+  public async onDeleteContext(agentContext: AgentContext): Promise<void> {
+    await this.storage.deleteContext(agentContext.contextCorrelationId)
+    await this.keys.deleteContext(agentContext.contextCorrelationId)
   }
 }

@@ -15,6 +15,7 @@ import type { AgentMetrics } from '../metrics/agent-metrics'
 import { ApiKeyCheck } from './admin-auth'
 import { AgentController } from './agent.controller'
 import type { AgentRuntime } from './agent-runtime'
+import { agentScope } from './agent-scope'
 import { ConnectionsController } from './connections.controller'
 import { CredentialsController } from './credentials.controller'
 import { DidsController } from './dids.controller'
@@ -71,13 +72,9 @@ export function createAdminApp(deps: AdminAppDeps): Express {
       res.status(503).json({ statusCode: 503, message: 'Agent is starting', error: 'Service Unavailable' })
       return
     }
-    // Tenancy is not built: a tenant-scoped call must not silently act on the base wallet.
-    if (req.header('x-tenant-id') !== undefined) {
-      res.status(501).json({ statusCode: 501, message: 'Tenants are not implemented yet', error: 'Not Implemented' })
-      return
-    }
     next()
   })
+  app.use(agentScope(deps.runtime, apiKey))
 
   const options: RoutingControllersOptions = {
     controllers: CONTROLLERS,

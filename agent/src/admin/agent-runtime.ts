@@ -1,4 +1,5 @@
 import type { IdplaneAgent } from '../credo/build-agent'
+import { TenantsService } from '../tenancy/tenants.service'
 
 /** What the admin controllers share: the agent (set once initialized) and the public facts about it. */
 export class AgentRuntime {
@@ -21,5 +22,10 @@ export class AgentRuntime {
   public get agent(): IdplaneAgent {
     if (!this.current) throw new Error('Agent is not initialized')
     return this.current
+  }
+
+  /** @throws {Error} before initialization */
+  public get tenants(): TenantsService {
+    return this.agent.dependencyManager.resolve(TenantsService)
   }
 }

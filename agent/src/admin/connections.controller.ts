@@ -3,6 +3,7 @@ import { InvalidInputError, NotFoundError, NotImplementedError } from '@idplane/
 import { Authorized, Body, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
 
 import type { AgentRuntime } from './agent-runtime'
+import { type AgentScope, CurrentScope } from './agent-scope'
 import {
   ConnectionQueryDto,
   CreateInvitationDto,
@@ -18,8 +19,11 @@ export class ConnectionsController {
 
   @Post('/oob/create-invitation')
   @HttpCode(201)
-  public async createInvitation(@Body({ required: false }) body: CreateInvitationDto = new CreateInvitationDto()) {
-    const agent = this.runtime.agent
+  public async createInvitation(
+    @CurrentScope() scope: AgentScope,
+    @Body({ required: false }) body: CreateInvitationDto = new CreateInvitationDto(),
+  ) {
+    const agent = scope.agent
     if (
       body.recipientKey ||
       body.routing ||
@@ -29,9 +33,9 @@ export class ConnectionsController {
       throw new NotImplementedError('recipientKey, routing, messages and appendedAttachments are not implemented')
     }
     const record = await agent.didcomm.oob.createInvitation({
-      label: body.label ?? this.runtime.label,
+      label: body.label ?? scope.label,
       alias: body.alias,
-      imageUrl: body.imageUrl,
+      imageUrl: body.imageUrl ?? scope.imageUrl,
       goalCode: body.goalCode,
       goal: body.goal,
       handshake: body.handshake ?? true,
@@ -53,14 +57,14 @@ export class ConnectionsController {
 
   @Post('/oob/receive-invitation-url')
   @HttpCode(201)
-  public async receiveInvitationUrl(@Body() body: ReceiveInvitationUrlDto) {
-    const invitation = await this.runtime.agent.didcomm.oob.parseInvitation(body.invitationUrl)
-    return created(await this.receive(invitation, body), 'Invitation received')
+  public async receiveInvitationUrl(@CurrentScope() scope: AgentScope, @Body() body: ReceiveInvitationUrlDto) {
+    const invitation = await scope.agent.didcomm.oob.parseInvitation(body.invitationUrl)
+    return created(await this.receive(scope, invitation, body), 'Invitation received')
   }
 
   @Post('/oob/receive-invitation')
   @HttpCode(201)
-  public async receiveInvitation(@Body() body: ReceiveInvitationDto) {
+  public async receiveInvitation(@CurrentScope() scope: AgentScope, @Body() body: ReceiveInvitationDto) {
     let invitation: DidCommOutOfBandInvitation
     try {
       invitation = parseInvitationJson(body.invitation)
@@ -71,12 +75,12 @@ export class ConnectionsController {
         { cause: error },
       )
     }
-    return created(await this.receive(invitation, body), 'Invitation received')
+    return created(await this.receive(scope, invitation, body), 'Invitation received')
   }
 
   @Get('/connections')
-  public async list(@QueryParams() query: ConnectionQueryDto) {
-    const records = await this.runtime.agent.didcomm.connections.findAllByQuery({
+  public async list(@CurrentScope() scope: AgentScope, @QueryParams() query: ConnectionQueryDto) {
+    const records = await scope.agent.didcomm.connections.findAllByQuery({
       outOfBandId: query.outOfBandId,
       alias: query.alias,
       did: query.myDid,
@@ -87,17 +91,21 @@ export class ConnectionsController {
   }
 
   @Get('/connections/:connectionId')
-  public async get(@Param('connectionId') connectionId: string) {
-    const record = await this.runtime.agent.didcomm.connections.findById(connectionId)
+  public async get(@CurrentScope() scope: AgentScope, @Param('connectionId') connectionId: string) {
+    const record = await scope.agent.didcomm.connections.findById(connectionId)
     if (!record) throw new NotFoundError('Connection not found')
     return ok(record.toJSON())
   }
 
-  private async receive(invitation: DidCommOutOfBandInvitation, body: ReceiveInvitationUrlDto | ReceiveInvitationDto) {
-    const { outOfBandRecord, connectionRecord } = await this.runtime.agent.didcomm.oob.receiveInvitation(invitation, {
-      label: body.label ?? this.runtime.label,
+  private async receive(
+    scope: AgentScope,
+    invitation: DidCommOutOfBandInvitation,
+    body: ReceiveInvitationUrlDto | ReceiveInvitationDto,
+  ) {
+    const { outOfBandRecord, connectionRecord } = await scope.agent.didcomm.oob.receiveInvitation(invitation, {
+      label: body.label ?? scope.label,
       alias: body.alias,
-      imageUrl: body.imageUrl,
+      imageUrl: body.imageUrl ?? scope.imageUrl,
       ourDid: body.ourDid,
       autoAcceptConnection: body.autoAcceptConnection ?? false,
       autoAcceptInvitation: body.autoAcceptInvitation ?? false,

@@ -4,6 +4,7 @@ import { Authorized, Body, Get, HttpCode, JsonController, Param, Post, QueryPara
 
 import { withSuiteContext } from '../formats/jsonld/suite-context'
 import type { AgentRuntime } from './agent-runtime'
+import { type AgentScope, CurrentScope } from './agent-scope'
 import {
   AcceptOfferDto,
   CredentialQueryDto,
@@ -22,8 +23,8 @@ export class CredentialsController {
 
   @Post('/offer')
   @HttpCode(201)
-  public async offer(@Body() body: OfferCredentialDto) {
-    const record = await this.runtime.agent.didcomm.credentials.offerCredential({
+  public async offer(@CurrentScope() scope: AgentScope, @Body() body: OfferCredentialDto) {
+    const record = await scope.agent.didcomm.credentials.offerCredential({
       connectionId: body.connectionId,
       protocolVersion: 'v2',
       comment: body.comment,
@@ -36,8 +37,8 @@ export class CredentialsController {
 
   @Post('/oob/offer')
   @HttpCode(201)
-  public async offerOutOfBand(@Body() body: OobOfferCredentialDto) {
-    const agent = this.runtime.agent
+  public async offerOutOfBand(@CurrentScope() scope: AgentScope, @Body() body: OobOfferCredentialDto) {
+    const agent = scope.agent
     const { message, credentialExchangeRecord } = await agent.didcomm.credentials.createOffer({
       protocolVersion: 'v2',
       comment: body.comment,
@@ -46,8 +47,8 @@ export class CredentialsController {
       credentialFormats: { jsonld: jsonLdFormat(body) },
     })
     const oob = await agent.didcomm.oob.createInvitation({
-      label: body.label ?? this.runtime.label,
-      imageUrl: body.imageUrl,
+      label: body.label ?? scope.label,
+      imageUrl: body.imageUrl ?? scope.imageUrl,
       messages: [message],
       handshake: true,
       autoAcceptConnection: true,
@@ -65,8 +66,8 @@ export class CredentialsController {
 
   @Post('/accept-offer')
   @HttpCode(201)
-  public async acceptOffer(@Body() body: AcceptOfferDto) {
-    const record = await this.runtime.agent.didcomm.credentials.acceptOffer({
+  public async acceptOffer(@CurrentScope() scope: AgentScope, @Body() body: AcceptOfferDto) {
+    const record = await scope.agent.didcomm.credentials.acceptOffer({
       credentialExchangeRecordId: body.credentialRecordId,
       autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
       comment: body.comment,
@@ -75,8 +76,8 @@ export class CredentialsController {
   }
 
   @Get()
-  public async list(@QueryParams() query: CredentialQueryDto) {
-    const records = await this.runtime.agent.didcomm.credentials.findAllByQuery({
+  public async list(@CurrentScope() scope: AgentScope, @QueryParams() query: CredentialQueryDto) {
+    const records = await scope.agent.didcomm.credentials.findAllByQuery({
       threadId: query.threadId,
       connectionId: query.connectionId,
       state: query.state as DidCommCredentialState | undefined,
@@ -85,15 +86,15 @@ export class CredentialsController {
   }
 
   @Get('/:credentialRecordId')
-  public async get(@Param('credentialRecordId') id: string) {
-    const record = await this.runtime.agent.didcomm.credentials.findById(id)
+  public async get(@CurrentScope() scope: AgentScope, @Param('credentialRecordId') id: string) {
+    const record = await scope.agent.didcomm.credentials.findById(id)
     if (!record) throw new NotFoundError('Credential record not found')
     return ok(record.toJSON())
   }
 
   @Get('/:credentialRecordId/form-data')
-  public async formData(@Param('credentialRecordId') id: string) {
-    return ok(toJson(await this.runtime.agent.didcomm.credentials.getFormatData(id)))
+  public async formData(@CurrentScope() scope: AgentScope, @Param('credentialRecordId') id: string) {
+    return ok(toJson(await scope.agent.didcomm.credentials.getFormatData(id)))
   }
 }
 

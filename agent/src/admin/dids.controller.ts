@@ -15,6 +15,7 @@ import { Authorized, Body, Get, HttpCode, JsonController, Post } from 'routing-c
 
 import { sodiumReady } from '../adapters/kms/didcomm-v1-box'
 import type { AgentRuntime } from './agent-runtime'
+import { type AgentScope, CurrentScope } from './agent-scope'
 import { CreateDidDto, SignCredentialDto, VerifyCredentialDto } from './dto/dids.dto'
 import { created, ok, toJson } from './envelope'
 
@@ -28,9 +29,9 @@ export class DidsController {
 
   @Post('/dids')
   @HttpCode(201)
-  public async create(@Body() body: CreateDidDto) {
-    const agent = this.runtime.agent
-    const keyId = await this.keyFor(body)
+  public async create(@CurrentScope() scope: AgentScope, @Body() body: CreateDidDto) {
+    const agent = scope.agent
+    const keyId = await this.keyFor(scope, body)
     if (body.method === 'key') {
       const result = await agent.dids.create({ method: 'key', options: { keyId } })
       return created(this.assertFinished(result.didState), 'DID created')
@@ -62,8 +63,8 @@ export class DidsController {
   }
 
   @Get('/dids')
-  public async list() {
-    const records = await this.runtime.agent.dids.getCreatedDids()
+  public async list(@CurrentScope() scope: AgentScope) {
+    const records = await scope.agent.dids.getCreatedDids()
     return ok(
       records.map((record) => ({ did: record.did, method: record.did.split(':')[1], createdAt: record.createdAt })),
     )
@@ -71,9 +72,9 @@ export class DidsController {
 
   @Post('/w3c/sign')
   @HttpCode(201)
-  public async sign(@Body() body: SignCredentialDto) {
+  public async sign(@CurrentScope() scope: AgentScope, @Body() body: SignCredentialDto) {
     const credential = JsonTransformer.fromJSON(body.credential, W3cCredential)
-    const signed = await this.runtime.agent.w3cCredentials.signCredential({
+    const signed = await scope.agent.w3cCredentials.signCredential({
       format: ClaimFormat.LdpVc,
       credential,
       proofType: body.proofType,
@@ -84,15 +85,35 @@ export class DidsController {
 
   @Post('/w3c/verify')
   @HttpCode(201)
-  public async verify(@Body() body: VerifyCredentialDto) {
+  public async verify(@CurrentScope() scope: AgentScope, @Body() body: VerifyCredentialDto) {
     const credential = JsonTransformer.fromJSON(body.credential, W3cJsonLdVerifiableCredential)
-    const result = await this.runtime.agent.w3cCredentials.verifyCredential({ credential })
+    const result = await scope.agent.w3cCredentials.verifyCredential({ credential })
     return created({ isValid: result.isValid, error: result.error?.message }, 'Credential checked')
   }
 
-  /** A new Ed25519 key, or the one given as a 32-character seed or a 64-hex-digit private key. */
-  private async keyFor(body: CreateDidDto): Promise<string> {
-    const kms = this.runtime.agent.kms
+  /**
+   * A new Ed25519 key, or the one given as a 32-character seed or a 64-hex-digit private key. A tenant's key is
+   * claimed for its routing, so messages to the DID reach the tenant.
+   * @throws {ConflictError} when another tenant owns the key (the same seed)
+   */
+  private async keyFor(scope: AgentScope, body: CreateDidDto): Promise<string> {
+    const keyId = await this.createKey(scope, body)
+    if (scope.tenantId === undefined) return keyId
+    const publicJwk = await scope.agent.kms.getPublicKey({ keyId })
+    if (!publicJwk) throw new Error('The key just created is missing')
+    // DIDComm v1 envelopes name Ed25519 keys only; nothing else can route a message.
+    if (publicJwk.kty !== 'OKP') return keyId
+    try {
+      await this.runtime.tenants.claimRecipientKey(scope.tenantId, Kms.PublicJwk.fromPublicJwk(publicJwk).fingerprint)
+    } catch (error) {
+      await scope.agent.kms.deleteKey({ keyId }).catch(() => undefined)
+      throw error
+    }
+    return keyId
+  }
+
+  private async createKey(scope: AgentScope, body: CreateDidDto): Promise<string> {
+    const kms = scope.agent.kms
     const secret = body.seed
       ? Buffer.from(body.seed, 'utf8')
       : body.privatekey

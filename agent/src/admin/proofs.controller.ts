@@ -3,6 +3,7 @@ import { InvalidStateError, NotFoundError } from '@idplane/common'
 import { Authorized, Body, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
 
 import type { AgentRuntime } from './agent-runtime'
+import { type AgentScope, CurrentScope } from './agent-scope'
 import { AcceptProofRequestDto, OobRequestProofDto, ProofQueryDto, RequestProofDto } from './dto/exchanges.dto'
 import { created, ok, toJson } from './envelope'
 import { toAutoAcceptProof } from './exchange-mapping'
@@ -15,8 +16,8 @@ export class ProofsController {
 
   @Post('/request')
   @HttpCode(201)
-  public async request(@Body() body: RequestProofDto) {
-    const record = await this.runtime.agent.didcomm.proofs.requestProof({
+  public async request(@CurrentScope() scope: AgentScope, @Body() body: RequestProofDto) {
+    const record = await scope.agent.didcomm.proofs.requestProof({
       connectionId: body.connectionId,
       protocolVersion: 'v2',
       comment: body.comment,
@@ -30,8 +31,8 @@ export class ProofsController {
 
   @Post('/oob/request')
   @HttpCode(201)
-  public async requestOutOfBand(@Body() body: OobRequestProofDto) {
-    const agent = this.runtime.agent
+  public async requestOutOfBand(@CurrentScope() scope: AgentScope, @Body() body: OobRequestProofDto) {
+    const agent = scope.agent
     const { message, proofRecord } = await agent.didcomm.proofs.createRequest({
       protocolVersion: 'v2',
       comment: body.comment,
@@ -40,7 +41,8 @@ export class ProofsController {
       proofFormats: { presentationExchange: { presentationDefinition: body.presentationDefinition as never } },
     })
     const oob = await agent.didcomm.oob.createInvitation({
-      label: body.label ?? this.runtime.label,
+      label: body.label ?? scope.label,
+      imageUrl: scope.imageUrl,
       messages: [message],
       handshake: true,
       autoAcceptConnection: true,
@@ -58,8 +60,8 @@ export class ProofsController {
 
   @Post('/accept-request')
   @HttpCode(201)
-  public async acceptRequest(@Body() body: AcceptProofRequestDto) {
-    const proofs = this.runtime.agent.didcomm.proofs
+  public async acceptRequest(@CurrentScope() scope: AgentScope, @Body() body: AcceptProofRequestDto) {
+    const proofs = scope.agent.didcomm.proofs
     const selected = await proofs.selectCredentialsForRequest({
       proofExchangeRecordId: body.proofRecordId,
       proofFormats: {
@@ -77,19 +79,25 @@ export class ProofsController {
   /** Verifier: accepts a received presentation (Credo verified it on receipt) and reports the result. */
   @Post('/:proofRecordId/verify')
   @HttpCode(201)
-  public async verify(@Param('proofRecordId') id: string) {
-    const proofs = this.runtime.agent.didcomm.proofs
+  public async verify(@CurrentScope() scope: AgentScope, @Param('proofRecordId') id: string) {
+    const proofs = scope.agent.didcomm.proofs
     let record = await proofs.getById(id)
-    if (record.state === 'presentation-received')
-      record = await proofs.acceptPresentation({ proofExchangeRecordId: id })
-    else if (record.state !== 'done')
+    if (record.state === 'presentation-received') {
+      try {
+        record = await proofs.acceptPresentation({ proofExchangeRecordId: id })
+      } catch (error) {
+        // An exchange that auto-accepts may have accepted the presentation meanwhile.
+        record = await proofs.getById(id)
+        if (record.state !== 'done') throw error
+      }
+    } else if (record.state !== 'done')
       throw new InvalidStateError(`Proof is in state ${record.state}; nothing to verify`)
     return created({ isVerified: record.isVerified === true, proofRecord: record.toJSON() }, 'Proof verified')
   }
 
   @Get()
-  public async list(@QueryParams() query: ProofQueryDto) {
-    const records = await this.runtime.agent.didcomm.proofs.findAllByQuery({
+  public async list(@CurrentScope() scope: AgentScope, @QueryParams() query: ProofQueryDto) {
+    const records = await scope.agent.didcomm.proofs.findAllByQuery({
       threadId: query.threadId,
       connectionId: query.connectionId,
       state: query.state as DidCommProofState | undefined,
@@ -98,16 +106,16 @@ export class ProofsController {
   }
 
   @Get('/:proofRecordId')
-  public async get(@Param('proofRecordId') id: string) {
-    const record = await this.runtime.agent.didcomm.proofs.findById(id)
+  public async get(@CurrentScope() scope: AgentScope, @Param('proofRecordId') id: string) {
+    const record = await scope.agent.didcomm.proofs.findById(id)
     if (!record) throw new NotFoundError('Proof record not found')
     return ok(record.toJSON())
   }
 
   /** The submitted presentation, its revealed values and the verification result. */
   @Get('/:proofRecordId/form-data')
-  public async formData(@Param('proofRecordId') id: string) {
-    const proofs = this.runtime.agent.didcomm.proofs
+  public async formData(@CurrentScope() scope: AgentScope, @Param('proofRecordId') id: string) {
+    const proofs = scope.agent.didcomm.proofs
     const record = await proofs.getById(id)
     const formData = await proofs.getFormatData(id)
     const presentation = formData.presentation?.presentationExchange as { verifiableCredential?: unknown } | undefined

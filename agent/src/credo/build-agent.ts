@@ -1,5 +1,6 @@
 import {
   Agent,
+  type BaseAgent,
   DidsModule,
   KeyDidRegistrar,
   KeyDidResolver,
@@ -21,6 +22,7 @@ import type { Logger, LogLevel } from '@idplane/common'
 
 import type { IdplaneAdaptersModule } from '../adapters/idplane-adapters.module'
 import { IdplaneW3cCredentialsModule } from '../formats/jsonld/idplane-w3c-credentials.module'
+import { TenancyModule } from '../tenancy/tenancy.module'
 import { CredoLogger } from './credo-logger'
 import { credentialFormats, proofFormats } from './formats'
 
@@ -34,7 +36,7 @@ export interface BuildAgentOptions {
 }
 
 /**
- * Assembles the Credo agent: our storage and KMS adapters, DIDComm over HTTP with the v2 credential and proof
+ * Assembles the Credo agent: our storage and KMS adapters, base-wallet tenancy, DIDComm over HTTP with the v2 credential and proof
  * protocols, question-answer, and W3C JSON-LD with our offline loader. Exchanges never auto-accept by agent
  * default; each admin call says how far its exchange may go on its own.
  */
@@ -77,8 +79,12 @@ export function buildAgent(options: BuildAgentOptions) {
         basicMessages: true,
       }),
       questionAnswer: new QuestionAnswerModule(),
+      tenancy: new TenancyModule(),
     },
   })
 }
 
 export type IdplaneAgent = ReturnType<typeof buildAgent>
+export type IdplaneModules = IdplaneAgent extends Agent<infer Modules> ? Modules : never
+/** The base agent or a tenant's agent: what the admin routes act on. */
+export type ScopedAgent = BaseAgent<IdplaneModules>

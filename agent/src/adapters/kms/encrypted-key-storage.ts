@@ -16,6 +16,13 @@ export class WrongWalletKeyError extends Error {}
  * v1 box code both read keys through this one store.
  */
 export class EncryptedKeyStorage implements NodeKeyManagementStorage {
+  /**
+   * Opened keys, most recently used last, bounded. Every DIDComm message needs one or two keys; reading and
+   * opening them each time was a tenth of the agent's queries. Decision: opened keys stay in this process's memory
+   * (they are there during every operation anyway); this process is the only writer of its keys.
+   */
+  private readonly opened = new Map<string, Kms.KmsJwkPrivate>()
+
   private constructor(
     private readonly sql: SqlClient,
     private readonly cipher: WalletKeyCipher,
@@ -40,14 +47,21 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
 
   public async get(agentContext: AgentContext, keyId: string): Promise<Kms.KmsJwkPrivate | null> {
     const contextId = agentContext.contextCorrelationId
+    const binding = rowBinding(contextId, keyId)
+    const cached = this.opened.get(binding)
+    if (cached) {
+      this.opened.delete(binding)
+      this.opened.set(binding, cached)
+      return { ...cached }
+    }
     const { rows } = await this.sql.query<{ sealed: string }>(
       'SELECT sealed FROM kms_keys WHERE context_id = $1 AND key_id = $2',
       [contextId, keyId],
     )
     if (rows.length === 0) return null
-    return JSON.parse(
-      this.cipher.open(rows[0].sealed, rowBinding(contextId, keyId)).toString('utf8'),
-    ) as Kms.KmsJwkPrivate
+    const jwk = JSON.parse(this.cipher.open(rows[0].sealed, binding).toString('utf8')) as Kms.KmsJwkPrivate
+    this.remember(binding, jwk)
+    return { ...jwk }
   }
 
   public async has(agentContext: AgentContext, keyId: string): Promise<boolean> {
@@ -66,9 +80,11 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
        ON CONFLICT (context_id, key_id) DO UPDATE SET sealed = EXCLUDED.sealed`,
       [contextId, keyId, sealed],
     )
+    this.opened.delete(rowBinding(contextId, keyId))
   }
 
   public async delete(agentContext: AgentContext, keyId: string): Promise<boolean> {
+    this.opened.delete(rowBinding(agentContext.contextCorrelationId, keyId))
     const result = await this.sql.query('DELETE FROM kms_keys WHERE context_id = $1 AND key_id = $2', [
       agentContext.contextCorrelationId,
       keyId,
@@ -76,11 +92,22 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
     return result.rowCount > 0
   }
 
+  private remember(binding: string, jwk: Kms.KmsJwkPrivate): void {
+    if (this.opened.size >= MAX_OPENED_KEYS) {
+      const oldest = this.opened.keys().next()
+      if (!oldest.done) this.opened.delete(oldest.value)
+    }
+    this.opened.set(binding, jwk)
+  }
+
   /** Drops every key of one agent context (a deleted tenant). */
   public async deleteContext(contextId: string): Promise<void> {
+    for (const binding of this.opened.keys()) if (binding.startsWith(`${contextId}\u0000`)) this.opened.delete(binding)
     await this.sql.query('DELETE FROM kms_keys WHERE context_id = $1', [contextId])
   }
 }
+
+const MAX_OPENED_KEYS = 1000
 
 function rowBinding(contextId: string, keyId: string): string {
   return `${contextId}\u0000${keyId}`

@@ -3,7 +3,8 @@ import type { SqlClient } from './sql-client'
 /**
  * The agent's tables. Every statement is idempotent, so running them at each start is the migration.
  * `records` holds Credo records per agent context (the base wallet or a tenant), tags as jsonb under a GIN
- * index (jsonb_path_ops serves the `@>` containment the query translation produces).
+ * index (jsonb_path_ops serves the `@>` containment the query translation produces). Tenants are Credo records in
+ * the base context (agent/src/tenancy), so they need no table; databases from before keep an unused `tenants`.
  */
 const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS records (
@@ -36,11 +37,6 @@ const STATEMENTS = [
     last_error text
   )`,
   `CREATE INDEX IF NOT EXISTS outbox_events_pending_idx ON outbox_events (next_attempt_at) WHERE delivered_at IS NULL`,
-  `CREATE TABLE IF NOT EXISTS tenants (
-    id text PRIMARY KEY,
-    label text NOT NULL,
-    created_at timestamptz NOT NULL DEFAULT now()
-  )`,
 ]
 
 export async function migrateSchema(sql: SqlClient): Promise<void> {

@@ -22,6 +22,7 @@ export class OutboxSender {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
   private stopped = false
+  private nudged = false
 
   public constructor(
     private readonly outbox: OutboxRepository,
@@ -36,7 +37,10 @@ export class OutboxSender {
 
   /** Wakes the sender now (an event was just written) instead of at the next poll. */
   public nudge(): void {
-    if (!this.stopped && !this.running) this.schedule(0)
+    if (this.stopped) return
+    // A nudge during a drain may come after its last read found nothing: drain once more when it ends.
+    if (this.running) this.nudged = true
+    else this.schedule(0)
   }
 
   public async stop(): Promise<void> {
@@ -48,9 +52,10 @@ export class OutboxSender {
   private schedule(delayMs: number): void {
     if (this.timer) clearTimeout(this.timer)
     this.timer = setTimeout(() => {
+      this.nudged = false
       this.running = this.drain().finally(() => {
         this.running = undefined
-        if (!this.stopped) this.schedule(this.options.pollIntervalMs ?? 1000)
+        if (!this.stopped) this.schedule(this.nudged ? 0 : (this.options.pollIntervalMs ?? 1000))
       })
     }, delayMs)
   }
@@ -61,14 +66,17 @@ export class OutboxSender {
         if (this.stopped) return
         const batch = await this.outbox.due(20)
         if (batch.length === 0) return
-        await Promise.all(batch.map((event) => this.deliver(event)))
+        const delivered = await Promise.all(batch.map((event) => this.deliver(event)))
+        // One write marks the whole batch; a crash before it resends the batch (at least once, same ids).
+        await this.outbox.markDelivered(batch.filter((_event, index) => delivered[index]).map((event) => event.id))
       }
     } catch (error) {
       this.logger.warn('Outbox drain failed', { error })
     }
   }
 
-  private async deliver(event: PendingEvent): Promise<void> {
+  /** @returns whether the sink took the event */
+  private async deliver(event: PendingEvent): Promise<boolean> {
     try {
       const response = await fetch(this.options.url, {
         method: 'POST',
@@ -77,14 +85,14 @@ export class OutboxSender {
         signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 10000),
       })
       if (response.ok) {
-        await this.outbox.markDelivered(event.id)
         this.options.onResult?.('delivered')
-        return
+        return true
       }
       await this.fail(event, `HTTP ${response.status}`)
     } catch (error) {
       await this.fail(event, error instanceof Error ? error.message : String(error))
     }
+    return false
   }
 
   private async fail(event: PendingEvent, reason: string): Promise<void> {

@@ -30,8 +30,12 @@ export class OutboxRepository {
     return rows
   }
 
-  public async markDelivered(id: string): Promise<void> {
-    await this.sql.query('UPDATE outbox_events SET delivered_at = now(), attempts = attempts + 1 WHERE id = $1', [id])
+  public async markDelivered(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return
+    await this.sql.query(
+      'UPDATE outbox_events SET delivered_at = now(), attempts = attempts + 1 WHERE id = ANY($1::uuid[])',
+      [ids],
+    )
   }
 
   public async markFailed(id: string, delayMs: number, reason: string): Promise<void> {

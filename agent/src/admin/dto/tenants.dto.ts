@@ -1,0 +1,24 @@
+import { IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator'
+
+import type { TenantRecord } from '../../tenancy/tenant.record'
+
+export class CreateTenantDto {
+  @IsString() @IsNotEmpty() @MaxLength(200) label: string
+  @IsOptional() @IsUrl({ require_tld: false }) @MaxLength(2000) connectionImageUrl?: string
+}
+
+export interface TenantResponse {
+  id: string
+  label: string
+  connectionImageUrl?: string
+  createdAt: string
+}
+
+export function toTenantResponse(record: TenantRecord): TenantResponse {
+  return {
+    id: record.id,
+    label: record.config.label,
+    ...(record.config.connectionImageUrl ? { connectionImageUrl: record.config.connectionImageUrl } : {}),
+    createdAt: record.createdAt.toISOString(),
+  }
+}
