@@ -1,7 +1,8 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 
 import { PGlite } from '@electric-sql/pglite'
+import { acquireFileLock, releaseFileLock } from '@idplane/common'
 
 import type { SqlClient, SqlResult } from './sql-client'
 
@@ -23,11 +24,11 @@ export class PgliteSqlClient implements SqlClient {
     if (dataDir === undefined) return new PgliteSqlClient(await PGlite.create(), undefined)
     mkdirSync(dataDir, { recursive: true })
     const lockPath = path.join(dataDir, LOCK_FILE)
-    takeLock(lockPath)
+    acquireFileLock(lockPath, `Agent data directory ${dataDir}`)
     try {
       return new PgliteSqlClient(await PGlite.create(path.join(dataDir, 'pgdata')), lockPath)
     } catch (error) {
-      rmSync(lockPath, { force: true })
+      releaseFileLock(lockPath)
       throw error
     }
   }
@@ -42,34 +43,6 @@ export class PgliteSqlClient implements SqlClient {
 
   public async close(): Promise<void> {
     await this.db.close()
-    if (this.lockPath) rmSync(this.lockPath, { force: true })
-  }
-}
-
-function takeLock(lockPath: string): void {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockPath, 'wx')
-      writeSync(fd, String(process.pid))
-      closeSync(fd)
-      return
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      const owner = Number(readFileSync(lockPath, 'utf8').trim())
-      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
-        throw new Error(`Data directory is in use by process ${owner}`)
-      }
-      rmSync(lockPath, { force: true })
-    }
-  }
-  throw new Error('Could not lock the data directory')
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    if (this.lockPath) releaseFileLock(this.lockPath)
   }
 }
