@@ -13,7 +13,7 @@ function* tsFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name)
     if (entry.isDirectory()) yield* tsFiles(full)
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')) yield full
+    else if (entry.name.endsWith('.ts') && !/\.(test|fakes|d)\.ts$/.test(entry.name)) yield full
   }
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { readdir } from 'node:fs/promises'
 import request from 'supertest'
 import { mailDirectory, readLatestMail } from '../../api/src/infra/mail/file-mailer'
-import { eventually } from '../../api/src/infra/queue/queue-contract'
+import { eventually } from '../helpers/queue-contract'
 import type { OrgRoleName } from '../../api/src/modules/roles/org-role.entity'
 import { startApi, type TestApi } from '../helpers/api'
 import {

@@ -11,7 +11,7 @@ import { SmtpMailer } from '../../api/src/infra/mail/smtp-mailer'
 import { AmqpQueue } from '../../api/src/infra/queue/amqp-queue'
 import { retryQueueName } from '../../api/src/infra/queue/amqp-message'
 import { InProcessQueue } from '../../api/src/infra/queue/in-process-queue'
-import { eventually } from '../../api/src/infra/queue/queue-contract'
+import { eventually } from '../helpers/queue-contract'
 import { SmtpCapture, startSmtpCapture } from '../helpers/smtp-capture'
 
 const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672'

@@ -6,14 +6,7 @@ import { Logger, UpstreamError, silentLogger } from '@idplane/common'
 import { AmqpQueue, AmqpQueueOptions } from '../../api/src/infra/queue/amqp-queue'
 import { retryQueueName } from '../../api/src/infra/queue/amqp-message'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
-import {
-  collect,
-  deferred,
-  describeQueueContract,
-  eventually,
-  sleep,
-  within,
-} from '../../api/src/infra/queue/queue-contract'
+import { collect, deferred, describeQueueContract, eventually, sleep, within } from '../helpers/queue-contract'
 
 // The RabbitMQ every machine of this kind runs (DESIGN.md, "Facts checked"). Queue names are unique per
 // run and deleted afterwards; the broker is shared with other work, so nothing here closes connections

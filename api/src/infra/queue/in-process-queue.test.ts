@@ -5,7 +5,14 @@ import path from 'node:path'
 import { Registry } from 'prom-client'
 import { ConflictError, silentLogger } from '@idplane/common'
 import { InProcessQueue } from './in-process-queue'
-import { collect, deferred, describeQueueContract, eventually, sleep, within } from './queue-contract'
+import {
+  collect,
+  deferred,
+  describeQueueContract,
+  eventually,
+  sleep,
+  within,
+} from '../../../../test/helpers/queue-contract'
 
 let dataDir: string
 let sequence = 0

@@ -1,5 +1,5 @@
 import { InvalidInputError, InvalidStateError } from '@idplane/common'
-import { DEATH_REASON_HEADER, DEAD_LETTERED_AT_HEADER, Queue, QueueMessage } from './queue'
+import { DEATH_REASON_HEADER, DEAD_LETTERED_AT_HEADER, Queue, QueueMessage } from '../../api/src/infra/queue/queue'
 
 /**
  * Behaviour both Queue implementations must show, run by in-process-queue.test.ts and by
