@@ -6,20 +6,14 @@ import { InvalidStateError, Logger, UpstreamError } from '@idplane/common'
 import { AmqpConnection, describeBroker } from './amqp-connection'
 import { decodeMessage, encodeMessage, retryQueueArguments, retryQueueName } from './amqp-message'
 import { waitAll } from './async-utils'
-import {
-  ConsumeOptions,
-  DEAD_LETTERED_AT_HEADER,
-  DEATH_REASON_HEADER,
-  Queue,
-  QueueHandler,
-  QueueMessage,
-} from './queue'
+import { ConsumeOptions, Queue, QueueHandler, QueueMessage } from './queue'
 import { QueueMetrics } from './queue-metrics'
 import {
   RetryPolicy,
   assertQueueName,
   deadLetterQueueName,
   describeFailure,
+  deadLetterHeaders,
   failureOutcome,
   toRetryPolicy,
   usedRetryDelays,
@@ -308,11 +302,7 @@ export class AmqpQueue extends Queue {
       })
       return
     }
-    const headers = {
-      ...message.headers,
-      [DEATH_REASON_HEADER]: reason,
-      [DEAD_LETTERED_AT_HEADER]: new Date().toISOString(),
-    }
+    const headers = deadLetterHeaders(message.headers, reason)
     const outgoing = encodeMessage({ ...message, headers })
     await this.connection.publish(deadLetterQueueName(queue), outgoing.content, outgoing.options, false)
     this.metrics.count(queue, 'dead_lettered')
@@ -322,11 +312,7 @@ export class AmqpQueue extends Queue {
   /** A body that is not JSON can never succeed: dead-letter it at once, as it came. */
   private async deadLetterRaw(queue: string, delivery: ConsumeMessage, reason: string): Promise<void> {
     const properties = delivery.properties
-    const headers = {
-      ...properties.headers,
-      [DEATH_REASON_HEADER]: reason,
-      [DEAD_LETTERED_AT_HEADER]: new Date().toISOString(),
-    }
+    const headers = deadLetterHeaders(properties.headers, reason)
     const options: Options.Publish = {
       persistent: true,
       messageId: properties.messageId,

@@ -5,16 +5,16 @@ import { Registry } from 'prom-client'
 import { ConflictError, InvalidInputError, InvalidStateError, Logger, UpstreamError } from '@idplane/common'
 import { waitAll } from './async-utils'
 import { FileMessageStore, StoredEntry } from './file-message-store'
-import {
-  ConsumeOptions,
-  DEAD_LETTERED_AT_HEADER,
-  DEATH_REASON_HEADER,
-  Queue,
-  QueueHandler,
-  QueueMessage,
-} from './queue'
+import { ConsumeOptions, Queue, QueueHandler, QueueMessage } from './queue'
 import { QueueMetrics } from './queue-metrics'
-import { RetryPolicy, assertQueueName, describeFailure, failureOutcome, toRetryPolicy } from './retry-policy'
+import {
+  RetryPolicy,
+  assertQueueName,
+  deadLetterHeaders,
+  describeFailure,
+  failureOutcome,
+  toRetryPolicy,
+} from './retry-policy'
 
 /** How long close() waits for running handlers before it returns anyway. @default 30 s */
 export const DEFAULT_CLOSE_TIMEOUT_MS = 30_000
@@ -244,11 +244,7 @@ export class InProcessQueue extends Queue {
         })
         return
       }
-      const headers = {
-        ...previous.headers,
-        [DEATH_REASON_HEADER]: reason,
-        [DEAD_LETTERED_AT_HEADER]: new Date().toISOString(),
-      }
+      const headers = deadLetterHeaders(previous.headers, reason)
       entry.message = { ...previous, headers }
       await this.store.moveToDead(entry)
       this.pendingOf(queue).delete(entry.file)

@@ -1,7 +1,9 @@
 import { InvalidInputError } from '@idplane/common'
 import {
   ConsumeOptions,
+  DEAD_LETTERED_AT_HEADER,
   DEAD_LETTER_SUFFIX,
+  DEATH_REASON_HEADER,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_PREFETCH,
   DEFAULT_RETRY_DELAYS_MS,
@@ -81,4 +83,13 @@ export function deadLetterQueueName(queue: string): string {
 export function describeFailure(error: unknown): string {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
   return text.replace(/\s+/g, ' ').slice(0, 500)
+}
+
+/** Headers a message carries into `<queue>.dead`: why it died and when, for whoever replays it. */
+export function deadLetterHeaders<T extends Record<string, unknown>>(
+  headers: T | undefined,
+  reason: string,
+  now = new Date(),
+): T & { [DEATH_REASON_HEADER]: string; [DEAD_LETTERED_AT_HEADER]: string } {
+  return { ...(headers ?? ({} as T)), [DEATH_REASON_HEADER]: reason, [DEAD_LETTERED_AT_HEADER]: now.toISOString() }
 }
