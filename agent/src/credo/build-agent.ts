@@ -1,13 +1,4 @@
-import {
-  Agent,
-  type BaseAgent,
-  DidsModule,
-  KeyDidRegistrar,
-  KeyDidResolver,
-  PeerDidRegistrar,
-  PeerDidResolver,
-  WebDidResolver,
-} from '@credo-ts/core'
+import { Agent, type BaseAgent, DidsModule, KeyDidRegistrar, PeerDidRegistrar, WebDidResolver } from '@credo-ts/core'
 import {
   DidCommAutoAcceptCredential,
   DidCommAutoAcceptProof,
@@ -23,6 +14,7 @@ import type { Logger, LogLevel } from '@idplane/common'
 import type { IdplaneAdaptersModule } from '../adapters/idplane-adapters.module'
 import { IdplaneW3cCredentialsModule } from '../formats/jsonld/idplane-w3c-credentials.module'
 import { TenancyModule } from '../tenancy/tenancy.module'
+import { CachingKeyDidResolver, CachingPeerDidResolver } from './caching-did-resolvers'
 import { CredoLogger } from './credo-logger'
 import { credentialFormats, proofFormats } from './formats'
 
@@ -54,7 +46,8 @@ export function buildAgent(options: BuildAgentOptions) {
       w3cCredentials: new IdplaneW3cCredentialsModule(),
       dids: new DidsModule({
         registrars: [new KeyDidRegistrar(), new PeerDidRegistrar()],
-        resolvers: [new KeyDidResolver(), new PeerDidResolver(), new WebDidResolver()],
+        // did:key and self-contained did:peer documents never change: resolved once per process (bounded).
+        resolvers: [new CachingKeyDidResolver(), new CachingPeerDidResolver(), new WebDidResolver()],
       }),
       didcomm: new DidCommModule({
         endpoints: options.endpoints,

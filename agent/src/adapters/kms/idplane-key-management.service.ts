@@ -17,6 +17,9 @@ import type { EncryptedKeyStorage } from './encrypted-key-storage'
 
 export const IDPLANE_KMS_BACKEND = 'idplane'
 
+/** Bound of the derived X25519 key pairs kept in memory (DIDComm keys in use; the opened keys are kept too). */
+const MAX_DERIVED_KEY_PAIRS = 1000
+
 /**
  * Our key-management backend. Node's KMS does the standard operations (Ed25519 and P-256 signatures,
  * X25519 ECDH-ES, AES and ChaCha20 content encryption) over our encrypted key store; this class adds what
@@ -25,6 +28,11 @@ export const IDPLANE_KMS_BACKEND = 'idplane'
 export class IdplaneKeyManagementService implements Kms.KeyManagementService {
   public readonly backend = IDPLANE_KMS_BACKEND
   private readonly node: NodeKeyManagementService
+  /**
+   * X25519 key pairs derived from an Ed25519 private key (a scalar multiplication per message otherwise), keyed by
+   * that private key. Consulted only after the key store returned the key, so a deleted key is never used.
+   */
+  private readonly derivedX25519 = new Map<string, X25519KeyPair>()
 
   public constructor(private readonly keys: EncryptedKeyStorage) {
     this.node = new NodeKeyManagementService(keys)
@@ -107,7 +115,13 @@ export class IdplaneKeyManagementService implements Kms.KeyManagementService {
     const jwk = await this.keys.get(agentContext, keyId)
     if (!jwk) throw new Kms.KeyManagementKeyNotFoundError(keyId, [this.backend])
     if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519' && jwk.d) {
-      return x25519FromEd25519Seed(TypedArrayEncoder.fromBase64(jwk.d))
+      let pair = this.derivedX25519.get(jwk.d)
+      if (!pair) {
+        pair = x25519FromEd25519Seed(TypedArrayEncoder.fromBase64(jwk.d))
+        if (this.derivedX25519.size >= MAX_DERIVED_KEY_PAIRS) this.derivedX25519.clear()
+        this.derivedX25519.set(jwk.d, pair)
+      }
+      return pair
     }
     if (jwk.kty === 'OKP' && jwk.crv === 'X25519' && jwk.d) {
       return x25519FromPrivateScalar(TypedArrayEncoder.fromBase64(jwk.d))

@@ -3,6 +3,8 @@ import type { Logger } from '@idplane/common'
 import { retryDelayMs } from './backoff'
 import type { OutboxRepository, PendingEvent } from './outbox.repository'
 
+const BATCH_SIZE = 20
+
 export type DeliveryResult = 'delivered' | 'failed'
 
 export interface OutboxSenderOptions {
@@ -64,11 +66,14 @@ export class OutboxSender {
     try {
       for (;;) {
         if (this.stopped) return
-        const batch = await this.outbox.due(20)
+        const batch = await this.outbox.due(BATCH_SIZE)
         if (batch.length === 0) return
         const delivered = await Promise.all(batch.map((event) => this.deliver(event)))
         // One write marks the whole batch; a crash before it resends the batch (at least once, same ids).
         await this.outbox.markDelivered(batch.filter((_event, index) => delivered[index]).map((event) => event.id))
+        // A short batch was everything due when it was read; whatever was written since nudged (`schedule` drains
+        // again at once), and retries that fall due later are found by the next poll. Saves a read per drain.
+        if (batch.length < BATCH_SIZE) return
       }
     } catch (error) {
       this.logger.warn('Outbox drain failed', { error })

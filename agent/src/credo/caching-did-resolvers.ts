@@ -1,0 +1,87 @@
+import {
+  type AgentContext,
+  DidDocument,
+  type DidResolutionResult,
+  JsonTransformer,
+  KeyDidResolver,
+  PeerDidResolver,
+} from '@credo-ts/core'
+
+const DEFAULT_MAX_ENTRIES = 1000
+
+/** `did:peer:0`, `did:peer:2` and long-form `did:peer:4`: the document is derived from the DID string alone. */
+const SELF_CONTAINED_PEER_DID = /^did:peer:(?:0|2\.|4z[1-9a-km-zA-HJ-NP-Z]{46}:z)/
+
+/**
+ * Bounded LRU of resolved DID documents, kept as JSON text. Only for DIDs whose document is a pure function of
+ * the DID string, so an entry never goes stale and is valid for every agent context (base wallet and tenants).
+ * A hit builds a new DidDocument instance (as Credo's own resolver cache does), so callers never share one.
+ */
+export class ImmutableDidDocumentCache {
+  private readonly entries = new Map<string, string>()
+
+  public constructor(private readonly maxEntries = DEFAULT_MAX_ENTRIES) {}
+
+  public get size(): number {
+    return this.entries.size
+  }
+
+  public get(did: string): DidDocument | undefined {
+    const json = this.entries.get(did)
+    if (json === undefined) return undefined
+    this.entries.delete(did)
+    this.entries.set(did, json)
+    return JsonTransformer.fromJSON(JSON.parse(json) as Record<string, unknown>, DidDocument)
+  }
+
+  public set(did: string, didDocument: DidDocument): void {
+    this.entries.delete(did)
+    this.entries.set(did, JSON.stringify(didDocument.toJSON()))
+    if (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value
+      if (oldest !== undefined) this.entries.delete(oldest)
+    }
+  }
+}
+
+async function resolveCached(
+  cache: ImmutableDidDocumentCache,
+  did: string,
+  resolve: () => Promise<DidResolutionResult>,
+): Promise<DidResolutionResult> {
+  const didDocument = cache.get(did)
+  if (didDocument) {
+    // The same shape the wrapped resolver returns on success.
+    return { didDocument, didDocumentMetadata: {}, didResolutionMetadata: { contentType: 'application/did+ld+json' } }
+  }
+  const result = await resolve()
+  if (result.didDocument && !result.didResolutionMetadata.error) cache.set(did, result.didDocument)
+  return result
+}
+
+/**
+ * Credo's peer DID resolver with a cache for the self-contained forms (0, 2, long-form 4). Resolving a long-form
+ * `did:peer:4` decodes a base58 document of several kilobytes (quadratic in its length) and hashes it on every
+ * message; the cache skips that. Numalgo 1 and short-form 4 depend on stored records and always go to Credo.
+ */
+export class CachingPeerDidResolver extends PeerDidResolver {
+  public constructor(private readonly cache = new ImmutableDidDocumentCache()) {
+    super()
+  }
+
+  public override async resolve(agentContext: AgentContext, did: string): Promise<DidResolutionResult> {
+    if (!SELF_CONTAINED_PEER_DID.test(did)) return super.resolve(agentContext, did)
+    return resolveCached(this.cache, did, () => super.resolve(agentContext, did))
+  }
+}
+
+/** Credo's `did:key` resolver with a cache: a `did:key` document is derived from the key in the DID. */
+export class CachingKeyDidResolver extends KeyDidResolver {
+  public constructor(private readonly cache = new ImmutableDidDocumentCache()) {
+    super()
+  }
+
+  public override async resolve(agentContext: AgentContext, did: string): Promise<DidResolutionResult> {
+    return resolveCached(this.cache, did, () => super.resolve(agentContext, did))
+  }
+}
