@@ -1,57 +1,26 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import request from 'supertest'
-import { transformFile } from '@swc/core'
+import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
 import { startApi, type TestApi } from '../helpers/api'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
 
 const ROOT = path.join(__dirname, '..', '..')
 const hasAgent = existsSync(path.join(ROOT, 'agent', 'src', 'main.ts'))
 
-/**
- * Compiles common/ and agent/src into a directory under data/ (the shared dist/ belongs to the build; inside
- * the repository, node_modules resolve). Undefined when the agent does not compile.
- */
-async function compileAgent(): Promise<{ dir: string; main: string } | undefined> {
-  const { swcOptions } = createRequire(__filename)(path.join(ROOT, 'scripts', 'swc-options.cjs')) as {
-    swcOptions: (options: { forBuild: boolean }) => object
-  }
-  mkdirSync(path.join(ROOT, 'data'), { recursive: true })
-  const dir = mkdtempSync(path.join(ROOT, 'data', 'test-agent-build-'))
-  const walk = (relative: string): string[] =>
-    readdirSync(path.join(ROOT, relative), { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory()
-        ? walk(path.join(relative, entry.name))
-        : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')
-          ? [path.join(relative, entry.name)]
-          : [],
-    )
+/** The real agent program compiled for this test; undefined (with a SKIP line) when it does not compile. */
+async function compileAgent(): Promise<CompiledProgram | undefined> {
   try {
-    for (const relative of [...walk('common'), ...walk(path.join('agent', 'src'))]) {
-      const target = path.join(dir, relative.replace(/\.ts$/, '.js'))
-      const { code } = await transformFile(path.join(ROOT, relative), {
-        ...swcOptions({ forBuild: true }),
-        sourceMaps: false,
-        filename: path.join(ROOT, relative),
-        outputPath: target,
-      })
-      mkdirSync(path.dirname(target), { recursive: true })
-      writeFileSync(target, code)
-    }
-    const assets = path.join(ROOT, 'agent', 'src', 'assets')
-    if (existsSync(assets)) cpSync(assets, path.join(dir, 'agent', 'src', 'assets'), { recursive: true })
-    return { dir, main: path.join(dir, 'agent', 'src', 'main.js') }
+    return await compileProgram('agent')
   } catch (error) {
     console.warn(`SKIP real agent: agent/src does not compile (${(error as Error).message})`)
-    rmSync(dir, { recursive: true, force: true })
     return undefined
   }
 }
 
 /** The platform's spin-up against the real agent program (agent/), when it is there. */
 ;(hasAgent ? describe : describe.skip)('agent spin-up with the real agent program', () => {
-  let compiled: { dir: string; main: string } | undefined
+  let compiled: CompiledProgram | undefined
   let api: TestApi | undefined
 
   beforeAll(async () => {
@@ -67,7 +36,7 @@ async function compileAgent(): Promise<{ dir: string; main: string } | undefined
 
   afterAll(async () => {
     await api?.stop()
-    if (compiled) rmSync(compiled.dir, { recursive: true, force: true })
+    compiled?.remove()
   }, 60_000)
 
   it('reaches DID_CREATED and lists the DID as primary', async () => {

@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import os from 'node:os'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { transformFile } from '@swc/core'
+import { compileProgram, type CompiledProgram } from '../../helpers/compile-program'
 import type * as k8s from '@kubernetes/client-node'
 import { Logger } from '@idplane/common'
 import { loadConfig } from '../../../operator/src/config'
@@ -64,38 +62,14 @@ export async function startOperator(kubeConfig: k8s.KubeConfig, env: Record<stri
  * Compiles operator/src and common/ with swc into a temporary directory (the shared dist/ belongs to the
  * build), once per test file, and returns the path of main.js.
  */
-let compiled: { dir: string; main: string } | undefined
+let compiled: CompiledProgram | undefined
 export async function compileOperator(): Promise<string> {
-  if (compiled) return compiled.main
-  const { swcOptions } = createRequire(__filename)(path.join(ROOT, 'scripts', 'swc-options.cjs')) as {
-    swcOptions: (options: { forBuild: boolean }) => object
-  }
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'idplane-operator-'))
-  const walk = (relative: string): string[] =>
-    readdirSync(path.join(ROOT, relative), { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory()
-        ? walk(path.join(relative, entry.name))
-        : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')
-          ? [path.join(relative, entry.name)]
-          : [],
-    )
-  for (const relative of [...walk('common'), ...walk(path.join('operator', 'src'))]) {
-    const target = path.join(dir, relative.replace(/\.ts$/, '.js'))
-    const { code } = await transformFile(path.join(ROOT, relative), {
-      ...swcOptions({ forBuild: true }),
-      sourceMaps: false,
-      filename: path.join(ROOT, relative),
-      outputPath: target,
-    })
-    mkdirSync(path.dirname(target), { recursive: true })
-    writeFileSync(target, code)
-  }
-  compiled = { dir, main: path.join(dir, 'operator', 'src', 'main.js') }
+  compiled ??= await compileProgram('operator')
   return compiled.main
 }
 
 export function removeCompiledOperator(): void {
-  if (compiled) rmSync(compiled.dir, { recursive: true, force: true })
+  compiled?.remove()
   compiled = undefined
 }
 
