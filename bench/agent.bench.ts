@@ -17,6 +17,7 @@ import { type AddressInfo, createServer as createNetServer } from 'node:net'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../test/fixtures/degree-credential'
 
 const API_KEY = 'bench-admin-api-key-0001'
 const EVENT_TOKEN = 'bench-event-token'
@@ -212,14 +213,8 @@ async function iteration(context: Context): Promise<Record<Step, number>> {
   const degree = `Bachelor of Science ${invitation.outOfBandRecord.id}`
   const offer = await issuer.call<{ threadId: string }>('POST', '/credentials/offer', {
     connectionId: issuerConnection.record.id,
-    credential: {
-      '@context': ['https://www.w3.org/2018/credentials/v1', 'https://www.w3.org/2018/credentials/examples/v1'],
-      type: ['VerifiableCredential', 'UniversityDegreeCredential'],
-      issuer: context.issuerDid,
-      issuanceDate: '2024-01-01T00:00:00Z',
-      credentialSubject: { id: context.holderDid, degree: { type: 'BachelorDegree', name: degree } },
-    },
-    options: { proofType: 'Ed25519Signature2020', proofPurpose: 'assertionMethod' },
+    credential: aDegreeCredential(context.issuerDid, context.holderDid, degree),
+    options: signingOptions(),
   })
   const holderOffer = await sink.waitFor(is('holder', 'credential', 'offer-received', 'threadId', offer.threadId))
   await holder.call('POST', '/credentials/accept-offer', { credentialRecordId: holderOffer.record.id })
@@ -228,18 +223,9 @@ async function iteration(context: Context): Promise<Record<Step, number>> {
 
   const request = await issuer.call<{ id: string; threadId: string }>('POST', '/proofs/request', {
     connectionId: issuerConnection.record.id,
-    presentationDefinition: {
-      id: 'degree',
-      input_descriptors: [
-        {
-          id: 'degree',
-          schema: [{ uri: 'https://www.w3.org/2018/credentials/examples/v1' }],
-          constraints: {
-            fields: [{ path: ['$.credentialSubject.degree.name'], filter: { type: 'string', const: degree } }],
-          },
-        },
-      ],
-    },
+    presentationDefinition: aDegreePresentationDefinition([
+      { path: ['$.credentialSubject.degree.name'], filter: { type: 'string', const: degree } },
+    ]),
   })
   const holderRequest = await sink.waitFor(is('holder', 'proof', 'request-received', 'threadId', request.threadId))
   lap('request')

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 
 import { spawnAgent, type SpawnedAgent, waitUntil } from '../helpers/agent-process'
+import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../fixtures/degree-credential'
 
 interface Envelope<T> {
   data: T
@@ -88,14 +89,8 @@ describe('agent processes over DIDComm HTTP', () => {
     const holderDid = (await holder.call<Envelope<{ did: string }>>('POST', '/dids', { method: 'key' })).body.data.did
     const offer = await issuer.call<Envelope<Rec & { threadId: string }>>('POST', '/credentials/offer', {
       connectionId: issuerConnectionId,
-      credential: {
-        '@context': ['https://www.w3.org/2018/credentials/v1', 'https://www.w3.org/2018/credentials/examples/v1'],
-        type: ['VerifiableCredential', 'UniversityDegreeCredential'],
-        issuer: issuerDid,
-        issuanceDate: '2024-01-01T00:00:00Z',
-        credentialSubject: { id: holderDid, degree: { type: 'BachelorDegree', name: 'Bachelor of Science' } },
-      },
-      options: { proofType: 'Ed25519Signature2020', proofPurpose: 'assertionMethod' },
+      credential: aDegreeCredential(issuerDid, holderDid),
+      options: signingOptions(),
     })
     expect(offer.status).toBe(201)
     const holderOffer = await waitUntil(async () => {
@@ -128,16 +123,7 @@ describe('agent processes over DIDComm HTTP', () => {
 
     const request = await issuer.call<Envelope<Rec & { threadId: string }>>('POST', '/proofs/request', {
       connectionId: issuerConnectionId,
-      presentationDefinition: {
-        id: 'degree',
-        input_descriptors: [
-          {
-            id: 'degree',
-            schema: [{ uri: 'https://www.w3.org/2018/credentials/examples/v1' }],
-            constraints: { fields: [{ path: ['$.credentialSubject.degree.type'] }] },
-          },
-        ],
-      },
+      presentationDefinition: aDegreePresentationDefinition(),
     })
     expect(request.status).toBe(201)
     const holderRequest = await waitUntil(async () => {

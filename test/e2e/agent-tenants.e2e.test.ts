@@ -3,6 +3,7 @@ import path from 'node:path'
 
 import { PgliteSqlClient } from '../../agent/src/adapters/sql/pglite-sql-client'
 import { spawnAgent, type SpawnedAgent, waitUntil } from '../helpers/agent-process'
+import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../fixtures/degree-credential'
 
 interface Envelope<T> {
   data: T
@@ -118,14 +119,8 @@ describe('one base agent serving two tenants over DIDComm HTTP', () => {
 
     const offer = await issuer.call<Envelope<Rec & { threadId: string }>>('POST', '/credentials/offer', {
       connectionId: connectionOfA.issuerSide,
-      credential: {
-        '@context': ['https://www.w3.org/2018/credentials/v1', 'https://www.w3.org/2018/credentials/examples/v1'],
-        type: ['VerifiableCredential', 'UniversityDegreeCredential'],
-        issuer: issuerDid,
-        issuanceDate: '2024-01-01T00:00:00Z',
-        credentialSubject: { id: holderDid, degree: { type: 'BachelorDegree', name: 'Bachelor of Science' } },
-      },
-      options: { proofType: 'Ed25519Signature2020', proofPurpose: 'assertionMethod' },
+      credential: aDegreeCredential(issuerDid, holderDid),
+      options: signingOptions(),
     })
     expect(offer.status).toBe(201)
     const offerOfA = await waitUntil(async () => {
@@ -146,16 +141,7 @@ describe('one base agent serving two tenants over DIDComm HTTP', () => {
 
     const request = await issuer.call<Envelope<Rec & { threadId: string }>>('POST', '/proofs/request', {
       connectionId: connectionOfA.issuerSide,
-      presentationDefinition: {
-        id: 'degree',
-        input_descriptors: [
-          {
-            id: 'degree',
-            schema: [{ uri: 'https://www.w3.org/2018/credentials/examples/v1' }],
-            constraints: { fields: [{ path: ['$.credentialSubject.degree.type'] }] },
-          },
-        ],
-      },
+      presentationDefinition: aDegreePresentationDefinition(),
     })
     const requestOfA = await waitUntil(async () => {
       const list = await tenantA.api.call<Envelope<Rec[]>>('GET', `/proofs?threadId=${request.body.data.threadId}`)

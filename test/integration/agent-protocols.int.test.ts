@@ -7,6 +7,7 @@ import {
 
 import { withSuiteContext } from '../../agent/src/formats/jsonld/suite-context'
 import { startInProcessAgent, type InProcessAgent } from '../helpers/agent-in-process'
+import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../fixtures/degree-credential'
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20000): Promise<T> {
   const deadline = Date.now() + timeoutMs
@@ -60,23 +61,8 @@ describe('agent protocols (two agents, HTTP on 127.0.0.1)', () => {
         autoAcceptCredential: DidCommAutoAcceptCredential.ContentApproved,
         credentialFormats: {
           jsonld: {
-            credential: withSuiteContext(
-              {
-                '@context': [
-                  'https://www.w3.org/2018/credentials/v1',
-                  'https://www.w3.org/2018/credentials/examples/v1',
-                ],
-                type: ['VerifiableCredential', 'UniversityDegreeCredential'],
-                issuer: issuerDidValue,
-                issuanceDate: '2024-01-01T00:00:00Z',
-                credentialSubject: {
-                  id: holderDidValue,
-                  degree: { type: 'BachelorDegree', name: 'Bachelor of Science' },
-                },
-              },
-              proofType,
-            ),
-            options: { proofType, proofPurpose: 'assertionMethod' },
+            credential: withSuiteContext(aDegreeCredential(issuerDidValue, holderDidValue), proofType),
+            options: signingOptions(proofType),
           },
         },
       })
@@ -100,16 +86,7 @@ describe('agent protocols (two agents, HTTP on 127.0.0.1)', () => {
       protocolVersion: 'v2',
       proofFormats: {
         presentationExchange: {
-          presentationDefinition: {
-            id: 'degree',
-            input_descriptors: [
-              {
-                id: 'degree',
-                schema: [{ uri: 'https://www.w3.org/2018/credentials/examples/v1' }],
-                constraints: { fields: [{ path: ['$.credentialSubject.degree.type'] }] },
-              },
-            ],
-          },
+          presentationDefinition: aDegreePresentationDefinition(),
         },
       },
     })
