@@ -1,12 +1,5 @@
-import { Transform } from 'class-transformer'
-import { IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Length, Max, MaxLength, Min } from 'class-validator'
-
-/** Largest value of the int4 columns countryId, stateId and cityId (larger would be a database error). */
-export const MAX_LOCATION_ID = 2_147_483_647
-
-/** Trims strings so that `"  a "` counts as one character (spec: Limits, name 2 to 200). */
-export const trimmed = () =>
-  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+import { IsNotEmpty, IsOptional, IsString, Length, MaxLength } from 'class-validator'
+import { IsLocationId, IsOptionalHttpUrl, trimmed } from './organization-fields'
 
 /** Body of `POST /v1/orgs` (spec: Organizations, Limits). */
 export class CreateOrganizationDto {
@@ -27,15 +20,11 @@ export class CreateOrganizationDto {
   @IsString()
   logo?: string
 
-  @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true })
-  @MaxLength(2048)
+  @IsOptionalHttpUrl()
   website?: string
 
   /** Spec: a fully qualified URL including http:// or https:// and a top-level domain. */
-  @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: true })
-  @MaxLength(2048)
+  @IsOptionalHttpUrl(true)
   notificationWebhook?: string
 
   @IsOptional()
@@ -44,21 +33,12 @@ export class CreateOrganizationDto {
   @MaxLength(200)
   registrationNumber?: string
 
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_LOCATION_ID)
+  @IsLocationId()
   countryId?: number
 
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_LOCATION_ID)
+  @IsLocationId()
   stateId?: number
 
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_LOCATION_ID)
+  @IsLocationId()
   cityId?: number
 }

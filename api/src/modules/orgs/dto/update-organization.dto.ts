@@ -1,5 +1,5 @@
-import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Length, Max, MaxLength, Min } from 'class-validator'
-import { MAX_LOCATION_ID, trimmed } from './create-organization.dto'
+import { IsBoolean, IsNotEmpty, IsOptional, IsString, Length } from 'class-validator'
+import { IsLocationId, IsOptionalHttpUrl, trimmed } from './organization-fields'
 
 /** Body of `PUT /v1/orgs/:orgId`: every field optional, only supplied fields change (spec: Organizations). */
 export class UpdateOrganizationDto {
@@ -22,30 +22,19 @@ export class UpdateOrganizationDto {
   @IsString()
   logo?: string
 
-  @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true })
-  @MaxLength(2048)
+  @IsOptionalHttpUrl()
   website?: string
 
   @IsOptional()
   @IsBoolean()
   isPublic?: boolean
 
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_LOCATION_ID)
+  @IsLocationId()
   countryId?: number
 
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_LOCATION_ID)
+  @IsLocationId()
   stateId?: number
 
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_LOCATION_ID)
+  @IsLocationId()
   cityId?: number
 }
