@@ -8,14 +8,15 @@ import { PgSqlClient } from './adapters/sql/pg-sql-client'
 import { PgliteSqlClient } from './adapters/sql/pglite-sql-client'
 import { migrateSchema } from './adapters/sql/schema-migrations'
 import type { SqlClient } from './adapters/sql/sql-client'
+import { DEFAULT_MIRROR_LIMITS } from './adapters/storage/record-mirror'
 import { createAdminApp } from './admin/admin-app'
 import { AgentRuntime } from './admin/agent-runtime'
 import type { AgentConfig } from './config'
 import { buildAgent, type IdplaneAgent } from './credo/build-agent'
 import { type CredoEventLike, FORWARDED_EVENTS } from './events/event-mapper'
-import { EventRecorder } from './events/event-recorder'
 import { OutboxRepository } from './events/outbox/outbox.repository'
 import { OutboxSender } from './events/outbox/outbox-sender'
+import { StateChangeOutbox } from './events/state-change-outbox'
 import { AgentMetrics } from './metrics/agent-metrics'
 
 /** The running agent program: database, Credo agent, admin server, event outbox; `stop` undoes `start`. */
@@ -23,7 +24,6 @@ export class AgentProcess {
   private sql: SqlClient | undefined
   private agent: IdplaneAgent | undefined
   private server: Server | undefined
-  private recorder: EventRecorder | undefined
   private sender: OutboxSender | undefined
 
   public constructor(
@@ -54,20 +54,9 @@ export class AgentProcess {
     await migrateSchema(this.sql)
     const keys = await EncryptedKeyStorage.open(this.sql, config.walletKey)
 
-    const agent = buildAgent({
-      endpoints: [config.endpoint],
-      inboundPort: config.inboundPort,
-      logger,
-      logLevel: config.logLevel,
-      adapters: new IdplaneAdaptersModule(this.sql, keys),
-    })
-    this.agent = agent
-    this.countMessages(agent, metrics)
-
-    const outbox = new OutboxRepository(this.sql)
     if (config.events) {
       this.sender = new OutboxSender(
-        outbox,
+        new OutboxRepository(this.sql),
         {
           url: config.events.url,
           token: config.events.token,
@@ -76,16 +65,22 @@ export class AgentProcess {
         logger.child({ component: 'events' }),
       )
     }
-    const sender = this.sender
-    this.recorder = new EventRecorder(
-      agent.events as never,
-      outbox,
-      config.label,
-      agent.context.contextCorrelationId,
-      logger.child({ component: 'events' }),
-      () => sender?.nudge(),
-    )
-    this.recorder.start()
+    const agent = buildAgent({
+      endpoints: [config.endpoint],
+      inboundPort: config.inboundPort,
+      logger,
+      logLevel: config.logLevel,
+      // State changes are stored with the records they belong to (the transactional outbox).
+      adapters: new IdplaneAdaptersModule(this.sql, keys, {
+        events: this.sender ? new StateChangeOutbox(config.label, this.sender) : undefined,
+        mirror:
+          config.recordMirrorMb === 0
+            ? false
+            : { ...DEFAULT_MIRROR_LIMITS, maxBytes: config.recordMirrorMb * 1024 * 1024 },
+      }),
+    })
+    this.agent = agent
+    this.countMessages(agent, metrics)
     await agent.initialize()
     this.sender?.start()
     runtime.setInitialized(agent)
@@ -96,7 +91,6 @@ export class AgentProcess {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()))
     this.server?.closeAllConnections()
     if (this.agent?.isInitialized) await this.agent.shutdown()
-    await this.recorder?.stop()
     await this.sender?.stop()
     await this.sql?.close()
   }

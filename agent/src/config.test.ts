@@ -10,6 +10,12 @@ describe('loadConfig', () => {
     expect(config.endpoint).toBe('http://127.0.0.1:9100')
     expect(config.database).toEqual({ kind: 'pglite', dataDir: expect.stringMatching(/data\/agent-acme$/) })
     expect(config.events).toBeUndefined()
+    expect(config.recordMirrorMb).toBe(64)
+  })
+
+  it('reads the record mirror budget, 0 turning it off', () => {
+    expect(loadConfig({ ...valid, AGENT_RECORD_MIRROR_MB: '0' }).recordMirrorMb).toBe(0)
+    expect(() => loadConfig({ ...valid, AGENT_RECORD_MIRROR_MB: '-1' })).toThrow(/AGENT_RECORD_MIRROR_MB/)
   })
 
   it('picks PostgreSQL with a schema when a database URL is set', () => {

@@ -25,7 +25,12 @@ export interface AgentConfig {
   readonly database: DatabaseConfig
   readonly events: { readonly url: string; readonly token: string } | undefined
   readonly logLevel: LogLevel
+  /** Megabytes of record JSON kept in memory to answer reads (RecordMirror); 0 sends every read to SQL. */
+  readonly recordMirrorMb: number
 }
+
+/** @default 64 megabytes of mirrored record JSON */
+export const DEFAULT_RECORD_MIRROR_MB = 64
 
 /**
  * Reads and validates the agent's environment once at start. Every bad variable is reported in one
@@ -57,6 +62,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const eventToken = env.string('AGENT_EVENT_TOKEN')
   if (eventUrl && !eventToken) env.problem('AGENT_EVENT_TOKEN', 'is required when AGENT_EVENT_URL is set')
   const logLevel = env.oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info')
+  const recordMirrorMb = env.int('AGENT_RECORD_MIRROR_MB', DEFAULT_RECORD_MIRROR_MB, { min: 0, max: 65536 })
   env.assertValid('agent')
   return {
     label,
@@ -68,5 +74,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     database,
     events: eventUrl && eventToken ? { url: eventUrl, token: eventToken } : undefined,
     logLevel,
+    recordMirrorMb,
   }
 }

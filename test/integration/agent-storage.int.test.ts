@@ -1,4 +1,12 @@
-import { type AgentContext, GenericRecord, RecordDuplicateError, RecordNotFoundError } from '@credo-ts/core'
+import {
+  type AgentContext,
+  BaseRecord,
+  GenericRecord,
+  RecordDuplicateError,
+  RecordNotFoundError,
+  type TagsBase,
+} from '@credo-ts/core'
+import fc from 'fast-check'
 
 import { PgSqlClient } from '../../agent/src/adapters/sql/pg-sql-client'
 import { PgliteSqlClient } from '../../agent/src/adapters/sql/pglite-sql-client'
@@ -7,6 +15,7 @@ import type { TagQuery } from '../../agent/src/adapters/storage/query-to-sql'
 import type { SqlClient } from '../../agent/src/adapters/sql/sql-client'
 import { SqlStorageService } from '../../agent/src/adapters/storage/sql-storage.service'
 import { matchesTagQuery } from '../../agent/src/adapters/storage/tag-match'
+import type { OutboxDraft, WriteEvents } from '../../agent/src/adapters/storage/write-events'
 import { randomSchemaName, TEST_DATABASE_URL } from '../helpers/agent-in-process'
 
 const context = (id: string) => ({ contextCorrelationId: id }) as unknown as AgentContext
@@ -37,7 +46,16 @@ const DATABASES: [string, Database][] = [
   ['PGlite', { open: () => PgliteSqlClient.open(), drop: async () => undefined }],
 ]
 
-describe.each(DATABASES)('SqlStorageService on %s', (_name, database) => {
+/** Reads from the in-memory mirror (the default) and from SQL (mirror off) must agree on every case. */
+const READ_PATHS: [string, boolean][] = [
+  ['mirror', true],
+  ['SQL', false],
+]
+const PATHS_BY_DATABASE = DATABASES.flatMap(([name, database]) =>
+  READ_PATHS.map(([path, mirrored]) => [name, path, database, mirrored] as const),
+)
+
+describe.each(PATHS_BY_DATABASE)('SqlStorageService on %s, reads from %s', (_name, _path, database, mirrored) => {
   let sql: SqlClient
   let sut: SqlStorageService<GenericRecord>
   const base = context('base')
@@ -45,7 +63,7 @@ describe.each(DATABASES)('SqlStorageService on %s', (_name, database) => {
   beforeAll(async () => {
     sql = await database.open()
     await migrateSchema(sql)
-    sut = new SqlStorageService(sql)
+    sut = new SqlStorageService(sql, { mirror: mirrored ? undefined : false })
     for (const [id, tags] of Object.entries(seeded)) await sut.save(base, aRecord(id, tags))
     await sut.save(context('tenant-1'), aRecord('d', { state: 'done', role: 'issuer' }))
   })
@@ -80,12 +98,12 @@ describe.each(DATABASES)('SqlStorageService on %s', (_name, database) => {
     expect(found.map((record) => record.id).sort()).toEqual(ids)
   })
 
-  it.each(cases)('evaluates %s in memory (the cache invalidation) as the database does', (_name, query, ids) => {
+  it.each(cases)('evaluates %s in memory (tag-match.ts) as the database does', (_name, query, ids) => {
     const matching = Object.entries(seeded).filter(([, tags]) => matchesTagQuery(query, tags))
     expect(matching.map(([id]) => id).sort()).toEqual(ids)
   })
 
-  it('answers repeated reads from its cache and never serves a stale one after a write', async () => {
+  it('never serves a stale record or result after a write', async () => {
     const scope = context('cache-test')
     const ids = async (query: TagQuery) =>
       (await sut.findByQuery(scope, GenericRecord, query as never)).map((record) => record.id).sort()
@@ -107,7 +125,7 @@ describe.each(DATABASES)('SqlStorageService on %s', (_name, database) => {
     expect(await ids({ role: 'issuer' })).toEqual(['z'])
     await expect(sut.getById(scope, GenericRecord, 'x')).rejects.toBeInstanceOf(RecordNotFoundError)
 
-    // Instances handed out share nothing with the cache.
+    // Instances handed out share nothing with the mirror.
     const z = await sut.getById(scope, GenericRecord, 'z')
     z.setTag('role', 'changed-in-memory')
     z.content = { mutated: true }
@@ -136,5 +154,202 @@ describe.each(DATABASES)('SqlStorageService on %s', (_name, database) => {
       `EXPLAIN SELECT id FROM records WHERE tags @> '{"state":"done"}'::jsonb`,
     )
     expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('records_tags_idx')
+  })
+})
+
+/** A record with a state, standing for Credo's exchange records in the outbox cases. */
+class StatefulRecord extends BaseRecord {
+  public static override readonly type = 'StatefulRecord'
+  public override readonly type = StatefulRecord.type
+  public state = 'start'
+
+  public getTags(): TagsBase {
+    return { ...this._tags, state: this.state }
+  }
+}
+
+function aStatefulRecord(id: string, state: string): StatefulRecord {
+  const record = new StatefulRecord()
+  record.id = id
+  record.state = state
+  return record
+}
+
+/** Drafts an event for every StatefulRecord write and remembers what the storage reported. */
+class RecordingEvents implements WriteEvents {
+  public readonly outcomes: [string, boolean][] = []
+  private next = 0
+
+  public draft(_contextId: string, type: string, recordJson: string): OutboxDraft | undefined {
+    if (type !== StatefulRecord.type) return undefined
+    const id = `00000000-0000-4000-8000-${String(++this.next).padStart(12, '0')}`
+    return { id, kind: 'test', body: JSON.stringify({ id, record: JSON.parse(recordJson) as unknown }) }
+  }
+
+  public settled(draft: OutboxDraft, stored: boolean): void {
+    this.outcomes.push([draft.id, stored])
+  }
+}
+
+describe.each(DATABASES)('Transactional outbox on %s', (_name, database) => {
+  let sql: SqlClient
+  let events: RecordingEvents
+  let sut: SqlStorageService<StatefulRecord>
+  const base = context('base')
+
+  beforeAll(async () => {
+    sql = await database.open()
+    await migrateSchema(sql)
+  })
+
+  beforeEach(async () => {
+    await sql.query('DELETE FROM outbox_events')
+    events = new RecordingEvents()
+    sut = new SqlStorageService(sql, {
+      events: { draft: (...args) => events.draft(...args), settled: (...args) => events.settled(...args) },
+    })
+  })
+
+  afterAll(async () => {
+    await database.drop(sql)
+    await sql.close()
+  })
+
+  const outboxStates = async () =>
+    (
+      await sql.query<{ state: string }>(
+        "SELECT body::jsonb->'record'->>'state' AS state FROM outbox_events WHERE kind = 'test' ORDER BY seq",
+      )
+    ).rows.map((row) => row.state)
+
+  it('stores an event with a new record and with each state change, not with other updates', async () => {
+    const record = aStatefulRecord('r1', 'offer-sent')
+    await sut.save(base, record)
+    record.metadata.set('note', { unchanged: 'state' })
+    await sut.update(base, record)
+    record.state = 'done'
+    await sut.update(base, record)
+    expect(await outboxStates()).toEqual(['offer-sent', 'done'])
+    expect(events.outcomes.map(([, stored]) => stored)).toEqual([true, false, true])
+  })
+
+  it('stores no event when the write fails, and says so', async () => {
+    await sut.save(base, aStatefulRecord('r2', 'offer-sent'))
+    await expect(sut.save(base, aStatefulRecord('r2', 'offer-sent'))).rejects.toBeInstanceOf(RecordDuplicateError)
+    await expect(sut.update(base, aStatefulRecord('missing', 'done'))).rejects.toBeInstanceOf(RecordNotFoundError)
+    expect(await outboxStates()).toEqual(['offer-sent'])
+    expect(events.outcomes.map(([, stored]) => stored)).toEqual([true, false, false])
+  })
+
+  it('keeps record and event together when the statement fails on the event', async () => {
+    const record = aStatefulRecord('r3', 'offer-sent')
+    await sut.save(base, record)
+    // The next draft reuses an event id already in the table: the event insert fails, and with it the update.
+    const taken = events.outcomes[0][0]
+    const failing = new SqlStorageService<StatefulRecord>(sql, {
+      events: { draft: (_c, _t, json) => ({ id: taken, kind: 'test', body: json }), settled: () => undefined },
+    })
+    record.state = 'done'
+    await expect(failing.update(base, record)).rejects.toThrow()
+    expect((await sut.getById(base, StatefulRecord, 'r3')).state).toBe('offer-sent')
+    expect(await outboxStates()).toEqual(['offer-sent'])
+  })
+})
+
+describe('Mirror and SQL agree on generated records and queries', () => {
+  const tagValue = fc.constantFrom('a', 'b', 'c')
+  const tags = fc.record(
+    { state: tagValue, role: fc.constantFrom('issuer', 'holder'), flag: fc.boolean(), keys: fc.array(tagValue) },
+    { requiredKeys: [] },
+  )
+  const leaf: fc.Arbitrary<TagQuery> = fc.oneof(
+    fc.record({ state: tagValue }),
+    fc.record({ role: fc.constantFrom('issuer', 'holder', 'verifier') }),
+    fc.record({ flag: fc.boolean() }),
+    fc.record({ keys: fc.array(tagValue, { maxLength: 2 }) }),
+    fc.record({ state: tagValue, role: fc.constantFrom('issuer', 'holder') }),
+    fc.constant({}),
+  )
+  const query: fc.Arbitrary<TagQuery> = fc.letrec<{ query: TagQuery }>((tie) => ({
+    query: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      leaf,
+      fc.record({ $and: fc.array(tie('query'), { maxLength: 3 }) }),
+      fc.record({ $or: fc.array(tie('query'), { maxLength: 3 }) }),
+      fc.record({ $not: tie('query') }),
+    ),
+  })).query
+
+  it('on PGlite', async () => {
+    const sql = await PgliteSqlClient.open()
+    await migrateSchema(sql)
+    const writer = new SqlStorageService<GenericRecord>(sql)
+    const direct = new SqlStorageService<GenericRecord>(sql, { mirror: false })
+    let round = 0
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(tags, { maxLength: 12 }),
+          fc.array(query, { minLength: 1, maxLength: 5 }),
+          async (all, queries) => {
+            const scope = context(`generated-${round++}`)
+            for (const [index, recordTags] of all.entries()) await writer.save(scope, aRecord(`r${index}`, recordTags))
+            // Some records change their tags after the mirror was loaded.
+            await writer.getAll(scope, GenericRecord)
+            for (const [index] of all.entries()) {
+              if (index % 3 !== 0) continue
+              const record = await writer.getById(scope, GenericRecord, `r${index}`)
+              record.setTag('state', 'b')
+              await writer.update(scope, record)
+            }
+            for (const generated of queries) {
+              const fromMirror = await writer.findByQuery(scope, GenericRecord, generated as never)
+              const fromSql = await direct.findByQuery(scope, GenericRecord, generated as never)
+              expect(fromMirror.map((record) => record.id)).toEqual(fromSql.map((record) => record.id))
+            }
+          },
+        ),
+        { numRuns: 60 },
+      )
+    } finally {
+      await sql.close()
+    }
+  })
+})
+
+const migrationSchema = randomSchemaName('agent_outbox_migration')
+
+describe.each([
+  [
+    'PostgreSQL',
+    {
+      open: () => PgSqlClient.connect(TEST_DATABASE_URL, migrationSchema),
+      drop: async (sql: SqlClient) => {
+        await sql.query(`DROP SCHEMA "${migrationSchema}" CASCADE`)
+      },
+    },
+  ],
+  ['PGlite', { open: () => PgliteSqlClient.open(), drop: async () => undefined }],
+] as [string, Database][])('Schema migration of an older outbox on %s', (_name, database) => {
+  it('turns jsonb bodies into text, keeps undelivered events and drops delivered ones', async () => {
+    const sql = await database.open()
+    try {
+      await sql.query(`CREATE TABLE outbox_events (
+        id uuid PRIMARY KEY, kind text NOT NULL, body jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),
+        seq bigserial, attempts integer NOT NULL DEFAULT 0, next_attempt_at timestamptz NOT NULL DEFAULT now(),
+        delivered_at timestamptz, last_error text)`)
+      await sql.query(
+        `INSERT INTO outbox_events (id, kind, body, delivered_at) VALUES
+         ('00000000-0000-4000-8000-000000000001', 'proof', '{"id": "pending"}', NULL),
+         ('00000000-0000-4000-8000-000000000002', 'proof', '{"id": "sent"}', now())`,
+      )
+      await migrateSchema(sql)
+      await migrateSchema(sql) // idempotent: runs at every start
+      const { rows } = await sql.query<{ body: string }>('SELECT body FROM outbox_events')
+      expect(rows).toEqual([{ body: '{"id": "pending"}' }])
+    } finally {
+      await database.drop(sql)
+      await sql.close()
+    }
   })
 })

@@ -3,7 +3,7 @@ import { type AgentContext, type DependencyManager, InjectionSymbols, Kms, type 
 import { EncryptedKeyStorage } from './kms/encrypted-key-storage'
 import { IdplaneKeyManagementService } from './kms/idplane-key-management.service'
 import type { SqlClient } from './sql/sql-client'
-import { SqlStorageService } from './storage/sql-storage.service'
+import { SqlStorageService, type SqlStorageOptions } from './storage/sql-storage.service'
 
 /**
  * Plugs our two adapters into Credo, the way AskarModule does for Askar: the SQL storage service and the
@@ -17,8 +17,9 @@ export class IdplaneAdaptersModule implements Module {
   public constructor(
     sql: SqlClient,
     public readonly keys: EncryptedKeyStorage,
+    storageOptions: SqlStorageOptions = {},
   ) {
-    this.storage = new SqlStorageService(sql)
+    this.storage = new SqlStorageService(sql, storageOptions)
     this.keyManagement = new IdplaneKeyManagementService(keys)
   }
 

@@ -1,41 +1,36 @@
-import { toAgentEvent } from './event-mapper'
+import { DidCommConnectionRecord, DidCommProofExchangeRecord } from '@credo-ts/didcomm'
 
-const now = () => new Date('2026-01-01T00:00:00Z')
-const id = () => 'event-1'
+import { eventBody, FORWARDED_RECORD_TYPES } from './event-mapper'
 
-describe('toAgentEvent', () => {
-  it.each([
-    ['ConnectionStateChanged', 'connectionRecord', 'connection'],
-    ['DidCommCredentialStateChanged', 'credentialExchangeRecord', 'credential'],
-    ['DidCommProofStateChanged', 'proofRecord', 'proof'],
-    ['DidCommBasicMessageStateChanged', 'basicMessageRecord', 'basic-message'],
-    ['QuestionAnswerStateChanged', 'questionAnswerRecord', 'question-answer'],
-  ])('maps %s to kind %s', (type, recordKey, kind) => {
-    const event = {
-      type,
-      payload: { [recordKey]: { id: 'r1', state: 'done' } },
-      metadata: { contextCorrelationId: 'default' },
-    }
-    expect(toAgentEvent(event, 'acme', 'default', now, id)).toEqual({
-      id: 'event-1',
-      kind,
+describe('eventBody', () => {
+  it('puts the record JSON as it is under `record`, after the header fields', () => {
+    const recordJson = '{"id":"r1","state":"done","metadata":{"a":[1,2]}}'
+    const body = eventBody(
+      { id: 'e1', kind: 'proof', agentLabel: 'acme', tenantId: 't1', occurredAt: '2026-01-01T00:00:00.000Z' },
+      recordJson,
+    )
+    expect(JSON.parse(body)).toEqual({
+      id: 'e1',
+      kind: 'proof',
       agentLabel: 'acme',
+      tenantId: 't1',
       occurredAt: '2026-01-01T00:00:00.000Z',
-      record: { id: 'r1', state: 'done' },
+      record: { id: 'r1', state: 'done', metadata: { a: [1, 2] } },
     })
+    expect(body.endsWith(`"record":${recordJson}}`)).toBe(true)
   })
+})
 
-  it('ignores events it does not forward', () => {
-    expect(toAgentEvent({ type: 'DidCommMessageSent', payload: {} }, 'acme', 'default')).toBeUndefined()
-  })
-
-  it('uses the record JSON form and names the tenant', () => {
-    const record = { toJSON: () => ({ id: 'r2', _tags: {} }) }
-    const event = {
-      type: 'DidCommProofStateChanged',
-      payload: { proofRecord: record },
-      metadata: { contextCorrelationId: 'tenant-t1' },
-    }
-    expect(toAgentEvent(event, 'acme', 'default', now, id)).toMatchObject({ tenantId: 't1', record: { id: 'r2' } })
+describe('FORWARDED_RECORD_TYPES', () => {
+  it("names Credo's record types by their stored type", () => {
+    expect(FORWARDED_RECORD_TYPES[DidCommConnectionRecord.type]).toBe('connection')
+    expect(FORWARDED_RECORD_TYPES[DidCommProofExchangeRecord.type]).toBe('proof')
+    expect(Object.values(FORWARDED_RECORD_TYPES).sort()).toEqual([
+      'basic-message',
+      'connection',
+      'credential',
+      'proof',
+      'question-answer',
+    ])
   })
 })

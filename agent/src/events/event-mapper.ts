@@ -1,16 +1,27 @@
-import { randomUUID } from 'node:crypto'
-
 import {
   DidCommBasicMessageEventTypes,
+  DidCommBasicMessageRecord,
   DidCommConnectionEventTypes,
+  DidCommConnectionRecord,
   DidCommCredentialEventTypes,
+  DidCommCredentialExchangeRecord,
   DidCommProofEventTypes,
+  DidCommProofExchangeRecord,
 } from '@credo-ts/didcomm'
-import { QuestionAnswerEventTypes } from '@credo-ts/question-answer'
+import { QuestionAnswerEventTypes, QuestionAnswerRecord } from '@credo-ts/question-answer'
 
 export type AgentEventKind = 'connection' | 'credential' | 'proof' | 'basic-message' | 'question-answer'
 
-/** The state-changed events we forward, by Credo event type, with the payload key that holds the record. */
+/** Credo record types (their static `type`) whose creation and state changes are announced, with the event kind. */
+export const FORWARDED_RECORD_TYPES: Readonly<Record<string, AgentEventKind>> = {
+  [DidCommConnectionRecord.type]: 'connection',
+  [DidCommCredentialExchangeRecord.type]: 'credential',
+  [DidCommProofExchangeRecord.type]: 'proof',
+  [DidCommBasicMessageRecord.type]: 'basic-message',
+  [QuestionAnswerRecord.type]: 'question-answer',
+}
+
+/** Credo's state-changed events of those records, with the payload key that holds the record (for metrics). */
 export const FORWARDED_EVENTS: Readonly<Record<string, { kind: AgentEventKind; recordKey: string }>> = {
   // Credo's own constants: the connection event is named 'ConnectionStateChanged', unlike its siblings.
   [DidCommConnectionEventTypes.DidCommConnectionStateChanged]: { kind: 'connection', recordKey: 'connectionRecord' },
@@ -26,13 +37,13 @@ export const FORWARDED_EVENTS: Readonly<Record<string, { kind: AgentEventKind; r
   [QuestionAnswerEventTypes.QuestionAnswerStateChanged]: { kind: 'question-answer', recordKey: 'questionAnswerRecord' },
 }
 
-export interface AgentEventBody {
+/** The fields of an event besides the record (the platform's event contract; see docs/agent.md). */
+export interface AgentEventHeader {
   id: string
   kind: AgentEventKind
   agentLabel: string
   tenantId?: string
   occurredAt: string
-  record: Record<string, unknown>
 }
 
 export interface CredoEventLike {
@@ -42,34 +53,10 @@ export interface CredoEventLike {
 }
 
 /**
- * Turns a Credo event into the platform event body, or undefined for events we do not forward.
- * The id is minted here, once: the outbox stores it and every retry resends it, so the platform can
- * drop duplicates by id.
+ * The event body as JSON text: the header's fields, then `record` holding the record's JSON text exactly as
+ * stored (spliced in, not parsed and serialized again).
  */
-export function toAgentEvent(
-  event: CredoEventLike,
-  agentLabel: string,
-  baseContextId: string,
-  now: () => Date = () => new Date(),
-  newId: () => string = randomUUID,
-): AgentEventBody | undefined {
-  const forwarded = FORWARDED_EVENTS[event.type]
-  if (!forwarded) return undefined
-  const record = event.payload[forwarded.recordKey]
-  if (!record || typeof record !== 'object') return undefined
-  const contextId = event.metadata?.contextCorrelationId
-  return {
-    id: newId(),
-    kind: forwarded.kind,
-    agentLabel,
-    ...(contextId && contextId !== baseContextId ? { tenantId: contextId.replace(/^tenant-/, '') } : {}),
-    occurredAt: now().toISOString(),
-    record: toPlainRecord(record),
-  }
-}
-
-function toPlainRecord(record: object): Record<string, unknown> {
-  const withToJson = record as { toJSON?: () => unknown }
-  const plain = typeof withToJson.toJSON === 'function' ? withToJson.toJSON() : record
-  return JSON.parse(JSON.stringify(plain)) as Record<string, unknown>
+export function eventBody(header: AgentEventHeader, recordJson: string): string {
+  const head = JSON.stringify(header)
+  return `${head.slice(0, -1)},"record":${recordJson}}`
 }

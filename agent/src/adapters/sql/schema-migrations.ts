@@ -28,7 +28,7 @@ const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS outbox_events (
     id uuid PRIMARY KEY,
     kind text NOT NULL,
-    body jsonb NOT NULL,
+    body text NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now(),
     seq bigserial,
     attempts integer NOT NULL DEFAULT 0,
@@ -37,6 +37,15 @@ const STATEMENTS = [
     last_error text
   )`,
   `CREATE INDEX IF NOT EXISTS outbox_events_pending_idx ON outbox_events (next_attempt_at) WHERE delivered_at IS NULL`,
+  // Delivered events are deleted now; rows an older version marked delivered are dropped once.
+  `DELETE FROM outbox_events WHERE delivered_at IS NOT NULL`,
+  // Bodies are sent byte for byte as written (a resent duplicate equals the first send); jsonb would reorder them.
+  `DO $$ BEGIN
+    IF (SELECT data_type FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = 'outbox_events' AND column_name = 'body') = 'jsonb' THEN
+      ALTER TABLE outbox_events ALTER COLUMN body TYPE text;
+    END IF;
+  END $$`,
 ]
 
 export async function migrateSchema(sql: SqlClient): Promise<void> {

@@ -1,28 +1,34 @@
 import type { Logger } from '@idplane/common'
 
-import type { AgentEventBody } from '../event-mapper'
 import { OutboxSender } from './outbox-sender'
 import type { OutboxRepository, PendingEvent } from './outbox.repository'
 
 const logger = { warn: jest.fn(), error: jest.fn(), info: jest.fn(), debug: jest.fn() } as unknown as Logger
 
 function event(id: string): PendingEvent {
-  return { id, attempts: 0, body: { id } as unknown as AgentEventBody }
+  return { id, attempts: 0, body: JSON.stringify({ id }) }
 }
 
+/** The outbox table in memory, with the repository's contract. */
 class FakeOutbox {
-  public pending: PendingEvent[] = []
-  public dueCalls = 0
-  public delivered: string[] = []
+  public rows: PendingEvent[] = []
+  public dueCalls: (readonly string[])[] = []
+  public deleted: string[] = []
+  public failed: string[] = []
 
-  public due(limit: number): Promise<PendingEvent[]> {
-    this.dueCalls++
-    return Promise.resolve(this.pending.slice(0, limit))
+  public due(limit: number, except: readonly string[] = []): Promise<PendingEvent[]> {
+    this.dueCalls.push([...except])
+    return Promise.resolve(this.rows.filter((row) => !except.includes(row.id)).slice(0, limit))
   }
 
-  public markDelivered(ids: readonly string[]): Promise<void> {
-    this.delivered.push(...ids)
-    this.pending = this.pending.filter((pending) => !ids.includes(pending.id))
+  public delivered(ids: readonly string[]): Promise<void> {
+    this.deleted.push(...ids)
+    this.rows = this.rows.filter((row) => !ids.includes(row.id))
+    return Promise.resolve()
+  }
+
+  public markFailed(id: string): Promise<void> {
+    this.failed.push(id)
     return Promise.resolve()
   }
 }
@@ -34,64 +40,105 @@ async function until(condition: () => boolean): Promise<void> {
 
 describe('OutboxSender', () => {
   const realFetch = globalThis.fetch
-  let onPost: () => void = () => undefined
+  let posted: string[] = []
+  let answer: (body: string) => number = () => 204
 
   beforeEach(() => {
-    onPost = () => undefined
-    globalThis.fetch = jest.fn(() => {
-      onPost()
-      return Promise.resolve(new Response(null, { status: 204 }))
-    }) as typeof fetch
+    posted = []
+    answer = () => 204
+    globalThis.fetch = jest.fn((_url: string, init: RequestInit) => {
+      const body = init.body as string
+      posted.push((JSON.parse(body) as { id: string }).id)
+      return Promise.resolve(new Response(null, { status: answer(body) }))
+    }) as unknown as typeof fetch
   })
 
   afterEach(() => {
     globalThis.fetch = realFetch
   })
 
-  it('ends a drain after a short batch without reading the outbox again', async () => {
-    const outbox = new FakeOutbox()
-    outbox.pending = [event('a'), event('b')]
-    const sender = new OutboxSender(
+  function aSender(outbox: FakeOutbox) {
+    return new OutboxSender(
       outbox as unknown as OutboxRepository,
       { url: 'http://127.0.0.1:1/e', token: 't', pollIntervalMs: 60_000 },
       logger,
     )
+  }
+
+  it('sends what an earlier run left in the table at start, then deletes it', async () => {
+    const outbox = new FakeOutbox()
+    outbox.rows = [event('a'), event('b')]
+    const sender = aSender(outbox)
     sender.start()
-    await until(() => outbox.delivered.length === 2)
+    await until(() => outbox.deleted.length === 2)
     await sender.stop()
-    expect(outbox.dueCalls).toBe(1)
+    expect(posted).toEqual(['a', 'b'])
+    expect(outbox.dueCalls).toHaveLength(1)
   })
 
-  it('drains again when an event was written during a drain', async () => {
+  it('sends committed events from memory without reading the table', async () => {
     const outbox = new FakeOutbox()
-    outbox.pending = [event('a')]
-    const sender = new OutboxSender(
-      outbox as unknown as OutboxRepository,
-      { url: 'http://127.0.0.1:1/e', token: 't', pollIntervalMs: 60_000 },
-      logger,
-    )
-    onPost = () => {
-      onPost = () => undefined
-      outbox.pending.push(event('b'))
-      sender.nudge()
+    const sender = aSender(outbox)
+    sender.start()
+    await until(() => outbox.dueCalls.length === 1)
+    sender.reserve('c')
+    outbox.rows.push(event('c'))
+    sender.enqueue(event('c'))
+    await until(() => outbox.deleted.includes('c'))
+    await sender.stop()
+    expect(outbox.dueCalls).toHaveLength(1)
+    expect(posted).toEqual(['c'])
+  })
+
+  it('leaves ids it holds out of table reads, so no event is in flight twice', async () => {
+    const outbox = new FakeOutbox()
+    const sender = aSender(outbox)
+    sender.reserve('d') // its statement is running while the sender starts and reads the table
+    outbox.rows.push(event('d'))
+    sender.start()
+    await until(() => outbox.dueCalls.length === 1)
+    expect(outbox.dueCalls[0]).toEqual(['d'])
+    sender.enqueue(event('d'))
+    await until(() => outbox.deleted.includes('d'))
+    await sender.stop()
+    expect(posted).toEqual(['d'])
+  })
+
+  it('hands a refused event back to the table with its failure, and keeps the rest going', async () => {
+    const outbox = new FakeOutbox()
+    answer = (body) => (body.includes('"bad"') ? 503 : 204)
+    outbox.rows = [event('bad'), event('good')]
+    const sender = aSender(outbox)
+    sender.start()
+    await until(() => outbox.deleted.includes('good') && outbox.failed.includes('bad'))
+    await sender.stop()
+    expect(outbox.deleted).not.toContain('bad')
+  })
+
+  it('keeps reading while table batches are full', async () => {
+    const outbox = new FakeOutbox()
+    outbox.rows = Array.from({ length: 25 }, (_unused, index) => event(`e${index}`))
+    const sender = aSender(outbox)
+    sender.start()
+    await until(() => outbox.deleted.length === 25)
+    await sender.stop()
+    expect(outbox.dueCalls).toHaveLength(2)
+  })
+
+  it('drains again when an event is committed during a drain', async () => {
+    const outbox = new FakeOutbox()
+    outbox.rows = [event('a')]
+    const sender = aSender(outbox)
+    answer = () => {
+      answer = () => 204
+      sender.reserve('b')
+      outbox.rows.push(event('b'))
+      sender.enqueue(event('b'))
+      return 204
     }
     sender.start()
-    await until(() => outbox.delivered.length === 2)
+    await until(() => outbox.deleted.length === 2)
     await sender.stop()
-    expect(outbox.delivered).toEqual(['a', 'b'])
-  })
-
-  it('keeps reading while batches are full', async () => {
-    const outbox = new FakeOutbox()
-    outbox.pending = Array.from({ length: 25 }, (_unused, index) => event(`e${index}`))
-    const sender = new OutboxSender(
-      outbox as unknown as OutboxRepository,
-      { url: 'http://127.0.0.1:1/e', token: 't', pollIntervalMs: 60_000 },
-      logger,
-    )
-    sender.start()
-    await until(() => outbox.delivered.length === 25)
-    await sender.stop()
-    expect(outbox.dueCalls).toBe(2)
+    expect(posted).toEqual(['a', 'b'])
   })
 })

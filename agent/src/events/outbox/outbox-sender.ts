@@ -10,21 +10,32 @@ export type DeliveryResult = 'delivered' | 'failed'
 export interface OutboxSenderOptions {
   url: string
   token: string
+  /** How often the outbox table is read for events due again (retries, and what a previous run left). */
   pollIntervalMs?: number
   requestTimeoutMs?: number
   onResult?: (result: DeliveryResult) => void
 }
 
 /**
- * Sends outbox events to the platform, at least once: an event is marked delivered only after a 2xx; any
- * other answer or a network error schedules a retry with exponential backoff. A crash between the POST and
- * the mark resends the same event with the same id, which the platform deduplicates.
+ * Sends outbox events to the platform, at least once: an event's row is deleted only after a 2xx; any other
+ * answer or a network error schedules a retry with exponential backoff. A crash between the POST and the delete
+ * resends the same event with the same id, which the platform deduplicates.
+ *
+ * Events this process writes are handed over in memory as their statement commits (`reserve`, then `enqueue` or
+ * `release`), so a fresh event costs no read. The table is read at start and every poll interval for the rest:
+ * retries that fell due and events a killed process left behind. Ids held in memory are left out of those reads,
+ * so an event is never in flight twice.
  */
 export class OutboxSender {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
-  private stopped = false
+  private stopped = true
   private nudged = false
+  private pollDue = true
+  /** Events to send now, in commit order. */
+  private readonly queue: PendingEvent[] = []
+  /** Ids this process holds: reserved (statement running), queued or in flight. */
+  private readonly held = new Set<string>()
 
   public constructor(
     private readonly outbox: OutboxRepository,
@@ -34,15 +45,25 @@ export class OutboxSender {
 
   public start(): void {
     this.stopped = false
+    this.pollDue = true
     this.schedule(0)
   }
 
-  /** Wakes the sender now (an event was just written) instead of at the next poll. */
-  public nudge(): void {
-    if (this.stopped) return
-    // A nudge during a drain may come after its last read found nothing: drain once more when it ends.
-    if (this.running) this.nudged = true
-    else this.schedule(0)
+  /** An event row is about to be written: keep table reads from taking it before it is enqueued. */
+  public reserve(id: string): void {
+    this.held.add(id)
+  }
+
+  /** The event's row committed: send it. */
+  public enqueue(event: PendingEvent): void {
+    this.held.add(event.id)
+    this.queue.push(event)
+    this.nudge()
+  }
+
+  /** The reserved event's row was not written. */
+  public release(id: string): void {
+    this.held.delete(id)
   }
 
   public async stop(): Promise<void> {
@@ -51,9 +72,18 @@ export class OutboxSender {
     await this.running
   }
 
+  /** Wakes the sender now instead of at the next poll. */
+  private nudge(): void {
+    if (this.stopped) return
+    // A nudge during a drain may come after the drain took its last batch: drain once more when it ends.
+    if (this.running) this.nudged = true
+    else this.schedule(0)
+  }
+
   private schedule(delayMs: number): void {
     if (this.timer) clearTimeout(this.timer)
     this.timer = setTimeout(() => {
+      if (delayMs > 0) this.pollDue = true
       this.nudged = false
       this.running = this.drain().finally(() => {
         this.running = undefined
@@ -63,20 +93,35 @@ export class OutboxSender {
   }
 
   private async drain(): Promise<void> {
+    let batch: PendingEvent[] = []
     try {
       for (;;) {
         if (this.stopped) return
-        const batch = await this.outbox.due(BATCH_SIZE)
+        if (this.queue.length === 0 && this.pollDue) await this.readDue()
+        batch = this.queue.splice(0, BATCH_SIZE)
         if (batch.length === 0) return
         const delivered = await Promise.all(batch.map((event) => this.deliver(event)))
-        // One write marks the whole batch; a crash before it resends the batch (at least once, same ids).
-        await this.outbox.markDelivered(batch.filter((_event, index) => delivered[index]).map((event) => event.id))
-        // A short batch was everything due when it was read; whatever was written since nudged (`schedule` drains
-        // again at once), and retries that fall due later are found by the next poll. Saves a read per drain.
-        if (batch.length < BATCH_SIZE) return
+        // One statement for the whole batch; a crash before it resends the batch (at least once, same ids).
+        const ids = batch.filter((_event, index) => delivered[index]).map((event) => event.id)
+        await this.outbox.delivered(ids)
+        for (const id of ids) this.held.delete(id)
+        batch = []
       }
     } catch (error) {
       this.logger.warn('Outbox drain failed', { error })
+      // The batch's rows are still in the table: the next poll takes them again.
+      for (const event of batch) this.held.delete(event.id)
+      this.pollDue = true
+    }
+  }
+
+  private async readDue(): Promise<void> {
+    const due = await this.outbox.due(BATCH_SIZE, [...this.held])
+    // A full batch may leave more behind: read again once it is sent.
+    this.pollDue = due.length === BATCH_SIZE
+    for (const event of due) {
+      this.held.add(event.id)
+      this.queue.push(event)
     }
   }
 
@@ -86,9 +131,10 @@ export class OutboxSender {
       const response = await fetch(this.options.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },
-        body: JSON.stringify(event.body),
+        body: event.body,
         signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 10000),
       })
+      await response.arrayBuffer() // read to the end, so the connection is reused
       if (response.ok) {
         this.options.onResult?.('delivered')
         return true
@@ -100,9 +146,14 @@ export class OutboxSender {
     return false
   }
 
+  /** Hands the event back to the table, due again after the backoff delay. */
   private async fail(event: PendingEvent, reason: string): Promise<void> {
     const delay = retryDelayMs(event.attempts + 1)
-    await this.outbox.markFailed(event.id, delay, reason)
+    try {
+      await this.outbox.markFailed(event.id, delay, reason)
+    } finally {
+      this.held.delete(event.id)
+    }
     this.options.onResult?.('failed')
     this.logger.warn('Event delivery failed', {
       eventId: event.id,

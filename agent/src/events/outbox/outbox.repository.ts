@@ -1,41 +1,33 @@
 import type { SqlClient } from '../../adapters/sql/sql-client'
-import type { AgentEventBody } from '../event-mapper'
 
 export interface PendingEvent {
   id: string
-  body: AgentEventBody
+  /** The event body as JSON text, sent as it is. */
+  body: string
   attempts: number
 }
 
-/** The persisted outbox (`outbox_events`): an event is written here before anyone tries to send it. */
+/**
+ * The persisted outbox (`outbox_events`). Rows are written by the storage, in the statement that changes the
+ * record (sql-storage.service.ts); a row lives until the platform took its event.
+ */
 export class OutboxRepository {
   public constructor(private readonly sql: SqlClient) {}
 
-  /** Idempotent by event id. */
-  public async add(event: AgentEventBody): Promise<void> {
-    await this.sql.query('INSERT INTO outbox_events (id, kind, body) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [
-      event.id,
-      event.kind,
-      JSON.stringify(event),
-    ])
-  }
-
-  /** Undelivered events whose next attempt is due, oldest first. */
-  public async due(limit: number): Promise<PendingEvent[]> {
+  /** Undelivered events whose next attempt is due, oldest first, leaving out those in `except`. */
+  public async due(limit: number, except: readonly string[] = []): Promise<PendingEvent[]> {
     const { rows } = await this.sql.query<PendingEvent>(
       `SELECT id::text AS id, body, attempts FROM outbox_events
-       WHERE delivered_at IS NULL AND next_attempt_at <= now() ORDER BY seq LIMIT $1`,
-      [limit],
+       WHERE delivered_at IS NULL AND next_attempt_at <= now() AND NOT (id = ANY($2::uuid[]))
+       ORDER BY seq LIMIT $1`,
+      [limit, except],
     )
     return rows
   }
 
-  public async markDelivered(ids: readonly string[]): Promise<void> {
+  public async delivered(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return
-    await this.sql.query(
-      'UPDATE outbox_events SET delivered_at = now(), attempts = attempts + 1 WHERE id = ANY($1::uuid[])',
-      [ids],
-    )
+    await this.sql.query('DELETE FROM outbox_events WHERE id = ANY($1::uuid[])', [ids])
   }
 
   public async markFailed(id: string, delayMs: number, reason: string): Promise<void> {
@@ -44,12 +36,5 @@ export class OutboxRepository {
        next_attempt_at = now() + ($2::text || ' milliseconds')::interval WHERE id = $1`,
       [id, String(Math.round(delayMs)), reason.slice(0, 500)],
     )
-  }
-
-  public async countPending(): Promise<number> {
-    const { rows } = await this.sql.query<{ count: string | number }>(
-      'SELECT count(*) AS count FROM outbox_events WHERE delivered_at IS NULL',
-    )
-    return Number(rows[0].count)
   }
 }

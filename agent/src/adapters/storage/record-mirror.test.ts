@@ -1,0 +1,91 @@
+import type { TagsBase } from '@credo-ts/core'
+
+import type { TagQuery } from './query-to-sql'
+import { type MirroredRow, RecordMirror } from './record-mirror'
+
+const row = (id: string, tags: TagsBase): MirroredRow => ({ id, json: JSON.stringify({ id }), tags })
+const ids = (rows: readonly MirroredRow[]) => rows.map((found) => found.id)
+
+function aLoadedMirror(rows: MirroredRow[], limits = { maxBytes: 1 << 20, maxRowsPerScope: 100 }) {
+  const mirror = new RecordMirror(limits)
+  mirror.install('ctx', 'T', rows, mirror.version('ctx', 'T'))
+  return mirror
+}
+
+describe('RecordMirror', () => {
+  it('does not install a load that overlapped a write to its scope', () => {
+    const mirror = new RecordMirror()
+    const seen = mirror.version('ctx', 'T')
+    mirror.written('ctx', 'T', 'x', row('x', {}))
+    mirror.install('ctx', 'T', [], seen)
+    expect(mirror.scope('ctx', 'T')).toBeUndefined()
+    mirror.install('ctx', 'T', [row('x', {})], mirror.version('ctx', 'T'))
+    expect(ids([...(mirror.scope('ctx', 'T')?.rows.values() ?? [])])).toEqual(['x'])
+  })
+
+  it('keeps insertion order across updates, as the seq column does', () => {
+    const mirror = aLoadedMirror([row('a', { s: '1' }), row('b', { s: '1' })])
+    mirror.written('ctx', 'T', 'c', row('c', { s: '1' }))
+    mirror.written('ctx', 'T', 'a', row('a', { s: '1', updated: true }))
+    expect(ids(mirror.scope('ctx', 'T')?.find({ s: '1' }) ?? [])).toEqual(['a', 'b', 'c'])
+    expect(ids(mirror.scope('ctx', 'T')?.find({}) ?? [])).toEqual(['a', 'b', 'c'])
+  })
+
+  it('finds through its index with the SQL semantics, and follows tag changes and deletes', () => {
+    const mirror = aLoadedMirror([
+      row('a', { state: 'done', keys: ['k1', 'k2'], flag: true }),
+      row('b', { state: 'done', keys: ['k2'], flag: false }),
+      row('c', { state: 'offer-sent', keys: [] }),
+      row('s', { keys: 'k1' }),
+    ])
+    const find = (query: TagQuery) => ids(mirror.scope('ctx', 'T')?.find(query) ?? [])
+    expect(find({ keys: ['k2'] })).toEqual(['a', 'b'])
+    expect(find({ keys: 'k1' })).toEqual(['s']) // a scalar query never matches an array tag
+    expect(find({ keys: ['k1'] })).toEqual(['a'])
+    expect(find({ flag: false })).toEqual(['b'])
+    expect(find({ $or: [{ state: 'offer-sent' }, { flag: true }] })).toEqual(['a', 'c'])
+    expect(find({ $or: [{ state: 'offer-sent' }, {}] })).toEqual(['a', 'b', 'c', 's'])
+    expect(find({ $and: [{ state: 'done' }, { $not: { flag: true } }] })).toEqual(['b'])
+    expect(find({ state: 'missing' })).toEqual([])
+    mirror.written('ctx', 'T', 'b', row('b', { state: 'abandoned' }))
+    expect(find({ state: 'done' })).toEqual(['a'])
+    expect(find({ keys: ['k2'] })).toEqual(['a'])
+    mirror.written('ctx', 'T', 'a', undefined)
+    expect(find({ state: 'done' })).toEqual([])
+  })
+
+  it('refuses a scope larger than its row limit, and drops one that grows past it', () => {
+    const limits = { maxBytes: 1 << 20, maxRowsPerScope: 2 }
+    const mirror = aLoadedMirror([row('a', {}), row('b', {}), row('c', {})], limits)
+    expect(mirror.scope('ctx', 'T')).toBeUndefined()
+    expect(mirror.mayLoad('ctx', 'T')).toBe(false)
+
+    mirror.install('ctx', 'U', [row('a', {}), row('b', {})], mirror.version('ctx', 'U'))
+    mirror.written('ctx', 'U', 'c', row('c', {}))
+    expect(mirror.scope('ctx', 'U')).toBeUndefined()
+    expect(mirror.mayLoad('ctx', 'U')).toBe(false)
+  })
+
+  it('drops the least recently used scopes beyond its byte budget', () => {
+    const big = (id: string): MirroredRow => ({ id, json: 'x'.repeat(400), tags: {} })
+    const mirror = new RecordMirror({ maxBytes: 1000, maxRowsPerScope: 100 })
+    mirror.install('ctx', 'A', [big('a')], 0)
+    mirror.install('ctx', 'B', [big('b')], 0)
+    mirror.scope('ctx', 'A') // A is now the most recently used
+    mirror.install('ctx', 'C', [big('c')], 0)
+    expect(mirror.scope('ctx', 'B')).toBeUndefined()
+    expect(mirror.scope('ctx', 'A')).toBeDefined()
+    expect(mirror.scope('ctx', 'C')).toBeDefined()
+  })
+
+  it('forgets a scope after a write of unknown outcome and after its context is dropped', () => {
+    const mirror = aLoadedMirror([row('a', {})])
+    mirror.invalidate('ctx', 'T')
+    expect(mirror.scope('ctx', 'T')).toBeUndefined()
+    mirror.install('ctx', 'T', [row('a', {})], mirror.version('ctx', 'T'))
+    mirror.install('other', 'T', [row('z', {})], mirror.version('other', 'T'))
+    mirror.dropContext('ctx')
+    expect(mirror.scope('ctx', 'T')).toBeUndefined()
+    expect(mirror.scope('other', 'T')).toBeDefined()
+  })
+})

@@ -1,0 +1,238 @@
+import type { TagsBase } from '@credo-ts/core'
+
+import type { TagQuery } from './query-to-sql'
+import { matchesTagQuery } from './tag-match'
+
+/** A record as stored: the value kept as JSON text, so no instance handed out can share (and mutate) it. */
+export interface MirroredRow {
+  id: string
+  json: string
+  tags: TagsBase
+}
+
+interface Entry extends MirroredRow {
+  /** Insertion order, the in-memory twin of the `seq` column (an update keeps its place). */
+  order: number
+}
+
+/** Every record of one agent context and record type, with an index of its tag values. */
+class Scope {
+  public readonly rows = new Map<string, Entry>()
+  /** tag value key (see `valueKey`) → ids of the records whose tags hold it */
+  private readonly index = new Map<string, Set<string>>()
+  private nextOrder = 0
+  public bytes = 0
+
+  public put(row: MirroredRow): void {
+    const previous = this.rows.get(row.id)
+    if (previous) this.unindex(previous)
+    // Setting an existing key keeps its place in the Map, so iteration stays in insertion order.
+    this.rows.set(row.id, { ...row, order: previous?.order ?? this.nextOrder++ })
+    this.bytes += row.json.length
+    for (const key of valueKeys(row.tags)) {
+      let ids = this.index.get(key)
+      if (!ids) this.index.set(key, (ids = new Set()))
+      ids.add(row.id)
+    }
+  }
+
+  public remove(id: string): void {
+    const entry = this.rows.get(id)
+    if (!entry) return
+    this.rows.delete(id)
+    this.unindex(entry)
+  }
+
+  /** The matching rows in insertion order. */
+  public find(query: TagQuery): MirroredRow[] {
+    const candidates = this.candidates(query)
+    if (!candidates) return [...this.rows.values()].filter((row) => matchesTagQuery(query, row.tags))
+    const matching: Entry[] = []
+    for (const id of candidates) {
+      const row = this.rows.get(id)
+      if (row && matchesTagQuery(query, row.tags)) matching.push(row)
+    }
+    return matching.sort((a, b) => a.order - b.order)
+  }
+
+  /**
+   * A set holding at least every id the query can match (the smallest the index offers), or undefined when the
+   * query narrows nothing by equality (only `$not`, or an `$or` with an unconditional branch): then every row
+   * is a candidate. The exact test is always `matchesTagQuery`.
+   */
+  private candidates(query: TagQuery): ReadonlySet<string> | undefined {
+    let best: ReadonlySet<string> | undefined
+    const consider = (ids: ReadonlySet<string> | undefined) => {
+      if (ids && (!best || ids.size < best.size)) best = ids
+    }
+    for (const [tag, value] of Object.entries(query)) {
+      if (tag.startsWith('$') || value === undefined || value === null) continue
+      if (Array.isArray(value)) for (const item of value) consider(this.index.get(arrayItemKey(tag, item)) ?? NONE)
+      else if (isScalar(value)) consider(this.index.get(scalarKey(tag, value)) ?? NONE)
+    }
+    for (const sub of query.$and ?? []) consider(this.candidates(sub))
+    if (query.$or && query.$or.length > 0) {
+      const branches = query.$or.map((sub) => this.candidates(sub))
+      if (branches.every((ids) => ids !== undefined)) {
+        const union = new Set<string>()
+        for (const ids of branches) for (const id of ids ?? []) union.add(id)
+        consider(union)
+      }
+    }
+    return best
+  }
+
+  private unindex(entry: Entry): void {
+    this.bytes -= entry.json.length
+    for (const key of valueKeys(entry.tags)) {
+      const ids = this.index.get(key)
+      ids?.delete(entry.id)
+      if (ids?.size === 0) this.index.delete(key)
+    }
+  }
+}
+
+const NONE: ReadonlySet<string> = new Set()
+
+export interface RecordMirrorLimits {
+  /** Bytes of record JSON kept over all scopes; least recently used scopes are dropped beyond it. */
+  maxBytes: number
+  /** A scope with more records than this is never mirrored (its reads go to the database). */
+  maxRowsPerScope: number
+}
+
+export const DEFAULT_MIRROR_LIMITS: RecordMirrorLimits = { maxBytes: 64 * 1024 * 1024, maxRowsPerScope: 20000 }
+
+/**
+ * An in-memory copy of the records of each (agent context, record type) the agent reads, loaded whole on first
+ * use and kept current by every write, so reads never reach the database. Credo reads far more than it writes
+ * (about three queries per write in a DIDComm exchange), and on PGlite every query costs the agent's own CPU.
+ *
+ * Sound because this process is the only writer of its records (one process per agent; a lock on PGlite's
+ * directory) and the storage service applies each write here after the database took it. A load that overlapped a
+ * write to its scope is not kept (the next read loads again). Memory is bounded: scopes are dropped least
+ * recently used first, and a scope too large to mirror is served by SQL.
+ */
+export class RecordMirror {
+  /** Loaded scopes, least recently used first. */
+  private readonly scopes = new Map<string, Scope>()
+  /** Bumped by every write per scope key, loaded or not. */
+  private readonly versions = new Map<string, number>()
+  private readonly tooLarge = new Set<string>()
+  private bytes = 0
+
+  public constructor(private readonly limits: RecordMirrorLimits = DEFAULT_MIRROR_LIMITS) {}
+
+  /** The loaded scope, or undefined when the caller must read from the database (and may `load`). */
+  public scope(contextId: string, type: string): Pick<Scope, 'rows' | 'find'> | undefined {
+    const key = scopeKey(contextId, type)
+    const scope = this.scopes.get(key)
+    if (scope) {
+      this.scopes.delete(key)
+      this.scopes.set(key, scope)
+    }
+    return scope
+  }
+
+  /** Whether loading this scope is worth trying (it was not found too large before). */
+  public mayLoad(contextId: string, type: string): boolean {
+    return !this.tooLarge.has(scopeKey(contextId, type))
+  }
+
+  public version(contextId: string, type: string): number {
+    return this.versions.get(scopeKey(contextId, type)) ?? 0
+  }
+
+  /**
+   * Installs a scope read from the database, unless a write to it completed while it was read (`seen` is the
+   * version taken before the read) or it has more rows than `maxRowsPerScope`.
+   */
+  public install(contextId: string, type: string, rows: readonly MirroredRow[], seen: number): void {
+    const key = scopeKey(contextId, type)
+    if (this.version(contextId, type) !== seen || this.scopes.has(key)) return
+    if (rows.length > this.limits.maxRowsPerScope) {
+      this.tooLarge.add(key)
+      return
+    }
+    const scope = new Scope()
+    for (const row of rows) scope.put(row)
+    this.scopes.set(key, scope)
+    this.bytes += scope.bytes
+    this.evict(key)
+  }
+
+  /** After the database saved or updated a record (`row`), or deleted it (`row` undefined, `id` given). */
+  public written(contextId: string, type: string, id: string, row: MirroredRow | undefined): void {
+    const key = scopeKey(contextId, type)
+    this.versions.set(key, this.version(contextId, type) + 1)
+    const scope = this.scopes.get(key)
+    if (!scope) return
+    this.bytes -= scope.bytes
+    if (row) scope.put(row)
+    else scope.remove(id)
+    this.bytes += scope.bytes
+    if (scope.rows.size > this.limits.maxRowsPerScope) {
+      this.drop(key)
+      this.tooLarge.add(key)
+    }
+    this.evict(key)
+  }
+
+  /** After a write whose outcome is unknown (the database may or may not have taken it): forget the scope. */
+  public invalidate(contextId: string, type: string): void {
+    const key = scopeKey(contextId, type)
+    this.versions.set(key, this.version(contextId, type) + 1)
+    this.drop(key)
+  }
+
+  public dropContext(contextId: string): void {
+    const prefix = `${contextId}\u0000`
+    for (const key of [...this.versions.keys(), ...this.scopes.keys()]) {
+      if (!key.startsWith(prefix)) continue
+      this.versions.set(key, (this.versions.get(key) ?? 0) + 1)
+      this.drop(key)
+      this.tooLarge.delete(key)
+    }
+  }
+
+  private drop(key: string): void {
+    const scope = this.scopes.get(key)
+    if (!scope) return
+    this.scopes.delete(key)
+    this.bytes -= scope.bytes
+  }
+
+  private evict(keep: string): void {
+    for (const key of this.scopes.keys()) {
+      if (this.bytes <= this.limits.maxBytes) return
+      if (key !== keep) this.drop(key)
+    }
+    if (this.bytes > this.limits.maxBytes) this.drop(keep)
+  }
+}
+
+function scopeKey(contextId: string, type: string): string {
+  return `${contextId}\u0000${type}`
+}
+
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+}
+
+/** A scalar tag and an array tag never match each other's queries, so they are indexed under distinct keys. */
+function scalarKey(tag: string, value: string | number | boolean): string {
+  return `${tag}\u0000${typeof value}\u0000${String(value)}`
+}
+
+function arrayItemKey(tag: string, item: unknown): string {
+  return `${tag}\u0000[]\u0000${String(item)}`
+}
+
+function valueKeys(tags: TagsBase): string[] {
+  const keys: string[] = []
+  for (const [tag, value] of Object.entries(tags)) {
+    if (Array.isArray(value)) for (const item of value) keys.push(arrayItemKey(tag, item))
+    else if (isScalar(value)) keys.push(scalarKey(tag, value))
+  }
+  return keys
+}

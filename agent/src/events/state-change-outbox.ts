@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto'
+
+import type { OutboxDraft, WriteEvents } from '../adapters/storage/write-events'
+import { tenantIdOfContext } from '../tenancy/tenant-session-coordinator'
+import { eventBody, FORWARDED_RECORD_TYPES } from './event-mapper'
+
+/** What the outbox needs of the sender: ids held while their statement runs, then sent or let go. */
+export interface EventHandOff {
+  reserve(id: string): void
+  enqueue(event: { id: string; body: string; attempts: number }): void
+  release(id: string): void
+}
+
+/**
+ * The storage's WriteEvents for the platform's event contract: a draft for every write of a forwarded record type
+ * (connection, credential, proof, basic message, question-answer), whose row the storage stores only when the
+ * record is new or its state changed; committed events go straight to the sender. Without a sender (no
+ * AGENT_EVENT_URL) nothing is drafted: no one would ever take the rows.
+ */
+export class StateChangeOutbox implements WriteEvents {
+  public constructor(
+    private readonly agentLabel: string,
+    private readonly sender: EventHandOff,
+    private readonly now: () => Date = () => new Date(),
+    private readonly newId: () => string = randomUUID,
+  ) {}
+
+  public draft(contextId: string, type: string, recordJson: string): OutboxDraft | undefined {
+    const kind = FORWARDED_RECORD_TYPES[type]
+    if (!kind) return undefined
+    const id = this.newId()
+    const tenantId = tenantIdOfContext(contextId)
+    const body = eventBody(
+      {
+        id,
+        kind,
+        agentLabel: this.agentLabel,
+        ...(tenantId ? { tenantId } : {}),
+        occurredAt: this.now().toISOString(),
+      },
+      recordJson,
+    )
+    this.sender.reserve(id)
+    return { id, kind, body }
+  }
+
+  public settled(draft: OutboxDraft, stored: boolean): void {
+    if (stored) this.sender.enqueue({ id: draft.id, body: draft.body, attempts: 0 })
+    else this.sender.release(draft.id)
+  }
+}
