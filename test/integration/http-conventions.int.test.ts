@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto'
 import request from 'supertest'
 import { startApi, type TestApi } from '../helpers/api'
+import { histogramLabelSets } from '../helpers/metrics'
+import { aUserWithToken } from '../helpers/tokens'
 
 describe('HTTP conventions', () => {
   let api: TestApi
@@ -55,5 +58,39 @@ describe('HTTP conventions', () => {
     expect(metrics.text).toContain('idplane_api_http_request_duration_seconds_bucket')
     expect(metrics.text).toMatch(/route="\/health\/live"/)
     expect(metrics.text).toContain('idplane_api_process_cpu_seconds_total')
+  })
+
+  it('labels request durations with the template of the route the request matched, or unmatched', async () => {
+    const user = await aUserWithToken(api)
+    const orgId = randomUUID()
+    // Also matches /v1/orgs/:orgId, registered after it.
+    await request(api.app).get('/v1/orgs/public-profile').expect(200)
+    await request(api.app).get('/v1/orgs/public-profiles/no-such-slug').expect(404)
+    await request(api.app).post('/v1/orgs').set('Authorization', `Bearer ${user.token}`).send({ bogus: 1 }).expect(400)
+    // Rejected by the JSON body parser before the router reaches any route.
+    await request(api.app)
+      .post('/v1/auth/verification-mail')
+      .set('Content-Type', 'application/json')
+      .send('{"email"')
+      .expect(400)
+    await request(api.app).get(`/v1/orgs/${orgId}`).expect(401)
+    await request(api.app).get(`/v1/orgs/${orgId}`).set('Authorization', `Bearer ${user.token}`).expect(403)
+    await request(api.app).get(`/v1/orgs/${orgId}/nothing-here`).expect(404)
+
+    const metrics = await request(api.app).get('/metrics').expect(200)
+    const labels = histogramLabelSets(metrics.text, 'idplane_api_http_request_duration_seconds')
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        { method: 'GET', route: '/v1/orgs/public-profile', status: '200' },
+        { method: 'GET', route: '/v1/orgs/public-profiles/:orgSlug', status: '404' },
+        { method: 'POST', route: '/v1/orgs', status: '400' },
+        { method: 'POST', route: '/v1/auth/verification-mail', status: '400' },
+        { method: 'GET', route: '/v1/orgs/:orgId', status: '401' },
+        { method: 'GET', route: '/v1/orgs/:orgId', status: '403' },
+        { method: 'GET', route: 'unmatched', status: '404' },
+      ]),
+    )
+    expect(labels).not.toContainEqual({ method: 'GET', route: '/v1/orgs/:orgId', status: '200' })
+    expect(labels.filter(({ route }) => route.includes(orgId) || route.includes('no-such-slug'))).toEqual([])
   })
 })

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 
 import type { Logger } from '@idplane/common'
+import { measureRequestDurations } from '@idplane/common/http-metrics'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
 import {
   getMetadataArgsStorage,
@@ -56,10 +57,9 @@ export function createAdminApp(deps: AdminAppDeps): Express {
     const requestId = req.header('x-request-id') ?? randomUUID()
     req.headers['x-request-id'] = requestId
     res.setHeader('X-Request-Id', requestId)
-    const end = deps.metrics.requestDuration.startTimer({ method: req.method })
-    res.on('finish', () => end({ route: routeLabel(req), status: String(res.statusCode) }))
     next()
   })
+  app.use(measureRequestDurations(deps.metrics.requestDuration))
   app.get('/metrics', async (req: Request, res: Response) => {
     if (!apiKey.isAuthorized(req.header('authorization'))) {
       res.status(401).json({ statusCode: 401, message: 'Unauthorized', error: 'Unauthorized' })
@@ -102,9 +102,4 @@ export function createAdminApp(deps: AdminAppDeps): Express {
   })
   app.use(errorHandler(deps.logger))
   return app
-}
-
-function routeLabel(req: Request): string {
-  const route = (req as Request & { route?: { path?: unknown } }).route?.path
-  return typeof route === 'string' ? route : 'unmatched'
 }

@@ -1,4 +1,5 @@
-import type { NextFunction, Request, Response } from 'express'
+import { measureRequestDurations } from '@idplane/common/http-metrics'
+import type { RequestHandler } from 'express'
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client'
 
 /** A registry per app instance (tests build many apps in one process) with the process metrics. */
@@ -8,8 +9,8 @@ export function createRegistry(): Registry {
   return registry
 }
 
-/** Request duration by method, route template (never the raw path: ids would explode cardinality) and status. */
-export function httpMetrics(registry: Registry) {
+/** Request duration by method, route template and status (common/http-metrics.ts). */
+export function httpMetrics(registry: Registry): RequestHandler {
   const duration = new Histogram({
     name: 'idplane_api_http_request_duration_seconds',
     help: 'HTTP request duration by method, route template and status',
@@ -17,13 +18,5 @@ export function httpMetrics(registry: Registry) {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   })
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const end = duration.startTimer()
-    res.on('finish', () => {
-      const routePath = (req.route as { path?: unknown } | undefined)?.path
-      const route = typeof routePath === 'string' ? `${req.baseUrl}${routePath}` : 'unmatched'
-      end({ method: req.method, route, status: String(res.statusCode) })
-    })
-    next()
-  }
+  return measureRequestDurations(duration)
 }

@@ -1,0 +1,85 @@
+import { silentLogger } from '@idplane/common'
+import request from 'supertest'
+
+import { createAdminApp } from '../../agent/src/admin/admin-app'
+import { AgentRuntime } from '../../agent/src/admin/agent-runtime'
+import { AgentMetrics } from '../../agent/src/metrics/agent-metrics'
+import { startInProcessAgent, type InProcessAgent } from '../helpers/agent-in-process'
+import { histogramLabelSets } from '../helpers/metrics'
+
+const API_KEY = 'admin-api-key-0001'
+const DURATION_METRIC = 'idplane_agent_admin_request_duration_seconds'
+
+/** The admin app of `agent` (or of an agent still starting), served in this process through supertest. */
+function anAdminApp(agent?: InProcessAgent) {
+  const runtime = new AgentRuntime('admin-test', ['http://127.0.0.1:1'])
+  if (agent) runtime.setInitialized(agent.agent)
+  const app = createAdminApp({ runtime, apiKey: API_KEY, metrics: new AgentMetrics(), logger: silentLogger })
+  const durationLabels = async () => {
+    const metrics = await request(app).get('/metrics').set('Authorization', `Bearer ${API_KEY}`).expect(200)
+    return histogramLabelSets(metrics.text, DURATION_METRIC)
+  }
+  return { app, durationLabels }
+}
+
+describe('agent admin API (in-process agent)', () => {
+  let agent: InProcessAgent
+
+  beforeAll(async () => {
+    agent = await startInProcessAgent()
+  })
+
+  afterAll(async () => {
+    await agent?.close()
+  })
+
+  describe('request duration metrics', () => {
+    const auth = { Authorization: `Bearer ${API_KEY}` }
+    const unknownId = '7d0f6a3e-0000-4000-8000-000000000000'
+
+    it('labels answers of controllers, their errors and the authorization checker with the route template', async () => {
+      const { app, durationLabels } = anAdminApp(agent)
+      await request(app).post('/oob/create-invitation').set(auth).send({}).expect(201)
+      await request(app).get(`/connections/${unknownId}`).set(auth).expect(404)
+      await request(app).post('/oob/receive-invitation-url').set(auth).send({ bogus: 1 }).expect(400)
+      await request(app).get('/connections').expect(401)
+      await request(app).get('/nothing-here').set(auth).expect(404)
+
+      const labels = await durationLabels()
+      expect(labels).toEqual(
+        expect.arrayContaining([
+          { method: 'POST', route: '/oob/create-invitation', status: '201' },
+          { method: 'GET', route: '/connections/:connectionId', status: '404' },
+          { method: 'POST', route: '/oob/receive-invitation-url', status: '400' },
+          { method: 'GET', route: '/connections', status: '401' },
+          { method: 'GET', route: 'unmatched', status: '404' },
+        ]),
+      )
+      expect(labels.filter(({ route }) => route.includes(unknownId))).toEqual([])
+    })
+
+    it('labels requests refused before routing (tenant scope) with the route template', async () => {
+      const { app, durationLabels } = anAdminApp(agent)
+      await request(app).get(`/connections/${unknownId}`).set(auth).set('X-Tenant-Id', unknownId).expect(404)
+      await request(app).get('/connections').set('X-Tenant-Id', unknownId).expect(401)
+      await request(app).get('/tenants').set(auth).set('X-Tenant-Id', unknownId).expect(400)
+
+      expect(await durationLabels()).toEqual([
+        { method: 'GET', route: '/connections/:connectionId', status: '404' },
+        { method: 'GET', route: '/connections', status: '401' },
+        { method: 'GET', route: '/tenants', status: '400' },
+      ])
+    })
+
+    it('labels requests refused while the agent starts with the route template', async () => {
+      const { app, durationLabels } = anAdminApp()
+      await request(app).get('/connections').set(auth).expect(503)
+      await request(app).get('/agent').expect(503)
+
+      expect(await durationLabels()).toEqual([
+        { method: 'GET', route: '/connections', status: '503' },
+        { method: 'GET', route: '/agent', status: '503' },
+      ])
+    })
+  })
+})
