@@ -1,5 +1,5 @@
-import { DidCommHandshakeProtocol, type DidCommOutOfBandInvitation, parseInvitationJson } from '@credo-ts/didcomm'
-import { InvalidInputError, NotFoundError, NotImplementedError } from '@idplane/common'
+import { type DidCommOutOfBandInvitation, DidCommMessageHandlerRegistry, parseInvitationJson } from '@credo-ts/didcomm'
+import { InvalidInputError, NotFoundError } from '@idplane/common'
 import { Authorized, Body, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
 
 import type { AgentRuntime } from './agent-runtime'
@@ -11,12 +11,17 @@ import {
   ReceiveInvitationUrlDto,
 } from './dto/connections.dto'
 import { created, ok, toJson } from './envelope'
+import { InvitationDids } from './invitation-dids'
+import { toInvitationOptions } from './oob-invitation-options'
 
 @Authorized()
 @JsonController()
 export class ConnectionsController {
+  private readonly invitationDids = new InvitationDids()
+
   public constructor(private readonly runtime: AgentRuntime) {}
 
+  /** Field formats: docs/agent.md; the body's JSON becomes Credo's options in oob-invitation-options.ts. */
   @Post('/oob/create-invitation')
   @HttpCode(201)
   public async createInvitation(
@@ -24,26 +29,13 @@ export class ConnectionsController {
     @Body({ required: false }) body: CreateInvitationDto = new CreateInvitationDto(),
   ) {
     const agent = scope.agent
-    if (
-      body.recipientKey ||
-      body.routing ||
-      (body.messages && body.messages.length > 0) ||
-      body.appendedAttachments?.length
-    ) {
-      throw new NotImplementedError('recipientKey, routing, messages and appendedAttachments are not implemented')
-    }
-    const record = await agent.didcomm.oob.createInvitation({
-      label: body.label ?? scope.label,
-      alias: body.alias,
-      imageUrl: body.imageUrl ?? scope.imageUrl,
-      goalCode: body.goalCode,
-      goal: body.goal,
-      handshake: body.handshake ?? true,
-      handshakeProtocols: body.handshakeProtocols?.map(toHandshakeProtocol),
-      multiUseInvitation: body.multiUseInvitation ?? false,
-      autoAcceptConnection: body.autoAcceptConnection ?? false,
-      invitationDid: body.invitationDid,
+    const { config, service } = toInvitationOptions(body, {
+      label: scope.label,
+      imageUrl: scope.imageUrl,
+      messageClasses: agent.dependencyManager.resolve(DidCommMessageHandlerRegistry),
     })
+    const invitationDid = await this.invitationDids.forInvitation(agent, service)
+    const record = await agent.didcomm.oob.createInvitation({ ...config, invitationDid })
     const endpoint = this.runtime.endpoints[0]
     return created(
       {
@@ -114,14 +106,4 @@ export class ConnectionsController {
     })
     return { outOfBandRecord: outOfBandRecord.toJSON(), connectionRecord: connectionRecord?.toJSON() }
   }
-}
-
-function toHandshakeProtocol(value: string): DidCommHandshakeProtocol {
-  const known = Object.values(DidCommHandshakeProtocol) as string[]
-  if (!known.includes(value)) {
-    throw new InvalidInputError('Unknown handshake protocol', [
-      { field: 'handshakeProtocols', message: `must be one of ${known.join(', ')}` },
-    ])
-  }
-  return value as DidCommHandshakeProtocol
 }

@@ -1,7 +1,35 @@
 import { Type } from 'class-transformer'
-import { IsArray, IsBoolean, IsInt, IsObject, IsOptional, IsString, IsUrl, Min } from 'class-validator'
+import {
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Min,
+  ValidateNested,
+} from 'class-validator'
 
-/** Every field of the spec's `POST /orgs/:orgId/connections`; all optional. */
+/**
+ * The DIDComm service an invitation names: where to send, to which key of this wallet, through which mediator
+ * keys (Credo's `DidCommRouting`, keys as strings). Keys are base58 Ed25519 public keys or did:key DIDs.
+ */
+export class InvitationRoutingDto {
+  @IsArray()
+  @ArrayNotEmpty()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https', 'ws', 'wss'] }, { each: true })
+  endpoints: string[]
+  @IsString() @IsNotEmpty() recipientKey: string
+  @IsOptional() @IsArray() @IsString({ each: true }) routingKeys?: string[]
+}
+
+/**
+ * Every field of the spec's `POST /orgs/:orgId/connections`; all optional. The formats of `recipientKey`,
+ * `routing`, `messages` and `appendedAttachments` are in docs/agent.md; oob-invitation-options.ts maps them.
+ */
 export class CreateInvitationDto {
   @IsOptional() @IsString() label?: string
   @IsOptional() @IsString() alias?: string
@@ -13,9 +41,9 @@ export class CreateInvitationDto {
   @IsOptional() @IsBoolean() multiUseInvitation?: boolean
   @IsOptional() @IsBoolean() autoAcceptConnection?: boolean
   @IsOptional() @IsBoolean() IsReuseConnection?: boolean
-  @IsOptional() @IsString() recipientKey?: string
-  @IsOptional() @IsString() invitationDid?: string
-  @IsOptional() @IsObject() routing?: Record<string, unknown>
+  @IsOptional() @IsString() @IsNotEmpty() recipientKey?: string
+  @IsOptional() @IsString() @IsNotEmpty() invitationDid?: string
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => InvitationRoutingDto) routing?: InvitationRoutingDto
   @IsOptional() @IsArray() @IsObject({ each: true }) appendedAttachments?: Record<string, unknown>[]
   @IsOptional() @IsArray() @IsObject({ each: true }) messages?: Record<string, unknown>[]
 }
