@@ -309,7 +309,9 @@ async function main(): Promise<void> {
     report('sequential', sequentialResults, performance.now() - sequentialStart)
 
     const cpuBefore = agents.map((agent) => cpuMs(agent.process.pid))
+    const benchCpuBefore = process.cpuUsage()
     const { results, wallMs } = await runConcurrent(context, concurrent, workers)
+    const benchCpu = process.cpuUsage(benchCpuBefore)
     report(`concurrent (${workers} workers)`, results, wallMs)
     agents.forEach((agent, index) => {
       const [before, after] = [cpuBefore[index], cpuMs(agent.process.pid)]
@@ -317,6 +319,7 @@ async function main(): Promise<void> {
         console.log(`${agent.label} CPU per iteration: ${((after - before) / results.length).toFixed(0)} ms`)
       }
     })
+    console.log(`benchmark process CPU per iteration: ${((benchCpu.user + benchCpu.system) / 1000 / results.length).toFixed(0)} ms`)
     console.log(`load after: ${loadavg()[0].toFixed(2)}`)
     console.log(`iterations/minute: ${Math.round((results.length / wallMs) * 60000)}`)
   } finally {

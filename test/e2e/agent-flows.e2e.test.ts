@@ -59,6 +59,20 @@ describe('agent processes over DIDComm HTTP', () => {
     expect((await fetch(`${issuer.adminUrl}/connections`)).status).toBe(401)
   })
 
+  it('answers requests on the DIDComm inbound port that are not DIDComm messages with clear statuses', async () => {
+    const post = (body: string | Buffer, contentType: string, route = '/') =>
+      fetch(`${issuer.endpoint}${route}`, { method: 'POST', headers: { 'content-type': contentType }, body })
+    const envelopeType = 'application/didcomm-envelope-enc'
+    expect((await fetch(`${issuer.endpoint}/`)).status).toBe(405)
+    expect((await post('{}', envelopeType, '/elsewhere')).status).toBe(404)
+    expect((await post('{}', 'application/json')).status).toBe(415)
+    expect((await post('not json', envelopeType)).status).toBe(400)
+    expect((await post(Buffer.alloc(5 * 1024 * 1024 + 1, 0x20), envelopeType)).status).toBe(413)
+    // A JSON body that is no envelope reaches Credo, which cannot unpack it; the process answers and lives on.
+    expect((await post('{"protected":"x"}', envelopeType)).status).toBeLessThan(600)
+    expect((await fetch(`${issuer.adminUrl}/agent`)).status).toBe(200)
+  })
+
   it('connects with an out-of-band invitation and DID Exchange', async () => {
     const invitation = await issuer.call<Envelope<{ invitationUrl: string; outOfBandRecord: { id: string } }>>(
       'POST',

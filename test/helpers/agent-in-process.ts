@@ -6,6 +6,7 @@ import { IdplaneAdaptersModule } from '../../agent/src/adapters/idplane-adapters
 import { EncryptedKeyStorage } from '../../agent/src/adapters/kms/encrypted-key-storage'
 import { PgSqlClient } from '../../agent/src/adapters/sql/pg-sql-client'
 import { migrateSchema } from '../../agent/src/adapters/sql/schema-migrations'
+import type { SqlClient } from '../../agent/src/adapters/sql/sql-client'
 import { buildAgent, type IdplaneAgent } from '../../agent/src/credo/build-agent'
 
 /** A port the OS just handed out and released: good enough for tests on 127.0.0.1. */
@@ -23,6 +24,8 @@ export async function freePort(): Promise<number> {
 
 export interface InProcessAgent {
   agent: IdplaneAgent
+  /** The agent's own schema, for tests that look at what it stored. */
+  sql: SqlClient
   close(): Promise<void>
 }
 
@@ -54,6 +57,7 @@ export async function startInProcessAgent(): Promise<InProcessAgent> {
   await agent.initialize()
   return {
     agent,
+    sql,
     close: async () => {
       await agent.shutdown()
       await sql.query(`DROP SCHEMA "${schema}" CASCADE`)

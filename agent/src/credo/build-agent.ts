@@ -3,17 +3,19 @@ import {
   DidCommAutoAcceptCredential,
   DidCommAutoAcceptProof,
   DidCommCredentialV2Protocol,
-  DidCommHttpOutboundTransport,
   DidCommModule,
   DidCommProofV2Protocol,
 } from '@credo-ts/didcomm'
-import { agentDependencies, DidCommHttpInboundTransport } from '@credo-ts/node'
+import { agentDependencies } from '@credo-ts/node'
 import { QuestionAnswerModule } from '@credo-ts/question-answer'
 import type { Logger, LogLevel } from '@idplane/common'
 
 import type { IdplaneAdaptersModule } from '../adapters/idplane-adapters.module'
 import { IdplaneW3cCredentialsModule } from '../formats/jsonld/idplane-w3c-credentials.module'
+import { NarrowingDifPresentationExchangeModule } from '../formats/presentation-exchange/narrowing-presentation-exchange'
 import { TenancyModule } from '../tenancy/tenancy.module'
+import { DidCommNodeHttpInboundTransport } from '../transport/didcomm-http-inbound.transport'
+import { DidCommNodeHttpOutboundTransport } from '../transport/didcomm-http-outbound.transport'
 import { CachingKeyDidResolver, CachingPeerDidResolver } from './caching-did-resolvers'
 import { CredoLogger } from './credo-logger'
 import { credentialFormats, proofFormats } from './formats'
@@ -44,6 +46,8 @@ export function buildAgent(options: BuildAgentOptions) {
     modules: {
       adapters: options.adapters,
       w3cCredentials: new IdplaneW3cCredentialsModule(),
+      // Credo's default `pex` module, with the holder's candidate credentials narrowed before PEX evaluates them.
+      pex: new NarrowingDifPresentationExchangeModule(),
       dids: new DidsModule({
         registrars: [new KeyDidRegistrar(), new PeerDidRegistrar()],
         // did:key and self-contained did:peer documents never change: resolved once per process (bounded).
@@ -52,8 +56,9 @@ export function buildAgent(options: BuildAgentOptions) {
       didcomm: new DidCommModule({
         endpoints: options.endpoints,
         transports: {
-          inbound: [new DidCommHttpInboundTransport({ port: options.inboundPort })],
-          outbound: [new DidCommHttpOutboundTransport()],
+          // Credo's HTTP transports, on node:http instead of Express and fetch (agent/src/transport).
+          inbound: [new DidCommNodeHttpInboundTransport({ port: options.inboundPort, host: options.inboundHost })],
+          outbound: [new DidCommNodeHttpOutboundTransport()],
         },
         // One message at a time stalls ~10 s per message when several connections start at once (DESIGN.md).
         processDidCommMessagesConcurrently: true,

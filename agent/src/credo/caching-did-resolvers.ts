@@ -1,11 +1,12 @@
 import {
   type AgentContext,
-  DidDocument,
+  type DidDocument,
   type DidResolutionResult,
-  JsonTransformer,
   KeyDidResolver,
   PeerDidResolver,
 } from '@credo-ts/core'
+
+import { cloneInstance } from './clone-instance'
 
 const DEFAULT_MAX_ENTRIES = 1000
 
@@ -13,12 +14,12 @@ const DEFAULT_MAX_ENTRIES = 1000
 const SELF_CONTAINED_PEER_DID = /^did:peer:(?:0|2\.|4z[1-9a-km-zA-HJ-NP-Z]{46}:z)/
 
 /**
- * Bounded LRU of resolved DID documents, kept as JSON text. Only for DIDs whose document is a pure function of
- * the DID string, so an entry never goes stale and is valid for every agent context (base wallet and tenants).
- * A hit builds a new DidDocument instance (as Credo's own resolver cache does), so callers never share one.
+ * Bounded LRU of resolved DID documents. Only for DIDs whose document is a pure function of the DID string, so an
+ * entry never goes stale and is valid for every agent context (base wallet and tenants). Each hit is a new copy of
+ * the kept document (cloneInstance), so callers never share one.
  */
 export class ImmutableDidDocumentCache {
-  private readonly entries = new Map<string, string>()
+  private readonly entries = new Map<string, DidDocument>()
 
   public constructor(private readonly maxEntries = DEFAULT_MAX_ENTRIES) {}
 
@@ -27,16 +28,17 @@ export class ImmutableDidDocumentCache {
   }
 
   public get(did: string): DidDocument | undefined {
-    const json = this.entries.get(did)
-    if (json === undefined) return undefined
+    const kept = this.entries.get(did)
+    if (kept === undefined) return undefined
     this.entries.delete(did)
-    this.entries.set(did, json)
-    return JsonTransformer.fromJSON(JSON.parse(json) as Record<string, unknown>, DidDocument)
+    this.entries.set(did, kept)
+    return cloneInstance(kept)
   }
 
+  /** Keeps a copy: the caller goes on using (and may change) the document it resolved. */
   public set(did: string, didDocument: DidDocument): void {
     this.entries.delete(did)
-    this.entries.set(did, JSON.stringify(didDocument.toJSON()))
+    this.entries.set(did, cloneInstance(didDocument))
     if (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value
       if (oldest !== undefined) this.entries.delete(oldest)

@@ -12,6 +12,7 @@ import {
   type TagsBase,
 } from '@credo-ts/core'
 
+import { cloneInstance } from '../../credo/clone-instance'
 import type { SqlClient } from '../sql/sql-client'
 import { KeyedQueue } from './keyed-queue'
 import { queryToSql, type TagQuery } from './query-to-sql'
@@ -33,6 +34,8 @@ export interface SqlStorageOptions {
 }
 
 const UNIQUE_VIOLATION = '23505'
+/** Validated instances of mirrored rows kept to copy from (cloneInstance), least recently used dropped first. */
+const MAX_CACHED_INSTANCES = 2000
 
 const INSERT = 'INSERT INTO records (context_id, type, id, value, tags) VALUES ($1, $2, $3, $4, $5)'
 const INSERT_ANNOUNCED = `WITH written AS (${INSERT} RETURNING 1)
@@ -69,6 +72,8 @@ export class SqlStorageService<T extends BaseRecord<any, any, any>> implements S
   private readonly maxRowsPerScope: number
   private readonly loads = new Map<string, Promise<void>>()
   private readonly writes = new KeyedQueue()
+  /** By write key: the mirrored row an instance was made from, so a newer row version is never served stale. */
+  private readonly instances = new Map<string, { row: MirroredRow; recordClass: unknown; instance: BaseRecord }>()
 
   public constructor(
     private readonly sql: SqlClient,
@@ -155,6 +160,7 @@ export class SqlStorageService<T extends BaseRecord<any, any, any>> implements S
     let row: MirroredRow | undefined
     if (scope) {
       row = scope.rows.get(id)
+      if (row) return this.instanceOf(contextId, recordClass, row)
     } else {
       const { rows } = await this.sql.query<RecordRow>(
         `${SELECT_COLUMNS} WHERE context_id = $1 AND type = $2 AND id = $3`,
@@ -169,7 +175,7 @@ export class SqlStorageService<T extends BaseRecord<any, any, any>> implements S
   public async getAll(agentContext: AgentContext, recordClass: BaseRecordConstructor<T>): Promise<T[]> {
     const contextId = contextOf(agentContext)
     const scope = await this.mirrored(contextId, recordClass.type)
-    if (scope) return [...scope.rows.values()].map((row) => toInstance(row, recordClass))
+    if (scope) return [...scope.rows.values()].map((row) => this.instanceOf(contextId, recordClass, row))
     const { rows } = await this.sql.query<RecordRow>(
       `${SELECT_COLUMNS} WHERE context_id = $1 AND type = $2 ORDER BY seq`,
       [contextId, recordClass.type],
@@ -191,7 +197,7 @@ export class SqlStorageService<T extends BaseRecord<any, any, any>> implements S
       const offset = queryOptions?.offset ?? 0
       const matching = scope.find(query as TagQuery)
       const page = matching.slice(offset, queryOptions?.limit === undefined ? undefined : offset + queryOptions.limit)
-      return page.map((row) => toInstance(row, recordClass))
+      return page.map((row) => this.instanceOf(contextId, recordClass, row))
     }
     const params: unknown[] = [contextId, recordClass.type, ...condition.params]
     let sql = `${SELECT_COLUMNS} WHERE context_id = $1 AND type = $2 AND (${condition.sql}) ORDER BY seq`
@@ -235,6 +241,27 @@ export class SqlStorageService<T extends BaseRecord<any, any, any>> implements S
       this.mirror?.written(contextId, type, id, undefined)
       if (deleted === 0) throw new RecordNotFoundError(`record with id ${id} not found.`, { recordType: type })
     })
+  }
+
+  /**
+   * A new instance of a mirrored row: a copy of the one validated instance made from this version of the row.
+   * Equivalent to parsing the row again (fromJSON of the same JSON gives the same instance) at a fraction of the cost.
+   */
+  private instanceOf(contextId: string, recordClass: BaseRecordConstructor<T>, row: MirroredRow): T {
+    const key = writeKey(contextId, recordClass.type, row.id)
+    const cached = this.instances.get(key)
+    let instance = cached?.row === row && cached.recordClass === recordClass ? cached.instance : undefined
+    if (instance) {
+      this.instances.delete(key)
+    } else {
+      instance = toInstance(row, recordClass)
+      if (this.instances.size >= MAX_CACHED_INSTANCES) {
+        const oldest = this.instances.keys().next().value
+        if (oldest !== undefined) this.instances.delete(oldest)
+      }
+    }
+    this.instances.set(key, { row, recordClass, instance })
+    return cloneInstance(instance as T)
   }
 
   /** The mirrored scope, loading it first when needed; undefined when it cannot be mirrored now. */

@@ -1,3 +1,6 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
 import type { Logger } from '@idplane/common'
 
 import { OutboxSender } from './outbox-sender'
@@ -39,30 +42,40 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe('OutboxSender', () => {
-  const realFetch = globalThis.fetch
+  /** A real event sink on 127.0.0.1: records each event id and answers what `answer` says. */
+  let sink: Server
+  let url: string
   let posted: string[] = []
-  let answer: (body: string) => number = () => 204
+  let answer: (id: string) => number = () => 204
+
+  beforeAll(async () => {
+    sink = createServer((req, res) => {
+      let body = ''
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
+      req.on('end', () => {
+        expect(req.headers.authorization).toBe('Bearer t')
+        const { id } = JSON.parse(body) as { id: string }
+        posted.push(id)
+        res.statusCode = answer(id)
+        res.end()
+      })
+    })
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve))
+    url = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/events`
+  })
+
+  afterAll(async () => {
+    sink.closeAllConnections()
+    await new Promise((resolve) => sink.close(resolve))
+  })
 
   beforeEach(() => {
     posted = []
     answer = () => 204
-    globalThis.fetch = jest.fn((_url: string, init: RequestInit) => {
-      const body = init.body as string
-      posted.push((JSON.parse(body) as { id: string }).id)
-      return Promise.resolve(new Response(null, { status: answer(body) }))
-    }) as unknown as typeof fetch
-  })
-
-  afterEach(() => {
-    globalThis.fetch = realFetch
   })
 
   function aSender(outbox: FakeOutbox) {
-    return new OutboxSender(
-      outbox as unknown as OutboxRepository,
-      { url: 'http://127.0.0.1:1/e', token: 't', pollIntervalMs: 60_000 },
-      logger,
-    )
+    return new OutboxSender(outbox as unknown as OutboxRepository, { url, token: 't', pollIntervalMs: 60_000 }, logger)
   }
 
   it('sends what an earlier run left in the table at start, then deletes it', async () => {
@@ -72,7 +85,7 @@ describe('OutboxSender', () => {
     sender.start()
     await until(() => outbox.deleted.length === 2)
     await sender.stop()
-    expect(posted).toEqual(['a', 'b'])
+    expect(posted.sort()).toEqual(['a', 'b'])
     expect(outbox.dueCalls).toHaveLength(1)
   })
 
@@ -106,13 +119,27 @@ describe('OutboxSender', () => {
 
   it('hands a refused event back to the table with its failure, and keeps the rest going', async () => {
     const outbox = new FakeOutbox()
-    answer = (body) => (body.includes('"bad"') ? 503 : 204)
+    answer = (id) => (id === 'bad' ? 503 : 204)
     outbox.rows = [event('bad'), event('good')]
     const sender = aSender(outbox)
     sender.start()
     await until(() => outbox.deleted.includes('good') && outbox.failed.includes('bad'))
     await sender.stop()
     expect(outbox.deleted).not.toContain('bad')
+  })
+
+  it('hands an event back when the sink cannot be reached', async () => {
+    const outbox = new FakeOutbox()
+    outbox.rows = [event('lost')]
+    const sender = new OutboxSender(
+      outbox as unknown as OutboxRepository,
+      { url: 'http://127.0.0.1:1/unreachable', token: 't', pollIntervalMs: 60_000 },
+      logger,
+    )
+    sender.start()
+    await until(() => outbox.failed.includes('lost'))
+    await sender.stop()
+    expect(outbox.deleted).toEqual([])
   })
 
   it('keeps reading while table batches are full', async () => {

@@ -1,5 +1,6 @@
 import type { Logger } from '@idplane/common'
 
+import { httpPost } from '../../transport/http-post'
 import { retryDelayMs } from './backoff'
 import type { OutboxRepository, PendingEvent } from './outbox.repository'
 
@@ -128,18 +129,17 @@ export class OutboxSender {
   /** @returns whether the sink took the event */
   private async deliver(event: PendingEvent): Promise<boolean> {
     try {
-      const response = await fetch(this.options.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },
-        body: event.body,
-        signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 10000),
-      })
-      await response.arrayBuffer() // read to the end, so the connection is reused
-      if (response.ok) {
+      const { status } = await httpPost(
+        this.options.url,
+        event.body,
+        { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },
+        this.options.requestTimeoutMs ?? 10000,
+      )
+      if (status >= 200 && status < 300) {
         this.options.onResult?.('delivered')
         return true
       }
-      await this.fail(event, `HTTP ${response.status}`)
+      await this.fail(event, `HTTP ${status}`)
     } catch (error) {
       await this.fail(event, error instanceof Error ? error.message : String(error))
     }

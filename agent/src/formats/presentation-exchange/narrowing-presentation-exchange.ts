@@ -1,0 +1,66 @@
+import {
+  type AgentContext,
+  ClaimFormat,
+  type DependencyManager,
+  DifPresentationExchangeModule,
+  DifPresentationExchangeService,
+  type DifPresentationExchangeDefinition,
+  injectable,
+  W3cCredentialRecord,
+  W3cCredentialService,
+} from '@credo-ts/core'
+
+import { mayMatchDefinition, type PresentationDefinitionV1Like } from './candidate-prefilter'
+
+type CandidateRecord = Awaited<ReturnType<CandidateQuery>>[number]
+type CandidateQuery = (agentContext: AgentContext, definition: DifPresentationExchangeDefinition) => Promise<unknown[]>
+
+/**
+ * Credo's query for a definition's candidate records: declared private, but it is the one place candidates are
+ * listed, so we wrap it. Checked when this module loads, so a Credo upgrade that moves it fails at start, not quietly.
+ */
+const queryCandidates = (DifPresentationExchangeService.prototype as unknown as Record<string, unknown>)
+  .queryCredentialForPresentationDefinition as CandidateQuery | undefined
+if (typeof queryCandidates !== 'function') {
+  throw new Error('DifPresentationExchangeService.queryCredentialForPresentationDefinition is missing (Credo changed)')
+}
+
+/**
+ * Credo's presentation-exchange service with the holder's candidates narrowed first (candidate-prefilter.ts):
+ * JSON-LD credentials that certainly satisfy no input descriptor are dropped before PEX, so answering a proof request
+ * costs per credential that could match, not per credential in the wallet.
+ */
+@injectable()
+export class NarrowingDifPresentationExchangeService extends DifPresentationExchangeService {
+  // Declared again so the injector sees the parameter type (decorator metadata is per class).
+  public constructor(w3cCredentialService: W3cCredentialService) {
+    super(w3cCredentialService)
+  }
+}
+
+Object.defineProperty(NarrowingDifPresentationExchangeService.prototype, 'queryCredentialForPresentationDefinition', {
+  value: async function narrowedCandidates(
+    this: DifPresentationExchangeService,
+    agentContext: AgentContext,
+    definition: DifPresentationExchangeDefinition,
+  ): Promise<CandidateRecord[]> {
+    const records = await queryCandidates.call(this, agentContext, definition)
+    if (!('input_descriptors' in definition)) return records
+    return records.filter((record) => mayMatch(record, definition as unknown as PresentationDefinitionV1Like))
+  },
+})
+
+function mayMatch(record: unknown, definition: PresentationDefinitionV1Like): boolean {
+  if (!(record instanceof W3cCredentialRecord)) return true
+  const credential = record.firstCredential
+  // The JSON PEX itself is given (Credo passes the encoded credential); JWT credentials are left to PEX.
+  if (credential.claimFormat !== ClaimFormat.LdpVc) return true
+  return mayMatchDefinition(definition, credential.encoded)
+}
+
+/** Replaces Credo's default `pex` module: the same service, narrowed. */
+export class NarrowingDifPresentationExchangeModule extends DifPresentationExchangeModule {
+  public override register(dependencyManager: DependencyManager): void {
+    dependencyManager.registerSingleton(DifPresentationExchangeService, NarrowingDifPresentationExchangeService)
+  }
+}

@@ -1,0 +1,89 @@
+import { type AgentContext, CredoError, EventEmitter, JsonEncoder, type Logger } from '@credo-ts/core'
+import {
+  DidCommEventTypes,
+  DidCommModuleConfig,
+  type DidCommOutboundPackage,
+  type DidCommOutboundTransport,
+  isValidJweStructure,
+} from '@credo-ts/didcomm'
+
+import { httpPost, HttpPostTimeoutError } from './http-post'
+
+/** How long a receiver may take to answer (Credo's own transport waits as long). */
+const SEND_TIMEOUT_MS = 15000
+
+/**
+ * DIDComm over HTTP(S) POST, with the behaviour of Credo's DidCommHttpOutboundTransport (the envelope as JSON under
+ * the configured DIDComm MIME type; an envelope in the answer is a message for us, return-route) on node:http
+ * keep-alive connections instead of fetch: about a tenth of the CPU per message.
+ */
+export class DidCommNodeHttpOutboundTransport implements DidCommOutboundTransport {
+  public readonly supportedSchemes = ['http', 'https']
+  private agentContext: AgentContext | undefined
+  private active = false
+  private sending = 0
+  private idle: (() => void) | undefined
+
+  public start(agentContext: AgentContext): Promise<void> {
+    this.agentContext = agentContext
+    this.active = true
+    return Promise.resolve()
+  }
+
+  /** Waits for messages still being sent. */
+  public async stop(): Promise<void> {
+    this.active = false
+    if (this.sending > 0) await new Promise<void>((resolve) => (this.idle = resolve))
+  }
+
+  public async sendMessage(outboundPackage: DidCommOutboundPackage): Promise<void> {
+    const agentContext = this.agentContext
+    if (!agentContext || !this.active) throw new CredoError('Outbound transport is not active. Not sending message.')
+    const { endpoint, payload } = outboundPackage
+    if (!endpoint) throw new CredoError('Missing endpoint: nowhere to send the message.')
+    const logger = agentContext.config.logger
+    const mimeType = agentContext.dependencyManager.resolve(DidCommModuleConfig).didCommMimeType
+    this.sending++
+    try {
+      let answer: { status: number; body: string }
+      try {
+        answer = await httpPost(endpoint, JSON.stringify(payload), { 'content-type': mimeType }, SEND_TIMEOUT_MS)
+      } catch (error) {
+        // With return routing the receiver may hold the connection open for a reply that never comes.
+        if (error instanceof HttpPostTimeoutError && outboundPackage.responseRequested) return
+        throw error
+      }
+      // As Credo's transport: the receiver took the message whatever it answered (a 500 means it failed to process
+      // it, which resending would not fix); only network errors make the message undeliverable.
+      if (answer.status >= 300) logger.warn(`Receiver ${endpoint} answered HTTP ${answer.status}`)
+      else if (answer.body) this.receiveAnswer(agentContext, logger, answer.body)
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      logger.error(`Error sending message to ${endpoint}: ${message}`)
+      throw new CredoError(`Error sending message to ${endpoint}: ${message}`, {
+        cause: error instanceof Error ? error : undefined,
+      })
+    } finally {
+      this.sending--
+      if (this.sending === 0) this.idle?.()
+    }
+  }
+
+  private receiveAnswer(agentContext: AgentContext, logger: Logger, answer: string): void {
+    let envelope: unknown
+    try {
+      envelope = JsonEncoder.fromString(answer)
+    } catch {
+      logger.debug('The answer to a DIDComm message was not JSON')
+      return
+    }
+    if (!isValidJweStructure(envelope)) {
+      logger.error('The answer to a DIDComm message is not a DIDComm envelope')
+      return
+    }
+    agentContext.dependencyManager.resolve(EventEmitter).emit(agentContext, {
+      type: DidCommEventTypes.DidCommMessageReceived,
+      payload: { message: envelope },
+    })
+  }
+}
