@@ -18,6 +18,7 @@ import { DidCommNodeHttpInboundTransport } from '../transport/didcomm-http-inbou
 import { DidCommNodeHttpOutboundTransport } from '../transport/didcomm-http-outbound.transport'
 import { CachingKeyDidResolver, CachingPeerDidResolver } from './caching-did-resolvers'
 import { CredoLogger } from './credo-logger'
+import { cacheX25519Conversions } from './x25519-conversion-cache'
 import { credentialFormats, proofFormats } from './formats'
 
 export interface BuildAgentOptions {
@@ -35,6 +36,7 @@ export interface BuildAgentOptions {
  * default; each admin call says how far its exchange may go on its own.
  */
 export function buildAgent(options: BuildAgentOptions) {
+  cacheX25519Conversions()
   return new Agent({
     config: {
       logger: new CredoLogger(options.logger.child({ component: 'credo' }), options.logLevel),

@@ -1,4 +1,4 @@
-import { queryToSql, type TagQuery } from './query-to-sql'
+import { assertTagQuery, queryToSql, type TagQuery } from './query-to-sql'
 
 describe('queryToSql', () => {
   const cases: { name: string; query: TagQuery; sql: string; params: unknown[] }[] = [
@@ -70,5 +70,23 @@ describe('queryToSql', () => {
   it('rejects values that are not tag values', () => {
     expect(() => queryToSql({ a: { nested: 'x' } as unknown as TagQuery })).toThrow(TypeError)
     expect(() => queryToSql({ a: [1] as unknown as string[] })).toThrow(TypeError)
+  })
+})
+
+describe('assertTagQuery', () => {
+  it.each([
+    [{ tag: { nested: true } }],
+    [{ tag: ['a', 1] }],
+    [{ $and: { tag: 'a' } }],
+    [{ $or: [{ $not: { tag: {} } }] }],
+  ])('refuses %j as queryToSql does', (query) => {
+    expect(() => queryToSql(query as never)).toThrow(TypeError)
+    expect(() => assertTagQuery(query as never)).toThrow(TypeError)
+  })
+
+  it('accepts what queryToSql accepts', () => {
+    const query = { a: 'x', b: true, c: ['y'], d: undefined, $and: [{ e: 1 }], $or: [], $not: { f: 'z' } }
+    expect(() => queryToSql(query)).not.toThrow()
+    expect(() => assertTagQuery(query)).not.toThrow()
   })
 })

@@ -47,20 +47,41 @@ export function queryToSql(query: TagQuery, column = 'tags', firstParam = 1): Sq
   }
 }
 
+/**
+ * Checks what `queryToSql` checks without building SQL, for queries answered in memory.
+ * @throws {TypeError} as `queryToSql` does
+ */
+export function assertTagQuery(query: TagQuery): void {
+  for (const [key, value] of Object.entries(query)) {
+    if (key === '$and' || key === '$or') {
+      if (value === undefined) continue
+      if (!Array.isArray(value)) throw new TypeError('$and and $or take an array of queries')
+      for (const sub of value as TagQuery[]) assertTagQuery(sub)
+    } else if (key === '$not') {
+      if (value !== undefined) assertTagQuery(value as TagQuery)
+    } else {
+      assertTagValue(key, value)
+    }
+  }
+}
+
+function assertTagValue(key: string, value: unknown): void {
+  if (value === undefined || value === null) return
+  if (Array.isArray(value)) {
+    if (!value.every((item) => typeof item === 'string'))
+      throw new TypeError(`Tag ${key}: array values must be strings`)
+  } else if (typeof value !== 'string' && typeof value !== 'boolean' && typeof value !== 'number') {
+    throw new TypeError(`Tag ${key}: unsupported query value`)
+  }
+}
+
 function translate(query: TagQuery, column: string): Fragment | undefined {
   const parts: Fragment[] = []
   const contained: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(query)) {
     if (OPERATORS.has(key) || value === undefined || value === null) continue
-    if (Array.isArray(value)) {
-      if (!value.every((item) => typeof item === 'string'))
-        throw new TypeError(`Tag ${key}: array values must be strings`)
-      contained[key] = value
-    } else if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') {
-      contained[key] = value
-    } else {
-      throw new TypeError(`Tag ${key}: unsupported query value`)
-    }
+    assertTagValue(key, value)
+    contained[key] = value
   }
   if (Object.keys(contained).length > 0) {
     parts.push({ sql: `${column} @> ${PLACEHOLDER}::jsonb`, params: [JSON.stringify(contained)] })

@@ -15,7 +15,7 @@ import {
 import { cloneInstance } from '../../credo/clone-instance'
 import type { SqlClient } from '../sql/sql-client'
 import { KeyedQueue } from './keyed-queue'
-import { queryToSql, type TagQuery } from './query-to-sql'
+import { assertTagQuery, queryToSql, type TagQuery } from './query-to-sql'
 import { DEFAULT_MIRROR_LIMITS, type MirroredRow, RecordMirror, type RecordMirrorLimits } from './record-mirror'
 import type { OutboxDraft, WriteEvents } from './write-events'
 
@@ -190,15 +190,16 @@ export class SqlStorageService<T extends BaseRecord<any, any, any>> implements S
     queryOptions?: QueryOptions,
   ): Promise<T[]> {
     const contextId = contextOf(agentContext)
-    // Translating first also rejects what no backend can answer (an object as a tag value), on either path.
-    const condition = queryToSql(query as TagQuery, 'tags', 3)
     const scope = await this.mirrored(contextId, recordClass.type)
     if (scope) {
+      // What SQL would refuse (an object as a tag value) is refused in memory too.
+      assertTagQuery(query as TagQuery)
       const offset = queryOptions?.offset ?? 0
       const matching = scope.find(query as TagQuery)
       const page = matching.slice(offset, queryOptions?.limit === undefined ? undefined : offset + queryOptions.limit)
       return page.map((row) => this.instanceOf(contextId, recordClass, row))
     }
+    const condition = queryToSql(query as TagQuery, 'tags', 3)
     const params: unknown[] = [contextId, recordClass.type, ...condition.params]
     let sql = `${SELECT_COLUMNS} WHERE context_id = $1 AND type = $2 AND (${condition.sql}) ORDER BY seq`
     if (queryOptions?.limit !== undefined) {
