@@ -165,7 +165,9 @@ function startSink(sink: EventSink): Promise<Server> {
         res.end()
         return
       }
-      sink.add(JSON.parse(raw) as AgentEvent)
+      // One event, or a batch `{ events: [...] }` (docs/agent.md, Events).
+      const body = JSON.parse(raw) as AgentEvent | { events: AgentEvent[] }
+      for (const event of 'events' in body ? body.events : [body]) sink.add(event)
       res.statusCode = 204
       res.end()
     })
@@ -250,6 +252,18 @@ function cpuMs(pid: number | undefined): number | undefined {
   }
 }
 
+/** Busy and total jiffies of the whole machine (Linux /proc/stat); undefined elsewhere. */
+function machineJiffies(): { busy: number; total: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number)
+    const idle = fields[3] + (fields[4] ?? 0)
+    const total = fields.reduce((sum, value) => sum + value, 0)
+    return { busy: total - idle, total }
+  } catch {
+    return undefined
+  }
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
@@ -310,8 +324,10 @@ async function main(): Promise<void> {
 
     const cpuBefore = agents.map((agent) => cpuMs(agent.process.pid))
     const benchCpuBefore = process.cpuUsage()
+    const machineBefore = machineJiffies()
     const { results, wallMs } = await runConcurrent(context, concurrent, workers)
     const benchCpu = process.cpuUsage(benchCpuBefore)
+    const machineAfter = machineJiffies()
     report(`concurrent (${workers} workers)`, results, wallMs)
     agents.forEach((agent, index) => {
       const [before, after] = [cpuBefore[index], cpuMs(agent.process.pid)]
@@ -319,7 +335,13 @@ async function main(): Promise<void> {
         console.log(`${agent.label} CPU per iteration: ${((after - before) / results.length).toFixed(0)} ms`)
       }
     })
-    console.log(`benchmark process CPU per iteration: ${((benchCpu.user + benchCpu.system) / 1000 / results.length).toFixed(0)} ms`)
+    console.log(
+      `benchmark process CPU per iteration: ${((benchCpu.user + benchCpu.system) / 1000 / results.length).toFixed(0)} ms`,
+    )
+    if (machineBefore && machineAfter) {
+      const busy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)
+      console.log(`machine CPU busy during the run: ${(busy * 100).toFixed(0)} % of ${cpus().length} cores`)
+    }
     console.log(`load after: ${loadavg()[0].toFixed(2)}`)
     console.log(`iterations/minute: ${Math.round((results.length / wallMs) * 60000)}`)
   } finally {

@@ -33,7 +33,8 @@ describe('agent processes over DIDComm HTTP', () => {
           res.end()
           return
         }
-        received.push(JSON.parse(raw) as { id: string; kind: string })
+        const body = JSON.parse(raw) as { id: string; kind: string } | { events: { id: string; kind: string }[] }
+        received.push(...('events' in body ? body.events : [body]))
         res.statusCode = 204
         res.end()
       })

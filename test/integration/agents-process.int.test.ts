@@ -152,6 +152,48 @@ describe('agent spin-up on the process runtime', () => {
     expect(Object.keys(document.body.paths as object).some((path) => path.includes('internal'))).toBe(false)
   })
 
+  it('records a batch of events, each once, and refuses a batch with a bad event whole', async () => {
+    const env = (await (await fetch('http://127.0.0.1:8002/env')).json()) as Record<string, string>
+    const event = (id: string, kind = 'proof') => ({
+      id,
+      kind,
+      agentLabel: 'Acme wallet',
+      occurredAt: new Date().toISOString(),
+      record: { state: 'done' },
+    })
+    const post = (body: object) =>
+      request(api.app)
+        .post('/v1/internal/agent-events')
+        .set('Authorization', `Bearer ${env.AGENT_EVENT_TOKEN}`)
+        .send(body)
+    const stored = async (ids: string[]) =>
+      (
+        await api.runtime.container
+          .get(EntityManager)
+          .fork()
+          .getConnection()
+          .execute<{ event_id: string }[]>('select event_id from agent_events where event_id in (?)', [ids])
+      ).map((row) => row.event_id)
+
+    const batch = await post({ events: [event('batch-1'), event('batch-2'), event('batch-1')] })
+    expect(batch.status).toBe(200)
+    expect(batch.body.data.results).toEqual([
+      { id: 'batch-1', isDuplicate: false },
+      { id: 'batch-2', isDuplicate: false },
+      { id: 'batch-1', isDuplicate: true },
+    ])
+    expect((await stored(['batch-1', 'batch-2'])).sort()).toEqual(['batch-1', 'batch-2'])
+
+    const refused = await post({ events: [event('batch-3'), event('batch-4', 'nonsense')] })
+    expect(refused.status).toBe(400)
+    expect(refused.body.errors).toEqual([expect.objectContaining({ field: 'events[1].kind' })])
+    expect(await stored(['batch-3', 'batch-4'])).toEqual([])
+    expect((await post({ events: [] })).status).toBe(400)
+    expect(
+      (await post({ events: Array.from({ length: 101 }, (_unused, index) => event(`many-${index}`)) })).status,
+    ).toBe(400)
+  })
+
   it('answers 400 for a bad body and 403 for a member', async () => {
     const { owner, orgId } = await anOwnedOrganization(api)
     expect((await spinUp(api, owner, orgId, { label: 'x', seed: 'too short' })).status).toBe(400)

@@ -42,11 +42,12 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe('OutboxSender', () => {
-  /** A real event sink on 127.0.0.1: records each event id and answers what `answer` says. */
+  /** A real event sink on 127.0.0.1: records each event id (and each request's ids) and answers what `answer` says. */
   let sink: Server
   let url: string
   let posted: string[] = []
-  let answer: (id: string) => number = () => 204
+  let requests: string[][] = []
+  let answer: (ids: string[]) => number = () => 204
 
   beforeAll(async () => {
     sink = createServer((req, res) => {
@@ -54,9 +55,11 @@ describe('OutboxSender', () => {
       req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
       req.on('end', () => {
         expect(req.headers.authorization).toBe('Bearer t')
-        const { id } = JSON.parse(body) as { id: string }
-        posted.push(id)
-        res.statusCode = answer(id)
+        const parsed = JSON.parse(body) as { id: string } | { events: { id: string }[] }
+        const ids = 'events' in parsed ? parsed.events.map((event) => event.id) : [parsed.id]
+        posted.push(...ids)
+        requests.push(ids)
+        res.statusCode = answer(ids)
         res.end()
       })
     })
@@ -71,6 +74,7 @@ describe('OutboxSender', () => {
 
   beforeEach(() => {
     posted = []
+    requests = []
     answer = () => 204
   })
 
@@ -85,7 +89,7 @@ describe('OutboxSender', () => {
     sender.start()
     await until(() => outbox.deleted.length === 2)
     await sender.stop()
-    expect(posted.sort()).toEqual(['a', 'b'])
+    expect(posted).toEqual(['a', 'b'])
     expect(outbox.dueCalls).toHaveLength(1)
   })
 
@@ -117,15 +121,38 @@ describe('OutboxSender', () => {
     expect(posted).toEqual(['d'])
   })
 
-  it('hands a refused event back to the table with its failure, and keeps the rest going', async () => {
+  it('sends what is due together in one request', async () => {
     const outbox = new FakeOutbox()
-    answer = (id) => (id === 'bad' ? 503 : 204)
+    outbox.rows = [event('a'), event('b'), event('c')]
+    const sender = aSender(outbox)
+    sender.start()
+    await until(() => outbox.deleted.length === 3)
+    await sender.stop()
+    expect(requests).toEqual([['a', 'b', 'c']])
+  })
+
+  it('hands every event of a batch back to the table when the sink fails', async () => {
+    const outbox = new FakeOutbox()
+    answer = () => 503
+    outbox.rows = [event('a'), event('b')]
+    const sender = aSender(outbox)
+    sender.start()
+    await until(() => outbox.failed.length === 2)
+    await sender.stop()
+    expect(outbox.deleted).toEqual([])
+  })
+
+  it('sends a refused batch one event at a time, so only the refused event waits', async () => {
+    const outbox = new FakeOutbox()
+    answer = (ids) => (ids.includes('bad') ? 400 : 204)
     outbox.rows = [event('bad'), event('good')]
     const sender = aSender(outbox)
     sender.start()
     await until(() => outbox.deleted.includes('good') && outbox.failed.includes('bad'))
     await sender.stop()
     expect(outbox.deleted).not.toContain('bad')
+    expect(requests[0]).toEqual(['bad', 'good'])
+    expect(requests.slice(1).sort()).toEqual([['bad'], ['good']])
   })
 
   it('hands an event back when the sink cannot be reached', async () => {

@@ -18,8 +18,8 @@ export interface OutboxSenderOptions {
 }
 
 /**
- * Sends outbox events to the platform, at least once: an event's row is deleted only after a 2xx; any other
- * answer or a network error schedules a retry with exponential backoff. A crash between the POST and the delete
+ * Sends outbox events to the platform, at least once, in batches of up to 20 per request: an event's row is deleted
+ * only after a 2xx; any other answer or a network error schedules a retry with exponential backoff. A crash between the POST and the delete
  * resends the same event with the same id, which the platform deduplicates.
  *
  * Events this process writes are handed over in memory as their statement commits (`reserve`, then `enqueue` or
@@ -101,7 +101,7 @@ export class OutboxSender {
         if (this.queue.length === 0 && this.pollDue) await this.readDue()
         batch = this.queue.splice(0, BATCH_SIZE)
         if (batch.length === 0) return
-        const delivered = await Promise.all(batch.map((event) => this.deliver(event)))
+        const delivered = await this.deliverBatch(batch)
         // One statement for the whole batch; a crash before it resends the batch (at least once, same ids).
         const ids = batch.filter((_event, index) => delivered[index]).map((event) => event.id)
         await this.outbox.delivered(ids)
@@ -126,24 +126,48 @@ export class OutboxSender {
     }
   }
 
+  /**
+   * POSTs the batch as one `{ "events": [...] }` request (the bodies spliced in as written). A 400 for a batch of several
+   * means one of them is refused: each is then sent alone, so the refused one does not hold the others back.
+   * @returns per event, whether the sink took it
+   */
+  private async deliverBatch(batch: readonly PendingEvent[]): Promise<boolean[]> {
+    if (batch.length === 1) return [await this.deliver(batch[0])]
+    const body = `{"events":[${batch.map((event) => event.body).join(',')}]}`
+    const outcome = await this.post(body)
+    if (outcome === 'delivered') {
+      for (let index = 0; index < batch.length; index++) this.options.onResult?.('delivered')
+      return batch.map(() => true)
+    }
+    if (outcome === 'HTTP 400') return Promise.all(batch.map((event) => this.deliver(event)))
+    await Promise.all(batch.map((event) => this.fail(event, outcome)))
+    return batch.map(() => false)
+  }
+
   /** @returns whether the sink took the event */
   private async deliver(event: PendingEvent): Promise<boolean> {
+    const outcome = await this.post(event.body)
+    if (outcome === 'delivered') {
+      this.options.onResult?.('delivered')
+      return true
+    }
+    await this.fail(event, outcome)
+    return false
+  }
+
+  /** @returns 'delivered' for a 2xx, otherwise why not */
+  private async post(body: string): Promise<string> {
     try {
       const { status } = await httpPost(
         this.options.url,
-        event.body,
+        body,
         { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },
         this.options.requestTimeoutMs ?? 10000,
       )
-      if (status >= 200 && status < 300) {
-        this.options.onResult?.('delivered')
-        return true
-      }
-      await this.fail(event, `HTTP ${status}`)
+      return status >= 200 && status < 300 ? 'delivered' : `HTTP ${status}`
     } catch (error) {
-      await this.fail(event, error instanceof Error ? error.message : String(error))
+      return error instanceof Error ? error.message : String(error)
     }
-    return false
   }
 
   /** Hands the event back to the table, due again after the backoff delay. */
