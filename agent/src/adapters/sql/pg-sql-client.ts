@@ -2,6 +2,9 @@ import { Pool } from 'pg'
 
 import type { SqlClient, SqlResult } from './sql-client'
 
+/** Distinct statement texts prepared by name; the storage's are a few dozen, anything beyond runs unnamed. */
+const MAX_PREPARED_STATEMENTS = 500
+
 /** Schema names are interpolated into DDL, so only plain identifiers are accepted. */
 export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
 
@@ -10,6 +13,9 @@ export const SCHEMA_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
  * schema, so the same unqualified SQL serves many agents in one database.
  */
 export class PgSqlClient implements SqlClient {
+  /** Statement text → prepared statement name: the server parses and plans each text once per connection. */
+  private readonly statementNames = new Map<string, string>()
+
   private constructor(private readonly pool: Pool) {}
 
   /** Creates the schema when missing, then opens a pool bound to it. */
@@ -31,8 +37,18 @@ export class PgSqlClient implements SqlClient {
     sql: string,
     params: readonly unknown[] = [],
   ): Promise<SqlResult<Row>> {
-    const result = await this.pool.query(sql, params as unknown[])
+    const name = params.length > 0 ? this.statementName(sql) : undefined
+    const result = await this.pool.query({ text: sql, values: params as unknown[], name })
     return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 }
+  }
+
+  private statementName(sql: string): string | undefined {
+    let name = this.statementNames.get(sql)
+    if (name === undefined && this.statementNames.size < MAX_PREPARED_STATEMENTS) {
+      name = `idplane_${this.statementNames.size}`
+      this.statementNames.set(sql, name)
+    }
+    return name
   }
 
   public async close(): Promise<void> {
