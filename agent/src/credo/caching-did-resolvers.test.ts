@@ -60,6 +60,34 @@ describe('CachingPeerDidResolver', () => {
     expect(result.didDocument).toBeNull()
     expect(cache.size).toBe(0)
   })
+
+  it('resolves a short-form did:peer:4 through its stored long form, and through the cache', async () => {
+    const longForm = longFormPeer4()
+    const shortForm = longForm.split(':').slice(0, 3).join(':')
+    const lookups: string[] = []
+    const withRecords = {
+      ...agentContext,
+      dependencyManager: {
+        resolve: () => ({
+          findAllByDid: (_context: unknown, did: string) => {
+            lookups.push(did)
+            return Promise.resolve(did === shortForm ? [{ did: longForm }] : [])
+          },
+        }),
+      },
+    } as unknown as AgentContext
+    const cache = new ImmutableDidDocumentCache()
+    const resolver = new CachingPeerDidResolver(cache)
+    const first = await resolver.resolve(withRecords, shortForm)
+    const second = await resolver.resolve(withRecords, shortForm)
+    expect(first.didDocument?.id).toBe(longForm)
+    expect(second.didDocument?.toJSON()).toEqual(first.didDocument?.toJSON())
+    expect(cache.size).toBe(1)
+    expect(lookups).toEqual([shortForm, shortForm])
+    // A short form with no record is left to Credo, which reports it not found.
+    const unknown = await resolver.resolve(withRecords, `did:peer:4z${'1'.repeat(46)}`)
+    expect(unknown.didDocument).toBeNull()
+  })
 })
 
 describe('CachingKeyDidResolver', () => {

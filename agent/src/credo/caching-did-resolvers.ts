@@ -1,6 +1,7 @@
 import {
   type AgentContext,
   type DidDocument,
+  DidRepository,
   type DidResolutionResult,
   KeyDidResolver,
   PeerDidResolver,
@@ -12,6 +13,8 @@ const DEFAULT_MAX_ENTRIES = 1000
 
 /** `did:peer:0`, `did:peer:2` and long-form `did:peer:4`: the document is derived from the DID string alone. */
 const SELF_CONTAINED_PEER_DID = /^did:peer:(?:0|2\.|4z[1-9a-km-zA-HJ-NP-Z]{46}:z)/
+/** Short-form `did:peer:4` (the hash alone): Credo resolves it through the stored record's long form. */
+const SHORT_FORM_PEER_DID_4 = /^did:peer:4z[1-9a-km-zA-HJ-NP-Z]{46}$/
 
 /**
  * Bounded LRU of resolved DID documents. Only for DIDs whose document is a pure function of the DID string, so an
@@ -64,7 +67,9 @@ async function resolveCached(
 /**
  * Credo's peer DID resolver with a cache for the self-contained forms (0, 2, long-form 4). Resolving a long-form
  * `did:peer:4` decodes a base58 document of several kilobytes (quadratic in its length) and hashes it on every
- * message; the cache skips that. Numalgo 1 and short-form 4 depend on stored records and always go to Credo.
+ * message; the cache skips that. A short-form `did:peer:4` is looked up in the stored records as Credo does, and its
+ * long form then resolved through the cache (Credo derives the document from the long form alone). Numalgo 1 depends
+ * on stored documents and always goes to Credo, as does anything not found.
  */
 export class CachingPeerDidResolver extends PeerDidResolver {
   public constructor(private readonly cache = new ImmutableDidDocumentCache()) {
@@ -72,6 +77,13 @@ export class CachingPeerDidResolver extends PeerDidResolver {
   }
 
   public override async resolve(agentContext: AgentContext, did: string): Promise<DidResolutionResult> {
+    if (SHORT_FORM_PEER_DID_4.test(did)) {
+      const [record] = await agentContext.dependencyManager.resolve(DidRepository).findAllByDid(agentContext, did)
+      const longForm = record?.did
+      if (longForm && SELF_CONTAINED_PEER_DID.test(longForm)) {
+        return resolveCached(this.cache, longForm, () => super.resolve(agentContext, longForm))
+      }
+    }
     if (!SELF_CONTAINED_PEER_DID.test(did)) return super.resolve(agentContext, did)
     return resolveCached(this.cache, did, () => super.resolve(agentContext, did))
   }

@@ -46,16 +46,35 @@ Object.defineProperty(NarrowingDifPresentationExchangeService.prototype, 'queryC
   ): Promise<CandidateRecord[]> {
     const records = await queryCandidates.call(this, agentContext, definition)
     if (!('input_descriptors' in definition)) return records
-    return records.filter((record) => mayMatch(record, definition as unknown as PresentationDefinitionV1Like))
+    const context = agentContext.contextCorrelationId
+    return records.filter((record) => mayMatch(context, record, definition as unknown as PresentationDefinitionV1Like))
   },
 })
 
-function mayMatch(record: unknown, definition: PresentationDefinitionV1Like): boolean {
+/** Encoded JSON-LD credentials by record version (a stored credential never changes; a new version is a new key). */
+const MAX_ENCODED = 5000
+const encodedByVersion = new Map<string, object | null>()
+
+function mayMatch(context: string, record: unknown, definition: PresentationDefinitionV1Like): boolean {
   if (!(record instanceof W3cCredentialRecord)) return true
-  const credential = record.firstCredential
-  // The JSON PEX itself is given (Credo passes the encoded credential); JWT credentials are left to PEX.
-  if (credential.claimFormat !== ClaimFormat.LdpVc) return true
-  return mayMatchDefinition(definition, credential.encoded)
+  const encoded = encodedCredential(context, record)
+  return encoded === null || mayMatchDefinition(definition, encoded)
+}
+
+/**
+ * The JSON PEX itself is given (Credo passes the encoded credential), remembered per record version: parsing a
+ * credential instance costs more than the test. null for JWT credentials, which are left to PEX.
+ */
+function encodedCredential(context: string, record: W3cCredentialRecord): object | null {
+  const version = `${context}:${record.id}:${(record.updatedAt ?? record.createdAt).getTime()}`
+  let encoded = encodedByVersion.get(version)
+  if (encoded === undefined) {
+    const credential = record.firstCredential
+    encoded = credential.claimFormat === ClaimFormat.LdpVc ? (credential.encoded as object) : null
+    if (encodedByVersion.size >= MAX_ENCODED) encodedByVersion.delete(encodedByVersion.keys().next().value as string)
+    encodedByVersion.set(version, encoded)
+  }
+  return encoded
 }
 
 /** Replaces Credo's default `pex` module: the same service, narrowed. */
