@@ -3,7 +3,7 @@
  * (connect + issue + request + present + verify), first one at a time, then with concurrent workers.
  *
  *   npm run bench:agent            (builds dist/ first, then runs this file)
- *   BENCH_SEQUENTIAL=20 BENCH_CONCURRENT=64 BENCH_WORKERS=16 npm run bench:agent
+ *   BENCH_SEQUENTIAL=20 BENCH_CONCURRENT=64 BENCH_WORKERS=32 npm run bench:agent
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:agent   (PostgreSQL, not PGlite)
  *
  * The benchmark waits for state changes the way the platform does: each agent posts its events to a sink
@@ -299,7 +299,7 @@ async function runConcurrent(context: Context, iterations: number, workers: numb
 async function main(): Promise<void> {
   const sequential = Number(process.env.BENCH_SEQUENTIAL ?? 20)
   const concurrent = Number(process.env.BENCH_CONCURRENT ?? 64)
-  const workers = Number(process.env.BENCH_WORKERS ?? 16)
+  const workers = Number(process.env.BENCH_WORKERS ?? 32)
   const sink = new EventSink()
   const server = await startSink(sink)
   const eventUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`
