@@ -1,4 +1,12 @@
-import { Agent, type BaseAgent, DidsModule, KeyDidRegistrar, PeerDidRegistrar, WebDidResolver } from '@credo-ts/core'
+import {
+  Agent,
+  type BaseAgent,
+  DidsModule,
+  KeyDidRegistrar,
+  PeerDidNumAlgo,
+  PeerDidRegistrar,
+  WebDidResolver,
+} from '@credo-ts/core'
 import {
   DidCommAutoAcceptCredential,
   DidCommAutoAcceptProof,
@@ -64,7 +72,13 @@ export function buildAgent(options: BuildAgentOptions) {
         },
         // One message at a time stalls ~10 s per message when several connections start at once (DESIGN.md).
         processDidCommMessagesConcurrently: true,
-        connections: { autoAcceptConnections: false },
+        // did:peer:2 in DID Exchange requests (the responder answers with the same method): the DID encodes its keys
+        // and services directly, where Credo's default did:peer:4 encodes the whole document, several kilobytes of
+        // base58 to encode, decode and hash per connection.
+        connections: {
+          autoAcceptConnections: false,
+          peerNumAlgoForDidExchangeRequests: PeerDidNumAlgo.MultipleInceptionKeyWithoutDoc,
+        },
         credentials: {
           autoAcceptCredentials: DidCommAutoAcceptCredential.Never,
           credentialProtocols: [new DidCommCredentialV2Protocol({ credentialFormats: credentialFormats() })],
