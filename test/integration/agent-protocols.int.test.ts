@@ -98,70 +98,47 @@ describe('agent protocols (two agents, HTTP on 127.0.0.1)', () => {
     }
     expect(await holder.agent.w3cCredentials.getAll()).toHaveLength(2)
 
-    const request = await issuer.agent.didcomm.proofs.requestProof({
-      connectionId: issuerConnection.id,
-      protocolVersion: 'v2',
-      proofFormats: {
-        presentationExchange: {
-          presentationDefinition: aDegreePresentationDefinition(),
-        },
-      },
-    })
-    const holderProof = await waitFor(async () => {
-      const [record] = await holder.agent.didcomm.proofs.findAllByQuery({ threadId: request.threadId })
-      return record?.state === DidCommProofState.RequestReceived ? record : undefined
-    })
-    const selected = await holder.agent.didcomm.proofs.selectCredentialsForRequest({
-      proofExchangeRecordId: holderProof.id,
-    })
-    await holder.agent.didcomm.proofs.acceptRequest({
-      proofExchangeRecordId: holderProof.id,
-      proofFormats: selected.proofFormats,
-    })
-    const verified = await waitFor(async () => {
-      const record = await issuer.agent.didcomm.proofs.getById(request.id)
-      return record.state === DidCommProofState.PresentationReceived ? record : undefined
-    })
-    expect(verified.isVerified).toBe(true)
+    /** Requests a proof, lets the holder answer with its selection, and returns the verifier's record. */
+    const requestAndPresent = async (fields?: Parameters<typeof aDegreePresentationDefinition>[0]) => {
+      const request = await issuer.agent.didcomm.proofs.requestProof({
+        connectionId: issuerConnection.id,
+        protocolVersion: 'v2',
+        proofFormats: { presentationExchange: { presentationDefinition: aDegreePresentationDefinition(fields) } },
+      })
+      const holderProof = await waitFor(async () => {
+        const [record] = await holder.agent.didcomm.proofs.findAllByQuery({ threadId: request.threadId })
+        return record?.state === DidCommProofState.RequestReceived ? record : undefined
+      })
+      const candidates = await holder.agent.didcomm.proofs.getCredentialsForRequest({
+        proofExchangeRecordId: holderProof.id,
+      })
+      const selected = await holder.agent.didcomm.proofs.selectCredentialsForRequest({
+        proofExchangeRecordId: holderProof.id,
+      })
+      await holder.agent.didcomm.proofs.acceptRequest({
+        proofExchangeRecordId: holderProof.id,
+        proofFormats: selected.proofFormats,
+      })
+      const verified = await waitFor(async () => {
+        const record = await issuer.agent.didcomm.proofs.getById(request.id)
+        return record.state === DidCommProofState.PresentationReceived ? record : undefined
+      })
+      const [requirement] = candidates.proofFormats.presentationExchange?.requirements ?? []
+      return { verified, offered: requirement.submissionEntry[0].verifiableCredentials.length }
+    }
+
+    const any = await requestAndPresent()
+    expect(any.verified.isVerified).toBe(true)
+    expect(any.offered).toBe(2)
 
     // A request only one credential can answer: the holder's candidates are narrowed before PEX
     // (candidate-prefilter.ts), and the selection and the verification are what PEX alone gives.
-    const narrow = await issuer.agent.didcomm.proofs.requestProof({
-      connectionId: issuerConnection.id,
-      protocolVersion: 'v2',
-      proofFormats: {
-        presentationExchange: {
-          presentationDefinition: aDegreePresentationDefinition([
-            {
-              path: ['$.credentialSubject.degree.name'],
-              filter: { type: 'string', const: 'BSc Ed25519Signature2018' },
-            },
-          ]),
-        },
-      },
-    })
-    const holderNarrow = await waitFor(async () => {
-      const [record] = await holder.agent.didcomm.proofs.findAllByQuery({ threadId: narrow.threadId })
-      return record?.state === DidCommProofState.RequestReceived ? record : undefined
-    })
-    const candidates = await holder.agent.didcomm.proofs.getCredentialsForRequest({
-      proofExchangeRecordId: holderNarrow.id,
-    })
-    const [requirement] = candidates.proofFormats.presentationExchange?.requirements ?? []
-    expect(requirement.submissionEntry[0].verifiableCredentials).toHaveLength(1)
-    const chosen = await holder.agent.didcomm.proofs.selectCredentialsForRequest({
-      proofExchangeRecordId: holderNarrow.id,
-    })
-    await holder.agent.didcomm.proofs.acceptRequest({
-      proofExchangeRecordId: holderNarrow.id,
-      proofFormats: chosen.proofFormats,
-    })
-    const narrowVerified = await waitFor(async () => {
-      const record = await issuer.agent.didcomm.proofs.getById(narrow.id)
-      return record.state === DidCommProofState.PresentationReceived ? record : undefined
-    })
-    expect(narrowVerified.isVerified).toBe(true)
-    const presented = await issuer.agent.didcomm.proofs.getFormatData(narrow.id)
+    const narrow = await requestAndPresent([
+      { path: ['$.credentialSubject.degree.name'], filter: { type: 'string', const: 'BSc Ed25519Signature2018' } },
+    ])
+    expect(narrow.verified.isVerified).toBe(true)
+    expect(narrow.offered).toBe(1)
+    const presented = await issuer.agent.didcomm.proofs.getFormatData(narrow.verified.id)
     expect(JSON.stringify(presented.presentation)).toContain('BSc Ed25519Signature2018')
     expect(JSON.stringify(presented.presentation)).not.toContain('BSc Ed25519Signature2020')
   }, 60000)
