@@ -7,6 +7,8 @@ import {
   PeerDidResolver,
 } from '@credo-ts/core'
 
+import { BoundedMap } from '@idplane/common'
+
 import { cloneInstance } from './clone-instance'
 
 const DEFAULT_MAX_ENTRIES = 1000
@@ -22,9 +24,11 @@ const SHORT_FORM_PEER_DID_4 = /^did:peer:4z[1-9a-km-zA-HJ-NP-Z]{46}$/
  * the kept document (cloneInstance), so callers never share one.
  */
 export class ImmutableDidDocumentCache {
-  private readonly entries = new Map<string, DidDocument>()
+  private readonly entries: BoundedMap<string, DidDocument>
 
-  public constructor(private readonly maxEntries = DEFAULT_MAX_ENTRIES) {}
+  public constructor(maxEntries = DEFAULT_MAX_ENTRIES) {
+    this.entries = new BoundedMap(maxEntries)
+  }
 
   public get size(): number {
     return this.entries.size
@@ -32,20 +36,12 @@ export class ImmutableDidDocumentCache {
 
   public get(did: string): DidDocument | undefined {
     const kept = this.entries.get(did)
-    if (kept === undefined) return undefined
-    this.entries.delete(did)
-    this.entries.set(did, kept)
-    return cloneInstance(kept)
+    return kept === undefined ? undefined : cloneInstance(kept)
   }
 
   /** Keeps a copy: the caller goes on using (and may change) the document it resolved. */
   public set(did: string, didDocument: DidDocument): void {
-    this.entries.delete(did)
     this.entries.set(did, cloneInstance(didDocument))
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value
-      if (oldest !== undefined) this.entries.delete(oldest)
-    }
   }
 }
 

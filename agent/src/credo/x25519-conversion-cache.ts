@@ -1,4 +1,5 @@
 import { Kms } from '@credo-ts/core'
+import { BoundedMap } from '@idplane/common'
 
 const MAX_ENTRIES = 1000
 
@@ -24,14 +25,13 @@ export function cacheX25519Conversions(): void {
   const convert = prototype.toX25519PublicJwk
   if (typeof convert !== 'function') return
   installed = true
-  const converted = new Map<string, X25519Jwk>()
+  const converted = new BoundedMap<string, X25519Jwk>(MAX_ENTRIES)
   prototype.toX25519PublicJwk = function (this: Ed25519PublicJwkInternals): X25519Jwk {
     const x = this.jwk.x
     if (typeof x !== 'string') return convert.call(this)
     let jwk = converted.get(x)
     if (!jwk) {
       jwk = convert.call(this)
-      if (converted.size >= MAX_ENTRIES) converted.delete(converted.keys().next().value as string)
       converted.set(x, jwk)
     }
     return { ...jwk }

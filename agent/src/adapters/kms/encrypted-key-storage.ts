@@ -1,5 +1,6 @@
 import type { AgentContext, Kms } from '@credo-ts/core'
 import type { NodeKeyManagementStorage } from '@credo-ts/node'
+import { BoundedMap } from '@idplane/common'
 
 import type { SqlClient } from '../sql/sql-client'
 import { WalletKeyCipher } from './wallet-key-cipher'
@@ -11,17 +12,19 @@ const CHECK_PLAINTEXT = 'idplane-wallet-key-check'
 /** Thrown at start when AGENT_WALLET_KEY is not the key this database was created with. */
 export class WrongWalletKeyError extends Error {}
 
+const MAX_OPENED_KEYS = 1000
+
 /**
  * Private JWKs per agent context in `kms_keys`, each sealed under the wallet key. Node's KMS and our DIDComm
  * v1 box code both read keys through this one store.
  */
 export class EncryptedKeyStorage implements NodeKeyManagementStorage {
   /**
-   * Opened keys, most recently used last, bounded. Every DIDComm message needs one or two keys; reading and
+   * Opened keys, least recently used dropped first. Every DIDComm message needs one or two keys; reading and
    * opening them each time was a tenth of the agent's queries. Decision: opened keys stay in this process's memory
    * (they are there during every operation anyway); this process is the only writer of its keys.
    */
-  private readonly opened = new Map<string, Kms.KmsJwkPrivate>()
+  private readonly opened = new BoundedMap<string, Kms.KmsJwkPrivate>(MAX_OPENED_KEYS)
 
   private constructor(
     private readonly sql: SqlClient,
@@ -49,18 +52,14 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
     const contextId = agentContext.contextCorrelationId
     const binding = rowBinding(contextId, keyId)
     const cached = this.opened.get(binding)
-    if (cached) {
-      this.opened.delete(binding)
-      this.opened.set(binding, cached)
-      return { ...cached }
-    }
+    if (cached) return { ...cached }
     const { rows } = await this.sql.query<{ sealed: string }>(
       'SELECT sealed FROM kms_keys WHERE context_id = $1 AND key_id = $2',
       [contextId, keyId],
     )
     if (rows.length === 0) return null
     const jwk = JSON.parse(this.cipher.open(rows[0].sealed, binding).toString('utf8')) as Kms.KmsJwkPrivate
-    this.remember(binding, jwk)
+    this.opened.set(binding, jwk)
     return { ...jwk }
   }
 
@@ -92,22 +91,12 @@ export class EncryptedKeyStorage implements NodeKeyManagementStorage {
     return result.rowCount > 0
   }
 
-  private remember(binding: string, jwk: Kms.KmsJwkPrivate): void {
-    if (this.opened.size >= MAX_OPENED_KEYS) {
-      const oldest = this.opened.keys().next()
-      if (!oldest.done) this.opened.delete(oldest.value)
-    }
-    this.opened.set(binding, jwk)
-  }
-
   /** Drops every key of one agent context (a deleted tenant). */
   public async deleteContext(contextId: string): Promise<void> {
     for (const binding of this.opened.keys()) if (binding.startsWith(`${contextId}\u0000`)) this.opened.delete(binding)
     await this.sql.query('DELETE FROM kms_keys WHERE context_id = $1', [contextId])
   }
 }
-
-const MAX_OPENED_KEYS = 1000
 
 function rowBinding(contextId: string, keyId: string): string {
   return `${contextId}\u0000${keyId}`

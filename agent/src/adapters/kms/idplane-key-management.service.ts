@@ -1,5 +1,6 @@
 import { type AgentContext, Kms, TypedArrayEncoder } from '@credo-ts/core'
 import { NodeKeyManagementService } from '@credo-ts/node'
+import { BoundedMap } from '@idplane/common'
 
 import {
   BOX_NONCE_BYTES,
@@ -32,7 +33,7 @@ export class IdplaneKeyManagementService implements Kms.KeyManagementService {
    * X25519 key pairs derived from an Ed25519 private key (a scalar multiplication per message otherwise), keyed by
    * that private key. Consulted only after the key store returned the key, so a deleted key is never used.
    */
-  private readonly derivedX25519 = new Map<string, X25519KeyPair>()
+  private readonly derivedX25519 = new BoundedMap<string, X25519KeyPair>(MAX_DERIVED_KEY_PAIRS)
 
   public constructor(private readonly keys: EncryptedKeyStorage) {
     this.node = new NodeKeyManagementService(keys)
@@ -118,7 +119,6 @@ export class IdplaneKeyManagementService implements Kms.KeyManagementService {
       let pair = this.derivedX25519.get(jwk.d)
       if (!pair) {
         pair = x25519FromEd25519Seed(TypedArrayEncoder.fromBase64(jwk.d))
-        if (this.derivedX25519.size >= MAX_DERIVED_KEY_PAIRS) this.derivedX25519.clear()
         this.derivedX25519.set(jwk.d, pair)
       }
       return pair

@@ -121,7 +121,7 @@ export class RecordMirror {
   private readonly tooLarge = new Set<string>()
   private bytes = 0
 
-  public constructor(private readonly limits: RecordMirrorLimits = DEFAULT_MIRROR_LIMITS) {}
+  public constructor(public readonly limits: RecordMirrorLimits = DEFAULT_MIRROR_LIMITS) {}
 
   /** The loaded scope, or undefined when the caller must read from the database (and may `load`). */
   public scope(contextId: string, type: string): Pick<Scope, 'rows' | 'find'> | undefined {

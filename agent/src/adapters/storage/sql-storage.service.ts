@@ -11,6 +11,7 @@ import {
   type StorageService,
   type TagsBase,
 } from '@credo-ts/core'
+import { BoundedMap } from '@idplane/common'
 
 import { cloneInstance } from '../../credo/clone-instance'
 import type { SqlClient } from '../sql/sql-client'
@@ -69,11 +70,12 @@ export class SqlStorageService<T extends BaseRecord<any, any, any>> implements S
   public readonly supportsCursorPagination = false
   private readonly events: WriteEvents | undefined
   private readonly mirror: RecordMirror | undefined
-  private readonly maxRowsPerScope: number
   private readonly loads = new Map<string, Promise<void>>()
   private readonly writes = new KeyedQueue()
   /** By write key: the mirrored row an instance was made from, so a newer row version is never served stale. */
-  private readonly instances = new Map<string, { row: MirroredRow; recordClass: unknown; instance: BaseRecord }>()
+  private readonly instances = new BoundedMap<string, { row: MirroredRow; recordClass: unknown; instance: BaseRecord }>(
+    MAX_CACHED_INSTANCES,
+  )
 
   public constructor(
     private readonly sql: SqlClient,
@@ -82,7 +84,6 @@ export class SqlStorageService<T extends BaseRecord<any, any, any>> implements S
     this.events = options.events
     const limits = options.mirror ?? DEFAULT_MIRROR_LIMITS
     this.mirror = limits === false ? undefined : new RecordMirror(limits)
-    this.maxRowsPerScope = limits === false ? 0 : limits.maxRowsPerScope
   }
 
   public async save(agentContext: AgentContext, record: T): Promise<void> {
@@ -252,16 +253,10 @@ export class SqlStorageService<T extends BaseRecord<any, any, any>> implements S
     const key = writeKey(contextId, recordClass.type, row.id)
     const cached = this.instances.get(key)
     let instance = cached?.row === row && cached.recordClass === recordClass ? cached.instance : undefined
-    if (instance) {
-      this.instances.delete(key)
-    } else {
+    if (!instance) {
       instance = toInstance(row, recordClass)
-      if (this.instances.size >= MAX_CACHED_INSTANCES) {
-        const oldest = this.instances.keys().next().value
-        if (oldest !== undefined) this.instances.delete(oldest)
-      }
+      this.instances.set(key, { row, recordClass, instance })
     }
-    this.instances.set(key, { row, recordClass, instance })
     return cloneInstance(instance as T)
   }
 
@@ -287,7 +282,7 @@ export class SqlStorageService<T extends BaseRecord<any, any, any>> implements S
     const seen = mirror.version(contextId, type)
     const { rows } = await this.sql.query<RecordRow>(
       `${SELECT_COLUMNS} WHERE context_id = $1 AND type = $2 ORDER BY seq LIMIT $3`,
-      [contextId, type, this.maxRowsPerScope + 1],
+      [contextId, type, mirror.limits.maxRowsPerScope + 1],
     )
     mirror.install(contextId, type, rows.map(fromSql), seen)
   }

@@ -9,10 +9,10 @@ import {
   W3cCredentialRecord,
   W3cCredentialService,
 } from '@credo-ts/core'
+import { BoundedMap } from '@idplane/common'
 
 import { mayMatchDefinition, type PresentationDefinitionV1Like } from './candidate-prefilter'
 
-type CandidateRecord = Awaited<ReturnType<CandidateQuery>>[number]
 type CandidateQuery = (agentContext: AgentContext, definition: DifPresentationExchangeDefinition) => Promise<unknown[]>
 
 /**
@@ -43,7 +43,7 @@ Object.defineProperty(NarrowingDifPresentationExchangeService.prototype, 'queryC
     this: DifPresentationExchangeService,
     agentContext: AgentContext,
     definition: DifPresentationExchangeDefinition,
-  ): Promise<CandidateRecord[]> {
+  ): Promise<unknown[]> {
     const records = await queryCandidates.call(this, agentContext, definition)
     if (!('input_descriptors' in definition)) return records
     const context = agentContext.contextCorrelationId
@@ -53,7 +53,7 @@ Object.defineProperty(NarrowingDifPresentationExchangeService.prototype, 'queryC
 
 /** Encoded JSON-LD credentials by record version (a stored credential never changes; a new version is a new key). */
 const MAX_ENCODED = 5000
-const encodedByVersion = new Map<string, object | null>()
+const encodedByVersion = new BoundedMap<string, object | null>(MAX_ENCODED)
 
 function mayMatch(context: string, record: unknown, definition: PresentationDefinitionV1Like): boolean {
   if (!(record instanceof W3cCredentialRecord)) return true
@@ -71,7 +71,6 @@ function encodedCredential(context: string, record: W3cCredentialRecord): object
   if (encoded === undefined) {
     const credential = record.firstCredential
     encoded = credential.claimFormat === ClaimFormat.LdpVc ? (credential.encoded as object) : null
-    if (encodedByVersion.size >= MAX_ENCODED) encodedByVersion.delete(encodedByVersion.keys().next().value as string)
     encodedByVersion.set(version, encoded)
   }
   return encoded

@@ -1,0 +1,26 @@
+import { BoundedMap } from './bounded-map'
+
+describe('BoundedMap', () => {
+  it('drops the least recently used entry beyond its bound', () => {
+    const map = new BoundedMap<string, number>(2)
+    map.set('a', 1).set('b', 2)
+    expect(map.get('a')).toBe(1) // a is now more recent than b
+    map.set('c', 3)
+    expect(map.get('b')).toBeUndefined()
+    expect([...map.keys()]).toEqual(['a', 'c'])
+    expect(map.size).toBe(2)
+  })
+
+  it('replaces a key without dropping another', () => {
+    const map = new BoundedMap<string, number>(2)
+    map.set('a', 1).set('b', 2).set('a', 10)
+    expect(map.get('a')).toBe(10)
+    expect(map.get('b')).toBe(2)
+    expect(map.delete('a')).toBe(true)
+    expect(map.size).toBe(1)
+  })
+
+  it('refuses a bound that is not a positive integer', () => {
+    expect(() => new BoundedMap(0)).toThrow(RangeError)
+  })
+})
