@@ -68,6 +68,7 @@ export class AgentProcess {
     const agent = buildAgent({
       endpoints: [config.endpoint],
       inboundPort: config.inboundPort,
+      onInboundMessage: () => metrics.didcommMessages.inc({ direction: 'in' }),
       logger,
       logLevel: config.logLevel,
       // State changes are stored with the records they belong to (the transactional outbox).
@@ -96,6 +97,8 @@ export class AgentProcess {
   }
 
   private countMessages(agent: IdplaneAgent, metrics: AgentMetrics): void {
+    // Messages POSTed to the inbound port are counted by the transport (onInboundMessage); this event is emitted for
+    // envelopes that come back in the answer to a message we sent (return routing).
     agent.events.on('DidCommMessageReceived', () => metrics.didcommMessages.inc({ direction: 'in' }))
     agent.events.on('DidCommMessageSent', () => metrics.didcommMessages.inc({ direction: 'out' }))
     for (const [type, { kind, recordKey }] of Object.entries(FORWARDED_EVENTS)) {

@@ -36,6 +36,8 @@ export interface BuildAgentOptions {
   logger: Logger
   logLevel: LogLevel
   adapters: IdplaneAdaptersModule
+  /** Called for every DIDComm message the inbound port takes in. */
+  onInboundMessage?: () => void
 }
 
 /**
@@ -67,7 +69,13 @@ export function buildAgent(options: BuildAgentOptions) {
         endpoints: options.endpoints,
         transports: {
           // Credo's HTTP transports, on node:http instead of Express and fetch (agent/src/transport).
-          inbound: [new DidCommNodeHttpInboundTransport({ port: options.inboundPort, host: options.inboundHost })],
+          inbound: [
+            new DidCommNodeHttpInboundTransport({
+              port: options.inboundPort,
+              host: options.inboundHost,
+              onMessage: options.onInboundMessage,
+            }),
+          ],
           outbound: [new DidCommNodeHttpOutboundTransport()],
         },
         // One message at a time stalls ~10 s per message when several connections start at once (DESIGN.md).

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 
-import { type AgentContext, CredoError, EventEmitter } from '@credo-ts/core'
+import { type AgentContext, CredoError } from '@credo-ts/core'
 import {
   type DidCommEncryptedMessage,
-  DidCommEventTypes,
   type DidCommInboundTransport,
-  type DidCommMessageProcessedEvent,
+  DidCommMessageReceiver,
   DidCommMimeType,
   DidCommModuleConfig,
   DidCommTransportService,
@@ -15,33 +14,31 @@ import {
 
 const SUPPORTED_MEDIA_TYPES: readonly string[] = [DidCommMimeType.V0, DidCommMimeType.V1]
 const MAX_BODY_BYTES = 5 * 1024 * 1024
-/** How long the sender's request waits for our processing before it is answered 202 (still processing). */
-const PROCESSING_WAIT_MS = 10000
 
 export interface DidCommNodeHttpInboundTransportOptions {
   port: number
   host?: string
+  /** Called for every message taken in (metrics). */
+  onMessage?: () => void
 }
 
 /**
- * DIDComm messages POSTed to `/` on the inbound port, with the behaviour of Credo's DidCommHttpInboundTransport (the
- * request stays open until the message is processed, so a reply can go back on it when the sender asked for return
- * routing) on a bare node:http server instead of Express: less CPU per message, and clear statuses for bad requests
- * (404 for other paths, 405 for other methods, 415 for other media types, 413 beyond 5 MB, 400 for bodies that are not
- * JSON).
+ * DIDComm messages POSTed to `/` on the inbound port, on a bare node:http server instead of Credo's Express one: less
+ * CPU per message. As with Credo's transport the request stays open until the message is processed, so a reply can go
+ * back on it when the sender asked for return routing. Unlike it, the message is handed to Credo's receiver directly
+ * rather than through an event, so a message that fails is answered 500 at once (Credo's transport cannot see the
+ * failure and answers after a 10 s wait). Bad requests get clear statuses: 404 for other paths, 405 for other methods,
+ * 415 for other media types, 413 beyond 5 MB, 400 for bodies that are not JSON.
+ *
+ * Decision: calling the receiver directly is what Credo's own subscriber does when messages are processed
+ * concurrently (`processDidCommMessagesConcurrently`, which build-agent.ts sets).
  */
 export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport {
   private server: Server | undefined
-  /** Messages being processed, by the envelope object Credo reports back in DidCommMessageProcessed. */
-  private readonly waiting = new Map<unknown, () => void>()
 
   public constructor(private readonly options: DidCommNodeHttpInboundTransportOptions) {}
 
   public async start(agentContext: AgentContext): Promise<void> {
-    const events = agentContext.dependencyManager.resolve(EventEmitter)
-    events.on<DidCommMessageProcessedEvent>(DidCommEventTypes.DidCommMessageProcessed, (event) => {
-      this.waiting.get(event.payload.encryptedMessage)?.()
-    })
     const server = createServer((req, res) => {
       this.handle(agentContext, req, res).catch((error: unknown) => {
         agentContext.config.logger.error('Could not take an inbound DIDComm message', { error })
@@ -90,25 +87,14 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
       return answer(res, 400, 'Message is not JSON')
     }
 
+    this.options.onMessage?.()
     const transports = agentContext.dependencyManager.resolve(DidCommTransportService)
     const session = new HttpTransportSession(req, res, mediaType)
     req.once('close', () => transports.removeSession(session))
-    const processed = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), PROCESSING_WAIT_MS)
-      this.waiting.set(envelope, () => {
-        clearTimeout(timer)
-        resolve(true)
-      })
-    })
     try {
-      agentContext.dependencyManager.resolve(EventEmitter).emit(agentContext, {
-        type: DidCommEventTypes.DidCommMessageReceived,
-        payload: { message: envelope, session },
-      })
-      const done = await processed
-      if (!res.headersSent) answer(res, done ? 200 : 202)
+      await agentContext.dependencyManager.resolve(DidCommMessageReceiver).receiveMessage(envelope, { session })
+      if (!res.headersSent) answer(res, 200)
     } finally {
-      this.waiting.delete(envelope)
       transports.removeSession(session)
     }
   }
