@@ -76,25 +76,16 @@ describe('toInvitationOptions', () => {
   })
 
   it('passes the plain fields through', () => {
-    const { config } = toInvitationOptions(
-      body({
-        label: 'x',
-        alias: 'a',
-        goal: 'g',
-        goalCode: 'gc',
-        multiUseInvitation: true,
-        handshakeProtocols: [DidCommHandshakeProtocol.DidExchange],
-      }),
-      defaults,
-    )
-    expect(config).toMatchObject({
+    const fields = {
       label: 'x',
       alias: 'a',
       goal: 'g',
       goalCode: 'gc',
       multiUseInvitation: true,
       handshakeProtocols: [DidCommHandshakeProtocol.DidExchange],
-    })
+    }
+    const { config } = toInvitationOptions(body(fields), defaults)
+    expect(config).toMatchObject(fields)
   })
 
   it.each([
