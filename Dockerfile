@@ -7,7 +7,7 @@
 # with the image the API puts in each OrgAgent, by default this same image.
 # test/integration/image.int.test.ts checks that every command used by the chart and the operator exists.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # Compile TypeScript with swc (scripts/build.mjs) into dist/.
 FROM ${NODE_IMAGE} AS builder

@@ -1,14 +1,36 @@
 # The two commands a newcomer needs: `make run` (embedded platform on :5000) and `make test` (every test).
+# Both run on Node 24 LTS: scripts/ensure-node.sh finds it, or fetches it from the npm registry into the cache
+# when the machine's node is older, and every step below (npm ci, build, jest, the programs and the agents they
+# spawn) runs with it first on PATH.
 SHELL := /bin/bash
 NPM ?= npm
 
-.PHONY: run test build lint typecheck install clean test-unit test-integration sync-crd
+NODE_BIN := $(shell bash scripts/ensure-node.sh)
+ifeq ($(NODE_BIN),)
+$(error Node 24 is needed and scripts/ensure-node.sh could not provide it (see its message above))
+endif
+export PATH := $(NODE_BIN):$(PATH)
+# Native addons built by node-gyp use the headers of the Node that runs them (the npm package ships them).
+ifneq ($(wildcard $(NODE_BIN)/../include/node/node.h),)
+export npm_config_nodedir := $(abspath $(NODE_BIN)/..)
+endif
 
+.PHONY: run test build lint typecheck install clean test-unit test-integration sync-crd node-version
+
+# Reinstalled when the lockfile changes or when node_modules was installed by another Node major.
 node_modules/.package-lock.json: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
 	@touch $@
 
-install: node_modules/.package-lock.json
+install: node-version node_modules/.package-lock.json
+	@installed=$$(cat node_modules/.node-major 2>/dev/null); current=$$(node -p 'process.versions.node.split(".")[0]'); \
+	if [ "$$installed" != "$$current" ]; then \
+	  echo "node_modules was installed by Node $${installed:-(unknown)}; reinstalling on Node $$current"; \
+	  $(NPM) ci --no-audit --no-fund && echo "$$current" > node_modules/.node-major; \
+	fi
+
+node-version:
+	@echo "Node $$(node --version) ($$(command -v node))"
 
 build: install
 	node scripts/build.mjs

@@ -97,11 +97,13 @@ const packageJson = JSON.parse(read('package.json')) as {
 }
 
 describe('Dockerfile', () => {
-  it('builds in a node:20-bookworm-slim stage with npm ci and scripts/build.mjs', () => {
+  it('builds on the Node version make run and make test use (scripts/ensure-node.sh), with npm ci and scripts/build.mjs', () => {
+    const pinned = /^PINNED_VERSION=(24\.\d+\.\d+)$/m.exec(read('scripts/ensure-node.sh'))?.[1]
+    expect(pinned).toBeDefined()
     const builder = stages.find((stage) => all(stage, 'RUN').some((run) => run.args.includes('node scripts/build.mjs')))
-    expect(builder?.from).toBe('node:20-bookworm-slim')
+    expect(builder?.from).toBe(`node:${pinned}-bookworm-slim`)
     expect(builder && all(builder, 'RUN').map((run) => run.args)).toContain('npm ci --no-audit --no-fund')
-    expect(stages.every((stage) => stage.from === 'node:20-bookworm-slim')).toBe(true)
+    expect(stages.every((stage) => stage.from === `node:${pinned}-bookworm-slim`)).toBe(true)
   })
 
   it('ships production dependencies only, and dist/ from the builder', () => {
