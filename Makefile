@@ -10,20 +10,18 @@ ifeq ($(NODE_BIN),)
 $(error Node 24 is needed and scripts/ensure-node.sh could not provide it (see its message above))
 endif
 export PATH := $(NODE_BIN):$(PATH)
-# Native addons built by node-gyp use the headers of the Node that runs them (the npm package ships them).
-ifneq ($(wildcard $(NODE_BIN)/../include/node/node.h),)
-export npm_config_nodedir := $(abspath $(NODE_BIN)/..)
-endif
+NODE_MAJOR = node -p 'process.versions.node.split(".")[0]'
 
 .PHONY: run test build lint typecheck install clean test-unit test-integration sync-crd node-version
 
 # Reinstalled when the lockfile changes or when node_modules was installed by another Node major.
 node_modules/.package-lock.json: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
+	@$(NODE_MAJOR) > node_modules/.node-major
 	@touch $@
 
 install: node-version node_modules/.package-lock.json
-	@installed=$$(cat node_modules/.node-major 2>/dev/null); current=$$(node -p 'process.versions.node.split(".")[0]'); \
+	@installed=$$(cat node_modules/.node-major 2>/dev/null); current=$$($(NODE_MAJOR)); \
 	if [ "$$installed" != "$$current" ]; then \
 	  echo "node_modules was installed by Node $${installed:-(unknown)}; reinstalling on Node $$current"; \
 	  $(NPM) ci --no-audit --no-fund && echo "$$current" > node_modules/.node-major; \
