@@ -22,6 +22,10 @@ export class OrgDidsRepository {
     return this.em.findOne(OrgDid, { organization: orgId, did })
   }
 
+  public async countForOrg(orgId: string): Promise<number> {
+    return this.em.count(OrgDid, { organization: orgId })
+  }
+
   public async hasPrimary(orgId: string): Promise<boolean> {
     return (await this.em.count(OrgDid, { organization: orgId, isPrimaryDid: true })) > 0
   }
