@@ -45,10 +45,18 @@ export class MembershipsRepository {
     return this.em.find(OrgRole, { id: { $in: ids } })
   }
 
-  /** Names of the roles a user holds in an organization (none when not a member). */
+  /**
+   * Names of the roles a user holds in an organization (none when not a member). One query, no entities loaded:
+   * the authorization checker runs it on every organization route.
+   */
   public async roleNamesOf(orgId: string, userId: string): Promise<OrgRoleName[]> {
-    const rows = await this.em.find(UserOrgRole, { organization: orgId, user: userId }, { populate: ['orgRole'] })
-    return rows.map((row) => row.orgRole.name)
+    const rows = await this.em
+      .createQueryBuilder(UserOrgRole, 'm')
+      .select('r.name')
+      .join('m.orgRole', 'r')
+      .where({ organization: orgId, user: userId })
+      .execute<{ name: OrgRoleName }[]>('all', false)
+    return rows.map((row) => row.name)
   }
 
   /** Adds memberships for roles the user does not hold yet; flushes. */
