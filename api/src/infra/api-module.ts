@@ -65,7 +65,10 @@ export interface ApiModule {
    * in module order. Not called when the runtime is built without workers (`startWorkers: false`).
    */
   start?(container: Container): Promise<void> | void
-  /** Stops what `start` began; called in reverse module order by the runtime's close, before the database closes. */
+  /**
+   * Stops background work; called in reverse module order by the runtime's close, before the agent runtime, queue
+   * and database close, whether or not `start` ran (requests may have begun work too).
+   */
   stop?(container: Container): Promise<void> | void
   /**
    * Called by organization deletion before the organization's rows go (they cascade), for what the database does
