@@ -15,6 +15,8 @@ import { httpMetrics } from './infra/http/metrics'
 import { jsonBody } from './infra/http/json-body'
 import { buildOpenApiDocument } from './infra/http/openapi'
 import { TOKENS } from './infra/tokens'
+import { OrgRoleLookup } from './infra/auth/org-role-lookup'
+import { controllersOf } from './infra/module-registry'
 import { API_MODULES } from './modules'
 
 /** Builds the HTTP application from a loaded container; tests use it through supertest without listening. */
@@ -43,12 +45,12 @@ export function createApp(container: Container): Express {
   })
 
   const options: RoutingControllersOptions = {
-    controllers: API_MODULES.flatMap((module) => module.controllers),
+    controllers: controllersOf(API_MODULES),
     routePrefix: '',
     defaultErrorHandler: false,
     classTransformer: true,
     validation: { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } },
-    authorizationChecker: createAuthorizationChecker(tokens, () => database.orm.em.getContext()),
+    authorizationChecker: createAuthorizationChecker(tokens, container.get(OrgRoleLookup)),
     currentUserChecker: createCurrentUserChecker(),
   }
   useExpressServer(app, options)

@@ -19,12 +19,15 @@ import { MAIL_QUEUE, MailService } from './infra/mail/mail.service'
 import { SecretBox } from './infra/crypto/secret-box'
 import { AgentRuntime } from './agent-runtime/agent-runtime'
 import { createAgentRuntime } from './agent-runtime/create-agent-runtime'
-import { AgentProvisioner } from './modules/agents/agent-provisioner'
+import { ModuleRegistry, entitiesOf } from './infra/module-registry'
 
 export interface RuntimeOptions {
   /** scrypt cost (log2 N); tests lower it. */
   passwordHashLogN?: number
-  /** Start the queue workers (mail delivery); tests of a single service may leave them off. @default true */
+  /**
+   * Start the queue workers (mail delivery) and the modules' background work (ApiModule.start); tests of a
+   * single service may leave them off. @default true
+   */
   startWorkers?: boolean
 }
 
@@ -35,12 +38,16 @@ export interface Runtime {
 }
 
 /**
- * Opens every outside dependency once (database, queue, mail, keys) and binds it with every module.
- * Only this file and main.ts touch the container.
+ * Opens every outside dependency once (database, queue, mail, keys) and binds it with every module of
+ * API_MODULES, then starts the modules. Only this file and main.ts touch the container.
  */
 export async function createRuntime(config: Config, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
   const registry = createRegistry()
-  const database = await Database.open(config.database, logger.child({ component: 'database' }))
+  const database = await Database.open(
+    config.database,
+    logger.child({ component: 'database' }),
+    entitiesOf(API_MODULES),
+  )
   const queue = createQueue(config, logger, registry)
   try {
     await queue.start()
@@ -74,24 +81,29 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
   const agentRuntime = createAgentRuntime(config, logger)
   container.bind(AgentRuntime).toConstantValue(agentRuntime)
   container.bind(SecretBox).toConstantValue(SecretBox.open(config, logger.child({ component: 'secrets' })))
+  const modules = new ModuleRegistry(API_MODULES, container)
+  container.bind(ModuleRegistry).toConstantValue(modules)
   container.loadSync(...API_MODULES.map((module) => module.bindings))
 
-  if (options.startWorkers !== false) await mail.startWorker()
-  // The embedded platform comes back up with its agents; unfinished provisioning resumes.
-  const agents = container.get(AgentProvisioner)
-  if (options.startWorkers !== false) agents.start()
-
-  return {
-    container,
-    close: async () => {
-      // Stop taking work first, let in-flight handlers finish, then release the database they use.
-      await agents.close()
-      await agentRuntime.close()
-      await queue.close()
-      await transport.close?.()
-      await database.close()
-    },
+  const close = async () => {
+    // Stop taking work first, let in-flight handlers finish, then release the database they use.
+    await modules.stop()
+    await agentRuntime.close()
+    await queue.close()
+    await transport.close?.()
+    await database.close()
   }
+  if (options.startWorkers !== false) {
+    try {
+      await mail.startWorker()
+      await modules.start()
+    } catch (error) {
+      await close().catch(() => undefined)
+      throw error
+    }
+  }
+
+  return { container, close }
 }
 
 function createQueue(config: Config, logger: Logger, registry: Registry): Queue {

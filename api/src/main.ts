@@ -4,6 +4,8 @@ import { Logger, ConfigError } from '@idplane/common'
 import { loadConfig } from './infra/config'
 import { createRuntime } from './container'
 import { createApp } from './app'
+import { configSectionsOf } from './infra/module-registry'
+import { API_MODULES } from './modules'
 
 /** @default 25 s: inside Kubernetes' default 30 s termination grace period. */
 const SHUTDOWN_TIMEOUT_MS = 25_000
@@ -11,7 +13,7 @@ const SHUTDOWN_TIMEOUT_MS = 25_000
 async function main(): Promise<void> {
   let config
   try {
-    config = loadConfig()
+    config = loadConfig(process.env, configSectionsOf(API_MODULES))
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message)

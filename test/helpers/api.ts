@@ -6,6 +6,8 @@ import { Logger, silentLogger } from '@idplane/common'
 import { loadConfig, type Config } from '../../api/src/infra/config'
 import { createRuntime, type Runtime } from '../../api/src/container'
 import { createApp } from '../../api/src/app'
+import { configSectionsOf } from '../../api/src/infra/module-registry'
+import { API_MODULES } from '../../api/src/modules'
 import { freshDatabase, type FreshDatabase } from './database'
 import { randomBytes } from 'node:crypto'
 import { connect } from 'amqplib'
@@ -41,7 +43,7 @@ export async function startApi(env: Record<string, string> = {}, options: { logg
     LOG_LEVEL: 'error',
     ...env,
   }
-  const loaded = loadConfig(baseEnv)
+  const loaded = loadConfig(baseEnv, configSectionsOf(API_MODULES))
   const config: Config = { ...loaded, database: database.target, isEmbedded: database.kind === 'pglite' }
   const runtime = await createRuntime(config, options.logger ?? silentLogger, { passwordHashLogN: TEST_SCRYPT_LOG_N })
   const app = createApp(runtime.container)

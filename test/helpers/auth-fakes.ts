@@ -96,6 +96,10 @@ export class FakeRefreshTokensRepository implements PublicOf<RefreshTokensReposi
 export class FakeUsersRepository implements PublicOf<UsersRepository> {
   public readonly rows: User[] = []
 
+  public async findById(userId: string): Promise<User | null> {
+    return this.rows.find((row) => row.id === userId) ?? null
+  }
+
   public async findByEmail(email: string): Promise<User | null> {
     return this.rows.find((row) => row.email === email) ?? null
   }

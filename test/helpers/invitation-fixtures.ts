@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { TokenService } from '../../api/src/infra/auth/token.service'
-import { OrgRole, type OrgRoleName } from '../../api/src/modules/roles/org-role.entity'
+import { OrgRole, type OrgRoleName } from '../../api/src/modules/memberships/org-role.entity'
 import { Organization } from '../../api/src/modules/orgs/organization.entity'
 import type { TestApi } from './api'
 import { aUserWithToken, anOrganizationWith, type TestUser } from './tokens'

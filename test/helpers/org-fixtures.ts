@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import request from 'supertest'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { RolesService } from '../../api/src/modules/roles/roles.service'
-import type { OrgRoleName } from '../../api/src/modules/roles/org-role.entity'
+import { MembershipsService } from '../../api/src/modules/memberships/memberships.service'
+import { MembershipsRepository } from '../../api/src/modules/memberships/memberships.repository'
+import type { OrgRoleName } from '../../api/src/modules/memberships/org-role.entity'
 import type { OrganizationResponse } from '../../api/src/modules/orgs/dto/organization.response'
 import type { TestApi } from './api'
 import { aUserWithToken, type TestUser } from './tokens'
@@ -21,7 +22,7 @@ export async function aMember(api: TestApi, orgId?: string, roles: OrgRoleName[]
 
 /** Gives an existing user roles in an organization (kept once when already held). */
 export async function grantRoles(api: TestApi, orgId: string, userId: string, roles: OrgRoleName[]): Promise<void> {
-  const service = new RolesService(api.runtime.container.get(EntityManager).fork())
+  const service = new MembershipsService(new MembershipsRepository(api.runtime.container.get(EntityManager).fork()))
   await service.grant(orgId, userId, await Promise.all(roles.map((role) => service.definitionByName(role))))
 }
 

@@ -4,10 +4,11 @@ import path from 'node:path'
 import jwt from 'jsonwebtoken'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { TokenService } from '../../api/src/infra/auth/token.service'
-import { RolesService } from '../../api/src/modules/roles/roles.service'
+import { MembershipsService } from '../../api/src/modules/memberships/memberships.service'
+import { MembershipsRepository } from '../../api/src/modules/memberships/memberships.repository'
 import { User } from '../../api/src/modules/users/user.entity'
 import { Organization } from '../../api/src/modules/orgs/organization.entity'
-import type { OrgRoleName } from '../../api/src/modules/roles/org-role.entity'
+import type { OrgRoleName } from '../../api/src/modules/memberships/org-role.entity'
 import type { TestApi } from './api'
 
 export interface TestUser {
@@ -44,7 +45,7 @@ export async function anOrganizationWith(
     description: 'An organization for tests',
   })
   await em.flush()
-  const roles = new RolesService(em)
+  const roles = new MembershipsService(new MembershipsRepository(em))
   for (const member of members) {
     await roles.grant(
       org.id,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import request from 'supertest'
-import { ORG_ROLE_NAMES, type OrgRoleName } from '../../api/src/modules/roles/org-role.entity'
+import { ORG_ROLE_NAMES, type OrgRoleName } from '../../api/src/modules/memberships/org-role.entity'
 import { startApi, type TestApi } from '../helpers/api'
 import { aUserWithToken, anOrganizationWith, expiredToken, foreignKeyToken, type TestUser } from '../helpers/tokens'
 

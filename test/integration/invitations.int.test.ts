@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises'
 import request from 'supertest'
 import { mailDirectory, readLatestMail } from '../../api/src/infra/mail/file-mailer'
 import { eventually } from '../helpers/queue-contract'
-import type { OrgRoleName } from '../../api/src/modules/roles/org-role.entity'
+import type { OrgRoleName } from '../../api/src/modules/memberships/org-role.entity'
 import { startApi, type TestApi } from '../helpers/api'
 import {
   anInvitee,

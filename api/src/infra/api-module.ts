@@ -1,10 +1,78 @@
-import type { ContainerModule } from 'inversify'
+import type { Container, ContainerModule, ServiceIdentifier } from 'inversify'
+import type { AnyEntity, EntityClass } from '@mikro-orm/core'
+import type { ConfigSection } from './config-section'
 
-/** What each resource folder contributes: its controllers and its container bindings. */
+/**
+ * An agent event as the agents module applied it (stored once per organization and event id). The shape is
+ * the agent's event envelope (docs/agent.md, Events); `kind` selects the handlers.
+ */
+export interface AppliedAgentEvent {
+  id: string
+  kind: string
+  agentLabel: string
+  tenantId?: string
+  occurredAt: string
+  record: Record<string, unknown>
+}
+
+/**
+ * Applies one kind of agent event to a module's own records. Called in the transaction that stores the
+ * event, so a handler that throws leaves the event unstored and the agent delivers it again; a handler must
+ * therefore be idempotent and never move a record backwards.
+ */
+export interface AgentEventHandler {
+  handle(orgId: string, event: AppliedAgentEvent): Promise<void>
+}
+
+/** Counts one module contributes for an organization: named numbers, or one level of named numbers. */
+export type ActivityCounts = Record<string, number | Record<string, number>>
+
+/** What one module contributes to the dashboard route. */
+export type DashboardEntries = Record<string, number | boolean>
+
+/**
+ * A module's counts of its records for one organization: `GET /v1/orgs/activity-count/:orgId` shows every
+ * module's counts side by side, and `GET /v1/orgs/dashboard/:orgId` every module's summary of them.
+ */
+export interface OrganizationCounter<C extends ActivityCounts = ActivityCounts> {
+  count(orgId: string): Promise<C>
+  /** The module's dashboard entries, from the counts it returned; without it the module is not on the dashboard. */
+  summarize?(counts: C): DashboardEntries
+}
+
+/**
+ * What each resource folder contributes, and all that the platform needs to know of it: adding a module is its
+ * folder and one line in `modules/index.ts` (docs/architecture.md, "Adding a module"). `infra/` reads modules only
+ * through this interface and never imports from `modules/`.
+ */
 export interface ApiModule {
+  /** Unique; used in logs and error messages. */
   name: string
   // routing-controllers takes controller classes; their constructor signatures vary.
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   controllers: Function[]
   bindings: ContainerModule
+  /** The MikroORM entities the module persists (listed, never discovered from the file system); none when left out. */
+  entities?: readonly EntityClass<AnyEntity>[]
+  /** Agent-event kinds the module applies, each with a handler bound in `bindings`. */
+  agentEventHandlers?: readonly { kind: string; handler: ServiceIdentifier<AgentEventHandler> }[]
+  /** Counts of the module's records of an organization; a class bound in `bindings`. */
+  counter?: ServiceIdentifier<OrganizationCounter>
+  /** The module's settings, read and validated with the rest of the configuration (infra/config-section.ts). */
+  config?: ConfigSection
+  /**
+   * Starts the module's background work (queue consumers, timers, resuming work) once the container is loaded,
+   * in module order. Not called when the runtime is built without workers (`startWorkers: false`).
+   */
+  start?(container: Container): Promise<void> | void
+  /**
+   * Stops background work; called in reverse module order by the runtime's close, before the agent runtime, queue
+   * and database close, whether or not `start` ran (requests may have begun work too).
+   */
+  stop?(container: Container): Promise<void> | void
+  /**
+   * Called by organization deletion before the organization's rows go (they cascade), for what the database does
+   * not hold: a running agent, files, remote resources. A hook that throws stops the deletion.
+   */
+  onOrganizationDeleted?(container: Container, orgId: string): Promise<void>
 }

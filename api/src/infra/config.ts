@@ -2,6 +2,7 @@ import path from 'node:path'
 import { EnvReader, LogLevel, parseLogLevel } from '@idplane/common'
 import { ADMIN_PORT_COUNTER_START, INBOUND_PORT_COUNTER_START } from '@idplane/common/ports'
 import { IMAGE_PULL_POLICIES, type ImagePullPolicy } from '@idplane/common/orgagent.types'
+import { readConfigSections, type ConfigSection } from './config-section'
 
 /** @default 5000, the spec's gateway port (Limits table). */
 export const DEFAULT_PORT = 5000
@@ -106,17 +107,22 @@ export interface Config {
     readonly hideExperimentalOidcControllers: boolean
   }
   readonly limits: { readonly proofRequestConnections: number; readonly oobBatchSize: number }
+  /** Modules' own settings by section name (ApiModule.config); read them with sectionOf(config, section). */
+  readonly sections?: Readonly<Record<string, unknown>>
 }
 
 const DEFAULT_CLIENT_ALIAS = (publicUrl: string): ClientAlias => ({ alias: 'IDPLANE', name: 'idplane', url: publicUrl })
 
 /**
- * Reads and validates the API's configuration once at start-up. Every bad variable is reported in one
- * ConfigError, by name and reason only. Embedded-mode choices (PGlite, in-process queue, file mail) are
- * made here and nowhere else.
+ * Reads and validates the API's configuration once at start-up, with the modules' sections. Every bad
+ * variable is reported in one ConfigError, by name and reason only. Embedded-mode choices (PGlite,
+ * in-process queue, file mail) are made here and nowhere else.
  * @throws ConfigError
  */
-export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(
+  source: Record<string, string | undefined> = process.env,
+  sections: readonly ConfigSection[] = [],
+): Config {
   const env = new EnvReader(source)
   const dataDir = path.resolve(env.string('DATA_DIR', './data'))
   const port = env.int('API_GATEWAY_PORT', DEFAULT_PORT, { min: 0, max: 65535 })
@@ -206,8 +212,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       oobBatchSize: env.int('OOB_BATCH_SIZE', 50, { min: 1, max: 10_000 }),
     },
   }
+  const withSections: Config = { ...config, sections: readConfigSections(env, config, sections) }
   env.assertValid('api')
-  return config
+  return withSections
 }
 
 /** AGENT_* settings of the API; the counter start override exists for tests only (docs/configuration.md). */

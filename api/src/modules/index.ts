@@ -1,15 +1,20 @@
 import type { ApiModule } from '../infra/api-module'
 import { healthModule } from './health/health.module'
-import { rolesModule } from './roles/roles.module'
+import { usersModule } from './users/users.module'
+import { membershipsModule } from './memberships/memberships.module'
 import { authModule } from './auth/auth.module'
 import { orgsModule } from './orgs/orgs.module'
 import { invitationsModule } from './invitations/invitations.module'
 import { agentsModule } from './agents/agents.module'
 
-/** Every resource module of the API, in the order their routes are registered. */
+/**
+ * Every resource module of the API, in the order their routes are registered and they are started (stopped in
+ * reverse). Adding a module is its folder and one line here (docs/architecture.md, "Adding a module").
+ */
 export const API_MODULES: ApiModule[] = [
   healthModule,
-  rolesModule,
+  usersModule,
+  membershipsModule,
   authModule,
   orgsModule,
   invitationsModule,

@@ -1,24 +1,16 @@
 import type { Request } from 'express'
 import type { Action } from 'routing-controllers'
-import type { EntityManager } from '@mikro-orm/postgresql'
 import { ForbiddenError, InvalidInputError, UnauthenticatedError } from '@idplane/common'
 import type { TokenService, Principal } from './token.service'
-import type { OrgRoleName } from '../../modules/roles/org-role.entity'
+import type { OrgRoleLookup } from './org-role-lookup'
 
 declare module 'express-serve-static-core' {
   interface Request {
     principal?: Principal
     /** The caller's roles in the organization of the route, once checked. */
-    orgRoles?: OrgRoleName[]
+    orgRoles?: string[]
   }
 }
-
-/**
- * Decision (docs/decisions.md): an organization's machine-to-machine client acts with the `admin` role in
- * that organization only: it can issue, verify and manage connections, but cannot delete the organization
- * or rotate its own credentials (owner-only).
- */
-export const CLIENT_ROLE: OrgRoleName = 'admin'
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
 
@@ -39,7 +31,7 @@ export function bearerToken(req: Request): string {
  * 401 without a valid token; for routes with roles, 400 for a malformed organization id, 403 unless the
  * caller holds one of the roles in the organization of the route (`:orgId`, or `orgId` in the query).
  */
-export function createAuthorizationChecker(tokens: TokenService, em: () => EntityManager) {
+export function createAuthorizationChecker(tokens: TokenService, roleLookup: OrgRoleLookup) {
   return async (action: Action, roles: string[]): Promise<boolean> => {
     const req = action.request as Request
     const principal = tokens.verify(bearerToken(req))
@@ -51,7 +43,7 @@ export function createAuthorizationChecker(tokens: TokenService, em: () => Entit
     if (!isUuid(orgId))
       throw new InvalidInputError('Invalid organization id', [{ field: 'orgId', message: 'orgId must be a UUID' }])
 
-    const held = await rolesInOrganization(em(), principal, orgId)
+    const held = await roleLookup.rolesOf(principal, orgId)
     req.orgRoles = held
     if (!held.some((role) => roles.includes(role))) {
       throw new ForbiddenError('You do not have the role this action needs in this organization')
@@ -69,18 +61,4 @@ function orgIdOf(req: Request): string | undefined {
   if (typeof fromPath === 'string') return fromPath
   const fromQuery = req.query?.orgId
   return typeof fromQuery === 'string' ? fromQuery : undefined
-}
-
-export async function rolesInOrganization(
-  em: EntityManager,
-  principal: Principal,
-  orgId: string,
-): Promise<OrgRoleName[]> {
-  if (principal.kind === 'client') return principal.orgId === orgId ? [CLIENT_ROLE] : []
-  const rows = await em
-    .getConnection()
-    .execute<
-      { name: OrgRoleName }[]
-    >('select r.name from user_org_roles u join org_roles r on r.id = u.org_role_id where u.user_id = ? and u.organization_id = ?', [principal.userId, orgId])
-  return rows.map((row) => row.name)
 }

@@ -1,4 +1,5 @@
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql'
+import type { AnyEntity, EntityClass } from '@mikro-orm/core'
 import { Migrator } from '@mikro-orm/migrations'
 import { Logger, UpstreamError } from '@idplane/common'
 import { createOrmConfig } from './mikro-orm.config'
@@ -16,14 +17,21 @@ export class Database {
     private readonly embedded?: PgliteServer,
   ) {}
 
-  /** @throws UpstreamError when the database cannot be reached or a migration fails */
-  public static async open(target: DatabaseTarget, logger: Logger): Promise<Database> {
+  /**
+   * @param entities every module's entities (entitiesOf(API_MODULES))
+   * @throws UpstreamError when the database cannot be reached or a migration fails
+   */
+  public static async open(
+    target: DatabaseTarget,
+    logger: Logger,
+    entities: readonly EntityClass<AnyEntity>[],
+  ): Promise<Database> {
     const embedded = target.kind === 'pglite' ? await PgliteServer.start(target.dir) : undefined
     const url = embedded ? embedded.url : target.kind === 'postgres' ? target.url : ''
     const poolMax = target.kind === 'postgres' ? target.poolMax : 1
     let orm: MikroORM | undefined
     try {
-      orm = await MikroORM.init({ ...createOrmConfig(url, poolMax), extensions: [Migrator] })
+      orm = await MikroORM.init({ ...createOrmConfig(url, poolMax, entities), extensions: [Migrator] })
       const applied = await orm.getMigrator().up()
       if (applied.length > 0) logger.info('Applied migrations', { migrations: applied.map((m) => m.name) })
       return new Database(orm, embedded)

@@ -1,15 +1,20 @@
 import { defineConfig, type Options } from '@mikro-orm/postgresql'
-import { ENTITIES } from './entities'
+import type { AnyEntity, EntityClass } from '@mikro-orm/core'
 import { MIGRATIONS } from '../../migrations'
 
 /**
  * The one ORM configuration. Schema changes only through migrations (never auto-sync outside tests);
- * migrations are listed explicitly so they work from the compiled dist/ as well as from sources.
+ * migrations are listed explicitly so they work from the compiled dist/ as well as from sources. The
+ * entities are the modules' (entitiesOf(API_MODULES)), listed so discovery never scans the file system.
  */
-export function createOrmConfig(clientUrl: string, poolMax: number): Options {
+export function createOrmConfig(
+  clientUrl: string,
+  poolMax: number,
+  entities: readonly EntityClass<AnyEntity>[],
+): Options {
   return defineConfig({
     clientUrl,
-    entities: ENTITIES,
+    entities: [...entities],
     discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
     forceUtcTimezone: true,
     pool: { min: 0, max: poolMax },

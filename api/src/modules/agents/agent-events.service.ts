@@ -3,6 +3,7 @@ import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { UnauthenticatedError } from '@idplane/common'
 import { hashToken, tokenMatchesHash } from '../../infra/crypto/token-hash'
+import { ModuleRegistry } from '../../infra/module-registry'
 import type { AgentEventDto } from './dto/agent-event.dto'
 
 /**
@@ -11,7 +12,10 @@ import type { AgentEventDto } from './dto/agent-event.dto'
  */
 @injectable()
 export class AgentEventsService {
-  public constructor(private readonly em: EntityManager) {}
+  public constructor(
+    private readonly em: EntityManager,
+    private readonly modules: ModuleRegistry,
+  ) {}
 
   /**
    * The organization whose agent holds `token`.
@@ -31,10 +35,22 @@ export class AgentEventsService {
     return row.organization_id
   }
 
-  /** Stores the event unless its id was seen for this organization; true when it was new. */
+  /**
+   * Stores the event unless its id was seen for this organization, and applies a new one with the handlers the
+   * modules declare for its kind, in the same transaction (a handler failure leaves it unstored, to be sent
+   * again); true when it was new.
+   */
   public async record(orgId: string, event: AgentEventDto): Promise<boolean> {
+    return this.em.transactional(async (em) => {
+      const isNew = await this.insert(em, orgId, event)
+      if (isNew) await this.modules.dispatch(orgId, event)
+      return isNew
+    })
+  }
+
+  private async insert(em: EntityManager, orgId: string, event: AgentEventDto): Promise<boolean> {
     const now = new Date()
-    const rows = await this.em.getConnection().execute<{ id: string }[]>(
+    const rows = await em.execute<{ id: string }[]>(
       `insert into agent_events (id, created_at, updated_at, organization_id, event_id, kind, agent_label, tenant_id, occurred_at, record)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
        on conflict (organization_id, event_id) do nothing returning id`,

@@ -2,6 +2,7 @@ import { injectable } from 'inversify'
 import { Authorized, Body, Get, HttpCode, JsonController, Param, Post } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
 import { created, ok, type Envelope } from '../../infra/http/envelope'
+import { ORG_ROLES } from '../memberships/org-roles'
 import { AgentsService } from './agents.service'
 import { SpinUpAgentDto } from './dto/spin-up-agent.dto'
 import { toAgentResponse, type AgentHealthResponse, type AgentResponse } from './dto/agent.response'
@@ -16,7 +17,7 @@ export class AgentsController {
   /** Starts provisioning; the record is PENDING until the agent answers and its first DID is created. */
   @Post('/spinup')
   @HttpCode(201)
-  @Authorized(['owner', 'admin'])
+  @Authorized(ORG_ROLES.ownerAdmin)
   async spinUp(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: SpinUpAgentDto,
@@ -25,7 +26,7 @@ export class AgentsController {
   }
 
   @Get('/health')
-  @Authorized(['owner', 'admin', 'issuer', 'verifier', 'member'])
+  @Authorized(ORG_ROLES.members)
   async health(@Param('orgId') orgId: string): Promise<Envelope<AgentHealthResponse>> {
     const { agent, isAnswering } = await this.agents.health(orgId)
     return ok({ ...toAgentResponse(agent), isAnswering }, 'Agent health fetched')

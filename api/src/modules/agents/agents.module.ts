@@ -10,14 +10,22 @@ import { AgentSecretsService } from './agent-secrets'
 import { AGENT_METRICS, AgentProvisioner } from './agent-provisioner'
 import { AgentMetrics } from './agent-metrics'
 import { PortAllocator } from './port-allocator'
+import { OrgAgent } from './org-agent.entity'
+import { AgentPortCounter } from './agent-port-counter.entity'
+import { AgentEvent } from './agent-event.entity'
 
 /**
  * Agent provisioning and agent events. Needs AgentRuntime and SecretBox bound by the composition root
- * (container.ts), which also starts AgentProvisioner and closes it before the runtime.
+ * (container.ts), which closes the runtime after the modules stopped.
  */
 export const agentsModule: ApiModule = {
   name: 'agents',
   controllers: [AgentsController, AgentEventsController],
+  entities: [OrgAgent, AgentPortCounter, AgentEvent],
+  // The embedded platform comes back up with its agents; unfinished provisioning resumes.
+  start: (container) => container.get(AgentProvisioner).start(),
+  // Stops waiting on agents before the runtime closes; always called (spin-ups schedule work too).
+  stop: (container) => container.get(AgentProvisioner).close(),
   bindings: new ContainerModule(({ bind }) => {
     bind(AgentsController).toSelf().inSingletonScope()
     bind(AgentEventsController).toSelf().inSingletonScope()

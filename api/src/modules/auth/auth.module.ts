@@ -6,21 +6,21 @@ import { TOKENS } from '../../infra/tokens'
 import { RateLimitStore } from '../../infra/rate-limit/rate-limit-store'
 import { SqlRateLimitStore } from '../../infra/rate-limit/sql-rate-limit-store'
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter'
-import { UsersRepository } from '../users/users.repository'
 import { AuthController } from './auth.controller'
+import { EmailVerification } from './email-verification.entity'
+import { RefreshToken } from './refresh-token.entity'
+import { RateLimitHit } from './rate-limit-hit.entity'
 import { AuthService } from './auth.service'
 import { EmailVerificationService } from './email-verification.service'
 import { EmailVerificationsRepository } from './email-verifications.repository'
 import { RefreshTokenService } from './refresh-token.service'
 import { RefreshTokensRepository } from './refresh-tokens.repository'
 
-/**
- * The /v1/auth routes. Also binds UsersRepository (the users folder has no routes of its own yet) and the
- * RateLimiter, which other modules may inject.
- */
+/** The /v1/auth routes. Also binds the RateLimiter, which other modules may inject. */
 export const authModule: ApiModule = {
   name: 'auth',
   controllers: [AuthController],
+  entities: [EmailVerification, RefreshToken, RateLimitHit],
   bindings: new ContainerModule(({ bind }) => {
     bind(AuthController).toSelf().inSingletonScope()
     bind(AuthService).toSelf().inSingletonScope()
@@ -28,7 +28,6 @@ export const authModule: ApiModule = {
     bind(RefreshTokenService).toSelf().inSingletonScope()
     bind(EmailVerificationsRepository).toSelf().inSingletonScope()
     bind(RefreshTokensRepository).toSelf().inSingletonScope()
-    bind(UsersRepository).toSelf().inSingletonScope()
     bind(RateLimitStore).to(SqlRateLimitStore).inSingletonScope()
     bind(RateLimiter)
       .toDynamicValue((context) => {

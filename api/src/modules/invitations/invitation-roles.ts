@@ -1,4 +1,4 @@
-import type { OrgRole } from '../roles/org-role.entity'
+import type { OrgRole } from '../memberships/org-role.entity'
 import type { Invitation } from './invitation.entity'
 
 export interface OrgRoleRef {

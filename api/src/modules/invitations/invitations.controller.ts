@@ -19,7 +19,8 @@ import { describeInvitationBatch, toInvitationResponse } from './dto/invitation.
 import { OrgInvitationParams } from './dto/invitation-path.params'
 import { ListInvitationsQuery } from './dto/list-invitations.query'
 import { InvitationsService } from './invitations.service'
-import { CurrentOrgCaller, type OrgCaller } from './org-caller.decorator'
+import { CurrentOrgCaller, type OrgCaller } from '../memberships/org-caller.decorator'
+import { ORG_ROLES } from '../memberships/org-roles'
 
 @injectable()
 @JsonController('/v1/orgs/:orgId/invitations')
@@ -29,7 +30,7 @@ export class InvitationsController {
 
   @Post()
   @HttpCode(201)
-  @Authorized(['owner', 'super_admin', 'admin'])
+  @Authorized(ORG_ROLES.inviters)
   @OpenAPI({ summary: 'Invite people by e-mail; each address gets one mail with a link' })
   async create(
     @Param('orgId') orgId: string,
@@ -42,7 +43,7 @@ export class InvitationsController {
   }
 
   @Get()
-  @Authorized(['owner', 'super_admin', 'admin', 'issuer', 'verifier', 'member'])
+  @Authorized(ORG_ROLES.invitationReaders)
   @OpenAPI({ summary: "The organization's invitations of every status, paginated; search by e-mail" })
   async list(@Param('orgId') orgId: string, @QueryParams() query: ListInvitationsQuery) {
     const [invitations, total] = await this.invitations.listForOrg(orgId, query)
@@ -50,7 +51,7 @@ export class InvitationsController {
   }
 
   @Delete('/:invitationId')
-  @Authorized(['owner', 'admin'])
+  @Authorized(ORG_ROLES.ownerAdmin)
   @OpenAPI({ summary: 'Remove a pending invitation; its mailed link stops working' })
   async remove(@Params() params: OrgInvitationParams) {
     await this.invitations.remove(params.orgId, params.invitationId)

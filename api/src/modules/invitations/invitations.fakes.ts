@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { InvalidInputError } from '@idplane/common'
-import { ORG_ROLE_NAMES, OrgRole, type OrgRoleName } from '../roles/org-role.entity'
-import type { RolesService } from '../roles/roles.service'
+import { ORG_ROLE_NAMES, OrgRole, type OrgRoleName } from '../memberships/org-role.entity'
+import type { MembershipsRepository } from '../memberships/memberships.repository'
+import type { MembershipsService } from '../memberships/memberships.service'
+import type { UsersRepository } from '../users/users.repository'
 import { Organization } from '../orgs/organization.entity'
 import { User } from '../users/user.entity'
 import { Invitation } from './invitation.entity'
 import type { InvitationsRepository } from './invitations.repository'
 
-/** Hand-written doubles for the invitations unit tests (no database, no queue). */
+/** Hand-written doubles for the invitations and memberships unit tests (no database, no queue). */
 
 /** A double of a class: only its public members, as far as the test supplies them. */
 export function fake<T>(implementation: Partial<T>): T {
@@ -40,7 +42,7 @@ export function anInvitation(organization: Organization, overrides: Partial<Invi
   )
 }
 
-/** Memberships and invitations in memory, behind the repository's and RolesService's public methods. */
+/** Users, memberships and invitations in memory, behind the repositories' and MembershipsService's public methods. */
 export class InMemoryDirectory {
   public readonly organizations: Organization[] = []
   public readonly users: User[] = []
@@ -63,17 +65,24 @@ export class InMemoryDirectory {
     return this.memberships.get(`${orgId}/${userId}`) ?? []
   }
 
+  private async transactional<T>(work: () => Promise<T>): Promise<T> {
+    this.transactions += 1
+    return work()
+  }
+
+  private lockOrganization(orgId: string): Promise<Organization | null> {
+    return Promise.resolve(this.organizations.find((org) => org.id === orgId) ?? null)
+  }
+
+  private countOwners(orgId: string): Promise<number> {
+    return Promise.resolve(
+      [...this.memberships].filter(([key, roles]) => key.startsWith(`${orgId}/`) && roles.includes('owner')).length,
+    )
+  }
+
   public repository(): InvitationsRepository {
     return fake<InvitationsRepository>({
-      transactional: async <T>(work: () => Promise<T>) => {
-        this.transactions += 1
-        return work()
-      },
-      lockOrganization: async (orgId) => this.organizations.find((org) => org.id === orgId) ?? null,
-      memberEmails: async (orgId, emails) =>
-        this.users
-          .filter((user) => emails.includes(user.email) && this.rolesOfSync(orgId, user.id).length > 0)
-          .map((user) => user.email),
+      transactional: (work) => this.transactional(work),
       pendingEmails: async (orgId, emails) =>
         this.invitations
           .filter((row) => row.organization.id === orgId && row.status === 'pending' && emails.includes(row.email))
@@ -94,14 +103,31 @@ export class InMemoryDirectory {
       lockForEmail: async (email, invitationId) =>
         this.invitations.find((row) => row.id === invitationId && row.email === email) ?? null,
       flush: async () => undefined,
-      countOwners: async (orgId) =>
-        [...this.memberships].filter(([key, roles]) => key.startsWith(`${orgId}/`) && roles.includes('owner')).length,
-      findUser: async (userId) => this.users.find((user) => user.id === userId) ?? null,
     })
   }
 
-  public roles(): RolesService {
-    return fake<RolesService>({
+  public usersRepository(): UsersRepository {
+    return fake<UsersRepository>({
+      findById: async (userId) => this.users.find((user) => user.id === userId) ?? null,
+    })
+  }
+
+  public membershipsRepository(): MembershipsRepository {
+    return fake<MembershipsRepository>({
+      transactional: (work) => this.transactional(work),
+      lockOrganization: (orgId) => this.lockOrganization(orgId),
+      countOwners: (orgId) => this.countOwners(orgId),
+    })
+  }
+
+  public roles(): MembershipsService {
+    return fake<MembershipsService>({
+      lockOrganization: (orgId) => this.lockOrganization(orgId),
+      countOwners: (orgId) => this.countOwners(orgId),
+      memberEmails: async (orgId, emails) =>
+        this.users
+          .filter((user) => emails.includes(user.email) && this.rolesOfSync(orgId, user.id).length > 0)
+          .map((user) => user.email),
       listDefinitions: async () => ROLE_DEFINITIONS,
       definitionsByIds: async (ids, field = 'orgRoleId') => {
         const unique = [...new Set(ids)]

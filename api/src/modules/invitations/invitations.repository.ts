@@ -4,9 +4,7 @@ import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../orgs/like-pattern'
 import { Organization } from '../orgs/organization.entity'
-import { UserOrgRole } from '../roles/user-org-role.entity'
-import { User } from '../users/user.entity'
-import { Invitation } from './invitation.entity'
+import { INVITATION_STATUSES, Invitation, type InvitationStatus } from './invitation.entity'
 import type { Invitee } from './invitees'
 
 export interface InvitationPageQuery {
@@ -18,8 +16,8 @@ export interface InvitationPageQuery {
 /**
  * Invitation queries. Organization-side lookups take `orgId` first and invitee-side lookups take the
  * invitee's e-mail first, so a read across organizations or across people cannot be written by accident.
- * Inside `transactional()` every query here (and RolesService's) joins the transaction: the global em
- * resolves to the transaction's fork.
+ * Inside `transactional()` every query here (and other repositories', MembershipsService's organization lock
+ * included) joins the transaction: the global em resolves to the transaction's fork.
  */
 @injectable()
 export class InvitationsRepository {
@@ -27,22 +25,6 @@ export class InvitationsRepository {
 
   public transactional<T>(work: () => Promise<T>): Promise<T> {
     return this.em.transactional(() => work())
-  }
-
-  /** The organization, locked until the transaction ends so that concurrent invitations are serialized. */
-  public lockOrganization(orgId: string): Promise<Organization | null> {
-    return this.em.findOne(Organization, { id: orgId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-  }
-
-  /** Those of `emails` that belong to a member of the organization (stored lower-cased, as users are). */
-  public async memberEmails(orgId: string, emails: string[]): Promise<string[]> {
-    if (emails.length === 0) return []
-    const rows = await this.em.find(
-      UserOrgRole,
-      { organization: orgId, user: { email: { $in: emails } } },
-      { populate: ['user'] },
-    )
-    return [...new Set(rows.map((row) => row.user.email.toLowerCase()))]
   }
 
   /** Those of `emails` that already have a pending invitation to the organization. */
@@ -107,12 +89,12 @@ export class InvitationsRepository {
     await this.em.flush()
   }
 
-  /** How many users hold the owner role in the organization. */
-  public countOwners(orgId: string): Promise<number> {
-    return this.em.count(UserOrgRole, { organization: orgId, orgRole: { name: 'owner' } })
-  }
-
-  public findUser(userId: string): Promise<User | null> {
-    return this.em.findOne(User, { id: userId })
+  /** The organization's invitations by status. */
+  public async countByStatus(orgId: string): Promise<Record<InvitationStatus, number>> {
+    const counts: Record<InvitationStatus, number> = { pending: 0, accepted: 0, rejected: 0 }
+    for (const status of INVITATION_STATUSES) {
+      counts[status] = await this.em.count(Invitation, { organization: orgId, status })
+    }
+    return counts
   }
 }

@@ -31,7 +31,14 @@ describe('InvitationsService', () => {
     directory.organizations.push(org)
     mails = []
     const mail = fake<MailService>({ enqueue: async (message) => void mails.push(message) })
-    sut = new InvitationsService(directory.repository(), directory.roles(), mail, CONFIG, silentLogger)
+    sut = new InvitationsService(
+      directory.repository(),
+      directory.roles(),
+      directory.usersRepository(),
+      mail,
+      CONFIG,
+      silentLogger,
+    )
   })
 
   describe('invite', () => {

@@ -4,17 +4,18 @@ import type { ClientAlias, Config } from '../../infra/config'
 import { MailService } from '../../infra/mail/mail.service'
 import { TOKENS } from '../../infra/tokens'
 import { resolveClientAlias } from '../auth/client-aliases'
-import { RolesService } from '../roles/roles.service'
+import { MembershipsService } from '../memberships/memberships.service'
+import type { OrgCaller } from '../memberships/org-caller.decorator'
+import { assertMayGrant } from '../memberships/role-grants'
 import type { Organization } from '../orgs/organization.entity'
 import type { User } from '../users/user.entity'
+import { UsersRepository } from '../users/users.repository'
 import type { Invitation } from './invitation.entity'
 import { buildInvitationMail } from './invitation-mail'
 import { withRoles, type RoledInvitation } from './invitation-roles'
 import { nextInvitationState } from './invitation.states'
 import { InvitationsRepository, type InvitationPageQuery } from './invitations.repository'
 import { mergeInvitees } from './invitees'
-import type { OrgCaller } from './org-caller.decorator'
-import { assertMayGrant } from './role-grants'
 
 export interface InvitationBatchResult {
   /** Addresses invited now (one mail each). */
@@ -30,7 +31,8 @@ export class InvitationsService {
 
   public constructor(
     private readonly invitations: InvitationsRepository,
-    private readonly roles: RolesService,
+    private readonly memberships: MembershipsService,
+    private readonly users: UsersRepository,
     private readonly mail: MailService,
     @inject(TOKENS.Config) private readonly config: Config,
     logger: Logger,
@@ -52,7 +54,7 @@ export class InvitationsService {
     clientAlias?: string,
   ): Promise<InvitationBatchResult> {
     const invitees = mergeInvitees(items)
-    const roles = await this.roles.definitionsByIds(
+    const roles = await this.memberships.definitionsByIds(
       invitees.flatMap((invitee) => invitee.orgRoleIds),
       'invitations.orgRoleId',
     )
@@ -64,9 +66,9 @@ export class InvitationsService {
     const emails = invitees.map((invitee) => invitee.email)
 
     return this.invitations.transactional(async () => {
-      const organization = await this.invitations.lockOrganization(orgId)
+      const organization = await this.memberships.lockOrganization(orgId)
       if (!organization) throw new NotFoundError('Organization not found')
-      const members = await this.invitations.memberEmails(orgId, emails)
+      const members = await this.memberships.memberEmails(orgId, emails)
       if (members.length > 0) {
         throw new ConflictError(
           `Already a member of this organization: ${members.join(', ')}; change a member's roles with PUT /orgs/:orgId/user-roles/:userId`,
@@ -88,7 +90,7 @@ export class InvitationsService {
     inviterId: string | null,
     frontEnd: ClientAlias,
   ): Promise<void> {
-    const inviter = inviterId ? await this.invitations.findUser(inviterId) : null
+    const inviter = inviterId ? await this.users.findById(inviterId) : null
     for (const invitation of invitations) {
       await this.mail.enqueue(
         buildInvitationMail({
@@ -106,7 +108,7 @@ export class InvitationsService {
   /** Invitations of every status, newest first, with their roles. */
   public async listForOrg(orgId: string, query: InvitationPageQuery): Promise<[RoledInvitation[], number]> {
     const [invitations, total] = await this.invitations.listForOrg(orgId, query)
-    return [withRoles(invitations, await this.roles.listDefinitions()), total]
+    return [withRoles(invitations, await this.memberships.listDefinitions()), total]
   }
 
   /**

@@ -14,7 +14,12 @@ describe('UserInvitationsService', () => {
   beforeEach(() => {
     directory = new InMemoryDirectory()
     directory.organizations.push(org)
-    sut = new UserInvitationsService(directory.repository(), directory.roles(), silentLogger)
+    sut = new UserInvitationsService(
+      directory.repository(),
+      directory.roles(),
+      directory.usersRepository(),
+      silentLogger,
+    )
   })
 
   it('accepting grants the invited roles and records the status, matching the e-mail case-insensitively', async () => {

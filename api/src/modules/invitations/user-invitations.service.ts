@@ -1,7 +1,8 @@
 import { injectable } from 'inversify'
 import { ForbiddenError, Logger, NotFoundError } from '@idplane/common'
 import type { Principal } from '../../infra/auth/token.service'
-import { RolesService } from '../roles/roles.service'
+import { MembershipsService } from '../memberships/memberships.service'
+import { UsersRepository } from '../users/users.repository'
 import type { InvitationResponseStatus } from './dto/update-invitation-status.dto'
 import { withRoles, type RoledInvitation } from './invitation-roles'
 import { nextInvitationState } from './invitation.states'
@@ -15,7 +16,8 @@ export class UserInvitationsService {
 
   public constructor(
     private readonly invitations: InvitationsRepository,
-    private readonly roles: RolesService,
+    private readonly memberships: MembershipsService,
+    private readonly users: UsersRepository,
     logger: Logger,
   ) {
     this.logger = logger.child({ component: 'user-invitations' })
@@ -29,7 +31,7 @@ export class UserInvitationsService {
   public async listMine(principal: Principal, query: InvitationPageQuery): Promise<[RoledInvitation[], number]> {
     const invitee = invitedUserOf(principal)
     const [invitations, total] = await this.invitations.listForEmail(invitee.email, query)
-    return [withRoles(invitations, await this.roles.listDefinitions()), total]
+    return [withRoles(invitations, await this.memberships.listDefinitions()), total]
   }
 
   /**
@@ -46,9 +48,9 @@ export class UserInvitationsService {
       if (!invitation) throw new NotFoundError('Invitation not found')
       invitation.status = nextInvitationState(invitation.status, status === 'accepted' ? 'accept' : 'reject')
       if (invitation.status === 'accepted') {
-        if (!(await this.invitations.findUser(invitee.userId))) throw new NotFoundError('User not found')
-        const roles = await this.roles.definitionsByIds(invitation.orgRoleIds)
-        await this.roles.grant(invitation.organization.id, invitee.userId, roles)
+        if (!(await this.users.findById(invitee.userId))) throw new NotFoundError('User not found')
+        const roles = await this.memberships.definitionsByIds(invitation.orgRoleIds)
+        await this.memberships.grant(invitation.organization.id, invitee.userId, roles)
       }
       await this.invitations.flush()
       return invitation.organization.id

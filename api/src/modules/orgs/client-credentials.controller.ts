@@ -2,6 +2,7 @@ import type { CookieOptions } from 'express'
 import { inject, injectable } from 'inversify'
 import { Authorized, Body, CurrentUser, Get, HttpCode, JsonController, Param, Post, Res } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
+import { ORG_ROLES } from '../memberships/org-roles'
 import type { Principal } from '../../infra/auth/token.service'
 import type { Config } from '../../infra/config'
 import { TOKENS } from '../../infra/tokens'
@@ -35,7 +36,7 @@ export class ClientCredentialsController {
 
   @Post('/:orgId/client_credentials')
   @HttpCode(201)
-  @Authorized(['owner'])
+  @Authorized(ORG_ROLES.owner)
   async generate(
     @Param('orgId') orgId: string,
     @CurrentUser() principal: Principal,
@@ -45,7 +46,7 @@ export class ClientCredentialsController {
   }
 
   @Get('/:orgId/client_credentials')
-  @Authorized(['owner', 'admin', 'issuer', 'verifier', 'member'])
+  @Authorized(ORG_ROLES.members)
   async get(@Param('orgId') orgId: string): Promise<Envelope<MaskedClientCredentialsResponse>> {
     const credential = await this.credentials.getForOrg(orgId)
     return ok(

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { inject, injectable } from 'inversify'
-import { EntityManager } from '@mikro-orm/postgresql'
 import { Logger, NotFoundError, UnauthenticatedError } from '@idplane/common'
 import { PasswordHasher } from '../../infra/auth/password-hasher'
 import { TokenService } from '../../infra/auth/token.service'
@@ -8,8 +7,8 @@ import { isUuid } from '../../infra/auth/authorization'
 import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
 import type { Config } from '../../infra/config'
 import { TOKENS } from '../../infra/tokens'
-import { ClientCredential } from './client-credential.entity'
-import { Organization } from './organization.entity'
+import type { ClientCredential } from './client-credential.entity'
+import { ClientCredentialsRepository } from './client-credentials.repository'
 
 /** Shown in place of the secret on read; the last four characters help tell rotated secrets apart. */
 export const SECRET_MASK = '••••••••'
@@ -53,7 +52,7 @@ export class ClientCredentialsService {
   private decoyHash?: Promise<string>
 
   public constructor(
-    private readonly em: EntityManager,
+    private readonly credentials: ClientCredentialsRepository,
     private readonly hasher: PasswordHasher,
     private readonly tokens: TokenService,
     private readonly rateLimiter: RateLimiter,
@@ -73,23 +72,15 @@ export class ClientCredentialsService {
     const clientSecret = generateSecret()
     const secretHash = await this.hasher.hash(clientSecret)
     const secretHint = clientSecret.slice(-SECRET_HINT_LENGTH)
-    await this.em.transactional(async (em) => {
-      const org = await em.findOne(Organization, { id: orgId })
-      if (!org) throw new NotFoundError('Organization not found')
-      const existing = await em.findOne(ClientCredential, { organization: orgId })
-      if (existing) {
-        em.assign(existing, { clientId, secretHash, secretHint, createdBy })
-      } else {
-        em.create(ClientCredential, { organization: org, clientId, secretHash, secretHint, createdBy })
-      }
-    })
+    const stored = await this.credentials.replaceForOrg(orgId, { clientId, secretHash, secretHint, createdBy })
+    if (!stored) throw new NotFoundError('Organization not found')
     this.logger.info('Generated ClientCredential', { orgId, clientId })
     return { clientId, clientSecret }
   }
 
   /** @throws NotFoundError when the organization has no client credentials */
   public async getForOrg(orgId: string): Promise<ClientCredential> {
-    const credential = await this.em.findOne(ClientCredential, { organization: orgId })
+    const credential = await this.credentials.findForOrg(orgId)
     if (!credential) throw new NotFoundError('Client credentials not found')
     return credential
   }
@@ -105,7 +96,7 @@ export class ClientCredentialsService {
       [{ key: rateLimitKey(TOKEN_RATE_LIMIT_SCOPE, clientIp), rule: this.config.auth.clientLimit }],
       'Too many token requests; try again later',
     )
-    const credential = isUuid(clientId) ? await this.em.findOne(ClientCredential, { clientId }) : null
+    const credential = isUuid(clientId) ? await this.credentials.findByClientId(clientId) : null
     if (!credential) {
       await this.hasher.verify(clientSecret, await this.decoy())
       throw new UnauthenticatedError(INVALID_CLIENT)

@@ -1,6 +1,7 @@
 import { injectable } from 'inversify'
 import { Authorized, Body, Get, HttpCode, JsonController, Param, Put } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
+import { ORG_ROLES } from '../memberships/org-roles'
 import { created, ok, type Envelope } from '../../infra/http/envelope'
 import { OrgDidsService } from './org-dids.service'
 import { SetPrimaryDidDto } from './dto/set-primary-did.dto'
@@ -14,7 +15,7 @@ export class OrgDidsController {
   public constructor(private readonly dids: OrgDidsService) {}
 
   @Get('/dids')
-  @Authorized(['owner', 'admin', 'issuer', 'member'])
+  @Authorized(ORG_ROLES.didReaders)
   async list(@Param('orgId') orgId: string): Promise<Envelope<OrgDidResponse[]>> {
     return ok((await this.dids.list(orgId)).map(toOrgDidResponse), 'DIDs fetched')
   }
@@ -22,7 +23,7 @@ export class OrgDidsController {
   /** Spec: response status 201. */
   @Put('/primary-did')
   @HttpCode(201)
-  @Authorized(['owner', 'admin', 'issuer', 'verifier', 'member'])
+  @Authorized(ORG_ROLES.members)
   async setPrimary(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: SetPrimaryDidDto,

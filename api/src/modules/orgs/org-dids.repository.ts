@@ -1,14 +1,17 @@
 import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { LockMode } from '@mikro-orm/core'
 import { NotFoundError } from '@idplane/common'
 import { OrgDid } from './org-did.entity'
 import { Organization } from './organization.entity'
+import { MembershipsRepository } from '../memberships/memberships.repository'
 
 /** Storage of an organization's DIDs; every query takes the organization id first. */
 @injectable()
 export class OrgDidsRepository {
-  public constructor(private readonly em: EntityManager) {}
+  public constructor(
+    private readonly em: EntityManager,
+    private readonly memberships: MembershipsRepository,
+  ) {}
 
   public async listForOrg(orgId: string): Promise<OrgDid[]> {
     return this.em.find(OrgDid, { organization: orgId }, { orderBy: { createdAt: 'asc', id: 'asc' } })
@@ -22,6 +25,10 @@ export class OrgDidsRepository {
     return this.em.findOne(OrgDid, { organization: orgId, did })
   }
 
+  public async countForOrg(orgId: string): Promise<number> {
+    return this.em.count(OrgDid, { organization: orgId })
+  }
+
   public async hasPrimary(orgId: string): Promise<boolean> {
     return (await this.em.count(OrgDid, { organization: orgId, isPrimaryDid: true })) > 0
   }
@@ -33,9 +40,9 @@ export class OrgDidsRepository {
    * @throws NotFoundError when the organization does not exist
    */
   public async withOrganizationLocked<T>(orgId: string, work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(async (em) => {
-      const org = await em.findOne(Organization, { id: orgId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-      if (!org) throw new NotFoundError('Organization not found')
+    return this.em.transactional(async () => {
+      // The one organization lock (memberships owns it), so DID and membership changes queue on the same row.
+      if (!(await this.memberships.lockOrganization(orgId))) throw new NotFoundError('Organization not found')
       return work()
     })
   }

@@ -18,6 +18,10 @@ class FakeOrgDidStore implements OrgDidStore {
     return (await this.listForOrg(orgId)).find((record) => record.id === id) ?? null
   }
 
+  public async countForOrg(orgId: string): Promise<number> {
+    return (await this.listForOrg(orgId)).length
+  }
+
   public async findByDid(orgId: string, did: string): Promise<OrgDid | null> {
     return (await this.listForOrg(orgId)).find((record) => record.did === did) ?? null
   }

@@ -1,34 +1,33 @@
 import { inject, injectable } from 'inversify'
 import { NotFoundError } from '@idplane/common'
+import type { ActivityCounts, DashboardEntries } from '../../infra/api-module'
+import { ModuleRegistry } from '../../infra/module-registry'
 import { pageOffset, toPage, type Page } from '../../infra/http/pagination'
+import { MembershipsService } from '../memberships/memberships.service'
 import type { User } from '../users/user.entity'
-import type { OrgRole } from '../roles/org-role.entity'
-import { OrgsRepository, type OrganizationCounts } from './orgs.repository'
+import type { OrgRole } from '../memberships/org-role.entity'
+import { OrgsRepository } from './orgs.repository'
 import type { OrgStore } from './orgs.service'
 import type { ListMembersQuery } from './dto/list-members.query'
 
-export interface DashboardSummary {
-  members: number
-  pendingInvitations: number
-  dids: number
-  hasClientCredentials: boolean
-}
-
 /**
  * Who belongs to an organization and what refers to it: the member list, the dashboard summary and the
- * activity counts. Counts cover only records that exist today (members, invitations, DIDs, client
- * credentials); schemas, credentials and proofs join when their modules do.
+ * activity counts. The counts are the modules' own (ApiModule.counter): each module counts its records.
  */
 @injectable()
 export class OrgMembersService {
-  public constructor(@inject(OrgsRepository) private readonly orgs: OrgStore) {}
+  public constructor(
+    @inject(OrgsRepository) private readonly orgs: OrgStore,
+    private readonly memberships: MembershipsService,
+    private readonly modules: ModuleRegistry,
+  ) {}
 
   public async listMembers(orgId: string, query: ListMembersQuery): Promise<Page<{ user: User; roles: OrgRole[] }>> {
-    const [users, total] = await this.orgs.findMembers(orgId, query.search, {
+    const [users, total] = await this.memberships.findMembers(orgId, query.search, {
       limit: query.pageSize,
       offset: pageOffset(query),
     })
-    const roles = await this.orgs.rolesOfMembers(
+    const roles = await this.memberships.rolesOfMembers(
       orgId,
       users.map((user) => user.id),
     )
@@ -40,19 +39,18 @@ export class OrgMembersService {
   }
 
   /** @throws NotFoundError when the organization does not exist */
-  public async dashboard(orgId: string): Promise<DashboardSummary> {
-    const counts = await this.activityCounts(orgId)
-    return {
-      members: counts.members,
-      pendingInvitations: counts.invitations.pending,
-      dids: counts.dids,
-      hasClientCredentials: counts.clientCredentials > 0,
-    }
+  public async dashboard(orgId: string): Promise<DashboardEntries> {
+    await this.assertExists(orgId)
+    return this.modules.dashboardFor(orgId)
   }
 
   /** @throws NotFoundError when the organization does not exist */
-  public async activityCounts(orgId: string): Promise<OrganizationCounts> {
+  public async activityCounts(orgId: string): Promise<ActivityCounts> {
+    await this.assertExists(orgId)
+    return this.modules.countsFor(orgId)
+  }
+
+  private async assertExists(orgId: string): Promise<void> {
     if (!(await this.orgs.findById(orgId))) throw new NotFoundError('Organization not found')
-    return this.orgs.countReferences(orgId)
   }
 }

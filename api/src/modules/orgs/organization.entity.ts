@@ -2,7 +2,7 @@ import { Collection, Entity, Index, OneToMany, Property, Unique, type Opt } from
 import { BaseEntity } from '../../infra/db/base.entity'
 // A type-only import: UserOrgRole imports Organization, and a value import both ways breaks whichever loads
 // second under decorator metadata (jest loads entities in any order).
-import type { UserOrgRole } from '../roles/user-org-role.entity'
+import type { UserOrgRole } from '../memberships/user-org-role.entity'
 
 @Entity({ tableName: 'organizations' })
 @Index({ properties: ['name'] })

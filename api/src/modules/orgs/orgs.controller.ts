@@ -16,10 +16,11 @@ import { OpenAPI } from 'routing-controllers-openapi'
 import type { Principal } from '../../infra/auth/token.service'
 import { created, done, ok, type Envelope } from '../../infra/http/envelope'
 import type { Page } from '../../infra/http/pagination'
-import { RolesService } from '../roles/roles.service'
+import type { ActivityCounts, DashboardEntries } from '../../infra/api-module'
+import { MembershipsService } from '../memberships/memberships.service'
+import { ORG_ROLES } from '../memberships/org-roles'
 import { OrgsService } from './orgs.service'
-import { OrgMembersService, type DashboardSummary } from './org-members.service'
-import type { OrganizationCounts } from './orgs.repository'
+import { OrgMembersService } from './org-members.service'
 import { CreateOrganizationDto } from './dto/create-organization.dto'
 import { UpdateOrganizationDto } from './dto/update-organization.dto'
 import { ListOrganizationsQuery } from './dto/list-organizations.query'
@@ -40,7 +41,7 @@ export class OrgsController {
   public constructor(
     private readonly orgs: OrgsService,
     private readonly members: OrgMembersService,
-    private readonly roles: RolesService,
+    private readonly memberships: MembershipsService,
   ) {}
 
   @Post()
@@ -65,25 +66,25 @@ export class OrgsController {
   }
 
   @Get('/dashboard/:orgId')
-  @Authorized(['owner', 'admin', 'issuer', 'verifier', 'member'])
-  async dashboard(@Param('orgId') orgId: string): Promise<Envelope<DashboardSummary>> {
+  @Authorized(ORG_ROLES.members)
+  async dashboard(@Param('orgId') orgId: string): Promise<Envelope<DashboardEntries>> {
     return ok(await this.members.dashboard(orgId), 'Organization dashboard fetched')
   }
 
   @Get('/activity-count/:orgId')
-  @Authorized(['owner'])
-  async activityCount(@Param('orgId') orgId: string): Promise<Envelope<OrganizationCounts>> {
+  @Authorized(ORG_ROLES.owner)
+  async activityCount(@Param('orgId') orgId: string): Promise<Envelope<ActivityCounts>> {
     return ok(await this.members.activityCounts(orgId), 'Organization activity counts fetched')
   }
 
   @Get('/:orgId')
-  @Authorized(['owner', 'admin', 'issuer', 'verifier', 'member'])
+  @Authorized(ORG_ROLES.members)
   async get(@Param('orgId') orgId: string): Promise<Envelope<OrganizationResponse>> {
     return ok(toOrganizationResponse(await this.orgs.get(orgId)), 'Organization fetched')
   }
 
   @Put('/:orgId')
-  @Authorized(['owner', 'admin'])
+  @Authorized(ORG_ROLES.ownerAdmin)
   async update(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: UpdateOrganizationDto,
@@ -93,16 +94,16 @@ export class OrgsController {
   }
 
   @Delete('/:orgId')
-  @Authorized(['owner'])
+  @Authorized(ORG_ROLES.owner)
   async delete(@Param('orgId') orgId: string): Promise<Envelope<never>> {
     await this.orgs.delete(orgId)
     return done('Organization deleted')
   }
 
   @Get('/:orgId/roles')
-  @Authorized(['owner', 'admin'])
+  @Authorized(ORG_ROLES.ownerAdmin)
   async roleDefinitions(): Promise<Envelope<{ id: string; name: string }[]>> {
-    const roles = await this.roles.listDefinitions()
+    const roles = await this.memberships.listDefinitions()
     return ok(
       roles.map((role) => ({ id: role.id, name: role.name })),
       'Organization roles fetched',
@@ -110,7 +111,7 @@ export class OrgsController {
   }
 
   @Get('/:orgId/users')
-  @Authorized(['owner', 'admin', 'issuer', 'verifier', 'member', 'holder'])
+  @Authorized(ORG_ROLES.membersAndHolders)
   async listMembers(
     @Param('orgId') orgId: string,
     @QueryParams() query: ListMembersQuery,

@@ -10,6 +10,11 @@ import { OrgMembersService } from './org-members.service'
 import { OrgDidsService } from './org-dids.service'
 import { OrgDidsRepository } from './org-dids.repository'
 import { ClientCredentialsService } from './client-credentials.service'
+import { ClientCredentialsRepository } from './client-credentials.repository'
+import { OrgsCounter } from './orgs.counter'
+import { Organization } from './organization.entity'
+import { OrgDid } from './org-did.entity'
+import { ClientCredential } from './client-credential.entity'
 
 /**
  * Organizations, their DIDs and machine-to-machine credentials. PublicProfilesController comes first:
@@ -18,6 +23,8 @@ import { ClientCredentialsService } from './client-credentials.service'
 export const orgsModule: ApiModule = {
   name: 'orgs',
   controllers: [PublicProfilesController, OrgsController, OrgDidsController, ClientCredentialsController],
+  entities: [Organization, OrgDid, ClientCredential],
+  counter: OrgsCounter,
   bindings: new ContainerModule(({ bind }) => {
     bind(PublicProfilesController).toSelf().inSingletonScope()
     bind(OrgsController).toSelf().inSingletonScope()
@@ -29,5 +36,7 @@ export const orgsModule: ApiModule = {
     bind(OrgDidsRepository).toSelf().inSingletonScope()
     bind(OrgDidsService).toSelf().inSingletonScope()
     bind(ClientCredentialsService).toSelf().inSingletonScope()
+    bind(ClientCredentialsRepository).toSelf().inSingletonScope()
+    bind(OrgsCounter).toSelf().inSingletonScope()
   }),
 }

@@ -1,12 +1,12 @@
 import { inject, injectable } from 'inversify'
-import { EntityManager } from '@mikro-orm/postgresql'
 import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import { ForbiddenError, Logger, NotFoundError } from '@idplane/common'
 import type { Principal } from '../../infra/auth/token.service'
 import { pageOffset, toPage, type Page } from '../../infra/http/pagination'
-import { RolesService } from '../roles/roles.service'
-import { ORG_ROLE_NAMES, type OrgRole } from '../roles/org-role.entity'
-import { Organization } from './organization.entity'
+import { ModuleRegistry } from '../../infra/module-registry'
+import { MembershipsService } from '../memberships/memberships.service'
+import { ORG_ROLE_NAMES, type OrgRole } from '../memberships/org-role.entity'
+import type { Organization } from './organization.entity'
 import { OrgsRepository } from './orgs.repository'
 import { parseLogo } from './logo'
 import { nextFreeSlug, slugify } from './slug'
@@ -27,9 +27,9 @@ export class OrgsService {
   private readonly logger: Logger
 
   public constructor(
-    private readonly em: EntityManager,
     @inject(OrgsRepository) private readonly orgs: OrgStore,
-    private readonly roles: RolesService,
+    private readonly memberships: MembershipsService,
+    private readonly modules: ModuleRegistry,
     logger: Logger,
   ) {
     this.logger = logger.child({ component: 'orgs' })
@@ -47,8 +47,8 @@ export class OrgsService {
     for (let attempt = 1; ; attempt++) {
       const slug = nextFreeSlug(base, await this.orgs.slugsStartingWith(base))
       try {
-        const org = await this.em.transactional(async (em) => {
-          const created = em.create(Organization, {
+        const org = await this.orgs.transactional(async () => {
+          const created = await this.orgs.add({
             name: input.name,
             slug,
             description: input.description,
@@ -61,8 +61,7 @@ export class OrgsService {
             cityId: input.cityId ?? null,
             createdBy: userId,
           })
-          await em.flush()
-          await this.roles.grant(created.id, userId, [await this.roles.definitionByName('owner')])
+          await this.memberships.grant(created.id, userId, [await this.memberships.definitionByName('owner')])
           return created
         })
         this.logger.info('Created Organization', { orgId: org.id, slug, userId })
@@ -88,7 +87,7 @@ export class OrgsService {
       { search: query.search, role: ORG_ROLE_NAMES.find((name) => name === query.role) },
       { limit: query.pageSize, offset: pageOffset(query) },
     )
-    const roles = await this.orgs.rolesOfUserIn(
+    const roles = await this.memberships.rolesOfUserIn(
       userId,
       orgs.map((org) => org.id),
     )
@@ -121,18 +120,21 @@ export class OrgsService {
     if (input.countryId !== undefined) org.countryId = input.countryId
     if (input.stateId !== undefined) org.stateId = input.stateId
     if (input.cityId !== undefined) org.cityId = input.cityId
-    await this.em.flush()
+    await this.orgs.save()
     this.logger.info('Updated Organization', { orgId, fields: Object.keys(input) })
     return org
   }
 
   /**
-   * Deletes the organization irreversibly; the foreign keys cascade to its memberships, invitations, DIDs,
-   * client credentials and every per-organization record.
+   * Deletes the organization irreversibly: first every module's deletion hook (ApiModule.onOrganizationDeleted,
+   * for what lives outside the database), then the row, whose foreign keys cascade to its memberships,
+   * invitations, DIDs, client credentials and every per-organization record.
    * @throws NotFoundError when the organization does not exist
    */
   public async delete(orgId: string): Promise<void> {
-    const deleted = await this.em.nativeDelete(Organization, { id: orgId })
+    await this.get(orgId)
+    await this.modules.organizationDeleted(orgId)
+    const deleted = await this.orgs.delete(orgId)
     if (deleted === 0) throw new NotFoundError('Organization not found')
     this.logger.info('Deleted Organization', { orgId })
   }

@@ -16,6 +16,10 @@ export interface NewUser {
 export class UsersRepository {
   public constructor(private readonly em: EntityManager) {}
 
+  public async findById(userId: string): Promise<User | null> {
+    return this.em.findOne(User, { id: userId })
+  }
+
   public async findByEmail(email: string): Promise<User | null> {
     return this.em.findOne(User, { email })
   }

@@ -14,12 +14,3 @@ export class UserInvitationParams {
   @IsUUID('4')
   invitationId: string
 }
-
-/** Path of `PUT /orgs/:orgId/user-roles/:userId`. */
-export class UserRolesParams {
-  @IsString()
-  orgId: string
-
-  @IsUUID('4')
-  userId: string
-}

@@ -1,6 +1,6 @@
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator'
 import { PageQuery } from '../../../infra/http/pagination'
-import { ORG_ROLE_NAMES } from '../../roles/org-role.entity'
+import { ORG_ROLE_NAMES } from '../../memberships/org-role.entity'
 
 /** Query of `GET /v1/orgs`: the caller's organizations, by name and by the role the caller holds. */
 export class ListOrganizationsQuery extends PageQuery {

@@ -1,5 +1,5 @@
 import type { User } from '../../users/user.entity'
-import type { OrgRole } from '../../roles/org-role.entity'
+import type { OrgRole } from '../../memberships/org-role.entity'
 
 /** A member of `GET /v1/orgs/:orgId/users`: profile fields and the roles held in that organization. */
 export interface MemberResponse {

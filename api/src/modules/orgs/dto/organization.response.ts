@@ -1,5 +1,5 @@
 import type { Organization } from '../organization.entity'
-import type { OrgRole } from '../../roles/org-role.entity'
+import type { OrgRole } from '../../memberships/org-role.entity'
 
 /** An organization as members see it (spec: Resources, Organization). */
 export interface OrganizationResponse {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, silentLogger } from '@idplane/common'
 import { MemberRolesService } from './member-roles.service'
-import { InMemoryDirectory, anOrganization, roleId } from './invitations.fakes'
+import { InMemoryDirectory, anOrganization, roleId } from '../invitations/invitations.fakes'
 
 describe('MemberRolesService', () => {
   let directory: InMemoryDirectory
@@ -15,7 +15,7 @@ describe('MemberRolesService', () => {
     directory.organizations.push(org)
     directory.setRoles(org.id, ownerId, ['owner'])
     directory.setRoles(org.id, memberId, ['member'])
-    sut = new MemberRolesService(directory.repository(), directory.roles(), silentLogger)
+    sut = new MemberRolesService(directory.membershipsRepository(), directory.roles(), silentLogger)
   })
 
   it('replaces all of a member’s roles', async () => {

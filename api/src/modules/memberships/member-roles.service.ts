@@ -1,7 +1,7 @@
 import { injectable } from 'inversify'
 import { ConflictError, Logger, NotFoundError } from '@idplane/common'
-import { RolesService } from '../roles/roles.service'
-import { InvitationsRepository } from './invitations.repository'
+import { MembershipsRepository } from './memberships.repository'
+import { MembershipsService } from './memberships.service'
 import type { OrgCaller } from './org-caller.decorator'
 import { assertMayChangeRoles, removesLastOwner } from './role-grants'
 
@@ -11,8 +11,8 @@ export class MemberRolesService {
   private readonly logger: Logger
 
   public constructor(
-    private readonly invitations: InvitationsRepository,
-    private readonly roles: RolesService,
+    private readonly memberships: MembershipsRepository,
+    private readonly roles: MembershipsService,
     logger: Logger,
   ) {
     this.logger = logger.child({ component: 'member-roles' })
@@ -28,13 +28,13 @@ export class MemberRolesService {
   public async replace(orgId: string, caller: OrgCaller, userId: string, roleIds: readonly string[]): Promise<void> {
     const roles = await this.roles.definitionsByIds([...roleIds])
     const next = roles.map((role) => role.name)
-    await this.invitations.transactional(async () => {
+    await this.memberships.transactional(async () => {
       // The organization row lock serializes role changes, so two owners cannot demote each other at once.
-      if (!(await this.invitations.lockOrganization(orgId))) throw new NotFoundError('Organization not found')
+      if (!(await this.memberships.lockOrganization(orgId))) throw new NotFoundError('Organization not found')
       const current = await this.roles.rolesOf(orgId, userId)
       if (current.length === 0) throw new NotFoundError('User is not a member of this organization')
       assertMayChangeRoles(caller.roles, current, next)
-      if (removesLastOwner(current, next, await this.invitations.countOwners(orgId))) {
+      if (removesLastOwner(current, next, await this.memberships.countOwners(orgId))) {
         throw new ConflictError('An organization must keep at least one owner')
       }
       await this.roles.replace(orgId, userId, roles)

@@ -1,6 +1,7 @@
 import type { Request } from 'express'
 import { createParamDecorator, type Action } from 'routing-controllers'
-import type { OrgRoleName } from '../roles/org-role.entity'
+import type { OrgRoleName } from './org-role.entity'
+import { isOrgRoleName } from './org-roles'
 
 /** Who acts on an organization route: the user (null for an M2M client) and the roles `@Authorized` found. */
 export interface OrgCaller {
@@ -18,7 +19,10 @@ export function CurrentOrgCaller() {
     value: (action: Action): OrgCaller => {
       const req = action.request as Request
       const principal = req.principal
-      return { userId: principal?.kind === 'user' ? principal.userId : null, roles: req.orgRoles ?? [] }
+      return {
+        userId: principal?.kind === 'user' ? principal.userId : null,
+        roles: (req.orgRoles ?? []).filter(isOrgRoleName),
+      }
     },
   })
 }

@@ -1,5 +1,5 @@
 import { ForbiddenError } from '@idplane/common'
-import type { OrgRoleName } from '../roles/org-role.entity'
+import type { OrgRoleName } from './org-role.entity'
 import { assertMayChangeRoles, assertMayGrant, removesLastOwner } from './role-grants'
 
 describe('assertMayGrant', () => {

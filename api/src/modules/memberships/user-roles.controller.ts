@@ -2,10 +2,11 @@ import { injectable } from 'inversify'
 import { Authorized, Body, JsonController, Params, Put } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
 import { done } from '../../infra/http/envelope'
-import { UserRolesParams } from './dto/invitation-path.params'
+import { UserRolesParams } from './dto/user-roles.params'
 import { ReplaceUserRolesDto } from './dto/replace-user-roles.dto'
 import { MemberRolesService } from './member-roles.service'
 import { CurrentOrgCaller, type OrgCaller } from './org-caller.decorator'
+import { ORG_ROLES } from './org-roles'
 
 @injectable()
 @JsonController('/v1/orgs/:orgId/user-roles')
@@ -14,7 +15,7 @@ export class UserRolesController {
   public constructor(private readonly memberRoles: MemberRolesService) {}
 
   @Put('/:userId')
-  @Authorized(['owner', 'admin'])
+  @Authorized(ORG_ROLES.ownerAdmin)
   @OpenAPI({ summary: "Replace all of a member's roles in the organization" })
   async replace(
     @Params() params: UserRolesParams,

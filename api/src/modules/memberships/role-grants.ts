@@ -1,5 +1,5 @@
 import { ForbiddenError } from '@idplane/common'
-import type { OrgRoleName } from '../roles/org-role.entity'
+import type { OrgRoleName } from './org-role.entity'
 
 /**
  * Roles a caller can hand out or take away only when they hold that role in the organization themselves

@@ -1,0 +1,133 @@
+import type { Container } from 'inversify'
+import type { AnyEntity, EntityClass } from '@mikro-orm/core'
+import type { ActivityCounts, ApiModule, AppliedAgentEvent, DashboardEntries } from './api-module'
+import type { ConfigSection } from './config-section'
+
+/** Every module's entities, once each, for the ORM configuration. */
+export function entitiesOf(modules: readonly ApiModule[]): EntityClass<AnyEntity>[] {
+  return [...new Set(modules.flatMap((module) => module.entities ?? []))]
+}
+
+/** Every module's configuration section, for loadConfig. */
+export function configSectionsOf(modules: readonly ApiModule[]): ConfigSection[] {
+  return modules.flatMap((module) => (module.config ? [module.config] : []))
+}
+
+/** Every module's controllers, in module order (the order routes are registered in). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export function controllersOf(modules: readonly ApiModule[]): Function[] {
+  return modules.flatMap((module) => module.controllers)
+}
+
+/**
+ * The loaded modules, seen from the platform: starts and stops them, dispatches agent events to their
+ * handlers, gathers their counts and calls their organization-deletion hooks. Bound in the container by
+ * container.ts; modules inject it, never each other's internals, for these cross-module concerns.
+ */
+export class ModuleRegistry {
+  private readonly handledKinds: ReadonlySet<string>
+
+  public constructor(
+    private readonly modules: readonly ApiModule[],
+    private readonly container: Container,
+  ) {
+    const kinds = new Set<string>()
+    for (const module of modules) {
+      for (const { kind } of module.agentEventHandlers ?? []) kinds.add(kind)
+    }
+    this.handledKinds = kinds
+  }
+
+  /** Starts the modules in order; when one fails, those already started are stopped again. */
+  public async start(): Promise<void> {
+    const started: ApiModule[] = []
+    try {
+      for (const module of this.modules) {
+        await module.start?.(this.container)
+        started.push(module)
+      }
+    } catch (error) {
+      await this.stopAll(started.reverse())
+      throw error
+    }
+  }
+
+  /**
+   * Stops every module in reverse order, started or not (requests may have begun background work too).
+   * Every module is asked even when one fails; the first failure is thrown afterwards.
+   */
+  public async stop(): Promise<void> {
+    await this.stopAll([...this.modules].reverse())
+  }
+
+  /** Whether any module handles agent events of `kind`. */
+  public handles(kind: string): boolean {
+    return this.handledKinds.has(kind)
+  }
+
+  /** Applies an agent event with the handlers of every module declaring its kind, in module order. */
+  public async dispatch(orgId: string, event: AppliedAgentEvent): Promise<void> {
+    for (const module of this.modules) {
+      for (const declared of module.agentEventHandlers ?? []) {
+        if (declared.kind === event.kind) await this.container.get(declared.handler).handle(orgId, event)
+      }
+    }
+  }
+
+  /**
+   * Every module's counts for the organization, side by side.
+   * @throws Error when two modules contribute the same name (a programming error)
+   */
+  public async countsFor(orgId: string): Promise<ActivityCounts> {
+    const merged: ActivityCounts = {}
+    for (const { module, counts } of await this.countEach(orgId)) mergeInto(merged, counts, module)
+    return merged
+  }
+
+  /**
+   * Every module's dashboard entries for the organization, side by side.
+   * @throws Error when two modules contribute the same name (a programming error)
+   */
+  public async dashboardFor(orgId: string): Promise<DashboardEntries> {
+    const merged: DashboardEntries = {}
+    for (const { module, counts, summarize } of await this.countEach(orgId)) {
+      if (summarize) mergeInto(merged, summarize(counts), module)
+    }
+    return merged
+  }
+
+  /** Calls every module's deletion hook, in module order; the first that throws stops the deletion. */
+  public async organizationDeleted(orgId: string): Promise<void> {
+    for (const module of this.modules) await module.onOrganizationDeleted?.(this.container, orgId)
+  }
+
+  private async countEach(orgId: string) {
+    const results = []
+    for (const module of this.modules) {
+      if (module.counter === undefined) continue
+      const counter = this.container.get(module.counter)
+      const counts = await counter.count(orgId)
+      results.push({ module: module.name, counts, summarize: counter.summarize?.bind(counter) })
+    }
+    return results
+  }
+
+  private async stopAll(modules: readonly ApiModule[]): Promise<void> {
+    let failure: unknown
+    for (const module of modules) {
+      try {
+        await module.stop?.(this.container)
+      } catch (error) {
+        failure ??= error
+      }
+    }
+    if (failure !== undefined) throw failure
+  }
+}
+
+function mergeInto<T extends object>(target: T, entries: T, module: string): void {
+  for (const [name, value] of Object.entries(entries)) {
+    if (name in target) throw new Error(`Module ${module} contributes the count "${name}" a module before it did`)
+    Object.assign(target, { [name]: value })
+  }
+}

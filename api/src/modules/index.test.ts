@@ -1,0 +1,47 @@
+import 'reflect-metadata'
+import { Container } from 'inversify'
+import { entitiesOf } from '../infra/module-registry'
+import { API_MODULES } from '.'
+
+describe('API_MODULES', () => {
+  it('have unique names', () => {
+    const names = API_MODULES.map((module) => module.name)
+    expect(new Set(names).size).toBe(names.length)
+  })
+
+  it('declare every entity the API persists', () => {
+    expect(
+      entitiesOf(API_MODULES)
+        .map((entity) => entity.name)
+        .sort(),
+    ).toEqual(
+      [
+        'AgentEvent',
+        'AgentPortCounter',
+        'ClientCredential',
+        'EmailVerification',
+        'Invitation',
+        'OrgAgent',
+        'OrgDid',
+        'OrgRole',
+        'Organization',
+        'RateLimitHit',
+        'RefreshToken',
+        'User',
+        'UserOrgRole',
+      ].sort(),
+    )
+  })
+
+  it('bind the counters and event handlers they declare in their own bindings', () => {
+    for (const module of API_MODULES) {
+      const container = new Container()
+      container.loadSync(module.bindings)
+      const declared = [
+        ...(module.counter ? [module.counter] : []),
+        ...(module.agentEventHandlers ?? []).map((entry) => entry.handler),
+      ]
+      for (const identifier of declared) expect(container.isBound(identifier)).toBe(true)
+    }
+  })
+})

@@ -1,0 +1,32 @@
+import { ContainerModule } from 'inversify'
+import type { ApiModule } from '../../infra/api-module'
+import { OrgRoleLookup } from '../../infra/auth/org-role-lookup'
+import { OrgRole } from './org-role.entity'
+import { UserOrgRole } from './user-org-role.entity'
+import { MembershipsRepository } from './memberships.repository'
+import { MembershipsService } from './memberships.service'
+import { MembershipsCounter } from './memberships.counter'
+import { MemberRoleLookup } from './member-role-lookup'
+import { MemberRolesService } from './member-roles.service'
+import { UserRolesController } from './user-roles.controller'
+
+/**
+ * Role definitions, user-organization roles and the user-roles route; also the role lookup behind
+ * `@Authorized(roles)`, the organization lock and the owner count. Orgs (the creator becomes owner) and
+ * invitations (acceptance) grant roles through MembershipsService.
+ */
+export const membershipsModule: ApiModule = {
+  name: 'memberships',
+  controllers: [UserRolesController],
+  entities: [OrgRole, UserOrgRole],
+  counter: MembershipsCounter,
+  bindings: new ContainerModule(({ bind }) => {
+    bind(MembershipsRepository).toSelf().inSingletonScope()
+    bind(MembershipsService).toSelf().inSingletonScope()
+    bind(MembershipsCounter).toSelf().inSingletonScope()
+    bind(MemberRolesService).toSelf().inSingletonScope()
+    bind(UserRolesController).toSelf().inSingletonScope()
+    bind(MemberRoleLookup).toSelf().inSingletonScope()
+    bind(OrgRoleLookup).toService(MemberRoleLookup)
+  }),
+}

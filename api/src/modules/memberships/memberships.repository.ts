@@ -1,0 +1,164 @@
+import { injectable } from 'inversify'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { LockMode } from '@mikro-orm/core'
+import { OrgRole, type OrgRoleName } from './org-role.entity'
+import { UserOrgRole } from './user-org-role.entity'
+import { User } from '../users/user.entity'
+import { Organization } from '../orgs/organization.entity'
+import { containsPattern } from '../orgs/like-pattern'
+
+export interface PageWindow {
+  limit: number
+  offset: number
+}
+
+/**
+ * Role definitions and memberships (one row per user, organization and role). Organization-scoped queries take
+ * the organization id first. Inside `transactional()` every query here (and other repositories') joins the
+ * transaction: the global em resolves to the transaction's fork.
+ */
+@injectable()
+export class MembershipsRepository {
+  public constructor(private readonly em: EntityManager) {}
+
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(() => work())
+  }
+
+  /**
+   * The organization lock: holds the organization row until the transaction ends, so that membership changes
+   * of one organization (invitations, role replacements, the primary DID) happen one at a time.
+   */
+  public lockOrganization(orgId: string): Promise<Organization | null> {
+    return this.em.findOne(Organization, { id: orgId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+  }
+
+  public listDefinitions(): Promise<OrgRole[]> {
+    return this.em.find(OrgRole, {}, { orderBy: { name: 'asc' } })
+  }
+
+  public definitionByName(name: OrgRoleName): Promise<OrgRole> {
+    return this.em.findOneOrFail(OrgRole, { name })
+  }
+
+  public definitionsWithIds(ids: string[]): Promise<OrgRole[]> {
+    return this.em.find(OrgRole, { id: { $in: ids } })
+  }
+
+  /**
+   * Names of the roles a user holds in an organization (none when not a member). One query, no entities loaded:
+   * the authorization checker runs it on every organization route.
+   */
+  public async roleNamesOf(orgId: string, userId: string): Promise<OrgRoleName[]> {
+    const rows = await this.em
+      .createQueryBuilder(UserOrgRole, 'm')
+      .select('r.name')
+      .join('m.orgRole', 'r')
+      .where({ organization: orgId, user: userId })
+      .execute<{ name: OrgRoleName }[]>('all', false)
+    return rows.map((row) => row.name)
+  }
+
+  /** Adds memberships for roles the user does not hold yet; flushes. */
+  public async add(orgId: string, userId: string, roles: OrgRole[]): Promise<void> {
+    for (const role of roles) {
+      this.em.create(UserOrgRole, {
+        organization: this.em.getReference(Organization, orgId),
+        user: this.em.getReference(User, userId),
+        orgRole: role,
+      })
+    }
+    await this.em.flush()
+  }
+
+  /** Replaces all of a user's roles in an organization in one transaction. */
+  public async replace(orgId: string, userId: string, roles: OrgRole[]): Promise<void> {
+    await this.em.transactional(async (em) => {
+      await em.nativeDelete(UserOrgRole, { organization: orgId, user: userId })
+      for (const role of roles) {
+        em.create(UserOrgRole, {
+          organization: em.getReference(Organization, orgId),
+          user: em.getReference(User, userId),
+          orgRole: role,
+        })
+      }
+    })
+  }
+
+  public async isMember(orgId: string, userId: string): Promise<boolean> {
+    return (await this.em.count(UserOrgRole, { organization: orgId, user: userId })) > 0
+  }
+
+  /** How many users hold the owner role in the organization. */
+  public countOwners(orgId: string): Promise<number> {
+    return this.em.count(UserOrgRole, { organization: orgId, orgRole: { name: 'owner' } })
+  }
+
+  /** How many distinct users hold a role in the organization. */
+  public async countMembers(orgId: string): Promise<number> {
+    const row = await this.em
+      .createQueryBuilder(UserOrgRole)
+      .count('user', true)
+      .where({ organization: orgId })
+      .execute<{ count: number | string }>('get')
+    return Number(row?.count ?? 0)
+  }
+
+  /** Those of `emails` that belong to a member of the organization (stored lower-cased, as users are). */
+  public async memberEmails(orgId: string, emails: string[]): Promise<string[]> {
+    if (emails.length === 0) return []
+    const rows = await this.em.find(
+      UserOrgRole,
+      { organization: orgId, user: { email: { $in: emails } } },
+      { populate: ['user'] },
+    )
+    return [...new Set(rows.map((row) => row.user.email.toLowerCase()))]
+  }
+
+  /** Members of an organization (users holding any role in it), searched by name or e-mail. */
+  public async findMembers(orgId: string, search: string | undefined, window: PageWindow): Promise<[User[], number]> {
+    const members = this.em.createQueryBuilder(UserOrgRole, 'm').select('m.user_id').where({ organization: orgId })
+    const pattern = search ? containsPattern(search) : undefined
+    const qb = this.em
+      .createQueryBuilder(User, 'u')
+      .where({ id: { $in: members.getKnexQuery() } })
+      .orderBy({ createdAt: 'asc', id: 'asc' })
+      .limit(window.limit)
+      .offset(window.offset)
+    if (pattern) {
+      qb.andWhere({
+        $or: [{ firstName: { $ilike: pattern } }, { lastName: { $ilike: pattern } }, { email: { $ilike: pattern } }],
+      })
+    }
+    return qb.getResultAndCount()
+  }
+
+  /** Roles each of the given users holds in one organization. */
+  public async rolesOfMembers(orgId: string, userIds: string[]): Promise<Map<string, OrgRole[]>> {
+    const rows = await this.em.find(
+      UserOrgRole,
+      { organization: orgId, user: { $in: userIds } },
+      { populate: ['orgRole'], orderBy: { orgRole: { name: 'asc' } } },
+    )
+    return groupRoles(rows, (row) => row.user.id)
+  }
+
+  /** Roles a user holds in each of the given organizations (the user's side: user id first). */
+  public async rolesOfUserIn(userId: string, orgIds: string[]): Promise<Map<string, OrgRole[]>> {
+    const rows = await this.em.find(
+      UserOrgRole,
+      { user: userId, organization: { $in: orgIds } },
+      { populate: ['orgRole'], orderBy: { orgRole: { name: 'asc' } } },
+    )
+    return groupRoles(rows, (row) => row.organization.id)
+  }
+}
+
+function groupRoles(rows: UserOrgRole[], keyOf: (row: UserOrgRole) => string): Map<string, OrgRole[]> {
+  const grouped = new Map<string, OrgRole[]>()
+  for (const row of rows) {
+    const key = keyOf(row)
+    grouped.set(key, [...(grouped.get(key) ?? []), row.orgRole])
+  }
+  return grouped
+}
