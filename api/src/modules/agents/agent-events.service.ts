@@ -3,7 +3,7 @@ import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { UnauthenticatedError } from '@idplane/common'
 import { hashToken, tokenMatchesHash } from '../../infra/crypto/token-hash'
-import type { AgentEventDto } from './dto/agent-event.dto'
+import type { AgentEvent } from '@idplane/common/agent-contract/events'
 
 /**
  * Receives agents' events (DESIGN.md, "Events and webhooks"): the per-agent token names the organization,
@@ -32,7 +32,7 @@ export class AgentEventsService {
   }
 
   /** Stores the event unless its id was seen for this organization; true when it was new. */
-  public async record(orgId: string, event: AgentEventDto): Promise<boolean> {
+  public async record(orgId: string, event: AgentEvent): Promise<boolean> {
     const now = new Date()
     const rows = await this.em.getConnection().execute<{ id: string }[]>(
       `insert into agent_events (id, created_at, updated_at, organization_id, event_id, kind, agent_label, tenant_id, occurred_at, record)
