@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { Registry } from 'prom-client'
-import { InvalidInputError, NotFoundError, silentLogger, type IdplaneError } from '@idplane/common'
+import { ConflictError, InvalidInputError, NotFoundError, silentLogger, type IdplaneError } from '@idplane/common'
 import { AgentClient } from '../../api/src/agent-client/agent-client'
 import { AgentClientMetrics } from '../../api/src/agent-client/agent-client-metrics'
 import { spawnAgent, type SpawnedAgent, TEST_API_KEY, waitUntil } from '../helpers/agent-process'
 import { histogramLabelSets } from '../helpers/metrics'
+import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../fixtures/degree-credential'
 
 const root = path.resolve(__dirname, '../..')
 
@@ -125,6 +126,57 @@ describe('AgentClient with the real agent program', () => {
 
     const refused = await failureOf(holderClient.receiveInvitation({ invitation: { nonsense: true } }))
     expect(refused).toBeInstanceOf(InvalidInputError)
+  })
+
+  it('accepts a waiting connection request, then deletes the connection', async () => {
+    const invitation = await issuerClient.createInvitation({ autoAcceptConnection: false })
+    await holderClient.receiveInvitationUrl({
+      invitationUrl: invitation.invitationUrl,
+      autoAcceptConnection: true,
+      autoAcceptInvitation: true,
+    })
+    const waiting = await waitUntil(async () => {
+      const [connection] = await issuerClient.listConnections({ outOfBandId: invitation.outOfBandRecord.id })
+      return connection?.state === 'request-received' ? connection : undefined
+    })
+    const accepted = await issuerClient.acceptConnectionRequest(waiting.id)
+    expect(accepted.id).toBe(waiting.id)
+    await waitUntil(async () => {
+      const connection = await issuerClient.getConnection(waiting.id)
+      return connection.state === 'completed' ? connection : undefined
+    })
+    const again = await failureOf(issuerClient.acceptConnectionRequest(waiting.id))
+    expect(again).toBeInstanceOf(ConflictError)
+    expect(again.message).toBe('Connection is in state completed; no request to accept')
+
+    expect(await issuerClient.deleteConnection(waiting.id)).toEqual({ id: waiting.id })
+    expect(await failureOf(issuerClient.getConnection(waiting.id))).toBeInstanceOf(NotFoundError)
+    expect(await failureOf(issuerClient.deleteConnection(waiting.id))).toBeInstanceOf(NotFoundError)
+  })
+
+  it('creates out-of-band credential offers and proof requests, reads and deletes their records', async () => {
+    const { did } = await issuerClient.createDid({ method: 'key' })
+    const offer = await issuerClient.offerCredentialOutOfBand({
+      credential: aDegreeCredential(did, 'did:example:holder'),
+      options: signingOptions(),
+    })
+    expect(offer.invitationUrl).toContain('oob=')
+    const credentialId = offer.credentialRecord.id
+    expect((await issuerClient.getCredential(credentialId)).state).toBe('offer-sent')
+    expect((await issuerClient.listCredentials({ state: 'offer-sent' })).map((record) => record.id)).toContain(
+      credentialId,
+    )
+    expect(await issuerClient.deleteCredential(credentialId)).toEqual({ id: credentialId })
+    expect(await failureOf(issuerClient.getCredential(credentialId))).toBeInstanceOf(NotFoundError)
+
+    const request = await issuerClient.requestProofOutOfBand({
+      presentationDefinition: aDegreePresentationDefinition(),
+    })
+    const proofId = request.proofRecord.id
+    expect((await issuerClient.getProof(proofId)).state).toBe('request-sent')
+    expect(await failureOf(issuerClient.verifyProof(proofId))).toBeInstanceOf(ConflictError)
+    expect(await issuerClient.deleteProof(proofId)).toEqual({ id: proofId })
+    expect(await failureOf(issuerClient.deleteProof(proofId))).toBeInstanceOf(NotFoundError)
   })
 
   it('counted every call by operation and outcome', async () => {

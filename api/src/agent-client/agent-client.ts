@@ -117,6 +117,17 @@ export class AgentClient {
     return this.call({ operation: 'getConnection', method: 'GET', path: `/connections/${segment(connectionId)}` })
   }
 
+  /** Responder: answers a DID Exchange request waiting for it; ConflictError (409) when none waits. */
+  public acceptConnectionRequest(connectionId: string): Promise<ConnectionRecordJson> {
+    const path = `/connections/${segment(connectionId)}/accept-request`
+    return this.call({ operation: 'acceptConnectionRequest', method: 'POST', path })
+  }
+
+  public deleteConnection(connectionId: string): Promise<{ id: string }> {
+    const path = `/connections/${segment(connectionId)}`
+    return this.call({ operation: 'deleteConnection', method: 'DELETE', path })
+  }
+
   // --- Basic messages and question-answer ---
 
   public sendBasicMessage(connectionId: string, body: SendBasicMessageRequest): Promise<BasicMessageRecordJson> {
@@ -167,6 +178,11 @@ export class AgentClient {
     return this.call({ operation: 'getCredential', method: 'GET', path })
   }
 
+  public deleteCredential(credentialRecordId: string): Promise<{ id: string }> {
+    const path = `/credentials/${segment(credentialRecordId)}`
+    return this.call({ operation: 'deleteCredential', method: 'DELETE', path })
+  }
+
   public getCredentialFormData(credentialRecordId: string): Promise<Record<string, unknown>> {
     const path = `/credentials/${segment(credentialRecordId)}/form-data`
     return this.call({ operation: 'getCredentialFormData', method: 'GET', path })
@@ -199,6 +215,10 @@ export class AgentClient {
 
   public getProof(proofRecordId: string): Promise<ProofRecordJson> {
     return this.call({ operation: 'getProof', method: 'GET', path: `/proofs/${segment(proofRecordId)}` })
+  }
+
+  public deleteProof(proofRecordId: string): Promise<{ id: string }> {
+    return this.call({ operation: 'deleteProof', method: 'DELETE', path: `/proofs/${segment(proofRecordId)}` })
   }
 
   public getProofFormData(proofRecordId: string): Promise<ProofFormData> {
