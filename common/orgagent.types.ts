@@ -2,6 +2,8 @@
  * TypeScript mirror of crds/orgagent.yaml (the source of truth). orgagent.types.test.ts keeps the two in
  * step: a field added to one and not the other fails the unit tests.
  */
+import { AGENT_ENV } from './agent-contract/launch-env'
+
 export const ORGAGENT_GROUP = 'idplane.io'
 export const ORGAGENT_VERSION = 'v1alpha1'
 export const ORGAGENT_API_VERSION = `${ORGAGENT_GROUP}/${ORGAGENT_VERSION}`
@@ -19,8 +21,8 @@ export type ConditionStatus = (typeof CONDITION_STATUSES)[number]
 
 /** Keys the agent Secret may carry; each becomes the env variable of the same name. */
 export const ORGAGENT_SECRET_KEYS = {
-  required: ['AGENT_API_KEY', 'AGENT_WALLET_KEY'],
-  optional: ['AGENT_DATABASE_URL', 'AGENT_EVENT_TOKEN'],
+  required: [AGENT_ENV.apiKey, AGENT_ENV.walletKey],
+  optional: [AGENT_ENV.databaseUrl, AGENT_ENV.eventToken],
 } as const
 
 export interface ResourceQuantities {

@@ -1,6 +1,8 @@
 import path from 'node:path'
 
 import { EnvReader, type LogLevel } from '@idplane/common'
+import { AGENT_ENDPOINT_PROTOCOLS } from '@idplane/common/agent-contract/endpoint'
+import { AGENT_ENV } from '@idplane/common/agent-contract/launch-env'
 
 import { SCHEMA_NAME_PATTERN } from './adapters/sql/pg-sql-client'
 
@@ -39,30 +41,30 @@ export const DEFAULT_RECORD_MIRROR_MB = 64
  */
 export function loadConfig(source: Record<string, string | undefined> = process.env): AgentConfig {
   const env = new EnvReader(source)
-  const label = env.string('AGENT_LABEL', DEFAULT_LABEL)
-  const adminPort = env.int('AGENT_ADMIN_PORT', DEFAULT_ADMIN_PORT, { min: 1, max: 65535 })
-  const inboundPort = env.int('AGENT_INBOUND_PORT', DEFAULT_INBOUND_PORT, { min: 1, max: 65535 })
-  if (adminPort === inboundPort) env.problem('AGENT_INBOUND_PORT', 'must differ from AGENT_ADMIN_PORT')
-  const endpoint = env.url('AGENT_ENDPOINT', ['http', 'https']) ?? `http://127.0.0.1:${inboundPort}`
-  const apiKey = env.required('AGENT_API_KEY')
-  if (apiKey !== '' && apiKey.length < 16) env.problem('AGENT_API_KEY', 'must be at least 16 characters')
-  const walletKey = env.required('AGENT_WALLET_KEY')
-  if (walletKey !== '' && walletKey.length < 16) env.problem('AGENT_WALLET_KEY', 'must be at least 16 characters')
-  const databaseUrl = env.url('AGENT_DATABASE_URL', ['postgres', 'postgresql'])
+  const label = env.string(AGENT_ENV.label, DEFAULT_LABEL)
+  const adminPort = env.int(AGENT_ENV.adminPort, DEFAULT_ADMIN_PORT, { min: 1, max: 65535 })
+  const inboundPort = env.int(AGENT_ENV.inboundPort, DEFAULT_INBOUND_PORT, { min: 1, max: 65535 })
+  if (adminPort === inboundPort) env.problem(AGENT_ENV.inboundPort, `must differ from ${AGENT_ENV.adminPort}`)
+  const endpoint = env.url(AGENT_ENV.endpoint, AGENT_ENDPOINT_PROTOCOLS) ?? `http://127.0.0.1:${inboundPort}`
+  const apiKey = env.required(AGENT_ENV.apiKey)
+  if (apiKey !== '' && apiKey.length < 16) env.problem(AGENT_ENV.apiKey, 'must be at least 16 characters')
+  const walletKey = env.required(AGENT_ENV.walletKey)
+  if (walletKey !== '' && walletKey.length < 16) env.problem(AGENT_ENV.walletKey, 'must be at least 16 characters')
+  const databaseUrl = env.url(AGENT_ENV.databaseUrl, ['postgres', 'postgresql'])
   let database: DatabaseConfig
   if (databaseUrl) {
-    const schema = env.string('AGENT_DATABASE_SCHEMA', `agent_${label.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`)
-    if (!SCHEMA_NAME_PATTERN.test(schema)) env.problem('AGENT_DATABASE_SCHEMA', 'must be a lower-case SQL identifier')
+    const schema = env.string(AGENT_ENV.databaseSchema, `agent_${label.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`)
+    if (!SCHEMA_NAME_PATTERN.test(schema)) env.problem(AGENT_ENV.databaseSchema, 'must be a lower-case SQL identifier')
     database = { kind: 'postgres', url: databaseUrl, schema }
   } else {
     const safeLabel = label.replace(/[^A-Za-z0-9_.-]/g, '_')
-    database = { kind: 'pglite', dataDir: path.resolve(env.string('AGENT_DATA_DIR', `./data/agent-${safeLabel}`)) }
+    database = { kind: 'pglite', dataDir: path.resolve(env.string(AGENT_ENV.dataDir, `./data/agent-${safeLabel}`)) }
   }
-  const eventUrl = env.url('AGENT_EVENT_URL', ['http', 'https'])
-  const eventToken = env.string('AGENT_EVENT_TOKEN')
-  if (eventUrl && !eventToken) env.problem('AGENT_EVENT_TOKEN', 'is required when AGENT_EVENT_URL is set')
-  const logLevel = env.oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info')
-  const recordMirrorMb = env.int('AGENT_RECORD_MIRROR_MB', DEFAULT_RECORD_MIRROR_MB, { min: 0, max: 65536 })
+  const eventUrl = env.url(AGENT_ENV.eventUrl, ['http', 'https'])
+  const eventToken = env.string(AGENT_ENV.eventToken)
+  if (eventUrl && !eventToken) env.problem(AGENT_ENV.eventToken, `is required when ${AGENT_ENV.eventUrl} is set`)
+  const logLevel = env.oneOf(AGENT_ENV.logLevel, ['debug', 'info', 'warn', 'error'] as const, 'info')
+  const recordMirrorMb = env.int(AGENT_ENV.recordMirrorMb, DEFAULT_RECORD_MIRROR_MB, { min: 0, max: 65536 })
   env.assertValid('agent')
   return {
     label,

@@ -5,7 +5,7 @@ import { HealthServer } from './health'
 import { makeKubeApis } from './kube/client'
 import { LeaderElector } from './leader/lease'
 import { OperatorMetrics } from './metrics'
-import { httpAgentProbe, type AgentProbe } from './orgagent/agent-probe'
+import { probeAgent, type AgentProbe } from '@idplane/common/agent-contract/probe'
 import { OrgAgentController } from './orgagent/controller'
 
 export interface OperatorOptions {
@@ -76,7 +76,7 @@ export class Operator {
       this.options.config,
       this.logger,
       this.metrics,
-      this.options.probe ?? httpAgentProbe,
+      this.options.probe ?? probeAgent,
     )
     this.controller = controller
     await controller.start()

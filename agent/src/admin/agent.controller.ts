@@ -1,3 +1,4 @@
+import type { AgentStatusFacts } from '@idplane/common/agent-contract/admin-api'
 import { Get, JsonController, Res } from 'routing-controllers'
 
 import type { AgentRuntime } from './agent-runtime'
@@ -19,7 +20,7 @@ export class AgentController {
 
   @Get()
   public status(@Res() res: StatusSetter) {
-    const facts = {
+    const facts: AgentStatusFacts = {
       label: this.runtime.label,
       endpoints: this.runtime.endpoints,
       isInitialized: this.runtime.isInitialized,

@@ -1,6 +1,11 @@
-import { type DidCommOutOfBandInvitation, DidCommMessageHandlerRegistry, parseInvitationJson } from '@credo-ts/didcomm'
-import { InvalidInputError, NotFoundError } from '@idplane/common'
-import { Authorized, Body, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
+import {
+  type DidCommOutOfBandInvitation,
+  DidCommDidExchangeState,
+  DidCommMessageHandlerRegistry,
+  parseInvitationJson,
+} from '@credo-ts/didcomm'
+import { InvalidInputError, InvalidStateError, NotFoundError } from '@idplane/common'
+import { Authorized, Body, Delete, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
 
 import type { AgentRuntime } from './agent-runtime'
 import { type AgentScope, CurrentScope } from './agent-scope'
@@ -87,6 +92,32 @@ export class ConnectionsController {
     const record = await scope.agent.didcomm.connections.findById(connectionId)
     if (!record) throw new NotFoundError('Connection not found')
     return ok(record.toJSON())
+  }
+
+  /**
+   * Responder: answers a DID Exchange request that waits for it (an invitation made with `autoAcceptConnection`
+   * false).
+   * @throws InvalidStateError when the connection is not waiting for an answer to a request
+   */
+  @Post('/connections/:connectionId/accept-request')
+  @HttpCode(201)
+  public async acceptRequest(@CurrentScope() scope: AgentScope, @Param('connectionId') connectionId: string) {
+    const connections = scope.agent.didcomm.connections
+    const record = await connections.findById(connectionId)
+    if (!record) throw new NotFoundError('Connection not found')
+    if (record.state !== DidCommDidExchangeState.RequestReceived) {
+      throw new InvalidStateError(`Connection is in state ${record.state}; no request to accept`)
+    }
+    return created((await connections.acceptRequest(connectionId)).toJSON(), 'Connection request accepted')
+  }
+
+  /** Removes the connection record from this wallet (the other side is not told). */
+  @Delete('/connections/:connectionId')
+  public async remove(@CurrentScope() scope: AgentScope, @Param('connectionId') connectionId: string) {
+    const connections = scope.agent.didcomm.connections
+    if (!(await connections.findById(connectionId))) throw new NotFoundError('Connection not found')
+    await connections.deleteById(connectionId)
+    return ok({ id: connectionId }, 'Connection deleted')
   }
 
   private async receive(

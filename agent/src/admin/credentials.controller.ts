@@ -1,6 +1,6 @@
 import type { DidCommCredentialState } from '@credo-ts/didcomm'
 import { NotFoundError } from '@idplane/common'
-import { Authorized, Body, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
+import { Authorized, Body, Delete, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
 
 import { withSuiteContext } from '../formats/jsonld/suite-context'
 import type { AgentRuntime } from './agent-runtime'
@@ -90,6 +90,15 @@ export class CredentialsController {
     const record = await scope.agent.didcomm.credentials.findById(id)
     if (!record) throw new NotFoundError('Credential record not found')
     return ok(record.toJSON())
+  }
+
+  /** Removes the exchange record (a stored W3C credential stays in the wallet). */
+  @Delete('/:credentialRecordId')
+  public async remove(@CurrentScope() scope: AgentScope, @Param('credentialRecordId') id: string) {
+    const credentials = scope.agent.didcomm.credentials
+    if (!(await credentials.findById(id))) throw new NotFoundError('Credential record not found')
+    await credentials.deleteById(id)
+    return ok({ id }, 'Credential record deleted')
   }
 
   @Get('/:credentialRecordId/form-data')

@@ -1,6 +1,6 @@
 import type { DidCommProofState } from '@credo-ts/didcomm'
 import { InvalidStateError, NotFoundError } from '@idplane/common'
-import { Authorized, Body, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
+import { Authorized, Body, Delete, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
 
 import type { AgentRuntime } from './agent-runtime'
 import { type AgentScope, CurrentScope } from './agent-scope'
@@ -110,6 +110,14 @@ export class ProofsController {
     const record = await scope.agent.didcomm.proofs.findById(id)
     if (!record) throw new NotFoundError('Proof record not found')
     return ok(record.toJSON())
+  }
+
+  @Delete('/:proofRecordId')
+  public async remove(@CurrentScope() scope: AgentScope, @Param('proofRecordId') id: string) {
+    const proofs = scope.agent.didcomm.proofs
+    if (!(await proofs.findById(id))) throw new NotFoundError('Proof record not found')
+    await proofs.deleteById(id)
+    return ok({ id }, 'Proof record deleted')
   }
 
   /** The submitted presentation, its revealed values and the verification result. */

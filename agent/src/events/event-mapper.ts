@@ -9,8 +9,7 @@ import {
   DidCommProofExchangeRecord,
 } from '@credo-ts/didcomm'
 import { QuestionAnswerEventTypes, QuestionAnswerRecord } from '@credo-ts/question-answer'
-
-export type AgentEventKind = 'connection' | 'credential' | 'proof' | 'basic-message' | 'question-answer'
+import type { AgentEventKind } from '@idplane/common/agent-contract/events'
 
 /** Credo record types (their static `type`) whose creation and state changes are announced, with the event kind. */
 export const FORWARDED_RECORD_TYPES: Readonly<Record<string, AgentEventKind>> = {
@@ -37,26 +36,8 @@ export const FORWARDED_EVENTS: Readonly<Record<string, { kind: AgentEventKind; r
   [QuestionAnswerEventTypes.QuestionAnswerStateChanged]: { kind: 'question-answer', recordKey: 'questionAnswerRecord' },
 }
 
-/** The fields of an event besides the record (the platform's event contract; see docs/agent.md). */
-export interface AgentEventHeader {
-  id: string
-  kind: AgentEventKind
-  agentLabel: string
-  tenantId?: string
-  occurredAt: string
-}
-
 export interface CredoEventLike {
   type: string
   payload: Record<string, unknown>
   metadata?: { contextCorrelationId?: string }
-}
-
-/**
- * The event body as JSON text: the header's fields, then `record` holding the record's JSON text exactly as
- * stored (spliced in, not parsed and serialized again).
- */
-export function eventBody(header: AgentEventHeader, recordJson: string): string {
-  const head = JSON.stringify(header)
-  return `${head.slice(0, -1)},"record":${recordJson}}`
 }

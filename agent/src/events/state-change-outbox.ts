@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto'
 
 import type { OutboxDraft, WriteEvents } from '../adapters/storage/write-events'
 import { tenantIdOfContext } from '../tenancy/tenant-session-coordinator'
-import { eventBody, FORWARDED_RECORD_TYPES } from './event-mapper'
+import { eventBody } from '@idplane/common/agent-contract/events'
+
+import { FORWARDED_RECORD_TYPES } from './event-mapper'
 
 /** What the outbox needs of the sender: ids held while their statement runs, then sent or let go. */
 export interface EventHandOff {

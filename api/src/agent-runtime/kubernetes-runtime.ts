@@ -1,5 +1,8 @@
 import * as k8s from '@kubernetes/client-node'
 import { UpstreamError, type Logger } from '@idplane/common'
+import { agentSecretEnv, AGENT_ENV } from '@idplane/common/agent-contract/launch-env'
+import { AGENT_EVENTS_PATH } from '@idplane/common/agent-contract/events'
+import { statusCodeOf } from '@idplane/common/kube-api-errors'
 import {
   ORGAGENT_API_VERSION,
   ORGAGENT_GROUP,
@@ -17,7 +20,7 @@ import {
   type AgentRuntimeStatus,
   type ProvisionOptions,
 } from './agent-runtime'
-import { sleep } from './agent-probe'
+import { sleep } from './sleep'
 import { fromOrgAgentStatus, isSameStatus } from './orgagent-status'
 
 /** @default 1 s between reads of the OrgAgent status while provisioning. */
@@ -120,12 +123,14 @@ export class KubernetesRuntime extends AgentRuntime {
       metadata: { name, namespace, labels: LABELS, annotations: { 'idplane.io/org-id': orgId } },
       type: 'Opaque',
       // `data`, not `stringData`: the same object whatever the API server does with the write-only field.
-      data: base64Values({
-        AGENT_API_KEY: secrets.apiKey,
-        AGENT_WALLET_KEY: secrets.walletKey,
-        AGENT_EVENT_TOKEN: secrets.eventToken,
-        ...(database.kind === 'postgres' ? { AGENT_DATABASE_URL: database.url } : {}),
-      }),
+      data: base64Values(
+        agentSecretEnv({
+          apiKey: secrets.apiKey,
+          walletKey: secrets.walletKey,
+          eventToken: secrets.eventToken,
+          ...(database.kind === 'postgres' ? { databaseUrl: database.url } : {}),
+        }),
+      ),
     }
     try {
       await this.core.createNamespacedSecret({ namespace, body })
@@ -153,10 +158,10 @@ export class KubernetesRuntime extends AgentRuntime {
         image: agents.image ?? 'idplane:latest',
         ...(agents.imagePullPolicy ? { imagePullPolicy: agents.imagePullPolicy } : {}),
         secretName: name,
-        eventUrl: `${agents.internalUrl}/v1/internal/agent-events`,
+        eventUrl: `${agents.internalUrl}${AGENT_EVENTS_PATH}`,
         ...(agents.publicEndpointBase ? { publicEndpointBase: agents.publicEndpointBase } : {}),
         ...(database.kind === 'postgres'
-          ? { env: [{ name: 'AGENT_DATABASE_SCHEMA', value: `agent_${shortOrgId(launch.orgId)}` }] }
+          ? { env: [{ name: AGENT_ENV.databaseSchema, value: `agent_${shortOrgId(launch.orgId)}` }] }
           : {}),
       },
     }
@@ -185,13 +190,6 @@ export class KubernetesRuntime extends AgentRuntime {
       throw new UpstreamError(`Could not ${what}${code === undefined ? '' : ` (HTTP ${code})`}`, { cause: error })
     }
   }
-}
-
-/** client-node's ApiException carries the HTTP status as `code`. */
-function statusCodeOf(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined
-  const { code } = error as { code?: unknown }
-  return typeof code === 'number' ? code : undefined
 }
 
 function base64Values(values: Record<string, string>): Record<string, string> {

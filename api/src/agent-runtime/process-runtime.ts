@@ -4,6 +4,10 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { InvalidStateError, type Logger, type LogLevel } from '@idplane/common'
 import type { PortPair } from '@idplane/common/ports'
+import { probeAgent } from '@idplane/common/agent-contract/probe'
+import { buildAgentEnv } from '@idplane/common/agent-contract/launch-env'
+import { endpointFromBase } from '@idplane/common/agent-contract/endpoint'
+import { AGENT_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import type { AgentsConfig, Config } from '../infra/config'
 import {
   AgentRuntime,
@@ -13,7 +17,7 @@ import {
   type AgentRuntimeStatus,
   type ProvisionOptions,
 } from './agent-runtime'
-import { probeAgent, sleep } from './agent-probe'
+import { sleep } from './sleep'
 
 /** @default 10 s for an agent to stop on SIGTERM before it is killed. */
 const STOP_GRACE_MS = 10_000
@@ -147,27 +151,29 @@ export class ProcessRuntime extends AgentRuntime {
 
   private agentEnv(launch: AgentLaunch, ports: PortPair, secrets: AgentSecrets): Record<string, string> {
     const { agents, database } = this.options
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
-      LOG_LEVEL: this.options.logger.isEnabled('debug') ? 'debug' : 'info',
-      AGENT_LABEL: launch.label,
-      AGENT_ADMIN_PORT: String(ports.adminPort),
-      AGENT_INBOUND_PORT: String(ports.inboundPort),
-      AGENT_ENDPOINT: agentEndpoint(agents.publicEndpointBase, agents.host, ports.inboundPort),
-      AGENT_API_KEY: secrets.apiKey,
-      AGENT_WALLET_KEY: secrets.walletKey,
-      AGENT_EVENT_URL: `${agents.internalUrl}/v1/internal/agent-events`,
-      AGENT_EVENT_TOKEN: secrets.eventToken,
-    }
+    let storage: { databaseUrl: string; databaseSchema: string } | { dataDir: string }
     if (database.kind === 'postgres') {
-      env.AGENT_DATABASE_URL = database.url
-      env.AGENT_DATABASE_SCHEMA = `agent_${shortOrgId(launch.orgId)}`
+      storage = { databaseUrl: database.url, databaseSchema: `agent_${shortOrgId(launch.orgId)}` }
     } else {
       const dataDir = path.join(agents.dataDir, launch.orgId)
       mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-      env.AGENT_DATA_DIR = dataDir
+      storage = { dataDir }
     }
-    return env
+    return {
+      PATH: process.env.PATH ?? '',
+      ...buildAgentEnv({
+        label: launch.label,
+        adminPort: ports.adminPort,
+        inboundPort: ports.inboundPort,
+        endpoint: agentEndpoint(agents.publicEndpointBase, agents.host, ports.inboundPort),
+        apiKey: secrets.apiKey,
+        walletKey: secrets.walletKey,
+        eventUrl: `${agents.internalUrl}${AGENT_EVENTS_PATH}`,
+        eventToken: secrets.eventToken,
+        logLevel: this.options.logger.isEnabled('debug') ? 'debug' : 'info',
+        ...storage,
+      }),
+    }
   }
 
   /** Each line of the child becomes one JSON line of ours, tagged with the organization. */
@@ -207,11 +213,7 @@ export class ProcessRuntime extends AgentRuntime {
 
 /** AGENT_ENDPOINT: the public base with the inbound port (unless the base names a port), else the agent host. */
 export function agentEndpoint(publicBase: string | undefined, host: string, inboundPort: number): string {
-  if (!publicBase) return `http://${host}:${inboundPort}`
-  const url = new URL(publicBase)
-  // URL drops a default port (":443"), so look for an explicit one in the text itself.
-  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:\d+/i.test(publicBase)) url.port = String(inboundPort)
-  return url.toString().replace(/\/$/, '')
+  return publicBase ? endpointFromBase(publicBase, inboundPort) : `http://${host}:${inboundPort}`
 }
 
 let root: string | undefined

@@ -1,19 +1,13 @@
 import type { Container, ContainerModule, ServiceIdentifier } from 'inversify'
 import type { AnyEntity, EntityClass } from '@mikro-orm/core'
+import type { AgentEvent } from '@idplane/common/agent-contract/events'
 import type { ConfigSection } from './config-section'
 
 /**
- * An agent event as the agents module applied it (stored once per organization and event id). The shape is
- * the agent's event envelope (docs/agent.md, Events); `kind` selects the handlers.
+ * An agent event as the agents module applied it (stored once per organization and event id): the agent
+ * contract's envelope (common/agent-contract/events.ts); `kind` selects the handlers.
  */
-export interface AppliedAgentEvent {
-  id: string
-  kind: string
-  agentLabel: string
-  tenantId?: string
-  occurredAt: string
-  record: Record<string, unknown>
-}
+export type AppliedAgentEvent = AgentEvent
 
 /**
  * Applies one kind of agent event to a module's own records. Called in the transaction that stores the
@@ -55,7 +49,7 @@ export interface ApiModule {
   /** The MikroORM entities the module persists (listed, never discovered from the file system); none when left out. */
   entities?: readonly EntityClass<AnyEntity>[]
   /** Agent-event kinds the module applies, each with a handler bound in `bindings`. */
-  agentEventHandlers?: readonly { kind: string; handler: ServiceIdentifier<AgentEventHandler> }[]
+  agentEventHandlers?: readonly { kind: AgentEvent['kind']; handler: ServiceIdentifier<AgentEventHandler> }[]
   /** Counts of the module's records of an organization; a class bound in `bindings`. */
   counter?: ServiceIdentifier<OrganizationCounter>
   /** The module's settings, read and validated with the rest of the configuration (infra/config-section.ts). */

@@ -3,6 +3,7 @@ import { EnvReader, LogLevel, parseLogLevel } from '@idplane/common'
 import { ADMIN_PORT_COUNTER_START, INBOUND_PORT_COUNTER_START } from '@idplane/common/ports'
 import { IMAGE_PULL_POLICIES, type ImagePullPolicy } from '@idplane/common/orgagent.types'
 import { readConfigSections, type ConfigSection } from './config-section'
+import { AGENT_ENDPOINT_PROTOCOLS } from '@idplane/common/agent-contract/endpoint'
 
 /** @default 5000, the spec's gateway port (Limits table). */
 export const DEFAULT_PORT = 5000
@@ -17,12 +18,16 @@ export const DEFAULT_VERIFICATION_CODE_TTL_SECONDS = 900
 export const DEFAULT_AGENT_POLL_ATTEMPTS = 6
 /** @default 10 000 ms between GET /agent attempts (same spec section). */
 export const DEFAULT_AGENT_POLL_INTERVAL_MS = 10_000
+/** @default 30 000 ms for one call to an agent's admin API (creating a DID, sending a message) before a 502. */
+export const DEFAULT_AGENT_REQUEST_TIMEOUT_MS = 30_000
 
 /** Where and how organizations' agents run (docs/configuration.md, "Agent provisioning"). */
 export interface AgentsConfig {
   readonly runtime: 'process' | 'kubernetes'
   readonly pollAttempts: number
   readonly pollIntervalMs: number
+  /** Longest wait for one admin call to an agent (AgentClient); past it the caller gets a 502. */
+  readonly requestTimeoutMs: number
   /** Host the API reaches process-runtime agents at (and their default DIDComm endpoint host). */
   readonly host: string
   /** Base URL of agents' inbound ports from outside; the inbound port is appended unless it names one. */
@@ -240,8 +245,9 @@ function loadAgentsConfig(env: EnvReader, dataDir: string, apiPort: number): Age
     runtime: env.oneOf('AGENT_RUNTIME', ['process', 'kubernetes'] as const, 'process'),
     pollAttempts: env.int('AGENT_POLL_ATTEMPTS', DEFAULT_AGENT_POLL_ATTEMPTS, { min: 1, max: 1000 }),
     pollIntervalMs: env.int('AGENT_POLL_INTERVAL_MS', DEFAULT_AGENT_POLL_INTERVAL_MS, { min: 10, max: 600_000 }),
+    requestTimeoutMs: env.int('AGENT_REQUEST_TIMEOUT_MS', DEFAULT_AGENT_REQUEST_TIMEOUT_MS, { min: 100, max: 600_000 }),
     host,
-    publicEndpointBase: env.url('AGENT_PUBLIC_ENDPOINT_BASE', ['http', 'https'])?.replace(/\/$/, ''),
+    publicEndpointBase: env.url('AGENT_PUBLIC_ENDPOINT_BASE', AGENT_ENDPOINT_PROTOCOLS)?.replace(/\/$/, ''),
     internalUrl: (env.url('API_INTERNAL_URL', ['http', 'https']) ?? `http://127.0.0.1:${apiPort}`).replace(/\/$/, ''),
     entrypoint: env.string('AGENT_ENTRYPOINT'),
     portCounterStart,

@@ -88,7 +88,7 @@ function load(modules: ApiModule[]): { registry: ModuleRegistry; container: Cont
 
 const ORG_ID = '9b2f4c1e-5d6a-4b7c-8d9e-0f1a2b3c4d5e'
 
-const anEvent = (kind: string): AppliedAgentEvent => ({
+const anEvent = (kind: AppliedAgentEvent['kind']): AppliedAgentEvent => ({
   id: 'evt-1',
   kind,
   agentLabel: 'Acme wallet',

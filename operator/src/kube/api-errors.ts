@@ -1,11 +1,4 @@
-/** The HTTP status of a failed Kubernetes API call (client-node's ApiException carries it as `code`). */
-export function statusCodeOf(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined
-  const { code, statusCode } = error as { code?: unknown; statusCode?: unknown }
-  if (typeof code === 'number') return code
-  if (typeof statusCode === 'number') return statusCode
-  return undefined
-}
+import { statusCodeOf } from '@idplane/common/kube-api-errors'
 
 export const isNotFound = (error: unknown): boolean => statusCodeOf(error) === 404
 

@@ -5,7 +5,8 @@ import { isConflict, isNotFound } from '../kube/api-errors'
 import { MERGE_PATCH } from '../kube/patch'
 import type { PortAllocator, PortPair } from '../ports/allocator'
 import type { WorkResult } from '../workqueue'
-import { agentUrl, type AgentProbe } from './agent-probe'
+import type { AgentProbe } from '@idplane/common/agent-contract/probe'
+import { agentUrl } from './agent-url'
 import {
   CONDITION_PORTS_ALLOCATED,
   CONDITION_READY,
@@ -245,7 +246,7 @@ export class OrgAgentReconciler {
       name: pass.agent.metadata.name ?? '',
       adminPort: ports.adminPort,
     })
-    const result = await this.deps.probe(`${endpoint}/agent`, pollTimeoutMs)
+    const result = await this.deps.probe(endpoint, pollTimeoutMs)
     pass.status.pollAttempts = attempts + 1
     if (result.ok) {
       pass.status.controllerEndpoint = endpoint

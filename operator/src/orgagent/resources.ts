@@ -6,6 +6,8 @@ import {
   ORGAGENT_SECRET_KEYS,
   type OrgAgent,
 } from '@idplane/common/orgagent.types'
+import { endpointFromBase } from '@idplane/common/agent-contract/endpoint'
+import { AGENT_ENV, agentPlainEnv } from '@idplane/common/agent-contract/launch-env'
 import type { PortPair } from '../ports/allocator'
 
 /** The agent program inside the image (package.json "agent" script). */
@@ -19,14 +21,14 @@ export const ANNOTATION_POD_SPEC_HASH = 'idplane.io/pod-spec-hash'
 export const MANAGED_BY = 'idplane-operator'
 
 /** Env names the operator sets itself; spec.env cannot override them. */
-const OPERATOR_ENV = new Set([
+const OPERATOR_ENV = new Set<string>([
   ...ORGAGENT_SECRET_KEYS.required,
   ...ORGAGENT_SECRET_KEYS.optional,
-  'AGENT_LABEL',
-  'AGENT_ADMIN_PORT',
-  'AGENT_INBOUND_PORT',
-  'AGENT_ENDPOINT',
-  'AGENT_EVENT_URL',
+  AGENT_ENV.label,
+  AGENT_ENV.adminPort,
+  AGENT_ENV.inboundPort,
+  AGENT_ENV.endpoint,
+  AGENT_ENV.eventUrl,
 ])
 
 function nameOf(agent: OrgAgent): string {
@@ -74,13 +76,7 @@ export function ownerReference(agent: OrgAgent): k8s.V1OwnerReference {
  */
 export function agentEndpoint(agent: OrgAgent, ports: PortPair): string {
   const base = agent.spec.publicEndpointBase
-  if (base) {
-    const url = new URL(base)
-    // URL drops a default port (":443"), so look for an explicit one in the text itself.
-    const hasExplicitPort = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:\d+/i.test(base)
-    if (!hasExplicitPort) url.port = String(ports.inboundPort)
-    return url.toString().replace(/\/$/, '')
-  }
+  if (base) return endpointFromBase(base, ports.inboundPort)
   return `http://${serviceName(agent)}.${agent.metadata.namespace ?? 'default'}.svc:${ports.inboundPort}`
 }
 
@@ -92,11 +88,15 @@ function agentEnv(agent: OrgAgent, ports: PortPair): k8s.V1EnvVar[] {
   return [
     ...ORGAGENT_SECRET_KEYS.required.map((key) => fromSecret(key, false)),
     ...ORGAGENT_SECRET_KEYS.optional.map((key) => fromSecret(key, true)),
-    { name: 'AGENT_LABEL', value: agent.spec.label },
-    { name: 'AGENT_ADMIN_PORT', value: String(ports.adminPort) },
-    { name: 'AGENT_INBOUND_PORT', value: String(ports.inboundPort) },
-    { name: 'AGENT_ENDPOINT', value: agentEndpoint(agent, ports) },
-    ...(agent.spec.eventUrl ? [{ name: 'AGENT_EVENT_URL', value: agent.spec.eventUrl }] : []),
+    ...Object.entries(
+      agentPlainEnv({
+        label: agent.spec.label,
+        adminPort: ports.adminPort,
+        inboundPort: ports.inboundPort,
+        endpoint: agentEndpoint(agent, ports),
+        ...(agent.spec.eventUrl ? { eventUrl: agent.spec.eventUrl } : {}),
+      }),
+    ).map(([name, value]) => ({ name, value })),
     ...(agent.spec.env ?? [])
       .filter((variable) => !OPERATOR_ENV.has(variable.name))
       .map((variable) => ({ name: variable.name, value: variable.value ?? '' })),

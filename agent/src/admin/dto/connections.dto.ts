@@ -12,12 +12,19 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator'
+import type {
+  ConnectionQuery,
+  CreateInvitationRequest,
+  InvitationRouting,
+  ReceiveInvitationRequest,
+  ReceiveInvitationUrlRequest,
+} from '@idplane/common/agent-contract/admin-api'
 
 /**
  * The DIDComm service an invitation names: where to send, to which key of this wallet, through which mediator
  * keys (Credo's `DidCommRouting`, keys as strings). Keys are base58 Ed25519 public keys or did:key DIDs.
  */
-export class InvitationRoutingDto {
+export class InvitationRoutingDto implements InvitationRouting {
   @IsArray()
   @ArrayNotEmpty()
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https', 'ws', 'wss'] }, { each: true })
@@ -30,7 +37,7 @@ export class InvitationRoutingDto {
  * Every field of the spec's `POST /orgs/:orgId/connections`; all optional. The formats of `recipientKey`,
  * `routing`, `messages` and `appendedAttachments` are in docs/agent.md; oob-invitation-options.ts maps them.
  */
-export class CreateInvitationDto {
+export class CreateInvitationDto implements CreateInvitationRequest {
   @IsOptional() @IsString() label?: string
   @IsOptional() @IsString() alias?: string
   @IsOptional() @IsString() imageUrl?: string
@@ -59,15 +66,15 @@ class ReceiveOptionsDto {
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) acceptInvitationTimeoutMs?: number
 }
 
-export class ReceiveInvitationUrlDto extends ReceiveOptionsDto {
+export class ReceiveInvitationUrlDto extends ReceiveOptionsDto implements ReceiveInvitationUrlRequest {
   @IsUrl({ require_tld: false, protocols: ['http', 'https', 'didcomm'] }) invitationUrl: string
 }
 
-export class ReceiveInvitationDto extends ReceiveOptionsDto {
+export class ReceiveInvitationDto extends ReceiveOptionsDto implements ReceiveInvitationRequest {
   @IsObject() invitation: Record<string, unknown>
 }
 
-export class ConnectionQueryDto {
+export class ConnectionQueryDto implements ConnectionQuery {
   @IsOptional() @IsString() outOfBandId?: string
   @IsOptional() @IsString() alias?: string
   @IsOptional() @IsString() myDid?: string

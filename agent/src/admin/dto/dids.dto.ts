@@ -1,6 +1,11 @@
 import { IsIn, IsObject, IsOptional, IsString, Length, Matches } from 'class-validator'
+import type {
+  CreateDidRequest,
+  SignCredentialRequest,
+  VerifyCredentialRequest,
+} from '@idplane/common/agent-contract/admin-api'
 
-export class CreateDidDto {
+export class CreateDidDto implements CreateDidRequest {
   @IsIn(['key', 'peer', 'web']) method: 'key' | 'peer' | 'web'
   @IsOptional() @IsIn(['ed25519', 'Ed25519']) keyType?: string
   /** Spec: 32 characters, no spaces. */
@@ -13,12 +18,12 @@ export class CreateDidDto {
   @IsOptional() @IsString() endpoint?: string
 }
 
-export class SignCredentialDto {
+export class SignCredentialDto implements SignCredentialRequest {
   @IsString() verificationMethod: string
   @IsIn(['Ed25519Signature2018', 'Ed25519Signature2020']) proofType: string
   @IsObject() credential: Record<string, unknown>
 }
 
-export class VerifyCredentialDto {
+export class VerifyCredentialDto implements VerifyCredentialRequest {
   @IsObject() credential: Record<string, unknown>
 }

@@ -1,28 +1,40 @@
 import { Type } from 'class-transformer'
 import { IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator'
+import type {
+  AcceptOfferRequest,
+  AcceptProofRequestRequest,
+  AutoAccept,
+  ExchangeQuery,
+  JsonLdOffer,
+  JsonLdOfferOptions,
+  OfferCredentialRequest,
+  OobOfferCredentialRequest,
+  OobRequestProofRequest,
+  RequestProofRequest,
+} from '@idplane/common/agent-contract/admin-api'
 
-export const AUTO_ACCEPT = ['always', 'contentApproved', 'never'] as const
-export type AutoAccept = (typeof AUTO_ACCEPT)[number]
+export type { AutoAccept }
+export const AUTO_ACCEPT = ['always', 'contentApproved', 'never'] as const satisfies readonly AutoAccept[]
 
-export class JsonLdOptionsDto {
+export class JsonLdOptionsDto implements JsonLdOfferOptions {
   @IsIn(['Ed25519Signature2018', 'Ed25519Signature2020']) proofType: string
   @IsString() @IsNotEmpty() proofPurpose: string
 }
 
 /** A W3C JSON-LD credential offer (the spec's `credential` + `options`, JSONLD type). */
-export class JsonLdOfferDto {
+export class JsonLdOfferDto implements JsonLdOffer {
   @IsObject() credential: Record<string, unknown>
   @ValidateNested() @Type(() => JsonLdOptionsDto) options: JsonLdOptionsDto
 }
 
-export class OfferCredentialDto extends JsonLdOfferDto {
+export class OfferCredentialDto extends JsonLdOfferDto implements OfferCredentialRequest {
   @IsUUID() connectionId: string
   @IsOptional() @IsString() comment?: string
   @IsOptional() @IsString() goalCode?: string
   @IsOptional() @IsIn(AUTO_ACCEPT) autoAcceptCredential?: AutoAccept
 }
 
-export class OobOfferCredentialDto extends JsonLdOfferDto {
+export class OobOfferCredentialDto extends JsonLdOfferDto implements OobOfferCredentialRequest {
   @IsOptional() @IsString() comment?: string
   @IsOptional() @IsString() label?: string
   @IsOptional() @IsString() imageUrl?: string
@@ -30,20 +42,20 @@ export class OobOfferCredentialDto extends JsonLdOfferDto {
   @IsOptional() @IsIn(AUTO_ACCEPT) autoAcceptCredential?: AutoAccept
 }
 
-export class AcceptOfferDto {
+export class AcceptOfferDto implements AcceptOfferRequest {
   @IsUUID() credentialRecordId: string
   @IsOptional() @IsIn(AUTO_ACCEPT) autoAcceptCredential?: AutoAccept
   @IsOptional() @IsObject() credentialFormats?: Record<string, unknown>
   @IsOptional() @IsString() comment?: string
 }
 
-export class CredentialQueryDto {
+export class CredentialQueryDto implements ExchangeQuery {
   @IsOptional() @IsString() threadId?: string
   @IsOptional() @IsString() connectionId?: string
   @IsOptional() @IsString() state?: string
 }
 
-export class RequestProofDto {
+export class RequestProofDto implements RequestProofRequest {
   @IsUUID() connectionId: string
   @IsObject() presentationDefinition: Record<string, unknown>
   @IsOptional() @IsString() comment?: string
@@ -52,7 +64,7 @@ export class RequestProofDto {
   @IsOptional() @IsBoolean() willConfirm?: boolean
 }
 
-export class OobRequestProofDto {
+export class OobRequestProofDto implements OobRequestProofRequest {
   @IsObject() presentationDefinition: Record<string, unknown>
   @IsOptional() @IsString() comment?: string
   @IsOptional() @IsString() goalCode?: string
@@ -60,14 +72,14 @@ export class OobRequestProofDto {
   @IsOptional() @IsIn(AUTO_ACCEPT) autoAcceptProof?: AutoAccept
 }
 
-export class AcceptProofRequestDto {
+export class AcceptProofRequestDto implements AcceptProofRequestRequest {
   @IsUUID() proofRecordId: string
   @IsOptional() @IsBoolean() filterByPresentationPreview?: boolean
   @IsOptional() @IsBoolean() filterByNonRevocationRequirements?: boolean
   @IsOptional() @IsString() comment?: string
 }
 
-export class ProofQueryDto {
+export class ProofQueryDto implements ExchangeQuery {
   @IsOptional() @IsString() threadId?: string
   @IsOptional() @IsString() connectionId?: string
   @IsOptional() @IsString() state?: string

@@ -1,7 +1,12 @@
 import { Type } from 'class-transformer'
 import { ArrayMinSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator'
+import type {
+  AnswerQuestionRequest,
+  AskQuestionRequest,
+  SendBasicMessageRequest,
+} from '@idplane/common/agent-contract/admin-api'
 
-export class SendBasicMessageDto {
+export class SendBasicMessageDto implements SendBasicMessageRequest {
   @IsString() @IsNotEmpty() @MaxLength(10000) content: string
 }
 
@@ -9,7 +14,7 @@ class ValidResponseDto {
   @IsString() @IsNotEmpty() text: string
 }
 
-export class AskQuestionDto {
+export class AskQuestionDto implements AskQuestionRequest {
   @IsString() @IsNotEmpty() question: string
   @IsArray()
   @ArrayMinSize(1)
@@ -19,6 +24,6 @@ export class AskQuestionDto {
   @IsOptional() @IsString() detail?: string
 }
 
-export class AnswerQuestionDto {
+export class AnswerQuestionDto implements AnswerQuestionRequest {
   @IsString() @IsNotEmpty() response: string
 }

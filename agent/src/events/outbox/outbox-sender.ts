@@ -1,4 +1,5 @@
 import type { Logger } from '@idplane/common'
+import { batchBody } from '@idplane/common/agent-contract/events'
 
 import { httpPost } from '../../transport/http-post'
 import { retryDelayMs } from './backoff'
@@ -133,7 +134,7 @@ export class OutboxSender {
    */
   private async deliverBatch(batch: readonly PendingEvent[]): Promise<boolean[]> {
     if (batch.length === 1) return [await this.deliver(batch[0])]
-    const body = `{"events":[${batch.map((event) => event.body).join(',')}]}`
+    const body = batchBody(batch.map((event) => event.body))
     const outcome = await this.post(body)
     if (outcome === 'delivered') {
       for (let index = 0; index < batch.length; index++) this.options.onResult?.('delivered')

@@ -1,9 +1,7 @@
 import { Entity, ManyToOne, Property, Unique } from '@mikro-orm/core'
+import { AGENT_EVENT_LIMITS, type AgentEventKind } from '@idplane/common/agent-contract/events'
 import { BaseEntity } from '../../infra/db/base.entity'
 import { Organization } from '../orgs/organization.entity'
-
-export const AGENT_EVENT_KINDS = ['connection', 'credential', 'proof', 'basic-message', 'question-answer'] as const
-export type AgentEventKind = (typeof AGENT_EVENT_KINDS)[number]
 
 /** An event an agent posted; agents deliver at least once, so the event id is unique per organization. */
 @Entity({ tableName: 'agent_events' })
@@ -12,16 +10,16 @@ export class AgentEvent extends BaseEntity {
   @ManyToOne(() => Organization, { deleteRule: 'cascade' })
   organization!: Organization
 
-  @Property({ type: 'string', length: 200 })
+  @Property({ type: 'string', length: AGENT_EVENT_LIMITS.id })
   eventId!: string
 
   @Property({ type: 'string', length: 30 })
   kind!: AgentEventKind
 
-  @Property({ type: 'string', length: 256 })
+  @Property({ type: 'string', length: AGENT_EVENT_LIMITS.agentLabel })
   agentLabel!: string
 
-  @Property({ type: 'string', length: 200, nullable: true })
+  @Property({ type: 'string', length: AGENT_EVENT_LIMITS.tenantId, nullable: true })
   tenantId?: string | null
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })

@@ -3,8 +3,8 @@ import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { UnauthenticatedError } from '@idplane/common'
 import { hashToken, tokenMatchesHash } from '../../infra/crypto/token-hash'
+import type { AgentEvent } from '@idplane/common/agent-contract/events'
 import { ModuleRegistry } from '../../infra/module-registry'
-import type { AgentEventDto } from './dto/agent-event.dto'
 
 /**
  * Receives agents' events (DESIGN.md, "Events and webhooks"): the per-agent token names the organization,
@@ -40,7 +40,7 @@ export class AgentEventsService {
    * modules declare for its kind, in the same transaction (a handler failure leaves it unstored, to be sent
    * again); true when it was new.
    */
-  public async record(orgId: string, event: AgentEventDto): Promise<boolean> {
+  public async record(orgId: string, event: AgentEvent): Promise<boolean> {
     return this.em.transactional(async (em) => {
       const isNew = await this.insert(em, orgId, event)
       if (isNew) await this.modules.dispatch(orgId, event)
@@ -48,7 +48,7 @@ export class AgentEventsService {
     })
   }
 
-  private async insert(em: EntityManager, orgId: string, event: AgentEventDto): Promise<boolean> {
+  private async insert(em: EntityManager, orgId: string, event: AgentEvent): Promise<boolean> {
     const now = new Date()
     const rows = await em.execute<{ id: string }[]>(
       `insert into agent_events (id, created_at, updated_at, organization_id, event_id, kind, agent_label, tenant_id, occurred_at, record)

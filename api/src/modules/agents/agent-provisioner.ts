@@ -4,7 +4,7 @@ import { EntityManager } from '@mikro-orm/postgresql'
 import { IdplaneError, Logger } from '@idplane/common'
 import { AgentRuntime, type AgentRuntimeStatus } from '../../agent-runtime/agent-runtime'
 import { OrgDidsService } from '../orgs/org-dids.service'
-import { createDidThroughAgent } from './agent-admin.client'
+import { AgentClients } from '../../agent-client/agent-clients'
 import type { AgentMetrics } from './agent-metrics'
 import { AgentSecretsService } from './agent-secrets'
 import { AgentsRepository } from './agents.repository'
@@ -34,6 +34,7 @@ export class AgentProvisioner {
     private readonly agents: AgentsRepository,
     private readonly secrets: AgentSecretsService,
     private readonly dids: OrgDidsService,
+    private readonly agentClients: AgentClients,
     @inject(AGENT_METRICS) private readonly metrics: AgentMetrics,
     logger: Logger,
   ) {
@@ -129,7 +130,7 @@ export class AgentProvisioner {
       // A retried agent whose DID was recorded before it failed keeps that DID.
       const hasPrimary = (await this.dids.list(orgId)).some((record) => record.isPrimaryDid)
       if (!hasPrimary) {
-        const did = await createDidThroughAgent(controllerEndpoint, this.secrets.apiKeyOf(agent), {
+        const { did } = await this.agentClients.forAgent(agent, controllerEndpoint).createDid({
           method: agent.didMethod,
           ...(agent.domain ? { domain: agent.domain } : {}),
           ...(agent.encryptedSeed ? { seed: this.secrets.seedOf(agent) } : {}),

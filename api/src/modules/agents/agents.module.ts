@@ -13,6 +13,8 @@ import { PortAllocator } from './port-allocator'
 import { OrgAgent } from './org-agent.entity'
 import { AgentPortCounter } from './agent-port-counter.entity'
 import { AgentEvent } from './agent-event.entity'
+import { AgentClients } from '../../agent-client/agent-clients'
+import { AgentClientMetrics } from '../../agent-client/agent-client-metrics'
 
 /**
  * Agent provisioning and agent events. Needs AgentRuntime and SecretBox bound by the composition root
@@ -40,6 +42,11 @@ export const agentsModule: ApiModule = {
         const agents = context.get(AgentsRepository)
         return new AgentMetrics(context.get<Registry<RegistryContentType>>(Registry), () => agents.countByStatus())
       })
+      .inSingletonScope()
+    // The one owner of calls to agents (api/src/agent-client/), for every module that talks to one.
+    bind(AgentClients).toSelf().inSingletonScope()
+    bind(AgentClientMetrics)
+      .toDynamicValue((context) => new AgentClientMetrics(context.get<Registry<RegistryContentType>>(Registry)))
       .inSingletonScope()
   }),
 }

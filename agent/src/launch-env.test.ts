@@ -1,0 +1,80 @@
+import path from 'node:path'
+
+import {
+  AGENT_ENV,
+  agentPlainEnv,
+  agentSecretEnv,
+  buildAgentEnv,
+  type AgentLaunchSettings,
+} from '@idplane/common/agent-contract/launch-env'
+
+import { loadConfig } from './config'
+
+const secrets = { apiKey: 'api-key-0123456789abcdef', walletKey: 'wallet-key-0123456789abcdef' }
+
+describe('the launch env of common/agent-contract read by the agent', () => {
+  it('round-trips a process-runtime launch on PGlite', () => {
+    const settings: AgentLaunchSettings = {
+      label: 'Acme wallet',
+      adminPort: 8002,
+      inboundPort: 9002,
+      endpoint: 'https://agents.example.com:9002',
+      eventUrl: 'http://127.0.0.1:5000/v1/internal/agent-events',
+      eventToken: 'event-token-0123456789',
+      dataDir: path.resolve('data/agents/org-1'),
+      logLevel: 'debug',
+      recordMirrorMb: 8,
+      ...secrets,
+    }
+    expect(loadConfig(buildAgentEnv(settings))).toEqual({
+      label: 'Acme wallet',
+      adminPort: 8002,
+      inboundPort: 9002,
+      endpoint: 'https://agents.example.com:9002',
+      apiKey: secrets.apiKey,
+      walletKey: secrets.walletKey,
+      database: { kind: 'pglite', dataDir: settings.dataDir },
+      events: { url: settings.eventUrl, token: settings.eventToken },
+      logLevel: 'debug',
+      recordMirrorMb: 8,
+    })
+  })
+
+  it('round-trips a launch on PostgreSQL with its schema', () => {
+    const config = loadConfig(
+      buildAgentEnv({
+        label: 'acme',
+        adminPort: 8003,
+        inboundPort: 9003,
+        endpoint: 'http://127.0.0.1:9003',
+        databaseUrl: 'postgresql://postgres@127.0.0.1:5432/test',
+        databaseSchema: 'agent_0123456789ab',
+        ...secrets,
+      }),
+    )
+    expect(config.database).toEqual({
+      kind: 'postgres',
+      url: 'postgresql://postgres@127.0.0.1:5432/test',
+      schema: 'agent_0123456789ab',
+    })
+    expect(config.events).toBeUndefined()
+  })
+
+  it('splits into the secret part (a Secret) and the plain part (a pod spec), leaving absent values out', () => {
+    const settings = {
+      label: 'acme',
+      adminPort: 8002,
+      inboundPort: 9002,
+      endpoint: 'http://x:9002',
+      eventToken: 't'.repeat(20),
+      ...secrets,
+    }
+    expect(Object.keys(agentSecretEnv(settings)).sort()).toEqual(
+      [AGENT_ENV.apiKey, AGENT_ENV.eventToken, AGENT_ENV.walletKey].sort(),
+    )
+    expect(Object.keys(agentPlainEnv(settings)).sort()).toEqual(
+      [AGENT_ENV.adminPort, AGENT_ENV.endpoint, AGENT_ENV.inboundPort, AGENT_ENV.label].sort(),
+    )
+    expect(buildAgentEnv(settings)).toEqual({ ...agentPlainEnv(settings), ...agentSecretEnv(settings) })
+  })
+})

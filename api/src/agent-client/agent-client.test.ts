@@ -1,0 +1,195 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Registry } from 'prom-client'
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  silentLogger,
+  UpstreamError,
+  type IdplaneError,
+} from '@idplane/common'
+import { toKnownErrorResponse } from '@idplane/common/http-errors'
+import { histogramLabelSets } from '../../../test/helpers/metrics'
+import { AgentClient } from './agent-client'
+import { AgentClientMetrics } from './agent-client-metrics'
+
+const API_KEY = 'agent-api-key-0123456789'
+
+interface Seen {
+  method: string
+  url: string
+  headers: IncomingMessage['headers']
+  body: string
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void
+
+/** A real HTTP server standing in for an agent's admin API; `handler` answers, every request is recorded. */
+async function aStandInAgent(handler: Handler): Promise<{ url: string; seen: Seen[]; server: Server }> {
+  const seen: Seen[] = []
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body })
+      handler(req, res, body)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server }
+}
+
+const json = (res: ServerResponse, status: number, body: unknown) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+
+describe('AgentClient against a stand-in agent', () => {
+  const servers: Server[] = []
+  let registry: Registry
+  let metrics: AgentClientMetrics
+
+  beforeEach(() => {
+    registry = new Registry()
+    metrics = new AgentClientMetrics(registry)
+  })
+  afterEach(async () => {
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
+  async function clientFor(handler: Handler, timeoutMs = 2000) {
+    const agent = await aStandInAgent(handler)
+    servers.push(agent.server)
+    const client = new AgentClient(
+      { orgId: 'org-1', endpoint: `${agent.url}/`, apiKey: API_KEY },
+      { timeoutMs, metrics, logger: silentLogger },
+    )
+    return { client, seen: agent.seen, url: agent.url }
+  }
+
+  async function failureOf(work: Promise<unknown>): Promise<IdplaneError> {
+    try {
+      await work
+    } catch (error) {
+      return error as IdplaneError
+    }
+    throw new Error('expected the call to fail')
+  }
+
+  it('sends the API key, the JSON body and the route, and answers the envelope data', async () => {
+    const { client, seen } = await clientFor((_req, res) =>
+      json(res, 201, { statusCode: 201, message: 'DID created', data: { did: 'did:key:z6Mk1' } }),
+    )
+    expect(await client.createDid({ method: 'key', seed: 'a'.repeat(32) })).toEqual({ did: 'did:key:z6Mk1' })
+    expect(seen).toEqual([
+      expect.objectContaining({
+        method: 'POST',
+        url: '/dids',
+        body: JSON.stringify({ method: 'key', seed: 'a'.repeat(32) }),
+        headers: expect.objectContaining({
+          authorization: `Bearer ${API_KEY}`,
+          'content-type': 'application/json',
+        }) as unknown,
+      }),
+    ])
+  })
+
+  it('puts query filters in the query string, ids in one path segment and tenants in X-Tenant-Id', async () => {
+    const { client, seen } = await clientFor((_req, res) =>
+      json(res, 200, { statusCode: 200, message: 'OK', data: [] }),
+    )
+    await client.listConnections({ theirLabel: 'Bob & Co', alias: undefined })
+    await client.forTenant('tenant-1').getConnection('a/../b')
+    expect(seen.map((request) => request.url)).toEqual([
+      '/connections?theirLabel=Bob+%26+Co',
+      '/connections/a%2F..%2Fb',
+    ])
+    expect(seen[0]?.headers['x-tenant-id']).toBeUndefined()
+    expect(seen[1]?.headers['x-tenant-id']).toBe('tenant-1')
+  })
+
+  it.each([
+    [400, InvalidInputError, 400],
+    [404, NotFoundError, 404],
+    [409, ConflictError, 409],
+  ])("maps the agent's %i to %p with the agent's message (HTTP %i for our caller)", async (status, type, ours) => {
+    const { client } = await clientFor((_req, res) =>
+      json(res, status, {
+        statusCode: status,
+        message: 'Connection not found',
+        error: 'x',
+        errors: [{ field: 'connectionId', message: 'is unknown' }],
+      }),
+    )
+    const error = await failureOf(client.getConnection('c1'))
+    expect(error).toBeInstanceOf(type)
+    expect(error.message).toBe('Connection not found')
+    expect(toKnownErrorResponse(error)?.body.statusCode).toBe(ours)
+    if (error instanceof InvalidInputError)
+      expect(error.fields).toEqual([{ field: 'connectionId', message: 'is unknown' }])
+  })
+
+  it.each([
+    [500, { statusCode: 500, message: 'Internal server error', error: 'x' }],
+    [503, { statusCode: 503, message: 'Agent is starting', error: 'x' }],
+    [401, { statusCode: 401, message: 'Unauthorized', error: 'x' }],
+    [200, 'not an envelope'],
+  ])('maps an agent answer of HTTP %i that is not the caller’s fault to UpstreamError (502)', async (status, body) => {
+    const { client } = await clientFor((_req, res) => json(res, status, body))
+    const error = await failureOf(client.listProofs())
+    expect(error).toBeInstanceOf(UpstreamError)
+    expect(toKnownErrorResponse(error)?.body.statusCode).toBe(502)
+  })
+
+  it('maps an agent that does not answer in time to UpstreamError (502) after the timeout', async () => {
+    const { client } = await clientFor(() => undefined, 150)
+    const startedAt = Date.now()
+    const error = await failureOf(client.listConnections())
+    expect(Date.now() - startedAt).toBeLessThan(1500)
+    expect(error).toBeInstanceOf(UpstreamError)
+    expect(error.message).toMatch(/did not answer listConnections within 150 ms/)
+    expect(toKnownErrorResponse(error)?.body.statusCode).toBe(502)
+  })
+
+  it('maps an agent that is not listening to UpstreamError (502) naming the network error', async () => {
+    const { client } = await clientFor(() => undefined)
+    const server = servers.pop()
+    await new Promise((resolve) => server?.close(resolve))
+    const error = await failureOf(client.getStatus())
+    expect(error).toBeInstanceOf(UpstreamError)
+    expect(error.message).toMatch(/could not be reached for getStatus \(ECONNREFUSED\)/)
+    expect(error.message).not.toContain(API_KEY)
+  })
+
+  it('refuses a DID answer without a DID', async () => {
+    const { client } = await clientFor((_req, res) => json(res, 201, { statusCode: 201, message: 'x', data: {} }))
+    expect(await failureOf(client.createDid({ method: 'key' }))).toBeInstanceOf(UpstreamError)
+  })
+
+  it('counts each call by method, operation and outcome', async () => {
+    let status = 200
+    const { client } = await clientFor((_req, res) => json(res, status, { statusCode: status, message: 'm', data: [] }))
+    await client.listConnections()
+    status = 404
+    await failureOf(client.getProof('p1'))
+    status = 502
+    await failureOf(client.verifyProof('p1'))
+    const timingOut = new AgentClient(
+      { orgId: 'org-1', endpoint: (await clientFor(() => undefined)).url, apiKey: API_KEY },
+      { timeoutMs: 100, metrics, logger: silentLogger },
+    )
+    await failureOf(timingOut.listDids())
+    const sets = histogramLabelSets(await registry.metrics(), 'idplane_api_agent_request_duration_seconds')
+    expect(sets).toEqual(
+      expect.arrayContaining([
+        { method: 'GET', operation: 'listConnections', outcome: 'success' },
+        { method: 'GET', operation: 'getProof', outcome: 'rejected' },
+        { method: 'POST', operation: 'verifyProof', outcome: 'failed' },
+        { method: 'GET', operation: 'listDids', outcome: 'timeout' },
+      ]),
+    )
+    expect(sets).toHaveLength(4)
+  })
+})

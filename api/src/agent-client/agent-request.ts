@@ -1,0 +1,173 @@
+import {
+  ConflictError,
+  type FieldError,
+  type IdplaneError,
+  InvalidInputError,
+  type Logger,
+  NotFoundError,
+  UpstreamError,
+} from '@idplane/common'
+import { TENANT_HEADER, type AgentEnvelope } from '@idplane/common/agent-contract/admin-api'
+import { failureDetail } from '@idplane/common/agent-contract/probe'
+import type { AgentCallOutcome, AgentClientMetrics } from './agent-client-metrics'
+
+/** Longest agent message passed on to our callers (an agent's message names the problem, never a dump). */
+const MAX_MESSAGE_LENGTH = 500
+
+/** Where one agent is and how to talk to it. */
+export interface AgentTarget {
+  orgId: string
+  /** The admin API's base URL (the recorded controller endpoint). */
+  endpoint: string
+  apiKey: string
+  /** A base-wallet tenant: every call carries X-Tenant-Id. */
+  tenantId?: string
+}
+
+export interface AgentRequestOptions {
+  timeoutMs: number
+  metrics: AgentClientMetrics
+  logger: Logger
+}
+
+export interface AgentCall {
+  /** Names the call in metrics and messages: `createDid`, `listConnections`... */
+  operation: string
+  method: 'GET' | 'POST' | 'DELETE'
+  path: string
+  body?: unknown
+  query?: object
+}
+
+/**
+ * One admin call with its timeout, error mapping and metrics; the only place in the API that opens a connection to
+ * an agent's admin routes (the `/agent` probe is the contract's).
+ * @throws InvalidInputError, NotFoundError, ConflictError with the agent's message when it refuses (4xx)
+ * @throws UpstreamError when it cannot be reached, does not answer in time, fails (5xx) or breaks the contract
+ */
+export async function requestAgent<T>(target: AgentTarget, call: AgentCall, options: AgentRequestOptions): Promise<T> {
+  const startedAt = process.hrtime.bigint()
+  let outcome: AgentCallOutcome = 'failed'
+  try {
+    let response: Response
+    let body: unknown
+    try {
+      // The timeout covers the whole answer, body included.
+      response = await send(target, call, options.timeoutMs)
+      body = await readJson(response)
+    } catch (error) {
+      outcome = isTimeout(error) ? 'timeout' : 'unreachable'
+      throw new UpstreamError(
+        outcome === 'timeout'
+          ? `The agent did not answer ${call.operation} within ${options.timeoutMs} ms`
+          : `The agent could not be reached for ${call.operation} (${failureDetail(error)})`,
+        { cause: error },
+      )
+    }
+    if (response.status >= 200 && response.status < 300) {
+      if (!isEnvelope(body)) {
+        throw new UpstreamError(`The agent answered ${call.operation} without a JSON envelope`)
+      }
+      outcome = 'success'
+      return body.data as T
+    }
+    if (response.status >= 400 && response.status < 500) outcome = 'rejected'
+    throw toAgentError(response.status, body, call.operation)
+  } catch (error) {
+    if (outcome !== 'success' && outcome !== 'rejected') {
+      options.logger.warn('Agent call failed', {
+        orgId: target.orgId,
+        operation: call.operation,
+        outcome,
+        error: (error as Error).message,
+      })
+    }
+    throw error
+  } finally {
+    options.metrics.requestDuration.observe(
+      { method: call.method, operation: call.operation, outcome },
+      Number(process.hrtime.bigint() - startedAt) / 1e9,
+    )
+  }
+}
+
+/**
+ * Our error for an agent's error answer: the input errors it names are the caller's (400, 404, 409 with the agent's
+ * message); anything else (401/403: it refused our key; 5xx) is the platform's problem with that agent (502).
+ */
+export function toAgentError(status: number, body: unknown, operation: string): IdplaneError {
+  const { message, fields } = errorDetails(body)
+  const text = message ?? `The agent refused ${operation} (HTTP ${status})`
+  if (status === 400 || status === 413 || status === 415 || status === 422) return new InvalidInputError(text, fields)
+  if (status === 404) return new NotFoundError(text)
+  if (status === 409) return new ConflictError(text)
+  if (status === 401 || status === 403) {
+    return new UpstreamError(`The agent refused the platform's credentials for ${operation} (HTTP ${status})`)
+  }
+  return new UpstreamError(`The agent failed ${operation} (HTTP ${status}${message ? `: ${message}` : ''})`)
+}
+
+async function send(target: AgentTarget, call: AgentCall, timeoutMs: number): Promise<Response> {
+  const headers: Record<string, string> = { authorization: `Bearer ${target.apiKey}`, accept: 'application/json' }
+  if (call.body !== undefined) headers['content-type'] = 'application/json'
+  if (target.tenantId !== undefined) headers[TENANT_HEADER] = target.tenantId
+  return fetch(`${target.endpoint.replace(/\/$/, '')}${call.path}${queryString(call.query)}`, {
+    method: call.method,
+    headers,
+    body: call.body === undefined ? undefined : JSON.stringify(call.body),
+    signal: AbortSignal.timeout(timeoutMs),
+  })
+}
+
+/** Path segments from callers (record ids) never change the route. */
+export function segment(value: string): string {
+  return encodeURIComponent(value)
+}
+
+function queryString(query: object | undefined): string {
+  if (!query) return ''
+  const params = new URLSearchParams()
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.set(name, String(value))
+  }
+  const text = params.toString()
+  return text === '' ? '' : `?${text}`
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text()
+  try {
+    return text === '' ? undefined : (JSON.parse(text) as unknown)
+  } catch {
+    return undefined
+  }
+}
+
+function isEnvelope(body: unknown): body is AgentEnvelope<unknown> {
+  return typeof body === 'object' && body !== null && 'data' in body
+}
+
+function errorDetails(body: unknown): { message?: string; fields: FieldError[] } {
+  if (typeof body !== 'object' || body === null) return { fields: [] }
+  const { message, errors } = body as { message?: unknown; errors?: unknown }
+  const fields = Array.isArray(errors)
+    ? errors
+        .filter(
+          (item): item is FieldError =>
+            typeof item === 'object' &&
+            item !== null &&
+            typeof (item as FieldError).field === 'string' &&
+            typeof (item as FieldError).message === 'string',
+        )
+        .map((item) => ({ field: item.field, message: item.message.slice(0, MAX_MESSAGE_LENGTH) }))
+    : []
+  return {
+    message: typeof message === 'string' && message !== '' ? message.slice(0, MAX_MESSAGE_LENGTH) : undefined,
+    fields,
+  }
+}
+
+function isTimeout(error: unknown): boolean {
+  const detail = failureDetail(error)
+  return detail === 'TimeoutError' || detail === 'AbortError'
+}

@@ -1,0 +1,332 @@
+/**
+ * The agent's admin REST API as the platform calls it: paths, request bodies and the `data` of the answers. The
+ * agent's DTO classes (agent/src/admin/dto/) implement the request types, so a field the agent drops or renames
+ * fails to compile there; the API's AgentClient (api/src/agent-client/) sends them. Every answer is an envelope
+ * `{ statusCode, message, data }`; errors are `{ statusCode, message, error, errors? }` (common/http-errors.ts).
+ * Records are Credo records as their `toJSON()` writes them: the fields the platform reads are named, the rest
+ * pass through.
+ */
+
+/** The readiness route the API and the operator poll; answers 200 only once the agent is initialized. */
+export const AGENT_STATUS_PATH = '/agent'
+
+/** Header naming the base-wallet tenant an admin call acts on (cloud wallets). */
+export const TENANT_HEADER = 'X-Tenant-Id'
+
+export interface AgentEnvelope<T> {
+  statusCode: number
+  message: string
+  data?: T
+}
+
+/** GET /agent */
+export interface AgentStatusFacts {
+  label: string
+  endpoints: string[]
+  isInitialized: boolean
+}
+
+export type AutoAccept = 'always' | 'contentApproved' | 'never'
+
+/** Fields every Credo record's JSON has; the others depend on the record type. */
+export interface CredoRecordJson {
+  id: string
+  createdAt: string
+  updatedAt?: string
+  [field: string]: unknown
+}
+
+export interface ConnectionRecordJson extends CredoRecordJson {
+  state: string
+  role: string
+  did?: string
+  theirDid?: string
+  theirLabel?: string
+  alias?: string
+  outOfBandId?: string
+  threadId?: string
+}
+
+export interface OutOfBandRecordJson extends CredoRecordJson {
+  state: string
+  role: string
+  outOfBandInvitation: Record<string, unknown>
+}
+
+export interface CredentialRecordJson extends CredoRecordJson {
+  state: string
+  role: string
+  connectionId?: string
+  threadId: string
+  protocolVersion: string
+}
+
+export interface ProofRecordJson extends CredoRecordJson {
+  state: string
+  role: string
+  connectionId?: string
+  threadId: string
+  protocolVersion: string
+  isVerified?: boolean
+}
+
+export interface BasicMessageRecordJson extends CredoRecordJson {
+  content: string
+  sentTime: string
+  connectionId: string
+  role: string
+}
+
+export interface QuestionAnswerRecordJson extends CredoRecordJson {
+  questionText: string
+  validResponses: { text: string }[]
+  state: string
+  role: string
+  connectionId: string
+  threadId: string
+  response?: string
+}
+
+// --- DIDs (agent/src/admin/dids.controller.ts) ---
+
+export type AgentDidMethod = 'key' | 'peer' | 'web'
+
+/** POST /dids */
+export interface CreateDidRequest {
+  method: AgentDidMethod
+  keyType?: string
+  /** 32 characters, no spaces. */
+  seed?: string
+  /** 64 hex digits. */
+  privatekey?: string
+  /** did:web only, required there. */
+  domain?: string
+  endpoint?: string
+}
+
+export interface CreatedDid {
+  did: string
+  didDocument?: Record<string, unknown>
+}
+
+/** GET /dids, one entry */
+export interface DidListEntry {
+  did: string
+  method: string
+  createdAt: string
+}
+
+/** POST /w3c/sign */
+export interface SignCredentialRequest {
+  verificationMethod: string
+  proofType: string
+  credential: Record<string, unknown>
+}
+
+/** POST /w3c/verify */
+export interface VerifyCredentialRequest {
+  credential: Record<string, unknown>
+}
+
+export interface CredentialCheck {
+  isValid: boolean
+  error?: string
+}
+
+// --- Connections (agent/src/admin/connections.controller.ts; field formats in docs/agent.md) ---
+
+export interface InvitationRouting {
+  endpoints: string[]
+  recipientKey: string
+  routingKeys?: string[]
+}
+
+/** POST /oob/create-invitation; every field optional. */
+export interface CreateInvitationRequest {
+  label?: string
+  alias?: string
+  imageUrl?: string
+  goalCode?: string
+  goal?: string
+  handshake?: boolean
+  handshakeProtocols?: string[]
+  multiUseInvitation?: boolean
+  autoAcceptConnection?: boolean
+  IsReuseConnection?: boolean
+  recipientKey?: string
+  invitationDid?: string
+  routing?: InvitationRouting
+  appendedAttachments?: Record<string, unknown>[]
+  messages?: Record<string, unknown>[]
+}
+
+export interface CreatedInvitation {
+  invitationUrl: string
+  invitation: Record<string, unknown>
+  outOfBandRecord: OutOfBandRecordJson
+}
+
+export interface ReceiveInvitationOptions {
+  alias?: string
+  label?: string
+  imageUrl?: string
+  ourDid?: string
+  autoAcceptConnection?: boolean
+  autoAcceptInvitation?: boolean
+  reuseConnection?: boolean
+  acceptInvitationTimeoutMs?: number
+}
+
+/** POST /oob/receive-invitation-url */
+export interface ReceiveInvitationUrlRequest extends ReceiveInvitationOptions {
+  invitationUrl: string
+}
+
+/** POST /oob/receive-invitation */
+export interface ReceiveInvitationRequest extends ReceiveInvitationOptions {
+  invitation: Record<string, unknown>
+}
+
+export interface ReceivedInvitation {
+  outOfBandRecord: OutOfBandRecordJson
+  connectionRecord?: ConnectionRecordJson
+}
+
+/** GET /connections query; every field optional. */
+export interface ConnectionQuery {
+  outOfBandId?: string
+  alias?: string
+  myDid?: string
+  theirDid?: string
+  theirLabel?: string
+}
+
+// --- Basic messages and question-answer (agent/src/admin/messages.controller.ts) ---
+
+/** POST /basic-messages/:connectionId */
+export interface SendBasicMessageRequest {
+  content: string
+}
+
+/** POST /question-answer/question/:connectionId */
+export interface AskQuestionRequest {
+  question: string
+  validResponses: { text: string }[]
+  detail?: string
+}
+
+/** POST /question-answer/answer/:questionAnswerId */
+export interface AnswerQuestionRequest {
+  response: string
+}
+
+// --- Credentials (agent/src/admin/credentials.controller.ts): Issue Credential v2, W3C JSON-LD ---
+
+export interface JsonLdOfferOptions {
+  proofType: string
+  proofPurpose: string
+}
+
+export interface JsonLdOffer {
+  credential: Record<string, unknown>
+  options: JsonLdOfferOptions
+}
+
+/** POST /credentials/offer */
+export interface OfferCredentialRequest extends JsonLdOffer {
+  connectionId: string
+  comment?: string
+  goalCode?: string
+  autoAcceptCredential?: AutoAccept
+}
+
+/** POST /credentials/oob/offer */
+export interface OobOfferCredentialRequest extends JsonLdOffer {
+  comment?: string
+  label?: string
+  imageUrl?: string
+  goalCode?: string
+  autoAcceptCredential?: AutoAccept
+}
+
+export interface OobCredentialOffer extends CreatedInvitation {
+  credentialRecord: CredentialRecordJson
+}
+
+/** POST /credentials/accept-offer (holder) */
+export interface AcceptOfferRequest {
+  credentialRecordId: string
+  autoAcceptCredential?: AutoAccept
+  credentialFormats?: Record<string, unknown>
+  comment?: string
+}
+
+/** GET /credentials and GET /proofs query */
+export interface ExchangeQuery {
+  threadId?: string
+  connectionId?: string
+  state?: string
+}
+
+// --- Proofs (agent/src/admin/proofs.controller.ts): Present Proof v2, DIF Presentation Exchange ---
+
+/** POST /proofs/request */
+export interface RequestProofRequest {
+  connectionId: string
+  presentationDefinition: Record<string, unknown>
+  comment?: string
+  goalCode?: string
+  autoAcceptProof?: AutoAccept
+  willConfirm?: boolean
+}
+
+/** POST /proofs/oob/request */
+export interface OobRequestProofRequest {
+  presentationDefinition: Record<string, unknown>
+  comment?: string
+  goalCode?: string
+  label?: string
+  autoAcceptProof?: AutoAccept
+}
+
+export interface OobProofRequest extends CreatedInvitation {
+  proofRecord: ProofRecordJson
+}
+
+/** POST /proofs/accept-request (holder) */
+export interface AcceptProofRequestRequest {
+  proofRecordId: string
+  filterByPresentationPreview?: boolean
+  filterByNonRevocationRequirements?: boolean
+  comment?: string
+}
+
+/** POST /proofs/:proofRecordId/verify */
+export interface ProofVerification {
+  isVerified: boolean
+  proofRecord: ProofRecordJson
+}
+
+/** GET /proofs/:proofRecordId/form-data */
+export interface ProofFormData {
+  isVerified: boolean | null
+  state: string
+  /** The credentialSubject of each presented credential. */
+  revealed: unknown[]
+  formData: Record<string, unknown>
+}
+
+// --- Tenants (agent/src/admin/tenants.controller.ts): wallets of the base agent ---
+
+/** POST /tenants */
+export interface CreateTenantRequest {
+  label: string
+  connectionImageUrl?: string
+}
+
+export interface TenantResponse {
+  id: string
+  label: string
+  connectionImageUrl?: string
+  createdAt: string
+}
