@@ -8,6 +8,8 @@ import type {
 } from '../../api/src/modules/auth/email-verifications.repository'
 import { RefreshToken } from '../../api/src/modules/auth/refresh-token.entity'
 import type { NewRefreshToken, RefreshTokensRepository } from '../../api/src/modules/auth/refresh-tokens.repository'
+import type { SessionRevocationReason } from '../../api/src/modules/auth/revoked-session.entity'
+import type { RevokedSessionsRepository } from '../../api/src/modules/auth/revoked-sessions.repository'
 import { User } from '../../api/src/modules/users/user.entity'
 import type { NewUser, UsersRepository } from '../../api/src/modules/users/users.repository'
 
@@ -86,6 +88,10 @@ export class FakeRefreshTokensRepository implements PublicOf<RefreshTokensReposi
     return true
   }
 
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return work()
+  }
+
   public async revokeFamily(familyId: string, at: Date): Promise<number> {
     const live = this.rows.filter((row) => row.familyId === familyId && !row.revokedAt)
     for (const row of live) row.revokedAt = at
@@ -146,5 +152,29 @@ export class InMemoryRateLimitStore extends RateLimitStore {
       }
     }
     return deleted
+  }
+}
+
+/** Revoked sessions in memory; `queries` counts the loads, so tests can see there is no query per request. */
+export class FakeRevokedSessionsRepository implements PublicOf<RevokedSessionsRepository> {
+  public readonly rows: { sessionId: string; reason: SessionRevocationReason; revokedAt: Date; expiresAt: Date }[] = []
+  public queries = 0
+
+  public async add(sessionIds: readonly string[], reason: SessionRevocationReason, at: Date, expiresAt: Date) {
+    for (const sessionId of sessionIds) {
+      if (!this.rows.some((row) => row.sessionId === sessionId))
+        this.rows.push({ sessionId, reason, revokedAt: at, expiresAt })
+    }
+  }
+
+  public async listActive(now: Date): Promise<string[]> {
+    this.queries += 1
+    return this.rows.filter((row) => row.expiresAt > now).map((row) => row.sessionId)
+  }
+
+  public async deleteExpired(now: Date): Promise<number> {
+    const before = this.rows.length
+    this.rows.splice(0, this.rows.length, ...this.rows.filter((row) => row.expiresAt > now))
+    return before - this.rows.length
   }
 }

@@ -2,6 +2,7 @@ import path from 'node:path'
 import { EnvReader, LogLevel, parseLogLevel } from '@idplane/common'
 import { ADMIN_PORT_COUNTER_START, INBOUND_PORT_COUNTER_START } from '@idplane/common/ports'
 import { IMAGE_PULL_POLICIES, type ImagePullPolicy } from '@idplane/common/orgagent.types'
+import { DEFAULT_PASSWORD_HASH_CONCURRENCY, DEFAULT_PASSWORD_HASH_QUEUE_MAX } from './auth/password-hasher'
 
 /** @default 5000, the spec's gateway port (Limits table). */
 export const DEFAULT_PORT = 5000
@@ -11,6 +12,14 @@ export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 86_400
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 86_400
 /** @default 15 minutes for an e-mail verification code. */
 export const DEFAULT_VERIFICATION_CODE_TTL_SECONDS = 900
+
+/**
+ * @default 2000 ms: how old a process's copy of the revoked sessions may get before it is reloaded
+ * (SESSION_REVOCATION_REFRESH_MS). A revoked session is refused on every replica within this interval.
+ */
+export const DEFAULT_SESSION_REVOCATION_REFRESH_MS = 2_000
+/** Upper bound of SESSION_REVOCATION_REFRESH_MS: the promise of refusal within 5 seconds. */
+export const MAX_SESSION_REVOCATION_REFRESH_MS = 5_000
 
 /** @default 6 GET /agent attempts (spec: Limits, "Agent provisioning constants"). */
 export const DEFAULT_AGENT_POLL_ATTEMPTS = 6
@@ -94,6 +103,10 @@ export interface Config {
     readonly signInLimit: RateLimitRule
     readonly verificationMailLimit: RateLimitRule
     readonly clientLimit: RateLimitRule
+    /** SESSION_REVOCATION_REFRESH_MS (see DEFAULT_SESSION_REVOCATION_REFRESH_MS). */
+    readonly sessionCheckIntervalMs: number
+    /** PASSWORD_HASH_CONCURRENCY / PASSWORD_HASH_QUEUE_MAX (infra/auth/password-hasher.ts). */
+    readonly passwordHashing: { readonly concurrency: number; readonly maxQueued: number }
   }
   readonly clientAliases: readonly ClientAlias[]
   /** Key (32 bytes, base64) that encrypts secrets at rest; derived per install in embedded mode. */
@@ -191,6 +204,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       clientLimit: {
         limit: env.int('RATE_LIMIT_CLIENT_MAX', 100, { min: 1 }),
         windowSeconds: env.int('RATE_LIMIT_CLIENT_WINDOW_SECONDS', 60, { min: 1 }),
+      },
+      sessionCheckIntervalMs: env.int('SESSION_REVOCATION_REFRESH_MS', DEFAULT_SESSION_REVOCATION_REFRESH_MS, {
+        min: 100,
+        max: MAX_SESSION_REVOCATION_REFRESH_MS,
+      }),
+      passwordHashing: {
+        concurrency: env.int('PASSWORD_HASH_CONCURRENCY', DEFAULT_PASSWORD_HASH_CONCURRENCY, { min: 1, max: 64 }),
+        maxQueued: env.int('PASSWORD_HASH_QUEUE_MAX', DEFAULT_PASSWORD_HASH_QUEUE_MAX, { min: 0, max: 10_000 }),
       },
     },
     clientAliases,

@@ -2,6 +2,7 @@ import { User } from '../../modules/users/user.entity'
 import { EmailVerification } from '../../modules/auth/email-verification.entity'
 import { RefreshToken } from '../../modules/auth/refresh-token.entity'
 import { RateLimitHit } from '../../modules/auth/rate-limit-hit.entity'
+import { RevokedSession } from '../../modules/auth/revoked-session.entity'
 import { OrgRole } from '../../modules/roles/org-role.entity'
 import { UserOrgRole } from '../../modules/roles/user-org-role.entity'
 import { Organization } from '../../modules/orgs/organization.entity'
@@ -18,6 +19,7 @@ export const ENTITIES = [
   EmailVerification,
   RefreshToken,
   RateLimitHit,
+  RevokedSession,
   OrgRole,
   UserOrgRole,
   Organization,

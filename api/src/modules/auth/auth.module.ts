@@ -13,6 +13,9 @@ import { EmailVerificationService } from './email-verification.service'
 import { EmailVerificationsRepository } from './email-verifications.repository'
 import { RefreshTokenService } from './refresh-token.service'
 import { RefreshTokensRepository } from './refresh-tokens.repository'
+import { RevokedSessionsRepository } from './revoked-sessions.repository'
+import { SessionRevocationsService } from './session-revocations.service'
+import { SessionCheck } from '../../infra/auth/session-check'
 
 /**
  * The /v1/auth routes. Also binds UsersRepository (the users folder has no routes of its own yet) and the
@@ -29,6 +32,10 @@ export const authModule: ApiModule = {
     bind(EmailVerificationsRepository).toSelf().inSingletonScope()
     bind(RefreshTokensRepository).toSelf().inSingletonScope()
     bind(UsersRepository).toSelf().inSingletonScope()
+    bind(RevokedSessionsRepository).toSelf().inSingletonScope()
+    bind(SessionRevocationsService).toSelf().inSingletonScope()
+    // The authorization checker asks the same instance: its cache is the one this process revokes into.
+    bind(SessionCheck).toService(SessionRevocationsService)
     bind(RateLimitStore).to(SqlRateLimitStore).inSingletonScope()
     bind(RateLimiter)
       .toDynamicValue((context) => {

@@ -4,6 +4,7 @@ import { ConflictError, InvalidInputError, RateLimitedError, UnauthenticatedErro
 import {
   FakeEmailVerificationsRepository,
   FakeRefreshTokensRepository,
+  FakeRevokedSessionsRepository,
   FakeUsersRepository,
   InMemoryRateLimitStore,
   RecordingMailService,
@@ -17,6 +18,7 @@ import { RateLimiter } from '../../infra/rate-limit/rate-limiter'
 import { AuthService, SIGN_IN_FAILED_MESSAGE } from './auth.service'
 import { EmailVerificationService } from './email-verification.service'
 import { RefreshTokenService } from './refresh-token.service'
+import { SessionRevocationsService } from './session-revocations.service'
 import { sha256Hex } from './secrets'
 
 const IP = '203.0.113.1'
@@ -52,7 +54,12 @@ describe('AuthService', () => {
       rateLimiter,
       silentLogger,
     )
-    const refresh = new RefreshTokenService(config, asDouble(refreshTokens), silentLogger)
+    const refresh = new RefreshTokenService(
+      config,
+      asDouble(refreshTokens),
+      new SessionRevocationsService(config, asDouble(new FakeRevokedSessionsRepository()), silentLogger),
+      silentLogger,
+    )
     sut = new AuthService(
       config,
       em as unknown as EntityManager,
@@ -131,6 +138,13 @@ describe('AuthService', () => {
       for (let i = 0; i < 3; i++) await sut.signIn('ada@example.test', 'wrong-1234', IP).catch(() => undefined)
       await expect(sut.signIn('ada@example.test', PASSWORD, IP)).rejects.toBeInstanceOf(RateLimitedError)
       await expect(sut.signIn('bob@example.test', PASSWORD, IP)).rejects.toBeInstanceOf(UnauthenticatedError)
+    })
+
+    it('counts a+x@Example.com and a@example.com in one sign-in bucket (plus-addressing and case)', async () => {
+      for (const email of ['ada+1@example.test', 'Ada+Two@EXAMPLE.test', 'ADA@example.test']) {
+        await sut.signIn(email, 'wrong-1234', IP).catch(() => undefined)
+      }
+      await expect(sut.signIn('ada@example.test', PASSWORD, IP)).rejects.toBeInstanceOf(RateLimitedError)
     })
   })
 

@@ -12,6 +12,7 @@ import type { User } from '../users/user.entity'
 import { UsersRepository } from '../users/users.repository'
 import { CLIENT_RATE_LIMIT_SCOPE, EmailVerificationService } from './email-verification.service'
 import { RefreshTokenService } from './refresh-token.service'
+import { rateLimitAddress } from './rate-limit-address'
 import type { IssuedSession } from './dto/sign-in.response'
 
 export interface SignUpInput {
@@ -86,7 +87,7 @@ export class AuthService {
     await this.rateLimiter.enforce(
       [
         { key: rateLimitKey(CLIENT_RATE_LIMIT_SCOPE, clientIp), rule: this.config.auth.clientLimit },
-        { key: rateLimitKey('signin-address', email), rule: this.config.auth.signInLimit },
+        { key: rateLimitKey('signin-address', rateLimitAddress(email)), rule: this.config.auth.signInLimit },
       ],
       'Too many sign-in attempts; try again later',
     )

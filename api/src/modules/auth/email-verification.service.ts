@@ -8,6 +8,7 @@ import { UsersRepository } from '../users/users.repository'
 import { resolveClientAlias } from './client-aliases'
 import { EmailVerification } from './email-verification.entity'
 import { EmailVerificationsRepository } from './email-verifications.repository'
+import { rateLimitAddress } from './rate-limit-address'
 import { digestsMatch, generateVerificationCode, sha256Hex } from './secrets'
 import { buildAccountExistsMail, buildVerificationMail, verificationLink } from './verification-mail'
 
@@ -54,7 +55,10 @@ export class EmailVerificationService {
     await this.rateLimiter.enforce(
       [
         { key: rateLimitKey(CLIENT_RATE_LIMIT_SCOPE, clientIp), rule: this.config.auth.clientLimit },
-        { key: rateLimitKey('verification-mail-address', email), rule: this.config.auth.verificationMailLimit },
+        {
+          key: rateLimitKey('verification-mail-address', rateLimitAddress(email)),
+          rule: this.config.auth.verificationMailLimit,
+        },
       ],
       'Too many verification mails requested; try again later',
     )
@@ -89,16 +93,17 @@ export class EmailVerificationService {
       'Too many requests; try again later',
     )
     const verification = await this.verifications.findNewest(email)
-    if (!verification) throw new InvalidInputError('Invalid verification code', codeField('verificationCode is wrong'))
-    if (verification.failedAttempts >= MAX_FAILED_VERIFICATION_ATTEMPTS) throw tooManyAttempts()
+    if (!verification) throw wrongCode()
 
     const now = new Date()
-    const isLive = !verification.verifiedAt && !verification.consumedAt && verification.expiresAt > now
+    const isDead = verification.failedAttempts >= MAX_FAILED_VERIFICATION_ATTEMPTS
+    const isLive = !isDead && !verification.verifiedAt && !verification.consumedAt && verification.expiresAt > now
     if (!digestsMatch(sha256Hex(code), verification.codeHash)) {
-      const failures = isLive ? await this.verifications.recordFailedAttempt(verification) : 0
-      if (failures >= MAX_FAILED_VERIFICATION_ATTEMPTS) throw tooManyAttempts()
-      throw new InvalidInputError('Invalid verification code', codeField('verificationCode is wrong'))
+      if (isLive) await this.verifications.recordFailedAttempt(verification)
+      // Also the fifth and later wrong codes: a different answer would tell a guesser the code died.
+      throw wrongCode()
     }
+    if (isDead) throw tooManyAttempts()
     if (verification.verifiedAt || verification.consumedAt) throw alreadyUsed()
     if (verification.expiresAt <= now) {
       throw new InvalidInputError(
@@ -127,6 +132,11 @@ export class EmailVerificationService {
   }
 }
 
+function wrongCode(): InvalidInputError {
+  return new InvalidInputError('Invalid verification code', codeField('verificationCode is wrong'))
+}
+
+/** Told only to a caller holding the right code, like the other states of a code. */
 function tooManyAttempts(): InvalidInputError {
   return new InvalidInputError(
     'Too many wrong verification codes; request a new verification mail',

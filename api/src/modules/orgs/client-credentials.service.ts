@@ -8,6 +8,7 @@ import { isUuid } from '../../infra/auth/authorization'
 import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
 import type { Config } from '../../infra/config'
 import { TOKENS } from '../../infra/tokens'
+import { SessionRevocationsService } from '../auth/session-revocations.service'
 import { ClientCredential } from './client-credential.entity'
 import { Organization } from './organization.entity'
 
@@ -31,7 +32,7 @@ export interface GeneratedClientCredentials {
 export interface ClientSession {
   accessToken: string
   expiresIn: number
-  /** The token's `sid`, also set as the `session_id` cookie. */
+  /** The token's `sid` (the client id: the credential is the session), also the `session_id` cookie. */
   sessionId: string
 }
 
@@ -59,6 +60,7 @@ export class ClientCredentialsService {
     private readonly rateLimiter: RateLimiter,
     @inject(TOKENS.Config) private readonly config: Config,
     logger: Logger,
+    private readonly sessions: SessionRevocationsService,
   ) {
     this.logger = logger.child({ component: 'client-credentials' })
   }
@@ -78,6 +80,8 @@ export class ClientCredentialsService {
       if (!org) throw new NotFoundError('Organization not found')
       const existing = await em.findOne(ClientCredential, { organization: orgId })
       if (existing) {
+        // Tokens of the old credential end with it (its client id is their session id).
+        await this.sessions.revoke([existing.clientId], 'client-credentials-rotated')
         em.assign(existing, { clientId, secretHash, secretHint, createdBy })
       } else {
         em.create(ClientCredential, { organization: org, clientId, secretHash, secretHint, createdBy })
@@ -95,7 +99,7 @@ export class ClientCredentialsService {
   }
 
   /**
-   * The client_credentials grant: a token scoped to the client's organization, with a fresh session id.
+   * The client_credentials grant: a token scoped to the client's organization; its session is the credential.
    * Limited per client address before any hashing: each attempt costs a memory-hard scrypt verification.
    * @throws RateLimitedError past RATE_LIMIT_CLIENT_MAX attempts per window from one address
    * @throws UnauthenticatedError with one message for an unknown client id and a wrong secret
@@ -111,7 +115,8 @@ export class ClientCredentialsService {
       throw new UnauthenticatedError(INVALID_CLIENT)
     }
     if (!(await this.hasher.verify(clientSecret, credential.secretHash))) throw new UnauthenticatedError(INVALID_CLIENT)
-    const sessionId = randomBytes(32).toString('base64url')
+    // The session is the credential: rotating it or deleting the organization revokes every token it issued.
+    const sessionId = clientId
     const orgId = credential.organization.id
     const { accessToken, expiresIn } = this.tokens.signForClient({ clientId, orgId }, sessionId)
     this.logger.info('Issued client access token', { orgId, clientId })

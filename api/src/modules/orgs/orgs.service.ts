@@ -6,6 +6,8 @@ import type { Principal } from '../../infra/auth/token.service'
 import { pageOffset, toPage, type Page } from '../../infra/http/pagination'
 import { RolesService } from '../roles/roles.service'
 import { ORG_ROLE_NAMES, type OrgRole } from '../roles/org-role.entity'
+import { SessionRevocationsService } from '../auth/session-revocations.service'
+import { ClientCredential } from './client-credential.entity'
 import { Organization } from './organization.entity'
 import { OrgsRepository } from './orgs.repository'
 import { parseLogo } from './logo'
@@ -31,6 +33,7 @@ export class OrgsService {
     @inject(OrgsRepository) private readonly orgs: OrgStore,
     private readonly roles: RolesService,
     logger: Logger,
+    private readonly sessions: SessionRevocationsService,
   ) {
     this.logger = logger.child({ component: 'orgs' })
   }
@@ -132,7 +135,12 @@ export class OrgsService {
    * @throws NotFoundError when the organization does not exist
    */
   public async delete(orgId: string): Promise<void> {
-    const deleted = await this.em.nativeDelete(Organization, { id: orgId })
+    const deleted = await this.em.transactional(async (em) => {
+      // Its M2M tokens end with it (their session is the client credential the delete cascades to).
+      const credential = await em.findOne(ClientCredential, { organization: orgId })
+      if (credential) await this.sessions.revoke([credential.clientId], 'organization-deleted')
+      return em.nativeDelete(Organization, { id: orgId })
+    })
     if (deleted === 0) throw new NotFoundError('Organization not found')
     this.logger.info('Deleted Organization', { orgId })
   }
