@@ -31,6 +31,10 @@ export class FakeEmailVerificationsRepository implements PublicOf<EmailVerificat
     return row
   }
 
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return work()
+  }
+
   public async findNewest(email: string): Promise<EmailVerification | null> {
     return this.rows.filter((row) => row.email === email).at(-1) ?? null
   }

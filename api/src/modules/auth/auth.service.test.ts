@@ -1,5 +1,4 @@
 import { generateKeyPairSync } from 'node:crypto'
-import type { EntityManager } from '@mikro-orm/postgresql'
 import { ConflictError, InvalidInputError, RateLimitedError, UnauthenticatedError, silentLogger } from '@idplane/common'
 import {
   FakeEmailVerificationsRepository,
@@ -38,9 +37,6 @@ describe('AuthService', () => {
   let refreshTokens: FakeRefreshTokensRepository
   let sut: AuthService
 
-  /** Sign-up's transaction, without a database: the callback runs as is. */
-  const em = { transactional: <T>(work: () => Promise<T>) => work() }
-
   beforeEach(() => {
     users = new FakeUsersRepository()
     verifications = new FakeEmailVerificationsRepository()
@@ -62,7 +58,6 @@ describe('AuthService', () => {
     )
     sut = new AuthService(
       config,
-      em as unknown as EntityManager,
       asDouble(users),
       emailVerification,
       refresh,

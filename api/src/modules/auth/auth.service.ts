@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { inject, injectable } from 'inversify'
-import { EntityManager } from '@mikro-orm/postgresql'
 import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import { ConflictError, Logger, UnauthenticatedError } from '@idplane/common'
 import type { Config } from '../../infra/config'
@@ -34,7 +33,6 @@ export class AuthService {
 
   public constructor(
     @inject(TOKENS.Config) private readonly config: Config,
-    private readonly em: EntityManager,
     private readonly users: UsersRepository,
     private readonly verifications: EmailVerificationService,
     private readonly refreshTokens: RefreshTokenService,
@@ -58,8 +56,7 @@ export class AuthService {
     const passwordHash = await this.hasher.hash(input.password)
     let user: User
     try {
-      user = await this.em.transactional(async () => {
-        const verification = await this.verifications.consumeVerifiedAddress(input.email)
+      user = await this.verifications.withVerifiedAddress(input.email, async (verification) => {
         if (await this.users.existsByEmail(input.email)) throw accountExists()
         return this.users.add({
           email: input.email,

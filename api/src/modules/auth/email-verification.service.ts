@@ -116,6 +116,15 @@ export class EmailVerificationService {
   }
 
   /**
+   * Runs `work` (the sign-up) with the address's verification taken, in one transaction: if `work` fails,
+   * the verification is given back.
+   * @throws InvalidInputError when the address has no verified, unconsumed verification
+   */
+  public withVerifiedAddress<T>(email: string, work: (verification: EmailVerification) => Promise<T>): Promise<T> {
+    return this.verifications.transactional(async () => work(await this.consumeVerifiedAddress(email)))
+  }
+
+  /**
    * Takes the address's verification for a sign-up; a verification serves one sign-up only. Call inside the
    * sign-up transaction, so a failed sign-up gives the verification back.
    * @throws InvalidInputError when the address has no verified, unconsumed verification
