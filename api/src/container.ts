@@ -16,6 +16,8 @@ import { MailTransport } from './infra/mail/mailer'
 import { SmtpMailer } from './infra/mail/smtp-mailer'
 import { FileMailer } from './infra/mail/file-mailer'
 import { MAIL_QUEUE, MailService } from './infra/mail/mail.service'
+import { MailOutbox } from './infra/mail/mail-outbox'
+import { MailOutboxRepository } from './infra/mail/mail-outbox.repository'
 import { SecretBox } from './infra/crypto/secret-box'
 import { AgentRuntime } from './agent-runtime/agent-runtime'
 import { createAgentRuntime } from './agent-runtime/create-agent-runtime'
@@ -77,6 +79,13 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
   container.bind(AgentRuntime).toConstantValue(agentRuntime)
   container.bind(SecretBox).toConstantValue(SecretBox.open(config, logger.child({ component: 'secrets' })))
   container.loadSync(...API_MODULES.map((module) => module.bindings))
+  // Mail announcing a change is written with it and relayed from the outbox (docs/queue-and-mail.md).
+  const outbox = new MailOutbox(new MailOutboxRepository(database.orm.em), transport, logger, registry, {
+    pollIntervalMs: config.mailOutbox.pollIntervalMs,
+    from: config.mail.from,
+  })
+  container.bind(MailOutbox).toConstantValue(outbox)
+  if (options.startWorkers !== false) outbox.start()
 
   if (options.startWorkers !== false) await mail.startWorker()
   // The embedded platform comes back up with its agents; unfinished provisioning resumes.
@@ -88,6 +97,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     close: async () => {
       // Stop taking work first, let in-flight handlers finish, then release the database they use.
       await agents.close()
+      await outbox.stop()
       await agentRuntime.close()
       await queue.close()
       await transport.close?.()

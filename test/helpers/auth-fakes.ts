@@ -1,5 +1,6 @@
 import type { MailMessage } from '../../api/src/infra/mail/mailer'
 import type { MailService } from '../../api/src/infra/mail/mail.service'
+import type { MailOutbox } from '../../api/src/infra/mail/mail-outbox'
 import { RateLimitStore } from '../../api/src/infra/rate-limit/rate-limit-store'
 import { EmailVerification } from '../../api/src/modules/auth/email-verification.entity'
 import type {
@@ -125,12 +126,20 @@ export class FakeUsersRepository implements PublicOf<UsersRepository> {
   }
 }
 
-/** Keeps what would have been queued. */
-export class RecordingMailService implements Pick<MailService, 'enqueue'> {
+/** Keeps what would have been queued (MailService) or written to the outbox (MailOutbox). */
+export class RecordingMailService implements Pick<MailService, 'enqueue'>, Pick<MailOutbox, 'add'> {
   public readonly sent: MailMessage[] = []
+  public readonly keys: string[] = []
 
   public async enqueue(message: MailMessage): Promise<void> {
     this.sent.push(message)
+  }
+
+  public async add(mails: readonly { idempotencyKey: string; message: MailMessage }[]): Promise<void> {
+    for (const mail of mails) {
+      this.sent.push(mail.message)
+      this.keys.push(mail.idempotencyKey)
+    }
   }
 }
 
@@ -138,10 +147,10 @@ export class InMemoryRateLimitStore extends RateLimitStore {
   public readonly counters = new Map<string, { key: string; windowStart: Date; count: number }>()
   public readonly sweeps: Date[] = []
 
-  public async increment(key: string, windowStart: Date): Promise<number> {
+  public async increment(key: string, windowStart: Date, amount = 1): Promise<number> {
     const id = `${key}@${windowStart.toISOString()}`
     const counter = this.counters.get(id) ?? { key, windowStart, count: 0 }
-    counter.count += 1
+    counter.count += amount
     this.counters.set(id, counter)
     return counter.count
   }

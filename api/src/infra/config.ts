@@ -3,6 +3,7 @@ import { EnvReader, LogLevel, parseLogLevel } from '@idplane/common'
 import { ADMIN_PORT_COUNTER_START, INBOUND_PORT_COUNTER_START } from '@idplane/common/ports'
 import { IMAGE_PULL_POLICIES, type ImagePullPolicy } from '@idplane/common/orgagent.types'
 import { DEFAULT_PASSWORD_HASH_CONCURRENCY, DEFAULT_PASSWORD_HASH_QUEUE_MAX } from './auth/password-hasher'
+import { DEFAULT_MAIL_OUTBOX_POLL_INTERVAL_MS } from './mail/mail-outbox'
 
 /** @default 5000, the spec's gateway port (Limits table). */
 export const DEFAULT_PORT = 5000
@@ -18,6 +19,14 @@ export const DEFAULT_VERIFICATION_CODE_TTL_SECONDS = 900
  * (SESSION_REVOCATION_REFRESH_MS). A revoked session is refused on every replica within this interval.
  */
 export const DEFAULT_SESSION_REVOCATION_REFRESH_MS = 2_000
+/**
+ * @default 200 invitation mails per organization per window (RATE_LIMIT_INVITATION_MAIL_MAX): four full
+ * 50-address batches an hour, enough for onboarding a team, too few for using the API as a mail relay.
+ */
+export const DEFAULT_INVITATION_MAIL_LIMIT = 200
+/** @default 3600 seconds (RATE_LIMIT_INVITATION_MAIL_WINDOW_SECONDS). */
+export const DEFAULT_INVITATION_MAIL_WINDOW_SECONDS = 3_600
+
 /** Upper bound of SESSION_REVOCATION_REFRESH_MS: the promise of refusal within 5 seconds. */
 export const MAX_SESSION_REVOCATION_REFRESH_MS = 5_000
 
@@ -105,9 +114,13 @@ export interface Config {
     readonly clientLimit: RateLimitRule
     /** SESSION_REVOCATION_REFRESH_MS (see DEFAULT_SESSION_REVOCATION_REFRESH_MS). */
     readonly sessionCheckIntervalMs: number
+    /** Invitation mails per organization (RATE_LIMIT_INVITATION_MAIL_*), counted per mail. */
+    readonly invitationMailLimit: RateLimitRule
     /** PASSWORD_HASH_CONCURRENCY / PASSWORD_HASH_QUEUE_MAX (infra/auth/password-hasher.ts). */
     readonly passwordHashing: { readonly concurrency: number; readonly maxQueued: number }
   }
+  /** The transactional mail outbox (infra/mail/mail-outbox.ts). */
+  readonly mailOutbox: { readonly pollIntervalMs: number }
   readonly clientAliases: readonly ClientAlias[]
   /** Key (32 bytes, base64) that encrypts secrets at rest; derived per install in embedded mode. */
   readonly secretsKey?: string
@@ -205,6 +218,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         limit: env.int('RATE_LIMIT_CLIENT_MAX', 100, { min: 1 }),
         windowSeconds: env.int('RATE_LIMIT_CLIENT_WINDOW_SECONDS', 60, { min: 1 }),
       },
+      invitationMailLimit: {
+        limit: env.int('RATE_LIMIT_INVITATION_MAIL_MAX', DEFAULT_INVITATION_MAIL_LIMIT, { min: 1 }),
+        windowSeconds: env.int('RATE_LIMIT_INVITATION_MAIL_WINDOW_SECONDS', DEFAULT_INVITATION_MAIL_WINDOW_SECONDS, {
+          min: 1,
+        }),
+      },
       sessionCheckIntervalMs: env.int('SESSION_REVOCATION_REFRESH_MS', DEFAULT_SESSION_REVOCATION_REFRESH_MS, {
         min: 100,
         max: MAX_SESSION_REVOCATION_REFRESH_MS,
@@ -213,6 +232,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         concurrency: env.int('PASSWORD_HASH_CONCURRENCY', DEFAULT_PASSWORD_HASH_CONCURRENCY, { min: 1, max: 64 }),
         maxQueued: env.int('PASSWORD_HASH_QUEUE_MAX', DEFAULT_PASSWORD_HASH_QUEUE_MAX, { min: 0, max: 10_000 }),
       },
+    },
+    mailOutbox: {
+      pollIntervalMs: env.int('MAIL_OUTBOX_POLL_INTERVAL_MS', DEFAULT_MAIL_OUTBOX_POLL_INTERVAL_MS, {
+        min: 10,
+        max: 60_000,
+      }),
     },
     clientAliases,
     secretsKey,

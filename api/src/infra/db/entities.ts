@@ -12,6 +12,7 @@ import { Invitation } from '../../modules/invitations/invitation.entity'
 import { OrgAgent } from '../../modules/agents/org-agent.entity'
 import { AgentPortCounter } from '../../modules/agents/agent-port-counter.entity'
 import { AgentEvent } from '../../modules/agents/agent-event.entity'
+import { MailOutboxEntry } from '../mail/mail-outbox.entity'
 
 /** Every entity the API persists; listed explicitly so discovery never scans the file system. */
 export const ENTITIES = [
@@ -29,4 +30,5 @@ export const ENTITIES = [
   OrgAgent,
   AgentPortCounter,
   AgentEvent,
+  MailOutboxEntry,
 ]

@@ -40,7 +40,12 @@ export const authModule: ApiModule = {
     bind(RateLimiter)
       .toDynamicValue((context) => {
         const config = context.get<Config>(TOKENS.Config)
-        const rules = [config.auth.signInLimit, config.auth.verificationMailLimit, config.auth.clientLimit]
+        const rules = [
+          config.auth.signInLimit,
+          config.auth.verificationMailLimit,
+          config.auth.clientLimit,
+          config.auth.invitationMailLimit,
+        ]
         return new RateLimiter(context.get(RateLimitStore), context.get(Logger), {
           retentionSeconds: Math.max(...rules.map((rule) => rule.windowSeconds)),
         })

@@ -12,7 +12,7 @@ import {
 import { PasswordHasher } from '../../infra/auth/password-hasher'
 import { TokenService } from '../../infra/auth/token.service'
 import { loadConfig } from '../../infra/config'
-import type { MailService } from '../../infra/mail/mail.service'
+import type { MailOutbox } from '../../infra/mail/mail-outbox'
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter'
 import { AuthService, SIGN_IN_FAILED_MESSAGE } from './auth.service'
 import { EmailVerificationService } from './email-verification.service'
@@ -46,7 +46,7 @@ describe('AuthService', () => {
       config,
       asDouble(verifications),
       asDouble(users),
-      new RecordingMailService() as unknown as MailService,
+      new RecordingMailService() as unknown as MailOutbox,
       rateLimiter,
       silentLogger,
     )

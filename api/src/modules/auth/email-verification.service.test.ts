@@ -7,7 +7,7 @@ import {
   asDouble,
 } from '../../../../test/helpers/auth-fakes'
 import { loadConfig } from '../../infra/config'
-import type { MailService } from '../../infra/mail/mail.service'
+import type { MailOutbox } from '../../infra/mail/mail-outbox'
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter'
 import { EmailVerificationService, MAX_FAILED_VERIFICATION_ATTEMPTS } from './email-verification.service'
 import { sha256Hex } from './secrets'
@@ -55,7 +55,7 @@ describe('EmailVerificationService', () => {
       config,
       asDouble(verifications),
       asDouble(users),
-      mail as unknown as MailService,
+      mail as unknown as MailOutbox,
       rateLimiter,
       silentLogger,
     )

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto'
 import { inject, injectable } from 'inversify'
 import { InvalidInputError, Logger } from '@idplane/common'
 import type { Config } from '../../infra/config'
 import { TOKENS } from '../../infra/tokens'
-import { MailService } from '../../infra/mail/mail.service'
+import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
 import { UsersRepository } from '../users/users.repository'
 import { resolveClientAlias } from './client-aliases'
@@ -33,7 +34,7 @@ export class EmailVerificationService {
     @inject(TOKENS.Config) private readonly config: Config,
     private readonly verifications: EmailVerificationsRepository,
     private readonly users: UsersRepository,
-    private readonly mail: MailService,
+    private readonly outbox: MailOutbox,
     private readonly rateLimiter: RateLimiter,
     logger: Logger,
   ) {
@@ -63,19 +64,25 @@ export class EmailVerificationService {
       'Too many verification mails requested; try again later',
     )
     if (await this.users.existsByEmail(email)) {
-      await this.mail.enqueue(buildAccountExistsMail({ to: email, alias }))
+      const message = buildAccountExistsMail({ to: email, alias })
+      await this.outbox.add([{ idempotencyKey: `account-exists:${randomUUID()}`, message }])
       return
     }
     const ttlSeconds = this.config.auth.verificationCodeTtlSeconds
     const code = generateVerificationCode()
-    const verification = await this.verifications.add({
-      email,
-      codeHash: sha256Hex(code),
-      clientAlias: alias.alias,
-      expiresAt: new Date(Date.now() + ttlSeconds * 1000),
-    })
     const link = verificationLink(alias, email, code)
-    await this.mail.enqueue(buildVerificationMail({ to: email, alias, code, link, ttlSeconds }))
+    // The code and its mail are stored together: no code that was never mailed, no mail of a lost code.
+    const verification = await this.verifications.transactional(async () => {
+      const added = await this.verifications.add({
+        email,
+        codeHash: sha256Hex(code),
+        clientAlias: alias.alias,
+        expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+      })
+      const message = buildVerificationMail({ to: email, alias, code, link, ttlSeconds })
+      await this.outbox.add([{ idempotencyKey: `verification:${added.id}`, message }])
+      return added
+    })
     // Embedded mode has no mail server: the link in the log is how a developer gets in (DESIGN.md).
     if (this.config.mail.kind === 'file') this.logger.info('Wrote verification link', { email, link })
     else this.logger.info('Created email verification', { email, verificationId: verification.id })
