@@ -82,6 +82,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
   // Mail announcing a change is written with it and relayed from the outbox (docs/queue-and-mail.md).
   const outbox = new MailOutbox(new MailOutboxRepository(database.orm.em), transport, logger, registry, {
     pollIntervalMs: config.mailOutbox.pollIntervalMs,
+    leaseSeconds: config.mailOutbox.leaseSeconds,
     from: config.mail.from,
   })
   container.bind(MailOutbox).toConstantValue(outbox)

@@ -3,7 +3,7 @@ import { EnvReader, LogLevel, parseLogLevel } from '@idplane/common'
 import { ADMIN_PORT_COUNTER_START, INBOUND_PORT_COUNTER_START } from '@idplane/common/ports'
 import { IMAGE_PULL_POLICIES, type ImagePullPolicy } from '@idplane/common/orgagent.types'
 import { DEFAULT_PASSWORD_HASH_CONCURRENCY, DEFAULT_PASSWORD_HASH_QUEUE_MAX } from './auth/password-hasher'
-import { DEFAULT_MAIL_OUTBOX_POLL_INTERVAL_MS } from './mail/mail-outbox'
+import { DEFAULT_MAIL_OUTBOX_LEASE_SECONDS, DEFAULT_MAIL_OUTBOX_POLL_INTERVAL_MS } from './mail/mail-outbox'
 
 /** @default 5000, the spec's gateway port (Limits table). */
 export const DEFAULT_PORT = 5000
@@ -120,7 +120,7 @@ export interface Config {
     readonly passwordHashing: { readonly concurrency: number; readonly maxQueued: number }
   }
   /** The transactional mail outbox (infra/mail/mail-outbox.ts). */
-  readonly mailOutbox: { readonly pollIntervalMs: number }
+  readonly mailOutbox: { readonly pollIntervalMs: number; readonly leaseSeconds: number }
   readonly clientAliases: readonly ClientAlias[]
   /** Key (32 bytes, base64) that encrypts secrets at rest; derived per install in embedded mode. */
   readonly secretsKey?: string
@@ -238,6 +238,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         min: 10,
         max: 60_000,
       }),
+      leaseSeconds: env.int('MAIL_OUTBOX_LEASE_SECONDS', DEFAULT_MAIL_OUTBOX_LEASE_SECONDS, { min: 1, max: 3_600 }),
     },
     clientAliases,
     secretsKey,

@@ -10,10 +10,11 @@ import { MailOutboxRepository, type ClaimedMail } from './mail-outbox.repository
 /** @default 1000 ms between looks at the outbox when nothing woke the relay (MAIL_OUTBOX_POLL_INTERVAL_MS). */
 export const DEFAULT_MAIL_OUTBOX_POLL_INTERVAL_MS = 1_000
 /**
- * How long a claim holds a row: longer than one SMTP conversation can take (SMTP_TIMEOUTS_MS: 10 + 10 + 30 s),
- * so a live relay never loses its claim mid-send. A relay that died holding a claim delays that mail this long.
+ * @default 120 s (MAIL_OUTBOX_LEASE_SECONDS): how long a claim holds a row. Longer than one SMTP
+ * conversation can take (SMTP_TIMEOUTS_MS: 10 + 10 + 30 s), so a live relay never loses its claim mid-send;
+ * mails claimed by a relay that died wait this long before another relay sends them.
  */
-export const MAIL_OUTBOX_LEASE_SECONDS = 120
+export const DEFAULT_MAIL_OUTBOX_LEASE_SECONDS = 120
 /** Send attempts before a mail is marked dead (the same schedule as the queue's: about 13 minutes). */
 export const MAIL_OUTBOX_MAX_ATTEMPTS = 6
 /** Rows claimed per round. */
@@ -24,6 +25,7 @@ const SWEEP_INTERVAL_MS = 3_600_000
 
 export interface MailOutboxOptions {
   pollIntervalMs: number
+  leaseSeconds: number
   /** MAIL_FROM: its domain is the right-hand side of the Message-IDs. */
   from: string
 }
@@ -107,7 +109,7 @@ export class MailOutbox {
   /** One round now: claims and sends what is due. Resolves with how many mails were sent. */
   public async relayOnce(): Promise<number> {
     const claimToken = randomUUID()
-    const claimed = await this.outbox.claim(claimToken, BATCH_SIZE, MAIL_OUTBOX_LEASE_SECONDS)
+    const claimed = await this.outbox.claim(claimToken, BATCH_SIZE, this.options.leaseSeconds)
     let sent = 0
     for (const mail of claimed) if (await this.deliver(mail, claimToken)) sent += 1
     await this.sweepIfDue()
