@@ -9,6 +9,7 @@ import type { Config } from './infra/config'
 import { Database } from './infra/db/database'
 import { TokenService } from './infra/auth/token.service'
 import { createAuthorizationChecker, createCurrentUserChecker } from './infra/auth/authorization'
+import { SessionCheck } from './infra/auth/session-check'
 import { errorHandler, notFoundHandler } from './infra/http/error-handler'
 import { accessLog, ormRequestContext, requestId } from './infra/http/request-context'
 import { httpMetrics } from './infra/http/metrics'
@@ -50,7 +51,7 @@ export function createApp(container: Container): Express {
     defaultErrorHandler: false,
     classTransformer: true,
     validation: { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } },
-    authorizationChecker: createAuthorizationChecker(tokens, container.get(OrgRoleLookup)),
+    authorizationChecker: createAuthorizationChecker(tokens, container.get(OrgRoleLookup), container.get(SessionCheck)),
     currentUserChecker: createCurrentUserChecker(),
   }
   useExpressServer(app, options)

@@ -16,10 +16,13 @@ import { MailTransport } from './infra/mail/mailer'
 import { SmtpMailer } from './infra/mail/smtp-mailer'
 import { FileMailer } from './infra/mail/file-mailer'
 import { MAIL_QUEUE, MailService } from './infra/mail/mail.service'
+import { MailOutbox } from './infra/mail/mail-outbox'
+import { MailOutboxRepository } from './infra/mail/mail-outbox.repository'
 import { SecretBox } from './infra/crypto/secret-box'
 import { AgentRuntime } from './agent-runtime/agent-runtime'
 import { createAgentRuntime } from './agent-runtime/create-agent-runtime'
-import { ModuleRegistry, entitiesOf } from './infra/module-registry'
+import { ModuleRegistry } from './infra/module-registry'
+import { persistedEntities } from './infra/db/persisted-entities'
 
 export interface RuntimeOptions {
   /** scrypt cost (log2 N); tests lower it. */
@@ -46,7 +49,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
   const database = await Database.open(
     config.database,
     logger.child({ component: 'database' }),
-    entitiesOf(API_MODULES),
+    persistedEntities(API_MODULES),
   )
   const queue = createQueue(config, logger, registry)
   try {
@@ -71,7 +74,9 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
   // The global em resolves to the request's fork inside RequestContext (see infra/http/request-context.ts).
   container.bind(EntityManager).toConstantValue(database.orm.em)
   container.bind(TokenService).toConstantValue(new TokenService(config.jwt))
-  container.bind(PasswordHasher).toConstantValue(new PasswordHasher(options.passwordHashLogN))
+  container
+    .bind(PasswordHasher)
+    .toConstantValue(new PasswordHasher(options.passwordHashLogN, config.auth.passwordHashing))
   container
     .bind<ReadinessCheck>(TOKENS.ReadinessChecks)
     .toConstantValue({ name: 'database', isHealthy: () => database.isHealthy() })
@@ -84,10 +89,18 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
   const modules = new ModuleRegistry(API_MODULES, container)
   container.bind(ModuleRegistry).toConstantValue(modules)
   container.loadSync(...API_MODULES.map((module) => module.bindings))
+  // Mail announcing a change is written with it and relayed from the outbox (docs/queue-and-mail.md).
+  const outbox = new MailOutbox(new MailOutboxRepository(database.orm.em), transport, logger, registry, {
+    pollIntervalMs: config.mailOutbox.pollIntervalMs,
+    leaseSeconds: config.mailOutbox.leaseSeconds,
+    from: config.mail.from,
+  })
+  container.bind(MailOutbox).toConstantValue(outbox)
 
   const close = async () => {
     // Stop taking work first, let in-flight handlers finish, then release the database they use.
     await modules.stop()
+    await outbox.stop()
     await agentRuntime.close()
     await queue.close()
     await transport.close?.()
@@ -96,6 +109,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
   if (options.startWorkers !== false) {
     try {
       await mail.startWorker()
+      outbox.start()
       await modules.start()
     } catch (error) {
       await close().catch(() => undefined)

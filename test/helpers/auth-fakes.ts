@@ -1,5 +1,6 @@
 import type { MailMessage } from '../../api/src/infra/mail/mailer'
 import type { MailService } from '../../api/src/infra/mail/mail.service'
+import type { MailOutbox } from '../../api/src/infra/mail/mail-outbox'
 import { RateLimitStore } from '../../api/src/infra/rate-limit/rate-limit-store'
 import { EmailVerification } from '../../api/src/modules/auth/email-verification.entity'
 import type {
@@ -8,6 +9,8 @@ import type {
 } from '../../api/src/modules/auth/email-verifications.repository'
 import { RefreshToken } from '../../api/src/modules/auth/refresh-token.entity'
 import type { NewRefreshToken, RefreshTokensRepository } from '../../api/src/modules/auth/refresh-tokens.repository'
+import type { SessionRevocationReason } from '../../api/src/modules/auth/revoked-session.entity'
+import type { RevokedSessionsRepository } from '../../api/src/modules/auth/revoked-sessions.repository'
 import { User } from '../../api/src/modules/users/user.entity'
 import type { NewUser, UsersRepository } from '../../api/src/modules/users/users.repository'
 
@@ -27,6 +30,10 @@ export class FakeEmailVerificationsRepository implements PublicOf<EmailVerificat
     const row = Object.assign(new EmailVerification(), data)
     this.rows.push(row)
     return row
+  }
+
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return work()
   }
 
   public async findNewest(email: string): Promise<EmailVerification | null> {
@@ -86,6 +93,10 @@ export class FakeRefreshTokensRepository implements PublicOf<RefreshTokensReposi
     return true
   }
 
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return work()
+  }
+
   public async revokeFamily(familyId: string, at: Date): Promise<number> {
     const live = this.rows.filter((row) => row.familyId === familyId && !row.revokedAt)
     for (const row of live) row.revokedAt = at
@@ -119,12 +130,20 @@ export class FakeUsersRepository implements PublicOf<UsersRepository> {
   }
 }
 
-/** Keeps what would have been queued. */
-export class RecordingMailService implements Pick<MailService, 'enqueue'> {
+/** Keeps what would have been queued (MailService) or written to the outbox (MailOutbox). */
+export class RecordingMailService implements Pick<MailService, 'enqueue'>, Pick<MailOutbox, 'add'> {
   public readonly sent: MailMessage[] = []
+  public readonly keys: string[] = []
 
   public async enqueue(message: MailMessage): Promise<void> {
     this.sent.push(message)
+  }
+
+  public async add(mails: readonly { idempotencyKey: string; message: MailMessage }[]): Promise<void> {
+    for (const mail of mails) {
+      this.sent.push(mail.message)
+      this.keys.push(mail.idempotencyKey)
+    }
   }
 }
 
@@ -132,10 +151,10 @@ export class InMemoryRateLimitStore extends RateLimitStore {
   public readonly counters = new Map<string, { key: string; windowStart: Date; count: number }>()
   public readonly sweeps: Date[] = []
 
-  public async increment(key: string, windowStart: Date): Promise<number> {
+  public async increment(key: string, windowStart: Date, amount = 1): Promise<number> {
     const id = `${key}@${windowStart.toISOString()}`
     const counter = this.counters.get(id) ?? { key, windowStart, count: 0 }
-    counter.count += 1
+    counter.count += amount
     this.counters.set(id, counter)
     return counter.count
   }
@@ -150,5 +169,29 @@ export class InMemoryRateLimitStore extends RateLimitStore {
       }
     }
     return deleted
+  }
+}
+
+/** Revoked sessions in memory; `queries` counts the loads, so tests can see there is no query per request. */
+export class FakeRevokedSessionsRepository implements PublicOf<RevokedSessionsRepository> {
+  public readonly rows: { sessionId: string; reason: SessionRevocationReason; revokedAt: Date; expiresAt: Date }[] = []
+  public queries = 0
+
+  public async add(sessionIds: readonly string[], reason: SessionRevocationReason, at: Date, expiresAt: Date) {
+    for (const sessionId of sessionIds) {
+      if (!this.rows.some((row) => row.sessionId === sessionId))
+        this.rows.push({ sessionId, reason, revokedAt: at, expiresAt })
+    }
+  }
+
+  public async listActive(now: Date): Promise<string[]> {
+    this.queries += 1
+    return this.rows.filter((row) => row.expiresAt > now).map((row) => row.sessionId)
+  }
+
+  public async deleteExpired(now: Date): Promise<number> {
+    const before = this.rows.length
+    this.rows.splice(0, this.rows.length, ...this.rows.filter((row) => row.expiresAt > now))
+    return before - this.rows.length
   }
 }

@@ -418,3 +418,44 @@ describe('Invitations and membership', () => {
     })
   })
 })
+
+describe('Invitation mail limit per organization', () => {
+  let api: TestApi
+
+  beforeAll(async () => {
+    api = await startApi({ RATE_LIMIT_INVITATION_MAIL_MAX: '3', RATE_LIMIT_INVITATION_MAIL_WINDOW_SECONDS: '3600' })
+  })
+
+  afterAll(async () => {
+    await api?.stop()
+  })
+
+  it('answers 429 with Retry-After once an organization passes its invitation mails, counting addresses', async () => {
+    const owner = await anInvitee(api)
+    const org = await anOrganizationOf(api, [{ user: owner, roles: ['owner'] }])
+    const member = (await roleIdsByName(api)).member
+    const batch = (count: number) =>
+      Array.from({ length: count }, () => ({
+        email: `limited-${randomUUID().slice(0, 8)}@example.test`,
+        orgRoleId: [member],
+      }))
+    const post = (invitations: unknown) =>
+      request(api.app)
+        .post(`/v1/orgs/${org.id}/invitations`)
+        .set('Authorization', `Bearer ${owner.token}`)
+        .send({ invitations })
+
+    await post(batch(2)).expect(201)
+    const limited = await post(batch(2)).expect(429)
+    expect(limited.body).toMatchObject({
+      statusCode: 429,
+      message: 'Too many invitation mails for this organization; try again later',
+    })
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
+    const listed = await request(api.app)
+      .get(`/v1/orgs/${org.id}/invitations`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .expect(200)
+    expect(listed.body.data.totalItems).toBe(2)
+  })
+})

@@ -69,6 +69,23 @@ describe('SmtpMailer', () => {
     await mailer.close()
   })
 
+  it('sends the outbox Message-ID as the Message-ID header, so a re-sent mail is recognizable', async () => {
+    const mailer = new SmtpMailer({ url: capture.url, from: FROM, logger: silentLogger })
+    const message = {
+      to: 'grace@example.com',
+      subject: 'Invitation',
+      text: 'Join us',
+      messageId: '<invitation.0b9e@idplane.test>',
+    }
+    await mailer.send(message)
+    await mailer.send(message)
+    const mail = await capture.waitForMail('grace@example.com', { count: 2 })
+    const ids = capture.messages.filter((m) => m.to.includes('grace@example.com')).map((m) => m.headers['message-id'])
+    expect(ids).toEqual(['<invitation.0b9e@idplane.test>', '<invitation.0b9e@idplane.test>'])
+    expect(mail.subject).toBe('Invitation')
+    await mailer.close()
+  })
+
   it('fails with UpstreamError on a wrong password, without the password in the error', async () => {
     const mailer = new SmtpMailer({
       url: capture.url.replace('smtp-s3cret', 'wrong-pw'),

@@ -1,6 +1,6 @@
 import { silentLogger } from '@idplane/common'
 import { Database } from '../../api/src/infra/db/database'
-import { entitiesOf } from '../../api/src/infra/module-registry'
+import { persistedEntities } from '../../api/src/infra/db/persisted-entities'
 import { API_MODULES } from '../../api/src/modules'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
 
@@ -10,7 +10,7 @@ describe.each(['pglite', 'postgres'] as const)('migrations on %s', (kind) => {
 
   beforeAll(async () => {
     fresh = await freshDatabase(kind)
-    database = await Database.open(fresh.target, silentLogger, entitiesOf(API_MODULES))
+    database = await Database.open(fresh.target, silentLogger, persistedEntities(API_MODULES))
   })
 
   afterAll(async () => {

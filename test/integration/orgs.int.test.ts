@@ -392,7 +392,8 @@ describe('organizations', () => {
         expires_in: api.config.jwt.accessTokenTtlSeconds,
       })
       const cookie = String(exchanged.headers['set-cookie']?.[0] ?? '')
-      expect(cookie).toMatch(/^session_id=[A-Za-z0-9_-]{43};/)
+      // The session of an M2M token is its credential: rotation and deletion end it (issue 8, Part 2 item 5).
+      expect(cookie.startsWith(`session_id=${clientId};`)).toBe(true)
       expect(cookie).toContain(`Max-Age=${api.config.jwt.accessTokenTtlSeconds}`)
       expect(cookie).toContain('HttpOnly')
       expect(cookie).toContain('SameSite=Strict')

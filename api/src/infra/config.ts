@@ -4,6 +4,8 @@ import { ADMIN_PORT_COUNTER_START, INBOUND_PORT_COUNTER_START } from '@idplane/c
 import { IMAGE_PULL_POLICIES, type ImagePullPolicy } from '@idplane/common/orgagent.types'
 import { readConfigSections, type ConfigSection } from './config-section'
 import { AGENT_ENDPOINT_PROTOCOLS } from '@idplane/common/agent-contract/endpoint'
+import { DEFAULT_PASSWORD_HASH_CONCURRENCY, DEFAULT_PASSWORD_HASH_QUEUE_MAX } from './auth/password-hasher'
+import { DEFAULT_MAIL_OUTBOX_LEASE_SECONDS, DEFAULT_MAIL_OUTBOX_POLL_INTERVAL_MS } from './mail/mail-outbox'
 
 /** @default 5000, the spec's gateway port (Limits table). */
 export const DEFAULT_PORT = 5000
@@ -13,6 +15,22 @@ export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 86_400
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 86_400
 /** @default 15 minutes for an e-mail verification code. */
 export const DEFAULT_VERIFICATION_CODE_TTL_SECONDS = 900
+
+/**
+ * @default 2000 ms: how old a process's copy of the revoked sessions may get before it is reloaded
+ * (SESSION_REVOCATION_REFRESH_MS). A revoked session is refused on every replica within this interval.
+ */
+export const DEFAULT_SESSION_REVOCATION_REFRESH_MS = 2_000
+/**
+ * @default 200 invitation mails per organization per window (RATE_LIMIT_INVITATION_MAIL_MAX): four full
+ * 50-address batches an hour, enough for onboarding a team, too few for using the API as a mail relay.
+ */
+export const DEFAULT_INVITATION_MAIL_LIMIT = 200
+/** @default 3600 seconds (RATE_LIMIT_INVITATION_MAIL_WINDOW_SECONDS). */
+export const DEFAULT_INVITATION_MAIL_WINDOW_SECONDS = 3_600
+
+/** Upper bound of SESSION_REVOCATION_REFRESH_MS: the issue's promise of refusal within 5 seconds. */
+export const MAX_SESSION_REVOCATION_REFRESH_MS = 5_000
 
 /** @default 6 GET /agent attempts (spec: Limits, "Agent provisioning constants"). */
 export const DEFAULT_AGENT_POLL_ATTEMPTS = 6
@@ -100,7 +118,15 @@ export interface Config {
     readonly signInLimit: RateLimitRule
     readonly verificationMailLimit: RateLimitRule
     readonly clientLimit: RateLimitRule
+    /** SESSION_REVOCATION_REFRESH_MS (see DEFAULT_SESSION_REVOCATION_REFRESH_MS). */
+    readonly sessionCheckIntervalMs: number
+    /** Invitation mails per organization (RATE_LIMIT_INVITATION_MAIL_*), counted per mail. */
+    readonly invitationMailLimit: RateLimitRule
+    /** PASSWORD_HASH_CONCURRENCY / PASSWORD_HASH_QUEUE_MAX (infra/auth/password-hasher.ts). */
+    readonly passwordHashing: { readonly concurrency: number; readonly maxQueued: number }
   }
+  /** The transactional mail outbox (infra/mail/mail-outbox.ts). */
+  readonly mailOutbox: { readonly pollIntervalMs: number; readonly leaseSeconds: number }
   readonly clientAliases: readonly ClientAlias[]
   /** Key (32 bytes, base64) that encrypts secrets at rest; derived per install in embedded mode. */
   readonly secretsKey?: string
@@ -203,6 +229,27 @@ export function loadConfig(
         limit: env.int('RATE_LIMIT_CLIENT_MAX', 100, { min: 1 }),
         windowSeconds: env.int('RATE_LIMIT_CLIENT_WINDOW_SECONDS', 60, { min: 1 }),
       },
+      invitationMailLimit: {
+        limit: env.int('RATE_LIMIT_INVITATION_MAIL_MAX', DEFAULT_INVITATION_MAIL_LIMIT, { min: 1 }),
+        windowSeconds: env.int('RATE_LIMIT_INVITATION_MAIL_WINDOW_SECONDS', DEFAULT_INVITATION_MAIL_WINDOW_SECONDS, {
+          min: 1,
+        }),
+      },
+      sessionCheckIntervalMs: env.int('SESSION_REVOCATION_REFRESH_MS', DEFAULT_SESSION_REVOCATION_REFRESH_MS, {
+        min: 100,
+        max: MAX_SESSION_REVOCATION_REFRESH_MS,
+      }),
+      passwordHashing: {
+        concurrency: env.int('PASSWORD_HASH_CONCURRENCY', DEFAULT_PASSWORD_HASH_CONCURRENCY, { min: 1, max: 64 }),
+        maxQueued: env.int('PASSWORD_HASH_QUEUE_MAX', DEFAULT_PASSWORD_HASH_QUEUE_MAX, { min: 0, max: 10_000 }),
+      },
+    },
+    mailOutbox: {
+      pollIntervalMs: env.int('MAIL_OUTBOX_POLL_INTERVAL_MS', DEFAULT_MAIL_OUTBOX_POLL_INTERVAL_MS, {
+        min: 10,
+        max: 60_000,
+      }),
+      leaseSeconds: env.int('MAIL_OUTBOX_LEASE_SECONDS', DEFAULT_MAIL_OUTBOX_LEASE_SECONDS, { min: 1, max: 3_600 }),
     },
     clientAliases,
     secretsKey,

@@ -3,6 +3,7 @@ import type { Action } from 'routing-controllers'
 import { ForbiddenError, InvalidInputError, UnauthenticatedError } from '@idplane/common'
 import type { TokenService, Principal } from './token.service'
 import type { OrgRoleLookup } from './org-role-lookup'
+import type { SessionCheck } from './session-check'
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -28,13 +29,14 @@ export function bearerToken(req: Request): string {
 
 /**
  * The one authorization check, wired into routing-controllers' `@Authorized(roles)`:
- * 401 without a valid token; for routes with roles, 400 for a malformed organization id, 403 unless the
- * caller holds one of the roles in the organization of the route (`:orgId`, or `orgId` in the query).
+ * 401 without a valid token or for a revoked session (`sid`); for routes with roles, 400 for a malformed
+ * organization id, 403 unless the caller holds one of the roles in the organization of the route (`:orgId`, or `orgId` in the query).
  */
-export function createAuthorizationChecker(tokens: TokenService, roleLookup: OrgRoleLookup) {
+export function createAuthorizationChecker(tokens: TokenService, roleLookup: OrgRoleLookup, sessions: SessionCheck) {
   return async (action: Action, roles: string[]): Promise<boolean> => {
     const req = action.request as Request
     const principal = tokens.verify(bearerToken(req))
+    await sessions.assertActive(principal.sessionId)
     req.principal = principal
     if (roles.length === 0) return true
 

@@ -18,7 +18,7 @@ export class Database {
   ) {}
 
   /**
-   * @param entities every module's entities (entitiesOf(API_MODULES))
+   * @param entities infra's and every module's entities (persistedEntities(API_MODULES))
    * @throws UpstreamError when the database cannot be reached or a migration fails
    */
   public static async open(

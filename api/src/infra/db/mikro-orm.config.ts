@@ -5,7 +5,7 @@ import { MIGRATIONS } from '../../migrations'
 /**
  * The one ORM configuration. Schema changes only through migrations (never auto-sync outside tests);
  * migrations are listed explicitly so they work from the compiled dist/ as well as from sources. The
- * entities are the modules' (entitiesOf(API_MODULES)), listed so discovery never scans the file system.
+ * entities are infra's and the modules' (persistedEntities(API_MODULES)), listed so discovery never scans the file system.
  */
 export function createOrmConfig(
   clientUrl: string,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { mkdir, readFile, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { injectable } from 'inversify'
@@ -23,6 +23,12 @@ export interface StoredMail {
   subject: string
   text: string
   html?: string
+  messageId?: string
+}
+
+/** 16 hex digits of the Message-ID's sha256: part of the file name, so a written Message-ID is found by name. */
+function messageIdDigest(messageId: string): string {
+  return createHash('sha256').update(messageId).digest('hex').slice(0, 16)
 }
 
 /**
@@ -40,14 +46,23 @@ export class FileMailer extends MailTransport {
     this.logger = options.logger.child({ component: 'file-mailer' })
   }
 
-  /** @throws UpstreamError when the file cannot be written */
+  /**
+   * Writes the mail; a mail whose Message-ID was written already for this recipient is skipped, so a re-sent
+   * outbox mail leaves one file.
+   * @throws UpstreamError when the file cannot be written
+   */
   public async send(message: MailMessage): Promise<void> {
     const now = new Date()
     this.sequence = (this.sequence + 1) % 1_000_000
     const dir = mailDirectory(this.options.dataDir, message.to)
+    const idSuffix = message.messageId === undefined ? '' : `-${messageIdDigest(message.messageId)}`
+    if (idSuffix && (await this.hasFileEndingWith(dir, `${idSuffix}.json`))) {
+      this.logger.info('Skipped mail already written', { to: message.to, messageId: message.messageId })
+      return
+    }
     const file = path.join(
       dir,
-      `${now.toISOString().replace(/[-:.]/g, '')}-${String(this.sequence).padStart(6, '0')}.json`,
+      `${now.toISOString().replace(/[-:.]/g, '')}-${String(this.sequence).padStart(6, '0')}${idSuffix}.json`,
     )
     const stored: StoredMail = {
       id: randomUUID(),
@@ -57,6 +72,7 @@ export class FileMailer extends MailTransport {
       subject: message.subject,
       text: message.text,
       ...(message.html === undefined ? {} : { html: message.html }),
+      ...(message.messageId === undefined ? {} : { messageId: message.messageId }),
     }
     try {
       await mkdir(dir, { recursive: true })
@@ -65,6 +81,14 @@ export class FileMailer extends MailTransport {
       throw new UpstreamError('Could not write the mail file', { cause: error })
     }
     this.logger.info('Wrote mail', { to: message.to, file })
+  }
+
+  private async hasFileEndingWith(dir: string, ending: string): Promise<boolean> {
+    try {
+      return (await readdir(dir)).some((name) => name.endsWith(ending))
+    } catch {
+      return false
+    }
   }
 
   public async isHealthy(): Promise<boolean> {

@@ -89,11 +89,18 @@ export function toMailMessage(value: unknown): MailMessage {
   const fields: FieldError[] = (['to', 'subject', 'text'] as const)
     .filter((field) => typeof record[field] !== 'string' || (record[field] as string).trim() === '')
     .map((field) => ({ field, message: 'must be a non-empty string' }))
-  for (const field of ['html', 'from'] as const) {
+  for (const field of ['html', 'from', 'messageId'] as const) {
     if (record[field] !== undefined && typeof record[field] !== 'string')
       fields.push({ field, message: 'must be a string' })
   }
   if (fields.length > 0) throw new InvalidInputError('Invalid mail message', fields)
-  const { to, subject, text, html, from } = record as unknown as MailMessage
-  return { to, subject, text, ...(html === undefined ? {} : { html }), ...(from === undefined ? {} : { from }) }
+  const { to, subject, text, html, from, messageId } = record as unknown as MailMessage
+  return {
+    to,
+    subject,
+    text,
+    ...(html === undefined ? {} : { html }),
+    ...(from === undefined ? {} : { from }),
+    ...(messageId === undefined ? {} : { messageId }),
+  }
 }

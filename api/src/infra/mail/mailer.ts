@@ -5,6 +5,8 @@ export interface MailMessage {
   text: string
   html?: string
   from?: string
+  /** `<left@domain>`; the outbox sets it from the mail's idempotency key, so a re-sent mail can be recognized. */
+  messageId?: string
 }
 
 /**

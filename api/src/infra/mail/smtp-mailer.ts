@@ -44,6 +44,7 @@ export class SmtpMailer extends MailTransport {
         subject: message.subject,
         text: message.text,
         ...(message.html === undefined ? {} : { html: message.html }),
+        ...(message.messageId === undefined ? {} : { messageId: message.messageId }),
       })
       messageId = info.messageId
     } catch (error) {

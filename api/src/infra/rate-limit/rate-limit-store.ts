@@ -3,8 +3,8 @@
  * counts the same hits; unit tests use an in-memory store.
  */
 export abstract class RateLimitStore {
-  /** Adds one hit to the counter of `key` in the window starting at `windowStart`; resolves with the new count. */
-  public abstract increment(key: string, windowStart: Date): Promise<number>
+  /** Adds `amount` hits (1 by default) to the counter of `key` in the window; resolves with the new count. */
+  public abstract increment(key: string, windowStart: Date, amount?: number): Promise<number>
 
   /** Deletes the counters of windows that started before `cutoff`; resolves with how many went. */
   public abstract deleteWindowsBefore(cutoff: Date): Promise<number>

@@ -20,6 +20,8 @@ export interface RateLimiterOptions {
 export interface RateLimitCheck {
   key: string
   rule: RateLimitRule
+  /** Hits this request counts (e.g. one per mail of a batch). @default 1 */
+  cost?: number
 }
 
 export interface RateLimitOutcome {
@@ -61,11 +63,11 @@ export class RateLimiter {
   }
 
   /** Counts one hit against `key` and tells whether it is within `rule`. */
-  public async hit(key: string, rule: RateLimitRule): Promise<RateLimitOutcome> {
+  public async hit(key: string, rule: RateLimitRule, cost = 1): Promise<RateLimitOutcome> {
     const now = new Date()
     await this.sweepIfDue(now)
     const windowStart = windowStartOf(now, rule.windowSeconds)
-    const count = await this.store.increment(key, windowStart)
+    const count = await this.store.increment(key, windowStart, cost)
     const windowEndMs = windowStart.getTime() + rule.windowSeconds * 1000
     return {
       count,
@@ -79,7 +81,7 @@ export class RateLimiter {
    * @throws RateLimitedError when any is over its limit, with the longest wait among them
    */
   public async enforce(checks: RateLimitCheck[], message: string): Promise<void> {
-    const outcomes = await Promise.all(checks.map((check) => this.hit(check.key, check.rule)))
+    const outcomes = await Promise.all(checks.map((check) => this.hit(check.key, check.rule, check.cost)))
     const exceeded = outcomes.filter((outcome) => !outcome.isAllowed)
     if (exceeded.length === 0) return
     const retryAfterSeconds = Math.max(...exceeded.map((outcome) => outcome.retryAfterSeconds))

@@ -13,13 +13,13 @@ export class SqlRateLimitStore extends RateLimitStore {
     super()
   }
 
-  public async increment(key: string, windowStart: Date): Promise<number> {
+  public async increment(key: string, windowStart: Date, amount = 1): Promise<number> {
     const rows = await this.em
       .getConnection()
       .execute<
         { count: number }[]
-      >('insert into "rate_limit_hits" ("key", "window_start", "count") values (?, ?, 1) ' + 'on conflict ("key", "window_start") do update set "count" = "rate_limit_hits"."count" + 1 returning "count"', [key, windowStart])
-    return Number(rows[0]?.count ?? 1)
+      >('insert into "rate_limit_hits" ("key", "window_start", "count") values (?, ?, ?) ' + 'on conflict ("key", "window_start") do update set "count" = "rate_limit_hits"."count" + excluded."count" returning "count"', [key, windowStart, amount])
+    return Number(rows[0]?.count ?? amount)
   }
 
   public async deleteWindowsBefore(cutoff: Date): Promise<number> {

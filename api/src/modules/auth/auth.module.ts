@@ -10,17 +10,21 @@ import { AuthController } from './auth.controller'
 import { EmailVerification } from './email-verification.entity'
 import { RefreshToken } from './refresh-token.entity'
 import { RateLimitHit } from './rate-limit-hit.entity'
+import { RevokedSession } from './revoked-session.entity'
 import { AuthService } from './auth.service'
 import { EmailVerificationService } from './email-verification.service'
 import { EmailVerificationsRepository } from './email-verifications.repository'
 import { RefreshTokenService } from './refresh-token.service'
 import { RefreshTokensRepository } from './refresh-tokens.repository'
+import { RevokedSessionsRepository } from './revoked-sessions.repository'
+import { SessionRevocationsService } from './session-revocations.service'
+import { SessionCheck } from '../../infra/auth/session-check'
 
 /** The /v1/auth routes. Also binds the RateLimiter, which other modules may inject. */
 export const authModule: ApiModule = {
   name: 'auth',
   controllers: [AuthController],
-  entities: [EmailVerification, RefreshToken, RateLimitHit],
+  entities: [EmailVerification, RefreshToken, RateLimitHit, RevokedSession],
   bindings: new ContainerModule(({ bind }) => {
     bind(AuthController).toSelf().inSingletonScope()
     bind(AuthService).toSelf().inSingletonScope()
@@ -28,11 +32,20 @@ export const authModule: ApiModule = {
     bind(RefreshTokenService).toSelf().inSingletonScope()
     bind(EmailVerificationsRepository).toSelf().inSingletonScope()
     bind(RefreshTokensRepository).toSelf().inSingletonScope()
+    bind(RevokedSessionsRepository).toSelf().inSingletonScope()
+    bind(SessionRevocationsService).toSelf().inSingletonScope()
+    // The authorization checker asks the same instance: its cache is the one this process revokes into.
+    bind(SessionCheck).toService(SessionRevocationsService)
     bind(RateLimitStore).to(SqlRateLimitStore).inSingletonScope()
     bind(RateLimiter)
       .toDynamicValue((context) => {
         const config = context.get<Config>(TOKENS.Config)
-        const rules = [config.auth.signInLimit, config.auth.verificationMailLimit, config.auth.clientLimit]
+        const rules = [
+          config.auth.signInLimit,
+          config.auth.verificationMailLimit,
+          config.auth.clientLimit,
+          config.auth.invitationMailLimit,
+        ]
         return new RateLimiter(context.get(RateLimitStore), context.get(Logger), {
           retentionSeconds: Math.max(...rules.map((rule) => rule.windowSeconds)),
         })

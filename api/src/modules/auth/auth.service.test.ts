@@ -1,9 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto'
-import type { EntityManager } from '@mikro-orm/postgresql'
 import { ConflictError, InvalidInputError, RateLimitedError, UnauthenticatedError, silentLogger } from '@idplane/common'
 import {
   FakeEmailVerificationsRepository,
   FakeRefreshTokensRepository,
+  FakeRevokedSessionsRepository,
   FakeUsersRepository,
   InMemoryRateLimitStore,
   RecordingMailService,
@@ -12,11 +12,12 @@ import {
 import { PasswordHasher } from '../../infra/auth/password-hasher'
 import { TokenService } from '../../infra/auth/token.service'
 import { loadConfig } from '../../infra/config'
-import type { MailService } from '../../infra/mail/mail.service'
+import type { MailOutbox } from '../../infra/mail/mail-outbox'
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter'
 import { AuthService, SIGN_IN_FAILED_MESSAGE } from './auth.service'
 import { EmailVerificationService } from './email-verification.service'
 import { RefreshTokenService } from './refresh-token.service'
+import { SessionRevocationsService } from './session-revocations.service'
 import { sha256Hex } from './secrets'
 
 const IP = '203.0.113.1'
@@ -36,9 +37,6 @@ describe('AuthService', () => {
   let refreshTokens: FakeRefreshTokensRepository
   let sut: AuthService
 
-  /** Sign-up's transaction, without a database: the callback runs as is. */
-  const em = { transactional: <T>(work: () => Promise<T>) => work() }
-
   beforeEach(() => {
     users = new FakeUsersRepository()
     verifications = new FakeEmailVerificationsRepository()
@@ -48,14 +46,18 @@ describe('AuthService', () => {
       config,
       asDouble(verifications),
       asDouble(users),
-      new RecordingMailService() as unknown as MailService,
+      new RecordingMailService() as unknown as MailOutbox,
       rateLimiter,
       silentLogger,
     )
-    const refresh = new RefreshTokenService(config, asDouble(refreshTokens), silentLogger)
+    const refresh = new RefreshTokenService(
+      config,
+      asDouble(refreshTokens),
+      new SessionRevocationsService(config, asDouble(new FakeRevokedSessionsRepository()), silentLogger),
+      silentLogger,
+    )
     sut = new AuthService(
       config,
-      em as unknown as EntityManager,
       asDouble(users),
       emailVerification,
       refresh,
@@ -131,6 +133,13 @@ describe('AuthService', () => {
       for (let i = 0; i < 3; i++) await sut.signIn('ada@example.test', 'wrong-1234', IP).catch(() => undefined)
       await expect(sut.signIn('ada@example.test', PASSWORD, IP)).rejects.toBeInstanceOf(RateLimitedError)
       await expect(sut.signIn('bob@example.test', PASSWORD, IP)).rejects.toBeInstanceOf(UnauthenticatedError)
+    })
+
+    it('counts a+x@Example.com and a@example.com in one sign-in bucket (plus-addressing and case)', async () => {
+      for (const email of ['ada+1@example.test', 'Ada+Two@EXAMPLE.test', 'ADA@example.test']) {
+        await sut.signIn(email, 'wrong-1234', IP).catch(() => undefined)
+      }
+      await expect(sut.signIn('ada@example.test', PASSWORD, IP)).rejects.toBeInstanceOf(RateLimitedError)
     })
   })
 

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { inject, injectable } from 'inversify'
-import { EntityManager } from '@mikro-orm/postgresql'
 import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import { ConflictError, Logger, UnauthenticatedError } from '@idplane/common'
 import type { Config } from '../../infra/config'
@@ -12,6 +11,7 @@ import type { User } from '../users/user.entity'
 import { UsersRepository } from '../users/users.repository'
 import { CLIENT_RATE_LIMIT_SCOPE, EmailVerificationService } from './email-verification.service'
 import { RefreshTokenService } from './refresh-token.service'
+import { rateLimitAddress } from './rate-limit-address'
 import type { IssuedSession } from './dto/sign-in.response'
 
 export interface SignUpInput {
@@ -33,7 +33,6 @@ export class AuthService {
 
   public constructor(
     @inject(TOKENS.Config) private readonly config: Config,
-    private readonly em: EntityManager,
     private readonly users: UsersRepository,
     private readonly verifications: EmailVerificationService,
     private readonly refreshTokens: RefreshTokenService,
@@ -57,8 +56,7 @@ export class AuthService {
     const passwordHash = await this.hasher.hash(input.password)
     let user: User
     try {
-      user = await this.em.transactional(async () => {
-        const verification = await this.verifications.consumeVerifiedAddress(input.email)
+      user = await this.verifications.withVerifiedAddress(input.email, async (verification) => {
         if (await this.users.existsByEmail(input.email)) throw accountExists()
         return this.users.add({
           email: input.email,
@@ -86,7 +84,7 @@ export class AuthService {
     await this.rateLimiter.enforce(
       [
         { key: rateLimitKey(CLIENT_RATE_LIMIT_SCOPE, clientIp), rule: this.config.auth.clientLimit },
-        { key: rateLimitKey('signin-address', email), rule: this.config.auth.signInLimit },
+        { key: rateLimitKey('signin-address', rateLimitAddress(email)), rule: this.config.auth.signInLimit },
       ],
       'Too many sign-in attempts; try again later',
     )

@@ -7,7 +7,7 @@ import {
   asDouble,
 } from '../../../../test/helpers/auth-fakes'
 import { loadConfig } from '../../infra/config'
-import type { MailService } from '../../infra/mail/mail.service'
+import type { MailOutbox } from '../../infra/mail/mail-outbox'
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter'
 import { EmailVerificationService, MAX_FAILED_VERIFICATION_ATTEMPTS } from './email-verification.service'
 import { sha256Hex } from './secrets'
@@ -55,7 +55,7 @@ describe('EmailVerificationService', () => {
       config,
       asDouble(verifications),
       asDouble(users),
-      mail as unknown as MailService,
+      mail as unknown as MailOutbox,
       rateLimiter,
       silentLogger,
     )
@@ -117,6 +117,13 @@ describe('EmailVerificationService', () => {
       expect((failure as RateLimitedError).retryAfterSeconds).toBe(500)
       expect(mail.sent).toHaveLength(2)
     })
+
+    it('counts plus-addressed and differently cased forms of an address in one bucket', async () => {
+      await sut.sendVerificationMail('alice+1@example.test', undefined, IP)
+      await sut.sendVerificationMail('Alice+Two@EXAMPLE.test', undefined, IP)
+      await expect(sut.sendVerificationMail(EMAIL, undefined, IP)).rejects.toBeInstanceOf(RateLimitedError)
+      await expect(sut.sendVerificationMail('bob@example.test', undefined, IP)).resolves.toBeUndefined()
+    })
   })
 
   describe('verify', () => {
@@ -153,9 +160,25 @@ describe('EmailVerificationService', () => {
       for (let i = 1; i < MAX_FAILED_VERIFICATION_ATTEMPTS; i++) {
         await expect(sut.verify(EMAIL, wrong(code), IP)).rejects.toThrow('Invalid verification code')
       }
-      await expect(sut.verify(EMAIL, wrong(code), IP)).rejects.toThrow('Too many wrong verification codes')
+      await expect(sut.verify(EMAIL, wrong(code), IP)).rejects.toThrow('Invalid verification code')
       expect(verifications.rows[0]?.failedAttempts).toBe(MAX_FAILED_VERIFICATION_ATTEMPTS)
       await expect(sut.verify(EMAIL, code, IP)).rejects.toThrow('Too many wrong verification codes')
+    })
+
+    it('answers the fifth and later wrong codes exactly as any wrong code (a dead code is not revealed)', async () => {
+      await sut.sendVerificationMail(EMAIL, undefined, IP)
+      const code = codeOfLastMail()
+      const failures: unknown[] = []
+      for (let i = 0; i < MAX_FAILED_VERIFICATION_ATTEMPTS + 2; i++) {
+        failures.push(await failureOf(sut.verify(EMAIL, wrong(code), IP)))
+      }
+      const shapes = failures.map((failure) => ({
+        type: (failure as Error).constructor.name,
+        message: (failure as InvalidInputError).message,
+        fields: (failure as InvalidInputError).fields,
+      }))
+      expect(new Set(shapes.map((shape) => JSON.stringify(shape))).size).toBe(1)
+      expect(shapes[0]?.message).toBe('Invalid verification code')
     })
 
     it('does not reveal the state of a code to a caller with a wrong code, nor count against a dead code', async () => {

@@ -1,13 +1,15 @@
+import { randomUUID } from 'node:crypto'
 import { inject, injectable } from 'inversify'
 import { InvalidInputError, Logger } from '@idplane/common'
 import type { Config } from '../../infra/config'
 import { TOKENS } from '../../infra/tokens'
-import { MailService } from '../../infra/mail/mail.service'
+import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
 import { UsersRepository } from '../users/users.repository'
 import { resolveClientAlias } from './client-aliases'
 import { EmailVerification } from './email-verification.entity'
 import { EmailVerificationsRepository } from './email-verifications.repository'
+import { rateLimitAddress } from './rate-limit-address'
 import { digestsMatch, generateVerificationCode, sha256Hex } from './secrets'
 import { buildAccountExistsMail, buildVerificationMail, verificationLink } from './verification-mail'
 
@@ -32,7 +34,7 @@ export class EmailVerificationService {
     @inject(TOKENS.Config) private readonly config: Config,
     private readonly verifications: EmailVerificationsRepository,
     private readonly users: UsersRepository,
-    private readonly mail: MailService,
+    private readonly outbox: MailOutbox,
     private readonly rateLimiter: RateLimiter,
     logger: Logger,
   ) {
@@ -54,24 +56,33 @@ export class EmailVerificationService {
     await this.rateLimiter.enforce(
       [
         { key: rateLimitKey(CLIENT_RATE_LIMIT_SCOPE, clientIp), rule: this.config.auth.clientLimit },
-        { key: rateLimitKey('verification-mail-address', email), rule: this.config.auth.verificationMailLimit },
+        {
+          key: rateLimitKey('verification-mail-address', rateLimitAddress(email)),
+          rule: this.config.auth.verificationMailLimit,
+        },
       ],
       'Too many verification mails requested; try again later',
     )
     if (await this.users.existsByEmail(email)) {
-      await this.mail.enqueue(buildAccountExistsMail({ to: email, alias }))
+      const message = buildAccountExistsMail({ to: email, alias })
+      await this.outbox.add([{ idempotencyKey: `account-exists:${randomUUID()}`, message }])
       return
     }
     const ttlSeconds = this.config.auth.verificationCodeTtlSeconds
     const code = generateVerificationCode()
-    const verification = await this.verifications.add({
-      email,
-      codeHash: sha256Hex(code),
-      clientAlias: alias.alias,
-      expiresAt: new Date(Date.now() + ttlSeconds * 1000),
-    })
     const link = verificationLink(alias, email, code)
-    await this.mail.enqueue(buildVerificationMail({ to: email, alias, code, link, ttlSeconds }))
+    // The code and its mail are stored together: no code that was never mailed, no mail of a lost code.
+    const verification = await this.verifications.transactional(async () => {
+      const added = await this.verifications.add({
+        email,
+        codeHash: sha256Hex(code),
+        clientAlias: alias.alias,
+        expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+      })
+      const message = buildVerificationMail({ to: email, alias, code, link, ttlSeconds })
+      await this.outbox.add([{ idempotencyKey: `verification:${added.id}`, message }])
+      return added
+    })
     // Embedded mode has no mail server: the link in the log is how a developer gets in (DESIGN.md).
     if (this.config.mail.kind === 'file') this.logger.info('Wrote verification link', { email, link })
     else this.logger.info('Created email verification', { email, verificationId: verification.id })
@@ -89,16 +100,17 @@ export class EmailVerificationService {
       'Too many requests; try again later',
     )
     const verification = await this.verifications.findNewest(email)
-    if (!verification) throw new InvalidInputError('Invalid verification code', codeField('verificationCode is wrong'))
-    if (verification.failedAttempts >= MAX_FAILED_VERIFICATION_ATTEMPTS) throw tooManyAttempts()
+    if (!verification) throw wrongCode()
 
     const now = new Date()
-    const isLive = !verification.verifiedAt && !verification.consumedAt && verification.expiresAt > now
+    const isDead = verification.failedAttempts >= MAX_FAILED_VERIFICATION_ATTEMPTS
+    const isLive = !isDead && !verification.verifiedAt && !verification.consumedAt && verification.expiresAt > now
     if (!digestsMatch(sha256Hex(code), verification.codeHash)) {
-      const failures = isLive ? await this.verifications.recordFailedAttempt(verification) : 0
-      if (failures >= MAX_FAILED_VERIFICATION_ATTEMPTS) throw tooManyAttempts()
-      throw new InvalidInputError('Invalid verification code', codeField('verificationCode is wrong'))
+      if (isLive) await this.verifications.recordFailedAttempt(verification)
+      // Also the fifth and later wrong codes: a different answer would tell a guesser the code died.
+      throw wrongCode()
     }
+    if (isDead) throw tooManyAttempts()
     if (verification.verifiedAt || verification.consumedAt) throw alreadyUsed()
     if (verification.expiresAt <= now) {
       throw new InvalidInputError(
@@ -108,6 +120,15 @@ export class EmailVerificationService {
     }
     if (!(await this.verifications.markVerified(verification, now))) throw alreadyUsed()
     this.logger.info('Verified email address', { email, verificationId: verification.id })
+  }
+
+  /**
+   * Runs `work` (the sign-up) with the address's verification taken, in one transaction: if `work` fails,
+   * the verification is given back.
+   * @throws InvalidInputError when the address has no verified, unconsumed verification
+   */
+  public withVerifiedAddress<T>(email: string, work: (verification: EmailVerification) => Promise<T>): Promise<T> {
+    return this.verifications.transactional(async () => work(await this.consumeVerifiedAddress(email)))
   }
 
   /**
@@ -127,6 +148,11 @@ export class EmailVerificationService {
   }
 }
 
+function wrongCode(): InvalidInputError {
+  return new InvalidInputError('Invalid verification code', codeField('verificationCode is wrong'))
+}
+
+/** Told only to a caller holding the right code, like the other states of a code. */
 function tooManyAttempts(): InvalidInputError {
   return new InvalidInputError(
     'Too many wrong verification codes; request a new verification mail',

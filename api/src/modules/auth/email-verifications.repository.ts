@@ -20,6 +20,11 @@ export class EmailVerificationsRepository {
     return verification
   }
 
+  /** Runs `work` in one transaction; repositories called inside join it. */
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(() => work())
+  }
+
   /** The newest code mailed to the address: the only one that can still be verified. */
   public async findNewest(email: string): Promise<EmailVerification | null> {
     return this.em.findOne(EmailVerification, { email }, { orderBy: { createdAt: 'desc', id: 'desc' } })

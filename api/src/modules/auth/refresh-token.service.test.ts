@@ -1,8 +1,13 @@
 import { UnauthenticatedError, silentLogger } from '@idplane/common'
-import { FakeRefreshTokensRepository, asDouble } from '../../../../test/helpers/auth-fakes'
+import {
+  FakeRefreshTokensRepository,
+  FakeRevokedSessionsRepository,
+  asDouble,
+} from '../../../../test/helpers/auth-fakes'
 import { loadConfig } from '../../infra/config'
 import { User } from '../users/user.entity'
 import { RefreshTokenService } from './refresh-token.service'
+import { SessionRevocationsService } from './session-revocations.service'
 import { sha256Hex } from './secrets'
 
 const T0 = new Date('2026-11-21T10:00:00.000Z')
@@ -11,6 +16,8 @@ const TTL_SECONDS = 3600
 describe('RefreshTokenService', () => {
   const user = Object.assign(new User(), { email: 'alice@example.test' })
   let tokens: FakeRefreshTokensRepository
+  let revocations: FakeRevokedSessionsRepository
+  let sessions: SessionRevocationsService
   let sut: RefreshTokenService
 
   const config = loadConfig({ DATA_DIR: '/tmp/idplane-unit', JWT_REFRESH_EXPIRES_IN_SECONDS: String(TTL_SECONDS) })
@@ -20,7 +27,9 @@ describe('RefreshTokenService', () => {
   beforeEach(() => {
     jest.useFakeTimers({ now: T0, doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] })
     tokens = new FakeRefreshTokensRepository([user])
-    sut = new RefreshTokenService(config, asDouble(tokens), silentLogger)
+    revocations = new FakeRevokedSessionsRepository()
+    sessions = new SessionRevocationsService(config, asDouble(revocations), silentLogger)
+    sut = new RefreshTokenService(config, asDouble(tokens), sessions, silentLogger)
   })
 
   afterEach(() => {
@@ -59,6 +68,9 @@ describe('RefreshTokenService', () => {
     const second = (await sut.rotate(first)).refreshToken
     await expect(sut.rotate(first)).rejects.toThrow('Refresh token was already used')
     expect(tokens.rows.filter((row) => row.familyId === 'family-1').every((row) => row.revokedAt)).toBe(true)
+    // The session ends too: access tokens carrying the family as `sid` are refused from now on.
+    expect(revocations.rows.map((row) => row.sessionId)).toEqual(['family-1'])
+    await expect(sessions.assertActive('family-1')).rejects.toThrow('Session has been revoked')
     await expect(sut.rotate(second)).rejects.toThrow('Refresh token has been revoked')
     // Another session of the same user is not touched.
     await expect(sut.rotate(other)).resolves.toMatchObject({ familyId: 'family-2' })

@@ -5,6 +5,7 @@ import { TOKENS } from '../../infra/tokens'
 import type { User } from '../users/user.entity'
 import { RefreshToken } from './refresh-token.entity'
 import { RefreshTokensRepository } from './refresh-tokens.repository'
+import { SessionRevocationsService } from './session-revocations.service'
 import { generateRefreshToken, sha256Hex } from './secrets'
 
 export interface RotatedRefreshToken {
@@ -27,6 +28,7 @@ export class RefreshTokenService {
   public constructor(
     @inject(TOKENS.Config) private readonly config: Config,
     private readonly tokens: RefreshTokensRepository,
+    private readonly sessions: SessionRevocationsService,
     logger: Logger,
   ) {
     this.logger = logger.child({ component: 'refresh-tokens' })
@@ -62,7 +64,11 @@ export class RefreshTokenService {
   }
 
   private async rejectReuse(token: RefreshToken): Promise<never> {
-    const revoked = await this.tokens.revokeFamily(token.familyId, new Date())
+    // One transaction: the family's refresh tokens and its access tokens (the session) end together.
+    const revoked = await this.tokens.transactional(async () => {
+      await this.sessions.revoke([token.familyId], 'refresh-token-reuse')
+      return this.tokens.revokeFamily(token.familyId, new Date())
+    })
     this.logger.warn('Revoked session after refresh token reuse', {
       userId: token.user.id,
       sessionId: token.familyId,

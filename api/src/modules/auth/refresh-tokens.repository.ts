@@ -41,6 +41,11 @@ export class RefreshTokensRepository {
     return updated === 1
   }
 
+  /** Runs `work` in one transaction; repositories called inside join it. */
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(() => work())
+  }
+
   /** Revokes every token of the family that is not revoked yet; resolves with how many. */
   public async revokeFamily(familyId: string, at: Date): Promise<number> {
     return this.em.nativeUpdate(RefreshToken, { familyId, revokedAt: null }, { revokedAt: at })

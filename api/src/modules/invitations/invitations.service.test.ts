@@ -4,16 +4,20 @@ import {
   InvalidInputError,
   InvalidStateError,
   NotFoundError,
+  RateLimitedError,
   silentLogger,
 } from '@idplane/common'
+import { InMemoryRateLimitStore } from '../../../../test/helpers/auth-fakes'
+import { RateLimiter } from '../../infra/rate-limit/rate-limiter'
 import { loadConfig } from '../../infra/config'
 import type { MailMessage } from '../../infra/mail/mailer'
-import type { MailService } from '../../infra/mail/mail.service'
+import type { MailOutbox } from '../../infra/mail/mail-outbox'
 import { InvitationsService } from './invitations.service'
 import { InMemoryDirectory, anInvitation, anOrganization, fake, roleId } from './invitations.fakes'
 
 const CONFIG = loadConfig({
   DATA_DIR: '/tmp/idplane-invitations-unit',
+  RATE_LIMIT_INVITATION_MAIL_MAX: '5',
   CLIENT_ALIASES: JSON.stringify([
     { alias: 'portal', name: 'Portal', url: 'https://portal.example' },
     { alias: 'admin', name: 'Admin', url: 'https://admin.example/' },
@@ -23,6 +27,7 @@ const CONFIG = loadConfig({
 describe('InvitationsService', () => {
   let directory: InMemoryDirectory
   let mails: MailMessage[]
+  let keys: string[]
   let sut: InvitationsService
   const org = anOrganization({ name: 'Acme Labs' })
 
@@ -30,14 +35,24 @@ describe('InvitationsService', () => {
     directory = new InMemoryDirectory()
     directory.organizations.push(org)
     mails = []
-    const mail = fake<MailService>({ enqueue: async (message) => void mails.push(message) })
+    keys = []
+    const outbox = fake<MailOutbox>({
+      add: async (entries) => {
+        for (const entry of entries) {
+          mails.push(entry.message)
+          keys.push(entry.idempotencyKey)
+        }
+      },
+    })
+    const rateLimiter = new RateLimiter(new InMemoryRateLimitStore(), silentLogger, { retentionSeconds: 3600 })
     sut = new InvitationsService(
       directory.repository(),
       directory.roles(),
       directory.usersRepository(),
-      mail,
+      outbox,
       CONFIG,
       silentLogger,
+      rateLimiter,
     )
   })
 
@@ -58,6 +73,25 @@ describe('InvitationsService', () => {
       expect(mails[0]?.text).toContain(
         `https://portal.example/invitations?invitationId=${directory.invitations[0]?.id}`,
       )
+      // One mail per invitation, whatever retries or relays do: the outbox key names the invitation.
+      expect(keys).toEqual([`invitation:${directory.invitations[0]?.id}`])
+    })
+
+    it('limits invitation mails per organization, counting each address, with 429 past the limit', async () => {
+      const batch = (prefix: string, count: number) =>
+        Array.from({ length: count }, (_, i) => ({ email: `${prefix}${i}@example.com`, orgRoleId: [roleId('member')] }))
+      await sut.invite(org.id, { userId: null, roles: ['admin'] }, batch('a', 4))
+      const refused = await sut
+        .invite(org.id, { userId: null, roles: ['admin'] }, batch('b', 2))
+        .catch((error: unknown) => error)
+      expect(refused).toBeInstanceOf(RateLimitedError)
+      expect((refused as RateLimitedError).retryAfterSeconds).toBeGreaterThan(0)
+      expect(mails).toHaveLength(4)
+      expect(directory.invitations).toHaveLength(4)
+      // Another organization has its own budget.
+      const other = anOrganization({ name: 'Other' })
+      directory.organizations.push(other)
+      await expect(sut.invite(other.id, { userId: null, roles: ['admin'] }, batch('c', 5))).resolves.toBeDefined()
     })
 
     it('skips an address with a pending invitation to this organization, without a mail', async () => {

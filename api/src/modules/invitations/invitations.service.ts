@@ -1,7 +1,8 @@
 import { inject, injectable } from 'inversify'
 import { ConflictError, Logger, NotFoundError } from '@idplane/common'
 import type { ClientAlias, Config } from '../../infra/config'
-import { MailService } from '../../infra/mail/mail.service'
+import { MailOutbox } from '../../infra/mail/mail-outbox'
+import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
 import { TOKENS } from '../../infra/tokens'
 import { resolveClientAlias } from '../auth/client-aliases'
 import { MembershipsService } from '../memberships/memberships.service'
@@ -24,6 +25,9 @@ export interface InvitationBatchResult {
   skipped: string[]
 }
 
+/** Rate-limit counter of invitation mails per organization (config auth.invitationMailLimit). */
+export const INVITATION_MAIL_RATE_LIMIT_SCOPE = 'invitation-mail-org'
+
 /** The organization's side of invitations (spec: Invitations and membership). */
 @injectable()
 export class InvitationsService {
@@ -33,9 +37,10 @@ export class InvitationsService {
     private readonly invitations: InvitationsRepository,
     private readonly memberships: MembershipsService,
     private readonly users: UsersRepository,
-    private readonly mail: MailService,
+    private readonly outbox: MailOutbox,
     @inject(TOKENS.Config) private readonly config: Config,
     logger: Logger,
+    private readonly rateLimiter: RateLimiter,
   ) {
     this.logger = logger.child({ component: 'invitations' })
   }
@@ -46,6 +51,7 @@ export class InvitationsService {
    * @throws ForbiddenError when a privileged role is granted by a caller who does not hold it
    * @throws NotFoundError when the organization is gone
    * @throws ConflictError when an address belongs to a member already (nothing is sent then)
+   * @throws RateLimitedError past auth.invitationMailLimit mails per organization
    */
   public async invite(
     orgId: string,
@@ -64,6 +70,17 @@ export class InvitationsService {
     )
     const frontEnd = resolveClientAlias(this.config.clientAliases, clientAlias)
     const emails = invitees.map((invitee) => invitee.email)
+    // Every address counts (skipped ones too): the endpoint must not serve as a mail relay.
+    await this.rateLimiter.enforce(
+      [
+        {
+          key: rateLimitKey(INVITATION_MAIL_RATE_LIMIT_SCOPE, orgId),
+          rule: this.config.auth.invitationMailLimit,
+          cost: invitees.length,
+        },
+      ],
+      'Too many invitation mails for this organization; try again later',
+    )
 
     return this.invitations.transactional(async () => {
       const organization = await this.memberships.lockOrganization(orgId)
@@ -77,7 +94,7 @@ export class InvitationsService {
       const pending = new Set(await this.invitations.pendingEmails(orgId, emails))
       const fresh = invitees.filter((invitee) => !pending.has(invitee.email))
       const created = await this.invitations.add(orgId, fresh, caller.userId)
-      // Queued inside the transaction: a queue failure rolls the invitations back, so none exists unmailed.
+      // Written to the outbox in this transaction: a mail exists exactly when its invitation does.
       await this.mailInvitations(created, organization, caller.userId, frontEnd)
       this.logger.info('Created invitations', { orgId, created: created.length, skipped: pending.size })
       return { sent: created.map((invitation) => invitation.email), skipped: [...pending] }
@@ -91,9 +108,10 @@ export class InvitationsService {
     frontEnd: ClientAlias,
   ): Promise<void> {
     const inviter = inviterId ? await this.users.findById(inviterId) : null
-    for (const invitation of invitations) {
-      await this.mail.enqueue(
-        buildInvitationMail({
+    await this.outbox.add(
+      invitations.map((invitation) => ({
+        idempotencyKey: `invitation:${invitation.id}`,
+        message: buildInvitationMail({
           to: invitation.email,
           invitationId: invitation.id,
           orgName: organization.name,
@@ -101,8 +119,8 @@ export class InvitationsService {
           frontEndUrl: frontEnd.url,
           platformName: frontEnd.name,
         }),
-      )
-    }
+      })),
+    )
   }
 
   /** Invitations of every status, newest first, with their roles. */

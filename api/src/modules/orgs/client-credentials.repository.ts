@@ -20,14 +20,20 @@ export class ClientCredentialsRepository {
   }
 
   /**
-   * Stores the organization's credential pair, replacing an earlier one, in one transaction.
+   * Stores the organization's credential pair, replacing an earlier one, in one transaction; `onReplacing` runs
+   * in that transaction with the credential being replaced (its sessions end with it).
    * @returns false when the organization does not exist
    */
-  public async replaceForOrg(orgId: string, fields: ClientCredentialFields): Promise<boolean> {
+  public async replaceForOrg(
+    orgId: string,
+    fields: ClientCredentialFields,
+    onReplacing?: (previous: ClientCredential) => Promise<void>,
+  ): Promise<boolean> {
     return this.em.transactional(async (em) => {
       const org = await em.findOne(Organization, { id: orgId })
       if (!org) return false
       const existing = await em.findOne(ClientCredential, { organization: orgId })
+      if (existing) await onReplacing?.(existing)
       if (existing) em.assign(existing, fields)
       else em.create(ClientCredential, { organization: org, ...fields })
       return true

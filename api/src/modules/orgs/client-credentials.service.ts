@@ -9,6 +9,7 @@ import type { Config } from '../../infra/config'
 import { TOKENS } from '../../infra/tokens'
 import type { ClientCredential } from './client-credential.entity'
 import { ClientCredentialsRepository } from './client-credentials.repository'
+import { SessionRevocationsService } from '../auth/session-revocations.service'
 
 /** Shown in place of the secret on read; the last four characters help tell rotated secrets apart. */
 export const SECRET_MASK = '••••••••'
@@ -30,7 +31,7 @@ export interface GeneratedClientCredentials {
 export interface ClientSession {
   accessToken: string
   expiresIn: number
-  /** The token's `sid`, also set as the `session_id` cookie. */
+  /** The token's `sid` (the client id: the credential is the session), also the `session_id` cookie. */
   sessionId: string
 }
 
@@ -58,6 +59,7 @@ export class ClientCredentialsService {
     private readonly rateLimiter: RateLimiter,
     @inject(TOKENS.Config) private readonly config: Config,
     logger: Logger,
+    private readonly sessions: SessionRevocationsService,
   ) {
     this.logger = logger.child({ component: 'client-credentials' })
   }
@@ -72,7 +74,13 @@ export class ClientCredentialsService {
     const clientSecret = generateSecret()
     const secretHash = await this.hasher.hash(clientSecret)
     const secretHint = clientSecret.slice(-SECRET_HINT_LENGTH)
-    const stored = await this.credentials.replaceForOrg(orgId, { clientId, secretHash, secretHint, createdBy })
+    const stored = await this.credentials.replaceForOrg(
+      orgId,
+      { clientId, secretHash, secretHint, createdBy },
+      (previous) =>
+        // Tokens of the old credential end with it (its client id is their session id).
+        this.sessions.revoke([previous.clientId], 'client-credentials-rotated'),
+    )
     if (!stored) throw new NotFoundError('Organization not found')
     this.logger.info('Generated ClientCredential', { orgId, clientId })
     return { clientId, clientSecret }
@@ -86,7 +94,7 @@ export class ClientCredentialsService {
   }
 
   /**
-   * The client_credentials grant: a token scoped to the client's organization, with a fresh session id.
+   * The client_credentials grant: a token scoped to the client's organization; its session is the credential.
    * Limited per client address before any hashing: each attempt costs a memory-hard scrypt verification.
    * @throws RateLimitedError past RATE_LIMIT_CLIENT_MAX attempts per window from one address
    * @throws UnauthenticatedError with one message for an unknown client id and a wrong secret
@@ -102,7 +110,8 @@ export class ClientCredentialsService {
       throw new UnauthenticatedError(INVALID_CLIENT)
     }
     if (!(await this.hasher.verify(clientSecret, credential.secretHash))) throw new UnauthenticatedError(INVALID_CLIENT)
-    const sessionId = randomBytes(32).toString('base64url')
+    // The session is the credential: rotating it or deleting the organization revokes every token it issued.
+    const sessionId = clientId
     const orgId = credential.organization.id
     const { accessToken, expiresIn } = this.tokens.signForClient({ clientId, orgId }, sessionId)
     this.logger.info('Issued client access token', { orgId, clientId })

@@ -7,6 +7,8 @@ import { ModuleRegistry } from '../../infra/module-registry'
 import { MembershipsService } from '../memberships/memberships.service'
 import { ORG_ROLE_NAMES, type OrgRole } from '../memberships/org-role.entity'
 import type { Organization } from './organization.entity'
+import { SessionRevocationsService } from '../auth/session-revocations.service'
+import { ClientCredentialsRepository } from './client-credentials.repository'
 import { OrgsRepository } from './orgs.repository'
 import { parseLogo } from './logo'
 import { nextFreeSlug, slugify } from './slug'
@@ -31,6 +33,8 @@ export class OrgsService {
     private readonly memberships: MembershipsService,
     private readonly modules: ModuleRegistry,
     logger: Logger,
+    private readonly sessions: SessionRevocationsService,
+    private readonly credentials: ClientCredentialsRepository,
   ) {
     this.logger = logger.child({ component: 'orgs' })
   }
@@ -134,7 +138,12 @@ export class OrgsService {
   public async delete(orgId: string): Promise<void> {
     await this.get(orgId)
     await this.modules.organizationDeleted(orgId)
-    const deleted = await this.orgs.delete(orgId)
+    const deleted = await this.orgs.transactional(async () => {
+      // Its M2M tokens end with it (their session is the client credential the delete cascades to).
+      const credential = await this.credentials.findForOrg(orgId)
+      if (credential) await this.sessions.revoke([credential.clientId], 'organization-deleted')
+      return this.orgs.delete(orgId)
+    })
     if (deleted === 0) throw new NotFoundError('Organization not found')
     this.logger.info('Deleted Organization', { orgId })
   }

@@ -1,0 +1,94 @@
+import { injectable } from 'inversify'
+import { EntityManager } from '@mikro-orm/postgresql'
+import type { MailMessage } from './mailer'
+import { MailOutboxEntry } from './mail-outbox.entity'
+
+/** A claimed row: what the relay needs to send it and to mark it. */
+export interface ClaimedMail {
+  id: string
+  idempotencyKey: string
+  message: MailMessage
+  attempts: number
+}
+
+/**
+ * The outbox's queries. Times come from the database clock (`now()`), so replicas with skewed clocks agree
+ * on leases and backoff. Claims use `for update skip locked`: replicas never claim the same row at once.
+ */
+@injectable()
+export class MailOutboxRepository {
+  public constructor(private readonly em: EntityManager) {}
+
+  /** Adds mails in the current transaction, if any. A key already present is kept as it is (no second mail). */
+  public async add(entries: readonly { idempotencyKey: string; message: MailMessage }[]): Promise<void> {
+    if (entries.length === 0) return
+    await this.em
+      .createQueryBuilder(MailOutboxEntry)
+      .insert(entries.map((entry) => ({ ...new MailOutboxEntry(), ...entry })))
+      .onConflict('idempotencyKey')
+      .ignore()
+      .execute()
+  }
+
+  /** Claims up to `limit` due rows for `leaseSeconds` under `claimToken`, oldest first. */
+  public async claim(claimToken: string, limit: number, leaseSeconds: number): Promise<ClaimedMail[]> {
+    const rows = await this.em
+      .fork()
+      .getConnection()
+      .execute<{ id: string; idempotency_key: string; message: MailMessage | string; attempts: number }[]>(
+        `update "mail_outbox" set "claimed_until" = now() + make_interval(secs => ?), "claim_token" = ?,
+         "attempts" = "attempts" + 1
+       where "id" in (
+         select "id" from "mail_outbox"
+         where "status" = 'pending' and "available_at" <= now() and ("claimed_until" is null or "claimed_until" < now())
+         order by "created_at", "id" limit ? for update skip locked)
+       returning "id", "idempotency_key", "message", "attempts"`,
+        [leaseSeconds, claimToken, limit],
+      )
+    return rows.map((row) => ({
+      id: row.id,
+      idempotencyKey: row.idempotency_key,
+      message: typeof row.message === 'string' ? (JSON.parse(row.message) as MailMessage) : row.message,
+      attempts: Number(row.attempts),
+    }))
+  }
+
+  /** Marks a claimed row sent; false when the claim was lost (the lease ran out and another relay took it). */
+  public async markSent(id: string, claimToken: string): Promise<boolean> {
+    const result = await this.em
+      .fork()
+      .getConnection()
+      .execute<{ affectedRows: number }>(
+        `update "mail_outbox" set "status" = 'sent', "sent_at" = now(), "claimed_until" = null, "claim_token" = null
+       where "id" = ? and "claim_token" = ?`,
+        [id, claimToken],
+        'run',
+      )
+    return result.affectedRows === 1
+  }
+
+  /** Releases a failed claim: due again after `retryInSeconds`, or dead when `isDead`. */
+  public async markFailed(
+    id: string,
+    claimToken: string,
+    error: string,
+    retryInSeconds: number,
+    isDead: boolean,
+  ): Promise<void> {
+    await this.em
+      .fork()
+      .getConnection()
+      .execute(
+        `update "mail_outbox" set "status" = ?, "available_at" = now() + make_interval(secs => ?),
+         "claimed_until" = null, "claim_token" = null, "last_error" = ?
+       where "id" = ? and "claim_token" = ?`,
+        [isDead ? 'dead' : 'pending', retryInSeconds, error, id, claimToken],
+        'run',
+      )
+  }
+
+  /** Deletes sent rows older than `cutoff`; resolves with how many. */
+  public async deleteSentBefore(cutoff: Date): Promise<number> {
+    return this.em.fork().nativeDelete(MailOutboxEntry, { status: 'sent', sentAt: { $lt: cutoff } })
+  }
+}
