@@ -27,6 +27,7 @@ describe('API_MODULES', () => {
         'Organization',
         'RateLimitHit',
         'RefreshToken',
+        'RevokedSession',
         'User',
         'UserOrgRole',
       ].sort(),
