@@ -3,16 +3,15 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { chromium } from 'playwright-core'
 import { startApi, type TestApi } from '../helpers/api'
+import { requireTools } from '../helpers/test-tools'
 
 jest.setTimeout(180_000)
 
 /** Debian's chromium; playwright's own browser download cannot work here (no network). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const hasChromium = existsSync(CHROMIUM)
-
-if (!hasChromium) {
-  console.warn(`SKIP explorer browser test: no chromium at ${CHROMIUM} (install it with: apt-get install chromium)`)
-}
+const hasChromium = requireTools('explorer browser test', [
+  ...(existsSync(CHROMIUM) ? [] : [`chromium at ${CHROMIUM} (apt-get install chromium)`]),
+])
 
 const describeWithBrowser = hasChromium ? describe : describe.skip
 
