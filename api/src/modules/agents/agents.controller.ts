@@ -5,6 +5,8 @@ import { created, ok, type Envelope } from '../../infra/http/envelope'
 import { AgentsService } from './agents.service'
 import { SpinUpAgentDto } from './dto/spin-up-agent.dto'
 import { toAgentResponse, type AgentHealthResponse, type AgentResponse } from './dto/agent.response'
+import { ResponseData } from '../../infra/http/response-doc'
+import { AGENT_HEALTH_SCHEMA, AGENT_SCHEMA } from './dto/agent.response'
 
 /** Per-organization agent provisioning (spec: "What the service does", agent provisioning). */
 @injectable()
@@ -17,6 +19,7 @@ export class AgentsController {
   @Post('/spinup')
   @HttpCode(201)
   @Authorized(['owner', 'admin'])
+  @ResponseData(AGENT_SCHEMA, { errors: [409] })
   async spinUp(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: SpinUpAgentDto,
@@ -26,6 +29,7 @@ export class AgentsController {
 
   @Get('/health')
   @Authorized(['owner', 'admin', 'issuer', 'verifier', 'member'])
+  @ResponseData(AGENT_HEALTH_SCHEMA)
   async health(@Param('orgId') orgId: string): Promise<Envelope<AgentHealthResponse>> {
     const { agent, isAnswering } = await this.agents.health(orgId)
     return ok({ ...toAgentResponse(agent), isAnswering }, 'Agent health fetched')

@@ -20,6 +20,9 @@ import { OrgInvitationParams } from './dto/invitation-path.params'
 import { ListInvitationsQuery } from './dto/list-invitations.query'
 import { InvitationsService } from './invitations.service'
 import { CurrentOrgCaller, type OrgCaller } from './org-caller.decorator'
+import { ResponseData } from '../../infra/http/response-doc'
+import { messageOnly, pageOf } from '../../infra/http/data-schema'
+import { INVITATION_SCHEMA } from './dto/invitation.response'
 
 @injectable()
 @JsonController('/v1/orgs/:orgId/invitations')
@@ -31,6 +34,7 @@ export class InvitationsController {
   @HttpCode(201)
   @Authorized(['owner', 'super_admin', 'admin'])
   @OpenAPI({ summary: 'Invite people by e-mail; each address gets one mail with a link' })
+  @ResponseData(messageOnly, { errors: [429, 502] })
   async create(
     @Param('orgId') orgId: string,
     @CurrentOrgCaller() caller: OrgCaller,
@@ -44,6 +48,7 @@ export class InvitationsController {
   @Get()
   @Authorized(['owner', 'super_admin', 'admin', 'issuer', 'verifier', 'member'])
   @OpenAPI({ summary: "The organization's invitations of every status, paginated; search by e-mail" })
+  @ResponseData(pageOf(INVITATION_SCHEMA))
   async list(@Param('orgId') orgId: string, @QueryParams() query: ListInvitationsQuery) {
     const [invitations, total] = await this.invitations.listForOrg(orgId, query)
     return ok(toPage(invitations.map(toInvitationResponse), total, query), 'Invitations fetched')
@@ -52,6 +57,7 @@ export class InvitationsController {
   @Delete('/:invitationId')
   @Authorized(['owner', 'admin'])
   @OpenAPI({ summary: 'Remove a pending invitation; its mailed link stops working' })
+  @ResponseData(messageOnly, { errors: [409] })
   async remove(@Params() params: OrgInvitationParams) {
     await this.invitations.remove(params.orgId, params.invitationId)
     return done('Invitation deleted')

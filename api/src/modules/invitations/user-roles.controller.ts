@@ -6,6 +6,8 @@ import { UserRolesParams } from './dto/invitation-path.params'
 import { ReplaceUserRolesDto } from './dto/replace-user-roles.dto'
 import { MemberRolesService } from './member-roles.service'
 import { CurrentOrgCaller, type OrgCaller } from './org-caller.decorator'
+import { ResponseData } from '../../infra/http/response-doc'
+import { messageOnly } from '../../infra/http/data-schema'
 
 @injectable()
 @JsonController('/v1/orgs/:orgId/user-roles')
@@ -16,6 +18,7 @@ export class UserRolesController {
   @Put('/:userId')
   @Authorized(['owner', 'admin'])
   @OpenAPI({ summary: "Replace all of a member's roles in the organization" })
+  @ResponseData(messageOnly, { errors: [409] })
   async replace(
     @Params() params: UserRolesParams,
     @CurrentOrgCaller() caller: OrgCaller,

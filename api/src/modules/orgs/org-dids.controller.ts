@@ -5,6 +5,9 @@ import { created, ok, type Envelope } from '../../infra/http/envelope'
 import { OrgDidsService } from './org-dids.service'
 import { SetPrimaryDidDto } from './dto/set-primary-did.dto'
 import { toOrgDidResponse, type OrgDidResponse } from './dto/org-did.response'
+import { ResponseData } from '../../infra/http/response-doc'
+import { arrayOf } from '../../infra/http/data-schema'
+import { ORG_DID_SCHEMA } from './dto/org-did.response'
 
 /** An organization's DIDs and its primary DID (spec: Organizations). */
 @injectable()
@@ -15,6 +18,7 @@ export class OrgDidsController {
 
   @Get('/dids')
   @Authorized(['owner', 'admin', 'issuer', 'member'])
+  @ResponseData(arrayOf(ORG_DID_SCHEMA))
   async list(@Param('orgId') orgId: string): Promise<Envelope<OrgDidResponse[]>> {
     return ok((await this.dids.list(orgId)).map(toOrgDidResponse), 'DIDs fetched')
   }
@@ -23,6 +27,7 @@ export class OrgDidsController {
   @Put('/primary-did')
   @HttpCode(201)
   @Authorized(['owner', 'admin', 'issuer', 'verifier', 'member'])
+  @ResponseData(ORG_DID_SCHEMA)
   async setPrimary(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: SetPrimaryDidDto,

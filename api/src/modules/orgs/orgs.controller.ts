@@ -31,6 +31,11 @@ import {
   type OrganizationResponse,
 } from './dto/organization.response'
 import { toMemberResponse, type MemberResponse } from './dto/member.response'
+import { ResponseData } from '../../infra/http/response-doc'
+import { arrayOf, messageOnly, pageOf } from '../../infra/http/data-schema'
+import { ORGANIZATION_LIST_ITEM_SCHEMA, ORGANIZATION_SCHEMA } from './dto/organization.response'
+import { MEMBER_SCHEMA, ORG_ROLE_SCHEMA } from './dto/member.response'
+import { DASHBOARD_SCHEMA, ORGANIZATION_COUNTS_SCHEMA } from './dto/org-summary.response'
 
 /** Organizations (spec: Endpoints, Organizations); the roles of each route are the spec's. */
 @injectable()
@@ -46,6 +51,7 @@ export class OrgsController {
   @Post()
   @HttpCode(201)
   @Authorized()
+  @ResponseData(ORGANIZATION_SCHEMA, { errors: [403, 409] })
   async create(
     @CurrentUser() principal: Principal,
     @Body({ required: true }) body: CreateOrganizationDto,
@@ -55,6 +61,7 @@ export class OrgsController {
 
   @Get()
   @Authorized()
+  @ResponseData(pageOf(ORGANIZATION_LIST_ITEM_SCHEMA))
   async list(
     @CurrentUser() principal: Principal,
     @QueryParams() query: ListOrganizationsQuery,
@@ -66,24 +73,28 @@ export class OrgsController {
 
   @Get('/dashboard/:orgId')
   @Authorized(['owner', 'admin', 'issuer', 'verifier', 'member'])
+  @ResponseData(DASHBOARD_SCHEMA)
   async dashboard(@Param('orgId') orgId: string): Promise<Envelope<DashboardSummary>> {
     return ok(await this.members.dashboard(orgId), 'Organization dashboard fetched')
   }
 
   @Get('/activity-count/:orgId')
   @Authorized(['owner'])
+  @ResponseData(ORGANIZATION_COUNTS_SCHEMA)
   async activityCount(@Param('orgId') orgId: string): Promise<Envelope<OrganizationCounts>> {
     return ok(await this.members.activityCounts(orgId), 'Organization activity counts fetched')
   }
 
   @Get('/:orgId')
   @Authorized(['owner', 'admin', 'issuer', 'verifier', 'member'])
+  @ResponseData(ORGANIZATION_SCHEMA)
   async get(@Param('orgId') orgId: string): Promise<Envelope<OrganizationResponse>> {
     return ok(toOrganizationResponse(await this.orgs.get(orgId)), 'Organization fetched')
   }
 
   @Put('/:orgId')
   @Authorized(['owner', 'admin'])
+  @ResponseData(messageOnly, { errors: [409] })
   async update(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: UpdateOrganizationDto,
@@ -94,6 +105,7 @@ export class OrgsController {
 
   @Delete('/:orgId')
   @Authorized(['owner'])
+  @ResponseData(messageOnly)
   async delete(@Param('orgId') orgId: string): Promise<Envelope<never>> {
     await this.orgs.delete(orgId)
     return done('Organization deleted')
@@ -101,6 +113,7 @@ export class OrgsController {
 
   @Get('/:orgId/roles')
   @Authorized(['owner', 'admin'])
+  @ResponseData(arrayOf(ORG_ROLE_SCHEMA))
   async roleDefinitions(): Promise<Envelope<{ id: string; name: string }[]>> {
     const roles = await this.roles.listDefinitions()
     return ok(
@@ -111,6 +124,7 @@ export class OrgsController {
 
   @Get('/:orgId/users')
   @Authorized(['owner', 'admin', 'issuer', 'verifier', 'member', 'holder'])
+  @ResponseData(pageOf(MEMBER_SCHEMA))
   async listMembers(
     @Param('orgId') orgId: string,
     @QueryParams() query: ListMembersQuery,
