@@ -16,6 +16,7 @@ import { jsonBody } from './infra/http/json-body'
 import { buildOpenApiDocument } from './infra/http/openapi'
 import { TOKENS } from './infra/tokens'
 import { API_MODULES } from './modules'
+import { mailPages } from './modules/mail-pages/mail-pages.router'
 
 /** Builds the HTTP application from a loaded container; tests use it through supertest without listening. */
 export function createApp(container: Container): Express {
@@ -52,6 +53,7 @@ export function createApp(container: Container): Express {
     currentUserChecker: createCurrentUserChecker(),
   }
   useExpressServer(app, options)
+  app.use(mailPages(container))
 
   const document = buildOpenApiDocument(options, config.http.publicUrl)
   app.get('/api-json', (_req, res) => {

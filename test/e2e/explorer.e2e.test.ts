@@ -1,17 +1,11 @@
-import { existsSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { chromium } from 'playwright-core'
 import { startApi, type TestApi } from '../helpers/api'
-import { requireTools } from '../helpers/test-tools'
+import { hasBrowser, launchBrowser } from '../helpers/browser'
 
 jest.setTimeout(180_000)
 
-/** Debian's chromium; playwright's own browser download cannot work here (no network). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const hasChromium = requireTools('explorer browser test', [
-  ...(existsSync(CHROMIUM) ? [] : [`chromium at ${CHROMIUM} (apt-get install chromium)`]),
-])
+const hasChromium = hasBrowser('explorer browser test')
 
 const describeWithBrowser = hasChromium ? describe : describe.skip
 
@@ -32,18 +26,7 @@ describeWithBrowser('API explorer in a browser', () => {
   })
 
   it('opens /api and shows the endpoint groups by resource', async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    })
+    const browser = await launchBrowser()
     try {
       const page = await browser.newPage()
       const { port } = server.address() as AddressInfo
