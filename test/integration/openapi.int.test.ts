@@ -1,12 +1,16 @@
 import { execFile } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { validate } from '@readme/openapi-parser'
 import type { OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, SchemaObject } from 'openapi3-ts'
-import request from 'supertest'
+import Ajv from 'ajv'
+import addFormats from 'ajv-formats'
+import request, { type Response } from 'supertest'
 import { startApi, type TestApi } from '../helpers/api'
+import { TEST_PASSWORD, requestVerificationCode, waitForMail } from '../helpers/auth-flow'
 
 const execFileAsync = promisify(execFile)
 const ROOT = path.join(__dirname, '..', '..')
@@ -96,6 +100,150 @@ describe('the OpenAPI document', () => {
   it('leaves out internal routes and their DTOs', () => {
     expect(Object.keys(doc.paths).filter((route) => route.includes('internal'))).toEqual([])
     expect(Object.keys(doc.components?.schemas ?? {})).not.toContain('AgentEventDto')
+  })
+
+  it('describes what the API really answers: every status seen is documented and every body matches', async () => {
+    const ajv = new Ajv({ strict: false, allErrors: true })
+    addFormats(ajv)
+    // Local refs point into the document: compile against a copy of its components under the id `doc`.
+    const rebase = <T>(value: T): T =>
+      JSON.parse(JSON.stringify(value).replaceAll('"#/components/', '"doc#/components/'))
+    ajv.addSchema({ $id: 'doc', components: rebase(doc.components) })
+    const problems: string[] = []
+    const check = (method: string, route: string, res: Response): Response => {
+      const operation = (doc.paths[route] as Record<string, OperationObject>)[method]
+      let answer = operation?.responses[String(res.status)] as
+        | ReferenceObject
+        | { content?: Record<string, { schema: unknown }> }
+      if (answer && '$ref' in answer) {
+        answer = doc.components?.responses?.[answer.$ref.split('/').pop() ?? ''] as typeof answer
+      }
+      const schema = answer && !('$ref' in answer) ? answer.content?.['application/json']?.schema : undefined
+      if (!schema) {
+        problems.push(`${method} ${route} answered ${res.status}, which the document does not list`)
+        return res
+      }
+      const validate = ajv.compile(rebase(schema) as object)
+      if (!validate(res.body)) problems.push(`${method} ${route} ${res.status}: ${ajv.errorsText(validate.errors)}`)
+      return res
+    }
+    const app = api.app
+    const email = `doc-${Date.now()}@example.test`
+    const inviteeEmail = `doc-invitee-${Date.now()}@example.test`
+
+    check('get', '/health/live', await request(app).get('/health/live'))
+    check('get', '/health/ready', await request(app).get('/health/ready'))
+    check('get', '/v1/auth/clientAliases', await request(app).get('/v1/auth/clientAliases'))
+    check('post', '/v1/auth/verification-mail', await request(app).post('/v1/auth/verification-mail').send({}))
+    const code = await requestVerificationCode(app, api.dataDir, email)
+    check('get', '/v1/auth/verify', await request(app).get('/v1/auth/verify').query({ email, verificationCode: code }))
+    const body = { email, firstName: 'Doc', lastName: 'Reader', password: TEST_PASSWORD, isEmailVerified: true }
+    check('post', '/v1/auth/signup', await request(app).post('/v1/auth/signup').send(body))
+    check('post', '/v1/auth/signin', await request(app).post('/v1/auth/signin').send({ email, password: 'wrong' }))
+    const signIn = check(
+      'post',
+      '/v1/auth/signin',
+      await request(app).post('/v1/auth/signin').send({ email, password: TEST_PASSWORD }),
+    )
+    const refreshToken = signIn.body.data.refresh_token as string
+    check('post', '/v1/auth/refresh-token', await request(app).post('/v1/auth/refresh-token').send({ refreshToken }))
+    const auth = { Authorization: `Bearer ${signIn.body.data.access_token as string}` }
+
+    check('get', '/v1/orgs', await request(app).get('/v1/orgs'))
+    const org = check(
+      'post',
+      '/v1/orgs',
+      await request(app)
+        .post('/v1/orgs')
+        .set(auth)
+        .send({ name: `Doc ${Date.now()}`, description: 'Docs' }),
+    )
+    const orgId = org.body.data.id as string
+    check('get', '/v1/orgs', await request(app).get('/v1/orgs').set(auth))
+    check('get', '/v1/orgs/{orgId}', await request(app).get(`/v1/orgs/${orgId}`).set(auth))
+    check('put', '/v1/orgs/{orgId}', await request(app).put(`/v1/orgs/${orgId}`).set(auth).send({ isPublic: true }))
+    check('get', '/v1/orgs/dashboard/{orgId}', await request(app).get(`/v1/orgs/dashboard/${orgId}`).set(auth))
+    check(
+      'get',
+      '/v1/orgs/activity-count/{orgId}',
+      await request(app).get(`/v1/orgs/activity-count/${orgId}`).set(auth),
+    )
+    const roles = check('get', '/v1/orgs/{orgId}/roles', await request(app).get(`/v1/orgs/${orgId}/roles`).set(auth))
+    check('get', '/v1/orgs/{orgId}/users', await request(app).get(`/v1/orgs/${orgId}/users`).set(auth))
+    check('get', '/v1/orgs/{orgId}/dids', await request(app).get(`/v1/orgs/${orgId}/dids`).set(auth))
+    check('get', '/v1/orgs/public-profile', await request(app).get('/v1/orgs/public-profile'))
+    const slug = org.body.data.slug as string
+    check('get', '/v1/orgs/public-profiles/{orgSlug}', await request(app).get(`/v1/orgs/public-profiles/${slug}`))
+    check('get', '/v1/orgs/{orgId}/agents/health', await request(app).get(`/v1/orgs/${orgId}/agents/health`).set(auth))
+    const generated = check(
+      'post',
+      '/v1/orgs/{orgId}/client_credentials',
+      await request(app).post(`/v1/orgs/${orgId}/client_credentials`).set(auth),
+    )
+    check(
+      'get',
+      '/v1/orgs/{orgId}/client_credentials',
+      await request(app).get(`/v1/orgs/${orgId}/client_credentials`).set(auth),
+    )
+    const { clientId, clientSecret } = generated.body.data as { clientId: string; clientSecret: string }
+    check(
+      'post',
+      '/v1/orgs/{clientId}/token',
+      await request(app).post(`/v1/orgs/${clientId}/token`).send({ clientSecret }),
+    )
+
+    const member = (roles.body.data as { id: string; name: string }[]).find((role) => role.name === 'member')
+    const invitations = { invitations: [{ email: inviteeEmail, orgRoleId: [member?.id] }] }
+    check(
+      'post',
+      '/v1/orgs/{orgId}/invitations',
+      await request(app).post(`/v1/orgs/${orgId}/invitations`).set(auth).send(invitations),
+    )
+    const listed = check(
+      'get',
+      '/v1/orgs/{orgId}/invitations',
+      await request(app).get(`/v1/orgs/${orgId}/invitations`).set(auth),
+    )
+    await waitForMail(api.dataDir, inviteeEmail) // the invitation mail, before the verification mail
+    const inviteeCode = await requestVerificationCode(app, api.dataDir, inviteeEmail)
+    await request(app).get('/v1/auth/verify').query({ email: inviteeEmail, verificationCode: inviteeCode }).expect(200)
+    await request(app)
+      .post('/v1/auth/signup')
+      .send({ ...body, email: inviteeEmail })
+      .expect(201)
+    const invitee = await request(app).post('/v1/auth/signin').send({ email: inviteeEmail, password: TEST_PASSWORD })
+    const inviteeAuth = { Authorization: `Bearer ${invitee.body.data.access_token as string}` }
+    check('get', '/v1/users/invitations', await request(app).get('/v1/users/invitations').set(inviteeAuth))
+    const invitationId = listed.body.data.data[0].id as string
+    const accept = { status: 'accepted' }
+    check(
+      'put',
+      '/v1/users/invitations/{invitationId}',
+      await request(app).put(`/v1/users/invitations/${invitationId}`).set(inviteeAuth).send(accept),
+    )
+    check(
+      'put',
+      '/v1/users/invitations/{invitationId}',
+      await request(app).put(`/v1/users/invitations/${invitationId}`).set(inviteeAuth).send(accept),
+    )
+    const inviteeId = (await request(app).get(`/v1/orgs/${orgId}/users`).set(auth)).body.data.data.find(
+      (user: { email: string }) => user.email === inviteeEmail,
+    ).id as string
+    const userRoles = `/v1/orgs/${orgId}/user-roles/${inviteeId}`
+    check(
+      'put',
+      '/v1/orgs/{orgId}/user-roles/{userId}',
+      await request(app)
+        .put(userRoles)
+        .set(auth)
+        .send({ orgRoleId: [member?.id] }),
+    )
+    // A member may not read the role definitions: 403.
+    check('get', '/v1/orgs/{orgId}/roles', await request(app).get(`/v1/orgs/${orgId}/roles`).set(inviteeAuth))
+    check('get', '/v1/orgs/{orgId}', await request(app).get(`/v1/orgs/${orgId}`))
+    check('get', '/v1/orgs/{orgId}', await request(app).get(`/v1/orgs/${randomUUID()}`).set(auth))
+    check('delete', '/v1/orgs/{orgId}', await request(app).delete(`/v1/orgs/${orgId}`).set(auth))
+    expect(problems).toEqual([])
   })
 
   it('generates a typed client that compiles, and rejects a wrong field', async () => {

@@ -92,7 +92,7 @@ export function buildOpenApiDocument(options: RoutingControllersOptions, publicU
     const authorized = route.responseHandlers.find((handler) => handler.type === 'authorized')
     if (authorized) operation.security = [{ bearer: [] }]
     describeUuidPathIds(operation)
-    describeResponses(operation, route, spec.components?.schemas ?? {}, authorized?.value, path)
+    describeResponses(operation, route, spec.components?.schemas ?? {}, authorized, path)
   }
   for (const path of Object.keys(spec.paths)) if (path.startsWith(INTERNAL_PATH_PREFIX)) delete spec.paths[path]
   dropUnusedSchemas(spec)
@@ -112,7 +112,7 @@ function describeResponses(
   operation: OperationObject,
   route: IRoute,
   components: SchemaComponents,
-  roles: unknown,
+  authorized: { value?: unknown } | undefined,
   path: string,
 ): void {
   const doc = responseDocOf(route.action.target, route.action.method)
@@ -132,8 +132,8 @@ function describeResponses(
   }
   const responses: Record<string, ResponseObject | ReferenceObject> = { [successStatus]: success }
   for (const status of doc?.alsoAnswers ?? []) responses[String(status)] = { ...success, description: 'Same envelope' }
-  const isProtected = roles !== undefined
-  const hasRoles = Array.isArray(roles) && roles.length > 0
+  const isProtected = authorized !== undefined
+  const hasRoles = Array.isArray(authorized?.value) && authorized.value.length > 0
   const derived: ErrorStatus[] = [
     ...(route.params.some((param) => VALIDATED_PARAMS.has(param.type)) ? [400 as const] : []),
     ...(isProtected ? [401 as const] : []),
