@@ -50,7 +50,7 @@ test: install lint typecheck build
 test-unit: install
 	npx jest --ci --selectProjects unit
 
-test-integration: install build
+test-integration: install typecheck build
 	npx jest --ci --selectProjects integration e2e
 
 sync-crd:

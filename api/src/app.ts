@@ -19,6 +19,7 @@ import { TOKENS } from './infra/tokens'
 import { OrgRoleLookup } from './infra/auth/org-role-lookup'
 import { controllersOf } from './infra/module-registry'
 import { API_MODULES } from './modules'
+import { mailPages } from './modules/mail-pages/mail-pages.router'
 
 /** Builds the HTTP application from a loaded container; tests use it through supertest without listening. */
 export function createApp(container: Container): Express {
@@ -55,6 +56,7 @@ export function createApp(container: Container): Express {
     currentUserChecker: createCurrentUserChecker(),
   }
   useExpressServer(app, options)
+  app.use(mailPages(container))
 
   const document = buildOpenApiDocument(options, config.http.publicUrl)
   app.get('/api-json', (_req, res) => {

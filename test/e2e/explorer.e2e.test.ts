@@ -1,18 +1,11 @@
-import { existsSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { chromium } from 'playwright-core'
 import { startApi, type TestApi } from '../helpers/api'
+import { hasBrowser, launchBrowser } from '../helpers/browser'
 
 jest.setTimeout(180_000)
 
-/** Debian's chromium; playwright's own browser download cannot work here (no network). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const hasChromium = existsSync(CHROMIUM)
-
-if (!hasChromium) {
-  console.warn(`SKIP explorer browser test: no chromium at ${CHROMIUM} (install it with: apt-get install chromium)`)
-}
+const hasChromium = hasBrowser('explorer browser test')
 
 const describeWithBrowser = hasChromium ? describe : describe.skip
 
@@ -33,18 +26,7 @@ describeWithBrowser('API explorer in a browser', () => {
   })
 
   it('opens /api and shows the endpoint groups by resource', async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    })
+    const browser = await launchBrowser()
     try {
       const page = await browser.newPage()
       const { port } = server.address() as AddressInfo

@@ -8,19 +8,26 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import * as k8s from '@kubernetes/client-node'
 import type { TestKubeApiServer } from './kube-test-server'
+import { findOnPath } from './test-tools'
 
 const execFileAsync = promisify(execFile)
 
 /** Where scripts/kube-apiserver.sh puts the binaries it builds (outside the repository). */
-export function kubeBinDir(): string {
-  const cache = process.env.IDPLANE_CACHE || path.join(os.homedir(), '.cache', 'idplane')
+export function kubeBinDir(env: NodeJS.ProcessEnv = process.env): string {
+  const cache = env.IDPLANE_CACHE || path.join(os.homedir(), '.cache', 'idplane')
   return path.join(cache, 'kubernetes', 'bin')
 }
 
-/** Path of a tool from the cache bin dir, or undefined when it is not installed. */
-export function kubeTool(name: 'kube-apiserver' | 'kubectl' | 'helm'): string | undefined {
-  const file = path.join(kubeBinDir(), name)
-  return existsSync(file) ? file : undefined
+/**
+ * Path of a tool: the one the scripts put in the cache bin dir (a version matched to our kube-apiserver), else
+ * the first on `PATH`; undefined when neither has it.
+ */
+export function kubeTool(
+  name: 'kube-apiserver' | 'kubectl' | 'helm',
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const file = path.join(kubeBinDir(env), name)
+  return existsSync(file) ? file : findOnPath(name, env)
 }
 
 function etcdBinary(): string | undefined {

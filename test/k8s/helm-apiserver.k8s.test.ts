@@ -9,6 +9,7 @@ import {
   startRealKubeApiServer,
   type RealKubeApiServer,
 } from '../helpers/real-kube-apiserver'
+import { requireTools } from '../helpers/test-tools'
 
 /**
  * `helm install` of the chart into a real kube-apiserver 1.20: the server accepts every object (helm checks
@@ -27,12 +28,7 @@ const missing = [
   helmBinary ? undefined : 'helm (scripts/fetch-helm.sh)',
   kubectlBinary ? undefined : 'kubectl (scripts/kube-apiserver.sh or scripts/fetch-helm.sh)',
 ].filter((tool): tool is string => tool !== undefined)
-if (missing.length > 0) {
-  it(`is skipped: not installed: ${missing.join(', ')}`, () => {
-    console.warn(`SKIP test/k8s/helm-apiserver.k8s.test.ts: not installed: ${missing.join(', ')}`)
-  })
-}
-const describeIfAvailable = missing.length === 0 ? describe : describe.skip
+const describeIfAvailable = requireTools('test/k8s/helm-apiserver.k8s.test.ts', missing) ? describe : describe.skip
 
 /** Just enough of prometheus-operator's CRD for the production example's ServiceMonitors to be accepted. */
 const SERVICE_MONITOR_CRD = {

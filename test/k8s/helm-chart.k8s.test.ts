@@ -7,6 +7,7 @@ import { parse, parseAllDocuments } from 'yaml'
 import type { OrgAgent } from '@idplane/common/orgagent.types'
 import { AGENT_COMMAND, buildPod, buildService } from '../../operator/src/orgagent/resources'
 import { kubeTool } from '../helpers/real-kube-apiserver'
+import { requireTools } from '../helpers/test-tools'
 
 /**
  * The Helm chart, offline: lint, render with the default and the production values, validate every rendered
@@ -20,12 +21,10 @@ const PRODUCTION_VALUES = path.join(CHART, 'values-production.yaml')
 const CRD_FILE = path.join(ROOT, 'crds/orgagent.yaml')
 
 const helmBinary = kubeTool('helm')
-if (helmBinary === undefined) {
-  it('is skipped (helm parts): helm is not installed; run scripts/fetch-helm.sh', () => {
-    console.warn('SKIP test/k8s/helm-chart.k8s.test.ts (helm parts): helm is not installed; run scripts/fetch-helm.sh')
-  })
-}
-const describeWithHelm = helmBinary !== undefined ? describe : describe.skip
+const hasHelm = requireTools('test/k8s/helm-chart.k8s.test.ts (helm parts)', [
+  ...(helmBinary ? [] : ['helm (scripts/fetch-helm.sh)']),
+])
+const describeWithHelm = hasHelm ? describe : describe.skip
 
 interface KubeObject {
   apiVersion: string

@@ -10,6 +10,7 @@ import {
   startRealKubeApiServer,
   type RealKubeApiServer,
 } from '../helpers/real-kube-apiserver'
+import { requireTools } from '../helpers/test-tools'
 
 /**
  * The OrgAgent CRD on a real kube-apiserver 1.20 with etcd: it installs, validates OrgAgents, takes status
@@ -22,13 +23,10 @@ const NAMESPACE = 'default'
 const MERGE_PATCH = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)
 
 const kubectlBinary = kubeTool('kubectl')
-const isAvailable = hasRealKubeApiServer() && kubectlBinary !== undefined
-const SKIP_REASON = 'kube-apiserver, etcd or kubectl is not installed; run scripts/kube-apiserver.sh'
-if (!isAvailable) {
-  it(`is skipped: ${SKIP_REASON}`, () => {
-    console.warn(`SKIP test/k8s/kubectl-orgagents.k8s.test.ts: ${SKIP_REASON}`)
-  })
-}
+const isAvailable = requireTools('test/k8s/kubectl-orgagents.k8s.test.ts', [
+  ...(hasRealKubeApiServer() ? [] : ['kube-apiserver/etcd (scripts/kube-apiserver.sh)']),
+  ...(kubectlBinary ? [] : ['kubectl (scripts/kube-apiserver.sh)']),
+])
 const describeIfAvailable = isAvailable ? describe : describe.skip
 
 function anOrgAgent(name: string, spec: Record<string, unknown> = {}): Record<string, unknown> {

@@ -5,6 +5,7 @@ import { parse } from 'yaml'
 import { startFakeKubeApiServer } from '../../helpers/fake-kube-apiserver'
 import type { TestKubeApiServer } from '../../helpers/kube-test-server'
 import { hasRealKubeApiServer, startRealKubeApiServer } from '../../helpers/real-kube-apiserver'
+import { requireTools } from '../../helpers/test-tools'
 
 export type KubeServerKind = 'fake' | 'real'
 
@@ -13,16 +14,19 @@ const CRD_FILE = path.join(__dirname, '..', '..', '..', 'crds', 'orgagent.yaml')
 /** Every kind of API server to run the k8s tests against: the fake always, the real one when installed here. */
 export function kubeServerKinds(): KubeServerKind[] {
   if (process.env.IDPLANE_K8S_SERVERS === 'fake') return ['fake']
-  return hasRealKubeApiServer() ? ['fake', 'real'] : ['fake']
+  const hasReal = requireTools('real kube-apiserver suites', [
+    ...(hasRealKubeApiServer() ? [] : ['kube-apiserver/etcd (scripts/kube-apiserver.sh)']),
+  ])
+  return hasReal ? ['fake', 'real'] : ['fake']
 }
 
-/** Starts a server of `kind` with the OrgAgent CRD installed; undefined when a real server cannot run here. */
-export async function startKubeServer(kind: KubeServerKind): Promise<TestKubeApiServer | undefined> {
+/**
+ * Starts a server of `kind` with the OrgAgent CRD installed.
+ * @throws Error when a real server cannot run here (kubeServerKinds() offers 'real' only when it can)
+ */
+export async function startKubeServer(kind: KubeServerKind): Promise<TestKubeApiServer> {
   const server = kind === 'fake' ? await startFakeKubeApiServer() : await startRealKubeApiServer()
-  if (!server) {
-    console.warn(`SKIP ${kind} kube-apiserver: not installed here (scripts/kube-apiserver.sh)`)
-    return undefined
-  }
+  if (!server) throw new Error(`The ${kind} kube-apiserver is not installed here (scripts/kube-apiserver.sh)`)
   await installCrd(server.kubeConfig())
   return server
 }

@@ -56,7 +56,6 @@ export function describeOnKubeServers(title: string, body: (suite: KubeSuite) =>
 
     beforeAll(async () => {
       server = await startKubeServer(kind)
-      if (!server) return
       cluster = new Cluster(server.kubeConfig())
       kubelet = await startProcessKubelet({
         kubeConfig: server.kubeConfig(),
@@ -125,7 +124,7 @@ export function describeOnKubeServers(title: string, body: (suite: KubeSuite) =>
         it(
           name,
           async () => {
-            if (!server) return
+            need(server, 'the API server')
             await test()
           },
           timeoutMs,

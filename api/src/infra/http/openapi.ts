@@ -1,15 +1,70 @@
 import { getMetadataArgsStorage, type RoutingControllersOptions } from 'routing-controllers'
-import { routingControllersToSpec, parseRoutes, getFullPath } from 'routing-controllers-openapi'
+import { routingControllersToSpec, parseRoutes, getFullPath, type IRoute } from 'routing-controllers-openapi'
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema'
-import type { OpenAPIObject, OperationObject } from 'openapi3-ts'
+// class-transformer keeps its @Type() metadata here; without it nested DTO arrays render as `Array`.
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage'
+import type {
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  ReferenceObject,
+  ResponseObject,
+  SchemaObject,
+} from 'openapi3-ts'
+import type { SchemaComponents } from './data-schema'
+import { responseDocOf, type DocumentedErrorStatus } from './response-doc'
+
+/** Path prefix of routes that are not part of the public contract (agents posting events). */
+const INTERNAL_PATH_PREFIX = '/v1/internal/'
+
+/** Parameter kinds whose values the request pipeline validates: a route taking any of them can answer 400. */
+const VALIDATED_PARAMS = new Set(['body', 'body-param', 'query', 'queries', 'param', 'params', 'header', 'headers'])
+
+type ErrorStatus = DocumentedErrorStatus | 500
+
+const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
+  400: { name: 'BadRequest', description: 'Malformed input; `errors` names each invalid field' },
+  401: { name: 'Unauthenticated', description: 'Missing, malformed or expired token or credentials' },
+  403: { name: 'Forbidden', description: 'Valid token without the role or the organization' },
+  404: { name: 'NotFound', description: 'No such record, or one of another organization' },
+  409: { name: 'Conflict', description: 'Duplicate, or a change the current state does not allow' },
+  429: { name: 'TooManyRequests', description: 'Rate limit reached; retry after `Retry-After` seconds' },
+  500: { name: 'InternalError', description: 'Unexpected failure (a bug; the body never carries details)' },
+  502: { name: 'BadGateway', description: 'An upstream service (agent, mail) did not answer as expected' },
+}
+
+/** The error body every failure answers (spec: Conventions; common/http-errors.ts). */
+const ERROR_BODY_SCHEMA: SchemaObject = {
+  type: 'object',
+  required: ['statusCode', 'message', 'error'],
+  properties: {
+    statusCode: { type: 'integer' },
+    message: { type: 'string' },
+    error: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['field', 'message'],
+        properties: { field: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+  },
+}
 
 /**
  * The OpenAPI 3 document behind /api-json and the explorer at /api. Operations are grouped by resource
- * (their controller), and every route guarded by `@Authorized` declares bearer auth.
+ * (their controller). Each operation's success envelope carries the `data` its route declares with
+ * `@ResponseData` (infra/http/response-doc.ts); its error responses are derived from the route (inputs: 400,
+ * `@Authorized`: 401 and 403, path parameters: 404, always 500) plus the ones the route declares. Path ids
+ * are uuids. Internal routes, and schemas only they use, are left out.
  */
 export function buildOpenApiDocument(options: RoutingControllersOptions, publicUrl: string): OpenAPIObject {
   const storage = getMetadataArgsStorage()
-  const schemas = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' })
+  const schemas = validationMetadatasToSchemas({
+    refPointerPrefix: '#/components/schemas/',
+    classTransformerMetadataStorage: defaultMetadataStorage,
+  }) as SchemaComponents
   const spec = routingControllersToSpec(storage, options, {
     info: {
       title: 'idplane platform API',
@@ -19,18 +74,98 @@ export function buildOpenApiDocument(options: RoutingControllersOptions, publicU
     },
     servers: [{ url: publicUrl }],
     components: {
-      schemas: schemas as NonNullable<OpenAPIObject['components']>['schemas'],
+      schemas: { ...schemas, ErrorBody: ERROR_BODY_SCHEMA },
+      responses: Object.fromEntries(
+        Object.values(ERROR_RESPONSES).map(({ name, description }) => [
+          name,
+          { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
+        ]),
+      ),
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
   })
   for (const route of parseRoutes(storage, options)) {
-    const isProtected = route.responseHandlers.some((handler) => handler.type === 'authorized')
     const path = getFullPath(route).replace(/:(\w+)/g, '{$1}')
     const method = (route.action.type ?? 'get').toLowerCase()
     const operation = spec.paths[path]?.[method] as OperationObject | undefined
-    if (operation && isProtected) operation.security = [{ bearer: [] }]
+    if (!operation || path.startsWith(INTERNAL_PATH_PREFIX)) continue
+    const authorized = route.responseHandlers.find((handler) => handler.type === 'authorized')
+    if (authorized) operation.security = [{ bearer: [] }]
+    describeUuidPathIds(operation)
+    describeResponses(operation, route, spec.components?.schemas ?? {}, authorized, path)
   }
-  // Internal routes (agents posting events) are not part of the public contract.
-  for (const path of Object.keys(spec.paths)) if (path.startsWith('/v1/internal/')) delete spec.paths[path]
+  for (const path of Object.keys(spec.paths)) if (path.startsWith(INTERNAL_PATH_PREFIX)) delete spec.paths[path]
+  dropUnusedSchemas(spec)
   return spec
+}
+
+/** Path parameters named `...Id` are uuids in this API (organizations, invitations, users, client ids). */
+function describeUuidPathIds(operation: OperationObject): void {
+  for (const parameter of operation.parameters ?? []) {
+    if ('$ref' in parameter) continue
+    const param = parameter as ParameterObject
+    if (param.in === 'path' && /Id$/.test(param.name)) param.schema = { type: 'string', format: 'uuid' }
+  }
+}
+
+function describeResponses(
+  operation: OperationObject,
+  route: IRoute,
+  components: SchemaComponents,
+  authorized: { value?: unknown } | undefined,
+  path: string,
+): void {
+  const doc = responseDocOf(route.action.target, route.action.method)
+  const successStatus = Object.keys(operation.responses).find((status) => status.startsWith('2')) ?? '200'
+  const envelope: SchemaObject = {
+    type: 'object',
+    required: ['statusCode', 'message', ...(doc?.hasData === false ? [] : ['data'])],
+    properties: {
+      statusCode: { type: 'integer' },
+      message: { type: 'string' },
+      ...(doc?.hasData === false ? {} : { data: doc ? doc.renderData(components) : {} }),
+    },
+  }
+  const success: ResponseObject = {
+    description: doc ? 'Success' : 'Success (data not documented yet)',
+    content: { 'application/json': { schema: envelope } },
+  }
+  const responses: Record<string, ResponseObject | ReferenceObject> = { [successStatus]: success }
+  for (const status of doc?.alsoAnswers ?? []) responses[String(status)] = { ...success, description: 'Same envelope' }
+  const isProtected = authorized !== undefined
+  const hasRoles = Array.isArray(authorized?.value) && authorized.value.length > 0
+  const derived: ErrorStatus[] = [
+    ...(route.params.some((param) => VALIDATED_PARAMS.has(param.type)) ? [400 as const] : []),
+    ...(isProtected ? [401 as const] : []),
+    ...(isProtected && (hasRoles || path.includes('{orgId}')) ? [403 as const] : []),
+    ...(/\{\w+\}/.test(path) ? [404 as const] : []),
+    500,
+  ]
+  const statuses = [...new Set<ErrorStatus>([...derived, ...(doc?.errors ?? [])])].sort((a, b) => a - b)
+  for (const status of statuses) {
+    if (String(status) === successStatus) continue
+    responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` }
+  }
+  operation.responses = responses
+}
+
+/** Removes component schemas no remaining operation reaches (an internal route's DTO, query classes). */
+function dropUnusedSchemas(spec: OpenAPIObject): void {
+  const schemas = spec.components?.schemas
+  if (!schemas) return
+  const used = new Set<string>()
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit)
+    if (value === null || typeof value !== 'object') return
+    for (const [key, child] of Object.entries(value)) {
+      const match = key === '$ref' && typeof child === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(child) : null
+      if (match?.[1] && !used.has(match[1])) {
+        used.add(match[1])
+        visit(schemas[match[1]])
+      } else visit(child)
+    }
+  }
+  visit(spec.paths)
+  visit(spec.components?.responses)
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name]
 }

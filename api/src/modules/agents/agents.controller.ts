@@ -6,6 +6,8 @@ import { ORG_ROLES } from '../memberships/org-roles'
 import { AgentsService } from './agents.service'
 import { SpinUpAgentDto } from './dto/spin-up-agent.dto'
 import { toAgentResponse, type AgentHealthResponse, type AgentResponse } from './dto/agent.response'
+import { ResponseData } from '../../infra/http/response-doc'
+import { AGENT_HEALTH_SCHEMA, AGENT_SCHEMA } from './dto/agent.response'
 
 /** Per-organization agent provisioning (spec: "What the service does", agent provisioning). */
 @injectable()
@@ -18,6 +20,7 @@ export class AgentsController {
   @Post('/spinup')
   @HttpCode(201)
   @Authorized(ORG_ROLES.ownerAdmin)
+  @ResponseData(AGENT_SCHEMA, { errors: [409] })
   async spinUp(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: SpinUpAgentDto,
@@ -27,6 +30,7 @@ export class AgentsController {
 
   @Get('/health')
   @Authorized(ORG_ROLES.members)
+  @ResponseData(AGENT_HEALTH_SCHEMA)
   async health(@Param('orgId') orgId: string): Promise<Envelope<AgentHealthResponse>> {
     const { agent, isAnswering } = await this.agents.health(orgId)
     return ok({ ...toAgentResponse(agent), isAnswering }, 'Agent health fetched')

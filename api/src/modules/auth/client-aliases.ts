@@ -1,5 +1,6 @@
 import { InvalidInputError } from '@idplane/common'
 import type { ClientAlias } from '../../infra/config'
+import { object, optional, string, uri } from '../../infra/http/data-schema'
 
 /** What GET /auth/clientAliases shows of an alias: branding and URLs, nothing else from the configuration. */
 export interface ClientAliasResponse {
@@ -33,3 +34,11 @@ export function resolveClientAlias(aliases: readonly ClientAlias[], requested: s
   }
   return found
 }
+
+/** ClientAliasResponse in the OpenAPI document. */
+export const CLIENT_ALIAS_SCHEMA = object<ClientAliasResponse>('ClientAlias', {
+  alias: string,
+  name: string,
+  url: uri,
+  logoUrl: optional(string),
+})

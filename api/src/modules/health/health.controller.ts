@@ -3,6 +3,8 @@ import { Get, JsonController, Res } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
 import { ok } from '../../infra/http/envelope'
 import { TOKENS, type ReadinessCheck } from '../../infra/tokens'
+import { ResponseData } from '../../infra/http/response-doc'
+import { LIVENESS_SCHEMA, READINESS_SCHEMA } from './dto/health.response'
 
 /** Only what the route needs of the response; an interface keeps decorator metadata a plain Object. */
 interface StatusSetter {
@@ -17,12 +19,14 @@ export class HealthController {
 
   /** The process is up (no dependency checks: a slow database must not get the pod restarted). */
   @Get('/live')
+  @ResponseData(LIVENESS_SCHEMA)
   live() {
     return ok({ status: 'up' }, 'Alive')
   }
 
   /** Ready only when every dependency answers (database and queue). */
   @Get('/ready')
+  @ResponseData(READINESS_SCHEMA, { alsoAnswers: [503] })
   async ready(@Res() res: StatusSetter) {
     const results = await Promise.all(
       this.checks.map(async (check) => [check.name, await check.isHealthy().catch(() => false)] as const),

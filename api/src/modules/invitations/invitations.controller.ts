@@ -21,6 +21,9 @@ import { ListInvitationsQuery } from './dto/list-invitations.query'
 import { InvitationsService } from './invitations.service'
 import { CurrentOrgCaller, type OrgCaller } from '../memberships/org-caller.decorator'
 import { ORG_ROLES } from '../memberships/org-roles'
+import { ResponseData } from '../../infra/http/response-doc'
+import { messageOnly, pageOf } from '../../infra/http/data-schema'
+import { INVITATION_SCHEMA } from './dto/invitation.response'
 
 @injectable()
 @JsonController('/v1/orgs/:orgId/invitations')
@@ -32,6 +35,7 @@ export class InvitationsController {
   @HttpCode(201)
   @Authorized(ORG_ROLES.inviters)
   @OpenAPI({ summary: 'Invite people by e-mail; each address gets one mail with a link' })
+  @ResponseData(messageOnly, { errors: [429, 502] })
   async create(
     @Param('orgId') orgId: string,
     @CurrentOrgCaller() caller: OrgCaller,
@@ -45,6 +49,7 @@ export class InvitationsController {
   @Get()
   @Authorized(ORG_ROLES.invitationReaders)
   @OpenAPI({ summary: "The organization's invitations of every status, paginated; search by e-mail" })
+  @ResponseData(pageOf(INVITATION_SCHEMA))
   async list(@Param('orgId') orgId: string, @QueryParams() query: ListInvitationsQuery) {
     const [invitations, total] = await this.invitations.listForOrg(orgId, query)
     return ok(toPage(invitations.map(toInvitationResponse), total, query), 'Invitations fetched')
@@ -53,6 +58,7 @@ export class InvitationsController {
   @Delete('/:invitationId')
   @Authorized(ORG_ROLES.ownerAdmin)
   @OpenAPI({ summary: 'Remove a pending invitation; its mailed link stops working' })
+  @ResponseData(messageOnly, { errors: [409] })
   async remove(@Params() params: OrgInvitationParams) {
     await this.invitations.remove(params.orgId, params.invitationId)
     return done('Invitation deleted')

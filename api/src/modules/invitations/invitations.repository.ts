@@ -80,6 +80,14 @@ export class InvitationsRepository {
     })
   }
 
+  /**
+   * The invitation a mailed link names, with its organization, for the invitation page. Not scoped by
+   * organization or address: the random id in the link is what grants the look (docs/decisions.md).
+   */
+  public findForLink(invitationId: string): Promise<Invitation | null> {
+    return this.em.findOne(Invitation, { id: invitationId }, { populate: ['organization'] })
+  }
+
   /** One invitation addressed to `email`, locked until the transaction ends. */
   public lockForEmail(email: string, invitationId: string): Promise<Invitation | null> {
     return this.em.findOne(Invitation, { email, id: invitationId }, { lockMode: LockMode.PESSIMISTIC_WRITE })

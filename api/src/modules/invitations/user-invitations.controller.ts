@@ -9,6 +9,9 @@ import { UserInvitationParams } from './dto/invitation-path.params'
 import { ListUserInvitationsQuery } from './dto/list-user-invitations.query'
 import { UpdateInvitationStatusDto } from './dto/update-invitation-status.dto'
 import { UserInvitationsService } from './user-invitations.service'
+import { ResponseData } from '../../infra/http/response-doc'
+import { messageOnly, pageOf } from '../../infra/http/data-schema'
+import { USER_INVITATION_SCHEMA } from './dto/invitation.response'
 
 @injectable()
 @JsonController('/v1/users/invitations')
@@ -19,6 +22,7 @@ export class UserInvitationsController {
   @Get()
   @Authorized()
   @OpenAPI({ summary: "The caller's own invitations, paginated; search by organization name" })
+  @ResponseData(pageOf(USER_INVITATION_SCHEMA), { errors: [403] })
   async list(@CurrentUser({ required: true }) principal: Principal, @QueryParams() query: ListUserInvitationsQuery) {
     const [invitations, total] = await this.invitations.listMine(principal, query)
     return ok(toPage(invitations.map(toUserInvitationResponse), total, query), 'Invitations fetched')
@@ -27,6 +31,7 @@ export class UserInvitationsController {
   @Put('/:invitationId')
   @Authorized()
   @OpenAPI({ summary: 'Accept or reject one of your invitations' })
+  @ResponseData(messageOnly, { errors: [403, 409] })
   async respond(
     @CurrentUser({ required: true }) principal: Principal,
     @Params() params: UserInvitationParams,

@@ -7,6 +7,8 @@ import { ReplaceUserRolesDto } from './dto/replace-user-roles.dto'
 import { MemberRolesService } from './member-roles.service'
 import { CurrentOrgCaller, type OrgCaller } from './org-caller.decorator'
 import { ORG_ROLES } from './org-roles'
+import { ResponseData } from '../../infra/http/response-doc'
+import { messageOnly } from '../../infra/http/data-schema'
 
 @injectable()
 @JsonController('/v1/orgs/:orgId/user-roles')
@@ -17,6 +19,7 @@ export class UserRolesController {
   @Put('/:userId')
   @Authorized(ORG_ROLES.ownerAdmin)
   @OpenAPI({ summary: "Replace all of a member's roles in the organization" })
+  @ResponseData(messageOnly, { errors: [409] })
   async replace(
     @Params() params: UserRolesParams,
     @CurrentOrgCaller() caller: OrgCaller,

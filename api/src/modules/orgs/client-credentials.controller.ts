@@ -15,6 +15,12 @@ import type {
   GeneratedClientCredentialsResponse,
   MaskedClientCredentialsResponse,
 } from './dto/client-credentials.response'
+import { ResponseData } from '../../infra/http/response-doc'
+import {
+  CLIENT_TOKEN_SCHEMA,
+  GENERATED_CLIENT_CREDENTIALS_SCHEMA,
+  MASKED_CLIENT_CREDENTIALS_SCHEMA,
+} from './dto/client-credentials.response'
 
 /** The cookie set by the token exchange (spec: Authentication 7); attributes in docs/decisions.md. */
 export const SESSION_COOKIE = 'session_id'
@@ -37,6 +43,7 @@ export class ClientCredentialsController {
   @Post('/:orgId/client_credentials')
   @HttpCode(201)
   @Authorized(ORG_ROLES.owner)
+  @ResponseData(GENERATED_CLIENT_CREDENTIALS_SCHEMA)
   async generate(
     @Param('orgId') orgId: string,
     @CurrentUser() principal: Principal,
@@ -47,6 +54,7 @@ export class ClientCredentialsController {
 
   @Get('/:orgId/client_credentials')
   @Authorized(ORG_ROLES.members)
+  @ResponseData(MASKED_CLIENT_CREDENTIALS_SCHEMA)
   async get(@Param('orgId') orgId: string): Promise<Envelope<MaskedClientCredentialsResponse>> {
     const credential = await this.credentials.getForOrg(orgId)
     return ok(
@@ -63,6 +71,7 @@ export class ClientCredentialsController {
   @Post('/:clientId/token')
   @HttpCode(200)
   @OpenAPI({ security: [] })
+  @ResponseData(CLIENT_TOKEN_SCHEMA, { errors: [401, 429] })
   async token(
     @Param('clientId') clientId: string,
     @Body({ required: true }) body: ClientTokenDto,

@@ -6,6 +6,9 @@ import { created, ok, type Envelope } from '../../infra/http/envelope'
 import { OrgDidsService } from './org-dids.service'
 import { SetPrimaryDidDto } from './dto/set-primary-did.dto'
 import { toOrgDidResponse, type OrgDidResponse } from './dto/org-did.response'
+import { ResponseData } from '../../infra/http/response-doc'
+import { arrayOf } from '../../infra/http/data-schema'
+import { ORG_DID_SCHEMA } from './dto/org-did.response'
 
 /** An organization's DIDs and its primary DID (spec: Organizations). */
 @injectable()
@@ -16,6 +19,7 @@ export class OrgDidsController {
 
   @Get('/dids')
   @Authorized(ORG_ROLES.didReaders)
+  @ResponseData(arrayOf(ORG_DID_SCHEMA))
   async list(@Param('orgId') orgId: string): Promise<Envelope<OrgDidResponse[]>> {
     return ok((await this.dids.list(orgId)).map(toOrgDidResponse), 'DIDs fetched')
   }
@@ -24,6 +28,7 @@ export class OrgDidsController {
   @Put('/primary-did')
   @HttpCode(201)
   @Authorized(ORG_ROLES.members)
+  @ResponseData(ORG_DID_SCHEMA)
   async setPrimary(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: SetPrimaryDidDto,

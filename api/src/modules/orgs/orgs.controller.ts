@@ -32,6 +32,11 @@ import {
   type OrganizationResponse,
 } from './dto/organization.response'
 import { toMemberResponse, type MemberResponse } from './dto/member.response'
+import { ResponseData } from '../../infra/http/response-doc'
+import { arrayOf, messageOnly, pageOf } from '../../infra/http/data-schema'
+import { ORGANIZATION_LIST_ITEM_SCHEMA, ORGANIZATION_SCHEMA } from './dto/organization.response'
+import { MEMBER_SCHEMA, ORG_ROLE_SCHEMA } from './dto/member.response'
+import { DASHBOARD_SCHEMA, ORGANIZATION_COUNTS_SCHEMA } from './dto/org-summary.response'
 
 /** Organizations (spec: Endpoints, Organizations); the roles of each route are the spec's. */
 @injectable()
@@ -47,6 +52,7 @@ export class OrgsController {
   @Post()
   @HttpCode(201)
   @Authorized()
+  @ResponseData(ORGANIZATION_SCHEMA, { errors: [403, 409] })
   async create(
     @CurrentUser() principal: Principal,
     @Body({ required: true }) body: CreateOrganizationDto,
@@ -56,6 +62,7 @@ export class OrgsController {
 
   @Get()
   @Authorized()
+  @ResponseData(pageOf(ORGANIZATION_LIST_ITEM_SCHEMA))
   async list(
     @CurrentUser() principal: Principal,
     @QueryParams() query: ListOrganizationsQuery,
@@ -67,24 +74,28 @@ export class OrgsController {
 
   @Get('/dashboard/:orgId')
   @Authorized(ORG_ROLES.members)
+  @ResponseData(DASHBOARD_SCHEMA)
   async dashboard(@Param('orgId') orgId: string): Promise<Envelope<DashboardEntries>> {
     return ok(await this.members.dashboard(orgId), 'Organization dashboard fetched')
   }
 
   @Get('/activity-count/:orgId')
   @Authorized(ORG_ROLES.owner)
+  @ResponseData(ORGANIZATION_COUNTS_SCHEMA)
   async activityCount(@Param('orgId') orgId: string): Promise<Envelope<ActivityCounts>> {
     return ok(await this.members.activityCounts(orgId), 'Organization activity counts fetched')
   }
 
   @Get('/:orgId')
   @Authorized(ORG_ROLES.members)
+  @ResponseData(ORGANIZATION_SCHEMA)
   async get(@Param('orgId') orgId: string): Promise<Envelope<OrganizationResponse>> {
     return ok(toOrganizationResponse(await this.orgs.get(orgId)), 'Organization fetched')
   }
 
   @Put('/:orgId')
   @Authorized(ORG_ROLES.ownerAdmin)
+  @ResponseData(messageOnly, { errors: [409] })
   async update(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: UpdateOrganizationDto,
@@ -95,6 +106,7 @@ export class OrgsController {
 
   @Delete('/:orgId')
   @Authorized(ORG_ROLES.owner)
+  @ResponseData(messageOnly)
   async delete(@Param('orgId') orgId: string): Promise<Envelope<never>> {
     await this.orgs.delete(orgId)
     return done('Organization deleted')
@@ -102,6 +114,7 @@ export class OrgsController {
 
   @Get('/:orgId/roles')
   @Authorized(ORG_ROLES.ownerAdmin)
+  @ResponseData(arrayOf(ORG_ROLE_SCHEMA))
   async roleDefinitions(): Promise<Envelope<{ id: string; name: string }[]>> {
     const roles = await this.memberships.listDefinitions()
     return ok(
@@ -112,6 +125,7 @@ export class OrgsController {
 
   @Get('/:orgId/users')
   @Authorized(ORG_ROLES.membersAndHolders)
+  @ResponseData(pageOf(MEMBER_SCHEMA))
   async listMembers(
     @Param('orgId') orgId: string,
     @QueryParams() query: ListMembersQuery,

@@ -6,6 +6,9 @@ import type { Page } from '../../infra/http/pagination'
 import { OrgsService } from './orgs.service'
 import { PublicProfilesQuery } from './dto/public-profiles.query'
 import { toPublicProfileResponse, type PublicProfileResponse } from './dto/organization.response'
+import { ResponseData } from '../../infra/http/response-doc'
+import { pageOf } from '../../infra/http/data-schema'
+import { PUBLIC_PROFILE_SCHEMA } from './dto/organization.response'
 
 /**
  * Public organization profiles (no token, spec: Authentication 6). Registered before OrgsController:
@@ -18,12 +21,14 @@ export class PublicProfilesController {
   public constructor(private readonly orgs: OrgsService) {}
 
   @Get('/public-profile')
+  @ResponseData(pageOf(PUBLIC_PROFILE_SCHEMA))
   async list(@QueryParams() query: PublicProfilesQuery): Promise<Envelope<Page<PublicProfileResponse>>> {
     const page = await this.orgs.listPublic(query)
     return ok({ ...page, data: page.data.map(toPublicProfileResponse) }, 'Public organization profiles fetched')
   }
 
   @Get('/public-profiles/:orgSlug')
+  @ResponseData(PUBLIC_PROFILE_SCHEMA)
   async get(@Param('orgSlug') slug: string): Promise<Envelope<PublicProfileResponse>> {
     return ok(toPublicProfileResponse(await this.orgs.getPublic(slug)), 'Public organization profile fetched')
   }

@@ -1,4 +1,17 @@
 import type { OrgAgent } from '../org-agent.entity'
+import {
+  boolean,
+  dateTime,
+  integer,
+  nullable,
+  object,
+  oneOf,
+  string,
+  uuid,
+  type Properties,
+} from '../../../infra/http/data-schema'
+import { AGENT_RUNTIMES, DID_METHODS } from '../org-agent.entity'
+import { AGENT_STATUSES } from '../org-agent.states'
 
 /** The provisioning record (spin-up 201 and health); secrets never leave the database. */
 export interface AgentResponse {
@@ -39,3 +52,26 @@ export function toAgentResponse(agent: OrgAgent): AgentResponse {
     updatedAt: agent.updatedAt.toISOString(),
   }
 }
+
+const AGENT_PROPERTIES: Properties<AgentResponse> = {
+  id: uuid,
+  orgId: uuid,
+  label: string,
+  status: oneOf(AGENT_STATUSES),
+  failureReason: nullable(string),
+  runtime: oneOf(AGENT_RUNTIMES),
+  didMethod: oneOf(DID_METHODS),
+  domain: nullable(string),
+  adminPort: nullable(integer),
+  inboundPort: nullable(integer),
+  controllerEndpoint: nullable(string),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+}
+
+/** AgentResponse and AgentHealthResponse in the OpenAPI document. */
+export const AGENT_SCHEMA = object<AgentResponse>('Agent', AGENT_PROPERTIES)
+export const AGENT_HEALTH_SCHEMA = object<AgentHealthResponse>('AgentHealth', {
+  ...AGENT_PROPERTIES,
+  isAnswering: boolean,
+})

@@ -1,3 +1,5 @@
+import { integer, object, oneOf, string } from '../../../infra/http/data-schema'
+
 /** What sign-in and refresh hand out (spec: Resources, Sign-in result; snake_case as the spec names it). */
 export interface SignInResponse {
   access_token: string
@@ -21,3 +23,11 @@ export function toSignInResponse(session: IssuedSession): SignInResponse {
     token_type: 'Bearer',
   }
 }
+
+/** SignInResponse in the OpenAPI document. */
+export const SIGN_IN_SCHEMA = object<SignInResponse>('SignInResult', {
+  access_token: string,
+  refresh_token: string,
+  expires_in: integer,
+  token_type: oneOf(['Bearer'] as const),
+})

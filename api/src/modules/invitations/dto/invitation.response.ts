@@ -1,5 +1,7 @@
 import type { InvitationStatus } from '../invitation.entity'
 import type { RoledInvitation } from '../invitation-roles'
+import { arrayOf, dateTime, email, object, oneOf, string, uuid } from '../../../infra/http/data-schema'
+import { INVITATION_STATUSES } from '../invitation.entity'
 
 /** An item of `GET /orgs/:orgId/invitations` (spec: Organization invitation). */
 export interface InvitationResponse {
@@ -48,3 +50,22 @@ export function describeInvitationBatch(result: { sent: string[]; skipped: strin
   const skipped = `${result.skipped.length} address${result.skipped.length === 1 ? '' : 'es'}`
   return `${sent}; ${skipped} already had a pending invitation`
 }
+
+const INVITATION_ROLE_SCHEMA = object<{ id: string; name: string }>(undefined, { id: uuid, name: string })
+
+/** The invitation responses in the OpenAPI document. */
+export const INVITATION_SCHEMA = object<InvitationResponse>('Invitation', {
+  id: uuid,
+  email,
+  status: oneOf(INVITATION_STATUSES),
+  orgRoles: arrayOf(INVITATION_ROLE_SCHEMA),
+  createdAt: dateTime,
+})
+export const USER_INVITATION_SCHEMA = object<UserInvitationResponse>('UserInvitation', {
+  id: uuid,
+  orgName: string,
+  orgId: uuid,
+  status: oneOf(INVITATION_STATUSES),
+  orgRoles: arrayOf(INVITATION_ROLE_SCHEMA),
+  createdAt: dateTime,
+})

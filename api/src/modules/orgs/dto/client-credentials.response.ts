@@ -1,3 +1,5 @@
+import { dateTime, integer, object, oneOf, string, uuid } from '../../../infra/http/data-schema'
+
 /** `POST .../client_credentials`: the only response that ever carries the secret in clear. */
 export interface GeneratedClientCredentialsResponse {
   clientId: string
@@ -17,3 +19,19 @@ export interface ClientTokenResponse {
   token_type: 'Bearer'
   expires_in: number
 }
+
+/** The client-credential responses in the OpenAPI document. */
+export const GENERATED_CLIENT_CREDENTIALS_SCHEMA = object<GeneratedClientCredentialsResponse>(
+  'GeneratedClientCredentials',
+  { clientId: uuid, clientSecret: string },
+)
+export const MASKED_CLIENT_CREDENTIALS_SCHEMA = object<MaskedClientCredentialsResponse>('MaskedClientCredentials', {
+  clientId: uuid,
+  clientSecret: string,
+  createdAt: dateTime,
+})
+export const CLIENT_TOKEN_SCHEMA = object<ClientTokenResponse>('ClientToken', {
+  access_token: string,
+  token_type: oneOf(['Bearer'] as const),
+  expires_in: integer,
+})

@@ -1,4 +1,5 @@
 import type { OrgDid } from '../org-did.entity'
+import { boolean, dateTime, object, string, uuid } from '../../../infra/http/data-schema'
 
 /** Spec: Resources, Organization DID record. */
 export interface OrgDidResponse {
@@ -16,3 +17,11 @@ export function toOrgDidResponse(record: OrgDid): OrgDidResponse {
     createdAt: record.createdAt.toISOString(),
   }
 }
+
+/** OrgDidResponse in the OpenAPI document. */
+export const ORG_DID_SCHEMA = object<OrgDidResponse>('OrgDid', {
+  id: uuid,
+  did: string,
+  isPrimaryDid: boolean,
+  createdAt: dateTime,
+})

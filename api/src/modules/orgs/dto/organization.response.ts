@@ -1,5 +1,17 @@
 import type { Organization } from '../organization.entity'
 import type { OrgRole } from '../../memberships/org-role.entity'
+import {
+  arrayOf,
+  boolean,
+  dateTime,
+  integer,
+  nullable,
+  object,
+  string,
+  uuid,
+  type Properties,
+} from '../../../infra/http/data-schema'
+import { ROLE_HOLDING_SCHEMA } from './member.response'
 
 /** An organization as members see it (spec: Resources, Organization). */
 export interface OrganizationResponse {
@@ -72,3 +84,36 @@ export function toPublicProfileResponse(org: Organization): PublicProfileRespons
     createdAt: org.createdAt.toISOString(),
   }
 }
+
+const ORGANIZATION_PROPERTIES: Properties<OrganizationResponse> = {
+  id: uuid,
+  name: string,
+  slug: string,
+  description: string,
+  logoUrl: string,
+  website: nullable(string),
+  registrationNumber: nullable(string),
+  notificationWebhook: nullable(string),
+  isPublic: boolean,
+  countryId: nullable(integer),
+  stateId: nullable(integer),
+  cityId: nullable(integer),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+}
+
+/** The organization responses in the OpenAPI document. */
+export const ORGANIZATION_SCHEMA = object<OrganizationResponse>('Organization', ORGANIZATION_PROPERTIES)
+export const ORGANIZATION_LIST_ITEM_SCHEMA = object<OrganizationListItem>('OrganizationListItem', {
+  ...ORGANIZATION_PROPERTIES,
+  userOrgRoles: arrayOf(ROLE_HOLDING_SCHEMA),
+})
+export const PUBLIC_PROFILE_SCHEMA = object<PublicProfileResponse>('PublicProfile', {
+  id: uuid,
+  name: string,
+  slug: string,
+  description: string,
+  logoUrl: string,
+  website: nullable(string),
+  createdAt: dateTime,
+})

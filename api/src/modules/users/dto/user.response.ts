@@ -1,4 +1,5 @@
 import type { User } from '../user.entity'
+import { boolean, dateTime, email, object, string, uuid } from '../../../infra/http/data-schema'
 
 /** What the API shows of a user: never the password hash. */
 export interface UserResponse {
@@ -20,3 +21,13 @@ export function toUserResponse(user: User): UserResponse {
     createdAt: user.createdAt.toISOString(),
   }
 }
+
+/** UserResponse in the OpenAPI document. */
+export const USER_SCHEMA = object<UserResponse>('User', {
+  id: uuid,
+  email,
+  firstName: string,
+  lastName: string,
+  isEmailVerified: boolean,
+  createdAt: dateTime,
+})
