@@ -13,6 +13,7 @@ import { errorHandler, notFoundHandler } from './infra/http/error-handler'
 import { accessLog, ormRequestContext, requestId } from './infra/http/request-context'
 import { httpMetrics } from './infra/http/metrics'
 import { jsonBody } from './infra/http/json-body'
+import { rejectNulInUrl } from '@idplane/common/request-input'
 import { buildOpenApiDocument } from './infra/http/openapi'
 import { TOKENS } from './infra/tokens'
 import { API_MODULES } from './modules'
@@ -34,6 +35,7 @@ export function createApp(container: Container): Express {
   app.use(requestId)
   app.use(accessLog(logger))
   app.use(httpMetrics(registry))
+  app.use(rejectNulInUrl)
   app.use(jsonBody(config.http.bodyLimit))
   app.use(cookieParser())
   app.use(ormRequestContext(database.orm))
