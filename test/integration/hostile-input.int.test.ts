@@ -126,6 +126,20 @@ describe('hostile input in the request pipeline', () => {
     }
   })
 
+  it('answers 400 to page numbers that are not plain decimal integers within the bound (item 15)', async () => {
+    for (const query of [
+      'pageNumber=1e21',
+      'pageNumber=0x10',
+      'pageSize=1e1',
+      'pageNumber=1000001',
+      'pageNumber=1.0',
+    ]) {
+      expectBadRequest(await request(api.app).get(`/v1/orgs/public-profile?${query}`))
+    }
+    const page = await request(api.app).get('/v1/orgs/public-profile?pageNumber=2&pageSize=5').expect(200)
+    expect(page.body.data).toEqual(expect.objectContaining({ previousPage: 1, hasPreviousPage: true }))
+  })
+
   it('still records a well-formed event', async () => {
     expect((await postEvent(JSON.stringify(event()))).status).toBe(200)
   })
