@@ -1,5 +1,6 @@
 import type { Organization } from '../organization.entity'
 import type { OrgRole } from '../../roles/org-role.entity'
+import { servableLogo } from '../logo'
 
 /** An organization as members see it (spec: Resources, Organization). */
 export interface OrganizationResponse {
@@ -41,7 +42,7 @@ export function toOrganizationResponse(org: Organization): OrganizationResponse 
     name: org.name,
     slug: org.slug,
     description: org.description,
-    logoUrl: org.logoUrl,
+    logoUrl: servableLogo(org.logoUrl),
     website: org.website ?? null,
     registrationNumber: org.registrationNumber ?? null,
     notificationWebhook: org.notificationWebhook ?? null,
@@ -67,7 +68,7 @@ export function toPublicProfileResponse(org: Organization): PublicProfileRespons
     name: org.name,
     slug: org.slug,
     description: org.description,
-    logoUrl: org.logoUrl,
+    logoUrl: servableLogo(org.logoUrl),
     website: org.website ?? null,
     createdAt: org.createdAt.toISOString(),
   }
