@@ -22,6 +22,7 @@ export function createOrmConfig(clientUrl: string, poolMax: number): Options {
       snapshot: false,
       silent: true,
     },
+    // Query logging would write every parameter value (sealed keys, token hashes) to the log; leave it off here.
     debug: false,
   })
 }
