@@ -17,6 +17,12 @@ export const DEFAULT_AGENT_POLL_ATTEMPTS = 6
 /** @default 10 000 ms between GET /agent attempts (same spec section). */
 export const DEFAULT_AGENT_POLL_INTERVAL_MS = 10_000
 
+/**
+ * @default false: outgoing webhooks may not target private, loopback, link-local or metadata addresses
+ * (WEBHOOK_ALLOW_PRIVATE_TARGETS; tests and closed networks turn it on).
+ */
+export const DEFAULT_WEBHOOK_ALLOW_PRIVATE_TARGETS = false
+
 /** Where and how organizations' agents run (docs/configuration.md, "Agent provisioning"). */
 export interface AgentsConfig {
   readonly runtime: 'process' | 'kubernetes'
@@ -106,6 +112,7 @@ export interface Config {
     readonly hideExperimentalOidcControllers: boolean
   }
   readonly limits: { readonly proofRequestConnections: number; readonly oobBatchSize: number }
+  readonly webhooks: { readonly allowPrivateTargets: boolean }
 }
 
 const DEFAULT_CLIENT_ALIAS = (publicUrl: string): ClientAlias => ({ alias: 'IDPLANE', name: 'idplane', url: publicUrl })
@@ -204,6 +211,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     limits: {
       proofRequestConnections: env.int('PROOF_REQ_CONN_LIMIT', 10, { min: 1, max: 1000 }),
       oobBatchSize: env.int('OOB_BATCH_SIZE', 50, { min: 1, max: 10_000 }),
+    },
+    webhooks: {
+      allowPrivateTargets: env.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', DEFAULT_WEBHOOK_ALLOW_PRIVATE_TARGETS),
     },
   }
   env.assertValid('api')
