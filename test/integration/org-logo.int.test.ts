@@ -82,6 +82,7 @@ describe('organization logos', () => {
     await em.flush()
     const profile = await request(api.app).get(`/v1/orgs/public-profiles/${org.slug}`).expect(200)
     expect(profile.body.data.logoUrl).toBe('')
+    expect(profile.headers['x-content-type-options']).toBe('nosniff')
     const list = await request(api.app).get('/v1/orgs/public-profile').expect(200)
     expect(JSON.stringify(list.body)).not.toContain('image/svg')
   })

@@ -71,6 +71,8 @@ export interface Config {
     readonly publicUrl: string
     readonly bodyLimit: string
     readonly trustProxy: boolean
+    /** METRICS_PORT: /metrics served on this port only; unset → on the main port. */
+    readonly metricsPort?: number
   }
   readonly database:
     | { readonly kind: 'postgres'; readonly url: string; readonly poolMax: number }
@@ -148,6 +150,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (secretsKey === undefined && databaseUrl !== undefined && agents.runtime === 'kubernetes') {
     env.problem('SECRETS_ENCRYPTION_KEY', 'is required with DATABASE_URL and AGENT_RUNTIME=kubernetes')
   }
+  if (source.METRICS_PORT !== undefined && source.METRICS_PORT === String(port)) {
+    env.problem('METRICS_PORT', 'must differ from API_GATEWAY_PORT (unset it to serve /metrics on the main port)')
+  }
   const privateKey = decodePem(env.string('JWT_PRIVATE_KEY'))
   const publicKey = decodePem(env.string('JWT_PUBLIC_KEY'))
   if ((privateKey === undefined) !== (publicKey === undefined)) {
@@ -165,6 +170,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       publicUrl,
       bodyLimit: env.string('API_BODY_LIMIT', '1mb'),
       trustProxy: env.bool('API_TRUST_PROXY', false),
+      metricsPort:
+        env.string('METRICS_PORT') === undefined ? undefined : env.int('METRICS_PORT', 0, { min: 1, max: 65535 }),
     },
     database: databaseUrl
       ? { kind: 'postgres', url: databaseUrl, poolMax: env.int('DATABASE_POOL_MAX', 10, { min: 1, max: 200 }) }
