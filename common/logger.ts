@@ -1,3 +1,5 @@
+import { describeDatabaseError } from './database-error'
+
 /**
  * JSON-lines logger shaped like Credo's Logger (`info(message, data?)`), so the agent can hand an adapter
  * of it to Credo. Keys that may carry secrets are redacted at any depth as a safety net.
@@ -67,10 +69,15 @@ export class Logger {
   }
 }
 
-/** Returns a copy with secret-bearing keys replaced; errors become { name, message } (no stack in logs by default). */
+/**
+ * Returns a copy with secret-bearing keys replaced; errors become { name, message } (no stack in logs by default),
+ * database errors { name, code, constraint, table } without the values their messages quote.
+ */
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8) return '[depth]'
   if (value instanceof Error) {
+    const databaseError = describeDatabaseError(value)
+    if (databaseError) return databaseError
     return {
       name: value.name,
       message: value.message,

@@ -12,8 +12,10 @@ import { createAuthorizationChecker, createCurrentUserChecker } from './infra/au
 import { SessionCheck } from './infra/auth/session-check'
 import { errorHandler, notFoundHandler } from './infra/http/error-handler'
 import { accessLog, ormRequestContext, requestId } from './infra/http/request-context'
-import { httpMetrics } from './infra/http/metrics'
+import { httpMetrics, serveMetrics } from './infra/http/metrics'
+import { securityHeaders } from './infra/http/security-headers'
 import { jsonBody } from './infra/http/json-body'
+import { rejectNulInUrl } from '@idplane/common/request-input'
 import { buildOpenApiDocument } from './infra/http/openapi'
 import { TOKENS } from './infra/tokens'
 import { OrgRoleLookup } from './infra/auth/org-role-lookup'
@@ -36,15 +38,16 @@ export function createApp(container: Container): Express {
   app.set('trust proxy', config.http.trustProxy)
   app.set('query parser', 'extended')
   app.use(requestId)
+  app.use(securityHeaders())
   app.use(accessLog(logger))
   app.use(httpMetrics(registry))
+  app.use(rejectNulInUrl)
   app.use(jsonBody(config.http.bodyLimit))
   app.use(cookieParser())
   app.use(ormRequestContext(database.orm))
 
-  app.get('/metrics', async (_req, res) => {
-    res.set('Content-Type', registry.contentType).send(await registry.metrics())
-  })
+  // With METRICS_PORT set, main.ts serves /metrics on that port only.
+  if (config.http.metricsPort === undefined) app.get('/metrics', serveMetrics(registry))
 
   const options: RoutingControllersOptions = {
     controllers: controllersOf(API_MODULES),

@@ -1,11 +1,13 @@
 import 'reflect-metadata'
 import type { Server } from 'node:http'
+import { Registry } from 'prom-client'
 import { Logger, ConfigError } from '@idplane/common'
 import { loadConfig } from './infra/config'
 import { createRuntime } from './container'
 import { createApp } from './app'
 import { configSectionsOf } from './infra/module-registry'
 import { API_MODULES } from './modules'
+import { createMetricsApp } from './infra/http/metrics'
 
 /** @default 25 s: inside Kubernetes' default 30 s termination grace period. */
 const SHUTDOWN_TIMEOUT_MS = 25_000
@@ -33,6 +35,14 @@ async function main(): Promise<void> {
     })
   })
 
+  const metricsPort = config.http.metricsPort
+  const metricsServer =
+    metricsPort === undefined
+      ? undefined
+      : createMetricsApp(runtime.container.get<Registry>(Registry)).listen(metricsPort, config.http.host, () => {
+          logger.info('Serving metrics', { port: metricsPort, host: config.http.host })
+        })
+
   let stopping = false
   const shutdown = (signal: string) => {
     if (stopping) return
@@ -56,6 +66,7 @@ async function main(): Promise<void> {
         })
     })
     server.closeIdleConnections()
+    metricsServer?.close()
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))

@@ -29,14 +29,23 @@ describeWithBrowser('API explorer in a browser', () => {
     const browser = await launchBrowser()
     try {
       const page = await browser.newPage()
+      // The security headers' CSP (issue 8) must leave the explorer working: no refused script, style or image.
+      const refused: string[] = []
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) {
+          refused.push(message.text())
+        }
+      })
       const { port } = server.address() as AddressInfo
-      await page.goto(`http://127.0.0.1:${port}/api`, { waitUntil: 'load' })
+      const response = await page.goto(`http://127.0.0.1:${port}/api`, { waitUntil: 'load' })
+      expect(response?.headers()['content-security-policy']).toMatch(/frame-ancestors 'none'/)
       await page.waitForSelector('.opblock-tag', { timeout: 30_000 })
       const groups = (await page.locator('.opblock-tag').allTextContents()).map((text) => text.trim())
       for (const expected of ['Authentication', 'Organizations', 'Invitations and membership', 'Agents', 'Health']) {
         expect(groups.some((group) => group.startsWith(expected))).toBe(true)
       }
       await expect(page.locator('.btn.authorize').count()).resolves.toBeGreaterThan(0)
+      expect(refused).toEqual([])
     } finally {
       await browser.close()
     }

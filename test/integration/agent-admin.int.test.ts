@@ -82,4 +82,49 @@ describe('agent admin API (in-process agent)', () => {
       ])
     })
   })
+  describe('hostile input (issue 8, item 7)', () => {
+    const auth = { Authorization: `Bearer ${API_KEY}` }
+    let peer: InProcessAgent
+    let connectionId: string
+
+    beforeAll(async () => {
+      peer = await startInProcessAgent()
+      const oob = await agent.agent.didcomm.oob.createInvitation({ label: 'admin-test', autoAcceptConnection: true })
+      const { connectionRecord } = await peer.agent.didcomm.oob.receiveInvitation(oob.outOfBandInvitation, {
+        label: 'peer',
+        autoAcceptConnection: true,
+        autoAcceptInvitation: true,
+      })
+      if (!connectionRecord) throw new Error('The peer made no connection')
+      await peer.agent.didcomm.connections.returnWhenIsConnected(connectionRecord.id, { timeoutMs: 20000 })
+      const [ours] = await agent.agent.didcomm.connections.findAllByOutOfBandId(oob.id)
+      if (!ours) throw new Error('The agent has no connection')
+      connectionId = (await agent.agent.didcomm.connections.returnWhenIsConnected(ours.id, { timeoutMs: 20000 })).id
+    })
+
+    afterAll(async () => {
+      await peer?.close()
+    })
+
+    it('answers 400 with the error body to a NUL byte in a basic message', async () => {
+      const { app } = anAdminApp(agent)
+      const res = await request(app).post(`/basic-messages/${connectionId}`).set(auth).send({ content: 'a\u0000b' })
+      expect(res.status).toBe(400)
+      expect(res.body).toEqual(expect.objectContaining({ statusCode: 400, error: 'Bad Request' }))
+      await request(app).post(`/basic-messages/${connectionId}`).set(auth).send({ content: 'hello' }).expect(201)
+    })
+
+    it('answers 400 to a NUL byte in a query string and to JSON nested 2,000 levels deep', async () => {
+      const { app } = anAdminApp(agent)
+      await request(app).get('/connections?alias=a%00b').set(auth).expect(400)
+      const deep = `{"content":${'['.repeat(2000)}${']'.repeat(2000)}}`
+      const res = await request(app)
+        .post(`/basic-messages/${connectionId}`)
+        .set(auth)
+        .set('Content-Type', 'application/json')
+        .send(deep)
+      expect(res.status).toBe(400)
+      expect(res.body).toEqual(expect.objectContaining({ statusCode: 400, error: 'Bad Request' }))
+    })
+  })
 })

@@ -25,6 +25,21 @@ const hostileScalar = fc.oneof(
     'x'.repeat(5000),
     '-1',
     '1e309',
+    '1e21',
+    '0x10',
+  ),
+  // NUL characters: PostgreSQL text cannot hold them (issue 8, item 7).
+  fc.string({ maxLength: 10 }).map((text) => `${text}\u0000${text}`),
+)
+/** Bodies that once overflowed the stack or polluted prototypes: deep nesting, `__proto__` keys (issue 8). */
+const hostileStructure = fc.oneof(
+  fc
+    .integer({ min: 65, max: 3000 })
+    .map((depth) => JSON.parse(`${'{"name":'.repeat(depth)}1${'}'.repeat(depth)}`) as unknown),
+  fc.integer({ min: 65, max: 3000 }).map((depth) => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) as unknown),
+  hostileScalar.map((value) => JSON.parse(`{"name":"x","__proto__":${JSON.stringify(value) ?? 'null'}}`) as unknown),
+  hostileScalar.map(
+    (value) => JSON.parse(`{"record":{"__proto__":{"polluted":${JSON.stringify(value) ?? 'null'}}}}`) as unknown,
   ),
 )
 const hostileJson = fc.oneof(
@@ -46,11 +61,12 @@ const hostileJson = fc.oneof(
     hostileScalar,
   ),
   fc.array(hostileScalar, { maxLength: 4 }),
+  hostileStructure,
 )
 const pathSegment = fc.oneof(
   fc.uuid(),
   fc.string({ minLength: 1, maxLength: 30 }),
-  fc.constantFrom('null', '0', '%E0%A4%A', '..', 'DROP TABLE users'),
+  fc.constantFrom('null', '0', '%E0%A4%A', '..', 'DROP TABLE users', 'nul\u0000byte'),
 )
 const queryObject = fc.dictionary(
   fc.constantFrom('pageNumber', 'pageSize', 'search', 'role', 'clientAlias', 'email', 'verificationCode', 'orgId'),

@@ -394,6 +394,30 @@ describeWithHelm('helm chart helm/idplane', () => {
     expect(agents.spec.namespaceSelector).toEqual({ matchNames: ['idplane-agents'] })
   })
 
+  it('moves /metrics to api.metricsPort: METRICS_PORT, a metrics port on the Pod and the Service, scraped there', async () => {
+    type Monitor = { spec: { endpoints: { port: string }[] } }
+    const scrapedPort = (objects: KubeObject[], name: string) =>
+      find<Monitor>(objects, 'ServiceMonitor', name).spec.endpoints[0]?.port
+    const apart = await render(['--set', 'api.metricsPort=9464,metrics.serviceMonitor.enabled=true'])
+    const api = container(find<k8s.V1Deployment>(apart, 'Deployment', 'idplane-api'))
+    expect(api.ports).toEqual([
+      { name: 'http', containerPort: 5000, protocol: 'TCP' },
+      { name: 'metrics', containerPort: 9464, protocol: 'TCP' },
+    ])
+    expect(envValue(api, 'METRICS_PORT')?.value).toBe('9464')
+    const service = find<k8s.V1Service>(apart, 'Service', 'idplane-api')
+    expect(service.spec?.ports).toContainEqual({ name: 'metrics', port: 9464, targetPort: 'metrics', protocol: 'TCP' })
+    expect(scrapedPort(apart, 'idplane-api')).toBe('metrics')
+    expect(scrapedPort(apart, 'idplane-operator')).toBe('http')
+
+    const together = await render(['--set', 'metrics.serviceMonitor.enabled=true'])
+    expect(
+      envValue(container(find<k8s.V1Deployment>(together, 'Deployment', 'idplane-api')), 'METRICS_PORT'),
+    ).toBeUndefined()
+    expect(scrapedPort(together, 'idplane-api')).toBe('http')
+    expect(scrapedPort(await render(['-f', PRODUCTION_VALUES]), 'idplane-api')).toBe('metrics')
+  })
+
   it('renders the production example: TLS ingress, HPA, existing Secret, no chart Secret', async () => {
     const objects = await render(['-f', PRODUCTION_VALUES])
     const ingress = find<k8s.V1Ingress>(objects, 'Ingress', 'idplane-api')

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 
 import type { Logger } from '@idplane/common'
 import { measureRequestDurations } from '@idplane/common/http-metrics'
+import { markBodyParsed, rejectNulInUrl, rejectUnsafeJsonBody } from '@idplane/common/request-input'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
 import {
   getMetadataArgsStorage,
@@ -75,6 +76,17 @@ export function createAdminApp(deps: AdminAppDeps): Express {
     next()
   })
   app.use(agentScope(deps.runtime, apiKey))
+  // The same input checks as the API's pipeline (issue 8): NUL in URLs or bodies, deep nesting, `__proto__`.
+  // express.json's default limit (100 kB) is the one routing-controllers' own parser applied before.
+  app.use(
+    rejectNulInUrl,
+    express.json(),
+    rejectUnsafeJsonBody(),
+    (req: Request, _res: Response, next: NextFunction) => {
+      if (req.body !== undefined) markBodyParsed(req)
+      next()
+    },
+  )
 
   const options: RoutingControllersOptions = {
     controllers: CONTROLLERS,

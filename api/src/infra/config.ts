@@ -39,6 +39,12 @@ export const DEFAULT_AGENT_POLL_INTERVAL_MS = 10_000
 /** @default 30 000 ms for one call to an agent's admin API (creating a DID, sending a message) before a 502. */
 export const DEFAULT_AGENT_REQUEST_TIMEOUT_MS = 30_000
 
+/**
+ * @default false: outgoing webhooks may not target private, loopback, link-local or metadata addresses
+ * (WEBHOOK_ALLOW_PRIVATE_TARGETS; tests and closed networks turn it on).
+ */
+export const DEFAULT_WEBHOOK_ALLOW_PRIVATE_TARGETS = false
+
 /** Where and how organizations' agents run (docs/configuration.md, "Agent provisioning"). */
 export interface AgentsConfig {
   readonly runtime: 'process' | 'kubernetes'
@@ -89,6 +95,8 @@ export interface Config {
     readonly publicUrl: string
     readonly bodyLimit: string
     readonly trustProxy: boolean
+    /** METRICS_PORT: /metrics served on this port only; unset → on the main port. */
+    readonly metricsPort?: number
   }
   readonly database:
     | { readonly kind: 'postgres'; readonly url: string; readonly poolMax: number }
@@ -140,6 +148,7 @@ export interface Config {
   readonly limits: { readonly proofRequestConnections: number; readonly oobBatchSize: number }
   /** Modules' own settings by section name (ApiModule.config); read them with sectionOf(config, section). */
   readonly sections?: Readonly<Record<string, unknown>>
+  readonly webhooks: { readonly allowPrivateTargets: boolean }
 }
 
 const DEFAULT_CLIENT_ALIAS = (publicUrl: string): ClientAlias => ({ alias: 'IDPLANE', name: 'idplane', url: publicUrl })
@@ -178,6 +187,9 @@ export function loadConfig(
   if (secretsKey === undefined && databaseUrl !== undefined && agents.runtime === 'kubernetes') {
     env.problem('SECRETS_ENCRYPTION_KEY', 'is required with DATABASE_URL and AGENT_RUNTIME=kubernetes')
   }
+  if (source.METRICS_PORT !== undefined && source.METRICS_PORT === String(port)) {
+    env.problem('METRICS_PORT', 'must differ from API_GATEWAY_PORT (unset it to serve /metrics on the main port)')
+  }
   const privateKey = decodePem(env.string('JWT_PRIVATE_KEY'))
   const publicKey = decodePem(env.string('JWT_PUBLIC_KEY'))
   if ((privateKey === undefined) !== (publicKey === undefined)) {
@@ -195,6 +207,8 @@ export function loadConfig(
       publicUrl,
       bodyLimit: env.string('API_BODY_LIMIT', '1mb'),
       trustProxy: env.bool('API_TRUST_PROXY', false),
+      metricsPort:
+        env.string('METRICS_PORT') === undefined ? undefined : env.int('METRICS_PORT', 0, { min: 1, max: 65535 }),
     },
     database: databaseUrl
       ? { kind: 'postgres', url: databaseUrl, poolMax: env.int('DATABASE_POOL_MAX', 10, { min: 1, max: 200 }) }
@@ -262,6 +276,9 @@ export function loadConfig(
     limits: {
       proofRequestConnections: env.int('PROOF_REQ_CONN_LIMIT', 10, { min: 1, max: 1000 }),
       oobBatchSize: env.int('OOB_BATCH_SIZE', 50, { min: 1, max: 10_000 }),
+    },
+    webhooks: {
+      allowPrivateTargets: env.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', DEFAULT_WEBHOOK_ALLOW_PRIVATE_TARGETS),
     },
   }
   const withSections: Config = { ...config, sections: readConfigSections(env, config, sections) }

@@ -27,6 +27,7 @@ export function createOrmConfig(
       snapshot: false,
       silent: true,
     },
+    // Query logging would write every parameter value (sealed keys, token hashes) to the log; leave it off here.
     debug: false,
   })
 }

@@ -1,12 +1,14 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express'
 import { InvalidInputError } from '@idplane/common'
+import { markBodyParsed, rejectUnsafeJsonBody } from '@idplane/common/request-input'
 
 /**
  * JSON bodies: parsed once, and always an object. Every body in the contract is a JSON object; a top-level
  * array (which express.json's strict mode lets through) would otherwise reach class-transformer as a list.
+ * NUL characters, deep nesting and `__proto__` keys are refused here for every route (common/request-input.ts).
  */
 export function jsonBody(limit: string): RequestHandler[] {
-  return [express.json({ limit }), markParsedAndRequireObject]
+  return [express.json({ limit }), rejectUnsafeJsonBody(), markParsedAndRequireObject]
 }
 
 function markParsedAndRequireObject(req: Request, _res: Response, next: NextFunction): void {
@@ -18,9 +20,6 @@ function markParsedAndRequireObject(req: Request, _res: Response, next: NextFunc
       ]),
     )
   }
-  // routing-controllers puts its own body-parser 1.x in front of every @Body route. That parser skips a request
-  // marked `_body`, which express.json (body-parser 2) no longer sets; unmarked, a body express.json consumed is
-  // read again and fails with a 500 ("stream is not readable").
-  Object.assign(req, { _body: true })
+  markBodyParsed(req)
   next()
 }

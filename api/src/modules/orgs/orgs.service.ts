@@ -2,6 +2,9 @@ import { inject, injectable } from 'inversify'
 import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import { ForbiddenError, Logger, NotFoundError } from '@idplane/common'
 import type { Principal } from '../../infra/auth/token.service'
+import type { Config } from '../../infra/config'
+import { checkTargetUrl } from '../../infra/net/delivery-target'
+import { TOKENS } from '../../infra/tokens'
 import { pageOffset, toPage, type Page } from '../../infra/http/pagination'
 import { ModuleRegistry } from '../../infra/module-registry'
 import { MembershipsService } from '../memberships/memberships.service'
@@ -35,6 +38,7 @@ export class OrgsService {
     logger: Logger,
     private readonly sessions: SessionRevocationsService,
     private readonly credentials: ClientCredentialsRepository,
+    @inject(TOKENS.Config) private readonly config: Config,
   ) {
     this.logger = logger.child({ component: 'orgs' })
   }
@@ -42,11 +46,18 @@ export class OrgsService {
   /**
    * Creates an organization with a unique slug derived from its name; the caller becomes its owner.
    * @throws ForbiddenError for a machine-to-machine client (it belongs to one organization already)
-   * @throws InvalidInputError for a bad logo
+   * @throws InvalidInputError for a bad logo, or a webhook URL with credentials or a private target
    */
   public async create(principal: Principal, input: CreateOrganizationDto): Promise<Organization> {
     const userId = requireUser(principal, 'Machine-to-machine clients cannot create organizations')
     const logoUrl = input.logo === undefined ? '' : parseLogo(input.logo, { allowUrl: true })
+    if (input.notificationWebhook !== undefined) {
+      // Names are checked again after DNS resolution when a delivery is made (checkDeliveryTarget).
+      checkTargetUrl(input.notificationWebhook, {
+        allowPrivateTargets: this.config.webhooks.allowPrivateTargets,
+        field: 'notificationWebhook',
+      })
+    }
     const base = slugify(input.name)
     for (let attempt = 1; ; attempt++) {
       const slug = nextFreeSlug(base, await this.orgs.slugsStartingWith(base))

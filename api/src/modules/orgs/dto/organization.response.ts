@@ -12,6 +12,7 @@ import {
   type Properties,
 } from '../../../infra/http/data-schema'
 import { ROLE_HOLDING_SCHEMA } from './member.response'
+import { servableLogo } from '../logo'
 
 /** An organization as members see it (spec: Resources, Organization). */
 export interface OrganizationResponse {
@@ -53,7 +54,7 @@ export function toOrganizationResponse(org: Organization): OrganizationResponse 
     name: org.name,
     slug: org.slug,
     description: org.description,
-    logoUrl: org.logoUrl,
+    logoUrl: servableLogo(org.logoUrl),
     website: org.website ?? null,
     registrationNumber: org.registrationNumber ?? null,
     notificationWebhook: org.notificationWebhook ?? null,
@@ -79,7 +80,7 @@ export function toPublicProfileResponse(org: Organization): PublicProfileRespons
     name: org.name,
     slug: org.slug,
     description: org.description,
-    logoUrl: org.logoUrl,
+    logoUrl: servableLogo(org.logoUrl),
     website: org.website ?? null,
     createdAt: org.createdAt.toISOString(),
   }

@@ -1,0 +1,152 @@
+import { InvalidInputError } from '@idplane/common'
+import { checkDeliveryTarget, checkTargetUrl, isPublicAddress, type Resolver } from './delivery-target'
+
+const resolvingTo =
+  (...addresses: string[]): Resolver =>
+  async () =>
+    addresses
+
+function refusal(run: () => unknown): string | undefined {
+  try {
+    run()
+    return undefined
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidInputError)
+    return (error as InvalidInputError).fields[0]?.message
+  }
+}
+
+describe('isPublicAddress', () => {
+  it.each([
+    ['0.0.0.0'],
+    ['0.1.2.3'],
+    ['10.0.0.1'],
+    ['100.64.0.1'],
+    ['127.0.0.1'],
+    ['127.255.255.254'],
+    ['169.254.169.254'],
+    ['172.16.0.1'],
+    ['172.31.255.255'],
+    ['192.0.0.8'],
+    ['192.168.1.1'],
+    ['198.18.0.1'],
+    ['224.0.0.1'],
+    ['239.255.255.250'],
+    ['240.0.0.1'],
+    ['255.255.255.255'],
+    ['::'],
+    ['::1'],
+    ['fe80::1'],
+    ['fc00::1'],
+    ['fd12:3456::1'],
+    ['ff02::1'],
+    ['fec0::1'],
+    ['::ffff:127.0.0.1'],
+    ['::ffff:7f00:1'],
+    ['::ffff:169.254.169.254'],
+    ['::ffff:10.1.2.3'],
+    ['::127.0.0.1'],
+    ['64:ff9b::10.0.0.1'],
+    ['64:ff9b::a9fe:a9fe'],
+    ['2002:7f00:1::1'],
+    ['2002:a9fe:a9fe::'],
+    ['100::1'],
+  ])('refuses %s', (address) => {
+    expect(isPublicAddress(address)).toBe(false)
+  })
+
+  it.each([
+    ['93.184.216.34'],
+    ['8.8.8.8'],
+    ['172.32.0.1'],
+    ['100.128.0.1'],
+    ['2606:4700::6810:85e5'],
+    ['::ffff:8.8.8.8'],
+    ['64:ff9b::808:808'],
+    ['2002:808:808::1'],
+  ])('accepts %s', (address) => {
+    expect(isPublicAddress(address)).toBe(true)
+  })
+
+  it('refuses what is not an address', () => {
+    expect(isPublicAddress('example.com')).toBe(false)
+    expect(isPublicAddress('')).toBe(false)
+  })
+})
+
+describe('checkTargetUrl', () => {
+  it.each([
+    ['http://127.0.0.1/hook', /private/],
+    ['http://2130706433/hook', /private/],
+    ['http://0x7f.1/hook', /private/],
+    ['http://[::1]:8080/hook', /private/],
+    ['http://[::ffff:127.0.0.1]/hook', /private/],
+    ['http://169.254.169.254/latest/meta-data/', /private/],
+    ['http://10.0.0.5/hook', /private/],
+    ['http://localhost/hook', /private/],
+    ['http://api.localhost/hook', /private/],
+    ['http://metadata.google.internal/computeMetadata/v1/', /private/],
+    ['https://user:pass@hooks.example.com/x', /credentials/],
+    ['https://token@hooks.example.com/x', /credentials/],
+    ['ftp://hooks.example.com/x', /http/],
+    ['not a url', /http/],
+  ])('refuses %s', (url, reason) => {
+    expect(refusal(() => checkTargetUrl(url, { allowPrivateTargets: false }))).toMatch(reason)
+  })
+
+  it('accepts a public https URL', () => {
+    expect(checkTargetUrl('https://hooks.example.com/idplane?x=1', { allowPrivateTargets: false }).hostname).toBe(
+      'hooks.example.com',
+    )
+  })
+
+  it('accepts private targets when the setting allows them, but never credentials in the URL', () => {
+    expect(checkTargetUrl('http://127.0.0.1:9000/hook', { allowPrivateTargets: true }).port).toBe('9000')
+    expect(refusal(() => checkTargetUrl('http://u:p@127.0.0.1/', { allowPrivateTargets: true }))).toMatch(/credentials/)
+  })
+})
+
+describe('checkDeliveryTarget', () => {
+  const options = (resolve: Resolver) => ({ allowPrivateTargets: false, resolve })
+
+  it('returns the addresses a public name resolves to', async () => {
+    const target = await checkDeliveryTarget('https://hooks.example.com/x', options(resolvingTo('93.184.216.34')))
+    expect(target.addresses).toEqual(['93.184.216.34'])
+    expect(target.url.hostname).toBe('hooks.example.com')
+  })
+
+  it.each([
+    [['127.0.0.1']],
+    [['93.184.216.34', '10.0.0.1']],
+    [['::ffff:169.254.169.254']],
+    [['2606:4700::6810:85e5', 'fe80::1']],
+    [[]],
+  ])('refuses a name that resolves to %j', async (addresses) => {
+    await expect(
+      checkDeliveryTarget('https://rebind.example.com/x', options(resolvingTo(...addresses))),
+    ).rejects.toThrow(InvalidInputError)
+  })
+
+  it('refuses a literal private address without resolving it', async () => {
+    const resolve = jest.fn(resolvingTo('93.184.216.34'))
+    await expect(checkDeliveryTarget('http://[fd00::1]/x', options(resolve))).rejects.toThrow(InvalidInputError)
+    expect(resolve).not.toHaveBeenCalled()
+  })
+
+  it('refuses a name that does not resolve', async () => {
+    const failing: Resolver = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' })
+    }
+    await expect(checkDeliveryTarget('https://nowhere.example.com/', options(failing))).rejects.toThrow(
+      InvalidInputError,
+    )
+  })
+
+  it('lets private addresses through when the setting allows them', async () => {
+    const target = await checkDeliveryTarget('http://hooks.internal.test/x', {
+      allowPrivateTargets: true,
+      resolve: resolvingTo('10.0.0.7'),
+    })
+    expect(target.addresses).toEqual(['10.0.0.7'])
+  })
+})
