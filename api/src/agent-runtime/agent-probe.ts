@@ -1,7 +1,17 @@
-/** One GET /agent: 200 is ready, anything else (or no answer within the timeout) is not, with why. */
-export async function probeAgent(adminUrl: string, timeoutMs: number): Promise<{ ok: boolean; detail: string }> {
+/**
+ * One GET /agent: 200 is ready, anything else (or no answer within the timeout) is not, with why. With
+ * `apiKey` the agent must also accept that key (401 otherwise): it is the agent we started, not another program.
+ */
+export async function probeAgent(
+  adminUrl: string,
+  timeoutMs: number,
+  apiKey?: string,
+): Promise<{ ok: boolean; detail: string }> {
   try {
-    const response = await fetch(`${adminUrl}/agent`, { signal: AbortSignal.timeout(timeoutMs) })
+    const response = await fetch(`${adminUrl}/agent`, {
+      signal: AbortSignal.timeout(timeoutMs),
+      ...(apiKey === undefined ? {} : { headers: { authorization: `Bearer ${apiKey}` } }),
+    })
     await response.body?.cancel().catch(() => undefined)
     return { ok: response.status === 200, detail: `HTTP ${response.status}` }
   } catch (error) {

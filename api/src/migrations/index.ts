@@ -1,9 +1,11 @@
 import type { MigrationObject } from '@mikro-orm/core'
 import { Migration20261121000000Foundation } from './Migration20261121000000Foundation'
 import { Migration20261122100000AgentProvisioning } from './Migration20261122100000AgentProvisioning'
+import { Migration20261124060000AgentLifecycle } from './Migration20261124060000AgentLifecycle'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121000000Foundation', class: Migration20261121000000Foundation },
   { name: 'Migration20261122100000AgentProvisioning', class: Migration20261122100000AgentProvisioning },
+  { name: 'Migration20261124060000AgentLifecycle', class: Migration20261124060000AgentLifecycle },
 ]

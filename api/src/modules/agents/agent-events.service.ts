@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import { injectable } from 'inversify'
-import { EntityManager } from '@mikro-orm/postgresql'
 import { UnauthenticatedError } from '@idplane/common'
 import { hashToken, tokenMatchesHash } from '../../infra/crypto/token-hash'
+import { AgentEventsRepository } from './agent-events.repository'
+import { AgentsRepository } from './agents.repository'
 import type { AgentEventDto } from './dto/agent-event.dto'
 
 /**
@@ -11,7 +11,10 @@ import type { AgentEventDto } from './dto/agent-event.dto'
  */
 @injectable()
 export class AgentEventsService {
-  public constructor(private readonly em: EntityManager) {}
+  public constructor(
+    private readonly agents: AgentsRepository,
+    private readonly events: AgentEventsRepository,
+  ) {}
 
   /**
    * The organization whose agent holds `token`.
@@ -19,38 +22,13 @@ export class AgentEventsService {
    */
   public async authenticate(token: string | undefined): Promise<string> {
     if (!token) throw new UnauthenticatedError('Agent event token required')
-    const hash = hashToken(token)
-    const rows = await this.em
-      .getConnection()
-      .execute<
-        { organization_id: string; event_token_hash: string }[]
-      >('select organization_id, event_token_hash from org_agents where event_token_hash = ?', [hash])
-    const row = rows[0]
-    if (!row || !tokenMatchesHash(token, row.event_token_hash))
-      throw new UnauthenticatedError('Invalid agent event token')
-    return row.organization_id
+    const row = await this.agents.findByEventTokenHash(hashToken(token))
+    if (!row || !tokenMatchesHash(token, row.eventTokenHash)) throw new UnauthenticatedError('Invalid agent event token')
+    return row.organizationId
   }
 
   /** Stores the event unless its id was seen for this organization; true when it was new. */
   public async record(orgId: string, event: AgentEventDto): Promise<boolean> {
-    const now = new Date()
-    const rows = await this.em.getConnection().execute<{ id: string }[]>(
-      `insert into agent_events (id, created_at, updated_at, organization_id, event_id, kind, agent_label, tenant_id, occurred_at, record)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
-       on conflict (organization_id, event_id) do nothing returning id`,
-      [
-        randomUUID(),
-        now,
-        now,
-        orgId,
-        event.id,
-        event.kind,
-        event.agentLabel,
-        event.tenantId ?? null,
-        new Date(event.occurredAt),
-        JSON.stringify(event.record),
-      ],
-    )
-    return rows.length > 0
+    return this.events.insertOnce(orgId, event)
   }
 }

@@ -5,6 +5,7 @@ import { AgentsController } from './agents.controller'
 import { AgentEventsController } from './agent-events.controller'
 import { AgentsService } from './agents.service'
 import { AgentEventsService } from './agent-events.service'
+import { AgentEventsRepository } from './agent-events.repository'
 import { AgentsRepository } from './agents.repository'
 import { AgentSecretsService } from './agent-secrets'
 import { AGENT_METRICS, AgentProvisioner } from './agent-provisioner'
@@ -24,6 +25,7 @@ export const agentsModule: ApiModule = {
     bind(AgentsService).toSelf().inSingletonScope()
     bind(AgentEventsService).toSelf().inSingletonScope()
     bind(AgentsRepository).toSelf().inSingletonScope()
+    bind(AgentEventsRepository).toSelf().inSingletonScope()
     bind(AgentSecretsService).toSelf().inSingletonScope()
     bind(AgentProvisioner).toSelf().inSingletonScope()
     bind(PortAllocator).toSelf().inSingletonScope()

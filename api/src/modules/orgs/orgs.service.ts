@@ -1,7 +1,10 @@
 import { inject, injectable } from 'inversify'
+import type { Config } from '../../infra/config'
+import { TOKENS } from '../../infra/tokens'
+import { AgentsService } from '../agents/agents.service'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { UniqueConstraintViolationException } from '@mikro-orm/core'
-import { ForbiddenError, Logger, NotFoundError } from '@idplane/common'
+import { ConflictError, ForbiddenError, Logger, NotFoundError } from '@idplane/common'
 import type { Principal } from '../../infra/auth/token.service'
 import { pageOffset, toPage, type Page } from '../../infra/http/pagination'
 import { RolesService } from '../roles/roles.service'
@@ -31,6 +34,8 @@ export class OrgsService {
     @inject(OrgsRepository) private readonly orgs: OrgStore,
     private readonly roles: RolesService,
     logger: Logger,
+    @inject(TOKENS.Config) private readonly config: Config,
+    private readonly agents: AgentsService,
   ) {
     this.logger = logger.child({ component: 'orgs' })
   }
@@ -39,6 +44,7 @@ export class OrgsService {
    * Creates an organization with a unique slug derived from its name; the caller becomes its owner.
    * @throws ForbiddenError for a machine-to-machine client (it belongs to one organization already)
    * @throws InvalidInputError for a bad logo
+   * @throws ConflictError when the user created LIMIT_ORGS_PER_USER organizations already
    */
   public async create(principal: Principal, input: CreateOrganizationDto): Promise<Organization> {
     const userId = requireUser(principal, 'Machine-to-machine clients cannot create organizations')
@@ -48,6 +54,7 @@ export class OrgsService {
       const slug = nextFreeSlug(base, await this.orgs.slugsStartingWith(base))
       try {
         const org = await this.em.transactional(async (em) => {
+          await this.checkOrgQuota(userId)
           const created = em.create(Organization, {
             name: input.name,
             slug,
@@ -132,9 +139,20 @@ export class OrgsService {
    * @throws NotFoundError when the organization does not exist
    */
   public async delete(orgId: string): Promise<void> {
+    // Stop the agent and delete its data first: a failure leaves the organization there to delete again.
+    await this.agents.removeForOrganization(orgId)
     const deleted = await this.em.nativeDelete(Organization, { id: orgId })
     if (deleted === 0) throw new NotFoundError('Organization not found')
     this.logger.info('Deleted Organization', { orgId })
+  }
+
+  /** Organizations per user (LIMIT_ORGS_PER_USER; 0: none), counted under a per-user lock in the transaction. */
+  private async checkOrgQuota(userId: string): Promise<void> {
+    const limit = this.config.quotas.orgsPerUser
+    if (limit === 0) return
+    if ((await this.orgs.countCreatedByLocked(userId)) >= limit) {
+      throw new ConflictError(`You have created ${limit} organizations, the most one user may create; delete one first`)
+    }
   }
 
   public async listPublic(query: PublicProfilesQuery): Promise<Page<Organization>> {

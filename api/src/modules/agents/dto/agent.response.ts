@@ -13,6 +13,10 @@ export interface AgentResponse {
   adminPort: number | null
   inboundPort: number | null
   controllerEndpoint: string | null
+  /** Restarts by the process runtime after the agent crashed (Kubernetes: see the pod's restart count). */
+  restarts: number
+  /** The last crash, or null. */
+  lastExit: { code: number | null; signal: string | null; at: string } | null
   createdAt: string
   updatedAt: string
 }
@@ -35,6 +39,10 @@ export function toAgentResponse(agent: OrgAgent): AgentResponse {
     adminPort: agent.adminPort ?? null,
     inboundPort: agent.inboundPort ?? null,
     controllerEndpoint: agent.controllerEndpoint ?? null,
+    restarts: agent.restarts,
+    lastExit: agent.lastExitAt
+      ? { code: agent.lastExitCode ?? null, signal: agent.lastExitSignal ?? null, at: agent.lastExitAt.toISOString() }
+      : null,
     createdAt: agent.createdAt.toISOString(),
     updatedAt: agent.updatedAt.toISOString(),
   }
