@@ -43,7 +43,9 @@ export class AgentProcess {
       logger: logger.child({ component: 'admin' }),
     })
     this.server =
-      config.bindHost === undefined ? adminApp.listen(config.adminPort) : adminApp.listen(config.adminPort, config.bindHost)
+      config.bindHost === undefined
+        ? adminApp.listen(config.adminPort)
+        : adminApp.listen(config.adminPort, config.bindHost)
     await new Promise<void>((resolve, reject) => {
       this.server?.once('listening', resolve).once('error', reject)
     })

@@ -223,7 +223,11 @@ export class ProcessRuntime extends AgentRuntime {
     const { initialMs, maxMs } = this.backoff()
     const delay = restartDelayMs(supervision.crashes, initialMs, maxMs)
     const log = this.log(supervision.orgId)
-    log.warn('Agent process crashed; restarting', { ...exitData(exit), restartInMs: delay, crashes: supervision.crashes })
+    log.warn('Agent process crashed; restarting', {
+      ...exitData(exit),
+      restartInMs: delay,
+      crashes: supervision.crashes,
+    })
     this.listener?.onExit(supervision.orgId, exit, delay).catch((error: unknown) => {
       log.error('Could not record the agent exit', { error: (error as Error).message })
     })
@@ -303,10 +307,11 @@ export class ProcessRuntime extends AgentRuntime {
 
   /** An agent that is not our child: its exit is noticed by checking its pid every second. */
   private adopt(supervision: Supervision, record: ProcessRecord): Incarnation {
+    let timer: NodeJS.Timeout | undefined
     const incarnation: Incarnation = {
       pid: record.pid,
       exit: new Promise((resolve) => {
-        const timer = setInterval(() => {
+        timer = setInterval(() => {
           if (isRecordedProcessAlive(record)) return
           clearInterval(timer)
           // Not our child: its exit code cannot be known.
@@ -317,8 +322,8 @@ export class ProcessRuntime extends AgentRuntime {
           this.onUnexpectedExit(supervision, exit)
         }, ADOPTED_CHECK_MS)
         timer.unref()
-        incarnation.stopAdoptedCheck = () => clearInterval(timer)
       }),
+      stopAdoptedCheck: () => clearInterval(timer),
     }
     return incarnation
   }

@@ -270,7 +270,8 @@ function loadAgentsConfig(env: EnvReader, dataDir: string, apiPort: number): Age
 function loadAgentBindHost(env: EnvReader, agentHost: string): string {
   const fallback = isIP(agentHost) !== 0 || agentHost === 'localhost' ? agentHost : '127.0.0.1'
   const bindHost = env.string('AGENT_BIND_HOST', fallback)
-  if (isIP(bindHost) === 0 && bindHost !== 'localhost') env.problem('AGENT_BIND_HOST', 'must be an IP address or localhost')
+  if (isIP(bindHost) === 0 && bindHost !== 'localhost')
+    env.problem('AGENT_BIND_HOST', 'must be an IP address or localhost')
   return bindHost
 }
 

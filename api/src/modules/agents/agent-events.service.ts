@@ -23,7 +23,8 @@ export class AgentEventsService {
   public async authenticate(token: string | undefined): Promise<string> {
     if (!token) throw new UnauthenticatedError('Agent event token required')
     const row = await this.agents.findByEventTokenHash(hashToken(token))
-    if (!row || !tokenMatchesHash(token, row.eventTokenHash)) throw new UnauthenticatedError('Invalid agent event token')
+    if (!row || !tokenMatchesHash(token, row.eventTokenHash))
+      throw new UnauthenticatedError('Invalid agent event token')
     return row.organizationId
   }
 
