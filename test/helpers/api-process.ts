@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import path from 'node:path'
 import { waitUntil } from './agent-process'
 
@@ -51,4 +51,11 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false
   }
+}
+
+/** The pid of the process listening on a TCP port of this machine (from `ss`), if any. */
+export function pidListeningOn(port: number): number | undefined {
+  const output = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' })
+  const match = /pid=(\d+)/.exec(output)
+  return match ? Number(match[1]) : undefined
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { connect } from 'node:net'
 import { networkInterfaces, tmpdir } from 'node:os'
 import path from 'node:path'
@@ -8,7 +8,7 @@ import { EntityManager } from '@mikro-orm/postgresql'
 import { shortOrgId } from '../../api/src/agent-runtime/agent-runtime'
 import { startApi, type TestApi } from '../helpers/api'
 import { waitUntil } from '../helpers/agent-process'
-import { isRunning } from '../helpers/api-process'
+import { isRunning, pidListeningOn } from '../helpers/api-process'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 
@@ -61,9 +61,11 @@ async function healthUntil(
 
 const isReady = (agent: AgentBody) => agent.status === 'DID_CREATED' && agent.isAnswering
 
-function agentPid(api: TestApi, orgId: string): number {
-  const file = path.join(api.dataDir, 'agents', `${orgId}.pid.json`)
-  return (JSON.parse(readFileSync(file, 'utf8')) as { pid: number }).pid
+/** The pid of the agent listening on an admin port. */
+function agentPid(adminPort: number): number {
+  const pid = pidListeningOn(adminPort)
+  if (pid === undefined) throw new Error(`Nothing listens on ${adminPort}`)
+  return pid
 }
 
 /** 'refused' when nothing listens on host:port, 'connected' when something does. */
@@ -126,7 +128,7 @@ describe('a real agent on the process runtime', () => {
   })
 
   it('is restarted after SIGKILL on the same ports, and health shows the restart and the exit', async () => {
-    const pid = agentPid(api, orgId)
+    const pid = agentPid(18802)
     process.kill(pid, 'SIGKILL')
     const agent = await healthUntil(api, owner, orgId, (current) => current.restarts === 1 && current.isAnswering)
     expect(agent).toMatchObject({
@@ -137,11 +139,11 @@ describe('a real agent on the process runtime', () => {
       restarts: 1,
       lastExit: { code: null, signal: 'SIGKILL', at: expect.any(String) },
     })
-    expect(agentPid(api, orgId)).not.toBe(pid)
+    expect(agentPid(18802)).not.toBe(pid)
   }, 150_000)
 
   it('is stopped and its data deleted with its organization', async () => {
-    const pid = agentPid(api, orgId)
+    const pid = agentPid(18802)
     const deleted = await request(api.app).delete(`/v1/orgs/${orgId}`).set('Authorization', `Bearer ${owner.token}`)
     expect(deleted.status).toBe(200)
     expect(isRunning(pid)).toBe(false)

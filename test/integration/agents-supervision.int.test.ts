@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
 import { freePort } from '../helpers/agent-in-process'
 import { waitUntil } from '../helpers/agent-process'
-import { isRunning, spawnApi, type ApiProcess } from '../helpers/api-process'
+import { isRunning, pidListeningOn, spawnApi, type ApiProcess } from '../helpers/api-process'
 import { TEST_PASSWORD, verificationCodeOf, waitForMail } from '../helpers/auth-flow'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 
@@ -92,10 +92,11 @@ class Platform {
     }, timeoutMs)
   }
 
-  /** The pid the runtime noted for the organization's agent. */
-  public agentPid(orgId: string): number {
-    const file = path.join(this.dataDir, 'agents', `${orgId}.pid.json`)
-    return (JSON.parse(readFileSync(file, 'utf8')) as { pid: number }).pid
+  /** The pid of the agent listening on an admin port. */
+  public agentPid(adminPort: number): number {
+    const pid = pidListeningOn(adminPort)
+    if (pid === undefined) throw new Error(`Nothing listens on ${adminPort}`)
+    return pid
   }
 
   public async destroy(): Promise<void> {
@@ -123,7 +124,7 @@ describe('a killed API and its agents (real processes)', () => {
       expect((await platform.call('POST', `/v1/orgs/${orgId}/agents/spinup`, { label: 'Survivor' })).status).toBe(201)
       const before = await platform.healthUntil(orgId, isReady)
       expect(before).toMatchObject({ adminPort: 18502, inboundPort: 19502 })
-      const pid = platform.agentPid(orgId)
+      const pid = platform.agentPid(18502)
       expect(isRunning(pid)).toBe(true)
 
       await platform.api?.kill('SIGKILL')
@@ -138,7 +139,7 @@ describe('a killed API and its agents (real processes)', () => {
         inboundPort: 19502,
         controllerEndpoint: 'http://127.0.0.1:18502',
       })
-      expect(platform.agentPid(orgId)).not.toBe(pid)
+      expect(platform.agentPid(18502)).not.toBe(pid)
     } finally {
       await platform.destroy()
     }
@@ -154,7 +155,7 @@ describe('a killed API and its agents (real processes)', () => {
       const orgId = await platform.anOrganization()
       await platform.call('POST', `/v1/orgs/${orgId}/agents/spinup`, { label: 'Outliver' })
       await platform.healthUntil(orgId, isReady)
-      const pid = platform.agentPid(orgId)
+      const pid = platform.agentPid(18602)
 
       await platform.api?.kill('SIGKILL')
       // This stand-in ignores its supervisor pipe: it keeps running and keeps the ports.
@@ -163,7 +164,7 @@ describe('a killed API and its agents (real processes)', () => {
       await platform.start()
       const after = await platform.healthUntil(orgId, isReady)
       expect(after).toMatchObject({ status: 'DID_CREATED', adminPort: 18602, inboundPort: 19602 })
-      expect(platform.agentPid(orgId)).toBe(pid)
+      expect(platform.agentPid(18602)).toBe(pid)
       expect(isRunning(pid)).toBe(true)
     } finally {
       await platform.destroy()
@@ -181,7 +182,7 @@ describe('a killed API and its agents (real processes)', () => {
       const orgId = await platform.anOrganization()
       await platform.call('POST', `/v1/orgs/${orgId}/agents/spinup`, { label: 'Hung' })
       await platform.healthUntil(orgId, isReady)
-      pid = platform.agentPid(orgId)
+      pid = platform.agentPid(18702)
 
       await platform.api?.kill('SIGKILL')
       // Stopped, the process holds its ports but answers nothing: not an agent to adopt.
@@ -191,7 +192,7 @@ describe('a killed API and its agents (real processes)', () => {
       const after = await platform.healthUntil(orgId, isReady)
       expect(after).toMatchObject({ status: 'DID_CREATED', adminPort: 18702, inboundPort: 19702 })
       expect(isRunning(pid)).toBe(false)
-      expect(platform.agentPid(orgId)).not.toBe(pid)
+      expect(platform.agentPid(18702)).not.toBe(pid)
     } finally {
       if (pid !== undefined && isRunning(pid)) process.kill(pid, 'SIGKILL')
       await platform.destroy()
