@@ -87,11 +87,15 @@ export class AgentsService {
   /**
    * Stops the organization's agent and deletes its data (the organization is being deleted): provisioning
    * stops, the process runtime stops the process and deletes its directory (or its schema on PostgreSQL), the
-   * Kubernetes runtime deletes the OrgAgent and its Secret. Works whether or not the agent row still exists.
+   * Kubernetes runtime deletes the OrgAgent and its Secret. Call it before the organization row is deleted (on
+   * Kubernetes the row tells whether there is anything to delete); the process runtime works without the row.
    * @throws UpstreamError when the Kubernetes API cannot be reached
    */
   public async removeForOrganization(orgId: string): Promise<void> {
     await this.provisioner.cancel(orgId)
+    // Kubernetes: an organization that never had an agent needs no call to the cluster (which may be down).
+    // The process runtime's removal is local and also finds what an agent row that is already gone left behind.
+    if (this.runtime.kind === 'kubernetes' && !(await this.agents.findFreshForOrg(orgId))) return
     await this.runtime.remove(orgId)
     if (this.runtime.kind === 'process' && this.config.database.kind === 'postgres') {
       await this.agents.dropAgentSchema(orgId, `agent_${shortOrgId(orgId)}`)
