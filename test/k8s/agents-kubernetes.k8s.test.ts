@@ -136,6 +136,23 @@ describe('the Kubernetes agent runtime with the operator (fake kube-apiserver)',
     ])
   }, 60_000)
 
+  it('reports an agent the operator marked Failed through the health endpoint', async () => {
+    const { owner, orgId } = await anOwnedOrganization()
+    await request(api.app)
+      .post(`/v1/orgs/${orgId}/agents/spinup`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ label: `${UNREACHABLE_LABEL} wallet` })
+    const health = await settledHealth(owner, orgId)
+    expect(health).toMatchObject({
+      status: 'FAILED',
+      adminPort: 8003,
+      inboundPort: 9003,
+      controllerEndpoint: null,
+      isAnswering: false,
+    })
+    expect(health.failureReason).toMatch(/did not answer 200 in 10 attempts/)
+  }, 60_000)
+
   it('deletes the OrgAgent and its Secret when the organization is deleted', async () => {
     const { owner, orgId } = await anOwnedOrganization()
     await request(api.app)
@@ -169,22 +186,5 @@ describe('the Kubernetes agent runtime with the operator (fake kube-apiserver)',
     )
     const core = server.kubeConfig().makeApiClient(k8s.CoreV1Api)
     expect(await statusOf(core.readNamespacedSecret({ name, namespace }))).toBe(404)
-  }, 60_000)
-
-  it('reports an agent the operator marked Failed through the health endpoint', async () => {
-    const { owner, orgId } = await anOwnedOrganization()
-    await request(api.app)
-      .post(`/v1/orgs/${orgId}/agents/spinup`)
-      .set('Authorization', `Bearer ${owner.token}`)
-      .send({ label: `${UNREACHABLE_LABEL} wallet` })
-    const health = await settledHealth(owner, orgId)
-    expect(health).toMatchObject({
-      status: 'FAILED',
-      adminPort: 8003,
-      inboundPort: 9003,
-      controllerEndpoint: null,
-      isAnswering: false,
-    })
-    expect(health.failureReason).toMatch(/did not answer 200 in 10 attempts/)
   }, 60_000)
 })
