@@ -10,7 +10,7 @@ import { AgentsRepository } from './agents.repository'
 import { AgentSecretsService } from './agent-secrets'
 import { AGENT_METRICS, AgentProvisioner } from './agent-provisioner'
 import { AgentMetrics } from './agent-metrics'
-import { PortAllocator } from './port-allocator'
+import { AgentPortsRepository } from './agent-ports.repository'
 
 /**
  * Agent provisioning and agent events. Needs AgentRuntime and SecretBox bound by the composition root
@@ -28,7 +28,7 @@ export const agentsModule: ApiModule = {
     bind(AgentEventsRepository).toSelf().inSingletonScope()
     bind(AgentSecretsService).toSelf().inSingletonScope()
     bind(AgentProvisioner).toSelf().inSingletonScope()
-    bind(PortAllocator).toSelf().inSingletonScope()
+    bind(AgentPortsRepository).toSelf().inSingletonScope()
     bind(AGENT_METRICS)
       .toDynamicValue((context) => {
         const agents = context.get(AgentsRepository)

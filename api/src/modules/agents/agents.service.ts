@@ -9,7 +9,7 @@ import { AgentSecretsService } from './agent-secrets'
 import { AgentsRepository, type AgentSpinUpFields } from './agents.repository'
 import type { SpinUpAgentDto } from './dto/spin-up-agent.dto'
 import type { OrgAgent } from './org-agent.entity'
-import { PortAllocator } from './port-allocator'
+import { AgentPortsRepository } from './agent-ports.repository'
 
 /** @default 2 s for the health endpoint's GET /agent. */
 const HEALTH_PROBE_TIMEOUT_MS = 2_000
@@ -23,7 +23,7 @@ export class AgentsService {
     @inject(TOKENS.Config) private readonly config: Config,
     private readonly agents: AgentsRepository,
     private readonly secrets: AgentSecretsService,
-    private readonly ports: PortAllocator,
+    private readonly ports: AgentPortsRepository,
     private readonly runtime: AgentRuntime,
     private readonly provisioner: AgentProvisioner,
     logger: Logger,
@@ -56,7 +56,7 @@ export class AgentsService {
     }
     if (this.runtime.kind === 'process') {
       try {
-        const ports = await this.ports.allocate(agent.id, this.config.agents.portCounterStart)
+        const ports = await this.ports.allocate(orgId, this.config.agents.portCounterStart)
         agent.adminPort = ports.adminPort
         agent.inboundPort = ports.inboundPort
       } catch (error) {
