@@ -36,16 +36,20 @@ export class AgentProcess {
     const metrics = new AgentMetrics()
     const runtime = new AgentRuntime(config.label, [config.endpoint])
     // The admin port answers (503) while the agent starts, so pollers see a live process.
-    this.server = createAdminApp({
+    const adminApp = createAdminApp({
       runtime,
       apiKey: config.apiKey,
       metrics,
       logger: logger.child({ component: 'admin' }),
-    }).listen(config.adminPort)
+    })
+    this.server =
+      config.bindHost === undefined
+        ? adminApp.listen(config.adminPort)
+        : adminApp.listen(config.adminPort, config.bindHost)
     await new Promise<void>((resolve, reject) => {
       this.server?.once('listening', resolve).once('error', reject)
     })
-    logger.info('Started admin server', { port: config.adminPort })
+    logger.info('Started admin server', { port: config.adminPort, host: config.bindHost ?? 'all interfaces' })
 
     this.sql =
       config.database.kind === 'postgres'
@@ -68,6 +72,7 @@ export class AgentProcess {
     const agent = buildAgent({
       endpoints: [config.endpoint],
       inboundPort: config.inboundPort,
+      inboundHost: config.bindHost,
       onInboundMessage: () => metrics.didcommMessages.inc({ direction: 'in' }),
       logger,
       logLevel: config.logLevel,

@@ -18,6 +18,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...valid, AGENT_RECORD_MIRROR_MB: '-1' })).toThrow(/AGENT_RECORD_MIRROR_MB/)
   })
 
+  it('listens on every interface unless AGENT_BIND_HOST names an address', () => {
+    expect(loadConfig(valid)).toMatchObject({ bindHost: undefined, exitOnStdinClose: false })
+    expect(loadConfig({ ...valid, AGENT_BIND_HOST: '127.0.0.1', AGENT_EXIT_ON_STDIN_CLOSE: 'true' })).toMatchObject({
+      bindHost: '127.0.0.1',
+      exitOnStdinClose: true,
+    })
+    expect(() => loadConfig({ ...valid, AGENT_BIND_HOST: 'not an address' })).toThrow(/AGENT_BIND_HOST/)
+  })
+
   it('picks PostgreSQL with a schema when a database URL is set', () => {
     const config = loadConfig({ ...valid, AGENT_DATABASE_URL: 'postgres://u@h/db', AGENT_DATABASE_SCHEMA: 'org_1' })
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', schema: 'org_1' })

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import path from 'node:path'
 
 import { EnvReader, type LogLevel } from '@idplane/common'
@@ -29,6 +30,10 @@ export interface AgentConfig {
   readonly logLevel: LogLevel
   /** Megabytes of record JSON kept in memory to answer reads (RecordMirror); 0 sends every read to SQL. */
   readonly recordMirrorMb: number
+  /** Address both ports listen on; undefined: every interface (pods). */
+  readonly bindHost: string | undefined
+  /** Stop when standard input closes: the supervising API is gone (AGENT_EXIT_ON_STDIN_CLOSE). */
+  readonly exitOnStdinClose: boolean
 }
 
 /** @default 64 megabytes of mirrored record JSON */
@@ -65,6 +70,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (eventUrl && !eventToken) env.problem(AGENT_ENV.eventToken, `is required when ${AGENT_ENV.eventUrl} is set`)
   const logLevel = env.oneOf(AGENT_ENV.logLevel, ['debug', 'info', 'warn', 'error'] as const, 'info')
   const recordMirrorMb = env.int(AGENT_ENV.recordMirrorMb, DEFAULT_RECORD_MIRROR_MB, { min: 0, max: 65536 })
+  // Unset: every interface, as a pod needs; the API's process runtime passes loopback (docs/agent.md).
+  const bindHost = env.string(AGENT_ENV.bindHost)
+  if (bindHost !== undefined && isIP(bindHost) === 0 && bindHost !== 'localhost') {
+    env.problem(AGENT_ENV.bindHost, 'must be an IP address or localhost')
+  }
+  const exitOnStdinClose = env.bool(AGENT_ENV.exitOnStdinClose, false)
   env.assertValid('agent')
   return {
     label,
@@ -77,5 +88,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     events: eventUrl && eventToken ? { url: eventUrl, token: eventToken } : undefined,
     logLevel,
     recordMirrorMb,
+    bindHost,
+    exitOnStdinClose,
   }
 }

@@ -36,6 +36,13 @@ async function main(): Promise<void> {
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))
+  if (config.exitOnStdinClose) {
+    // The supervising API holds the other end of this pipe; the kernel closes it however the API ends (SIGKILL
+    // included), so an agent never outlives its supervisor and keeps its ports from the API's next start.
+    process.stdin.on('end', () => shutdown('supervisor gone'))
+    process.stdin.on('error', () => shutdown('supervisor gone'))
+    process.stdin.resume()
+  }
   try {
     await agentProcess.start()
   } catch (error) {

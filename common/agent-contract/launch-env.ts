@@ -16,6 +16,8 @@ export const AGENT_ENV = {
   eventUrl: 'AGENT_EVENT_URL',
   eventToken: 'AGENT_EVENT_TOKEN',
   recordMirrorMb: 'AGENT_RECORD_MIRROR_MB',
+  bindHost: 'AGENT_BIND_HOST',
+  exitOnStdinClose: 'AGENT_EXIT_ON_STDIN_CLOSE',
   logLevel: 'LOG_LEVEL',
 } as const
 
@@ -46,6 +48,10 @@ export interface AgentPlainSettings {
   dataDir?: string
   logLevel?: 'debug' | 'info' | 'warn' | 'error'
   recordMirrorMb?: number
+  /** Address both ports listen on; unset: every interface (pods). The process runtime passes loopback. */
+  bindHost?: string
+  /** Exit when stdin reaches its end: a process-runtime agent ends with the API that spawned it. */
+  exitOnStdinClose?: boolean
 }
 
 export type AgentLaunchSettings = AgentPlainSettings & AgentSecretSettings
@@ -72,6 +78,8 @@ export function agentPlainEnv(settings: AgentPlainSettings): Record<string, stri
     [AGENT_ENV.dataDir]: settings.dataDir,
     [AGENT_ENV.logLevel]: settings.logLevel,
     [AGENT_ENV.recordMirrorMb]: settings.recordMirrorMb === undefined ? undefined : String(settings.recordMirrorMb),
+    [AGENT_ENV.bindHost]: settings.bindHost,
+    [AGENT_ENV.exitOnStdinClose]: settings.exitOnStdinClose ? 'true' : undefined,
   })
 }
 

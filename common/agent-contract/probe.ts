@@ -7,16 +7,18 @@ export interface ProbeResult {
 }
 
 /** One GET of an agent's readiness route; the operator injects a stand-in in its tests. */
-export type AgentProbe = (adminUrl: string, timeoutMs: number) => Promise<ProbeResult>
+export type AgentProbe = (adminUrl: string, timeoutMs: number, apiKey?: string) => Promise<ProbeResult>
 
 /**
  * One GET `<adminUrl>/agent` (the API's runtimes and health route, the operator's reconciler): ok only for HTTP
- * 200; anything else, or no answer within `timeoutMs`, is not ready, with why.
+ * 200; anything else, or no answer within `timeoutMs`, is not ready, with why. With `apiKey` the agent must also
+ * accept that key (401 otherwise): it is the agent we started, not another program on its port.
  */
-export const probeAgent: AgentProbe = async (adminUrl, timeoutMs) => {
+export const probeAgent: AgentProbe = async (adminUrl, timeoutMs, apiKey) => {
   try {
     const response = await fetch(`${adminUrl.replace(/\/$/, '')}${AGENT_STATUS_PATH}`, {
       signal: AbortSignal.timeout(timeoutMs),
+      ...(apiKey === undefined ? {} : { headers: { authorization: `Bearer ${apiKey}` } }),
     })
     await response.body?.cancel().catch(() => undefined)
     return { ok: response.status === 200, detail: `HTTP ${response.status}` }

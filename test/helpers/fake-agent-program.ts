@@ -6,9 +6,12 @@ import path from 'node:path'
  * A stand-in for the agent program (agent/src/main.ts) that the process runtime spawns through
  * AGENT_ENTRYPOINT. `healthy` serves GET /agent (200), POST /dids (Bearer AGENT_API_KEY; `{ method, domain?,
  * seed? }` → 201 `{ data: { did } }`, the real admin API's shape) and GET /env (the AGENT_* variables it got,
- * so tests can read the event token), on FAKE_AGENT_HOST (default 127.0.0.1); `never-ready` answers GET /agent with 503 forever; `crash` exits at once.
+ * so tests can read the event token), on FAKE_AGENT_HOST (default 127.0.0.1); `never-ready` answers GET /agent with 503 forever; `crash` exits at once;
+ * `slow-did` is `healthy` but holds each POST /dids answer for 3 s (GET /did-requests counts those received).
+ * Like the real agent, GET /agent with a wrong `Authorization` key is a 401. It ignores its standard input, so
+ * it outlives a killed API (an agent that does not watch its supervisor).
  */
-export type FakeAgentMode = 'healthy' | 'never-ready' | 'crash'
+export type FakeAgentMode = 'healthy' | 'never-ready' | 'crash' | 'slow-did'
 
 const SOURCE = (mode: FakeAgentMode) => `
 const http = require('node:http')
@@ -17,8 +20,11 @@ const mode = ${JSON.stringify(mode)}
 if (mode === 'crash') { console.error('fake agent: crashing on purpose'); process.exit(3) }
 const apiKey = process.env.AGENT_API_KEY
 const send = (res, status, body) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(body)) }
+let didRequests = 0
 const server = http.createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/did-requests') return send(res, 200, { didRequests })
   if (req.method === 'GET' && req.url === '/agent') {
+    if (req.headers.authorization !== undefined && req.headers.authorization !== 'Bearer ' + apiKey) return send(res, 401, { statusCode: 401, message: 'Unauthorized' })
     if (mode === 'never-ready') return send(res, 503, { statusCode: 503, message: 'Agent is starting' })
     return send(res, 200, { statusCode: 200, message: 'Agent is ready', data: { label: process.env.AGENT_LABEL, isInitialized: true } })
   }
@@ -27,6 +33,7 @@ const server = http.createServer((req, res) => {
   }
   if (req.method === 'POST' && req.url === '/dids') {
     if (req.headers.authorization !== 'Bearer ' + apiKey) return send(res, 401, { statusCode: 401, message: 'Unauthorized' })
+    didRequests += 1
     let text = ''
     req.on('data', (chunk) => (text += chunk))
     req.on('end', () => {
@@ -34,7 +41,7 @@ const server = http.createServer((req, res) => {
       const material = body.seed || randomBytes(32).toString('hex')
       const id = 'z6Mk' + createHash('sha256').update(material).digest('hex').slice(0, 40)
       const did = body.method === 'web' ? 'did:web:' + body.domain : 'did:' + (body.method || 'key') + ':' + id
-      send(res, 201, { statusCode: 201, message: 'DID created', data: { did } })
+      setTimeout(() => send(res, 201, { statusCode: 201, message: 'DID created', data: { did } }), mode === 'slow-did' ? 3000 : 0)
     })
     return
   }

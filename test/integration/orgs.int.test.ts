@@ -19,7 +19,8 @@ describe('organizations', () => {
   const auth = (token: string) => ({ Authorization: `Bearer ${token}` })
 
   beforeAll(async () => {
-    api = await startApi()
+    // One owner creates a few dozen organizations here; the quota has tests of its own (agents-lifecycle).
+    api = await startApi({ LIMIT_ORGS_PER_USER: '0' })
     owner = await aMember(api)
   })
 

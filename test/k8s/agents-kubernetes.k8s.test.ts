@@ -152,4 +152,39 @@ describe('the Kubernetes agent runtime with the operator (fake kube-apiserver)',
     })
     expect(health.failureReason).toMatch(/did not answer 200 in 10 attempts/)
   }, 60_000)
+
+  it('deletes the OrgAgent and its Secret when the organization is deleted', async () => {
+    const { owner, orgId } = await anOwnedOrganization()
+    await request(api.app)
+      .post(`/v1/orgs/${orgId}/agents/spinup`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ label: 'Doomed wallet' })
+    expect(await settledHealth(owner, orgId)).toMatchObject({ status: 'DID_CREATED' })
+    const name = agentResourceName(orgId)
+    const deleted = await request(api.app).delete(`/v1/orgs/${orgId}`).set('Authorization', `Bearer ${owner.token}`)
+    expect(deleted.status).toBe(200)
+    const statusOf = (read: Promise<unknown>) =>
+      read.then(
+        () => 200,
+        (error: unknown) => (error as { code?: number }).code,
+      )
+    // The operator's finalizer releases the ports first; then the OrgAgent is gone.
+    await eventually(
+      async () =>
+        (await statusOf(
+          custom().getNamespacedCustomObject({
+            group: ORGAGENT_GROUP,
+            version: ORGAGENT_VERSION,
+            plural: ORGAGENT_PLURAL,
+            namespace,
+            name,
+          }),
+        )) === 404
+          ? true
+          : undefined,
+      { timeoutMs: 30_000, what: 'OrgAgent deleted' },
+    )
+    const core = server.kubeConfig().makeApiClient(k8s.CoreV1Api)
+    expect(await statusOf(core.readNamespacedSecret({ name, namespace }))).toBe(404)
+  }, 60_000)
 })

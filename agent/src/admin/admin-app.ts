@@ -68,6 +68,13 @@ export function createAdminApp(deps: AdminAppDeps): Express {
     }
     res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics())
   })
+  // GET /agent is public; with a key it must be this agent's key, so a supervisor can tell its own agent from
+  // another program on the port (the API adopts an agent that survived it only when the key matches).
+  app.get('/agent', (req: Request, res: Response, next: NextFunction) => {
+    const authorization = req.header('authorization')
+    if (authorization === undefined || apiKey.isAuthorized(authorization)) return next()
+    res.status(401).json({ statusCode: 401, message: 'Unauthorized', error: 'Unauthorized' })
+  })
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (req.path !== '/agent' && !deps.runtime.isInitialized) {
       res.status(503).json({ statusCode: 503, message: 'Agent is starting', error: 'Service Unavailable' })

@@ -18,6 +18,26 @@ export interface AgentLaunch {
    * stored, so a restart needs a new one) and opens the stored keys.
    */
   secrets: () => Promise<AgentSecrets>
+  /**
+   * The stored API key, opened without issuing anything: the process runtime asks an agent that is already
+   * running on the recorded ports for GET /agent with it, to adopt it rather than start a second one.
+   */
+  apiKey: () => Promise<string>
+}
+
+/** How an agent's process ended (the process runtime): code or signal, and when. */
+export interface AgentExit {
+  code: number | null
+  signal: string | null
+  at: Date
+}
+
+/** What a runtime tells about agents between provisioning calls (the process runtime's restarts). */
+export interface AgentLifecycleListener {
+  /** A running agent ended without being asked to; the runtime starts it again after `restartInMs`. */
+  onExit(orgId: string, exit: AgentExit, restartInMs: number): Promise<void>
+  /** A restarted agent answered GET /agent again. */
+  onRestarted(orgId: string, controllerEndpoint: string): Promise<void>
 }
 
 /** Where a runtime's agent stands. `ready` means GET /agent answered 200 at `controllerEndpoint`. */
@@ -54,6 +74,17 @@ export abstract class AgentRuntime {
 
   /** Stops and removes the organization's agent; its ports are never reused. */
   public abstract stop(orgId: string): Promise<void>
+
+  /**
+   * Stops the agent and deletes what the runtime keeps of it (the organization is being deleted): the
+   * process runtime its data directory, the Kubernetes runtime its OrgAgent and Secret.
+   */
+  public abstract remove(orgId: string): Promise<void>
+
+  /** Listens to agents' exits and restarts; runtimes that restart nothing themselves never call it. */
+  public watch(listener: AgentLifecycleListener): void {
+    void listener
+  }
 
   /** Releases what the runtime holds (the process runtime stops its children). */
   public abstract close(): Promise<void>

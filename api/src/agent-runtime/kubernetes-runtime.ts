@@ -109,6 +109,11 @@ export class KubernetesRuntime extends AgentRuntime {
     )
   }
 
+  /** Deletes the OrgAgent (the operator removes its Pod and Service) and the Secret with the keys. */
+  public async remove(orgId: string): Promise<void> {
+    await this.stop(orgId)
+  }
+
   public async close(): Promise<void> {
     // Nothing held: agents keep running in the cluster while the API restarts.
   }

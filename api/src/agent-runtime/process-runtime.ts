@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { InvalidStateError, type Logger, type LogLevel } from '@idplane/common'
@@ -12,29 +12,73 @@ import type { AgentsConfig, Config } from '../infra/config'
 import {
   AgentRuntime,
   shortOrgId,
+  type AgentExit,
   type AgentLaunch,
+  type AgentLifecycleListener,
   type AgentSecrets,
   type AgentRuntimeStatus,
   type ProvisionOptions,
 } from './agent-runtime'
 import { sleep } from './sleep'
+import {
+  isRecordedProcessAlive,
+  processRecordPath,
+  processStartTime,
+  readProcessRecord,
+  removeProcessRecord,
+  writeProcessRecord,
+  type ProcessRecord,
+} from './process-record'
 
 /** @default 10 s for an agent to stop on SIGTERM before it is killed. */
 const STOP_GRACE_MS = 10_000
 /** @default 2 s per GET /agent attempt. */
 const PROBE_TIMEOUT_MS = 2_000
+/** @default 1 s before the first restart of a crashed agent; each further crash doubles it. */
+export const RESTART_BACKOFF_INITIAL_MS = 1_000
+/** @default 60 s: the longest wait between restarts (a kubelet caps at 5 minutes; agents start in seconds). */
+export const RESTART_BACKOFF_MAX_MS = 60_000
+/** @default 60 s up and answering before the backoff starts again at its initial delay. */
+export const RESTART_BACKOFF_RESET_MS = 60_000
+/** @default 1 s between checks that an adopted agent (not our child) still runs. */
+const ADOPTED_CHECK_MS = 1_000
 
-interface RunningAgent {
-  child: ChildProcess
+/** One run of an agent: our child, or an agent that outlived an earlier API and was adopted by its pid. */
+interface Incarnation {
+  pid: number | undefined
+  child?: ChildProcess
+  exit: Promise<AgentExit>
+  exited?: AgentExit
+  stopAdoptedCheck?: () => void
+}
+
+/** Everything the runtime does for one organization's agent, from provision to stop. */
+interface Supervision {
+  orgId: string
+  launch: AgentLaunch
   ports: PortPair
-  exit: Promise<number | null>
-  exitCode?: number | null
+  current?: Incarnation
+  /** Set by stop(): exits are expected and nothing is restarted. */
+  isStopping: boolean
+  /** The agent answered once: from then on a crash is restarted (before that, provisioning fails). */
+  wasReady: boolean
+  /** Crashes since the agent last stayed up RESTART_BACKOFF_RESET_MS. */
+  crashes: number
+  restartTimer?: NodeJS.Timeout
+  resetTimer?: NodeJS.Timeout
 }
 
 export interface ProcessRuntimeOptions {
   agents: AgentsConfig
   database: Config['database']
   logger: Logger
+  /** Restart delays; tests shorten them. @default the RESTART_BACKOFF_* constants */
+  backoff?: { initialMs: number; maxMs: number; resetMs: number }
+}
+
+/** The wait before restarting after `crashes` crashes in a row: initial, doubled per crash, capped. */
+export function restartDelayMs(crashes: number, initialMs: number, maxMs: number): number {
+  return Math.min(maxMs, initialMs * 2 ** Math.max(0, Math.min(crashes - 1, 30)))
 }
 
 /**
@@ -42,44 +86,121 @@ export interface ProcessRuntimeOptions {
  * `process.execPath <dist/agent/src/main.js>` on ports the API allocated, its PGlite data under
  * `<DATA_DIR>/agents/<orgId>` (or, when the API runs on PostgreSQL, the same database with schema
  * `agent_<short org id>`). Children stop with the API and start again with it (AgentsService.start).
+ * A child watches its standard input, a pipe from the API, and stops when it closes: it never outlives the
+ * API, even a killed one. An agent that crashed after it was ready is restarted with backoff (as a kubelet
+ * restarts a container). The pid of each agent is noted on disk, so that a restarted API adopts an agent
+ * still answering with its key and stops one that does not, instead of failing on taken ports.
  */
 export class ProcessRuntime extends AgentRuntime {
   public readonly kind = 'process'
-  private readonly running = new Map<string, RunningAgent>()
+  private readonly supervisions = new Map<string, Supervision>()
+  private listener: AgentLifecycleListener | undefined
   private isClosed = false
 
   public constructor(private readonly options: ProcessRuntimeOptions) {
     super()
   }
 
+  public override watch(listener: AgentLifecycleListener): void {
+    this.listener = listener
+  }
+
   public async provision(launch: AgentLaunch, options: ProvisionOptions = {}): Promise<AgentRuntimeStatus> {
-    const { pollAttempts, pollIntervalMs } = this.options.agents
     const ports = launch.ports
     if (!ports) throw new InvalidStateError('The process runtime needs the allocated ports')
     const entrypoint = this.entrypoint()
     if (!existsSync(entrypoint)) {
       return { phase: 'failed', ports, reason: `Agent program not found at ${entrypoint} (run npm run build)` }
     }
-    const agent = await this.ensureRunning(launch, ports, entrypoint)
+    if (this.isClosed) throw new InvalidStateError('The process runtime is closed')
+    let supervision = this.supervisions.get(launch.orgId)
+    if (!supervision || supervision.isStopping) {
+      supervision = { orgId: launch.orgId, launch, ports, isStopping: false, wasReady: false, crashes: 0 }
+      this.supervisions.set(launch.orgId, supervision)
+    }
+    supervision.launch = launch
+    if (!supervision.current || supervision.current.exited) {
+      clearTimeout(supervision.restartTimer)
+      supervision.current = await this.startIncarnation(supervision)
+    }
     await options.onStatus?.({ phase: 'pending', ports })
+    const result = await this.awaitReady(supervision, supervision.current, options.signal)
+    if (result.phase === 'ready') this.markReady(supervision)
+    return result
+  }
+
+  public async status(orgId: string): Promise<AgentRuntimeStatus> {
+    const supervision = this.supervisions.get(orgId)
+    if (!supervision) return { phase: 'absent' }
+    const { ports, current } = supervision
+    if (!current || current.exited) {
+      return supervision.restartTimer
+        ? { phase: 'pending', ports }
+        : { phase: 'failed', ports, reason: `Agent process exited (${describeExit(current?.exited)})` }
+    }
+    const adminUrl = this.adminUrl(ports)
+    const result = await probeAgent(adminUrl, PROBE_TIMEOUT_MS)
+    return result.ok ? { phase: 'ready', ports, controllerEndpoint: adminUrl } : { phase: 'pending', ports }
+  }
+
+  public async stop(orgId: string): Promise<void> {
+    const supervision = this.supervisions.get(orgId)
+    if (!supervision) {
+      // Not ours in this process: an agent that outlived an earlier API may still hold the ports.
+      await this.stopRecorded(orgId)
+      return
+    }
+    this.supervisions.delete(orgId)
+    supervision.isStopping = true
+    clearTimeout(supervision.restartTimer)
+    clearTimeout(supervision.resetTimer)
+    const current = supervision.current
+    if (current && !current.exited) {
+      await this.terminate(current)
+      this.log(orgId).info('Stopped agent process', { pid: current.pid })
+    }
+    removeProcessRecord(this.recordFile(orgId))
+  }
+
+  /** Stops the agent and deletes its data directory (PGlite files; on PostgreSQL its schema is the caller's). */
+  public async remove(orgId: string): Promise<void> {
+    await this.stop(orgId)
+    rmSync(path.join(this.options.agents.dataDir, orgId), { recursive: true, force: true })
+    this.log(orgId).info('Removed agent data')
+  }
+
+  public async close(): Promise<void> {
+    this.isClosed = true
+    await Promise.all([...this.supervisions.keys()].map((orgId) => this.stop(orgId)))
+  }
+
+  /** Polls GET /agent up to the configured attempts; an exit before the answer fails at once. */
+  private async awaitReady(
+    supervision: Supervision,
+    incarnation: Incarnation,
+    signal?: AbortSignal,
+  ): Promise<AgentRuntimeStatus> {
+    const { pollAttempts, pollIntervalMs } = this.options.agents
+    const { ports, orgId } = supervision
     const adminUrl = this.adminUrl(ports)
     let last = 'no answer'
     for (let attempt = 1; attempt <= pollAttempts; attempt++) {
-      await Promise.race([sleep(pollIntervalMs, options.signal), agent.exit])
-      if (options.signal?.aborted) return { phase: 'pending', ports }
-      if (agent.exitCode !== undefined) {
+      await Promise.race([sleep(pollIntervalMs, signal), incarnation.exit])
+      if (signal?.aborted) return { phase: 'pending', ports }
+      if (incarnation.exited) {
         return {
           phase: 'failed',
           ports,
-          reason: `Agent process exited with code ${agent.exitCode} before GET /agent answered 200`,
+          reason: `Agent process exited with ${describeExit(incarnation.exited)} before GET /agent answered 200`,
         }
       }
       const result = await probeAgent(adminUrl, PROBE_TIMEOUT_MS)
       if (result.ok) return { phase: 'ready', ports, controllerEndpoint: adminUrl }
       last = result.detail
-      this.log(launch.orgId).debug('Agent not ready', { attempt, of: pollAttempts, detail: result.detail })
+      this.log(orgId).debug('Agent not ready', { attempt, of: pollAttempts, detail: result.detail })
     }
-    await this.stop(launch.orgId)
+    if (!supervision.wasReady) await this.stop(orgId)
+    else await this.terminate(incarnation)
     return {
       phase: 'failed',
       ports,
@@ -87,66 +208,171 @@ export class ProcessRuntime extends AgentRuntime {
     }
   }
 
-  public async status(orgId: string): Promise<AgentRuntimeStatus> {
-    const agent = this.running.get(orgId)
-    if (!agent) return { phase: 'absent' }
-    if (agent.exitCode !== undefined)
-      return { phase: 'failed', ports: agent.ports, reason: `Agent process exited with code ${agent.exitCode}` }
-    const adminUrl = this.adminUrl(agent.ports)
-    const result = await probeAgent(adminUrl, PROBE_TIMEOUT_MS)
-    return result.ok
-      ? { phase: 'ready', ports: agent.ports, controllerEndpoint: adminUrl }
-      : { phase: 'pending', ports: agent.ports }
+  /** The agent answered: crashes are restarted from now on; the backoff resets once it stays up. */
+  private markReady(supervision: Supervision): void {
+    supervision.wasReady = true
+    clearTimeout(supervision.resetTimer)
+    supervision.resetTimer = setTimeout(() => {
+      supervision.crashes = 0
+    }, this.backoff().resetMs)
+    supervision.resetTimer.unref()
   }
 
-  public async stop(orgId: string): Promise<void> {
-    const agent = this.running.get(orgId)
-    if (!agent) return
-    this.running.delete(orgId)
-    if (agent.exitCode !== undefined) return
-    agent.child.kill('SIGTERM')
-    const timer = setTimeout(() => agent.child.kill('SIGKILL'), STOP_GRACE_MS)
-    await agent.exit
-    clearTimeout(timer)
-    this.log(orgId).info('Stopped agent process', { pid: agent.child.pid })
+  /** An exit nobody asked for: a ready agent is started again after the backoff, and the listener told. */
+  private onUnexpectedExit(supervision: Supervision, exit: AgentExit): void {
+    if (supervision.isStopping || this.isClosed || !supervision.wasReady) return
+    if (this.supervisions.get(supervision.orgId) !== supervision) return
+    clearTimeout(supervision.resetTimer)
+    supervision.crashes += 1
+    const { initialMs, maxMs } = this.backoff()
+    const delay = restartDelayMs(supervision.crashes, initialMs, maxMs)
+    const log = this.log(supervision.orgId)
+    log.warn('Agent process crashed; restarting', {
+      ...exitData(exit),
+      restartInMs: delay,
+      crashes: supervision.crashes,
+    })
+    this.listener?.onExit(supervision.orgId, exit, delay).catch((error: unknown) => {
+      log.error('Could not record the agent exit', { error: (error as Error).message })
+    })
+    supervision.restartTimer = setTimeout(() => {
+      supervision.restartTimer = undefined
+      this.restart(supervision).catch((error: unknown) => {
+        log.error('Could not restart the agent', { error: (error as Error).message })
+      })
+    }, delay)
   }
 
-  public async close(): Promise<void> {
-    this.isClosed = true
-    await Promise.all([...this.running.keys()].map((orgId) => this.stop(orgId)))
+  private async restart(supervision: Supervision): Promise<void> {
+    if (supervision.isStopping || this.isClosed) return
+    const incarnation = await this.startIncarnation(supervision)
+    supervision.current = incarnation
+    const result = await this.awaitReady(supervision, incarnation)
+    // A restart that exits or never answers ends in onUnexpectedExit again, with a longer backoff.
+    if (result.phase !== 'ready' || supervision.isStopping) return
+    this.markReady(supervision)
+    this.log(supervision.orgId).info('Agent restarted', { pid: incarnation.pid })
+    await this.listener?.onRestarted(supervision.orgId, result.controllerEndpoint)
   }
 
-  private async ensureRunning(launch: AgentLaunch, ports: PortPair, entrypoint: string): Promise<RunningAgent> {
-    const existing = this.running.get(launch.orgId)
-    if (existing && existing.exitCode === undefined) return existing
-    if (this.isClosed) throw new InvalidStateError('The process runtime is closed')
-    const log = this.log(launch.orgId)
+  /**
+   * Starts the agent, unless the recorded process from an earlier API still runs: adopted when GET /agent
+   * answers with its key, stopped otherwise (it holds the ports and is not the agent we know).
+   */
+  private async startIncarnation(supervision: Supervision): Promise<Incarnation> {
+    const { orgId, launch, ports } = supervision
+    const log = this.log(orgId)
+    const record = readProcessRecord(this.recordFile(orgId))
+    if (record && record.pid !== process.pid && isRecordedProcessAlive(record)) {
+      const answer = await probeAgent(this.adminUrl(ports), PROBE_TIMEOUT_MS, await launch.apiKey())
+      if (answer.ok) {
+        log.info('Adopted running agent process', { pid: record.pid })
+        return this.adopt(supervision, record)
+      }
+      log.warn('Stopping a stale agent process', { pid: record.pid, detail: answer.detail })
+      await terminatePid(record)
+    }
+    const entrypoint = this.entrypoint()
     const env = this.agentEnv(launch, ports, await launch.secrets())
+    if (supervision.isStopping || this.isClosed) throw new InvalidStateError('The agent was stopped while starting')
     const child = spawn(process.execPath, [entrypoint], {
       cwd: repositoryRoot(),
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin is the supervisor pipe (AGENT_EXIT_ON_STDIN_CLOSE): never written, closed by the kernel with us.
+      stdio: ['pipe', 'pipe', 'pipe'],
     })
-    const agent: RunningAgent = {
+    child.stdin?.on('error', () => undefined)
+    const incarnation: Incarnation = {
+      pid: child.pid,
       child,
-      ports,
       exit: new Promise((resolve) => {
+        const finish = (exit: AgentExit) => {
+          if (incarnation.exited) return
+          incarnation.exited = exit
+          removeProcessRecord(this.recordFile(orgId))
+          resolve(exit)
+          this.onUnexpectedExit(supervision, exit)
+        }
         child.once('exit', (code, signal) => {
-          agent.exitCode = code ?? (signal ? null : -1)
           log.info('Agent process exited', { pid: child.pid, code, signal })
-          resolve(agent.exitCode)
+          finish({ code, signal, at: new Date() })
         })
         child.once('error', (error) => {
-          agent.exitCode = -1
           log.error('Agent process failed to start', { error: error.message })
-          resolve(-1)
+          finish({ code: -1, signal: null, at: new Date() })
         })
       }),
     }
     this.forwardOutput(child, log)
-    this.running.set(launch.orgId, agent)
+    if (child.pid !== undefined) writeProcessRecord(this.recordFile(orgId), child.pid)
     log.info('Started agent process', { pid: child.pid, adminPort: ports.adminPort, inboundPort: ports.inboundPort })
-    return agent
+    return incarnation
+  }
+
+  /** An agent that is not our child: its exit is noticed by checking its pid every second. */
+  private adopt(supervision: Supervision, record: ProcessRecord): Incarnation {
+    let timer: NodeJS.Timeout | undefined
+    const incarnation: Incarnation = {
+      pid: record.pid,
+      exit: new Promise((resolve) => {
+        timer = setInterval(() => {
+          if (isRecordedProcessAlive(record)) return
+          clearInterval(timer)
+          // Not our child: its exit code cannot be known.
+          const exit: AgentExit = { code: null, signal: null, at: new Date() }
+          incarnation.exited = exit
+          removeProcessRecord(this.recordFile(supervision.orgId))
+          resolve(exit)
+          this.onUnexpectedExit(supervision, exit)
+        }, ADOPTED_CHECK_MS)
+        timer.unref()
+      }),
+      stopAdoptedCheck: () => clearInterval(timer),
+    }
+    return incarnation
+  }
+
+  /** SIGTERM, then SIGKILL after the grace period; resolves when the process is gone. */
+  private async terminate(incarnation: Incarnation): Promise<void> {
+    if (incarnation.exited) return
+    if (incarnation.child) {
+      incarnation.child.kill('SIGTERM')
+      const timer = setTimeout(() => incarnation.child?.kill('SIGKILL'), STOP_GRACE_MS)
+      await incarnation.exit
+      clearTimeout(timer)
+      return
+    }
+    incarnation.stopAdoptedCheck?.()
+    if (incarnation.pid !== undefined) {
+      const record = { pid: incarnation.pid, startTime: processStartTime(incarnation.pid) }
+      await terminatePid(record)
+    }
+    incarnation.exited = { code: null, signal: 'SIGTERM', at: new Date() }
+  }
+
+  /** Stops the process recorded on disk for the organization, if it still runs (an earlier API's agent). */
+  private async stopRecorded(orgId: string): Promise<void> {
+    const file = this.recordFile(orgId)
+    const record = readProcessRecord(file)
+    if (record && record.pid !== process.pid && isRecordedProcessAlive(record)) {
+      this.log(orgId).info('Stopping agent process of an earlier API', { pid: record.pid })
+      await terminatePid(record)
+    }
+    removeProcessRecord(file)
+  }
+
+  private recordFile(orgId: string): string {
+    return processRecordPath(this.options.agents.dataDir, orgId)
+  }
+
+  private backoff(): { initialMs: number; maxMs: number; resetMs: number } {
+    return (
+      this.options.backoff ?? {
+        initialMs: RESTART_BACKOFF_INITIAL_MS,
+        maxMs: RESTART_BACKOFF_MAX_MS,
+        resetMs: RESTART_BACKOFF_RESET_MS,
+      }
+    )
   }
 
   private agentEnv(launch: AgentLaunch, ports: PortPair, secrets: AgentSecrets): Record<string, string> {
@@ -171,6 +397,8 @@ export class ProcessRuntime extends AgentRuntime {
         eventUrl: `${agents.internalUrl}${AGENT_EVENTS_PATH}`,
         eventToken: secrets.eventToken,
         logLevel: this.options.logger.isEnabled('debug') ? 'debug' : 'info',
+        bindHost: agents.bindHost,
+        exitOnStdinClose: true,
         ...storage,
       }),
     }
@@ -245,4 +473,35 @@ function parseJsonLine(line: string): Record<string, unknown> | undefined {
 
 function isLevel(value: unknown): value is LogLevel {
   return value === 'debug' || value === 'info' || value === 'warn' || value === 'error'
+}
+
+/** SIGTERM to a process that is not our child, SIGKILL after the grace period; resolves when it is gone. */
+async function terminatePid(record: ProcessRecord): Promise<void> {
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(record.pid, name)
+    } catch {
+      // already gone
+    }
+  }
+  signal('SIGTERM')
+  const deadline = Date.now() + STOP_GRACE_MS
+  while (isRecordedProcessAlive(record)) {
+    if (Date.now() > deadline) {
+      signal('SIGKILL')
+      await sleep(100)
+      if (!isRecordedProcessAlive(record)) return
+    }
+    await sleep(50)
+  }
+}
+
+function describeExit(exit: AgentExit | undefined): string {
+  if (!exit) return 'no exit recorded'
+  if (exit.signal) return `signal ${exit.signal}`
+  return exit.code === null ? 'an unknown status' : `code ${exit.code}`
+}
+
+function exitData(exit: AgentExit): Record<string, unknown> {
+  return { code: exit.code, signal: exit.signal }
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import path from 'node:path'
 import { EnvReader, LogLevel, parseLogLevel } from '@idplane/common'
 import { ADMIN_PORT_COUNTER_START, INBOUND_PORT_COUNTER_START } from '@idplane/common/ports'
@@ -45,6 +46,17 @@ export const DEFAULT_AGENT_REQUEST_TIMEOUT_MS = 30_000
  */
 export const DEFAULT_WEBHOOK_ALLOW_PRIVATE_TARGETS = false
 
+/** @default 10 organizations created per user (LIMIT_ORGS_PER_USER; 0: no limit). */
+export const DEFAULT_LIMIT_ORGS_PER_USER = 10
+/** @default 20 agents on the process runtime (LIMIT_PROCESS_AGENTS; 0: no limit): each takes hundreds of MB. */
+export const DEFAULT_LIMIT_PROCESS_AGENTS = 20
+
+/** Quotas (docs/decisions.md, "Quotas"); 0 turns a limit off. */
+export interface QuotasConfig {
+  readonly orgsPerUser: number
+  readonly processAgents: number
+}
+
 /** Where and how organizations' agents run (docs/configuration.md, "Agent provisioning"). */
 export interface AgentsConfig {
   readonly runtime: 'process' | 'kubernetes'
@@ -69,6 +81,8 @@ export interface AgentsConfig {
   readonly imagePullPolicy?: ImagePullPolicy
   /** Kubernetes runtime: a kubeconfig file; unset → in-cluster service account (or ~/.kube/config). */
   readonly kubeconfigPath?: string
+  /** Process runtime: the address agents listen on (AGENT_BIND_HOST); pods always listen on every interface. */
+  readonly bindHost: string
 }
 
 export interface ClientAlias {
@@ -149,6 +163,7 @@ export interface Config {
   /** Modules' own settings by section name (ApiModule.config); read them with sectionOf(config, section). */
   readonly sections?: Readonly<Record<string, unknown>>
   readonly webhooks: { readonly allowPrivateTargets: boolean }
+  readonly quotas: QuotasConfig
 }
 
 const DEFAULT_CLIENT_ALIAS = (publicUrl: string): ClientAlias => ({ alias: 'IDPLANE', name: 'idplane', url: publicUrl })
@@ -280,6 +295,7 @@ export function loadConfig(
     webhooks: {
       allowPrivateTargets: env.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', DEFAULT_WEBHOOK_ALLOW_PRIVATE_TARGETS),
     },
+    quotas: loadQuotasConfig(env),
   }
   const withSections: Config = { ...config, sections: readConfigSections(env, config, sections) }
   env.assertValid('api')
@@ -320,6 +336,27 @@ function loadAgentsConfig(env: EnvReader, dataDir: string, apiPort: number): Age
     image: env.string('AGENT_IMAGE'),
     imagePullPolicy: IMAGE_PULL_POLICIES.find((policy) => policy === pullPolicy),
     kubeconfigPath: env.string('KUBECONFIG'),
+    bindHost: loadAgentBindHost(env, host),
+  }
+}
+
+/**
+ * AGENT_BIND_HOST: where process-runtime agents listen. Default: AGENT_HOST when it is an address (the API
+ * polls agents there), else loopback; never every interface unless asked for with 0.0.0.0 or ::.
+ */
+function loadAgentBindHost(env: EnvReader, agentHost: string): string {
+  const fallback = isIP(agentHost) !== 0 || agentHost === 'localhost' ? agentHost : '127.0.0.1'
+  const bindHost = env.string('AGENT_BIND_HOST', fallback)
+  if (isIP(bindHost) === 0 && bindHost !== 'localhost')
+    env.problem('AGENT_BIND_HOST', 'must be an IP address or localhost')
+  return bindHost
+}
+
+/** LIMIT_* quotas; 0 means no limit. */
+function loadQuotasConfig(env: EnvReader): QuotasConfig {
+  return {
+    orgsPerUser: env.int('LIMIT_ORGS_PER_USER', DEFAULT_LIMIT_ORGS_PER_USER, { min: 0, max: 1_000_000 }),
+    processAgents: env.int('LIMIT_PROCESS_AGENTS', DEFAULT_LIMIT_PROCESS_AGENTS, { min: 0, max: 100_000 }),
   }
 }
 

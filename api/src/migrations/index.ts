@@ -1,6 +1,7 @@
 import type { MigrationObject } from '@mikro-orm/core'
 import { Migration20261121000000Foundation } from './Migration20261121000000Foundation'
 import { Migration20261122100000AgentProvisioning } from './Migration20261122100000AgentProvisioning'
+import { Migration20261124060000AgentLifecycle } from './Migration20261124060000AgentLifecycle'
 import { Migration20261124100000RevokedSessions } from './Migration20261124100000RevokedSessions'
 import { Migration20261124110000MailOutbox } from './Migration20261124110000MailOutbox'
 
@@ -8,6 +9,7 @@ import { Migration20261124110000MailOutbox } from './Migration20261124110000Mail
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121000000Foundation', class: Migration20261121000000Foundation },
   { name: 'Migration20261122100000AgentProvisioning', class: Migration20261122100000AgentProvisioning },
+  { name: 'Migration20261124060000AgentLifecycle', class: Migration20261124060000AgentLifecycle },
   { name: 'Migration20261124100000RevokedSessions', class: Migration20261124100000RevokedSessions },
   { name: 'Migration20261124110000MailOutbox', class: Migration20261124110000MailOutbox },
 ]

@@ -1,35 +1,47 @@
+import { randomUUID } from 'node:crypto'
 import { inject, injectable } from 'inversify'
-import { LockMode, RequestContext } from '@mikro-orm/core'
-import { EntityManager } from '@mikro-orm/postgresql'
 import { IdplaneError, Logger } from '@idplane/common'
-import { AgentRuntime, type AgentRuntimeStatus } from '../../agent-runtime/agent-runtime'
+import { AgentRuntime, type AgentExit, type AgentRuntimeStatus } from '../../agent-runtime/agent-runtime'
 import { OrgDidsService } from '../orgs/org-dids.service'
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { AgentMetrics } from './agent-metrics'
 import { AgentSecretsService } from './agent-secrets'
 import { AgentsRepository } from './agents.repository'
-import { OrgAgent } from './org-agent.entity'
+import type { OrgAgent } from './org-agent.entity'
 import { isInProgress, type AgentStatus } from './org-agent.states'
 
 export const AGENT_METRICS = Symbol.for('idplane.AgentMetrics')
 
 /** Longest failure reason kept (a reason names the cause, never a dump). */
 const MAX_REASON_LENGTH = 1000
+/**
+ * @default 60 s claim on the first-DID step: longer than the agent's 30 s DID timeout, so a live claim is
+ * never taken over; a claim of a crashed API expires and the step is resumed.
+ */
+const DID_CLAIM_LEASE_MS = 60_000
+
+interface Task {
+  done: Promise<void>
+  abort: AbortController
+}
 
 /**
  * Runs provisioning in the background, after the spin-up answered 201 (spec: "Per-organization agent
  * provisioning"): runtime start and GET /agent polling (PENDING → WALLET_CREATED), then the first DID through
  * the agent, recorded as primary (→ DID_CREATED); any failure → FAILED with a reason. On API start it resumes
- * unfinished provisioning and, for the process runtime, starts the agents that were running.
+ * unfinished provisioning and, for the process runtime, starts the agents that were running. No transaction
+ * or row lock is held while an agent is called: a step that calls one is claimed first (a short update with a
+ * lease) and its result recorded afterwards only while the claim holds.
  */
 @injectable()
 export class AgentProvisioner {
-  private readonly tasks = new Map<string, Promise<void>>()
+  private readonly tasks = new Map<string, Task>()
+  /** Organizations whose agent was removed: nothing is scheduled for them again in this process. */
+  private readonly removed = new Set<string>()
   private readonly stopping = new AbortController()
   private readonly log: Logger
 
   public constructor(
-    private readonly em: EntityManager,
     private readonly runtime: AgentRuntime,
     private readonly agents: AgentsRepository,
     private readonly secrets: AgentSecretsService,
@@ -43,44 +55,56 @@ export class AgentProvisioner {
 
   /** Resumes agents in PENDING / WALLET_CREATED; the process runtime also restarts DID_CREATED agents. */
   public start(): void {
+    this.runtime.watch({
+      onExit: (orgId, exit) => this.recordExit(orgId, exit),
+      onRestarted: (orgId, controllerEndpoint) => this.agents.update(orgId, { controllerEndpoint }),
+    })
     const statuses: AgentStatus[] =
       this.runtime.kind === 'process' ? ['PENDING', 'WALLET_CREATED', 'DID_CREATED'] : ['PENDING', 'WALLET_CREATED']
     this.agents
       .findByRuntime(this.runtime.kind, statuses)
       .then((agents) => {
         if (agents.length > 0) this.log.info('Resuming agents', { count: agents.length })
-        for (const agent of agents) this.schedule(agent.id)
+        for (const agent of agents) this.schedule(agent.organization.id)
       })
       .catch((error: unknown) => this.log.error('Could not resume agents', { error: (error as Error).message }))
   }
 
-  /** Starts provisioning of one agent unless it is already under way in this process. */
-  public schedule(orgAgentId: string): void {
-    if (this.tasks.has(orgAgentId) || this.stopping.signal.aborted) return
-    const task = RequestContext.create(this.em, () => this.run(orgAgentId))
-      .catch((error: unknown) =>
-        this.log.error('Provisioning crashed', { orgAgentId, error: (error as Error).message }),
-      )
-      .finally(() => this.tasks.delete(orgAgentId))
-    this.tasks.set(orgAgentId, task)
+  /** Starts provisioning of the organization's agent unless it is already under way in this process. */
+  public schedule(orgId: string): void {
+    if (this.tasks.has(orgId) || this.stopping.signal.aborted || this.removed.has(orgId)) return
+    const abort = new AbortController()
+    const signal = AbortSignal.any([this.stopping.signal, abort.signal])
+    const done = this.agents
+      .inOwnContext(() => this.run(orgId, signal))
+      .catch((error: unknown) => this.log.error('Provisioning crashed', { orgId, error: (error as Error).message }))
+      .finally(() => this.tasks.delete(orgId))
+    this.tasks.set(orgId, { done, abort })
   }
 
   /** Resolves when the agent's provisioning in this process (if any) has finished. */
-  public async settled(orgAgentId: string): Promise<void> {
-    await this.tasks.get(orgAgentId)
+  public async settled(orgId: string): Promise<void> {
+    await this.tasks.get(orgId)?.done
+  }
+
+  /** Stops provisioning the organization's agent for good (the organization is being deleted). */
+  public async cancel(orgId: string): Promise<void> {
+    this.removed.add(orgId)
+    const task = this.tasks.get(orgId)
+    task?.abort.abort()
+    await task?.done
   }
 
   /** Stops waiting on agents (their state stays as it is and is resumed at the next start). */
   public async close(): Promise<void> {
     this.stopping.abort()
-    await Promise.all(this.tasks.values())
+    await Promise.all([...this.tasks.values()].map((task) => task.done))
   }
 
-  private async run(orgAgentId: string): Promise<void> {
-    const agent = await this.agents.findById(orgAgentId)
+  private async run(orgId: string, signal: AbortSignal): Promise<void> {
+    const agent = await this.agents.findFreshForOrg(orgId)
     if (!agent) return
-    const orgId = agent.organization.id
-    const log = this.log.child({ orgId, orgAgentId })
+    const log = this.log.child({ orgId, orgAgentId: agent.id })
     const startedAt = process.hrtime.bigint()
     const observe = (result: 'success' | 'failure') =>
       this.metrics.provisioningDuration.observe(
@@ -93,62 +117,77 @@ export class AgentProvisioner {
           ? { adminPort: agent.adminPort, inboundPort: agent.inboundPort }
           : undefined
       const result = await this.runtime.provision(
-        { orgId, label: agent.label, ports, secrets: () => this.secrets.issue(orgAgentId) },
-        { signal: this.stopping.signal, onStatus: (status) => this.mirror(orgAgentId, status) },
+        {
+          orgId,
+          label: agent.label,
+          ports,
+          secrets: () => this.secrets.issue(orgId),
+          apiKey: async () => this.secrets.apiKeyOf(agent),
+        },
+        { signal, onStatus: (status) => this.mirror(orgId, status) },
       )
-      if (this.stopping.signal.aborted || result.phase === 'pending') return
+      if (signal.aborted || result.phase === 'pending') return
       if (result.phase !== 'ready') {
-        await this.fail(orgAgentId, result.phase === 'failed' ? result.reason : 'The agent is gone', log)
+        await this.fail(orgId, result.phase === 'failed' ? result.reason : 'The agent is gone', log)
         observe('failure')
         return
       }
       const wasInProgress = isInProgress(agent.status)
-      await this.agents.update(orgAgentId, {
-        controllerEndpoint: result.controllerEndpoint,
-        ...(result.ports ?? {}),
-        ...(agent.status === 'PENDING' ? { status: 'WALLET_CREATED' } : {}),
-      })
+      await this.agents.update(orgId, { controllerEndpoint: result.controllerEndpoint, ...(result.ports ?? {}) })
+      await this.agents.moveStatus(orgId, 'PENDING', 'WALLET_CREATED')
       log.info('Agent ready', { controllerEndpoint: result.controllerEndpoint })
-      await this.createFirstDid(orgAgentId, result.controllerEndpoint, log)
+      await this.createFirstDid(agent, result.controllerEndpoint, log)
       if (wasInProgress) observe('success')
     } catch (error) {
-      if (this.stopping.signal.aborted) return
-      await this.fail(orgAgentId, reasonOf(error), log).catch(() => undefined)
+      if (signal.aborted) return
+      await this.fail(orgId, reasonOf(error), log).catch(() => undefined)
       observe('failure')
     }
   }
 
   /**
-   * Creates the organization's first DID through the agent and records it as primary, holding the agent
-   * row so that two API replicas resuming the same agent create one DID between them.
+   * Creates the organization's first DID through the agent and records it as primary: claim the step (so two
+   * API replicas resuming the same agent create one DID between them), call the agent outside any
+   * transaction, then record the DID and DID_CREATED in one short transaction, only while the claim holds.
    */
-  private async createFirstDid(orgAgentId: string, controllerEndpoint: string, log: Logger): Promise<void> {
-    await this.em.transactional(async (em) => {
-      const agent = await em.findOne(OrgAgent, { id: orgAgentId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-      if (!agent || agent.status !== 'WALLET_CREATED') return
-      const orgId = agent.organization.id
+  private async createFirstDid(agent: OrgAgent, controllerEndpoint: string, log: Logger): Promise<void> {
+    const orgId = agent.organization.id
+    const token = randomUUID()
+    if (!(await this.agents.claim(orgId, 'WALLET_CREATED', token, DID_CLAIM_LEASE_MS))) return
+    try {
       // A retried agent whose DID was recorded before it failed keeps that DID.
       const hasPrimary = (await this.dids.list(orgId)).some((record) => record.isPrimaryDid)
-      if (!hasPrimary) {
-        const { did } = await this.agentClients.forAgent(agent, controllerEndpoint).createDid({
-          method: agent.didMethod,
-          ...(agent.domain ? { domain: agent.domain } : {}),
-          ...(agent.encryptedSeed ? { seed: this.secrets.seedOf(agent) } : {}),
-        })
-        await this.dids.register(orgId, did, agent.didMethod, { primary: true })
-        log.info('Created DID', { did, method: agent.didMethod })
-      }
-      agent.status = 'DID_CREATED'
-    })
+      const did = hasPrimary
+        ? undefined
+        : (
+            await this.agentClients.forAgent(agent, controllerEndpoint).createDid({
+              method: agent.didMethod,
+              ...(agent.domain ? { domain: agent.domain } : {}),
+              ...(agent.encryptedSeed ? { seed: this.secrets.seedOf(agent) } : {}),
+            })
+          ).did
+      const recorded = await this.agents.completeClaim(orgId, token, 'DID_CREATED', async () => {
+        if (did) await this.dids.register(orgId, did, agent.didMethod, { primary: true })
+      })
+      if (!recorded) log.warn('Lost the claim on the first DID; another worker records it', { did })
+      else if (did) log.info('Created DID', { did, method: agent.didMethod })
+    } catch (error) {
+      await this.agents.releaseClaim(orgId, token).catch(() => undefined)
+      throw error
+    }
   }
 
   /** Mirrors what the runtime reports while waiting (the Kubernetes runtime learns the ports from the operator). */
-  private async mirror(orgAgentId: string, status: AgentRuntimeStatus): Promise<void> {
-    if (status.phase === 'pending' && status.ports) await this.agents.update(orgAgentId, { ...status.ports })
+  private async mirror(orgId: string, status: AgentRuntimeStatus): Promise<void> {
+    if (status.phase === 'pending' && status.ports) await this.agents.update(orgId, { ...status.ports })
   }
 
-  private async fail(orgAgentId: string, reason: string, log: Logger): Promise<void> {
-    await this.agents.update(orgAgentId, {
+  private async recordExit(orgId: string, exit: AgentExit): Promise<void> {
+    await this.agents.recordExit(orgId, exit)
+  }
+
+  private async fail(orgId: string, reason: string, log: Logger): Promise<void> {
+    await this.agents.update(orgId, {
       status: 'FAILED',
       failureReason: reason.slice(0, MAX_REASON_LENGTH),
       controllerEndpoint: null,

@@ -1,10 +1,10 @@
 import { injectable } from 'inversify'
-import { EntityManager } from '@mikro-orm/postgresql'
 import { InvalidStateError } from '@idplane/common'
 import type { AgentSecrets } from '../../agent-runtime/agent-runtime'
 import { SecretBox } from '../../infra/crypto/secret-box'
 import { hashToken, randomSecret } from '../../infra/crypto/token-hash'
-import { OrgAgent } from './org-agent.entity'
+import { AgentsRepository } from './agents.repository'
+import type { OrgAgent } from './org-agent.entity'
 
 /** The secrets of a new agent as they are stored: sealed keys (bound to the organization) and a token hash. */
 export interface SealedAgentSecrets {
@@ -23,7 +23,7 @@ export interface SealedAgentSecrets {
 export class AgentSecretsService {
   public constructor(
     private readonly box: SecretBox,
-    private readonly em: EntityManager,
+    private readonly agents: AgentsRepository,
   ) {}
 
   public generate(orgId: string, seed: string | undefined): SealedAgentSecrets {
@@ -48,11 +48,11 @@ export class AgentSecretsService {
    * The secrets for starting the agent now, with a new event token whose hash replaces the stored one.
    * @throws InvalidStateError when the agent record is gone
    */
-  public async issue(orgAgentId: string): Promise<AgentSecrets> {
-    const agent = await this.em.fork().findOne(OrgAgent, { id: orgAgentId })
+  public async issue(orgId: string): Promise<AgentSecrets> {
+    const agent = await this.agents.findFreshForOrg(orgId)
     if (!agent) throw new InvalidStateError('The agent record is gone')
     const eventToken = randomSecret()
-    await this.em.fork().nativeUpdate(OrgAgent, { id: orgAgentId }, { eventTokenHash: hashToken(eventToken) })
+    await this.agents.setEventTokenHash(orgId, hashToken(eventToken))
     return {
       apiKey: this.apiKeyOf(agent),
       walletKey: this.box.open(agent.encryptedWalletKey, agent.organization.id),

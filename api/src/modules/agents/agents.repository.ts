@@ -1,31 +1,155 @@
 import { injectable } from 'inversify'
+import { RequestContext } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
+import { InvalidStateError } from '@idplane/common'
+import type { AgentExit } from '../../agent-runtime/agent-runtime'
+import { Organization } from '../orgs/organization.entity'
 import { OrgAgent } from './org-agent.entity'
 import type { AgentStatus } from './org-agent.states'
+import type { SealedAgentSecrets } from './agent-secrets'
 
-/** Storage of organizations' agents; lookups take the organization id first. */
+/** Transaction-scoped advisory lock key serializing the agent quota check with the insert it guards. */
+const AGENT_QUOTA_LOCK_KEY = 734_120_901
+
+/** The fields a spin-up sets on a new or retried agent. */
+export type AgentSpinUpFields = Pick<OrgAgent, 'label' | 'didMethod'> & { domain: string | null }
+
+type AgentChanges = Partial<
+  Pick<OrgAgent, 'status' | 'failureReason' | 'adminPort' | 'inboundPort' | 'controllerEndpoint'>
+>
+
+/**
+ * Storage of organizations' agents: every query of the agents module. An organization has at most one agent,
+ * so lookups and changes take the organization id first.
+ */
 @injectable()
 export class AgentsRepository {
   public constructor(private readonly em: EntityManager) {}
+
+  /** Runs background work with its own identity map (a request context of its own). */
+  public async inOwnContext<T>(work: () => Promise<T>): Promise<T> {
+    return RequestContext.create(this.em, work)
+  }
 
   public async findForOrg(orgId: string): Promise<OrgAgent | null> {
     return this.em.findOne(OrgAgent, { organization: orgId })
   }
 
   /** A fresh read, outside any identity map (background provisioning sees other writers' changes). */
-  public async findById(id: string): Promise<OrgAgent | null> {
-    return this.em.fork().findOne(OrgAgent, { id })
+  public async findFreshForOrg(orgId: string): Promise<OrgAgent | null> {
+    return this.em.fork().findOne(OrgAgent, { organization: orgId })
   }
 
   public async findByRuntime(runtime: OrgAgent['runtime'], statuses: readonly AgentStatus[]): Promise<OrgAgent[]> {
     return this.em.fork().find(OrgAgent, { runtime, status: { $in: [...statuses] } }, { orderBy: { createdAt: 'asc' } })
   }
 
-  public async update(
-    id: string,
-    changes: Partial<Pick<OrgAgent, 'status' | 'failureReason' | 'adminPort' | 'inboundPort' | 'controllerEndpoint'>>,
-  ): Promise<void> {
-    await this.em.fork().nativeUpdate(OrgAgent, { id }, changes)
+  /**
+   * Inserts the organization's agent (PENDING); undefined when the organization does not exist. A second
+   * insert for the organization fails on the unique organization_id (409 from the error handler).
+   */
+  public async create(
+    orgId: string,
+    runtime: OrgAgent['runtime'],
+    fields: AgentSpinUpFields,
+    secrets: SealedAgentSecrets,
+  ): Promise<OrgAgent | undefined> {
+    const organization = await this.em.findOne(Organization, { id: orgId })
+    if (!organization) return undefined
+    const agent = this.em.create(OrgAgent, { organization, runtime, ...fields, ...secrets })
+    await this.em.flush()
+    return agent
+  }
+
+  /** FAILED → PENDING in one conditional statement, so of concurrent retries exactly one wins. */
+  public async retryFailed(orgId: string, fields: AgentSpinUpFields, encryptedSeed: string | null): Promise<boolean> {
+    const updated = await this.em.nativeUpdate(
+      OrgAgent,
+      { organization: orgId, status: 'FAILED' },
+      { ...fields, encryptedSeed, status: 'PENDING', failureReason: null, controllerEndpoint: null },
+    )
+    return updated === 1
+  }
+
+  /** Agents of a runtime that are meant to run (every status but FAILED). */
+  public async countActive(runtime: OrgAgent['runtime']): Promise<number> {
+    return this.em.count(OrgAgent, { runtime, status: { $ne: 'FAILED' } })
+  }
+
+  /** Runs `work` in a transaction that holds the platform-wide agent quota lock (count and insert together). */
+  public async withQuotaLock<T>(work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(async (em) => {
+      await em.execute('select pg_advisory_xact_lock(?)', [AGENT_QUOTA_LOCK_KEY])
+      return work()
+    })
+  }
+
+  public async update(orgId: string, changes: AgentChanges): Promise<void> {
+    await this.em.fork().nativeUpdate(OrgAgent, { organization: orgId }, changes)
+  }
+
+  /** Moves the status only from `from` (the state table's order holds under concurrent writers). */
+  public async moveStatus(orgId: string, from: AgentStatus, to: AgentStatus): Promise<boolean> {
+    return (await this.em.fork().nativeUpdate(OrgAgent, { organization: orgId, status: from }, { status: to })) === 1
+  }
+
+  public async setEventTokenHash(orgId: string, eventTokenHash: string): Promise<void> {
+    await this.em.fork().nativeUpdate(OrgAgent, { organization: orgId }, { eventTokenHash })
+  }
+
+  /** One more restart and the exit that caused it. */
+  public async recordExit(orgId: string, exit: AgentExit): Promise<void> {
+    await this.em
+      .fork()
+      .getConnection()
+      .execute(
+        'update org_agents set restarts = restarts + 1, last_exit_code = ?, last_exit_signal = ?, last_exit_at = ?, updated_at = ? where organization_id = ?',
+        [exit.code, exit.signal, exit.at, new Date(), orgId],
+      )
+  }
+
+  /**
+   * Claims the agent for a step that calls it, when it is in `status` and no unexpired claim is held: one
+   * short statement, no transaction left open. True when this caller holds the claim.
+   */
+  public async claim(orgId: string, status: AgentStatus, token: string, leaseMs: number): Promise<boolean> {
+    const now = new Date()
+    const updated = await this.em
+      .fork()
+      .nativeUpdate(
+        OrgAgent,
+        { organization: orgId, status, $or: [{ claimExpiresAt: null }, { claimExpiresAt: { $lt: now } }] },
+        { claimToken: token, claimExpiresAt: new Date(now.getTime() + leaseMs) },
+      )
+    return updated === 1
+  }
+
+  public async releaseClaim(orgId: string, token: string): Promise<void> {
+    await this.em
+      .fork()
+      .nativeUpdate(OrgAgent, { organization: orgId, claimToken: token }, { claimToken: null, claimExpiresAt: null })
+  }
+
+  /**
+   * Records a claimed step's result in one short transaction: the status moves and `work` runs only while
+   * `token` still holds the claim. False when the claim was lost (expired and taken by another worker).
+   */
+  public async completeClaim(
+    orgId: string,
+    token: string,
+    status: AgentStatus,
+    work: () => Promise<void>,
+  ): Promise<boolean> {
+    return this.em.fork().transactional(async (em) => {
+      const updated = await em.nativeUpdate(
+        OrgAgent,
+        { organization: orgId, claimToken: token },
+        { status, claimToken: null, claimExpiresAt: null },
+      )
+      if (updated !== 1) return false
+      await work()
+      return true
+    })
   }
 
   public async countByStatus(): Promise<Partial<Record<AgentStatus, number>>> {
@@ -36,5 +160,25 @@ export class AgentsRepository {
         { status: AgentStatus; count: string | number }[]
       >('select status, count(*) as count from org_agents group by status')
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]))
+  }
+
+  /** The organization whose agent holds the event token with this hash (agent events' authentication). */
+  public async findByEventTokenHash(
+    eventTokenHash: string,
+  ): Promise<{ organizationId: string; eventTokenHash: string } | undefined> {
+    const rows = await this.em
+      .getConnection()
+      .execute<
+        { organization_id: string; event_token_hash: string }[]
+      >('select organization_id, event_token_hash from org_agents where event_token_hash = ?', [eventTokenHash])
+    const row = rows[0]
+    return row ? { organizationId: row.organization_id, eventTokenHash: row.event_token_hash } : undefined
+  }
+
+  /** Drops a process-runtime agent's schema in the platform database (its data, when the API runs on PostgreSQL). */
+  public async dropAgentSchema(orgId: string, schema: string): Promise<void> {
+    // The name comes from the organization id (shortOrgId), never from input; quoted as an identifier anyway.
+    if (!/^agent_[0-9a-f]{1,12}$/.test(schema)) throw new InvalidStateError(`Not an agent schema of ${orgId}`)
+    await this.em.fork().getConnection().execute(`drop schema if exists "${schema}" cascade`)
   }
 }

@@ -1,58 +1,73 @@
 import { inject, injectable } from 'inversify'
-import { EntityManager } from '@mikro-orm/postgresql'
-import { ConflictError, IdplaneError, NotFoundError } from '@idplane/common'
-import { AgentRuntime } from '../../agent-runtime/agent-runtime'
+import { ConflictError, IdplaneError, Logger, NotFoundError } from '@idplane/common'
+import { AgentRuntime, shortOrgId } from '../../agent-runtime/agent-runtime'
 import { probeAgent } from '@idplane/common/agent-contract/probe'
 import type { Config } from '../../infra/config'
 import { TOKENS } from '../../infra/tokens'
-import { Organization } from '../orgs/organization.entity'
 import { AgentProvisioner } from './agent-provisioner'
 import { AgentSecretsService } from './agent-secrets'
-import { AgentsRepository } from './agents.repository'
+import { AgentsRepository, type AgentSpinUpFields } from './agents.repository'
 import type { SpinUpAgentDto } from './dto/spin-up-agent.dto'
-import { OrgAgent } from './org-agent.entity'
-import { PortAllocator } from './port-allocator'
+import type { OrgAgent } from './org-agent.entity'
+import { AgentPortsRepository } from './agent-ports.repository'
 
 /** @default 2 s for the health endpoint's GET /agent. */
 const HEALTH_PROBE_TIMEOUT_MS = 2_000
 
-/** Spin-up and health of organizations' agents; the work after the 201 is AgentProvisioner's. */
+/** Spin-up, health and removal of organizations' agents; the work after the 201 is AgentProvisioner's. */
 @injectable()
 export class AgentsService {
+  private readonly log: Logger
+
   public constructor(
     @inject(TOKENS.Config) private readonly config: Config,
-    private readonly em: EntityManager,
     private readonly agents: AgentsRepository,
     private readonly secrets: AgentSecretsService,
-    private readonly ports: PortAllocator,
+    private readonly ports: AgentPortsRepository,
     private readonly runtime: AgentRuntime,
     private readonly provisioner: AgentProvisioner,
-  ) {}
+    logger: Logger,
+  ) {
+    this.log = logger.child({ component: 'agents' })
+  }
 
   /**
    * Records the organization's agent (PENDING, generated keys, ports for the process runtime) and starts
    * provisioning in the background. A FAILED agent may be spun up again: it keeps its record and ports.
-   * @throws ConflictError when the organization already has an agent that did not fail
+   * @throws ConflictError when the organization already has an agent that did not fail, or the process
+   *   runtime runs LIMIT_PROCESS_AGENTS agents already
    * @throws NotFoundError when the organization does not exist
    */
   public async spinUp(orgId: string, input: SpinUpAgentDto): Promise<OrgAgent> {
     const existing = await this.agents.findForOrg(orgId)
     if (existing && existing.status !== 'FAILED') throw new ConflictError('This organization already has an agent')
-    const agent = existing ? await this.reset(existing, input) : await this.create(orgId, input)
+    const fields: AgentSpinUpFields = {
+      label: input.label,
+      didMethod: input.method ?? 'key',
+      domain: input.domain ?? null,
+    }
+    const agent = await this.withinQuota(async () =>
+      existing ? await this.retry(existing, fields, input.seed) : await this.create(orgId, fields, input.seed),
+    )
+    if (existing) {
+      // Outside the quota transaction: stopping the failed run's leftovers may take seconds.
+      await this.provisioner.settled(orgId)
+      await this.runtime.stop(orgId)
+    }
     if (this.runtime.kind === 'process') {
       try {
-        const ports = await this.ports.allocate(agent.id, this.config.agents.portCounterStart)
+        const ports = await this.ports.allocate(orgId, this.config.agents.portCounterStart)
         agent.adminPort = ports.adminPort
         agent.inboundPort = ports.inboundPort
       } catch (error) {
         if (!(error instanceof IdplaneError)) throw error
+        await this.agents.update(orgId, { status: 'FAILED', failureReason: error.message })
         agent.status = 'FAILED'
         agent.failureReason = error.message
-        await this.em.flush()
         return agent
       }
     }
-    this.provisioner.schedule(agent.id)
+    this.provisioner.schedule(orgId)
     return agent
   }
 
@@ -69,37 +84,54 @@ export class AgentsService {
     return { agent, isAnswering }
   }
 
-  private async create(orgId: string, input: SpinUpAgentDto): Promise<OrgAgent> {
-    const organization = await this.em.findOne(Organization, { id: orgId })
-    if (!organization) throw new NotFoundError('Organization not found')
-    // A concurrent second spin-up fails on the unique organization_id (409 from the error handler).
-    const agent = this.em.create(OrgAgent, {
-      organization,
-      label: input.label,
-      runtime: this.runtime.kind,
-      didMethod: input.method ?? 'key',
-      domain: input.domain ?? null,
-      ...this.secrets.generate(orgId, input.seed),
+  /**
+   * Stops the organization's agent and deletes its data (the organization is being deleted): provisioning
+   * stops, the process runtime stops the process and deletes its directory (or its schema on PostgreSQL), the
+   * Kubernetes runtime deletes the OrgAgent and its Secret. Call it before the organization row is deleted (on
+   * Kubernetes the row tells whether there is anything to delete); the process runtime works without the row.
+   * @throws UpstreamError when the Kubernetes API cannot be reached
+   */
+  public async removeForOrganization(orgId: string): Promise<void> {
+    await this.provisioner.cancel(orgId)
+    // Kubernetes: an organization that never had an agent needs no call to the cluster (which may be down).
+    // The process runtime's removal is local and also finds what an agent row that is already gone left behind.
+    if (this.runtime.kind === 'kubernetes' && !(await this.agents.findFreshForOrg(orgId))) return
+    await this.runtime.remove(orgId)
+    if (this.runtime.kind === 'process' && this.config.database.kind === 'postgres') {
+      await this.agents.dropAgentSchema(orgId, `agent_${shortOrgId(orgId)}`)
+    }
+    this.log.info('Removed agent of deleted organization', { orgId, runtime: this.runtime.kind })
+  }
+
+  /** Runs the insert or retry under the process-runtime quota (LIMIT_PROCESS_AGENTS; 0: none). */
+  private async withinQuota<T>(work: () => Promise<T>): Promise<T> {
+    const limit = this.config.quotas.processAgents
+    if (this.runtime.kind !== 'process' || limit === 0) return work()
+    return this.agents.withQuotaLock(async () => {
+      if ((await this.agents.countActive('process')) >= limit) {
+        throw new ConflictError(`The platform runs its limit of ${limit} agents; no agent can be started now`)
+      }
+      return work()
     })
-    await this.em.flush()
+  }
+
+  private async create(orgId: string, fields: AgentSpinUpFields, seed: string | undefined): Promise<OrgAgent> {
+    const agent = await this.agents.create(orgId, this.runtime.kind, fields, this.secrets.generate(orgId, seed))
+    if (!agent) throw new NotFoundError('Organization not found')
     return agent
   }
 
-  /** A retry after FAILED: the same record, keys and ports; the runtime's leftovers are removed first. */
-  private async reset(agent: OrgAgent, input: SpinUpAgentDto): Promise<OrgAgent> {
-    await this.provisioner.settled(agent.id)
-    await this.runtime.stop(agent.organization.id)
-    const seed = this.secrets.generate(agent.organization.id, input.seed).encryptedSeed
-    this.em.assign(agent, {
-      status: 'PENDING',
-      failureReason: null,
-      controllerEndpoint: null,
-      label: input.label,
-      didMethod: input.method ?? 'key',
-      domain: input.domain ?? null,
-      encryptedSeed: seed,
-    })
-    await this.em.flush()
+  /**
+   * A retry after FAILED: the same record, keys and ports (the caller removes the runtime's leftovers). Of two
+   * concurrent retries one wins the FAILED → PENDING move; the other is a 409 like any second spin-up.
+   */
+  private async retry(agent: OrgAgent, fields: AgentSpinUpFields, seed: string | undefined): Promise<OrgAgent> {
+    const orgId = agent.organization.id
+    const { encryptedSeed } = this.secrets.generate(orgId, seed)
+    if (!(await this.agents.retryFailed(orgId, fields, encryptedSeed))) {
+      throw new ConflictError('This organization already has an agent')
+    }
+    Object.assign(agent, { ...fields, encryptedSeed, status: 'PENDING', failureReason: null, controllerEndpoint: null })
     return agent
   }
 }

@@ -60,4 +60,28 @@ export class OrgAgent extends BaseEntity {
   @Property({ type: 'string', length: 64 })
   @Unique()
   eventTokenHash!: string
+
+  /** Times the runtime restarted the agent after it crashed (process runtime). */
+  @Property({ type: 'integer' })
+  restarts: Opt<number> = 0
+
+  /** The last crash: exit code or signal, and when (process runtime). */
+  @Property({ type: 'integer', nullable: true })
+  lastExitCode?: number | null
+
+  @Property({ type: 'string', length: 20, nullable: true })
+  lastExitSignal?: string | null
+
+  @Property({ type: 'datetime', nullable: true })
+  lastExitAt?: Date | null
+
+  /**
+   * A short claim on a provisioning step that calls the agent (the first DID): who holds it and until when.
+   * The HTTP call runs outside any transaction; only the holder of an unexpired claim records its result.
+   */
+  @Property({ type: 'uuid', nullable: true })
+  claimToken?: string | null
+
+  @Property({ type: 'datetime', nullable: true })
+  claimExpiresAt?: Date | null
 }

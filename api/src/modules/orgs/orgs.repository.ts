@@ -33,6 +33,15 @@ export type NewOrganization = Pick<
 export class OrgsRepository {
   public constructor(private readonly em: EntityManager) {}
 
+  /**
+   * How many existing organizations the user created, holding a per-user advisory lock until the transaction
+   * ends, so concurrent creations by one user cannot pass the quota together. Call inside a transaction.
+   */
+  public async countCreatedByLocked(userId: string): Promise<number> {
+    await this.em.execute('select pg_advisory_xact_lock(hashtext(?))', [`orgs-created-by:${userId}`])
+    return this.em.count(Organization, { createdBy: userId })
+  }
+
   public async findById(orgId: string): Promise<Organization | null> {
     return this.em.findOne(Organization, { id: orgId })
   }

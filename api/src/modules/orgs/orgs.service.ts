@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify'
 import { UniqueConstraintViolationException } from '@mikro-orm/core'
-import { ForbiddenError, Logger, NotFoundError } from '@idplane/common'
+import { ConflictError, ForbiddenError, Logger, NotFoundError } from '@idplane/common'
 import type { Principal } from '../../infra/auth/token.service'
 import type { Config } from '../../infra/config'
 import { checkTargetUrl } from '../../infra/net/delivery-target'
@@ -47,6 +47,7 @@ export class OrgsService {
    * Creates an organization with a unique slug derived from its name; the caller becomes its owner.
    * @throws ForbiddenError for a machine-to-machine client (it belongs to one organization already)
    * @throws InvalidInputError for a bad logo, or a webhook URL with credentials or a private target
+   * @throws ConflictError when the user created LIMIT_ORGS_PER_USER organizations already
    */
   public async create(principal: Principal, input: CreateOrganizationDto): Promise<Organization> {
     const userId = requireUser(principal, 'Machine-to-machine clients cannot create organizations')
@@ -63,6 +64,7 @@ export class OrgsService {
       const slug = nextFreeSlug(base, await this.orgs.slugsStartingWith(base))
       try {
         const org = await this.orgs.transactional(async () => {
+          await this.checkOrgQuota(userId)
           const created = await this.orgs.add({
             name: input.name,
             slug,
@@ -157,6 +159,15 @@ export class OrgsService {
     })
     if (deleted === 0) throw new NotFoundError('Organization not found')
     this.logger.info('Deleted Organization', { orgId })
+  }
+
+  /** Organizations per user (LIMIT_ORGS_PER_USER; 0: none), counted under a per-user lock in the transaction. */
+  private async checkOrgQuota(userId: string): Promise<void> {
+    const limit = this.config.quotas.orgsPerUser
+    if (limit === 0) return
+    if ((await this.orgs.countCreatedByLocked(userId)) >= limit) {
+      throw new ConflictError(`You have created ${limit} organizations, the most one user may create; delete one first`)
+    }
   }
 
   public async listPublic(query: PublicProfilesQuery): Promise<Page<Organization>> {

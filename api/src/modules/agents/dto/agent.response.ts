@@ -26,6 +26,10 @@ export interface AgentResponse {
   adminPort: number | null
   inboundPort: number | null
   controllerEndpoint: string | null
+  /** Restarts by the process runtime after the agent crashed (Kubernetes: see the pod's restart count). */
+  restarts: number
+  /** The last crash, or null. */
+  lastExit: { code: number | null; signal: string | null; at: string } | null
   createdAt: string
   updatedAt: string
 }
@@ -48,6 +52,10 @@ export function toAgentResponse(agent: OrgAgent): AgentResponse {
     adminPort: agent.adminPort ?? null,
     inboundPort: agent.inboundPort ?? null,
     controllerEndpoint: agent.controllerEndpoint ?? null,
+    restarts: agent.restarts,
+    lastExit: agent.lastExitAt
+      ? { code: agent.lastExitCode ?? null, signal: agent.lastExitSignal ?? null, at: agent.lastExitAt.toISOString() }
+      : null,
     createdAt: agent.createdAt.toISOString(),
     updatedAt: agent.updatedAt.toISOString(),
   }
@@ -65,6 +73,14 @@ const AGENT_PROPERTIES: Properties<AgentResponse> = {
   adminPort: nullable(integer),
   inboundPort: nullable(integer),
   controllerEndpoint: nullable(string),
+  restarts: integer,
+  lastExit: nullable(
+    object<NonNullable<AgentResponse['lastExit']>>('AgentExit', {
+      code: nullable(integer),
+      signal: nullable(string),
+      at: dateTime,
+    }),
+  ),
   createdAt: dateTime,
   updatedAt: dateTime,
 }

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto'
+import { injectable } from 'inversify'
+import { EntityManager } from '@mikro-orm/postgresql'
+import type { AgentEvent } from '@idplane/common/agent-contract/events'
+
+/** Storage of agents' events: one row per organization and event id. */
+@injectable()
+export class AgentEventsRepository {
+  public constructor(private readonly em: EntityManager) {}
+
+  /** Runs `work` in one transaction; this repository's calls inside it join it. */
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(() => work())
+  }
+
+  /** Inserts the event unless its id was stored for the organization already; true when it was new. */
+  public async insertOnce(orgId: string, event: AgentEvent): Promise<boolean> {
+    const now = new Date()
+    const rows = await this.em.execute<{ id: string }[]>(
+      `insert into agent_events (id, created_at, updated_at, organization_id, event_id, kind, agent_label, tenant_id, occurred_at, record)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
+       on conflict (organization_id, event_id) do nothing returning id`,
+      [
+        randomUUID(),
+        now,
+        now,
+        orgId,
+        event.id,
+        event.kind,
+        event.agentLabel,
+        event.tenantId ?? null,
+        new Date(event.occurredAt),
+        JSON.stringify(event.record),
+      ],
+    )
+    return rows.length > 0
+  }
+}
