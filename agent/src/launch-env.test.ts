@@ -24,6 +24,8 @@ describe('the launch env of common/agent-contract read by the agent', () => {
       dataDir: path.resolve('data/agents/org-1'),
       logLevel: 'debug',
       recordMirrorMb: 8,
+      bindHost: '127.0.0.1',
+      exitOnStdinClose: true,
       ...secrets,
     }
     expect(loadConfig(buildAgentEnv(settings))).toEqual({
@@ -37,6 +39,8 @@ describe('the launch env of common/agent-contract read by the agent', () => {
       events: { url: settings.eventUrl, token: settings.eventToken },
       logLevel: 'debug',
       recordMirrorMb: 8,
+      bindHost: '127.0.0.1',
+      exitOnStdinClose: true,
     })
   })
 
