@@ -14,14 +14,14 @@ import { accessLog, ormRequestContext, requestId } from './infra/http/request-co
 import { httpMetrics } from './infra/http/metrics'
 import { jsonBody } from './infra/http/json-body'
 import { buildOpenApiDocument } from './infra/http/openapi'
-import { TOKENS } from './infra/tokens'
+import { TOKENS, factoryClassKey } from './infra/tokens'
 import { API_MODULES } from './modules'
 
 /** Builds the HTTP application from a loaded container; tests use it through supertest without listening. */
 export function createApp(container: Container): Express {
   const config = container.get<Config>(TOKENS.Config)
   const logger = container.get(Logger).child({ component: 'http' })
-  const database = container.get(Database)
+  const database = container.get(factoryClassKey(Database))
   const registry = container.get<Registry>(Registry)
   const tokens = container.get(TokenService)
 
