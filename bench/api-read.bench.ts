@@ -9,7 +9,8 @@
  * Open loop: request i is due at start + i / rate whatever happened to the earlier ones, and its latency is
  * counted from that due time, so a stalled server shows up in the percentiles instead of slowing the sender.
  * Everything is on 127.0.0.1 and bounded: at most rate x seconds requests, at most BENCH_MAX_SOCKETS sockets,
- * each request aborted after BENCH_REQUEST_TIMEOUT_MS. The load generator is this process (the same for every
+ * each request aborted after BENCH_REQUEST_TIMEOUT_MS (counted from when it was due, so requests queued for a
+ * socket time out too) and every run stops BENCH_REQUEST_TIMEOUT_MS after its last request was due. The load generator is this process (the same for every
  * API binary); the API runs on each binary of BENCH_NODES in turn, each time on a fresh database.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -54,7 +55,7 @@ function call(
   port: number,
   method: string,
   route: string,
-  options: { body?: unknown; token?: string } = {},
+  options: { body?: unknown; token?: string; signal?: AbortSignal } = {},
 ): Promise<Response> {
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body)
   return new Promise((resolve, reject) => {
@@ -66,6 +67,7 @@ function call(
         path: route,
         agent,
         timeout: REQUEST_TIMEOUT_MS,
+        signal: options.signal,
         headers: {
           ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
           ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
@@ -259,7 +261,10 @@ async function runOn(node: string): Promise<string> {
     api = await startApi(node, url.toString())
     const { token, orgId } = await signUp(api, agent)
     const port = api.port
-    const send = async () => (await call(agent, port, 'GET', `/v1/orgs/${orgId}`, { token })).status === 200
+    const send = async () => {
+      const signal = AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+      return (await call(agent, port, 'GET', `/v1/orgs/${orgId}`, { token, signal })).status === 200
+    }
     await openLoop(WARMUP_SECONDS, send)
     const apiPid = api.child.pid ?? 0
     const [apiCpuBefore, ownCpuBefore] = [cpuMsOf(apiPid), process.cpuUsage()]
