@@ -17,7 +17,7 @@ import { securityHeaders } from './infra/http/security-headers'
 import { jsonBody } from './infra/http/json-body'
 import { rejectNulInUrl } from '@idplane/common/request-input'
 import { buildOpenApiDocument } from './infra/http/openapi'
-import { TOKENS } from './infra/tokens'
+import { TOKENS, factoryClassKey } from './infra/tokens'
 import { OrgRoleLookup } from './infra/auth/org-role-lookup'
 import { controllersOf } from './infra/module-registry'
 import { API_MODULES } from './modules'
@@ -27,7 +27,7 @@ import { mailPages } from './modules/mail-pages/mail-pages.router'
 export function createApp(container: Container): Express {
   const config = container.get<Config>(TOKENS.Config)
   const logger = container.get(Logger).child({ component: 'http' })
-  const database = container.get(Database)
+  const database = container.get(factoryClassKey(Database))
   const registry = container.get<Registry>(Registry)
   const tokens = container.get(TokenService)
 

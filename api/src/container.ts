@@ -7,7 +7,7 @@ import { Database } from './infra/db/database'
 import { TokenService } from './infra/auth/token.service'
 import { PasswordHasher } from './infra/auth/password-hasher'
 import { createRegistry } from './infra/http/metrics'
-import { TOKENS, type ReadinessCheck } from './infra/tokens'
+import { TOKENS, factoryClassKey, type ReadinessCheck } from './infra/tokens'
 import { API_MODULES } from './modules'
 import { Queue } from './infra/queue/queue'
 import { AmqpQueue } from './infra/queue/amqp-queue'
@@ -70,7 +70,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
   container.bind(Queue).toConstantValue(queue)
   container.bind(MailTransport).toConstantValue(transport)
   container.bind(MailService).toConstantValue(mail)
-  container.bind(Database).toConstantValue(database)
+  container.bind(factoryClassKey(Database)).toConstantValue(database)
   // The global em resolves to the request's fork inside RequestContext (see infra/http/request-context.ts).
   container.bind(EntityManager).toConstantValue(database.orm.em)
   container.bind(TokenService).toConstantValue(new TokenService(config.jwt))
@@ -85,10 +85,12 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     .toConstantValue({ name: 'queue', isHealthy: () => queue.isHealthy() })
   const agentRuntime = createAgentRuntime(config, logger)
   container.bind(AgentRuntime).toConstantValue(agentRuntime)
-  container.bind(SecretBox).toConstantValue(SecretBox.open(config, logger.child({ component: 'secrets' })))
+  container
+    .bind(factoryClassKey(SecretBox))
+    .toConstantValue(SecretBox.open(config, logger.child({ component: 'secrets' })))
   const modules = new ModuleRegistry(API_MODULES, container)
   container.bind(ModuleRegistry).toConstantValue(modules)
-  container.loadSync(...API_MODULES.map((module) => module.bindings))
+  container.load(...API_MODULES.map((module) => module.bindings))
   // Mail announcing a change is written with it and relayed from the outbox (docs/queue-and-mail.md).
   const outbox = new MailOutbox(new MailOutboxRepository(database.orm.em), transport, logger, registry, {
     pollIntervalMs: config.mailOutbox.pollIntervalMs,

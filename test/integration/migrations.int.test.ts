@@ -41,7 +41,7 @@ describe.each(['pglite', 'postgres'] as const)('migrations on %s', (kind) => {
   })
 
   it('are idempotent when the database is opened again', async () => {
-    const applied = await database.orm.getMigrator().up()
+    const applied = await database.orm.migrator.up()
     expect(applied).toEqual([])
   })
 })

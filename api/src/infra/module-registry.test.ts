@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import { Container, ContainerModule, injectable } from 'inversify'
-import { Entity, PrimaryKey } from '@mikro-orm/core'
+import { Entity, PrimaryKey } from '@mikro-orm/decorators/legacy'
 import type { ActivityCounts, AgentEventHandler, ApiModule, AppliedAgentEvent, OrganizationCounter } from './api-module'
 import { sectionOf, type ConfigSection } from './config-section'
 import { loadConfig } from './config'
@@ -82,7 +82,7 @@ function aGadgetModule(calls: string[], counts: ActivityCounts = { gadgets: 2 })
 function load(modules: ApiModule[]): { registry: ModuleRegistry; container: Container } {
   const container = new Container({ defaultScope: 'Singleton' })
   const registry = new ModuleRegistry(modules, container)
-  container.loadSync(...modules.map((module) => module.bindings))
+  container.load(...modules.map((module) => module.bindings))
   return { registry, container }
 }
 

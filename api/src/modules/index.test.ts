@@ -37,7 +37,7 @@ describe('API_MODULES', () => {
   it('bind the counters and event handlers they declare in their own bindings', () => {
     for (const module of API_MODULES) {
       const container = new Container()
-      container.loadSync(module.bindings)
+      container.load(module.bindings)
       const declared = [
         ...(module.counter ? [module.counter] : []),
         ...(module.agentEventHandlers ?? []).map((entry) => entry.handler),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { PrimaryKey, Property, type Opt } from '@mikro-orm/core'
+import { PrimaryKey, Property } from '@mikro-orm/decorators/legacy'
+import { type Opt } from '@mikro-orm/core'
 
 /** uuid id and timestamps shared by every platform record (STYLE.md: plural snake_case tables, uuid ids). */
 export abstract class BaseEntity {

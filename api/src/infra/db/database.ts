@@ -32,7 +32,7 @@ export class Database {
     let orm: MikroORM | undefined
     try {
       orm = await MikroORM.init({ ...createOrmConfig(url, poolMax, entities), extensions: [Migrator] })
-      const applied = await orm.getMigrator().up()
+      const applied = await orm.migrator.up()
       if (applied.length > 0) logger.info('Applied migrations', { migrations: applied.map((m) => m.name) })
       return new Database(orm, embedded)
     } catch (error) {

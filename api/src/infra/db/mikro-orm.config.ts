@@ -1,5 +1,6 @@
 import { defineConfig, type Options } from '@mikro-orm/postgresql'
 import type { AnyEntity, EntityClass } from '@mikro-orm/core'
+import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy'
 import { MIGRATIONS } from '../../migrations'
 
 /**
@@ -15,10 +16,13 @@ export function createOrmConfig(
   return defineConfig({
     clientUrl,
     entities: [...entities],
-    discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
+    // MikroORM 7 no longer reads types from decorator metadata by default; the entities rely on it (as on 6).
+    metadataProvider: ReflectMetadataProvider,
     forceUtcTimezone: true,
     pool: { min: 0, max: poolMax },
     allowGlobalContext: false,
+    // MikroORM 6 gave every foreign key ON UPDATE CASCADE and the migrations have it; 7 emits no rule by default.
+    schemaGenerator: { defaultUpdateRule: 'cascade' },
     migrations: {
       migrationsList: MIGRATIONS,
       tableName: 'mikro_orm_migrations',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { Entity, Index, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core'
+import { Entity, Index, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy'
+import type { Opt } from '@mikro-orm/core'
 import type { MailMessage } from './mailer'
 
 export type MailOutboxStatus = 'pending' | 'sent' | 'dead'

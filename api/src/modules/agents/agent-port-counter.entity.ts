@@ -1,4 +1,4 @@
-import { Entity, PrimaryKey, Property } from '@mikro-orm/core'
+import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy'
 
 /**
  * The process runtime's port counters: one row, incremented atomically (`update ... returning`) in the

@@ -1,4 +1,5 @@
-import { Entity, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core'
+import { Entity, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy'
+import { type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
 import { Organization } from '../orgs/organization.entity'
 import type { AgentStatus } from './org-agent.states'

@@ -1,4 +1,5 @@
-import { Entity, Index, Property, type Opt } from '@mikro-orm/core'
+import { Entity, Index, Property } from '@mikro-orm/decorators/legacy'
+import { type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
 
 /** One mailed verification code. Single-use; expires; verifying marks the address usable for sign-up. */

@@ -1,4 +1,5 @@
-import { Entity, PrimaryKey, Property, type Opt } from '@mikro-orm/core'
+import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy'
+import { type Opt } from '@mikro-orm/core'
 
 /**
  * Fixed-window counters kept in the database so that every API replica sees the same count.

@@ -1,4 +1,4 @@
-import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/core'
+import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy'
 import { BaseEntity } from '../../infra/db/base.entity'
 import { User } from '../users/user.entity'
 

@@ -1,4 +1,4 @@
-import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core'
+import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy'
 
 /** Why a session ended; kept for the log and for an operator reading the table. */
 export type SessionRevocationReason = 'refresh-token-reuse' | 'client-credentials-rotated' | 'organization-deleted'

@@ -1,4 +1,5 @@
-import { Entity, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core'
+import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy'
+import { type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
 import { Organization } from '../orgs/organization.entity'
 

@@ -52,8 +52,8 @@ export class MembershipsRepository {
   public async roleNamesOf(orgId: string, userId: string): Promise<OrgRoleName[]> {
     const rows = await this.em
       .createQueryBuilder(UserOrgRole, 'm')
-      .select('r.name')
       .join('m.orgRole', 'r')
+      .select('r.name')
       .where({ organization: orgId, user: userId })
       .execute<{ name: OrgRoleName }[]>('all', false)
     return rows.map((row) => row.name)
@@ -117,11 +117,11 @@ export class MembershipsRepository {
 
   /** Members of an organization (users holding any role in it), searched by name or e-mail. */
   public async findMembers(orgId: string, search: string | undefined, window: PageWindow): Promise<[User[], number]> {
-    const members = this.em.createQueryBuilder(UserOrgRole, 'm').select('m.user_id').where({ organization: orgId })
+    const members = this.em.createQueryBuilder(UserOrgRole, 'm').select('m.user').where({ organization: orgId })
     const pattern = search ? containsPattern(search) : undefined
     const qb = this.em
       .createQueryBuilder(User, 'u')
-      .where({ id: { $in: members.getKnexQuery() } })
+      .where({ id: { $in: members } })
       .orderBy({ createdAt: 'asc', id: 'asc' })
       .limit(window.limit)
       .offset(window.offset)

@@ -1,4 +1,4 @@
-import { Entity, ManyToOne, Unique } from '@mikro-orm/core'
+import { Entity, ManyToOne, Unique } from '@mikro-orm/decorators/legacy'
 import { BaseEntity } from '../../infra/db/base.entity'
 import { User } from '../users/user.entity'
 import { Organization } from '../orgs/organization.entity'

@@ -1,4 +1,4 @@
-import { Entity, ManyToOne, Property, Unique } from '@mikro-orm/core'
+import { Entity, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy'
 import { BaseEntity } from '../../infra/db/base.entity'
 import { Organization } from './organization.entity'
 

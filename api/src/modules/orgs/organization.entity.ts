@@ -1,4 +1,5 @@
-import { Collection, Entity, Index, OneToMany, Property, Unique, type Opt } from '@mikro-orm/core'
+import { Entity, Index, OneToMany, Property, Unique } from '@mikro-orm/decorators/legacy'
+import { Collection, type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
 // A type-only import: UserOrgRole imports Organization, and a value import both ways breaks whichever loads
 // second under decorator metadata (jest loads entities in any order).
@@ -46,6 +47,7 @@ export class Organization extends BaseEntity {
   @Property({ type: 'uuid', nullable: true })
   createdBy?: string | null
 
-  @OneToMany({ entity: 'UserOrgRole', mappedBy: 'organization' })
+  // MikroORM 7's `entity` takes only a class, which would need a value import; `type` names it instead.
+  @OneToMany({ type: 'UserOrgRole', mappedBy: 'organization' })
   userOrgRoles = new Collection<UserOrgRole>(this)
 }

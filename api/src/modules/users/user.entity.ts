@@ -1,4 +1,5 @@
-import { Entity, Property, Unique, type Opt } from '@mikro-orm/core'
+import { Entity, Property, Unique } from '@mikro-orm/decorators/legacy'
+import { type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
 
 @Entity({ tableName: 'users' })
