@@ -50,7 +50,7 @@ export class AgentProcess {
     this.sql =
       config.database.kind === 'postgres'
         ? await PgSqlClient.connect(config.database.url, config.database.schema)
-        : await PgliteSqlClient.open(config.database.dataDir)
+        : await PgliteSqlClient.open(config.database.dataDir, { sharedBuffersMb: config.database.sharedBuffersMb })
     await migrateSchema(this.sql)
     const keys = await EncryptedKeyStorage.open(this.sql, config.walletKey)
 

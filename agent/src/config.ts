@@ -13,7 +13,7 @@ export const DEFAULT_LABEL = 'agent'
 
 export type DatabaseConfig =
   | { readonly kind: 'postgres'; readonly url: string; readonly schema: string }
-  | { readonly kind: 'pglite'; readonly dataDir: string }
+  | { readonly kind: 'pglite'; readonly dataDir: string; readonly sharedBuffersMb: number }
 
 export interface AgentConfig {
   readonly label: string
@@ -28,6 +28,13 @@ export interface AgentConfig {
   /** Megabytes of record JSON kept in memory to answer reads (RecordMirror); 0 sends every read to SQL. */
   readonly recordMirrorMb: number
 }
+
+/**
+ * PGlite's `shared_buffers`. PostgreSQL's 128 MB default is resident in PGlite's WASM heap of every agent process;
+ * an agent's working set is a few megabytes (docs/benchmarks.md, agent memory).
+ * @default 16 megabytes
+ */
+export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 16
 
 /** @default 64 megabytes of mirrored record JSON */
 export const DEFAULT_RECORD_MIRROR_MB = 64
@@ -56,7 +63,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     database = { kind: 'postgres', url: databaseUrl, schema }
   } else {
     const safeLabel = label.replace(/[^A-Za-z0-9_.-]/g, '_')
-    database = { kind: 'pglite', dataDir: path.resolve(env.string('AGENT_DATA_DIR', `./data/agent-${safeLabel}`)) }
+    database = {
+      kind: 'pglite',
+      dataDir: path.resolve(env.string('AGENT_DATA_DIR', `./data/agent-${safeLabel}`)),
+      sharedBuffersMb: env.int('AGENT_PGLITE_SHARED_BUFFERS_MB', DEFAULT_PGLITE_SHARED_BUFFERS_MB, { min: 1, max: 4096 }),
+    }
   }
   const eventUrl = env.url('AGENT_EVENT_URL', ['http', 'https'])
   const eventToken = env.string('AGENT_EVENT_TOKEN')

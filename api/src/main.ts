@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import type { Server } from 'node:http'
-import { Logger, ConfigError } from '@idplane/common'
+import { Logger, ConfigError, restrictFileCreation, restrictTree } from '@idplane/common'
 import { loadConfig } from './infra/config'
 import { createRuntime } from './container'
 import { createApp } from './app'
@@ -19,6 +19,9 @@ async function main(): Promise<void> {
     }
     throw error
   }
+  // Embedded data (PGlite, queue, mail files, JWT keys, secrets, agents' data) is the API user's only.
+  restrictFileCreation()
+  restrictTree(config.dataDir)
   const logger = new Logger({ program: 'api' }, config.logLevel)
   const runtime = await createRuntime(config, logger)
   const app = createApp(runtime.container)
