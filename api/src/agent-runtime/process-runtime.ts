@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { InvalidStateError, type Logger, type LogLevel } from '@idplane/common'
+import { AGENT_NODE_OPTIONS } from '@idplane/common/agent-node-options'
 import type { PortPair } from '@idplane/common/ports'
 import type { AgentsConfig, Config } from '../infra/config'
 import {
@@ -118,7 +119,7 @@ export class ProcessRuntime extends AgentRuntime {
     if (this.isClosed) throw new InvalidStateError('The process runtime is closed')
     const log = this.log(launch.orgId)
     const env = this.agentEnv(launch, ports, await launch.secrets())
-    const child = spawn(process.execPath, [entrypoint], {
+    const child = spawn(process.execPath, [...AGENT_NODE_OPTIONS, entrypoint], {
       cwd: repositoryRoot(),
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,6 +6,7 @@ import {
   ORGAGENT_SECRET_KEYS,
   type OrgAgent,
 } from '@idplane/common/orgagent.types'
+import { AGENT_NODE_OPTIONS } from '@idplane/common/agent-node-options'
 import type { PortPair } from '../ports/allocator'
 
 /** The agent program inside the image (package.json "agent" script). */
@@ -97,6 +98,8 @@ function agentEnv(agent: OrgAgent, ports: PortPair): k8s.V1EnvVar[] {
     { name: 'AGENT_INBOUND_PORT', value: String(ports.inboundPort) },
     { name: 'AGENT_ENDPOINT', value: agentEndpoint(agent, ports) },
     ...(agent.spec.eventUrl ? [{ name: 'AGENT_EVENT_URL', value: agent.spec.eventUrl }] : []),
+    // Before spec.env, which may replace it.
+    { name: 'NODE_OPTIONS', value: AGENT_NODE_OPTIONS.join(' ') },
     ...(agent.spec.env ?? [])
       .filter((variable) => !OPERATOR_ENV.has(variable.name))
       .map((variable) => ({ name: variable.name, value: variable.value ?? '' })),

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite'
@@ -7,6 +8,21 @@ import { acquireFileLock, PRIVATE_DIR_MODE, releaseFileLock, restrictFileCreatio
 import type { SqlClient, SqlResult } from './sql-client'
 
 const LOCK_FILE = 'idplane-agent.lock'
+
+/**
+ * Creates a new PGlite data directory in a short-lived child process. PGlite's initdb leaves about 400 MB of WASM
+ * memory behind in the process that ran it, which an idle agent would keep resident (docs/benchmarks.md).
+ */
+function initdbApart(pgdata: string): Promise<void> {
+  const script = `const { PGlite } = require(${JSON.stringify(require.resolve('@electric-sql/pglite'))})
+    PGlite.create(process.argv[1]).then((db) => db.close()).catch((error) => { console.error(error); process.exit(1) })`
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', script, pgdata], (error, _stdout, stderr) => {
+      if (error) reject(new Error(`PGlite initdb failed: ${stderr.trim() || error.message}`, { cause: error }))
+      else resolve()
+    })
+  })
+}
 
 export interface PgliteOptions {
   /** `shared_buffers` in megabytes; PostgreSQL's default (128) when undefined. Resident in the WASM heap. */
@@ -56,7 +72,9 @@ export class PgliteSqlClient implements SqlClient {
     const lockPath = path.join(dataDir, LOCK_FILE)
     acquireFileLock(lockPath, `Agent data directory ${dataDir}`)
     try {
-      const db = await PGlite.create(path.join(dataDir, 'pgdata'), settings)
+      const pgdata = path.join(dataDir, 'pgdata')
+      if (!existsSync(path.join(pgdata, 'PG_VERSION'))) await initdbApart(pgdata)
+      const db = await PGlite.create(pgdata, settings)
       // initdb writes its files 0666 whatever the umask; what PGlite creates later follows the umask.
       restrictTree(dataDir)
       return new PgliteSqlClient(db, lockPath)
