@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net'
 import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 
+import { AGENT_NODE_OPTIONS } from '../common/agent-node-options'
 import {
   type Agent,
   type Context,
@@ -93,7 +94,7 @@ async function main(): Promise<void> {
     const options = {
       databaseUrl: process.env.BENCH_DATABASE_URL,
       // e.g. BENCH_AGENT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/agent-prof" profiles the agents
-      nodeArgs: (process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      nodeArgs: [...AGENT_NODE_OPTIONS, ...(process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean)],
     }
     const [issuer, holder] = await Promise.all([
       startAgent('issuer', eventUrl, options),
