@@ -17,6 +17,7 @@ import { type CredoEventLike, FORWARDED_EVENTS } from './events/event-mapper'
 import { OutboxRepository } from './events/outbox/outbox.repository'
 import { OutboxSender } from './events/outbox/outbox-sender'
 import { StateChangeOutbox } from './events/state-change-outbox'
+import { IdleCollector } from './idle-collector'
 import { AgentMetrics } from './metrics/agent-metrics'
 
 /** The running agent program: database, Credo agent, admin server, event outbox; `stop` undoes `start`. */
@@ -25,6 +26,7 @@ export class AgentProcess {
   private agent: IdplaneAgent | undefined
   private server: Server | undefined
   private sender: OutboxSender | undefined
+  private readonly idleCollector = new IdleCollector()
 
   public constructor(
     private readonly config: AgentConfig,
@@ -84,11 +86,13 @@ export class AgentProcess {
     this.countMessages(agent, metrics)
     await agent.initialize()
     this.sender?.start()
+    this.idleCollector.start()
     runtime.setInitialized(agent)
     logger.info('Initialized agent', { label: config.label, endpoint: config.endpoint, database: config.database.kind })
   }
 
   public async stop(): Promise<void> {
+    this.idleCollector.stop()
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()))
     this.server?.closeAllConnections()
     if (this.agent?.isInitialized) await this.agent.shutdown()
