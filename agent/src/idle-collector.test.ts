@@ -15,7 +15,7 @@ describe('IdleCollector', () => {
     const collect = jest.fn()
     const sut = new IdleCollector(collect, clock.read)
 
-    clock.spend(500)
+    clock.spend(IDLE_CPU_MS + 300)
     sut.tick()
     expect(collect).not.toHaveBeenCalled()
 
@@ -24,7 +24,7 @@ describe('IdleCollector', () => {
     sut.tick()
     expect(collect).toHaveBeenCalledTimes(1)
 
-    clock.spend(300)
+    clock.spend(IDLE_CPU_MS + 1)
     sut.tick()
     sut.tick()
     expect(collect).toHaveBeenCalledTimes(2)

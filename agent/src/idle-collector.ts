@@ -3,8 +3,11 @@ import { runInNewContext } from 'node:vm'
 
 /** How often the process's CPU use is looked at. */
 export const IDLE_CHECK_INTERVAL_MS = 2000
-/** CPU milliseconds per check at or below which the agent counts as idle (a busy agent uses hundreds). */
-export const IDLE_CPU_MS = 20
+/**
+ * CPU milliseconds per check at or below which the agent counts as idle: a tenth of a core. An idle agent still uses
+ * about 50 ms per check (timers, pollers); one in an exchange burst uses most of a core.
+ */
+export const IDLE_CPU_MS = 200
 
 /**
  * Collects garbage once each time the agent goes idle after work. V8 sizes its heap for the process's memory limit
