@@ -95,6 +95,13 @@ async function main(): Promise<void> {
       databaseUrl: process.env.BENCH_DATABASE_URL,
       // e.g. BENCH_AGENT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/agent-prof" profiles the agents
       nodeArgs: [...AGENT_NODE_OPTIONS, ...(process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean)],
+      // e.g. BENCH_AGENT_ENV=AGENT_MEMORY_SAVING=false compares with the agent favouring speed
+      env: Object.fromEntries(
+        (process.env.BENCH_AGENT_ENV ?? '')
+          .split(' ')
+          .filter(Boolean)
+          .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+      ),
     }
     const [issuer, holder] = await Promise.all([
       startAgent('issuer', eventUrl, options),

@@ -17,7 +17,7 @@ import { type CredoEventLike, FORWARDED_EVENTS } from './events/event-mapper'
 import { OutboxRepository } from './events/outbox/outbox.repository'
 import { OutboxSender } from './events/outbox/outbox-sender'
 import { StateChangeOutbox } from './events/state-change-outbox'
-import { IdleCollector } from './idle-collector'
+import { favourSmallHeap, IdleCollector } from './idle-collector'
 import { AgentMetrics } from './metrics/agent-metrics'
 
 /** The running agent program: database, Credo agent, admin server, event outbox; `stop` undoes `start`. */
@@ -26,7 +26,7 @@ export class AgentProcess {
   private agent: IdplaneAgent | undefined
   private server: Server | undefined
   private sender: OutboxSender | undefined
-  private readonly idleCollector = new IdleCollector()
+  private idleCollector: IdleCollector | undefined
 
   public constructor(
     private readonly config: AgentConfig,
@@ -35,6 +35,10 @@ export class AgentProcess {
 
   public async start(): Promise<void> {
     const { config, logger } = this
+    if (config.isMemorySaving) {
+      favourSmallHeap()
+      this.idleCollector = new IdleCollector()
+    }
     const metrics = new AgentMetrics()
     const runtime = new AgentRuntime(config.label, [config.endpoint])
     // The admin port answers (503) while the agent starts, so pollers see a live process.
@@ -86,13 +90,13 @@ export class AgentProcess {
     this.countMessages(agent, metrics)
     await agent.initialize()
     this.sender?.start()
-    this.idleCollector.start()
+    this.idleCollector?.start()
     runtime.setInitialized(agent)
     logger.info('Initialized agent', { label: config.label, endpoint: config.endpoint, database: config.database.kind })
   }
 
   public async stop(): Promise<void> {
-    this.idleCollector.stop()
+    this.idleCollector?.stop()
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()))
     this.server?.closeAllConnections()
     if (this.agent?.isInitialized) await this.agent.shutdown()

@@ -20,7 +20,12 @@ describe('loadConfig', () => {
   it('reads the record mirror budget, 0 turning it off', () => {
     expect(loadConfig({ ...valid, AGENT_RECORD_MIRROR_MB: '0' }).recordMirrorMb).toBe(0)
     expect(() => loadConfig({ ...valid, AGENT_RECORD_MIRROR_MB: '-1' })).toThrow(/AGENT_RECORD_MIRROR_MB/)
-    expect(() => loadConfig({ ...valid, AGENT_PGLITE_SHARED_BUFFERS_MB: '0' })).toThrow(/AGENT_PGLITE_SHARED_BUFFERS_MB/)
+    expect(() => loadConfig({ ...valid, AGENT_PGLITE_SHARED_BUFFERS_MB: '0' })).toThrow(
+      /AGENT_PGLITE_SHARED_BUFFERS_MB/,
+    )
+    expect(loadConfig(valid).isMemorySaving).toBe(true)
+    expect(loadConfig({ ...valid, AGENT_MEMORY_SAVING: 'false' }).isMemorySaving).toBe(false)
+    expect(() => loadConfig({ ...valid, AGENT_MEMORY_SAVING: 'maybe' })).toThrow(/AGENT_MEMORY_SAVING/)
   })
 
   it('picks PostgreSQL with a schema when a database URL is set', () => {

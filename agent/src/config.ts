@@ -27,6 +27,8 @@ export interface AgentConfig {
   readonly logLevel: LogLevel
   /** Megabytes of record JSON kept in memory to answer reads (RecordMirror); 0 sends every read to SQL. */
   readonly recordMirrorMb: number
+  /** V8 favours memory over speed, and garbage is collected when the agent goes idle (idle-collector.ts). */
+  readonly isMemorySaving: boolean
 }
 
 /**
@@ -35,6 +37,9 @@ export interface AgentConfig {
  * @default 16 megabytes
  */
 export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 16
+
+/** @default true: the agent keeps its heap small (docs/benchmarks.md, agent memory) */
+export const DEFAULT_MEMORY_SAVING = true
 
 /** @default 64 megabytes of mirrored record JSON */
 export const DEFAULT_RECORD_MIRROR_MB = 64
@@ -66,7 +71,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     database = {
       kind: 'pglite',
       dataDir: path.resolve(env.string('AGENT_DATA_DIR', `./data/agent-${safeLabel}`)),
-      sharedBuffersMb: env.int('AGENT_PGLITE_SHARED_BUFFERS_MB', DEFAULT_PGLITE_SHARED_BUFFERS_MB, { min: 1, max: 4096 }),
+      sharedBuffersMb: env.int('AGENT_PGLITE_SHARED_BUFFERS_MB', DEFAULT_PGLITE_SHARED_BUFFERS_MB, {
+        min: 1,
+        max: 4096,
+      }),
     }
   }
   const eventUrl = env.url('AGENT_EVENT_URL', ['http', 'https'])
@@ -74,6 +82,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (eventUrl && !eventToken) env.problem('AGENT_EVENT_TOKEN', 'is required when AGENT_EVENT_URL is set')
   const logLevel = env.oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info')
   const recordMirrorMb = env.int('AGENT_RECORD_MIRROR_MB', DEFAULT_RECORD_MIRROR_MB, { min: 0, max: 65536 })
+  const isMemorySaving = env.bool('AGENT_MEMORY_SAVING', DEFAULT_MEMORY_SAVING)
   env.assertValid('agent')
   return {
     label,
@@ -86,5 +95,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     events: eventUrl && eventToken ? { url: eventUrl, token: eventToken } : undefined,
     logLevel,
     recordMirrorMb,
+    isMemorySaving,
   }
 }
