@@ -17,7 +17,7 @@ import { type CredoEventLike, FORWARDED_EVENTS } from './events/event-mapper'
 import { OutboxRepository } from './events/outbox/outbox.repository'
 import { OutboxSender } from './events/outbox/outbox-sender'
 import { StateChangeOutbox } from './events/state-change-outbox'
-import { favourSmallHeap, IdleCollector } from './idle-collector'
+import { IdleCollector } from './idle-collector'
 import { AgentMetrics } from './metrics/agent-metrics'
 
 /** The running agent program: database, Credo agent, admin server, event outbox; `stop` undoes `start`. */
@@ -35,10 +35,7 @@ export class AgentProcess {
 
   public async start(): Promise<void> {
     const { config, logger } = this
-    if (config.isMemorySaving) {
-      favourSmallHeap()
-      this.idleCollector = new IdleCollector()
-    }
+    if (config.isMemorySaving) this.idleCollector = new IdleCollector()
     const metrics = new AgentMetrics()
     const runtime = new AgentRuntime(config.label, [config.endpoint])
     // The admin port answers (503) while the agent starts, so pollers see a live process.
