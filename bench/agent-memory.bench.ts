@@ -7,7 +7,7 @@
  *   BENCH_EXCHANGES=300 BENCH_WORKERS=8 BENCH_DATABASES=pglite,postgres BENCH_VARIANTS=before,now npm run bench:agent-memory
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test   (the PostgreSQL used; this is the default)
  *
- * "Idle" means the resident size moved less than 2 MB over the last 5 s (at most 60 s of waiting).
+ * "Idle" means the resident size moved less than 2 MB over the last 10 s (at most 60 s of waiting).
  */
 import { readFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
@@ -33,7 +33,8 @@ const VARIANTS: Variant[] = [
   { name: 'before', env: { AGENT_PGLITE_SHARED_BUFFERS_MB: '128', AGENT_MEMORY_SAVING: 'false' }, nodeArgs: [] },
 ]
 
-const IDLE_WINDOW_MS = 5000
+/** Longer than the agent takes to notice it is idle and collect (two IdleCollector checks of 2 s). */
+const IDLE_WINDOW_MS = 10000
 const IDLE_TOLERANCE_MB = 2
 const IDLE_MAX_WAIT_MS = 60000
 
