@@ -17,6 +17,7 @@ import { type CredoEventLike, FORWARDED_EVENTS } from './events/event-mapper'
 import { OutboxRepository } from './events/outbox/outbox.repository'
 import { OutboxSender } from './events/outbox/outbox-sender'
 import { StateChangeOutbox } from './events/state-change-outbox'
+import { IdleCollector } from './idle-collector'
 import { AgentMetrics } from './metrics/agent-metrics'
 
 /** The running agent program: database, Credo agent, admin server, event outbox; `stop` undoes `start`. */
@@ -25,6 +26,7 @@ export class AgentProcess {
   private agent: IdplaneAgent | undefined
   private server: Server | undefined
   private sender: OutboxSender | undefined
+  private idleCollector: IdleCollector | undefined
 
   public constructor(
     private readonly config: AgentConfig,
@@ -33,6 +35,7 @@ export class AgentProcess {
 
   public async start(): Promise<void> {
     const { config, logger } = this
+    if (config.isMemorySaving) this.idleCollector = new IdleCollector()
     const metrics = new AgentMetrics()
     const runtime = new AgentRuntime(config.label, [config.endpoint])
     // The admin port answers (503) while the agent starts, so pollers see a live process.
@@ -54,7 +57,7 @@ export class AgentProcess {
     this.sql =
       config.database.kind === 'postgres'
         ? await PgSqlClient.connect(config.database.url, config.database.schema)
-        : await PgliteSqlClient.open(config.database.dataDir)
+        : await PgliteSqlClient.open(config.database.dataDir, { sharedBuffersMb: config.database.sharedBuffersMb })
     await migrateSchema(this.sql)
     const keys = await EncryptedKeyStorage.open(this.sql, config.walletKey)
 
@@ -89,11 +92,13 @@ export class AgentProcess {
     this.countMessages(agent, metrics)
     await agent.initialize()
     this.sender?.start()
+    this.idleCollector?.start()
     runtime.setInitialized(agent)
     logger.info('Initialized agent', { label: config.label, endpoint: config.endpoint, database: config.database.kind })
   }
 
   public async stop(): Promise<void> {
+    this.idleCollector?.stop()
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()))
     this.server?.closeAllConnections()
     if (this.agent?.isInitialized) await this.agent.shutdown()

@@ -8,7 +8,11 @@ describe('loadConfig', () => {
   it('applies defaults and picks PGlite without a database URL', () => {
     const config = loadConfig({ ...valid, AGENT_LABEL: 'acme', AGENT_INBOUND_PORT: '9100' })
     expect(config.endpoint).toBe('http://127.0.0.1:9100')
-    expect(config.database).toEqual({ kind: 'pglite', dataDir: expect.stringMatching(/data\/agent-acme$/) })
+    expect(config.database).toEqual({
+      kind: 'pglite',
+      dataDir: expect.stringMatching(/data\/agent-acme$/),
+      sharedBuffersMb: 16,
+    })
     expect(config.events).toBeUndefined()
     expect(config.recordMirrorMb).toBe(64)
   })
@@ -16,6 +20,12 @@ describe('loadConfig', () => {
   it('reads the record mirror budget, 0 turning it off', () => {
     expect(loadConfig({ ...valid, AGENT_RECORD_MIRROR_MB: '0' }).recordMirrorMb).toBe(0)
     expect(() => loadConfig({ ...valid, AGENT_RECORD_MIRROR_MB: '-1' })).toThrow(/AGENT_RECORD_MIRROR_MB/)
+    expect(() => loadConfig({ ...valid, AGENT_PGLITE_SHARED_BUFFERS_MB: '0' })).toThrow(
+      /AGENT_PGLITE_SHARED_BUFFERS_MB/,
+    )
+    expect(loadConfig(valid).isMemorySaving).toBe(true)
+    expect(loadConfig({ ...valid, AGENT_MEMORY_SAVING: 'false' }).isMemorySaving).toBe(false)
+    expect(() => loadConfig({ ...valid, AGENT_MEMORY_SAVING: 'maybe' })).toThrow(/AGENT_MEMORY_SAVING/)
   })
 
   it('listens on every interface unless AGENT_BIND_HOST names an address', () => {

@@ -16,7 +16,7 @@ export const DEFAULT_LABEL = 'agent'
 
 export type DatabaseConfig =
   | { readonly kind: 'postgres'; readonly url: string; readonly schema: string }
-  | { readonly kind: 'pglite'; readonly dataDir: string }
+  | { readonly kind: 'pglite'; readonly dataDir: string; readonly sharedBuffersMb: number }
 
 export interface AgentConfig {
   readonly label: string
@@ -34,7 +34,19 @@ export interface AgentConfig {
   readonly bindHost: string | undefined
   /** Stop when standard input closes: the supervising API is gone (AGENT_EXIT_ON_STDIN_CLOSE). */
   readonly exitOnStdinClose: boolean
+  /** V8 favours memory over speed, and garbage is collected when the agent goes idle (idle-collector.ts). */
+  readonly isMemorySaving: boolean
 }
+
+/**
+ * PGlite's `shared_buffers`. PostgreSQL's 128 MB default is resident in PGlite's WASM heap of every agent process;
+ * an agent's working set is a few megabytes (docs/benchmarks.md, agent memory).
+ * @default 16 megabytes
+ */
+export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 16
+
+/** @default true: the agent keeps its heap small (docs/benchmarks.md, agent memory) */
+export const DEFAULT_MEMORY_SAVING = true
 
 /** @default 64 megabytes of mirrored record JSON */
 export const DEFAULT_RECORD_MIRROR_MB = 64
@@ -63,13 +75,21 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     database = { kind: 'postgres', url: databaseUrl, schema }
   } else {
     const safeLabel = label.replace(/[^A-Za-z0-9_.-]/g, '_')
-    database = { kind: 'pglite', dataDir: path.resolve(env.string(AGENT_ENV.dataDir, `./data/agent-${safeLabel}`)) }
+    database = {
+      kind: 'pglite',
+      dataDir: path.resolve(env.string(AGENT_ENV.dataDir, `./data/agent-${safeLabel}`)),
+      sharedBuffersMb: env.int(AGENT_ENV.pgliteSharedBuffersMb, DEFAULT_PGLITE_SHARED_BUFFERS_MB, {
+        min: 1,
+        max: 4096,
+      }),
+    }
   }
   const eventUrl = env.url(AGENT_ENV.eventUrl, ['http', 'https'])
   const eventToken = env.string(AGENT_ENV.eventToken)
   if (eventUrl && !eventToken) env.problem(AGENT_ENV.eventToken, `is required when ${AGENT_ENV.eventUrl} is set`)
   const logLevel = env.oneOf(AGENT_ENV.logLevel, ['debug', 'info', 'warn', 'error'] as const, 'info')
   const recordMirrorMb = env.int(AGENT_ENV.recordMirrorMb, DEFAULT_RECORD_MIRROR_MB, { min: 0, max: 65536 })
+  const isMemorySaving = env.bool(AGENT_ENV.memorySaving, DEFAULT_MEMORY_SAVING)
   // Unset: every interface, as a pod needs; the API's process runtime passes loopback (docs/agent.md).
   const bindHost = env.string(AGENT_ENV.bindHost)
   if (bindHost !== undefined && isIP(bindHost) === 0 && bindHost !== 'localhost') {
@@ -90,5 +110,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     recordMirrorMb,
     bindHost,
     exitOnStdinClose,
+    isMemorySaving,
   }
 }

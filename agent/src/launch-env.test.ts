@@ -8,7 +8,7 @@ import {
   type AgentLaunchSettings,
 } from '@idplane/common/agent-contract/launch-env'
 
-import { loadConfig } from './config'
+import { DEFAULT_PGLITE_SHARED_BUFFERS_MB, loadConfig } from './config'
 
 const secrets = { apiKey: 'api-key-0123456789abcdef', walletKey: 'wallet-key-0123456789abcdef' }
 
@@ -35,12 +35,13 @@ describe('the launch env of common/agent-contract read by the agent', () => {
       endpoint: 'https://agents.example.com:9002',
       apiKey: secrets.apiKey,
       walletKey: secrets.walletKey,
-      database: { kind: 'pglite', dataDir: settings.dataDir },
+      database: { kind: 'pglite', dataDir: settings.dataDir, sharedBuffersMb: DEFAULT_PGLITE_SHARED_BUFFERS_MB },
       events: { url: settings.eventUrl, token: settings.eventToken },
       logLevel: 'debug',
       recordMirrorMb: 8,
       bindHost: '127.0.0.1',
       exitOnStdinClose: true,
+      isMemorySaving: true,
     })
   })
 

@@ -1,7 +1,7 @@
 import 'reflect-metadata'
 import type { Server } from 'node:http'
 import { Registry } from 'prom-client'
-import { Logger, ConfigError } from '@idplane/common'
+import { Logger, ConfigError, restrictFileCreation, restrictTree } from '@idplane/common'
 import { loadConfig } from './infra/config'
 import { createRuntime } from './container'
 import { createApp } from './app'
@@ -23,6 +23,9 @@ async function main(): Promise<void> {
     }
     throw error
   }
+  // Embedded data (PGlite, queue, mail files, JWT keys, secrets, agents' data) is the API user's only.
+  restrictFileCreation()
+  restrictTree(config.dataDir)
   const logger = new Logger({ program: 'api' }, config.logLevel)
   const runtime = await createRuntime(config, logger)
   const app = createApp(runtime.container)

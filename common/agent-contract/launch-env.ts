@@ -18,6 +18,9 @@ export const AGENT_ENV = {
   recordMirrorMb: 'AGENT_RECORD_MIRROR_MB',
   bindHost: 'AGENT_BIND_HOST',
   exitOnStdinClose: 'AGENT_EXIT_ON_STDIN_CLOSE',
+  /** Agent-side tuning, not set by launchers (docs/agent.md). */
+  pgliteSharedBuffersMb: 'AGENT_PGLITE_SHARED_BUFFERS_MB',
+  memorySaving: 'AGENT_MEMORY_SAVING',
   logLevel: 'LOG_LEVEL',
 } as const
 

@@ -1,18 +1,22 @@
 import {
   type AgentContext,
   BaseRecord,
+  type BaseRecordConstructor,
   GenericRecord,
   RecordDuplicateError,
   RecordNotFoundError,
+  type StorageService,
   type TagsBase,
 } from '@credo-ts/core'
 import fc from 'fast-check'
 
-import { PgSqlClient } from '../../agent/src/adapters/sql/pg-sql-client'
+import { PgSqlClient, schemaLockKey } from '../../agent/src/adapters/sql/pg-sql-client'
 import { PgliteSqlClient } from '../../agent/src/adapters/sql/pglite-sql-client'
 import { migrateSchema } from '../../agent/src/adapters/sql/schema-migrations'
 import type { TagQuery } from '../../agent/src/adapters/storage/query-to-sql'
 import type { SqlClient } from '../../agent/src/adapters/sql/sql-client'
+import { MirroredStorageService } from '../../agent/src/adapters/storage/mirrored-storage.service'
+import type { ContextStorage } from '../../agent/src/adapters/storage/row-storage'
 import { SqlStorageService } from '../../agent/src/adapters/storage/sql-storage.service'
 import { matchesTagQuery } from '../../agent/src/adapters/storage/tag-match'
 import type { OutboxDraft, WriteEvents } from '../../agent/src/adapters/storage/write-events'
@@ -46,24 +50,52 @@ const DATABASES: [string, Database][] = [
   ['PGlite', { open: () => PgliteSqlClient.open(), drop: async () => undefined }],
 ]
 
-/** Reads from the in-memory mirror (the default) and from SQL (mirror off) must agree on every case. */
-const READ_PATHS: [string, boolean][] = [
-  ['mirror', true],
-  ['SQL', false],
+type Storage<T extends BaseRecord> = ContextStorage<T>
+type MakeStorage = <T extends BaseRecord>(sql: SqlClient, events?: WriteEvents) => Storage<T>
+
+/**
+ * Credo's StorageService methods of a store and nothing else, so the mirror must load scopes through getAll and
+ * serialize written records itself (its path for a store that cannot hand it rows).
+ */
+function plainStorage<T extends BaseRecord>(inner: Storage<T>): Storage<T> {
+  const plain: StorageService<T> & Pick<Storage<T>, 'deleteContext'> = {
+    supportsCursorPagination: false,
+    save: (agentContext, record) => inner.save(agentContext, record),
+    update: (agentContext, record) => inner.update(agentContext, record),
+    delete: (agentContext, record) => inner.delete(agentContext, record),
+    deleteById: (agentContext, recordClass: BaseRecordConstructor<T>, id) =>
+      inner.deleteById(agentContext, recordClass, id),
+    getById: (agentContext, recordClass: BaseRecordConstructor<T>, id) => inner.getById(agentContext, recordClass, id),
+    getAll: (agentContext, recordClass: BaseRecordConstructor<T>) => inner.getAll(agentContext, recordClass),
+    findByQuery: (agentContext, recordClass: BaseRecordConstructor<T>, query, options) =>
+      inner.findByQuery(agentContext, recordClass, query, options),
+    deleteContext: (contextId) => inner.deleteContext(contextId),
+  }
+  return plain
+}
+
+/** The SQL store alone, the mirror in front of it (the agent's default) and the mirror in front of a plain store. */
+const STORES: [string, MakeStorage][] = [
+  ['SQL alone', (sql, events) => new SqlStorageService(sql, { events })],
+  ['mirrored', (sql, events) => new MirroredStorageService(new SqlStorageService(sql, { events }))],
+  [
+    'mirrored over a plain StorageService',
+    (sql, events) => new MirroredStorageService(plainStorage(new SqlStorageService(sql, { events }))),
+  ],
 ]
 const PATHS_BY_DATABASE = DATABASES.flatMap(([name, database]) =>
-  READ_PATHS.map(([path, mirrored]) => [name, path, database, mirrored] as const),
+  STORES.map(([store, make]) => [name, store, database, make] as const),
 )
 
-describe.each(PATHS_BY_DATABASE)('SqlStorageService on %s, reads from %s', (_name, _path, database, mirrored) => {
+describe.each(PATHS_BY_DATABASE)('Storage on %s, %s', (_name, _store, database, make) => {
   let sql: SqlClient
-  let sut: SqlStorageService<GenericRecord>
+  let sut: Storage<GenericRecord>
   const base = context('base')
 
   beforeAll(async () => {
     sql = await database.open()
     await migrateSchema(sql)
-    sut = new SqlStorageService(sql, { mirror: mirrored ? undefined : false })
+    sut = make(sql)
     for (const [id, tags] of Object.entries(seeded)) await sut.save(base, aRecord(id, tags))
     await sut.save(context('tenant-1'), aRecord('d', { state: 'done', role: 'issuer' }))
   })
@@ -191,10 +223,10 @@ class RecordingEvents implements WriteEvents {
   }
 }
 
-describe.each(DATABASES)('Transactional outbox on %s', (_name, database) => {
+describe.each(PATHS_BY_DATABASE)('Transactional outbox on %s, %s', (_name, _store, database, make) => {
   let sql: SqlClient
   let events: RecordingEvents
-  let sut: SqlStorageService<StatefulRecord>
+  let sut: Storage<StatefulRecord>
   const base = context('base')
 
   beforeAll(async () => {
@@ -205,9 +237,7 @@ describe.each(DATABASES)('Transactional outbox on %s', (_name, database) => {
   beforeEach(async () => {
     await sql.query('DELETE FROM outbox_events')
     events = new RecordingEvents()
-    sut = new SqlStorageService(sql, {
-      events: { draft: (...args) => events.draft(...args), settled: (...args) => events.settled(...args) },
-    })
+    sut = make(sql, { draft: (...args) => events.draft(...args), settled: (...args) => events.settled(...args) })
   })
 
   afterAll(async () => {
@@ -246,8 +276,9 @@ describe.each(DATABASES)('Transactional outbox on %s', (_name, database) => {
     await sut.save(base, record)
     // The next draft reuses an event id already in the table: the event insert fails, and with it the update.
     const taken = events.outcomes[0][0]
-    const failing = new SqlStorageService<StatefulRecord>(sql, {
-      events: { draft: (_c, _t, json) => ({ id: taken, kind: 'test', body: json }), settled: () => undefined },
+    const failing = make<StatefulRecord>(sql, {
+      draft: (_c, _t, json) => ({ id: taken, kind: 'test', body: json }),
+      settled: () => undefined,
     })
     record.state = 'done'
     await expect(failing.update(base, record)).rejects.toThrow()
@@ -283,8 +314,8 @@ describe('Mirror and SQL agree on generated records and queries', () => {
   it('on PGlite', async () => {
     const sql = await PgliteSqlClient.open()
     await migrateSchema(sql)
-    const writer = new SqlStorageService<GenericRecord>(sql)
-    const direct = new SqlStorageService<GenericRecord>(sql, { mirror: false })
+    const writer = new MirroredStorageService(new SqlStorageService<GenericRecord>(sql))
+    const direct = new SqlStorageService<GenericRecord>(sql)
     let round = 0
     try {
       await fc.assert(
@@ -349,6 +380,59 @@ describe.each([
       expect(rows).toEqual([{ body: '{"id": "pending"}' }])
     } finally {
       await database.drop(sql)
+      await sql.close()
+    }
+  })
+})
+
+describe('One agent process per PostgreSQL schema', () => {
+  const shared = randomSchemaName('agent_lock')
+
+  afterAll(async () => {
+    const sql = await PgSqlClient.connect(TEST_DATABASE_URL, shared)
+    await sql.query(`DROP SCHEMA IF EXISTS "${shared}" CASCADE`)
+    await sql.close()
+  })
+
+  it('refuses a second store on the same schema until the first is closed', async () => {
+    const first = await PgSqlClient.connect(TEST_DATABASE_URL, shared)
+    try {
+      await expect(PgSqlClient.connect(TEST_DATABASE_URL, shared)).rejects.toThrow(
+        `Agent schema "${shared}" is in use by another agent process`,
+      )
+      // Another schema is another agent: not refused.
+      const otherSchema = randomSchemaName('agent_lock')
+      const other = await PgSqlClient.connect(TEST_DATABASE_URL, otherSchema)
+      await other.query(`DROP SCHEMA "${otherSchema}"`)
+      await other.close()
+    } finally {
+      await first.close()
+    }
+    const second = await PgSqlClient.connect(TEST_DATABASE_URL, shared)
+    expect((await second.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }])
+    await second.close()
+  })
+
+  it('takes the lock again after losing its connection, before the next query', async () => {
+    const sql = await PgSqlClient.connect(TEST_DATABASE_URL, shared)
+    const holders = async () =>
+      (
+        await sql.query<{ pid: number }>(
+          `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted
+           AND ((classid::bigint << 32) | objid::bigint) = $1::bigint`,
+          [schemaLockKey(shared)],
+        )
+      ).rows.map((row) => row.pid)
+    try {
+      const [holder] = await holders()
+      expect(holder).toBeGreaterThan(0)
+      await sql.query('SELECT pg_terminate_backend($1)', [holder])
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      const after = await holders()
+      expect(after).toHaveLength(1)
+      expect(after[0]).not.toBe(holder)
+      await expect(PgSqlClient.connect(TEST_DATABASE_URL, shared)).rejects.toThrow(/in use by another agent process/)
+    } finally {
       await sql.close()
     }
   })

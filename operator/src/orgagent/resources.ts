@@ -8,6 +8,7 @@ import {
 } from '@idplane/common/orgagent.types'
 import { endpointFromBase } from '@idplane/common/agent-contract/endpoint'
 import { AGENT_ENV, agentPlainEnv } from '@idplane/common/agent-contract/launch-env'
+import { AGENT_NODE_OPTIONS } from '@idplane/common/agent-node-options'
 import type { PortPair } from '../ports/allocator'
 
 /** The agent program inside the image (package.json "agent" script). */
@@ -97,6 +98,8 @@ function agentEnv(agent: OrgAgent, ports: PortPair): k8s.V1EnvVar[] {
         ...(agent.spec.eventUrl ? { eventUrl: agent.spec.eventUrl } : {}),
       }),
     ).map(([name, value]) => ({ name, value })),
+    // Before spec.env, which may replace it.
+    { name: 'NODE_OPTIONS', value: AGENT_NODE_OPTIONS.join(' ') },
     ...(agent.spec.env ?? [])
       .filter((variable) => !OPERATOR_ENV.has(variable.name))
       .map((variable) => ({ name: variable.name, value: variable.value ?? '' })),

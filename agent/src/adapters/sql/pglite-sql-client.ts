@@ -1,12 +1,33 @@
-import { mkdirSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite'
-import { acquireFileLock, releaseFileLock } from '@idplane/common'
+import { acquireFileLock, PRIVATE_DIR_MODE, releaseFileLock, restrictFileCreation, restrictTree } from '@idplane/common'
 
 import type { SqlClient, SqlResult } from './sql-client'
 
 const LOCK_FILE = 'idplane-agent.lock'
+
+/**
+ * Creates a new PGlite data directory in a short-lived child process. PGlite's initdb leaves about 400 MB of WASM
+ * memory behind in the process that ran it, which an idle agent would keep resident (docs/benchmarks.md).
+ */
+function initdbApart(pgdata: string): Promise<void> {
+  const script = `const { PGlite } = require(${JSON.stringify(require.resolve('@electric-sql/pglite'))})
+    PGlite.create(process.argv[1]).then((db) => db.close()).catch((error) => { console.error(error); process.exit(1) })`
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', script, pgdata], (error, _stdout, stderr) => {
+      if (error) reject(new Error(`PGlite initdb failed: ${stderr.trim() || error.message}`, { cause: error }))
+      else resolve()
+    })
+  })
+}
+
+export interface PgliteOptions {
+  /** `shared_buffers` in megabytes; PostgreSQL's default (128) when undefined. Resident in the WASM heap. */
+  sharedBuffersMb?: number
+}
 
 /** Statements that change data: these are committed in groups. */
 const WRITE_STATEMENT = /^\s*(?:INSERT|UPDATE|DELETE|WITH)\b/i
@@ -38,13 +59,25 @@ export class PgliteSqlClient implements SqlClient {
   ) {}
 
   /** Opens (creating when missing) the database in `dataDir`; `undefined` keeps it in memory (tests). */
-  public static async open(dataDir?: string): Promise<PgliteSqlClient> {
-    if (dataDir === undefined) return new PgliteSqlClient(await PGlite.create(), undefined)
-    mkdirSync(dataDir, { recursive: true })
+  public static async open(dataDir?: string, options: PgliteOptions = {}): Promise<PgliteSqlClient> {
+    const settings =
+      options.sharedBuffersMb === undefined
+        ? {}
+        : { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] }
+    if (dataDir === undefined) return new PgliteSqlClient(await PGlite.create(settings), undefined)
+    // Owner-only: PGlite creates its files 0666 and relies on the umask (docs/agent.md).
+    restrictFileCreation()
+    mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE })
+    restrictTree(dataDir)
     const lockPath = path.join(dataDir, LOCK_FILE)
     acquireFileLock(lockPath, `Agent data directory ${dataDir}`)
     try {
-      return new PgliteSqlClient(await PGlite.create(path.join(dataDir, 'pgdata')), lockPath)
+      const pgdata = path.join(dataDir, 'pgdata')
+      if (!existsSync(path.join(pgdata, 'PG_VERSION'))) await initdbApart(pgdata)
+      const db = await PGlite.create(pgdata, settings)
+      // initdb writes its files 0666 whatever the umask; what PGlite creates later follows the umask.
+      restrictTree(dataDir)
+      return new PgliteSqlClient(db, lockPath)
     } catch (error) {
       releaseFileLock(lockPath)
       throw error

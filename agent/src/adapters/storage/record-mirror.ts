@@ -108,8 +108,9 @@ export const DEFAULT_MIRROR_LIMITS: RecordMirrorLimits = { maxBytes: 64 * 1024 *
  * use and kept current by every write, so reads never reach the database. Credo reads far more than it writes
  * (about three queries per write in a DIDComm exchange), and on PGlite every query costs the agent's own CPU.
  *
- * Sound because this process is the only writer of its records (one process per agent; a lock on PGlite's
- * directory) and the storage service applies each write here after the database took it. A load that overlapped a
+ * Sound because this process is the only writer of its records (one process per agent, enforced by a lock on
+ * PGlite's directory or an advisory lock on the PostgreSQL schema) and MirroredStorageService applies each write
+ * here after the database took it. A load that overlapped a
  * write to its scope is not kept (the next read loads again). Memory is bounded: scopes are dropped least
  * recently used first, and a scope too large to mirror is served by SQL.
  */

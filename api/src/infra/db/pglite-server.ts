@@ -1,7 +1,7 @@
 import { createServer } from 'node:net'
 import { PGlite } from '@electric-sql/pglite'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
-import { acquireFileLock, releaseFileLock } from '@idplane/common'
+import { acquireFileLock, releaseFileLock, restrictFileCreation, restrictTree } from '@idplane/common'
 
 /** In-memory PGlite, for tests. */
 export const PGLITE_IN_MEMORY = 'memory://'
@@ -20,10 +20,17 @@ export class PgliteServer {
   ) {}
 
   public static async start(dir: string): Promise<PgliteServer> {
+    if (dir !== PGLITE_IN_MEMORY) {
+      // Owner-only: PGlite creates its files with mode 0666 and relies on the umask.
+      restrictFileCreation()
+      restrictTree(dir)
+    }
     const lockFile = dir === PGLITE_IN_MEMORY ? undefined : acquireLock(dir)
     try {
       const db = dir === PGLITE_IN_MEMORY ? new PGlite() : new PGlite(dir)
       await db.waitReady
+      // initdb writes its files 0666 whatever the umask; what PGlite creates later follows the umask.
+      if (dir !== PGLITE_IN_MEMORY) restrictTree(dir)
       const port = await freePort()
       const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 1 })
       await server.start()
