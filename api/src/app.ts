@@ -21,7 +21,6 @@ import { TOKENS, factoryClassKey } from './infra/tokens'
 import { OrgRoleLookup } from './infra/auth/org-role-lookup'
 import { controllersOf } from './infra/module-registry'
 import { API_MODULES } from './modules'
-import { mailPages } from './modules/mail-pages/mail-pages.router'
 
 /** Builds the HTTP application from a loaded container; tests use it through supertest without listening. */
 export function createApp(container: Container): Express {
@@ -59,7 +58,7 @@ export function createApp(container: Container): Express {
     currentUserChecker: createCurrentUserChecker(),
   }
   useExpressServer(app, options)
-  app.use(mailPages(container))
+  for (const module of API_MODULES) if (module.router) app.use(module.router(container))
 
   const document = buildOpenApiDocument(options, config.http.publicUrl)
   app.get('/api-json', (_req, res) => {

@@ -1,3 +1,4 @@
+import type { Router } from 'express'
 import type { Container, ContainerModule, ServiceIdentifier } from 'inversify'
 import type { AnyEntity, EntityClass } from '@mikro-orm/core'
 import type { AgentEvent } from '@idplane/common/agent-contract/events'
@@ -46,6 +47,11 @@ export interface ApiModule {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   controllers: Function[]
   bindings: ContainerModule
+  /**
+   * Plain Express routes outside routing-controllers (server-rendered pages), mounted after the JSON routes;
+   * they are not in the OpenAPI document.
+   */
+  router?(container: Container): Router
   /** The MikroORM entities the module persists (listed, never discovered from the file system); none when left out. */
   entities?: readonly EntityClass<AnyEntity>[]
   /** Agent-event kinds the module applies, each with a handler bound in `bindings`. */

@@ -6,6 +6,7 @@ import { authModule } from './auth/auth.module'
 import { orgsModule } from './orgs/orgs.module'
 import { invitationsModule } from './invitations/invitations.module'
 import { agentsModule } from './agents/agents.module'
+import { mailPagesModule } from './mail-pages/mail-pages.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -19,4 +20,5 @@ export const API_MODULES: ApiModule[] = [
   orgsModule,
   invitationsModule,
   agentsModule,
+  mailPagesModule,
 ]
