@@ -12,9 +12,8 @@ export const IDLE_CPU_MS = 200
 /**
  * Collects garbage once each time the agent goes idle after work. V8 sizes its heap for the process's memory limit
  * (gigabytes) and keeps garbage of a burst of exchanges resident while idle: about +190 MB after 60 iterations,
- * not given back after minutes. One memory-reducing collection when the work stops returns it (docs/benchmarks.md,
- * agent memory)
- * and costs nothing while the agent is busy.
+ * not given back after minutes. One memory-reducing collection when the work stops returns it and costs nothing
+ * while the agent is busy (docs/benchmarks.md, agent memory).
  */
 export class IdleCollector {
   private timer: NodeJS.Timeout | undefined
