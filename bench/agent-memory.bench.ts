@@ -76,7 +76,8 @@ async function measure(database: string, variant: Variant, exchanges: number, wo
   const eventUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`
   const options: AgentOptions = {
     databaseUrl: database === 'postgres' ? (process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL) : undefined,
-    env: variant.env,
+    // e.g. BENCH_AGENT_ENV=AGENT_RECORD_MIRROR_MB=0 adds to (or replaces) the variant's environment
+    env: { ...variant.env, ...extraEnv() },
     nodeArgs: variant.nodeArgs,
   }
   const agents: Agent[] = []
@@ -107,6 +108,15 @@ async function measure(database: string, variant: Variant, exchanges: number, wo
     await Promise.all(agents.map(stopAgent))
     server.close()
   }
+}
+
+function extraEnv(): Record<string, string> {
+  return Object.fromEntries(
+    (process.env.BENCH_AGENT_ENV ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  )
 }
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test'
