@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net'
 import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 
-import { AGENT_NODE_OPTIONS } from '../common/agent-node-options'
+import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '../common/agent-node-options'
 import { type Agent, type AgentOptions, EventSink, iteration, startAgent, startSink, stopAgent } from './agent-harness'
 
 interface Variant {
@@ -25,11 +25,11 @@ interface Variant {
 
 /**
  * The agent as it ships, and the settings it had before: PostgreSQL's buffers in PGlite, V8's default young
- * generation, V8 favouring speed and no collection when idle. (A new PGlite directory is initialized in a child
- * process either way.)
+ * generation, glibc's malloc defaults, V8 favouring speed and no collection when idle. (A new PGlite directory is
+ * initialized in a child process either way.)
  */
 const VARIANTS: Variant[] = [
-  { name: 'now', env: {}, nodeArgs: [...AGENT_NODE_OPTIONS] },
+  { name: 'now', env: { ...AGENT_MALLOC_ENV }, nodeArgs: [...AGENT_NODE_OPTIONS] },
   { name: 'before', env: { AGENT_PGLITE_SHARED_BUFFERS_MB: '128', AGENT_MEMORY_SAVING: 'false' }, nodeArgs: [] },
 ]
 
@@ -76,7 +76,8 @@ async function measure(database: string, variant: Variant, exchanges: number, wo
   const eventUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`
   const options: AgentOptions = {
     databaseUrl: database === 'postgres' ? (process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL) : undefined,
-    env: variant.env,
+    // e.g. BENCH_AGENT_ENV=AGENT_RECORD_MIRROR_MB=0 adds to (or replaces) the variant's environment
+    env: { ...variant.env, ...extraEnv() },
     nodeArgs: variant.nodeArgs,
   }
   const agents: Agent[] = []
@@ -107,6 +108,15 @@ async function measure(database: string, variant: Variant, exchanges: number, wo
     await Promise.all(agents.map(stopAgent))
     server.close()
   }
+}
+
+function extraEnv(): Record<string, string> {
+  return Object.fromEntries(
+    (process.env.BENCH_AGENT_ENV ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  )
 }
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test'

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net'
 import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 
-import { AGENT_NODE_OPTIONS } from '../common/agent-node-options'
+import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '../common/agent-node-options'
 import {
   type Agent,
   type Context,
@@ -96,12 +96,15 @@ async function main(): Promise<void> {
       // e.g. BENCH_AGENT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/agent-prof" profiles the agents
       nodeArgs: [...AGENT_NODE_OPTIONS, ...(process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean)],
       // e.g. BENCH_AGENT_ENV=AGENT_MEMORY_SAVING=false compares with the agent favouring speed
-      env: Object.fromEntries(
-        (process.env.BENCH_AGENT_ENV ?? '')
-          .split(' ')
-          .filter(Boolean)
-          .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-      ),
+      env: {
+        ...AGENT_MALLOC_ENV,
+        ...Object.fromEntries(
+          (process.env.BENCH_AGENT_ENV ?? '')
+            .split(' ')
+            .filter(Boolean)
+            .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+        ),
+      },
     }
     const [issuer, holder] = await Promise.all([
       startAgent('issuer', eventUrl, options),

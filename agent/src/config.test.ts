@@ -11,7 +11,7 @@ describe('loadConfig', () => {
     expect(config.database).toEqual({
       kind: 'pglite',
       dataDir: expect.stringMatching(/data\/agent-acme$/),
-      sharedBuffersMb: 16,
+      sharedBuffersMb: 8,
     })
     expect(config.events).toBeUndefined()
     expect(config.recordMirrorMb).toBe(64)

@@ -39,6 +39,26 @@ describe('IdleCollector', () => {
     expect(clock.read().user).toBe(80 * 1000)
   })
 
+  it('gives a fragmented heap back when idle, not only its garbage', () => {
+    // One object in 20 stays alive, spread over every page: a plain full collection keeps those pages committed.
+    const mb = (bytes: number) => Math.round(bytes / 1048576)
+    const before = process.memoryUsage().heapTotal
+    const kept: object[] = []
+    let garbage: object[] | undefined = []
+    for (let index = 0; index < 1_000_000; index++)
+      (index % 20 === 0 ? kept : garbage).push({ index, text: `x${index}` })
+    garbage = undefined
+    const filled = process.memoryUsage().heapTotal
+    expect(mb(filled - before)).toBeGreaterThan(40)
+
+    const sut = new IdleCollector()
+    sut.tick()
+
+    expect(mb(process.memoryUsage().heapTotal - before)).toBeLessThan(15)
+    expect(kept).toHaveLength(50_000)
+    expect(garbage).toBeUndefined()
+  })
+
   it('reaches V8 without --expose-gc', () => {
     const sut = new IdleCollector()
     expect(() => sut.tick()).not.toThrow()

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { InvalidStateError, type Logger, type LogLevel } from '@idplane/common'
-import { AGENT_NODE_OPTIONS } from '@idplane/common/agent-node-options'
+import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '@idplane/common/agent-node-options'
 import type { PortPair } from '@idplane/common/ports'
 import { probeAgent } from '@idplane/common/agent-contract/probe'
 import { buildAgentEnv } from '@idplane/common/agent-contract/launch-env'
@@ -388,6 +388,7 @@ export class ProcessRuntime extends AgentRuntime {
     }
     return {
       PATH: process.env.PATH ?? '',
+      ...AGENT_MALLOC_ENV,
       ...buildAgentEnv({
         label: launch.label,
         adminPort: ports.adminPort,

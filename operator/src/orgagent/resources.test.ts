@@ -78,6 +78,9 @@ describe('buildPod', () => {
     ],
     ['LOG_LEVEL', { env: [{ name: 'LOG_LEVEL', value: 'debug' }] }, 'debug'],
     ['AGENT_ADMIN_PORT', { env: [{ name: 'AGENT_ADMIN_PORT', value: '1' }] }, '8002'],
+    ['MALLOC_ARENA_MAX', {}, '2'],
+    ['MALLOC_MMAP_THRESHOLD_', {}, '131072'],
+    ['MALLOC_TRIM_THRESHOLD_', {}, '131072'],
   ])('sets %s for spec %j to %s', (name, spec, value) => {
     const matches = envOf(anOrgAgent(spec)).filter((variable) => variable.name === name)
     expect(matches.map((variable) => variable.value)).toEqual(value === undefined ? [] : [value])

@@ -8,7 +8,7 @@ import {
 } from '@idplane/common/orgagent.types'
 import { endpointFromBase } from '@idplane/common/agent-contract/endpoint'
 import { AGENT_ENV, agentPlainEnv } from '@idplane/common/agent-contract/launch-env'
-import { AGENT_NODE_OPTIONS } from '@idplane/common/agent-node-options'
+import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '@idplane/common/agent-node-options'
 import type { PortPair } from '../ports/allocator'
 
 /** The agent program inside the image (package.json "agent" script). */
@@ -100,6 +100,7 @@ function agentEnv(agent: OrgAgent, ports: PortPair): k8s.V1EnvVar[] {
     ).map(([name, value]) => ({ name, value })),
     // Before spec.env, which may replace it.
     { name: 'NODE_OPTIONS', value: AGENT_NODE_OPTIONS.join(' ') },
+    ...Object.entries(AGENT_MALLOC_ENV).map(([name, value]) => ({ name, value })),
     ...(agent.spec.env ?? [])
       .filter((variable) => !OPERATOR_ENV.has(variable.name))
       .map((variable) => ({ name: variable.name, value: variable.value ?? '' })),
