@@ -1,4 +1,5 @@
 import type { MailMessage } from '../../infra/mail/mailer'
+import { escapeHtml } from '../../infra/http/escape-html'
 
 export interface InvitationMailInput {
   to: string
@@ -49,13 +50,4 @@ export function buildInvitationMail(input: InvitationMailInput): MailMessage {
     text: lines.join('\n'),
     html: html.join('\n'),
   }
-}
-
-function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
 }

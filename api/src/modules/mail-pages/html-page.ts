@@ -1,15 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Response } from 'express'
+import { escapeHtml } from '../../infra/http/escape-html'
 
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
-}
 
 /** HTML that is already escaped; page builders only concatenate these. */
 export interface Html {
