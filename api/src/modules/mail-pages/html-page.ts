@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto'
 import type { Response } from 'express'
 import { escapeHtml } from '../../infra/http/escape-html'
 
-
 /** HTML that is already escaped; page builders only concatenate these. */
 export interface Html {
   readonly html: string
