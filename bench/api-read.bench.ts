@@ -20,7 +20,7 @@ import { type AddressInfo, createServer } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { Client } from 'pg'
+import { freshDatabase } from '../test/helpers/database'
 
 const RATE = intEnv('BENCH_RATE', 500)
 const SECONDS = intEnv('BENCH_SECONDS', 20)
@@ -101,16 +101,6 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port))
     })
   })
-}
-
-async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await work(client)
-  } finally {
-    await client.end()
-  }
 }
 
 /** Total user + system CPU time of a process in milliseconds (Linux /proc; clock ticks of 10 ms). */
@@ -251,14 +241,12 @@ async function runOn(node: string): Promise<string> {
     child.on('error', reject)
     child.on('exit', () => resolve(out.trim()))
   })
-  const name = `bench_api_${process.pid}_${Date.now()}`
-  await withClient(SERVER_URL, (client) => client.query(`create database "${name}"`))
-  const url = new URL(SERVER_URL)
-  url.pathname = `/${name}`
+  const database = await freshDatabase('postgres', SERVER_URL)
+  if (database.target.kind !== 'postgres') throw new Error('bench:api-read needs PostgreSQL')
   let api: ApiProcess | undefined
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_SOCKETS })
   try {
-    api = await startApi(node, url.toString())
+    api = await startApi(node, database.target.url)
     const { token, orgId } = await signUp(api, agent)
     const port = api.port
     const send = async () => {
@@ -286,7 +274,7 @@ async function runOn(node: string): Promise<string> {
   } finally {
     agent.destroy()
     await api?.stop()
-    await withClient(SERVER_URL, (client) => client.query(`drop database if exists "${name}" with (force)`))
+    await database.drop()
   }
 }
 

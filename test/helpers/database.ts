@@ -12,10 +12,13 @@ export interface FreshDatabase {
 
 /**
  * A database of its own for one test file: a new PostgreSQL database on the server of DATABASE_URL when it
- * is set (CI), else an in-memory PGlite (embedded defaults). Either way migrations run on open.
+ * is set (CI), else an in-memory PGlite (embedded defaults). Either way migrations run on open. `serverUrl`
+ * names another PostgreSQL server (the benchmarks take theirs from BENCH_DATABASE_URL).
  */
-export async function freshDatabase(kind: 'auto' | 'postgres' | 'pglite' = 'auto'): Promise<FreshDatabase> {
-  const serverUrl = process.env.DATABASE_URL
+export async function freshDatabase(
+  kind: 'auto' | 'postgres' | 'pglite' = 'auto',
+  serverUrl = process.env.DATABASE_URL,
+): Promise<FreshDatabase> {
   const usePostgres = kind === 'postgres' || (kind === 'auto' && serverUrl !== undefined && serverUrl !== '')
   if (!usePostgres) {
     return { kind: 'pglite', target: { kind: 'pglite', dir: PGLITE_IN_MEMORY }, drop: async () => undefined }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { Counter, Registry } from 'prom-client'
+import { Registry } from 'prom-client'
+import { mailMetrics, type MailMetrics } from './mail-metrics'
 import { Logger } from '@idplane/common'
-import { reuse } from '../queue/queue-metrics'
 import { DEFAULT_RETRY_DELAYS_MS } from '../queue/queue'
 import { MailMessage, MailTransport } from './mailer'
 import { toMailMessage } from './mail.service'
@@ -53,8 +53,7 @@ export function messageIdFor(idempotencyKey: string, from: string): string {
  */
 export class MailOutbox {
   private readonly logger: Logger
-  private readonly sent: Counter
-  private readonly failed: Counter
+  private readonly metrics: MailMetrics
   private timer?: NodeJS.Timeout
   private running?: Promise<void>
   private isStopped = true
@@ -69,16 +68,7 @@ export class MailOutbox {
     private readonly options: MailOutboxOptions,
   ) {
     this.logger = logger.child({ component: 'mail-outbox' })
-    this.sent = reuse(registry, 'idplane_api_mail_sent_total', (registers) => {
-      return new Counter({ name: 'idplane_api_mail_sent_total', help: 'Mails handed to the mail transport', registers })
-    })
-    this.failed = reuse(registry, 'idplane_api_mail_send_failures_total', (registers) => {
-      return new Counter({
-        name: 'idplane_api_mail_send_failures_total',
-        help: 'Failed mail send attempts (each is retried)',
-        registers,
-      })
-    })
+    this.metrics = mailMetrics(registry)
   }
 
   /**
@@ -146,7 +136,7 @@ export class MailOutbox {
     try {
       await this.transport.send({ ...mail.message, messageId })
     } catch (error) {
-      this.failed.inc()
+      this.metrics.failed.inc()
       const isDead = mail.attempts >= MAIL_OUTBOX_MAX_ATTEMPTS
       const delayMs = DEFAULT_RETRY_DELAYS_MS[Math.min(mail.attempts, DEFAULT_RETRY_DELAYS_MS.length) - 1] ?? 1_000
       const reason = `${(error as Error).name}: ${(error as Error).message}`.slice(0, 500)
@@ -156,7 +146,7 @@ export class MailOutbox {
       else this.logger.warn('Failed to send mail', { key: mail.idempotencyKey, attempt: mail.attempts, error })
       return false
     }
-    this.sent.inc()
+    this.metrics.sent.inc()
     if (!(await this.outbox.markSent(mail.id, claimToken))) {
       this.logger.warn('Lost the claim of a sent mail; it may be sent again', { key: mail.idempotencyKey })
     }

@@ -1,8 +1,8 @@
 import { injectable } from 'inversify'
-import { Counter, Registry } from 'prom-client'
+import { Registry } from 'prom-client'
+import { mailMetrics, type MailMetrics } from './mail-metrics'
 import { FieldError, InvalidInputError, Logger } from '@idplane/common'
 import { ConsumeOptions, Queue, QueueMessage } from '../queue/queue'
-import { reuse } from '../queue/queue-metrics'
 import { MailMessage, MailTransport } from './mailer'
 
 /** The queue outbound mail goes through; failures end in `mail.outbound.dead`. */
@@ -24,8 +24,7 @@ export interface MailServiceOptions {
 @injectable()
 export class MailService {
   private readonly logger: Logger
-  private readonly sent: Counter
-  private readonly failed: Counter
+  private readonly metrics: MailMetrics
 
   public constructor(
     private readonly queue: Queue,
@@ -35,16 +34,7 @@ export class MailService {
     private readonly options: MailServiceOptions = {},
   ) {
     this.logger = logger.child({ component: 'mail-service' })
-    this.sent = reuse(registry, 'idplane_api_mail_sent_total', (registers) => {
-      return new Counter({ name: 'idplane_api_mail_sent_total', help: 'Mails handed to the mail transport', registers })
-    })
-    this.failed = reuse(registry, 'idplane_api_mail_send_failures_total', (registers) => {
-      return new Counter({
-        name: 'idplane_api_mail_send_failures_total',
-        help: 'Failed mail send attempts (each is retried)',
-        registers,
-      })
-    })
+    this.metrics = mailMetrics(registry)
   }
 
   /**
@@ -72,11 +62,11 @@ export class MailService {
     try {
       await this.transport.send(mail)
     } catch (error) {
-      this.failed.inc()
+      this.metrics.failed.inc()
       this.logger.warn('Failed to send mail', { to: mail.to, id: message.id, attempt: message.attempt, error })
       throw error
     }
-    this.sent.inc()
+    this.metrics.sent.inc()
   }
 }
 
