@@ -12,3 +12,15 @@ require.extensions['.ts'] = (module, filename) => {
   })
   module._compile(code, filename)
 }
+
+// The `@idplane/common` path alias of tsconfig.json, for sources loaded straight from TypeScript.
+const Module = require('node:module')
+const path = require('node:path')
+const commonDir = path.join(__dirname, '..', 'common')
+const resolveFilename = Module._resolveFilename
+Module._resolveFilename = function (request, ...rest) {
+  if (request === '@idplane/common') request = path.join(commonDir, 'index.ts')
+  else if (request.startsWith('@idplane/common/'))
+    request = path.join(commonDir, request.slice('@idplane/common/'.length))
+  return resolveFilename.call(this, request, ...rest)
+}

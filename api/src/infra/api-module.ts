@@ -3,6 +3,7 @@ import type { Container, ContainerModule, ServiceIdentifier } from 'inversify'
 import type { AnyEntity, EntityClass } from '@mikro-orm/core'
 import type { AgentEvent } from '@idplane/common/agent-contract/events'
 import type { ConfigSection } from './config-section'
+import type { PlatformEventListener } from './platform-events'
 
 /**
  * An agent event as the agents module applied it (stored once per organization and event id): the agent
@@ -56,6 +57,11 @@ export interface ApiModule {
   entities?: readonly EntityClass<AnyEntity>[]
   /** Agent-event kinds the module applies, each with a handler bound in `bindings`. */
   agentEventHandlers?: readonly { kind: AgentEvent['kind']; handler: ServiceIdentifier<AgentEventHandler> }[]
+  /**
+   * Listeners for the platform events every module publishes (ModuleRegistry.publish), each bound in `bindings`;
+   * called in the publisher's transaction.
+   */
+  platformEventListeners?: readonly ServiceIdentifier<PlatformEventListener>[]
   /** Counts of the module's records of an organization; a class bound in `bindings`. */
   counter?: ServiceIdentifier<OrganizationCounter>
   /** The module's settings, read and validated with the rest of the configuration (infra/config-section.ts). */

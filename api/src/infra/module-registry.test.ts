@@ -4,6 +4,7 @@ import { Entity, PrimaryKey } from '@mikro-orm/decorators/legacy'
 import type { ActivityCounts, AgentEventHandler, ApiModule, AppliedAgentEvent, OrganizationCounter } from './api-module'
 import { sectionOf, type ConfigSection } from './config-section'
 import { loadConfig } from './config'
+import { platformEvent, type PlatformEvent, type PlatformEventListener } from './platform-events'
 import { ModuleRegistry, configSectionsOf, controllersOf, entitiesOf } from './module-registry'
 
 @Entity({ tableName: 'widgets' })
@@ -179,5 +180,22 @@ describe('a module declaring itself', () => {
     const { registry } = load([aGadgetModule(calls), aWidgetModule(calls)])
     await registry.organizationDeleted(ORG_ID)
     expect(calls).toEqual([`widgets: ${ORG_ID} deleted`])
+  })
+
+  it('hears the platform events every module publishes, in module order', async () => {
+    const heard: string[] = []
+    @injectable()
+    class Recorder implements PlatformEventListener {
+      public async onEvents(events: readonly PlatformEvent[]): Promise<void> {
+        heard.push(...events.map((event) => `${event.type} ${event.orgId}`))
+      }
+    }
+    const listening = aGadgetModule([])
+    listening.platformEventListeners = [Recorder]
+    listening.bindings = new ContainerModule(({ bind }) => void bind(Recorder).toSelf().inSingletonScope())
+    const { registry } = load([aWidgetModule([]), listening])
+    await registry.publish([])
+    await registry.publish([platformEvent('widget.made', { orgId: ORG_ID }, { id: 'w1' })])
+    expect(heard).toEqual([`widget.made ${ORG_ID}`])
   })
 })

@@ -2,6 +2,7 @@ import type { Container } from 'inversify'
 import type { AnyEntity, EntityClass } from '@mikro-orm/core'
 import type { ActivityCounts, ApiModule, AppliedAgentEvent, DashboardEntries } from './api-module'
 import type { ConfigSection } from './config-section'
+import type { PlatformEvent } from './platform-events'
 
 /** Every module's entities, once each, for the ORM configuration. */
 export function entitiesOf(modules: readonly ApiModule[]): EntityClass<AnyEntity>[] {
@@ -71,6 +72,17 @@ export class ModuleRegistry {
       for (const declared of module.agentEventHandlers ?? []) {
         if (declared.kind === event.kind) await this.container.get(declared.handler).handle(orgId, event)
       }
+    }
+  }
+
+  /**
+   * Hands platform events to every module's listeners, in module order. Call it inside the transaction that made
+   * the change the events announce: a listener that throws rolls the change back.
+   */
+  public async publish(events: readonly PlatformEvent[]): Promise<void> {
+    if (events.length === 0) return
+    for (const module of this.modules) {
+      for (const listener of module.platformEventListeners ?? []) await this.container.get(listener).onEvents(events)
     }
   }
 

@@ -4,6 +4,7 @@ import { Migration20261122100000AgentProvisioning } from './Migration20261122100
 import { Migration20261124060000AgentLifecycle } from './Migration20261124060000AgentLifecycle'
 import { Migration20261124100000RevokedSessions } from './Migration20261124100000RevokedSessions'
 import { Migration20261124110000MailOutbox } from './Migration20261124110000MailOutbox'
+import { Migration20261124120000ShortUrls } from './Migration20261124120000ShortUrls'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124060000AgentLifecycle', class: Migration20261124060000AgentLifecycle },
   { name: 'Migration20261124100000RevokedSessions', class: Migration20261124100000RevokedSessions },
   { name: 'Migration20261124110000MailOutbox', class: Migration20261124110000MailOutbox },
+  { name: 'Migration20261124120000ShortUrls', class: Migration20261124120000ShortUrls },
 ]

@@ -28,6 +28,7 @@ describe('API_MODULES', () => {
         'RateLimitHit',
         'RefreshToken',
         'RevokedSession',
+        'ShortUrl',
         'User',
         'UserOrgRole',
       ].sort(),

@@ -7,6 +7,7 @@ import { orgsModule } from './orgs/orgs.module'
 import { invitationsModule } from './invitations/invitations.module'
 import { agentsModule } from './agents/agents.module'
 import { mailPagesModule } from './mail-pages/mail-pages.module'
+import { shortUrlsModule } from './short-urls/short-urls.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -21,4 +22,5 @@ export const API_MODULES: ApiModule[] = [
   invitationsModule,
   agentsModule,
   mailPagesModule,
+  shortUrlsModule,
 ]
