@@ -13,6 +13,7 @@ interface Endpoint {
 }
 
 const ANY_MEMBER = ['owner', 'admin', 'issuer', 'verifier', 'member'] as const
+const EVERY_ROLE = ORG_ROLE_NAMES
 
 /** The roles of spec/platform-api.md, endpoint by endpoint. Every route the API serves must be listed. */
 const ENDPOINTS: Endpoint[] = [
@@ -50,6 +51,18 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'put', path: '/v1/orgs/:orgId/user-roles/:userId', access: ['owner', 'admin'] },
   { method: 'post', path: '/v1/orgs/:orgId/agents/spinup', access: ['owner', 'admin'] },
   { method: 'get', path: '/v1/orgs/:orgId/agents/health', access: ANY_MEMBER },
+  { method: 'get', path: '/v1/orgs/:orgId/connections', access: ANY_MEMBER },
+  { method: 'get', path: '/v1/orgs/:orgId/connections/:connectionId', access: ANY_MEMBER },
+  { method: 'post', path: '/v1/orgs/:orgId/connections', access: ANY_MEMBER },
+  { method: 'post', path: '/v1/orgs/:orgId/connections/:connectionId/accept', access: ANY_MEMBER },
+  { method: 'post', path: '/v1/orgs/:orgId/receive-invitation-url', access: ['owner', 'admin'] },
+  { method: 'post', path: '/v1/orgs/:orgId/receive-invitation', access: ['owner', 'admin'] },
+  { method: 'delete', path: '/v1/orgs/:orgId/connections', access: ['owner'] },
+  { method: 'post', path: '/v1/orgs/:orgId/question-answer/question/:connectionId', access: EVERY_ROLE },
+  { method: 'get', path: '/v1/orgs/:orgId/question-answer/question', access: EVERY_ROLE },
+  { method: 'post', path: '/v1/orgs/:orgId/question-answer/answer/:questionAnswerId', access: EVERY_ROLE },
+  { method: 'post', path: '/v1/orgs/:orgId/basic-message/:connectionId', access: EVERY_ROLE },
+  { method: 'get', path: '/v1/orgs/:orgId/basic-message/:connectionId', access: EVERY_ROLE },
 ]
 
 /** Routes outside the business API (probes, explorer) that the matrix does not cover. */

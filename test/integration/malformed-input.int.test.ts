@@ -55,6 +55,17 @@ const hostileJson = fc.oneof(
       'did',
       'id',
       'logo',
+      // Connections and messages (modules/connections, modules/messages).
+      'invitationUrl',
+      'invitation',
+      'autoAcceptConnection',
+      'acceptInvitationTimeoutMs',
+      'routing',
+      'messages',
+      'question',
+      'validResponses',
+      'response',
+      'content',
       '__proto__',
       'constructor',
     ),
@@ -69,7 +80,19 @@ const pathSegment = fc.oneof(
   fc.constantFrom('null', '0', '%E0%A4%A', '..', 'DROP TABLE users', 'nul\u0000byte'),
 )
 const queryObject = fc.dictionary(
-  fc.constantFrom('pageNumber', 'pageSize', 'search', 'role', 'clientAlias', 'email', 'verificationCode', 'orgId'),
+  fc.constantFrom(
+    'pageNumber',
+    'pageSize',
+    'search',
+    'role',
+    'clientAlias',
+    'email',
+    'verificationCode',
+    'orgId',
+    'searchByText',
+    'sortField',
+    'sortBy',
+  ),
   hostileScalar.map(String),
   { maxKeys: 4 },
 )

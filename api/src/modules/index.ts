@@ -8,6 +8,8 @@ import { invitationsModule } from './invitations/invitations.module'
 import { agentsModule } from './agents/agents.module'
 import { mailPagesModule } from './mail-pages/mail-pages.module'
 import { shortUrlsModule } from './short-urls/short-urls.module'
+import { connectionsModule } from './connections/connections.module'
+import { messagesModule } from './messages/messages.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -23,4 +25,6 @@ export const API_MODULES: ApiModule[] = [
   agentsModule,
   mailPagesModule,
   shortUrlsModule,
+  connectionsModule,
+  messagesModule,
 ]
