@@ -11,7 +11,8 @@ export interface ConnectionPageQuery {
   pageNumber: number
   pageSize: number
   searchByText?: string
-  sortField: ConnectionSortField
+  /** One of CONNECTION_SORT_FIELDS (the query's check); anything else sorts by creation. */
+  sortField: string
   sortBy: 'ASC' | 'DESC'
 }
 
@@ -64,7 +65,8 @@ export class ConnectionsRepository {
       ]
     }
     const direction = query.sortBy === 'ASC' ? 'asc' : 'desc'
-    const orderBy = { [SORT_COLUMNS[query.sortField]]: direction, id: 'asc' } as QueryOrderMap<Connection>
+    const column = SORT_COLUMNS[query.sortField as ConnectionSortField] ?? 'agentCreatedAt'
+    const orderBy = { [column]: direction, id: 'asc' } as QueryOrderMap<Connection>
     return this.em.findAndCount(Connection, where, { orderBy, limit: query.pageSize, offset: pageOffset(query) })
   }
 

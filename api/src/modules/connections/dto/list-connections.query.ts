@@ -18,9 +18,10 @@ export class ListConnectionsQuery extends PageQuery {
   @MaxLength(200)
   searchByText?: string
 
+  /** One of CONNECTION_SORT_FIELDS; typed string because routing-controllers converts query values by design type. */
   @IsOptional()
   @IsIn(CONNECTION_SORT_FIELDS)
-  sortField: ConnectionSortField = 'createDateTime'
+  sortField: string = 'createDateTime'
 
   @IsOptional()
   @upperCase()
