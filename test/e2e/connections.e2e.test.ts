@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import type { Server } from 'node:http'
-import { randomInt } from 'node:crypto'
+import { randomInt, randomUUID } from 'node:crypto'
 import request from 'supertest'
 import { ContainerModule, injectable } from 'inversify'
 import { RequestContext } from '@mikro-orm/core'
@@ -163,6 +163,8 @@ describe('connections between two organizations through the platform API', () =>
     }).expect(201)
     const shortUrl = created.body.data.invitationUrl as string
     expect(shortUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s\/[A-Za-z0-9_-]+$/)
+    // An unknown link of this platform is refused before the agent is asked.
+    await post(`/v1/orgs/${verifierOrg}/receive-invitation-url`, { invitationUrl: `${shortUrl}x` }).expect(404)
     const received = await post(`/v1/orgs/${verifierOrg}/receive-invitation-url`, {
       invitationUrl: shortUrl,
       alias: 'issuer by short link',
@@ -190,6 +192,10 @@ describe('connections between two organizations through the platform API', () =>
     expect((await get(`/v1/orgs/${issuerOrg}/connections/${waiting.id}`).expect(200)).body.data.state).toBe(
       'request-received',
     )
+    // Messages need a completed connection.
+    const early = await post(`/v1/orgs/${issuerOrg}/basic-message/${waiting.id}`, { content: 'too early' })
+    expect(early.status).toBe(409)
+    expect(early.body.message).toMatch(/request-received/)
     const notWaiting = await post(`/v1/orgs/${issuerOrg}/connections/${issuerSide.id}/accept`)
     expect(notWaiting.status).toBe(409)
 
@@ -241,6 +247,7 @@ describe('connections between two organizations through the platform API', () =>
   })
 
   it('sends basic messages both ways; each organization lists what it sent and received', async () => {
+    await post(`/v1/orgs/${issuerOrg}/basic-message/${randomUUID()}`, { content: 'to nobody' }).expect(404)
     await post(`/v1/orgs/${issuerOrg}/basic-message/${issuerSide.id}`, { content: 'Hello from the issuer' }).expect(201)
     await post(`/v1/orgs/${verifierOrg}/basic-message/${verifierSide.id}`, { content: 'Hello back' }).expect(201)
     for (const [orgId, connectionId] of [

@@ -30,6 +30,11 @@ API_MODULES.push({
   bindings: new ContainerModule(({ bind }) => void bind(RecordingListener).toSelf().inSingletonScope()),
 })
 
+/** An invitation URL whose `oob` parameter decodes to an invitation object. */
+const INVITATION_URL = `https://agent.example/?oob=${Buffer.from(
+  JSON.stringify({ '@type': 'https://didcomm.org/out-of-band/1.1/invitation', '@id': 'inv-1', label: 'Elsewhere' }),
+).toString('base64url')}`
+
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0)
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString()
 
@@ -228,8 +233,10 @@ describe('connections and messages through the API (records from agent events)',
         ['/connections', { unknownField: 1 }],
         ['/receive-invitation-url', {}],
         ['/receive-invitation-url', { invitationUrl: 'not a url' }],
-        ['/receive-invitation-url', { invitationUrl: 'https://a.example/?oob=x', acceptInvitationTimeoutMs: 0 }],
-        ['/receive-invitation-url', { invitationUrl: 'https://a.example/?oob=x', reuseConnection: 'true' }],
+        ['/receive-invitation-url', { invitationUrl: INVITATION_URL, acceptInvitationTimeoutMs: 0 }],
+        ['/receive-invitation-url', { invitationUrl: 'https://a.example/?oob=not-an-invitation' }],
+        ['/receive-invitation-url', { invitationUrl: 'https://a.example/?c_i=W10' }],
+        ['/receive-invitation-url', { invitationUrl: INVITATION_URL, reuseConnection: 'true' }],
         ['/receive-invitation', { invitation: 'text' }],
         ['/receive-invitation', { alias: 'no invitation' }],
       ]
@@ -237,6 +244,13 @@ describe('connections and messages through the API (records from agent events)',
         const res = await post(`/v1/orgs/${orgId}${path}`, body)
         expect({ path, body, status: res.status }).toEqual({ path, body, status: 400 })
       }
+    })
+
+    it('answer 404 for a short link of this platform that does not exist', async () => {
+      const unknown = `${api.config.http.publicUrl.replace(/\/$/, '')}/s/AAAAAAAAAAAAAAAAAAAAAA`
+      const res = await post(`/v1/orgs/${orgId}/receive-invitation-url`, { invitationUrl: unknown })
+      expect(res.status).toBe(404)
+      expect(res.body.message).toMatch(/does not exist/)
     })
 
     it('answer 409 while the agent is not ready and 404 when the organization has no agent', async () => {
@@ -247,7 +261,7 @@ describe('connections and messages through the API (records from agent events)',
       const none = await post(`/v1/orgs/${bare}/connections`, {})
       expect(none.status).toBe(404)
       expect(none.body.message).toMatch(/no agent/)
-      await post(`/v1/orgs/${bare}/receive-invitation-url`, { invitationUrl: 'https://a.example/?oob=x' }).expect(404)
+      await post(`/v1/orgs/${bare}/receive-invitation-url`, { invitationUrl: INVITATION_URL }).expect(404)
       await post(`/v1/orgs/${bare}/connections/${randomUUID()}/accept`).expect(404)
       await post(`/v1/orgs/${orgId}/connections/not-a-uuid/accept`).expect(400)
     })

@@ -1,9 +1,11 @@
-import { injectable } from 'inversify'
-import { IdplaneError, NotFoundError } from '@idplane/common'
+import { inject, injectable } from 'inversify'
+import { IdplaneError, InvalidInputError, NotFoundError } from '@idplane/common'
 import type { ConnectionRecordJson, ReceivedInvitation } from '@idplane/common/agent-contract/admin-api'
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { AgentClient } from '../../agent-client/agent-client'
-import { ShortUrls } from '../short-urls/short-urls.service'
+import type { Config } from '../../infra/config'
+import { TOKENS } from '../../infra/tokens'
+import { SHORT_URL_PATH, ShortUrls, invitationIn } from '../short-urls/short-urls.service'
 import { ConnectionRecords } from './connection-records'
 import type { Connection } from './connection.entity'
 import { ConnectionsRepository, type ConnectionPageQuery } from './connections.repository'
@@ -20,18 +22,27 @@ import {
   type ReceiveInvitationUrlDto,
 } from './dto/receive-invitation.dto'
 
+/** URL parameters that carry an out-of-band invitation (current and legacy forms). */
+const INVITATION_PARAMETERS = ['oob', 'c_i', 'd_m']
+
 /**
  * Connections of an organization (spec: Connections): invitations and receiving them through the organization's
  * agent, and the records its events keep (ConnectionRecords).
  */
 @injectable()
 export class ConnectionsService {
+  /** Where this platform's short links start (`<public URL>/s`). */
+  private readonly shortLinkBase: string
+
   public constructor(
     private readonly agents: AgentClients,
     private readonly connections: ConnectionsRepository,
     private readonly records: ConnectionRecords,
     private readonly shortUrls: ShortUrls,
-  ) {}
+    @inject(TOKENS.Config) config: Config,
+  ) {
+    this.shortLinkBase = `${config.http.publicUrl.replace(/\/$/, '')}${SHORT_URL_PATH}`
+  }
 
   /**
    * A new out-of-band invitation of the organization's agent; with `isShortenUrl`, `invitationUrl` is a platform
@@ -47,7 +58,12 @@ export class ConnectionsService {
     return { invitationUrl, invitation: created.invitation, outOfBandRecord: created.outOfBandRecord }
   }
 
+  /**
+   * Receives an invitation by URL. An URL that carries an unreadable invitation, or a short link of this platform
+   * that is unknown or expired, is refused here with a clear 400/404 (the agent could only answer that it failed).
+   */
   public async receiveInvitationUrl(orgId: string, body: ReceiveInvitationUrlDto): Promise<ReceivedInvitationResult> {
+    await this.checkInvitationUrl(body.invitationUrl)
     const agent = await this.agents.forOrg(orgId)
     const received = await agent.receiveInvitationUrl({
       invitationUrl: body.invitationUrl,
@@ -113,6 +129,24 @@ export class ConnectionsService {
       }
     }
     return this.connections.deleteAll(orgId)
+  }
+
+  /**
+   * @throws InvalidInputError when the URL's `oob` (or `c_i`, `d_m`) parameter holds no invitation
+   * @throws NotFoundError for a short link of this platform that does not exist or has expired
+   */
+  private async checkInvitationUrl(invitationUrl: string): Promise<void> {
+    const url = new URL(invitationUrl)
+    if (INVITATION_PARAMETERS.some((name) => url.searchParams.has(name))) {
+      if (!invitationIn(invitationUrl)) {
+        throw new InvalidInputError('invitationUrl carries no readable out-of-band invitation', [
+          { field: 'invitationUrl', message: 'the oob parameter must be a base64url-encoded invitation' },
+        ])
+      }
+      return
+    }
+    const ownShortLink = `${this.shortLinkBase}/`
+    if (invitationUrl.startsWith(ownShortLink)) await this.shortUrls.resolve(invitationUrl.slice(ownShortLink.length))
   }
 
   private async recordReceived(orgId: string, received: ReceivedInvitation): Promise<ReceivedInvitationResult> {

@@ -1,5 +1,6 @@
 import { injectable } from 'inversify'
-import { InvalidInputError, NotFoundError, UpstreamError } from '@idplane/common'
+import { InvalidInputError, InvalidStateError, NotFoundError, UpstreamError } from '@idplane/common'
+import type { AgentClient } from '../../agent-client/agent-client'
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { BasicMessage } from './basic-message.entity'
 import type { AnswerQuestionDto, AskQuestionDto } from './dto/message.dto'
@@ -31,7 +32,7 @@ export class MessagesService {
    * @throws NotFoundError when the organization has no agent or the agent does not know the connection
    */
   public async ask(orgId: string, connectionId: string, body: AskQuestionDto): Promise<QuestionAnswerResponse> {
-    const agent = await this.agents.forOrg(orgId)
+    const agent = await this.connectedAgent(orgId, connectionId)
     const asked = await agent.askQuestion(connectionId, {
       question: body.question,
       validResponses: body.validResponses.map((response) => ({ text: response.text })),
@@ -77,7 +78,7 @@ export class MessagesService {
 
   /** Sends a basic message over a connection. */
   public async send(orgId: string, connectionId: string, content: string): Promise<BasicMessageResponse> {
-    const agent = await this.agents.forOrg(orgId)
+    const agent = await this.connectedAgent(orgId, connectionId)
     const sent = await agent.sendBasicMessage(connectionId, { content })
     return toBasicMessageResponse(await this.recorded(this.basicMessages.applyAnswered(orgId, sent)))
   }
@@ -88,6 +89,20 @@ export class MessagesService {
     query: { pageNumber: number; pageSize: number; sortBy: 'ASC' | 'DESC' },
   ): Promise<[BasicMessage[], number]> {
     return this.messages.messagesOf(orgId, connectionId, query)
+  }
+
+  /**
+   * The organization's agent, once it confirmed that the connection is completed (Credo would refuse any other
+   * state with an error the agent can only report as a failure).
+   * @throws NotFoundError for a connection the agent does not know; InvalidStateError (409) for one not completed
+   */
+  private async connectedAgent(orgId: string, connectionId: string): Promise<AgentClient> {
+    const agent = await this.agents.forOrg(orgId)
+    const connection = await agent.getConnection(connectionId)
+    if (connection.state !== 'completed') {
+      throw new InvalidStateError(`The connection is in state ${connection.state}; it must be completed first`)
+    }
+    return agent
   }
 
   /** The record an agent answer made; an answer that is no record of its kind is the agent's fault. */
