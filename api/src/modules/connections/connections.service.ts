@@ -22,6 +22,9 @@ import {
   type ReceiveInvitationUrlDto,
 } from './dto/receive-invitation.dto'
 
+/** How long a single read waits for the agent's record before answering with the platform's alone. */
+const LIVE_READ_TIMEOUT_MS = 3000
+
 /** URL parameters that carry an out-of-band invitation (current and legacy forms). */
 const INVITATION_PARAMETERS = ['oob', 'c_i', 'd_m']
 
@@ -162,7 +165,7 @@ export class ConnectionsService {
   ): Promise<ConnectionRecordJson | undefined> {
     try {
       const agent = known ?? (await this.agents.forOrg(orgId))
-      return await agent.getConnection(connectionId)
+      return await agent.withTimeout(LIVE_READ_TIMEOUT_MS).getConnection(connectionId)
     } catch (error) {
       if (error instanceof IdplaneError) return undefined
       throw error
