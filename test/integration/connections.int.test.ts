@@ -407,8 +407,9 @@ describe('connections and messages through the API (records from agent events)',
         { user: admin, roles: ['admin'] },
       ])
       const token = await anAgentRow(otherOrg)
+      const lateOne = randomUUID()
       await postEvent('connection', aConnection(randomUUID(), 'completed', 1), token)
-      await postEvent('connection', aConnection(randomUUID(), 'request-received', 1), token)
+      await postEvent('connection', aConnection(lateOne, 'request-received', 1), token)
       // With the agent row there but not ready, the agent's records cannot be deleted: nothing is.
       await request(api.app)
         .delete(`/v1/orgs/${otherOrg}/connections`)
@@ -425,6 +426,19 @@ describe('connections and messages through the API (records from agent events)',
         .expect(200)
       expect(deleted.body.data).toEqual({ deletedCount: 2 })
       expect((await get(`/v1/orgs/${otherOrg}/connections`).expect(200)).body.data.totalItems).toBe(0)
+      // A late event of a deleted connection does not bring it back; a connection made afterwards is recorded.
+      const againToken = await anAgentRow(otherOrg)
+      await postEvent('connection', aConnection(lateOne, 'completed', 2), againToken)
+      expect((await get(`/v1/orgs/${otherOrg}/connections`).expect(200)).body.data.totalItems).toBe(0)
+      const later = new Date(Date.now() + 1000).toISOString()
+      const newOne = randomUUID()
+      await postEvent(
+        'connection',
+        aConnection(newOne, 'completed', 2, { createdAt: later, updatedAt: later }),
+        againToken,
+      )
+      const after = await get(`/v1/orgs/${otherOrg}/connections`).expect(200)
+      expect(after.body.data.connections.map((item: { id: string }) => item.id)).toEqual([newOne])
       // The first organization's records are untouched.
       expect((await get(`/v1/orgs/${orgId}/connections`).expect(200)).body.data.totalItems).toBe(3)
     })

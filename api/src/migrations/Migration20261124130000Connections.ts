@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations'
 
-/** Connection records kept from agent events (modules/connections). */
+/** Connection records kept from agent events, and when each organization last deleted them all (modules/connections). */
 export class Migration20261124130000Connections extends Migration {
   override async up(): Promise<void> {
     this.addSql(
@@ -15,9 +15,16 @@ export class Migration20261124130000Connections extends Migration {
     this.addSql(
       `alter table "connections" add constraint "connections_organization_id_foreign" foreign key ("organization_id") references "organizations" ("id") on update cascade on delete cascade;`,
     )
+    this.addSql(
+      `create table "connection_deletions" ("organization_id" uuid not null, "deleted_before" timestamptz not null, constraint "connection_deletions_pkey" primary key ("organization_id"));`,
+    )
+    this.addSql(
+      `alter table "connection_deletions" add constraint "connection_deletions_organization_id_foreign" foreign key ("organization_id") references "organizations" ("id") on update cascade on delete cascade;`,
+    )
   }
 
   override async down(): Promise<void> {
+    this.addSql(`drop table if exists "connection_deletions" cascade;`)
     this.addSql(`drop table if exists "connections" cascade;`)
   }
 }

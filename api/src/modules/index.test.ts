@@ -21,6 +21,7 @@ describe('API_MODULES', () => {
         'BasicMessage',
         'ClientCredential',
         'Connection',
+        'ConnectionDeletion',
         'EmailVerification',
         'Invitation',
         'OrgAgent',

@@ -54,6 +54,7 @@ export class ConnectionRecords implements AgentEventHandler {
     if (!connectionId || !state) return null
     const versionAt = versionTimeOf(record, occurredAt)
     const stored = await this.connections.findForUpdate(orgId, connectionId)
+    if (!stored && (await this.wasDeleted(orgId, record, versionAt))) return null
     const decision = decideUpdate(
       CONNECTION_ORDER,
       stored && { state: stored.state, versionAt: stored.agentUpdatedAt },
@@ -77,11 +78,22 @@ export class ConnectionRecords implements AgentEventHandler {
     }
     return row
   }
+
+  /** Whether the record was created before the organization's last delete-all (so it was deleted then). */
+  private async wasDeleted(orgId: string, record: Record<string, unknown>, versionAt: Date): Promise<boolean> {
+    const deletedBefore = await this.connections.deletedBefore(orgId)
+    return deletedBefore !== undefined && agentCreatedAt(record, versionAt) < deletedBefore
+  }
+}
+
+/** When the agent created the record; its version time when the record does not say. */
+function agentCreatedAt(record: Record<string, unknown>, versionAt: Date): Date {
+  const createdAt = typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : Number.NaN
+  return Number.isNaN(createdAt) ? versionAt : new Date(createdAt)
 }
 
 /** The columns a Credo connection record's JSON gives. */
 function fieldsOf(record: Record<string, unknown>, state: string, versionAt: Date) {
-  const createdAt = typeof record.createdAt === 'string' ? Date.parse(record.createdAt) : Number.NaN
   return {
     state,
     role: textOf(record, 'role', CONNECTION_TEXT_LIMITS.role),
@@ -93,7 +105,7 @@ function fieldsOf(record: Record<string, unknown>, state: string, versionAt: Dat
     protocol: textOf(record, 'protocol', CONNECTION_TEXT_LIMITS.protocol),
     outOfBandId: textOf(record, 'outOfBandId', CONNECTION_TEXT_LIMITS.id),
     threadId: textOf(record, 'threadId', CONNECTION_TEXT_LIMITS.id),
-    agentCreatedAt: Number.isNaN(createdAt) ? versionAt : new Date(createdAt),
+    agentCreatedAt: agentCreatedAt(record, versionAt),
     agentUpdatedAt: versionAt,
   }
 }

@@ -7,6 +7,7 @@ import { ConnectionsRepository } from './connections.repository'
 import { ConnectionRecords } from './connection-records'
 import { ConnectionMetrics } from './connection-metrics'
 import { Connection } from './connection.entity'
+import { ConnectionDeletion } from './connection-deletion.entity'
 
 /**
  * Connections (spec: Connections, organization level): invitations through the organization's agent, and the
@@ -15,7 +16,7 @@ import { Connection } from './connection.entity'
 export const connectionsModule: ApiModule = {
   name: 'connections',
   controllers: [ConnectionsController],
-  entities: [Connection],
+  entities: [Connection, ConnectionDeletion],
   agentEventHandlers: [{ kind: 'connection', handler: ConnectionRecords }],
   bindings: new ContainerModule(({ bind }) => {
     bind(ConnectionsController).toSelf().inSingletonScope()

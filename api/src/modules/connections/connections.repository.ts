@@ -5,6 +5,7 @@ import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../orgs/like-pattern'
 import { Organization } from '../orgs/organization.entity'
 import { Connection } from './connection.entity'
+import { ConnectionDeletion } from './connection-deletion.entity'
 import type { ConnectionSortField } from './dto/list-connections.query'
 
 export interface ConnectionPageQuery {
@@ -70,8 +71,19 @@ export class ConnectionsRepository {
     return this.em.findAndCount(Connection, where, { orderBy, limit: query.pageSize, offset: pageOffset(query) })
   }
 
-  /** Deletes every connection record of the organization; the count deleted. */
-  public deleteAll(orgId: string): Promise<number> {
-    return this.em.nativeDelete(Connection, { organization: orgId })
+  /**
+   * Deletes every connection record of the organization and remembers `deletedBefore`, so that late events of
+   * agent records created before it are ignored (deletedBefore below); the count deleted.
+   */
+  public deleteAll(orgId: string, deletedBefore: Date): Promise<number> {
+    return this.em.transactional(async (em) => {
+      await em.upsert(ConnectionDeletion, { organization: em.getReference(Organization, orgId), deletedBefore })
+      return em.nativeDelete(Connection, { organization: orgId })
+    })
+  }
+
+  /** When the organization last deleted all its connections, if it ever did. */
+  public async deletedBefore(orgId: string): Promise<Date | undefined> {
+    return (await this.em.findOne(ConnectionDeletion, { organization: orgId }))?.deletedBefore
   }
 }

@@ -123,6 +123,8 @@ export class ConnectionsService {
    * @throws InvalidStateError (409) when the organization's agent is not ready; the agent's errors
    */
   public async deleteAll(orgId: string): Promise<number> {
+    // Taken before the agent's list: every record created before it is in that list and deleted below.
+    const startedAt = new Date()
     const agent = await this.agentIfAny(orgId)
     if (agent) {
       for (const connection of await agent.listConnections()) {
@@ -131,7 +133,7 @@ export class ConnectionsService {
         })
       }
     }
-    return this.connections.deleteAll(orgId)
+    return this.connections.deleteAll(orgId, startedAt)
   }
 
   /**
