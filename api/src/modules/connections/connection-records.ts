@@ -47,6 +47,16 @@ export class ConnectionRecords implements AgentEventHandler {
     }
   }
 
+  /** Whether the agent's `record` is newer than the stored row (the ordering rule), without touching the row. */
+  public wouldApply(stored: Connection, record: Record<string, unknown>): boolean {
+    const state = textOf(record, 'state', CONNECTION_TEXT_LIMITS.state)
+    if (!state) return false
+    const incoming = { state, versionAt: versionTimeOf(record, new Date().toISOString()) }
+    return (
+      decideUpdate(CONNECTION_ORDER, { state: stored.state, versionAt: stored.agentUpdatedAt }, incoming) !== 'ignore'
+    )
+  }
+
   /** The record after applying `record`, or null when it was stale, a repeat or no connection record at all. */
   private async apply(orgId: string, record: Record<string, unknown>, occurredAt: string): Promise<Connection | null> {
     const connectionId = textOf(record, 'id', CONNECTION_TEXT_LIMITS.id)

@@ -93,7 +93,9 @@ export class ConnectionsService {
   public async get(orgId: string, connectionId: string): Promise<ConnectionDetail> {
     const stored = await this.connections.findOne(orgId, connectionId)
     const live = await this.liveConnection(orgId, connectionId)
-    const row = live ? ((await this.records.applyAnswered(orgId, live)) ?? stored) : stored
+    // Most reads find the record current: no write transaction for them.
+    const isNews = live !== undefined && (!stored || this.records.wouldApply(stored, live))
+    const row = isNews ? ((await this.records.applyAnswered(orgId, live)) ?? stored) : stored
     if (!row) throw new NotFoundError('Connection not found')
     return toConnectionDetail(row)
   }
