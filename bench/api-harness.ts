@@ -179,3 +179,11 @@ export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
 }
+
+/** A positive integer from the environment, or `fallback` when unset. */
+export function positiveIntEnv(name: string, fallback: number): number {
+  const raw = process.env[name]
+  const value = raw === undefined || raw === '' ? fallback : Number(raw)
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`)
+  return value
+}

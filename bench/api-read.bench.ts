@@ -18,22 +18,15 @@ import { Agent } from 'node:http'
 import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { freshDatabase } from '../test/helpers/database'
-import { type ApiProcess, call, cpuMsOf, percentile, signUp, startApiProcess } from './api-harness'
+import { type ApiProcess, call, cpuMsOf, percentile, positiveIntEnv, signUp, startApiProcess } from './api-harness'
 
-const RATE = intEnv('BENCH_RATE', 500)
-const SECONDS = intEnv('BENCH_SECONDS', 20)
-const WARMUP_SECONDS = intEnv('BENCH_WARMUP_SECONDS', 3)
-const MAX_SOCKETS = intEnv('BENCH_MAX_SOCKETS', 256)
-const REQUEST_TIMEOUT_MS = intEnv('BENCH_REQUEST_TIMEOUT_MS', 10_000)
+const RATE = positiveIntEnv('BENCH_RATE', 500)
+const SECONDS = positiveIntEnv('BENCH_SECONDS', 20)
+const WARMUP_SECONDS = positiveIntEnv('BENCH_WARMUP_SECONDS', 3)
+const MAX_SOCKETS = positiveIntEnv('BENCH_MAX_SOCKETS', 256)
+const REQUEST_TIMEOUT_MS = positiveIntEnv('BENCH_REQUEST_TIMEOUT_MS', 10_000)
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'
 const NODES = (process.env.BENCH_NODES ?? process.execPath).split(',').filter(Boolean)
-
-function intEnv(name: string, fallback: number): number {
-  const raw = process.env[name]
-  const value = raw === undefined || raw === '' ? fallback : Number(raw)
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`)
-  return value
-}
 
 interface Outcome {
   latencyMs: number

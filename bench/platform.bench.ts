@@ -29,23 +29,17 @@ import {
   iteration as agentOnlyIteration,
   startAgent,
   startSink,
-  STEPS,
   type Step,
+  stepTable,
   stopAgent,
+  Waiters,
 } from './agent-harness'
-import { type ApiProcess, call, expectJson, percentile, signUp, startApiProcess } from './api-harness'
+import { type ApiProcess, call, expectJson, percentile, positiveIntEnv, signUp, startApiProcess } from './api-harness'
 
-const ITERATIONS = intEnv('BENCH_ITERATIONS', 32)
-const WORKERS = intEnv('BENCH_WORKERS', 8)
+const ITERATIONS = positiveIntEnv('BENCH_ITERATIONS', 32)
+const WORKERS = positiveIntEnv('BENCH_WORKERS', 8)
 const SERVER_URL = process.env.BENCH_DATABASE_URL
 const WEBHOOK_SECRET = 'bench-webhook-secret-0001'
-
-function intEnv(name: string, fallback: number): number {
-  const raw = process.env[name]
-  const value = raw === undefined || raw === '' ? fallback : Number(raw)
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`)
-  return value
-}
 
 interface WebhookEvent {
   id: string
@@ -59,12 +53,11 @@ interface WebhookEvent {
  * The registered webhook: checks every signature, counts each event id once (a second copy is counted as a
  * duplicate) and measures the lag from the event's time to its arrival.
  */
-class WebhookReceiver {
+class WebhookReceiver extends Waiters<WebhookEvent> {
   public readonly events = new Map<string, WebhookEvent>()
   public duplicates = 0
   public badSignatures = 0
   public readonly lagsMs: number[] = []
-  private waiters: { match: (event: WebhookEvent) => boolean; resolve: (event: WebhookEvent) => void }[] = []
 
   public receive(raw: string, timestamp: string | undefined, signature: string | undefined): void {
     const expected = createHmac('sha256', WEBHOOK_SECRET).update(`${timestamp}.${raw}`).digest('hex')
@@ -76,26 +69,7 @@ class WebhookReceiver {
     }
     this.events.set(data.id, data)
     this.lagsMs.push(Date.now() - Date.parse(data.occurredAt))
-    const still: typeof this.waiters = []
-    for (const waiter of this.waiters) {
-      if (waiter.match(data)) waiter.resolve(data)
-      else still.push(waiter)
-    }
-    this.waiters = still
-  }
-
-  public waitFor(match: (event: WebhookEvent) => boolean, timeoutMs = 120_000): Promise<WebhookEvent> {
-    for (const event of this.events.values()) if (match(event)) return Promise.resolve(event)
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('Timed out waiting for a webhook event')), timeoutMs)
-      this.waiters.push({
-        match,
-        resolve: (event) => {
-          clearTimeout(timer)
-          resolve(event)
-        },
-      })
-    })
+    this.add(data)
   }
 
   public listen(): Promise<Server> {
@@ -272,18 +246,6 @@ async function runConcurrent(
     }),
   )
   return { results, wallMs: performance.now() - started }
-}
-
-function stepTable(title: string, results: Record<Step, number>[], wallMs: number): void {
-  console.log(`\n${title}: ${results.length} iterations in ${(wallMs / 1000).toFixed(1)} s`)
-  console.log('| step | p50 ms | p95 ms |')
-  console.log('|---|---|---|')
-  for (const step of [...STEPS, 'total'] as const) {
-    const values = results
-      .map((times) => (step === 'total' ? STEPS.reduce((sum, name) => sum + times[name], 0) : times[step]))
-      .sort((a, b) => a - b)
-    console.log(`| ${step} | ${percentile(values, 50).toFixed(0)} | ${percentile(values, 95).toFixed(0)} |`)
-  }
 }
 
 /** Agents' database: a PostgreSQL URL of a fresh database when BENCH_DATABASE_URL is set, else PGlite. */
