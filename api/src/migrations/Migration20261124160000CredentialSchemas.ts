@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations'
 export class Migration20261124160000CredentialSchemas extends Migration {
   override async up(): Promise<void> {
     this.addSql(
-      `create table "credential_schemas" ("id" uuid not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "organization_id" uuid not null, "type" varchar(10) not null, "schema_type" varchar(30) not null, "name" varchar(256) not null, "version" varchar(64) not null, "description" text null, "alias" varchar(256) null, "attributes" jsonb not null, "json_schema" jsonb not null, "created_by" uuid not null, "publisher_did" varchar(2048) null, constraint "credential_schemas_pkey" primary key ("id"));`,
+      `create table "credential_schemas" ("id" uuid not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "organization_id" uuid not null, "type" varchar(10) not null, "schema_type" varchar(30) not null, "name" varchar(256) not null, "version" varchar(64) not null, "description" text null, "alias" varchar(256) null, "attributes" jsonb not null, "json_schema" jsonb not null, "created_by" uuid null, "publisher_did" varchar(2048) null, constraint "credential_schemas_pkey" primary key ("id"));`,
     )
     this.addSql(
       `create index "credential_schemas_organization_id_created_at_index" on "credential_schemas" ("organization_id", "created_at");`,

@@ -44,8 +44,9 @@ export class CredentialSchema extends BaseEntity {
   @Property({ type: 'json', columnType: 'jsonb' })
   jsonSchema!: Record<string, unknown>
 
-  @Property({ type: 'uuid' })
-  createdBy!: string
+  /** The creating user; null when an organization's machine-to-machine client created it. */
+  @Property({ type: 'uuid', nullable: true })
+  createdBy?: string | null
 
   /** The organization's primary DID when the schema was created, if it had one. */
   @Property({ type: 'string', length: 2048, nullable: true })

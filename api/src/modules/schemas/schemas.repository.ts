@@ -22,7 +22,8 @@ export interface SchemaPageQuery {
   pageNumber: number
   pageSize: number
   searchByText?: string
-  sortField: SchemaSortField
+  /** One of SCHEMA_SORT_FIELDS (the query DTO checks it). */
+  sortField: string
   sortBy: 'ASC' | 'DESC'
 }
 
@@ -71,7 +72,7 @@ export class SchemasRepository {
     const where: FilterQuery<CredentialSchema> = { organization: orgId }
     if (query.searchByText) where.name = { $ilike: containsPattern(query.searchByText) }
     const direction = query.sortBy === 'ASC' ? 'asc' : 'desc'
-    const property = SORT_PROPERTY[query.sortField]
+    const property = SORT_PROPERTY[query.sortField as SchemaSortField] ?? 'createdAt'
     // The id breaks ties so that pages never overlap.
     const orderBy = (
       property === 'id' ? { id: direction } : { [property]: direction, id: 'asc' }
