@@ -95,7 +95,11 @@ describe('schemas', () => {
     expect(published.headers['content-type']).toMatch(/^application\/schema\+json/)
     expect(published.headers['cache-control']).toMatch(/public, max-age=\d+/)
     expect(published.headers['access-control-allow-origin']).toBe('*')
-    const document = JSON.parse(published.text) as Record<string, any>
+    const document = JSON.parse(published.text) as {
+      $id: string
+      $schema: string
+      properties: { credentialSubject: { properties: Record<string, unknown>; required: string[] } }
+    }
     expect(document.$id).toBe(record.schemaLedgerId)
     expect(document.$schema).toBe('https://json-schema.org/draft/2020-12/schema')
     expect(document.properties.credentialSubject.properties.age).toEqual({ title: 'Age', type: 'integer', minimum: 0 })

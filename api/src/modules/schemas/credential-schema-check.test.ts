@@ -121,6 +121,17 @@ describe('CredentialSchemaCheck', () => {
     expect(error.fields).toEqual([{ field: 'credentialSubject.email', message: 'is required' }])
   })
 
+  it('treats decimal multiples as a person would (0.3 is a multiple of 0.1)', async () => {
+    const price = aSchema([
+      { attributeName: 'price', displayName: 'Price', schemaDataType: 'number', isRequired: true, multipleOf: 0.1 },
+    ])
+    const { check } = checkWith([price])
+    const credential = (amount: number) => aCredential({ price: amount }, { id: urls.urlOf(price.id) })
+    await expect(check.check(orgId, credential(0.3))).resolves.toBeUndefined()
+    const error = await failureOf(check.check(orgId, credential(0.35)))
+    expect(error.fields).toEqual([{ field: 'credentialSubject.price', message: 'must be multiple of 0.1' }])
+  })
+
   it('passes a credential that names no schema', async () => {
     const { check, lookups } = checkWith([PERSON])
     const credential: Record<string, unknown> = aCredential({ name: 1 })

@@ -27,7 +27,14 @@ export class CredentialSchemaCheck {
     private readonly urls: PublishedSchemaUrls,
   ) {
     // strict: false because published schemas carry annotations (title, contentMediaType) ajv's strict mode flags.
-    this.ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false, addUsedSchema: false })
+    // multipleOfPrecision: without it 0.3 is not a multiple of 0.1 in binary floating point.
+    this.ajv = new Ajv2020({
+      allErrors: true,
+      strict: false,
+      validateSchema: false,
+      addUsedSchema: false,
+      multipleOfPrecision: 9,
+    })
     addFormats(this.ajv)
   }
 

@@ -182,7 +182,8 @@ class DefinitionChecker {
     const named: { name: string; definition: unknown; at: string }[] = []
     definitions.forEach((definition, index) => {
       const at = `${path}[${index}]`
-      const name = isPlainObject(definition) ? definition.attributeName : undefined
+      if (!isPlainObject(definition)) return this.fail(at, 'must be an object')
+      const name = definition.attributeName
       if (typeof name !== 'string') this.fail(`${at}.attributeName`, 'must be a string')
       else if (this.checkName(name, `${at}.attributeName`)) named.push({ name, definition, at })
     })
@@ -359,7 +360,7 @@ class DefinitionChecker {
     const known = (name: string) => names === undefined || names.includes(name)
     if (definition.required !== undefined) {
       const list = definition.required
-      if (!isStringList(list)) this.fail(`${path}.required`, 'must be an array of property names')
+      if (!isStringList(list)) this.fail(`${path}.required`, 'must be an array of distinct property names')
       else
         for (const name of list) {
           if (known(name)) required.add(name)
@@ -370,7 +371,7 @@ class DefinitionChecker {
     if (definition.dependentRequired !== undefined) {
       const dependent = definition.dependentRequired
       if (!isPlainObject(dependent) || !Object.values(dependent).every(isStringList))
-        this.fail(`${path}.dependentRequired`, 'must map a property name to an array of property names')
+        this.fail(`${path}.dependentRequired`, 'must map a property name to an array of distinct property names')
       else {
         for (const [name, needed] of Object.entries(dependent)) {
           for (const other of [name, ...(needed as string[])])
@@ -484,6 +485,8 @@ function isStringList(value: unknown): value is string[] {
   return (
     Array.isArray(value) &&
     value.length <= SCHEMA_LIMITS.attributesPerLevel &&
-    value.every((entry) => typeof entry === 'string' && entry.length <= SCHEMA_LIMITS.nameLength)
+    value.every((entry) => typeof entry === 'string' && entry.length <= SCHEMA_LIMITS.nameLength) &&
+    // JSON Schema requires the names in `required` and `dependentRequired` to be unique.
+    new Set(value).size === value.length
   )
 }
