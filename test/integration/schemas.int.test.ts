@@ -95,6 +95,9 @@ describe('schemas', () => {
     expect(published.headers['content-type']).toMatch(/^application\/schema\+json/)
     expect(published.headers['cache-control']).toMatch(/public, max-age=\d+/)
     expect(published.headers['access-control-allow-origin']).toBe('*')
+    const etag = published.headers.etag
+    expect(etag).toBeDefined()
+    await request(api.app).get(new URL(record.schemaLedgerId).pathname).set('If-None-Match', etag).expect(304)
     const document = JSON.parse(published.text) as {
       $id: string
       $schema: string

@@ -322,6 +322,15 @@ describe('buildCredentialJsonSchema', () => {
       expect(fields).toContainEqual({ field: `schemaPayload.${path}`, message: expect.stringMatching(message) })
     })
 
+    it('prototype keys in required and dependentRequired', () => {
+      const dependent = attribute('object', { dependentRequired: JSON.parse('{"__proto__": ["a"]}') as unknown })
+      expect(rejection([dependent])[0].field).toBe('schemaPayload.attributes[0].dependentRequired')
+      expect(rejection([attribute('object', { required: ['__proto__'] })])[0].field).toBe(
+        'schemaPayload.attributes[0].required',
+      )
+      expect(rejection([attribute('object', { required: ['a', 'a'] })])[0].message).toMatch(/distinct/)
+    })
+
     it('a repeated attribute name, an empty or non-list attribute set', () => {
       expect(rejection([attribute('string', {}, 'a'), attribute('integer', {}, 'a')])).toEqual([
         { field: 'schemaPayload.attributes[1].attributeName', message: '"a" is defined twice' },

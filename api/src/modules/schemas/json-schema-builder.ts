@@ -370,7 +370,11 @@ class DefinitionChecker {
     if (required.size > 0) node.required = [...required]
     if (definition.dependentRequired !== undefined) {
       const dependent = definition.dependentRequired
-      if (!isPlainObject(dependent) || !Object.values(dependent).every(isStringList))
+      if (
+        !isPlainObject(dependent) ||
+        Object.hasOwn(dependent, '__proto__') ||
+        !Object.values(dependent).every(isStringList)
+      )
         this.fail(`${path}.dependentRequired`, 'must map a property name to an array of distinct property names')
       else {
         for (const [name, needed] of Object.entries(dependent)) {
@@ -485,7 +489,9 @@ function isStringList(value: unknown): value is string[] {
   return (
     Array.isArray(value) &&
     value.length <= SCHEMA_LIMITS.attributesPerLevel &&
-    value.every((entry) => typeof entry === 'string' && entry.length <= SCHEMA_LIMITS.nameLength) &&
+    value.every(
+      (entry) => typeof entry === 'string' && entry.length <= SCHEMA_LIMITS.nameLength && entry !== '__proto__',
+    ) &&
     // JSON Schema requires the names in `required` and `dependentRequired` to be unique.
     new Set(value).size === value.length
   )
