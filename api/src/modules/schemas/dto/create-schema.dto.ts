@@ -1,4 +1,5 @@
 import { IsIn, IsObject, IsOptional, IsString, MaxLength } from 'class-validator'
+import { JSONSchema } from 'class-validator-jsonschema'
 import { SCHEMA_KINDS, type SchemaKind } from '../credential-schema.entity'
 
 /**
@@ -15,5 +16,20 @@ export class CreateSchemaDto {
   alias?: string
 
   @IsObject()
+  @JSONSchema({
+    description:
+      'JSON: schemaName, schemaType (NO_LEDGER), attributes (attributeName, displayName, schemaDataType, isRequired, ' +
+      'description, and the constraints of the data type), optional description and schemaVersion (default 1.0). ' +
+      'INDY answers 501 for now.',
+    example: {
+      schemaName: 'Employee badge',
+      schemaVersion: '1.0',
+      schemaType: 'NO_LEDGER',
+      attributes: [
+        { attributeName: 'name', displayName: 'Full name', schemaDataType: 'string', isRequired: true, maxLength: 100 },
+        { attributeName: 'level', displayName: 'Level', schemaDataType: 'integer', isRequired: false, minimum: 1 },
+      ],
+    },
+  })
   schemaPayload: Record<string, unknown>
 }

@@ -81,9 +81,9 @@ const SCHEMA_FIELDS = {
   alias: nullable(string),
 }
 
-export const SCHEMA_SCHEMA = object<SchemaResponse>('Schema', SCHEMA_FIELDS)
+export const SCHEMA_SCHEMA = object<SchemaResponse>('CredentialSchema', SCHEMA_FIELDS)
 
-export const SCHEMA_DETAIL_SCHEMA = object<SchemaDetailResponse>('SchemaDetail', {
+export const SCHEMA_DETAIL_SCHEMA = object<SchemaDetailResponse>('CredentialSchemaDetail', {
   ...SCHEMA_FIELDS,
   schemaId: uri,
   schema: object<SchemaDetailResponse['schema']>(undefined, {
