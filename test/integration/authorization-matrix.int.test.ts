@@ -63,7 +63,14 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'post', path: '/v1/orgs/:orgId/question-answer/answer/:questionAnswerId', access: EVERY_ROLE },
   { method: 'post', path: '/v1/orgs/:orgId/basic-message/:connectionId', access: EVERY_ROLE },
   { method: 'get', path: '/v1/orgs/:orgId/basic-message/:connectionId', access: EVERY_ROLE },
+  { method: 'post', path: '/v1/orgs/:orgId/schemas', access: ['owner', 'admin'] },
+  { method: 'get', path: '/v1/orgs/:orgId/schemas', access: ANY_MEMBER },
+  { method: 'get', path: '/v1/orgs/:orgId/schemas/:schemaId', access: ANY_MEMBER },
+  { method: 'get', path: '/v1/orgs/:orgId/schemas/:schemaId/cred-defs', access: ANY_MEMBER },
 ]
+
+/** Public routes served outside the OpenAPI document (plain Express routers of modules). */
+const OUTSIDE_OPENAPI: Endpoint[] = [{ method: 'get', path: '/schemas/:schemaId', access: 'public' }]
 
 /** Routes outside the business API (probes, explorer) that the matrix does not cover. */
 const INFRASTRUCTURE_PATHS = ['/health/live', '/health/ready']
@@ -138,7 +145,7 @@ describe('authorization matrix', () => {
     }
   })
 
-  it.each(ENDPOINTS.filter((endpoint) => endpoint.access === 'public'))(
+  it.each([...ENDPOINTS, ...OUTSIDE_OPENAPI].filter((endpoint) => endpoint.access === 'public'))(
     'lets $method $path through without a token',
     async (endpoint) => {
       const res = await request(api.app)[endpoint.method](concretePath(endpoint.path, randomUUID()))

@@ -22,6 +22,7 @@ describe('API_MODULES', () => {
         'ClientCredential',
         'Connection',
         'ConnectionDeletion',
+        'CredentialSchema',
         'EmailVerification',
         'Invitation',
         'OrgAgent',

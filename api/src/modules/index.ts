@@ -10,6 +10,7 @@ import { mailPagesModule } from './mail-pages/mail-pages.module'
 import { shortUrlsModule } from './short-urls/short-urls.module'
 import { connectionsModule } from './connections/connections.module'
 import { messagesModule } from './messages/messages.module'
+import { schemasModule } from './schemas/schemas.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -27,4 +28,5 @@ export const API_MODULES: ApiModule[] = [
   shortUrlsModule,
   connectionsModule,
   messagesModule,
+  schemasModule,
 ]
