@@ -19,6 +19,8 @@ describe('API_MODULES', () => {
         'AgentEvent',
         'AgentPortCounter',
         'ClientCredential',
+        'Ecosystem',
+        'EcosystemOrg',
         'EmailVerification',
         'Invitation',
         'OrgAgent',
