@@ -1,4 +1,5 @@
-import { IsIn, IsUUID } from 'class-validator'
+import { IsUUID } from 'class-validator'
+import { QueryEnum } from './query-enum'
 
 /**
  * Body of `POST /ecosystem/invitation` (the organization invited) and of `PUT /ecosystem/invitation/status`
@@ -17,6 +18,6 @@ export type InvitationAnswer = (typeof INVITATION_ANSWERS)[number]
 
 /** Query of `PUT /ecosystem/invitation/status`. */
 export class InvitationAnswerQuery {
-  @IsIn(INVITATION_ANSWERS)
+  @QueryEnum(INVITATION_ANSWERS)
   status: InvitationAnswer
 }

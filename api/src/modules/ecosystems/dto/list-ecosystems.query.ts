@@ -1,4 +1,5 @@
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator'
+import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator'
+import { QueryEnum } from './query-enum'
 import { PageQuery } from '../../../infra/http/pagination'
 
 export const ECOSYSTEM_SORT_ORDERS = ['asc', 'desc'] as const
@@ -12,11 +13,11 @@ export class ListEcosystemsQuery extends PageQuery {
   orgId: string
 
   @IsOptional()
-  @IsIn(ECOSYSTEM_SORT_ORDERS)
+  @QueryEnum(ECOSYSTEM_SORT_ORDERS)
   sortBy: EcosystemSortOrder = 'desc'
 
   @IsOptional()
-  @IsIn(ECOSYSTEM_SORT_FIELDS)
+  @QueryEnum(ECOSYSTEM_SORT_FIELDS)
   sortField: EcosystemSortField = 'createDateTime'
 
   /** Part of the ecosystem's name, case-insensitive. */

@@ -1,4 +1,5 @@
-import { IsIn, IsOptional, IsUUID, ValidateIf } from 'class-validator'
+import { IsOptional, IsUUID, ValidateIf } from 'class-validator'
+import { QueryEnum } from './query-enum'
 import { PageQuery } from '../../../infra/http/pagination'
 import { ECOSYSTEM_ORG_ROLES, type EcosystemOrgRole } from '../ecosystem-org.entity'
 
@@ -11,7 +12,7 @@ export class ListInvitationsByRoleQuery extends PageQuery {
   @IsUUID('4')
   orgId: string
 
-  @IsIn(ECOSYSTEM_ORG_ROLES)
+  @QueryEnum(ECOSYSTEM_ORG_ROLES)
   role: EcosystemOrgRole
 
   @ValidateIf((query: ListInvitationsByRoleQuery) => query.role === 'ECOSYSTEM_LEAD' || query.ecosystemId !== undefined)
@@ -25,6 +26,6 @@ export type InvitationStatusFilter = (typeof INVITATION_STATUS_FILTERS)[number]
 /** Query of `GET /ecosystem/invitation/status` (docs/decisions.md, "Ecosystems"). */
 export class InvitationStatusQuery extends PageQuery {
   @IsOptional()
-  @IsIn(INVITATION_STATUS_FILTERS)
+  @QueryEnum(INVITATION_STATUS_FILTERS)
   status: InvitationStatusFilter = 'accepted'
 }

@@ -1,4 +1,5 @@
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsUUID } from 'class-validator'
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsUUID } from 'class-validator'
+import { QueryEnum } from './query-enum'
 import { PageQuery } from '../../../infra/http/pagination'
 import { ECOSYSTEM_ORG_STATUSES, type EcosystemOrgStatus } from '../ecosystem-org.entity'
 
@@ -25,6 +26,6 @@ export class EcosystemMembersDto {
 
 /** Query of `PUT /ecosystem/member/status`. */
 export class MemberStatusQuery {
-  @IsIn(ECOSYSTEM_ORG_STATUSES)
+  @QueryEnum(ECOSYSTEM_ORG_STATUSES)
   status: EcosystemOrgStatus
 }
