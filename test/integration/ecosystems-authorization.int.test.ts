@@ -189,9 +189,8 @@ describe('ecosystem authorization matrix', () => {
   describe.each(ROWS)('$route: $what', (row) => {
     it.each(ACTORS)('as %s', async (actor) => {
       const call = await row.call()
-      let req = request(api.app)
-        [call.method](call.path)
-        .query(call.query ?? {})
+      const agent = request(api.app)
+      let req = agent[call.method](call.path).query(call.query ?? {})
       if (actor !== 'noToken') req = req.set('Authorization', `Bearer ${users[actor].token}`)
       const res = call.body === undefined ? await req : await req.send(call.body)
       const expected = actor === 'noToken' ? 401 : row.expected[actor]
