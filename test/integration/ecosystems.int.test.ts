@@ -375,6 +375,28 @@ describe('Ecosystems: a lead and three organizations', () => {
       expect(again.body.data.status).toBe('PENDING')
     })
 
+    it("deletes a deleted lead organization's ecosystems, and a deleted member's rows", async () => {
+      const owner = await aMember(api)
+      const org = await anOrganization(api, owner.token)
+      const created = await as(owner).create(org.id).expect(201)
+      await as(owner).invite(created.body.data.id, carol.id).expect(201)
+      await as(carolOwner).answer(created.body.data.id, carol.id, 'accepted').expect(200)
+      await request(api.app).delete(`/v1/orgs/${org.id}`).set('Authorization', `Bearer ${owner.token}`).expect(200)
+      await as(platformAdmin).dashboard(created.body.data.id, carol.id).expect(404)
+      const carolList = await as(carolOwner).list({ orgId: carol.id }).expect(200)
+      expect(carolList.body.data.totalItems).toBe(0)
+
+      const memberOwner = await aMember(api)
+      const member = await anOrganization(api, memberOwner.token)
+      await as(leadOwner).invite(ecosystemId, member.id).expect(201)
+      await request(api.app)
+        .delete(`/v1/orgs/${member.id}`)
+        .set('Authorization', `Bearer ${memberOwner.token}`)
+        .expect(200)
+      const members = await as(leadOwner).members({ ecosystemId }).expect(200)
+      expect((members.body.data.data as Membership[]).map((item) => item.orgId)).not.toContain(member.id)
+    })
+
     it('treats a holder of the platform_admin role in any organization as a platform admin', async () => {
       const user = await aMember(api)
       const ownOrg = await anOrganization(api, user.token)
