@@ -159,6 +159,19 @@ describe('Ecosystems: a lead and three organizations', () => {
       expect(toAlice?.record).toEqual(expect.objectContaining({ orgId: alice.id, status: 'PENDING', ecosystemId }))
     })
 
+    it("opens the mailed link on the API's own page, which shows how to answer", async () => {
+      const mail = await capture.waitForMail(aliceOwner.email, { timeoutMs: 15_000 })
+      const link = /https?:\/\/\S+\/ecosystems\/invitations\?\S+/.exec(mail.text)?.[0]
+      expect(link).toBeDefined()
+      const page = await request(api.app).get(new URL(link as string).pathname + new URL(link as string).search)
+      expect(page.status).toBe(200)
+      expect(page.text).toContain('/v1/ecosystem/invitation/status?status=accepted')
+      expect(page.text).toContain(JSON.stringify({ ecosystemId, orgId: alice.id }).replace(/"/g, '&quot;'))
+      const broken = await request(api.app).get('/ecosystems/invitations?ecosystemId=x&orgId=y')
+      expect(broken.status).toBe(400)
+      expect(broken.text).toContain('Broken link')
+    })
+
     it('sends each invitation mail once per owner', async () => {
       await new Promise((resolve) => setTimeout(resolve, 500))
       const toAliceOwner = capture.messages.filter((mail) => mail.to.includes(aliceOwner.email.toLowerCase()))

@@ -1,5 +1,6 @@
 import type { MailMessage } from '../../infra/mail/mailer'
 import { escapeHtml } from '../../infra/http/escape-html'
+import { ECOSYSTEM_INVITATION_PAGE_PATH } from './ecosystem-invitation.page'
 
 export interface EcosystemInvitationMailInput {
   to: string
@@ -14,10 +15,13 @@ export interface EcosystemInvitationMailInput {
   platformName: string
 }
 
-/** The link in the mail: the front end shows the invitation and calls `PUT /v1/ecosystem/invitation/status`. */
+/**
+ * The link in the mail: the front end (or, for an alias pointing at the API, the API's own page,
+ * ecosystem-invitation.page.ts) shows how to call `PUT /v1/ecosystem/invitation/status`.
+ */
 export function ecosystemInvitationLink(frontEndUrl: string, ecosystemId: string, orgId: string): string {
   const query = new URLSearchParams({ ecosystemId, orgId })
-  return `${frontEndUrl.replace(/\/$/, '')}/ecosystems/invitations?${query.toString()}`
+  return `${frontEndUrl.replace(/\/$/, '')}${ECOSYSTEM_INVITATION_PAGE_PATH}?${query.toString()}`
 }
 
 /** The mail to each owner of an invited organization: names the ecosystem, its lead and how to answer. */

@@ -4,6 +4,7 @@ import { Ecosystem } from './ecosystem.entity'
 import { EcosystemOrg } from './ecosystem-org.entity'
 import { EcosystemAccess } from './ecosystem-access'
 import { EcosystemFeatureGate } from './ecosystem-feature.gate'
+import { ecosystemInvitationPages } from './ecosystem-invitation.page'
 import { EcosystemInvitationsService } from './ecosystem-invitations.service'
 import { EcosystemMembersService } from './ecosystem-members.service'
 import { ecosystemsConfig } from './ecosystems.config'
@@ -21,6 +22,7 @@ export const ecosystemsModule: ApiModule = {
   controllers: [EcosystemsController],
   entities: [Ecosystem, EcosystemOrg],
   config: ecosystemsConfig,
+  router: ecosystemInvitationPages,
   bindings: new ContainerModule(({ bind }) => {
     bind(EcosystemsRepository).toSelf().inSingletonScope()
     bind(EcosystemAccess).toSelf().inSingletonScope()
