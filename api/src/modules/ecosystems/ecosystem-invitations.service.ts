@@ -81,8 +81,7 @@ export class EcosystemInvitationsService {
       const ecosystem = existingEcosystem(await this.ecosystems.lockEcosystem(ecosystemId))
       const invitation = await this.ecosystems.membership(ecosystemId, orgId)
       if (!invitation) throw new NotFoundError('This organization has no invitation to this ecosystem')
-      const next = nextEcosystemOrgState(stateOf(invitation), answer === 'accepted' ? 'accept' : 'reject')
-      invitation.status = next as EcosystemOrgStatus
+      invitation.status = nextEcosystemOrgState(stateOf(invitation), answer === 'accepted' ? 'accept' : 'reject')
       await this.ecosystems.flush()
       const type =
         answer === 'accepted' ? ECOSYSTEM_EVENT_TYPES.invitationAccepted : ECOSYSTEM_EVENT_TYPES.invitationRejected

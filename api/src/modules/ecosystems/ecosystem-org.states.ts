@@ -48,6 +48,16 @@ export function stateOf(row: Pick<EcosystemOrg, 'role' | 'status'> | null): Ecos
  */
 export function nextEcosystemOrgState(
   from: EcosystemOrgState,
+  event: Exclude<EcosystemOrgEvent, 'remove'>,
+  given?: EcosystemOrgStatus,
+): EcosystemOrgStatus
+export function nextEcosystemOrgState(
+  from: EcosystemOrgState,
+  event: EcosystemOrgEvent,
+  given?: EcosystemOrgStatus,
+): EcosystemOrgStatus | 'removed'
+export function nextEcosystemOrgState(
+  from: EcosystemOrgState,
   event: EcosystemOrgEvent,
   given?: EcosystemOrgStatus,
 ): EcosystemOrgStatus | 'removed' {
