@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import request from 'supertest'
 import { API_MODULES } from '../../api/src/modules'
+import type { OpenAPIObject } from 'openapi3-ts'
 import { startApi, type TestApi } from '../helpers/api'
+import { openApiAnswerChecker } from '../helpers/openapi-answers'
 import {
   ECOSYSTEM_ROUTES,
   EventRecorder,
@@ -408,6 +410,35 @@ describe('Ecosystems: a lead and three organizations', () => {
         .expect(200)
       const members = await as(leadOwner).members({ ecosystemId }).expect(200)
       expect((members.body.data.data as Membership[]).map((item) => item.orgId)).not.toContain(member.id)
+    })
+
+    it('answers as the OpenAPI document describes, successes and errors', async () => {
+      const doc = (await request(api.app).get('/api-json').expect(200)).body as OpenAPIObject
+      const { check, problems } = openApiAnswerChecker(doc)
+      const asLead = as(leadOwner)
+      const created = check('post', '/v1/ecosystem', await asLead.create(lead.id))
+      const id = created.body.data.id as string
+      check('post', '/v1/ecosystem', await asLead.create(lead.id, { name: 'x' }))
+      check('post', '/v1/ecosystem', await as(bobOwner).create(lead.id))
+      check('get', '/v1/ecosystem', await asLead.list({ orgId: lead.id }))
+      check('post', '/v1/ecosystem/invitation', await asLead.invite(id, carol.id))
+      check('post', '/v1/ecosystem/invitation', await asLead.invite(id, carol.id))
+      check('post', '/v1/ecosystem/invitation', await asLead.invite(randomUUID(), carol.id))
+      check('put', '/v1/ecosystem/invitation/status', await as(carolOwner).answer(id, carol.id, 'accepted'))
+      check('get', '/v1/ecosystem/{ecosystemId}/org/{orgId}', await as(carolOwner).dashboard(id, carol.id))
+      check(
+        'get',
+        '/v1/ecosystem/invitations',
+        await asLead.invitations({ orgId: lead.id, role: 'ECOSYSTEM_LEAD', ecosystemId: id }),
+      )
+      check('get', '/v1/ecosystem/invitation/status', await asLead.invitationsWithStatus({ status: 'accepted' }))
+      check('get', '/v1/ecosystem/members', await asLead.members({ ecosystemId: id }))
+      check('put', '/v1/ecosystem/member/status', await asLead.setStatus(id, [carol.id], 'REJECTED'))
+      check('put', '/v1/ecosystem/member/status', await asLead.setStatus(id, [lead.id], 'REJECTED'))
+      check('delete', '/v1/ecosystem/member', await asLead.remove(id, [carol.id]))
+      check('delete', '/v1/ecosystem/member', await asLead.remove(id, [carol.id]))
+      check('get', '/v1/ecosystem/members', await request(api.app).get('/v1/ecosystem/members'))
+      expect(problems).toEqual([])
     })
 
     it('treats a holder of the platform_admin role in any organization as a platform admin', async () => {
