@@ -477,11 +477,15 @@ describe('Ecosystems with the feature flag off (the default)', () => {
   })
 
   it.each(ECOSYSTEM_ROUTES)('answers 403 to $method $path, with a token or without', async (route) => {
+    const doc = (await request(api.app).get('/api-json').expect(200)).body as OpenAPIObject
+    const { check, problems } = openApiAnswerChecker(doc)
     const path = route.path.replace(':orgId', orgId).replace(/:(\w+)/g, () => randomUUID())
     for (const token of [owner.token, undefined]) {
       let req = request(api.app)[route.method](path).query({ orgId })
       if (token) req = req.set('Authorization', `Bearer ${token}`)
       const res = route.method === 'get' ? await req : await req.send({ ecosystemId: randomUUID(), orgId })
+      check(route.method, route.path.replace(/:(\w+)/g, '{$1}'), res)
+      expect(problems).toEqual([])
       expect(res.status).toBe(403)
       expect(res.body).toEqual(
         expect.objectContaining({ statusCode: 403, error: 'Forbidden', message: expect.stringContaining('disabled') }),

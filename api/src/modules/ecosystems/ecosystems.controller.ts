@@ -104,7 +104,7 @@ export class EcosystemsController {
   @OpenAPI({
     summary: "Invitations with a status that the caller's organizations (owner or admin) sent as lead or received",
   })
-  @ResponseData(pageOf(ECOSYSTEM_MEMBERSHIP_SCHEMA))
+  @ResponseData(pageOf(ECOSYSTEM_MEMBERSHIP_SCHEMA), { errors: [403] })
   async invitationsByStatus(
     @CurrentUser({ required: true }) principal: Principal,
     @QueryParams() query: InvitationStatusQuery,
