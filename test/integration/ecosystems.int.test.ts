@@ -231,6 +231,20 @@ describe('Ecosystems: a lead and three organizations', () => {
       ).toEqual([bob.id, lead.id].sort())
     })
 
+    it('lets only one of two simultaneous answers through', async () => {
+      const owner = await aMember(api)
+      const org = await anOrganization(api, owner.token)
+      const otherLeadOwner = await aMember(api)
+      const otherLead = await anOrganization(api, otherLeadOwner.token)
+      const created = await as(otherLeadOwner).create(otherLead.id).expect(201)
+      await as(otherLeadOwner).invite(created.body.data.id, org.id).expect(201)
+      const answers = await Promise.all([
+        as(owner).answer(created.body.data.id, org.id, 'accepted'),
+        as(owner).answer(created.body.data.id, org.id, 'rejected'),
+      ])
+      expect(answers.map((res) => res.status).sort()).toEqual([200, 409])
+    })
+
     it('lists the invitations by role: sent by the lead, received by a member', async () => {
       const sent = await as(leadOwner).invitations({ orgId: lead.id, role: 'ECOSYSTEM_LEAD', ecosystemId }).expect(200)
       expect(sent.body.data.totalItems).toBe(2)
