@@ -248,6 +248,8 @@ describe('Ecosystems: a lead and three organizations', () => {
     it('lists the invitations by role: sent by the lead, received by a member', async () => {
       const sent = await as(leadOwner).invitations({ orgId: lead.id, role: 'ECOSYSTEM_LEAD', ecosystemId }).expect(200)
       expect(sent.body.data.totalItems).toBe(2)
+      const upperCase = { orgId: lead.id.toUpperCase(), role: 'ECOSYSTEM_LEAD', ecosystemId: ecosystemId.toUpperCase() }
+      expect((await as(leadOwner).invitations(upperCase).expect(200)).body.data.totalItems).toBe(2)
       expect((sent.body.data.data as Membership[]).map((item) => [item.orgId, item.status]).sort()).toEqual(
         [
           [alice.id, 'ACCEPTED'],

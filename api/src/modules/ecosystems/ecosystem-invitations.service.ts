@@ -109,7 +109,7 @@ export class EcosystemInvitationsService {
     // ListInvitationsByRoleQuery requires ecosystemId with ECOSYSTEM_LEAD.
     const ecosystemId = query.ecosystemId as string
     const ecosystem = existingEcosystem(await this.ecosystems.findEcosystem(ecosystemId))
-    if (ecosystem.leadOrganization.id !== query.orgId) {
+    if (ecosystem.leadOrganization.id !== query.orgId.toLowerCase()) {
       throw new ForbiddenError('The organization is not the lead of this ecosystem')
     }
     return this.ecosystems.listInvitationsSent(ecosystemId, window)
