@@ -23,6 +23,8 @@ describe('API_MODULES', () => {
         'Connection',
         'ConnectionDeletion',
         'CredentialSchema',
+        'Ecosystem',
+        'EcosystemOrg',
         'EmailVerification',
         'Invitation',
         'OrgAgent',

@@ -11,6 +11,7 @@ import { shortUrlsModule } from './short-urls/short-urls.module'
 import { connectionsModule } from './connections/connections.module'
 import { messagesModule } from './messages/messages.module'
 import { schemasModule } from './schemas/schemas.module'
+import { ecosystemsModule } from './ecosystems/ecosystems.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -29,4 +30,5 @@ export const API_MODULES: ApiModule[] = [
   connectionsModule,
   messagesModule,
   schemasModule,
+  ecosystemsModule,
 ]
