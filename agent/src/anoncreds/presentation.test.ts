@@ -1,3 +1,5 @@
+import fc from 'fast-check'
+
 import { AnonCredsError } from './errors'
 import { createPresentation, type CreatePresentationOptions } from './presentation'
 import { checkPresentation, verifyPresentation } from './verify'
@@ -358,6 +360,40 @@ describe('AnonCreds presentations against anoncreds-rs (WASM oracle)', () => {
         verify(good, { ...req, requested_attributes: { x: { name: 'a', restrictions: { schema_id: { $gt: 1 } } } } }),
       ).toThrow(AnonCredsError)
       expect(() => verifyPresentation(null as never)).toThrow(AnonCredsError)
+    })
+
+    it('answers any mutation of a good presentation with false or an AnonCredsError', () => {
+      const req = request()
+      const good = ours(req)
+      const paths: (string | number)[][] = []
+      const walk = (value: unknown, path: (string | number)[]) => {
+        paths.push(path)
+        if (Array.isArray(value)) value.slice(0, 3).forEach((v, i) => walk(v, [...path, i]))
+        else if (typeof value === 'object' && value !== null)
+          Object.entries(value).forEach(([k, v]) => walk(v, [...path, k]))
+      }
+      walk(good, [])
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 1, max: paths.length - 1 }),
+          fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.bigInt({ min: -(2n ** 64n), max: 2n ** 2100n }).map(String)),
+          (at, replacement) => {
+            const bad = clone(good)
+            const path = paths[at]
+            let parent: Json = bad
+            for (const key of path.slice(0, -1)) parent = parent[key]
+            parent[path[path.length - 1]] = replacement
+            try {
+              const result = verify(bad, req)
+              // Only a replacement equal to the original may still verify.
+              return !result || JSON.stringify(bad) === JSON.stringify(good)
+            } catch (error) {
+              return error instanceof AnonCredsError
+            }
+          },
+        ),
+        { numRuns: 60 },
+      )
     })
 
     it('refuses to prove what the credentials cannot give', () => {
