@@ -10,6 +10,7 @@ import {
   modInverse,
   modPow,
   randomBelow,
+  MathError,
   randomQuadraticResidue,
 } from '../math'
 import { LARGE_PRIME } from './constants'
@@ -84,14 +85,14 @@ function proveKeyCorrectness(
   const rTilde = xrTilde.map((x) => modPow(s, x, n))
   const c = keyCorrectnessChallenge(
     publicKey.z,
-    names.map((name) => publicKey.r.get(name)!),
+    names.map((name) => entry(publicKey.r, name)),
     zTilde,
     rTilde,
   )
   return {
     c,
     xzCap: c * xz + xzTilde,
-    xrCap: names.map((name, i) => [name, c * xr.get(name)! + xrTilde[i]]),
+    xrCap: names.map((name, i) => [name, c * entry(xr, name) + xrTilde[i]]),
   }
 }
 
@@ -107,7 +108,7 @@ export function verifyKeyCorrectness(publicKey: PrimaryPublicKey, proof: KeyCorr
   for (const name of covered) if (!publicKey.r.has(name)) return false
   try {
     const zCap = (modPow(modInverse(z, n), proof.c, n) * modPow(s, proof.xzCap, n)) % n
-    const rValues = proof.xrCap.map(([name]) => publicKey.r.get(name)!)
+    const rValues = proof.xrCap.map(([name]) => entry(publicKey.r, name))
     const rCaps = proof.xrCap.map(
       ([, xrCap], i) => (modPow(modInverse(rValues[i], n), proof.c, n) * modPow(s, xrCap, n)) % n,
     )
@@ -116,4 +117,11 @@ export function verifyKeyCorrectness(publicKey: PrimaryPublicKey, proof: KeyCorr
     // A value sharing a factor with n has no inverse: not a key anyone could prove.
     return false
   }
+}
+
+/** The value under `name`, or a MathError (callers check names first; this keeps the types honest). */
+export function entry<T>(map: ReadonlyMap<string, T>, name: string): T {
+  const value = map.get(name)
+  if (value === undefined) throw new MathError(`no value for '${name}'`)
+  return value
 }

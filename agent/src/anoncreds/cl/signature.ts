@@ -18,7 +18,7 @@ import {
   randomBits,
 } from '../math'
 import { LARGE_E_END_RANGE, LARGE_E_START, LARGE_VPRIME_PRIME } from './constants'
-import type { PrimaryPrivateKey, PrimaryPublicKey } from './primary-key'
+import { entry, type PrimaryPrivateKey, type PrimaryPublicKey } from './primary-key'
 
 export interface PrimarySignature {
   m2: bigint
@@ -62,7 +62,7 @@ function attributeProduct(
   const { n } = publicKey
   let rx = (modPow(publicKey.s, v, n) * modPow(publicKey.rctxt, m2, n)) % n
   if (blindedU !== undefined && blindedU !== 0n) rx = (rx * blindedU) % n
-  for (const [name, value] of values) rx = (rx * modPow(publicKey.r.get(name)!, value, n)) % n
+  for (const [name, value] of values) rx = (rx * modPow(entry(publicKey.r, name), value, n)) % n
   return rx
 }
 
