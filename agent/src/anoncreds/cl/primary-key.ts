@@ -11,7 +11,10 @@ import {
   modPow,
   randomBelow,
   MathError,
+  crtModulus,
+  modPowCrt,
   randomQuadraticResidue,
+  type CrtModulus,
 } from '../math'
 import { LARGE_PRIME } from './constants'
 
@@ -42,8 +45,13 @@ function randomExponent(key: PrimaryPrivateKey): bigint {
 }
 
 /** True when s generates the whole group of quadratic residues mod n (order p'q'). */
-function generatesQuadraticResidues(s: bigint, key: PrimaryPrivateKey, n: bigint): boolean {
-  return s !== 1n && modPow(s, key.p, n) !== 1n && modPow(s, key.q, n) !== 1n
+function generatesQuadraticResidues(s: bigint, key: PrimaryPrivateKey, crt: CrtModulus): boolean {
+  return s !== 1n && modPowCrt(s, key.p, crt) !== 1n && modPowCrt(s, key.q, crt) !== 1n
+}
+
+/** The CRT form of the key's modulus, for the issuer's own exponentiations. */
+export function privateModulus(key: PrimaryPrivateKey): CrtModulus {
+  return crtModulus(2n * key.p + 1n, 2n * key.q + 1n)
 }
 
 export async function generatePrimaryKey(
@@ -52,19 +60,20 @@ export async function generatePrimaryKey(
   // Both safe primes at once: OpenSSL searches on the libuv pool, one per core.
   const [pSafe, qSafe] = await Promise.all([generateSafePrime(LARGE_PRIME), generateSafePrime(LARGE_PRIME)])
   const privateKey: PrimaryPrivateKey = { p: pSafe >> 1n, q: qSafe >> 1n }
-  const n = pSafe * qSafe
+  const crt = crtModulus(pSafe, qSafe)
+  const n = crt.n
   let s = randomQuadraticResidue(n)
-  while (!generatesQuadraticResidues(s, privateKey, n)) s = randomQuadraticResidue(n)
+  while (!generatesQuadraticResidues(s, privateKey, crt)) s = randomQuadraticResidue(n)
 
   const xz = randomExponent(privateKey)
   const xr = new Map<string, bigint>()
   for (const name of attributeNames) xr.set(name, randomExponent(privateKey))
   const r = new Map<string, bigint>()
-  for (const [name, x] of xr) r.set(name, modPow(s, x, n))
-  const z = modPow(s, xz, n)
-  const rctxt = modPow(s, randomExponent(privateKey), n)
+  for (const [name, x] of xr) r.set(name, modPowCrt(s, x, crt))
+  const z = modPowCrt(s, xz, crt)
+  const rctxt = modPowCrt(s, randomExponent(privateKey), crt)
   const publicKey: PrimaryPublicKey = { n, s, r, rctxt, z }
-  return { publicKey, privateKey, correctness: proveKeyCorrectness(publicKey, privateKey, xz, xr) }
+  return { publicKey, privateKey, correctness: proveKeyCorrectness(publicKey, privateKey, crt, xz, xr) }
 }
 
 function keyCorrectnessChallenge(z: bigint, rValues: bigint[], zCap: bigint, rCaps: bigint[]): bigint {
@@ -74,15 +83,16 @@ function keyCorrectnessChallenge(z: bigint, rValues: bigint[], zCap: bigint, rCa
 function proveKeyCorrectness(
   publicKey: PrimaryPublicKey,
   privateKey: PrimaryPrivateKey,
+  crt: CrtModulus,
   xz: bigint,
   xr: Map<string, bigint>,
 ): KeyCorrectness {
-  const { n, s } = publicKey
+  const { s } = publicKey
   const names = [...publicKey.r.keys()]
   const xzTilde = randomExponent(privateKey)
   const xrTilde = names.map(() => randomExponent(privateKey))
-  const zTilde = modPow(s, xzTilde, n)
-  const rTilde = xrTilde.map((x) => modPow(s, x, n))
+  const zTilde = modPowCrt(s, xzTilde, crt)
+  const rTilde = xrTilde.map((x) => modPowCrt(s, x, crt))
   const c = keyCorrectnessChallenge(
     publicKey.z,
     names.map((name) => entry(publicKey.r, name)),
