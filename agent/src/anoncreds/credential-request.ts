@@ -152,7 +152,8 @@ export function readCredentialRequest(value: Json, path = 'credentialRequest'): 
     blinded_ms_correctness_proof: writeBlindedSecretsProof(proof),
     nonce: toDecimal(nonce),
   }
-  return { json, entropy: (entropy ?? proverDid)!, blinded, proof, nonce }
+  // checkEntropy guarantees one of the two.
+  return { json, entropy: entropy ?? proverDid ?? '', blinded, proof, nonce }
 }
 
 export function readCredentialRequestMetadata(

@@ -5,12 +5,14 @@ import {
   bigintFromBytes,
   bigintToBytes,
   bitLength,
+  crtModulus,
   generatePrimeInRange,
   generateSafePrime,
   hashToBigint,
   isProbablePrime,
   modInverse,
   modPow,
+  modPowCrt,
   modPowJs,
   parseDecimal,
   randomBelow,
@@ -108,5 +110,19 @@ describe('encodeCredentialAttribute', () => {
     expect(encodeCredentialAttribute('1.5')).toMatch(/^[0-9]{60,}$/)
     expect(encodeCredentialAttribute('')).toMatch(/^[0-9]{60,}$/)
     expect(encodeCredentialAttribute(' 5')).not.toBe('5')
+  })
+})
+
+describe('modPowCrt', () => {
+  it('equals modPow for exponents of every size, negative ones and bases sharing a factor', () => {
+    const p = generatePrimeSync(512, { bigint: true })
+    const q = generatePrimeSync(512, { bigint: true })
+    const crt = crtModulus(p, q)
+    const base = randomBelow(crt.n)
+    for (const exponent of [0n, 1n, 3n, randomBits(300), randomBits(1024), randomBits(2500)]) {
+      expect(modPowCrt(base, exponent, crt)).toBe(modPowJs(base, exponent, crt.n))
+    }
+    expect(modPowCrt(base, -12345n, crt)).toBe(modPow(base, -12345n, crt.n))
+    expect(modPowCrt(p * 7n, 5n, crt)).toBe(modPowJs(p * 7n, 5n, crt.n))
   })
 })

@@ -89,14 +89,46 @@ export function modPowJs(base: bigint, exponent: bigint, modulus: bigint): bigin
 
 function modPowOpenSsl(base: bigint, exponent: bigint, modulus: bigint): bigint {
   if (exponent >= modulus) {
-    const k = bitLength(modulus) - 1
+    // Split in halves: b^(h*2^k + l) = (b^(2^k))^h * b^l, three exponentiations of k bits each.
+    const k = Math.ceil(bitLength(exponent) / 2)
     const high = exponent >> BigInt(k)
     const low = exponent & ((1n << BigInt(k)) - 1n)
-    const lifted = rsaPublicOp(base, 1n << BigInt(k), modulus)
+    const lifted = modPow(base, 1n << BigInt(k), modulus)
     const highPart = modPow(lifted, high, modulus)
     return low === 0n ? highPart : (highPart * modPow(base, low, modulus)) % modulus
   }
   return rsaPublicOp(base, exponent, modulus)
+}
+
+/** A modulus n = p*q whose prime factors are known (the issuer's own key): exponentiation by CRT. */
+export interface CrtModulus {
+  n: bigint
+  p: bigint
+  q: bigint
+  /** q^-1 mod p */
+  qInverse: bigint
+}
+
+export function crtModulus(p: bigint, q: bigint): CrtModulus {
+  return { n: p * q, p, q, qInverse: modInverse(q, p) }
+}
+
+/**
+ * base^exponent mod n from the two half-size exponentiations mod p and mod q (about 4x faster than modPow
+ * on n). Only the key's owner can use it; results are identical to modPow.
+ */
+export function modPowCrt(base: bigint, exponent: bigint, modulus: CrtModulus): bigint {
+  if (exponent < 0n) return modPowCrt(modInverse(base, modulus.n), -exponent, modulus)
+  const { p, q, qInverse } = modulus
+  const partial = (prime: bigint) => {
+    const b = mod(base, prime)
+    if (b === 0n) return exponent === 0n ? 1n : 0n
+    // Fermat: exponents reduce modulo prime - 1 when the base is a unit.
+    return modPow(b, exponent % (prime - 1n), prime)
+  }
+  const mp = partial(p)
+  const mq = partial(q)
+  return mq + q * mod((mp - mq) * qInverse, p)
 }
 
 function rsaPublicOp(base: bigint, exponent: bigint, modulus: bigint): bigint {

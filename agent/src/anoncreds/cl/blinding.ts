@@ -5,7 +5,7 @@
  */
 import { bigintToBytes, hashToBigint, modInverse, modPow, randomBits } from '../math'
 import { LARGE_MTILDE, LARGE_VPRIME, LARGE_VPRIME_TILDE } from './constants'
-import type { PrimaryPublicKey } from './primary-key'
+import { entry, type PrimaryPublicKey } from './primary-key'
 
 export interface BlindedSecrets {
   u: bigint
@@ -32,15 +32,15 @@ export function blindSecrets(
   const names = [...hidden.keys()].sort()
   const vPrime = randomBits(LARGE_VPRIME)
   let u = modPow(s, vPrime, n)
-  for (const name of names) u = (u * modPow(publicKey.r.get(name)!, hidden.get(name)!, n)) % n
+  for (const name of names) u = (u * modPow(entry(publicKey.r, name), entry(hidden, name), n)) % n
 
   const vDashTilde = randomBits(LARGE_VPRIME_TILDE)
   const mTildes = new Map(names.map((name) => [name, randomBits(LARGE_MTILDE)]))
   let uTilde = modPow(s, vDashTilde, n)
-  for (const name of names) uTilde = (uTilde * modPow(publicKey.r.get(name)!, mTildes.get(name)!, n)) % n
+  for (const name of names) uTilde = (uTilde * modPow(entry(publicKey.r, name), entry(mTildes, name), n)) % n
 
   const c = blindingChallenge(u, uTilde, nonce)
-  const mCaps = new Map(names.map((name) => [name, mTildes.get(name)! + c * hidden.get(name)!]))
+  const mCaps = new Map(names.map((name) => [name, entry(mTildes, name) + c * entry(hidden, name)]))
   return {
     blinded: { u, hiddenAttributes: names },
     proof: { c, vDashCap: c * vPrime + vDashTilde, mCaps },

@@ -10,7 +10,11 @@ import {
   modInverse,
   modPow,
   randomBelow,
+  MathError,
+  crtModulus,
+  modPowCrt,
   randomQuadraticResidue,
+  type CrtModulus,
 } from '../math'
 import { LARGE_PRIME } from './constants'
 
@@ -41,8 +45,13 @@ function randomExponent(key: PrimaryPrivateKey): bigint {
 }
 
 /** True when s generates the whole group of quadratic residues mod n (order p'q'). */
-function generatesQuadraticResidues(s: bigint, key: PrimaryPrivateKey, n: bigint): boolean {
-  return s !== 1n && modPow(s, key.p, n) !== 1n && modPow(s, key.q, n) !== 1n
+function generatesQuadraticResidues(s: bigint, key: PrimaryPrivateKey, crt: CrtModulus): boolean {
+  return s !== 1n && modPowCrt(s, key.p, crt) !== 1n && modPowCrt(s, key.q, crt) !== 1n
+}
+
+/** The CRT form of the key's modulus, for the issuer's own exponentiations. */
+export function privateModulus(key: PrimaryPrivateKey): CrtModulus {
+  return crtModulus(2n * key.p + 1n, 2n * key.q + 1n)
 }
 
 export async function generatePrimaryKey(
@@ -51,19 +60,20 @@ export async function generatePrimaryKey(
   // Both safe primes at once: OpenSSL searches on the libuv pool, one per core.
   const [pSafe, qSafe] = await Promise.all([generateSafePrime(LARGE_PRIME), generateSafePrime(LARGE_PRIME)])
   const privateKey: PrimaryPrivateKey = { p: pSafe >> 1n, q: qSafe >> 1n }
-  const n = pSafe * qSafe
+  const crt = crtModulus(pSafe, qSafe)
+  const n = crt.n
   let s = randomQuadraticResidue(n)
-  while (!generatesQuadraticResidues(s, privateKey, n)) s = randomQuadraticResidue(n)
+  while (!generatesQuadraticResidues(s, privateKey, crt)) s = randomQuadraticResidue(n)
 
   const xz = randomExponent(privateKey)
   const xr = new Map<string, bigint>()
   for (const name of attributeNames) xr.set(name, randomExponent(privateKey))
   const r = new Map<string, bigint>()
-  for (const [name, x] of xr) r.set(name, modPow(s, x, n))
-  const z = modPow(s, xz, n)
-  const rctxt = modPow(s, randomExponent(privateKey), n)
+  for (const [name, x] of xr) r.set(name, modPowCrt(s, x, crt))
+  const z = modPowCrt(s, xz, crt)
+  const rctxt = modPowCrt(s, randomExponent(privateKey), crt)
   const publicKey: PrimaryPublicKey = { n, s, r, rctxt, z }
-  return { publicKey, privateKey, correctness: proveKeyCorrectness(publicKey, privateKey, xz, xr) }
+  return { publicKey, privateKey, correctness: proveKeyCorrectness(publicKey, privateKey, crt, xz, xr) }
 }
 
 function keyCorrectnessChallenge(z: bigint, rValues: bigint[], zCap: bigint, rCaps: bigint[]): bigint {
@@ -73,25 +83,26 @@ function keyCorrectnessChallenge(z: bigint, rValues: bigint[], zCap: bigint, rCa
 function proveKeyCorrectness(
   publicKey: PrimaryPublicKey,
   privateKey: PrimaryPrivateKey,
+  crt: CrtModulus,
   xz: bigint,
   xr: Map<string, bigint>,
 ): KeyCorrectness {
-  const { n, s } = publicKey
+  const { s } = publicKey
   const names = [...publicKey.r.keys()]
   const xzTilde = randomExponent(privateKey)
   const xrTilde = names.map(() => randomExponent(privateKey))
-  const zTilde = modPow(s, xzTilde, n)
-  const rTilde = xrTilde.map((x) => modPow(s, x, n))
+  const zTilde = modPowCrt(s, xzTilde, crt)
+  const rTilde = xrTilde.map((x) => modPowCrt(s, x, crt))
   const c = keyCorrectnessChallenge(
     publicKey.z,
-    names.map((name) => publicKey.r.get(name)!),
+    names.map((name) => entry(publicKey.r, name)),
     zTilde,
     rTilde,
   )
   return {
     c,
     xzCap: c * xz + xzTilde,
-    xrCap: names.map((name, i) => [name, c * xr.get(name)! + xrTilde[i]]),
+    xrCap: names.map((name, i) => [name, c * entry(xr, name) + xrTilde[i]]),
   }
 }
 
@@ -107,7 +118,7 @@ export function verifyKeyCorrectness(publicKey: PrimaryPublicKey, proof: KeyCorr
   for (const name of covered) if (!publicKey.r.has(name)) return false
   try {
     const zCap = (modPow(modInverse(z, n), proof.c, n) * modPow(s, proof.xzCap, n)) % n
-    const rValues = proof.xrCap.map(([name]) => publicKey.r.get(name)!)
+    const rValues = proof.xrCap.map(([name]) => entry(publicKey.r, name))
     const rCaps = proof.xrCap.map(
       ([, xrCap], i) => (modPow(modInverse(rValues[i], n), proof.c, n) * modPow(s, xrCap, n)) % n,
     )
@@ -116,4 +127,11 @@ export function verifyKeyCorrectness(publicKey: PrimaryPublicKey, proof: KeyCorr
     // A value sharing a factor with n has no inverse: not a key anyone could prove.
     return false
   }
+}
+
+/** The value under `name`, or a MathError (callers check names first; this keeps the types honest). */
+export function entry<T>(map: ReadonlyMap<string, T>, name: string): T {
+  const value = map.get(name)
+  if (value === undefined) throw new MathError(`no value for '${name}'`)
+  return value
 }

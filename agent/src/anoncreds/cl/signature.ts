@@ -12,13 +12,14 @@ import {
   hashToBigint,
   isProbablePrime,
   modInverse,
+  modPowCrt,
   modPow,
   mod,
   randomBelow,
   randomBits,
 } from '../math'
 import { LARGE_E_END_RANGE, LARGE_E_START, LARGE_VPRIME_PRIME } from './constants'
-import type { PrimaryPrivateKey, PrimaryPublicKey } from './primary-key'
+import { entry, privateModulus, type PrimaryPrivateKey, type PrimaryPublicKey } from './primary-key'
 
 export interface PrimarySignature {
   m2: bigint
@@ -51,18 +52,22 @@ function signatureChallenge(q: bigint, a: bigint, aCap: bigint, nonce: bigint): 
   return hashToBigint([q, a, aCap, nonce].map(bigintToBytes))
 }
 
-/** R_x = S^v * Rctxt^m2 * prod R_i^m_i mod n over the given attribute values (hidden ones included). */
+/**
+ * R_x = S^v * Rctxt^m2 * prod R_i^m_i mod n over the given attribute values (hidden ones included); `power`
+ * is modPow, or the issuer's CRT exponentiation.
+ */
 function attributeProduct(
   publicKey: PrimaryPublicKey,
   v: bigint,
   m2: bigint,
   values: Map<string, bigint>,
+  power: (base: bigint, exponent: bigint) => bigint,
   blindedU?: bigint,
 ): bigint {
   const { n } = publicKey
-  let rx = (modPow(publicKey.s, v, n) * modPow(publicKey.rctxt, m2, n)) % n
+  let rx = (power(publicKey.s, v) * power(publicKey.rctxt, m2)) % n
   if (blindedU !== undefined && blindedU !== 0n) rx = (rx * blindedU) % n
-  for (const [name, value] of values) rx = (rx * modPow(publicKey.r.get(name)!, value, n)) % n
+  for (const [name, value] of values) rx = (rx * power(entry(publicKey.r, name), value)) % n
   return rx
 }
 
@@ -75,16 +80,18 @@ export function signPrimary(
   requestNonce: bigint,
 ): { signature: PrimarySignature; correctness: SignatureCorrectness } {
   const { n } = publicKey
+  const crt = privateModulus(privateKey)
+  const power = (base: bigint, exponent: bigint) => modPowCrt(base, exponent, crt)
   const order = privateKey.p * privateKey.q
   const v = randomBits(LARGE_VPRIME_PRIME) | (1n << BigInt(LARGE_VPRIME_PRIME - 1))
   const e = generatePrimeInRange(LARGE_E_START, LARGE_E_END_RANGE)
-  const rx = attributeProduct(publicKey, v, m2, knownValues, blindedU)
+  const rx = attributeProduct(publicKey, v, m2, knownValues, power, blindedU)
   const q = (publicKey.z * modInverse(rx, n)) % n
   const eInverse = modInverse(e, order)
-  const a = modPow(q, eInverse, n)
+  const a = power(q, eInverse)
 
   const r = randomBelow(order)
-  const aCap = modPow(q, r, n)
+  const aCap = power(q, r)
   const c = signatureChallenge(q, a, aCap, requestNonce)
   const se = mod(r - c * eInverse, order)
   return { signature: { m2, a, e, v }, correctness: { se, c } }
@@ -107,7 +114,9 @@ export function verifyPrimarySignature(
   if (signature.a <= 1n || signature.a >= n) return false
   if (!isProbablePrime(signature.e)) return false
   try {
-    const rx = attributeProduct(publicKey, signature.v, signature.m2, values)
+    const rx = attributeProduct(publicKey, signature.v, signature.m2, values, (base, exponent) =>
+      modPow(base, exponent, n),
+    )
     const q = (publicKey.z * modInverse(rx, n)) % n
     if (modPow(signature.a, signature.e, n) !== q) return false
     const aCap = modPow(signature.a, correctness.c + correctness.se * signature.e, n)
