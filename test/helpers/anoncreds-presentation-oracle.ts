@@ -6,7 +6,6 @@
  * presentation calls. Issuing takes a few seconds, so a test file builds the world once.
  */
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 
 import {
@@ -17,80 +16,9 @@ import {
   encodeCredentialAttribute,
   processCredential,
 } from '../../agent/src/anoncreds'
+import { oracle as anoncredsRs } from './anoncreds-oracle'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
-
-interface WasmObject {
-  toJSON(): unknown
-}
-type From = { from(json: unknown): WasmObject }
-interface AnonCredsWasm {
-  initSync(options: { module: Uint8Array }): unknown
-  Issuer: {
-    createCredentialOffer(schemaId: string, credDefId: string, kcp: WasmObject): WasmObject
-    createCredential(
-      credDef: WasmObject,
-      priv: WasmObject,
-      offer: WasmObject,
-      request: WasmObject,
-      values: Record<string, string>,
-    ): WasmObject
-  }
-  Prover: {
-    createLinkSecret(): { toString(): string }
-    createCredentialRequest(
-      credDef: WasmObject,
-      linkSecret: WasmObject,
-      id: string,
-      offer: WasmObject,
-    ): { request: WasmObject; metadata: WasmObject }
-    processCredential(
-      credential: WasmObject,
-      metadata: WasmObject,
-      linkSecret: WasmObject,
-      credDef: WasmObject,
-    ): WasmObject
-    createPresentation(
-      request: WasmObject,
-      credential: WasmObject,
-      linkSecret: WasmObject,
-      schemas: Record<string, WasmObject>,
-      credDefs: Record<string, WasmObject>,
-    ): WasmObject
-  }
-  Verifier: {
-    createNonce(): string
-    verifyPresentation(
-      p: WasmObject,
-      request: WasmObject,
-      schemas: Record<string, WasmObject>,
-      credDefs: Record<string, WasmObject>,
-    ): boolean
-  }
-  CredentialSchema: From
-  CredentialDefinition: From
-  CredentialDefinitionPrivate: From
-  CredentialKeyCorrectnessProof: From
-  CredentialOffer: From
-  Credential: From
-  PresentationRequest: From
-  Presentation: From
-  LinkSecret: { fromString(value: string): WasmObject }
-}
-
-const BUILD_DIR = join(__dirname, '..', '..', 'node_modules', '@hyperledger', 'identus-sdk', 'build')
-let wasm: AnonCredsWasm | undefined
-// The glue is CommonJS built outside our sources; loading it by path keeps it out of the type graph.
-const loadBuilt = createRequire(__filename)
-
-/** anoncreds-rs as identus-sdk ships it: wasm-bindgen glue plus the module bytes from a shared chunk. */
-export function anonCredsWasm(): AnonCredsWasm {
-  if (wasm) return wasm
-  const glue = loadBuilt(join(BUILD_DIR, 'anoncreds_wasm-QQEKKZ4I.js')) as AnonCredsWasm
-  glue.initSync({ module: (loadBuilt(join(BUILD_DIR, 'chunk-55WTQX7X.js')) as { f: Uint8Array }).f })
-  wasm = glue
-  return glue
-}
 
 export interface IssuedCredential {
   issuerId: string
@@ -136,36 +64,34 @@ export function presentationFixtures(): Record<'person' | 'license', Json> {
 }
 
 export function loadPresentationOracle(): OracleWorld {
-  const w = anonCredsWasm()
   const keys = presentationFixtures()
-  const linkSecret = w.Prover.createLinkSecret().toString()
+  const linkSecret = anoncredsRs.createLinkSecret()
 
   // Person: the oracle issues and the oracle's holder processes.
   const p = keys.person
-  const offer = w.Issuer.createCredentialOffer(
-    p.schemaId,
-    p.credDefId,
-    w.CredentialKeyCorrectnessProof.from(p.keyCorrectnessProof),
-  )
-  const { request, metadata } = w.Prover.createCredentialRequest(
-    w.CredentialDefinition.from(p.credentialDefinition),
-    w.LinkSecret.fromString(linkSecret),
-    'link-secret',
-    w.CredentialOffer.from(offer.toJSON()),
-  )
-  const signed = w.Issuer.createCredential(
-    w.CredentialDefinition.from(p.credentialDefinition),
-    w.CredentialDefinitionPrivate.from(p.credentialDefinitionPrivate),
-    w.CredentialOffer.from(offer.toJSON()),
-    request,
-    PERSON,
-  )
-  const personCredential = w.Prover.processCredential(
-    signed,
-    metadata,
-    w.LinkSecret.fromString(linkSecret),
-    w.CredentialDefinition.from(p.credentialDefinition),
-  ).toJSON() as Json
+  const offer = anoncredsRs.createCredentialOffer({
+    schemaId: p.schemaId,
+    credentialDefinitionId: p.credDefId,
+    keyCorrectnessProof: p.keyCorrectnessProof,
+  })
+  const request = anoncredsRs.createCredentialRequest({
+    credentialDefinition: p.credentialDefinition,
+    linkSecret,
+    linkSecretId: 'link-secret',
+    credentialOffer: offer,
+  })
+  const personCredential = anoncredsRs.processCredential({
+    credential: anoncredsRs.createCredential({
+      credentialDefinition: p.credentialDefinition,
+      credentialDefinitionPrivate: p.credentialDefinitionPrivate,
+      credentialOffer: offer,
+      credentialRequest: request.credentialRequest,
+      attributeRawValues: PERSON,
+    }),
+    credentialRequestMetadata: request.credentialRequestMetadata,
+    linkSecret,
+    credentialDefinition: p.credentialDefinition,
+  })
 
   // License: our issuer and our holder.
   const l = keys.license
@@ -196,32 +122,22 @@ export function loadPresentationOracle(): OracleWorld {
 
   const schemas = { [p.schemaId]: p.schema, [l.schemaId]: l.schema }
   const credentialDefinitions = { [p.credDefId]: p.credentialDefinition, [l.credDefId]: l.credentialDefinition }
-  const wasmSchemas = () =>
-    Object.fromEntries(Object.entries(schemas).map(([id, s]) => [id, w.CredentialSchema.from(s)]))
-  const wasmCredDefs = () =>
-    Object.fromEntries(Object.entries(credentialDefinitions).map(([id, d]) => [id, w.CredentialDefinition.from(d)]))
-  const verify = (presentation: Json, req: Json) =>
-    w.Verifier.verifyPresentation(
-      w.Presentation.from(presentation),
-      w.PresentationRequest.from(req),
-      wasmSchemas(),
-      wasmCredDefs(),
-    )
-
-  const oracle: PresentationOracle = {
-    nonce: () => w.Verifier.createNonce(),
-    createPresentation: (req, credential, secret) =>
-      w.Prover.createPresentation(
-        w.PresentationRequest.from(req),
-        w.Credential.from(credential),
-        w.LinkSecret.fromString(secret),
-        wasmSchemas(),
-        wasmCredDefs(),
-      ).toJSON() as Json,
+  const verify = (presentation: Json, presentationRequest: Json) =>
+    anoncredsRs.verifyPresentation({ presentation, presentationRequest, schemas, credentialDefinitions })
+  const presentationOracle: PresentationOracle = {
+    nonce: () => anoncredsRs.createNonce(),
+    createPresentation: (presentationRequest, credential, secret) =>
+      anoncredsRs.createPresentation({
+        presentationRequest,
+        credential,
+        linkSecret: secret,
+        schemas,
+        credentialDefinitions,
+      }),
     verifyPresentation: verify,
-    verifyPresentationOrFalse: (presentation, req) => {
+    verifyPresentationOrFalse: (presentation, presentationRequest) => {
       try {
-        return verify(presentation, req)
+        return verify(presentation, presentationRequest)
       } catch {
         return false
       }
@@ -237,7 +153,7 @@ export function loadPresentationOracle(): OracleWorld {
     values: credential.values,
   })
   return {
-    oracle,
+    oracle: presentationOracle,
     person: issued(p, personCredential),
     license: issued(l, licenseCredential),
     linkSecret,
