@@ -211,6 +211,36 @@ describe('AnonCreds presentations against anoncreds-rs (WASM oracle)', () => {
     }
   })
 
+  it('matches attribute names without case and spaces, proves two credentials of one definition, carries a timestamp', () => {
+    const req: Json = {
+      nonce: world.oracle.nonce(),
+      name: 'names',
+      version: '1.0',
+      requested_attributes: { first: { name: 'E Mail' }, second: { names: ['CITY', 'Na me'] } },
+      requested_predicates: { adult: { name: ' AGE', p_type: '>=', p_value: 21 } },
+    }
+    const presentation = createPresentation({
+      presentationRequest: req,
+      credentials: [
+        { credential: world.person.credential, timestamp: 1700000000 },
+        { credential: world.person.credential },
+      ],
+      credentialsProve: [
+        { entryIndex: 0, referent: 'first', isPredicate: false, reveal: true },
+        { entryIndex: 1, referent: 'second', isPredicate: false, reveal: true },
+        { entryIndex: 1, referent: 'adult', isPredicate: true, reveal: true },
+      ],
+      linkSecret: world.linkSecret,
+      schemas: world.schemas,
+      credentialDefinitions: world.credentialDefinitions,
+    }) as unknown as Json
+    expect(presentation.identifiers.map((id: Json) => id.timestamp)).toEqual([1700000000, null])
+    expect(presentation.requested_proof.revealed_attr_groups.second.values['Na me'].raw).toBe('Alice Smith')
+    expect(presentation.proof.proofs[1].primary_proof.eq_proof.revealed_attrs).toHaveProperty('name')
+    expect(verify(presentation, req)).toBe(true)
+    expect(world.oracle.verifyPresentation(presentation, req)).toBe(true)
+  })
+
   describe('rejects', () => {
     let req: Json
     let good: Json
