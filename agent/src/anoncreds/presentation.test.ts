@@ -339,6 +339,22 @@ describe('AnonCreds presentations against anoncreds-rs (WASM oracle)', () => {
       ).toBe(false)
     })
 
+    it('a credential claimed under another schema with the same attribute names', () => {
+      const copyId = `${world.person.issuerId}/schemas/person-copy`
+      const schemas = { ...world.schemas, [copyId]: { ...world.person.schema, name: 'person-copy' } }
+      const claimed = clone(good)
+      claimed.identifiers[0].schema_id = copyId
+      const copyRequest = clone(req)
+      copyRequest.requested_attributes.degree_hidden.restrictions = { schema_name: 'person-copy' }
+      const check = checkPresentation({
+        presentation: claimed,
+        presentationRequest: copyRequest,
+        schemas,
+        credentialDefinitions: world.credentialDefinitions,
+      })
+      expect(check).toEqual({ valid: false, reason: expect.stringContaining('is not for schema') })
+    })
+
     it('a presentation made with another link secret', () => {
       const wrong = ours(req, { linkSecret: world.otherLinkSecret })
       expect(verify(wrong, req)).toBe(false)

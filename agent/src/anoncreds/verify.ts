@@ -213,6 +213,13 @@ function check(options: VerifyPresentationOptions): PresentationCheck {
       if (credDefsJson[credDefId] === undefined) reject(`credential definition ${credDefId} was not given`)
       credDefs.set(credDefId, parseCredentialDefinition(credDefsJson[credDefId], `credentialDefinitions.${credDefId}`))
     }
+    // The key proves the credential, not its schema: a prover could name another schema with the same attribute
+    // names to meet a schema restriction. A definition names its schema (legacy ledger ones by sequence number,
+    // which cannot be compared here).
+    const definedFor = known(credDefs, credDefId).schemaId
+    if (!/^[0-9]+$/.test(definedFor) && definedFor !== schemaId) {
+      reject(`credential definition ${credDefId} is not for schema ${schemaId}`)
+    }
   }
 
   // What each sub proof has to show, from the request.
