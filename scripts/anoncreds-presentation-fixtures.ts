@@ -17,8 +17,25 @@ async function definition(name: string, attributeNames: string[], issuerId: stri
 }
 
 async function main(): Promise<void> {
+  const person = await definition(
+    'person',
+    ['name', 'age', 'height', 'city', 'email', 'degree'],
+    'did:web:issuer.example',
+  )
+  // A second key for the same schema: a presentation made under one must not verify under the other.
+  const personOtherKey = {
+    ...person,
+    credDefId: `${person.issuerId}/cred-defs/person-other-key`,
+    ...(await createCredentialDefinition({
+      schemaId: person.schemaId,
+      schema: person.schema,
+      issuerId: person.issuerId,
+      tag: 'other',
+    })),
+  }
   const fixtures = {
-    person: await definition('person', ['name', 'age', 'height', 'city', 'email', 'degree'], 'did:web:issuer.example'),
+    person,
+    personOtherKey,
     license: await definition('license', ['number', 'class', 'points'], 'NcYxiDXkpYi6ov5FcYDi1e'),
   }
   const file = join(__dirname, '..', 'test', 'fixtures', 'anoncreds-presentation', 'keys.json')

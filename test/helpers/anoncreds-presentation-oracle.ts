@@ -41,6 +41,8 @@ export interface PresentationOracle {
 export interface OracleWorld {
   oracle: PresentationOracle
   person: IssuedCredential
+  /** A second credential definition of the person schema (no credential issued under it). */
+  personOtherKeyId: string
   license: IssuedCredential
   linkSecret: string
   otherLinkSecret: string
@@ -59,7 +61,7 @@ const PERSON = {
 }
 const LICENSE = { number: 'L-123', class: 'B', points: '3' }
 
-export function presentationFixtures(): Record<'person' | 'license', Json> {
+export function presentationFixtures(): Record<'person' | 'personOtherKey' | 'license', Json> {
   return JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'anoncreds-presentation', 'keys.json'), 'utf8'))
 }
 
@@ -121,7 +123,12 @@ export function loadPresentationOracle(): OracleWorld {
   }) as unknown as Json
 
   const schemas = { [p.schemaId]: p.schema, [l.schemaId]: l.schema }
-  const credentialDefinitions = { [p.credDefId]: p.credentialDefinition, [l.credDefId]: l.credentialDefinition }
+  const other = keys.personOtherKey
+  const credentialDefinitions = {
+    [p.credDefId]: p.credentialDefinition,
+    [other.credDefId]: other.credentialDefinition,
+    [l.credDefId]: l.credentialDefinition,
+  }
   const verify = (presentation: Json, presentationRequest: Json) =>
     anoncredsRs.verifyPresentation({ presentation, presentationRequest, schemas, credentialDefinitions })
   const presentationOracle: PresentationOracle = {
@@ -155,6 +162,7 @@ export function loadPresentationOracle(): OracleWorld {
   return {
     oracle: presentationOracle,
     person: issued(p, personCredential),
+    personOtherKeyId: other.credDefId,
     license: issued(l, licenseCredential),
     linkSecret,
     otherLinkSecret: createLinkSecret(),
