@@ -31,12 +31,13 @@ export function buildCredentialValues(
 ): CredentialValues {
   const raws = readEntries(rawValues, path, 125)
   if (raws.length === 0) throw malformed(path, 'must not be empty')
+  const encodedMap = encodedValues === undefined ? undefined : readObject(encodedValues, 'attributeEncodedValues')
   const values: CredentialValues = {}
   for (const [name, raw] of raws) {
     const rawText = readString(raw, `${path}.${name}`, { nonEmpty: false, maxLength: 65536 })
     const encoded =
-      encodedValues && Object.hasOwn(encodedValues, name)
-        ? readString(encodedValues[name], `attributeEncodedValues.${name}`)
+      encodedMap && Object.hasOwn(encodedMap, name)
+        ? readString(encodedMap[name], `attributeEncodedValues.${name}`)
         : encodeCredentialAttribute(rawText)
     readBigint(encoded, `attributeEncodedValues.${name}`, { allowNegative: true, maxBits: 1024 })
     values[name] = { raw: rawText, encoded }

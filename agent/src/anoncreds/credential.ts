@@ -11,7 +11,7 @@ import {
 import { readCredentialDefinition, readCredentialDefinitionPrivate } from './credential-definition'
 import { readCredentialOffer } from './credential-offer'
 import { readCredentialRequest, readCredentialRequestMetadata } from './credential-request'
-import { AnonCredsError, malformed } from './errors'
+import { AnonCredsError, guarded, malformed } from './errors'
 import { assertIdentifier } from './identifiers'
 import { readLinkSecret } from './link-secret'
 import { toDecimal } from './math'
@@ -76,7 +76,9 @@ export function createCredential(options: CreateCredentialOptions): Credential {
     )
   }
   const m2 = credentialContext(request.entropy)
-  const { signature, correctness } = signPrimary(publicKey, privateKey, request.blinded.u, m2, known, request.nonce)
+  const { signature, correctness } = guarded('createCredential', () =>
+    signPrimary(publicKey, privateKey, request.blinded.u, m2, known, request.nonce),
+  )
   return {
     schema_id: offer.json.schema_id,
     cred_def_id: offer.json.cred_def_id,

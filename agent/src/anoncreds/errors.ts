@@ -1,5 +1,7 @@
 import { InvalidInputError } from '@idplane/common'
 
+import { MathError } from './math'
+
 /**
  * Why an AnonCreds operation refused its input. `malformed`: an object does not have the anoncreds-rs shape;
  * `invalid`: it has the shape but fails a cryptographic check (tampered proof, wrong nonce, another key);
@@ -28,4 +30,18 @@ export function malformed(path: string, message: string): AnonCredsError {
 
 export function invalid(message: string, path?: string): AnonCredsError {
   return new AnonCredsError('invalid', message, path)
+}
+
+/**
+ * Runs an operation's arithmetic; a MathError (a value with no inverse, which only crafted input produces)
+ * becomes AnonCredsError('invalid') so nothing but AnonCredsError leaves the library for bad input.
+ */
+export function guarded<T>(operation: string, action: () => T): T {
+  try {
+    return action()
+  } catch (error) {
+    if (error instanceof MathError)
+      throw new AnonCredsError('invalid', `${operation}: ${error.message}`, undefined, { cause: error })
+    throw error
+  }
 }

@@ -44,18 +44,28 @@ function loadFixture(name: string): OracleFixture {
   return JSON.parse(readFileSync(file, 'utf8')) as OracleFixture
 }
 
-/** The JSON's structure: key sets and value types (numbers are decimal strings in both). */
+/**
+ * The JSON's structure: key sets and value types (numbers are decimal strings in both). Null fields are
+ * dropped: native anoncreds-rs (serde_json, what Credo stores) writes an absent Option as null, as we do, while
+ * the WASM build (serde-wasm-bindgen) leaves the key out; both read either.
+ */
 function skeleton(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(skeleton)
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
       Object.keys(value)
+        .filter((key) => (value as Json)[key] !== null)
         .sort()
         .map((key) => [key, skeleton((value as Json)[key])]),
     )
   }
   if (typeof value === 'string') return /^-?[0-9]+$/.test(value) ? 'decimal' : 'string'
   return value === null ? null : typeof value
+}
+
+/** The JSON with null-valued keys removed (see skeleton). */
+function withoutNulls(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value, (_key, item: unknown) => (item === null ? undefined : item)))
 }
 
 /** Runs `action`; the AnonCredsError it must throw (any other error fails the test). */
@@ -131,7 +141,7 @@ describe('AnonCreds issuance against anoncreds-rs', () => {
         linkSecret: fixture.linkSecret,
         credentialDefinition: fixture.credentialDefinition,
       })
-      expect(processed).toEqual(fixture.processedCredential)
+      expect(withoutNulls(processed)).toEqual(withoutNulls(fixture.processedCredential))
     }
   })
 

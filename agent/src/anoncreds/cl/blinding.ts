@@ -3,7 +3,7 @@
  * the offer's nonce. Only the link secret is hidden (anoncreds-rs never commits other attributes), but the
  * checks accept what anoncreds-clsignatures allows: any hidden attributes, no committed ones.
  */
-import { bigintToBytes, hashToBigint, modInverse, modPow, randomBits } from '../math'
+import { bigintToBytes, hashToBigint, MathError, modInverse, modPow, randomBits } from '../math'
 import { LARGE_MTILDE, LARGE_VPRIME, LARGE_VPRIME_TILDE } from './constants'
 import { entry, type PrimaryPublicKey } from './primary-key'
 
@@ -66,7 +66,9 @@ export function verifyBlindedSecrets(
       uCap = (uCap * modPow(base, mCap, n)) % n
     }
     return blindingChallenge(blinded.u, uCap, nonce) === proof.c
-  } catch {
-    return false
+  } catch (error) {
+    // Only crafted values lack an inverse: such input does not verify.
+    if (error instanceof MathError) return false
+    throw error
   }
 }

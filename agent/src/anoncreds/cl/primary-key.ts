@@ -123,9 +123,10 @@ export function verifyKeyCorrectness(publicKey: PrimaryPublicKey, proof: KeyCorr
       ([, xrCap], i) => (modPow(modInverse(rValues[i], n), proof.c, n) * modPow(s, xrCap, n)) % n,
     )
     return keyCorrectnessChallenge(z, rValues, zCap, rCaps) === proof.c
-  } catch {
+  } catch (error) {
     // A value sharing a factor with n has no inverse: not a key anyone could prove.
-    return false
+    if (error instanceof MathError) return false
+    throw error
   }
 }
 

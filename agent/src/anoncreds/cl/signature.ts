@@ -17,6 +17,7 @@ import {
   mod,
   randomBelow,
   randomBits,
+  MathError,
 } from '../math'
 import { LARGE_E_END_RANGE, LARGE_E_START, LARGE_VPRIME_PRIME } from './constants'
 import { entry, privateModulus, type PrimaryPrivateKey, type PrimaryPublicKey } from './primary-key'
@@ -121,7 +122,9 @@ export function verifyPrimarySignature(
     if (modPow(signature.a, signature.e, n) !== q) return false
     const aCap = modPow(signature.a, correctness.c + correctness.se * signature.e, n)
     return signatureChallenge(q, signature.a, aCap, requestNonce) === correctness.c
-  } catch {
-    return false
+  } catch (error) {
+    // Only crafted values lack an inverse: such input does not verify.
+    if (error instanceof MathError) return false
+    throw error
   }
 }
