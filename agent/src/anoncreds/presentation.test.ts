@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
 import fc from 'fast-check'
 
 import { AnonCredsError } from './errors'
 import { createPresentation, type CreatePresentationOptions } from './presentation'
 import { checkPresentation, verifyPresentation } from './verify'
+import { oracle } from '../../../test/helpers/anoncreds-oracle'
 import { loadPresentationOracle, type OracleWorld } from '../../../test/helpers/anoncreds-presentation-oracle'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -239,6 +243,45 @@ describe('AnonCreds presentations against anoncreds-rs (WASM oracle)', () => {
     expect(presentation.proof.proofs[1].primary_proof.eq_proof.revealed_attrs).toHaveProperty('name')
     expect(verify(presentation, req)).toBe(true)
     expect(world.oracle.verifyPresentation(presentation, req)).toBe(true)
+  })
+
+  it('proves a credential whose key, issuance and processing all come from anoncreds-rs', () => {
+    const small = JSON.parse(
+      readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'anoncreds', 'small.json'), 'utf8'),
+    )
+    const schemas = { [small.schemaId]: small.schema }
+    const credentialDefinitions = { [small.credentialDefinitionId]: small.credentialDefinition }
+    const req: Json = {
+      nonce: world.oracle.nonce(),
+      name: 'small',
+      version: '1.0',
+      requested_attributes: { name: { name: 'name', restrictions: { cred_def_id: small.credentialDefinitionId } } },
+      requested_predicates: {
+        adult: { name: 'age', p_type: '>=', p_value: 18 },
+        under: { name: 'age', p_type: '<', p_value: 29 },
+      },
+    }
+    const mine = createPresentation({
+      presentationRequest: req,
+      credentials: [{ credential: small.processedCredential }],
+      credentialsProve: [
+        { entryIndex: 0, referent: 'name', isPredicate: false, reveal: true },
+        { entryIndex: 0, referent: 'adult', isPredicate: true, reveal: true },
+        { entryIndex: 0, referent: 'under', isPredicate: true, reveal: true },
+      ],
+      linkSecret: small.linkSecret,
+      schemas,
+      credentialDefinitions,
+    })
+    const options = { presentationRequest: req, schemas, credentialDefinitions }
+    expect(verifyPresentation({ presentation: mine, ...options })).toBe(true)
+    expect(oracle.verifyPresentation({ presentation: mine as unknown as Json, ...options })).toBe(true)
+    const theirs = oracle.createPresentation({
+      credential: small.processedCredential,
+      linkSecret: small.linkSecret,
+      ...options,
+    })
+    expect(verifyPresentation({ presentation: theirs, ...options })).toBe(true)
   })
 
   describe('rejects', () => {
