@@ -23,6 +23,7 @@ import {
   isAbsent,
   nonEmptyString,
   object,
+  own,
   parseCredential,
   parseCredentialDefinition,
   parsePresentationRequest,
@@ -92,6 +93,7 @@ function buildPresentation(options: CreatePresentationOptions): PresentationJson
   const selfAttest = new Map<string, string>()
   if (!isAbsent(input.selfAttest)) {
     for (const [referent, value] of Object.entries(object(input.selfAttest, 'selfAttest'))) {
+      if (referent === '__proto__') throw malformed('selfAttest', 'must not name "__proto__"')
       selfAttest.set(referent, string(value, `selfAttest.${referent}`))
     }
   }
@@ -155,9 +157,9 @@ function buildPresentation(options: CreatePresentationOptions): PresentationJson
     if (plan.attributes.length === 0 && plan.predicates.length === 0) continue
     const subProofIndex = identifiers.length
     const { credential } = plan
-    const schemaJson = schemas[credential.schemaId]
+    const schemaJson = own(schemas, credential.schemaId)
     if (schemaJson === undefined) throw invalid(`schema ${credential.schemaId} was not given`)
-    const credDefJson = credentialDefinitions[credential.credDefId]
+    const credDefJson = own(credentialDefinitions, credential.credDefId)
     if (credDefJson === undefined) throw invalid(`credential definition ${credential.credDefId} was not given`)
     const schema = parseSchema(schemaJson, `schemas.${credential.schemaId}`)
     const credDef = parseCredentialDefinition(credDefJson, `credentialDefinitions.${credential.credDefId}`)

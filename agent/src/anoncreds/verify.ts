@@ -17,6 +17,7 @@ import {
   isAbsent,
   nonEmptyString,
   object,
+  own,
   parseByteList,
   parseCredentialDefinition,
   parsePresentationRequest,
@@ -206,12 +207,12 @@ function check(options: VerifyPresentationOptions): PresentationCheck {
   const credDefs = new Map<string, CredentialDefinition>()
   for (const { schemaId, credDefId } of identifiers) {
     if (!schemas.has(schemaId)) {
-      if (schemasJson[schemaId] === undefined) reject(`schema ${schemaId} was not given`)
-      schemas.set(schemaId, parseSchema(schemasJson[schemaId], `schemas.${schemaId}`))
+      const json = own(schemasJson, schemaId) ?? reject(`schema ${schemaId} was not given`)
+      schemas.set(schemaId, parseSchema(json, `schemas.${schemaId}`))
     }
     if (!credDefs.has(credDefId)) {
-      if (credDefsJson[credDefId] === undefined) reject(`credential definition ${credDefId} was not given`)
-      credDefs.set(credDefId, parseCredentialDefinition(credDefsJson[credDefId], `credentialDefinitions.${credDefId}`))
+      const json = own(credDefsJson, credDefId) ?? reject(`credential definition ${credDefId} was not given`)
+      credDefs.set(credDefId, parseCredentialDefinition(json, `credentialDefinitions.${credDefId}`))
     }
     // The key proves the credential, not its schema: a prover could name another schema with the same attribute
     // names to meet a schema restriction. A definition names its schema (legacy ledger ones by sequence number,

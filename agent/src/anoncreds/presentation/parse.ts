@@ -73,6 +73,17 @@ export function entries(value: unknown, path: string): [string, unknown][] {
   return Object.entries(object(value, path))
 }
 
+/** The object's own entry for a key (an id like `constructor` must not find Object.prototype's). */
+export function own(record: Json, key: string): unknown {
+  return Object.hasOwn(record, key) ? record[key] : undefined
+}
+
+// Referents and attribute names become keys of plain objects in the presentation JSON.
+function safeKey(key: string, path: string): string {
+  if (key === '__proto__') throw malformed(path, 'must not be "__proto__"')
+  return key
+}
+
 export interface Schema {
   readonly issuerId: string
   readonly name: string
@@ -213,12 +224,13 @@ export function parsePresentationRequest(value: unknown, path = 'presentationReq
     ? []
     : entries(json.requested_attributes, `${path}.requested_attributes`)) {
     const p = `${path}.requested_attributes.${referent}`
+    safeKey(referent, p)
     const attr = object(entry, p)
     const name = isAbsent(attr.name) ? undefined : string(attr.name, `${p}.name`)
     let names: string[] | undefined
     if (!isAbsent(attr.names)) {
       if (!Array.isArray(attr.names)) throw malformed(`${p}.names`, 'must be an array')
-      names = attr.names.map((n, i) => nonEmptyString(n, `${p}.names[${i}]`))
+      names = attr.names.map((n, i) => safeKey(nonEmptyString(n, `${p}.names[${i}]`), `${p}.names[${i}]`))
     }
     const hasName = name !== undefined && name.length > 0
     const hasNames = names !== undefined && names.length > 0
@@ -234,6 +246,7 @@ export function parsePresentationRequest(value: unknown, path = 'presentationReq
     ? []
     : entries(json.requested_predicates, `${path}.requested_predicates`)) {
     const p = `${path}.requested_predicates.${referent}`
+    safeKey(referent, p)
     const pred = object(entry, p)
     const pType = PREDICATE_TYPES[string(pred.p_type, `${p}.p_type`)]
     if (!pType) throw malformed(`${p}.p_type`, 'must be one of ">=", "<=", ">", "<"')
