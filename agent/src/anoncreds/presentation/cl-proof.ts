@@ -9,12 +9,12 @@
  * JSON interchangeable with anoncreds-rs: its ProofBuilder/ProofVerifier order is eq proof then the predicates
  * of each sub proof, sub proofs in presentation order.
  */
+import { LARGE_E_START, LARGE_VPRIME, LINK_SECRET_ATTRIBUTE } from '../cl/constants'
 import { bigintToBytes, hashToBigint, modInverse, modPow, randomBits } from '../math'
 import { fourSquares } from './four-squares'
 
-// Bit sizes of the random values (anoncreds-clsignatures constants.rs).
-export const LARGE_E_START = 596
-export const LARGE_VPRIME = 2128
+// Bit sizes of the proof's random values (anoncreds-clsignatures constants.rs); the signature's own sizes are
+// shared with issuance in cl/constants.ts.
 export const LARGE_ETILDE = 456
 export const LARGE_VTILDE = 3060
 export const LARGE_MVECT = 592
@@ -25,8 +25,7 @@ export const LARGE_ALPHATILDE = 2787
 const ITERATION = 4
 const E_START_VALUE = 1n << BigInt(LARGE_E_START)
 
-/** The link secret's name inside CL keys and proofs (historical, kept by anoncreds-rs). */
-export const LINK_SECRET_ATTRIBUTE = 'master_secret'
+export { LINK_SECRET_ATTRIBUTE }
 
 export interface PrimaryPublicKey {
   readonly n: bigint

@@ -3,6 +3,7 @@
  * requests, presentations) into typed values. Anything that does not have the anoncreds-rs shape is an
  * AnonCredsError of kind `malformed` naming the path; nothing here throws anything else.
  */
+import { attributeCommonView } from '../attributes'
 import { malformed } from '../errors'
 import { parseDecimal } from '../math'
 import type {
@@ -19,9 +20,7 @@ import { parseRestrictions, type Query } from './restrictions'
 export type Json = Record<string, unknown>
 
 /** anoncreds-rs attr_common_view: attribute names compare without spaces and case. */
-export function canonicalAttributeName(name: string): string {
-  return name.replace(/ /g, '').toLowerCase()
-}
+export const canonicalAttributeName = attributeCommonView
 
 export function object(value: unknown, path: string): Json {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw malformed(path, 'must be an object')
