@@ -338,6 +338,7 @@ describe('AnonCreds presentations against anoncreds-rs (WASM oracle)', () => {
         },
       }
       expect(verify(good, weaker)).toBe(false)
+      expect(world.oracle.verifyPresentation(good, weaker)).toBe(false)
     })
 
     it('restrictions the credentials do not meet', () => {
