@@ -8,6 +8,8 @@
  *
  * A set whose file already holds a credential definition keeps it (only the issuance is redone), so a run
  * that stopped halfway resumes without regenerating primes; delete the file to start that set afresh.
+ * Run `npx prettier --write test/fixtures/anoncreds` afterwards (npm run lint checks the JSON's layout).
+ * On the shared 2-core machine the oracle took 526 s (2 attributes) and 1776 s (10 attributes) at load 15-20.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -79,6 +79,36 @@ function anonCredsErrorOf(action: () => unknown): AnonCredsError {
   throw new Error('expected an AnonCredsError, nothing was thrown')
 }
 
+/** The oracle's holder proves one revealed attribute and one predicate from `credential`; its verifier's answer. */
+function oraclePresentsAndVerifies(options: {
+  credential: object
+  linkSecret: string
+  schemaId: string
+  schema: object
+  credentialDefinitionId: string
+  credentialDefinition: object
+  revealed: string
+  predicate: { name: string; p_type: string; p_value: number }
+}): boolean {
+  const presentationRequest = {
+    nonce: oracle.createNonce(),
+    name: 'issuance check',
+    version: '1.0',
+    requested_attributes: { revealed: { name: options.revealed } },
+    requested_predicates: { predicate: options.predicate },
+  }
+  const schemas = { [options.schemaId]: options.schema }
+  const credentialDefinitions = { [options.credentialDefinitionId]: options.credentialDefinition }
+  const presentation = oracle.createPresentation({
+    presentationRequest,
+    credential: options.credential,
+    linkSecret: options.linkSecret,
+    schemas,
+    credentialDefinitions,
+  })
+  return oracle.verifyPresentation({ presentation, presentationRequest, schemas, credentialDefinitions })
+}
+
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T
 const bump = (decimal: unknown) => (BigInt(decimal as string) + 1n).toString()
 
@@ -95,6 +125,8 @@ describe('AnonCreds issuance against anoncreds-rs', () => {
   let oursLikeSmall: CreateCredentialDefinitionResult
   let ourDefinitionMs: number
 
+  let ourSchema: object
+
   beforeAll(async () => {
     const schema = createSchema({
       name: 'employee',
@@ -103,6 +135,7 @@ describe('AnonCreds issuance against anoncreds-rs', () => {
       attributeNames: Object.keys(RAW_VALUES),
     })
     const started = performance.now()
+    ourSchema = schema
     ours = await createCredentialDefinition({ schemaId: SCHEMA_ID, schema, issuerId: ISSUER_ID, tag: 'default' })
     ourDefinitionMs = performance.now() - started
     oursLikeSmall = await createCredentialDefinition({
@@ -189,6 +222,19 @@ describe('AnonCreds issuance against anoncreds-rs', () => {
       credentialDefinition: ten.credentialDefinition,
     })
     expect(withoutNulls(processed)).toEqual(withoutNulls(oracleProcessed))
+    // Our processed credential proves in the oracle's presentation (ten's `age` is 36).
+    expect(
+      oraclePresentsAndVerifies({
+        credential: processed,
+        linkSecret,
+        schemaId: ten.schemaId,
+        schema: ten.schema,
+        credentialDefinitionId: ten.credentialDefinitionId,
+        credentialDefinition: ten.credentialDefinition,
+        revealed: 'email',
+        predicate: { name: 'age', p_type: '<', p_value: 40 },
+      }),
+    ).toBe(true)
   })
 
   it('our issuer with the oracle holder: the oracle accepts our key correctness proof and our credential', () => {
@@ -219,6 +265,19 @@ describe('AnonCreds issuance against anoncreds-rs', () => {
     })
     expect(processed.values).toEqual(credential.values)
     expect(credential.values.age).toEqual({ raw: '-5', encoded: '-5' })
+    // The oracle proves from our credential (a revealed attribute, a predicate on another) and verifies it.
+    expect(
+      oraclePresentsAndVerifies({
+        credential: processed,
+        linkSecret,
+        schemaId: SCHEMA_ID,
+        schema: ourSchema,
+        credentialDefinitionId: CRED_DEF_ID,
+        credentialDefinition: ours.credentialDefinition,
+        revealed: 'rank',
+        predicate: { name: 'Birth Year', p_type: '>=', p_value: 1900 },
+      }),
+    ).toBe(true)
   })
 
   it('our issuer and our holder end to end', () => {

@@ -8,6 +8,7 @@ import {
   crtModulus,
   generatePrimeInRange,
   generateSafePrime,
+  generateSafePrimes,
   hashToBigint,
   isProbablePrime,
   modInverse,
@@ -124,5 +125,17 @@ describe('modPowCrt', () => {
     }
     expect(modPowCrt(base, -12345n, crt)).toBe(modPow(base, -12345n, crt.n))
     expect(modPowCrt(p * 7n, 5n, crt)).toBe(modPowJs(p * 7n, 5n, crt.n))
+  })
+})
+
+describe('generateSafePrimes', () => {
+  it('returns the requested number of distinct safe primes of the size', async () => {
+    const primes = await generateSafePrimes(2, 192, 3)
+    expect(primes).toHaveLength(2)
+    expect(primes[0]).not.toBe(primes[1])
+    for (const prime of primes) {
+      expect(bitLength(prime)).toBe(192)
+      expect(isProbablePrime(prime) && isProbablePrime(prime >> 1n)).toBe(true)
+    }
   })
 })

@@ -18,6 +18,7 @@ import {
   publicEncrypt,
   randomBytes,
 } from 'node:crypto'
+import { Worker } from 'node:worker_threads'
 
 export class MathError extends Error {
   public constructor(message: string) {
@@ -114,8 +115,8 @@ export function crtModulus(p: bigint, q: bigint): CrtModulus {
 }
 
 /**
- * base^exponent mod n from the two half-size exponentiations mod p and mod q (about 4x faster than modPow
- * on n). Only the key's owner can use it; results are identical to modPow.
+ * base^exponent mod n from the two half-size exponentiations mod p and mod q (about 2x faster than modPow
+ * on n as measured, per-call costs included). Only the key's owner can use it; results are identical to modPow.
  */
 export function modPowCrt(base: bigint, exponent: bigint, modulus: CrtModulus): bigint {
   if (exponent < 0n) return modPowCrt(modInverse(base, modulus.n), -exponent, modulus)
@@ -197,6 +198,45 @@ export function isProbablePrime(candidate: bigint): boolean {
 export function generateSafePrime(bits: number): Promise<bigint> {
   return new Promise((resolve, reject) => {
     generatePrime(bits, { safe: true, bigint: true }, (error, prime) => (error ? reject(error) : resolve(prime)))
+  })
+}
+
+// One safe-prime search per worker thread; the code is tiny and has no imports of ours, hence eval.
+const SAFE_PRIME_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads')
+const { generatePrimeSync } = require('node:crypto')
+parentPort.postMessage(generatePrimeSync(workerData.bits, { safe: true, bigint: true }))
+`
+
+/**
+ * `count` distinct safe primes of `bits` bits, searched by `searches` worker threads at once; the first
+ * `count` found win and the other searches are terminated. A search's duration is close to memoryless, so
+ * racing three or four searches for two primes cuts the expected wait by about a third on two cores and
+ * trims the long tail; terminating the losers (which OpenSSL calls on the libuv pool could not do) leaves no
+ * CPU burning afterwards, and the pool stays free for I/O.
+ */
+export function generateSafePrimes(count: number, bits: number, searches = Math.max(count + 1, 4)): Promise<bigint[]> {
+  return new Promise((resolve, reject) => {
+    const found: bigint[] = []
+    const workers: Worker[] = []
+    let settled = false
+    const finish = (error?: unknown) => {
+      if (settled) return
+      settled = true
+      for (const worker of workers) void worker.terminate()
+      if (error) reject(error instanceof Error ? error : new MathError(String(error)))
+      else resolve(found)
+    }
+    for (let i = 0; i < searches; i++) {
+      const worker = new Worker(SAFE_PRIME_WORKER, { eval: true, workerData: { bits } })
+      workers.push(worker)
+      worker.once('message', (prime: bigint) => {
+        if (settled || found.includes(prime)) return
+        found.push(prime)
+        if (found.length === count) finish()
+      })
+      worker.once('error', (error) => finish(error))
+    }
   })
 }
 

@@ -5,7 +5,7 @@
  */
 import {
   bigintToBytes,
-  generateSafePrime,
+  generateSafePrimes,
   hashToBigint,
   modInverse,
   modPow,
@@ -57,8 +57,7 @@ export function privateModulus(key: PrimaryPrivateKey): CrtModulus {
 export async function generatePrimaryKey(
   attributeNames: readonly string[],
 ): Promise<{ publicKey: PrimaryPublicKey; privateKey: PrimaryPrivateKey; correctness: KeyCorrectness }> {
-  // Both safe primes at once: OpenSSL searches on the libuv pool, one per core.
-  const [pSafe, qSafe] = await Promise.all([generateSafePrime(LARGE_PRIME), generateSafePrime(LARGE_PRIME)])
+  const [pSafe, qSafe] = await generateSafePrimes(2, LARGE_PRIME)
   const privateKey: PrimaryPrivateKey = { p: pSafe >> 1n, q: qSafe >> 1n }
   const crt = crtModulus(pSafe, qSafe)
   const n = crt.n
