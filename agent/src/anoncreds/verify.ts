@@ -52,7 +52,9 @@ export function checkPresentation(options: VerifyPresentationOptions): Presentat
   try {
     return check(options)
   } catch (error) {
-    if (error instanceof AnonCredsError) throw error
+    // A failed check is an answer (false); only input that is not a presentation at all is an error.
+    if (error instanceof AnonCredsError && error.kind !== 'invalid') throw error
+    if (error instanceof AnonCredsError) return { valid: false, reason: error.message }
     if (error instanceof Rejection) return { valid: false, reason: error.message }
     // Arithmetic on hostile numbers (a non-invertible value, say) means the proof does not hold.
     return { valid: false, reason: 'the proof values are not consistent' }
