@@ -38,14 +38,13 @@ export function createCredentialRequest(options: CreateCredentialRequestOptions)
   credentialRequest: CredentialRequest
   credentialRequestMetadata: CredentialRequestMetadata
 } {
-  const { json: definition, publicKey } = readCredentialDefinition(options.credentialDefinition)
+  const { publicKey } = readCredentialDefinition(options.credentialDefinition)
   const offer = readCredentialOffer(options.credentialOffer)
   const linkSecret = readLinkSecret(options.linkSecret)
   const linkSecretId = readString(options.linkSecretId, 'linkSecretId', { maxLength: 1024 })
   const entropy = readOptionalString(options.entropy, 'entropy')
   const proverDid = readOptionalString(options.proverDid, 'proverDid')
   checkEntropy(entropy, proverDid, offer.json.cred_def_id)
-  void definition
 
   if (!verifyKeyCorrectness(publicKey, offer.keyCorrectness)) {
     throw new AnonCredsError(

@@ -123,28 +123,33 @@ describe('AnonCreds issuance against anoncreds-rs', () => {
   let ours: CreateCredentialDefinitionResult
   /** Ours over the attributes of the oracle's `small` schema: another key for the same credential shape. */
   let oursLikeSmall: CreateCredentialDefinitionResult
-  let ourDefinitionMs: number
 
   let ourSchema: object
 
+  // Safe-prime searches have a long tail on the loaded CI machine (docs/benchmarks.md): a generous bound here,
+  // the speed itself is the benchmark's business.
+  const KEY_GENERATION_TIMEOUT_MS = 180_000
+
   beforeAll(async () => {
-    const schema = createSchema({
+    ourSchema = createSchema({
       name: 'employee',
       version: '1.0',
       issuerId: ISSUER_ID,
       attributeNames: Object.keys(RAW_VALUES),
     })
-    const started = performance.now()
-    ourSchema = schema
-    ours = await createCredentialDefinition({ schemaId: SCHEMA_ID, schema, issuerId: ISSUER_ID, tag: 'default' })
-    ourDefinitionMs = performance.now() - started
+    ours = await createCredentialDefinition({
+      schemaId: SCHEMA_ID,
+      schema: ourSchema,
+      issuerId: ISSUER_ID,
+      tag: 'default',
+    })
     oursLikeSmall = await createCredentialDefinition({
       schemaId: small.schemaId,
       schema: small.schema,
       issuerId: ISSUER_ID,
       tag: 'like-small',
     })
-  })
+  }, KEY_GENERATION_TIMEOUT_MS)
 
   it('writes credential definitions, offers, requests and credentials with the oracle JSON structure', () => {
     expect(skeleton(ours.credentialDefinition.value.primary.n)).toBe('decimal')
@@ -169,9 +174,6 @@ describe('AnonCreds issuance against anoncreds-rs', () => {
     })
     expect(skeleton(credentialRequest)).toEqual(skeleton(small.credentialRequest))
     expect(skeleton(credentialRequestMetadata)).toEqual(skeleton(small.credentialRequestMetadata))
-    console.log(
-      `our credential definition (${Object.keys(RAW_VALUES).length} attributes): ${ourDefinitionMs.toFixed(0)} ms`,
-    )
   })
 
   it('processes the oracle-issued fixture credential exactly as the oracle did', () => {

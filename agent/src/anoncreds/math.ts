@@ -261,7 +261,11 @@ export function randomQuadraticResidue(n: bigint): bigint {
   }
 }
 
-/** Big-endian minimal bytes of a non-negative integer; zero is one 0x00 byte (num-bigint's `to_bytes_be`). */
+/**
+ * Big-endian minimal bytes of a non-negative integer, as ursa's `to_bytes` feeds its hashes. Zero is one 0x00
+ * byte as in num-bigint (the WASM build); OpenSSL's BN_bn2bin (native anoncreds-rs) gives no bytes. No value a
+ * CL proof hashes is zero except with negligible probability, so the two never disagree in practice.
+ */
 export function bigintToBytes(value: bigint): Buffer {
   if (value < 0n) throw new MathError('negative values have no byte encoding here')
   let hex = value.toString(16)
