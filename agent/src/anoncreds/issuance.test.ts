@@ -282,6 +282,71 @@ describe('AnonCreds issuance against anoncreds-rs', () => {
     ).toBe(true)
   })
 
+  it('legacy identifiers: a request with a prover DID instead of entropy, signed by both issuers', () => {
+    const legacyCredDefId = 'DXoTtQJNtXtiwWaZAK3rB1:3:CL:98153:default'
+    const legacySchemaId = 'DXoTtQJNtXtiwWaZAK3rB1:2:employee:1.0'
+    const offer = createCredentialOffer({
+      schemaId: legacySchemaId,
+      credentialDefinitionId: legacyCredDefId,
+      keyCorrectnessProof: ours.keyCorrectnessProof,
+    })
+    const linkSecret = createLinkSecret()
+    const { credentialRequest, credentialRequestMetadata } = createCredentialRequest({
+      proverDid: 'CnEDk9HrMnmiHXEV1WFgbV',
+      credentialDefinition: ours.credentialDefinition,
+      linkSecret,
+      linkSecretId: 'main',
+      credentialOffer: offer,
+    })
+    expect(credentialRequest.prover_did).toBe('CnEDk9HrMnmiHXEV1WFgbV')
+    expect(credentialRequest.entropy).toBeUndefined()
+    const keys = {
+      credentialDefinition: ours.credentialDefinition,
+      credentialDefinitionPrivate: ours.credentialDefinitionPrivate,
+    }
+    const fromUs = createCredential({
+      ...keys,
+      credentialOffer: offer,
+      credentialRequest,
+      attributeRawValues: RAW_VALUES,
+    })
+    const fromOracle = oracle.createCredential({
+      ...keys,
+      credentialOffer: offer,
+      credentialRequest,
+      attributeRawValues: RAW_VALUES,
+    }) as unknown as Credential
+    // Both bind the credential to the prover DID the same way (m2), and our holder accepts both.
+    expect(fromOracle.signature.p_credential.m_2).toBe(fromUs.signature.p_credential.m_2)
+    for (const credential of [fromUs, fromOracle]) {
+      expect(
+        processCredential({
+          credential,
+          credentialRequestMetadata,
+          linkSecret,
+          credentialDefinition: ours.credentialDefinition,
+        }).cred_def_id,
+      ).toBe(legacyCredDefId)
+    }
+    // A prover DID on a non-legacy credential definition is refused, as anoncreds-rs does.
+    const modern = createCredentialOffer({
+      schemaId: SCHEMA_ID,
+      credentialDefinitionId: CRED_DEF_ID,
+      keyCorrectnessProof: ours.keyCorrectnessProof,
+    })
+    expect(
+      anonCredsErrorOf(() =>
+        createCredentialRequest({
+          proverDid: 'CnEDk9HrMnmiHXEV1WFgbV',
+          credentialDefinition: ours.credentialDefinition,
+          linkSecret,
+          linkSecretId: 'main',
+          credentialOffer: modern,
+        }),
+      ).message,
+    ).toMatch(/entropy is required/)
+  })
+
   it('our issuer and our holder end to end', () => {
     const offer = createCredentialOffer({
       schemaId: SCHEMA_ID,
