@@ -25,6 +25,7 @@ describe('API_MODULES', () => {
         'OrgDid',
         'OrgRole',
         'Organization',
+        'ProofRecord',
         'RateLimitHit',
         'RefreshToken',
         'RevokedSession',
