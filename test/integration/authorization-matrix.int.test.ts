@@ -50,6 +50,14 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'put', path: '/v1/orgs/:orgId/user-roles/:userId', access: ['owner', 'admin'] },
   { method: 'post', path: '/v1/orgs/:orgId/agents/spinup', access: ['owner', 'admin'] },
   { method: 'get', path: '/v1/orgs/:orgId/agents/health', access: ANY_MEMBER },
+  { method: 'post', path: '/v1/orgs/:orgId/proofs', access: ['owner', 'admin', 'verifier'] },
+  { method: 'post', path: '/v2/orgs/:orgId/proofs', access: ['owner', 'admin', 'verifier'] },
+  { method: 'post', path: '/v1/orgs/:orgId/proofs/oob', access: ['owner', 'admin', 'verifier'] },
+  { method: 'post', path: '/v1/orgs/:orgId/proofs/:proofId/verify', access: ['owner', 'admin', 'verifier'] },
+  { method: 'get', path: '/v1/orgs/:orgId/proofs', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'get', path: '/v1/orgs/:orgId/proofs/:proofId', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'get', path: '/v1/orgs/:orgId/verified-proofs/:proofId', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'delete', path: '/v1/orgs/:orgId/verification-records', access: ['owner'] },
 ]
 
 /** Routes outside the business API (probes, explorer) that the matrix does not cover. */

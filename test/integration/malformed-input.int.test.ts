@@ -55,6 +55,11 @@ const hostileJson = fc.oneof(
       'did',
       'id',
       'logo',
+      'connectionId',
+      'presentationDefinition',
+      'proofFormats',
+      'emailId',
+      'isShortenUrl',
       '__proto__',
       'constructor',
     ),
@@ -69,7 +74,20 @@ const pathSegment = fc.oneof(
   fc.constantFrom('null', '0', '%E0%A4%A', '..', 'DROP TABLE users', 'nul\u0000byte'),
 )
 const queryObject = fc.dictionary(
-  fc.constantFrom('pageNumber', 'pageSize', 'search', 'role', 'clientAlias', 'email', 'verificationCode', 'orgId'),
+  fc.constantFrom(
+    'pageNumber',
+    'pageSize',
+    'search',
+    'role',
+    'clientAlias',
+    'email',
+    'verificationCode',
+    'orgId',
+    'requestType',
+    'searchByText',
+    'sortField',
+    'sortBy',
+  ),
   hostileScalar.map(String),
   { maxKeys: 4 },
 )

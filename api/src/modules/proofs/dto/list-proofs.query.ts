@@ -27,7 +27,8 @@ export class ListProofsQuery extends PageQuery {
 
   @IsOptional()
   @IsIn(PROOF_SORT_FIELDS)
-  sortField: ProofSortField = 'createDateTime'
+  // Spelled out (not ProofSortField) so that the design type is String: see RequestTypeQuery.
+  sortField: 'createDateTime' | 'updateDateTime' | 'state' | 'connectionId' = 'createDateTime'
 
   @IsOptional()
   @IsIn(['ASC', 'DESC'])

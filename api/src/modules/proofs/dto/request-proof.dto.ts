@@ -15,15 +15,17 @@ import {
 } from 'class-validator'
 import { PresentationDefinitionDto } from './presentation-definition.dto'
 
-export const REQUEST_TYPES = ['INDY', 'PRESENTATIONEXCHANGE'] as const
-export type RequestType = (typeof REQUEST_TYPES)[number]
+export type RequestType = 'INDY' | 'PRESENTATIONEXCHANGE'
+export const REQUEST_TYPES: readonly RequestType[] = ['INDY', 'PRESENTATIONEXCHANGE']
 export const AUTO_ACCEPT_PROOF = ['always', 'contentApproved', 'never'] as const
 
 /** Query of the proof-request routes: `requestType`, `INDY` when absent (spec: Verification). */
 export class RequestTypeQuery {
   @IsOptional()
   @IsIn(REQUEST_TYPES)
-  requestType: RequestType = 'INDY'
+  // Spelled out, not the alias: a query property's design type must be String (the transpiler emits Object for
+  // an alias), or routing-controllers parses the value as JSON.
+  requestType: 'INDY' | 'PRESENTATIONEXCHANGE' = 'INDY'
 }
 
 /** A bound far above PROOF_REQ_CONN_LIMIT's range, so a huge array is refused before the service counts it. */
