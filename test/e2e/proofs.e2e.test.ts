@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import request from 'supertest'
+import { RequestContext } from '@mikro-orm/core'
+import { EntityManager } from '@mikro-orm/postgresql'
 import { AgentClients } from '../../api/src/agent-client/agent-clients'
 import { startApi, type TestApi } from '../helpers/api'
 import { freePort } from '../helpers/agent-in-process'
@@ -88,7 +90,9 @@ describe('proofs through the platform API with real agents', () => {
 
   /** Connects the verifier organization's agent to the holder; the organization's connection id. */
   async function connectHolder(): Promise<string> {
-    const verifierAgent = await api.runtime.container.get(AgentClients).forOrg(orgId)
+    // Outside a request: the repositories behind AgentClients need an EntityManager context of their own.
+    const em = api.runtime.container.get(EntityManager).fork()
+    const verifierAgent = await RequestContext.create(em, () => api.runtime.container.get(AgentClients).forOrg(orgId))
     const invitation = await verifierAgent.createInvitation({ autoAcceptConnection: true })
     const received = await holder.call('POST', '/oob/receive-invitation-url', {
       invitationUrl: invitation.invitationUrl,
@@ -142,11 +146,12 @@ describe('proofs through the platform API with real agents', () => {
       AGENT_PORT_COUNTER_START: '18601,19601',
     })
     server = api.app.listen(port, '127.0.0.1')
-    ;[issuer, holder] = await Promise.all([spawnAgent({ label: 'issuer' }), spawnAgent({ label: 'holder' })])
-
     owner = await aUserWithToken(api)
     orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
     await as(`/v1/orgs/${orgId}/agents/spinup`, { label: 'Verifier', method: 'key' }).expect(201)
+    // One at a time: on a loaded machine three agents starting together can miss the helper's start deadline.
+    issuer = await spawnAgent({ label: 'issuer' })
+    holder = await spawnAgent({ label: 'holder' })
     await waitUntil(async () => {
       const health = await read(`/v1/orgs/${orgId}/agents/health`)
       if (health.body.data?.status === 'FAILED') throw new Error(JSON.stringify(health.body.data))
