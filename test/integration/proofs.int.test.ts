@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os'
 import request from 'supertest'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { AGENT_EVENTS_PATH } from '@idplane/common/agent-contract/events'
+import { ModuleRegistry } from '../../api/src/infra/module-registry'
+import type { PlatformEvent } from '../../api/src/infra/platform-events'
 import { readLatestMail } from '../../api/src/infra/mail/file-mailer'
 import { startApi, type TestApi } from '../helpers/api'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
@@ -135,6 +137,7 @@ describe('verification routes', () => {
   let owner: TestUser
   let orgId: string
   let eventToken: string
+  const published: PlatformEvent[] = []
 
   beforeAll(async () => {
     const agentUrl = await agent.listen()
@@ -167,6 +170,13 @@ describe('verification routes', () => {
         .set('Authorization', `Bearer ${owner.token}`)
       return health.body.data?.status === 'DID_CREATED' ? true : undefined
     }, 30_000)
+    // Every platform event published, observed on its way to the modules' listeners (the call goes through).
+    const registry = api.runtime.container.get(ModuleRegistry)
+    const publish = registry.publish.bind(registry)
+    registry.publish = async (events) => {
+      published.push(...events)
+      await publish(events)
+    }
     // From here on the organization's agent is the in-memory proof agent.
     await api.runtime.container
       .get(EntityManager)
@@ -467,6 +477,12 @@ describe('verification routes', () => {
       const read = await as(owner).get(`/v1/orgs/${orgId}/proofs/${proof.id}`).expect(200)
       expect(read.body.data).toMatchObject({ state: 'done', isVerified: true })
       expect(await metric('idplane_api_proof_state_changes_total', 'state="done"')).toBe(doneBefore + 1)
+      const announced = published.filter((event) => event.record.id === proof.id)
+      expect(announced.map((event) => [event.type, event.orgId, event.record.state])).toEqual([
+        ['proof.state-changed', orgId, 'request-sent'],
+        ['proof.state-changed', orgId, 'done'],
+      ])
+      expect(announced[1].record).toMatchObject({ isVerified: true, connectionId: CONNECTION_A })
       expect(await metric('idplane_api_proof_state_changes_total', 'state="presentation-received"')).toBe(
         receivedBefore,
       )
