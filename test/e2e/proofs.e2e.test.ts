@@ -246,6 +246,30 @@ describe('proofs through the platform API with real agents', () => {
     expect(verified.body.data).toMatchObject({ isVerified: true })
   })
 
+  it('OOB with reuseConnection: a holder connected through the standing invitation DID reuses its connection', async () => {
+    const connectionIds: (string | null)[] = []
+    for (let round = 0; round < 2; round += 1) {
+      const sent = await as(`/v1/orgs/${orgId}/proofs/oob?${PE}`, {
+        presentationDefinition: definitionFor('Bachelor of Science'),
+        reuseConnection: true,
+      }).expect(201)
+      // The short URL: a long one naming a did:peer:2 service exceeds what the holder's route takes as a URL.
+      const [created] = sent.body.data as { invitationUrl: string; proofRecord: ProofBody }[]
+      const received = await holder.call('POST', '/oob/receive-invitation-url', {
+        invitationUrl: created.invitationUrl,
+        autoAcceptConnection: true,
+        autoAcceptInvitation: true,
+        reuseConnection: true,
+      })
+      expect({ round, status: received.status }).toEqual({ round, status: 201 })
+      await holderPresents(created.proofRecord.threadId)
+      const arrived = await untilState(created.proofRecord.id, ['presentation-received', 'done'])
+      connectionIds.push(arrived.connectionId)
+    }
+    expect(connectionIds[0]).not.toBeNull()
+    expect(connectionIds[1]).toBe(connectionIds[0])
+  })
+
   it('format: a 2018-signed credential presented for an Ed25519Signature2020 request does not verify', async () => {
     const sent = await as(`/v1/orgs/${orgId}/proofs?${PE}`, {
       connectionId: firstConnection,
