@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import request from 'supertest'
@@ -182,6 +183,7 @@ describe('proofs through the platform API with real agents', () => {
 
   afterAll(async () => {
     await Promise.all([issuer?.stop(), holder?.stop()])
+    for (const agent of [issuer, holder]) if (agent) rmSync(agent.dataDir, { recursive: true, force: true })
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
     await api?.stop()
   }, 60_000)
