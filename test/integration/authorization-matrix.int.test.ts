@@ -81,6 +81,14 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/v1/ecosystem/members', access: 'ecosystem' },
   { method: 'delete', path: '/v1/ecosystem/member', access: 'ecosystem' },
   { method: 'put', path: '/v1/ecosystem/member/status', access: 'ecosystem' },
+  { method: 'post', path: '/v1/orgs/:orgId/proofs', access: ['owner', 'admin', 'verifier'] },
+  { method: 'post', path: '/v2/orgs/:orgId/proofs', access: ['owner', 'admin', 'verifier'] },
+  { method: 'post', path: '/v1/orgs/:orgId/proofs/oob', access: ['owner', 'admin', 'verifier'] },
+  { method: 'post', path: '/v1/orgs/:orgId/proofs/:proofId/verify', access: ['owner', 'admin', 'verifier'] },
+  { method: 'get', path: '/v1/orgs/:orgId/proofs', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'get', path: '/v1/orgs/:orgId/proofs/:proofId', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'get', path: '/v1/orgs/:orgId/verified-proofs/:proofId', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'delete', path: '/v1/orgs/:orgId/verification-records', access: ['owner'] },
 ]
 
 /** Public routes served outside the OpenAPI document (plain Express routers of modules). */

@@ -32,6 +32,7 @@ describe('API_MODULES', () => {
         'OrgRole',
         'Organization',
         'QuestionAnswer',
+        'ProofRecord',
         'RateLimitHit',
         'RefreshToken',
         'RevokedSession',
