@@ -21,6 +21,7 @@ describe('API_MODULES', () => {
         'ClientCredential',
         'EmailVerification',
         'Invitation',
+        'IssuanceRecord',
         'OrgAgent',
         'OrgDid',
         'OrgRole',
