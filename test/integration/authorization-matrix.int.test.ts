@@ -50,6 +50,12 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'put', path: '/v1/orgs/:orgId/user-roles/:userId', access: ['owner', 'admin'] },
   { method: 'post', path: '/v1/orgs/:orgId/agents/spinup', access: ['owner', 'admin'] },
   { method: 'get', path: '/v1/orgs/:orgId/agents/health', access: ANY_MEMBER },
+  { method: 'post', path: '/v1/orgs/:orgId/credentials/offer', access: ['owner', 'admin', 'issuer'] },
+  { method: 'post', path: '/v1/orgs/:orgId/credentials/oob/offer', access: ['owner', 'admin', 'issuer'] },
+  { method: 'post', path: '/v1/orgs/:orgId/credentials/oob/email', access: ['owner', 'admin', 'issuer'] },
+  { method: 'get', path: '/v1/orgs/:orgId/credentials', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'get', path: '/v1/orgs/:orgId/credentials/:credentialRecordId', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'delete', path: '/v1/orgs/:orgId/issuance-records', access: ['owner'] },
 ]
 
 /** Routes outside the business API (probes, explorer) that the matrix does not cover. */
