@@ -3,7 +3,6 @@ import { Registry, type RegistryContentType } from 'prom-client'
 import type { ApiModule } from '../../infra/api-module'
 import { CredentialSchemaCheck } from '../schemas/credential-schema-check'
 import { CredentialMetrics } from './credential-metrics'
-import { credentialsConfig } from './credentials.config'
 import { CredentialsController } from './credentials.controller'
 import { CredentialsService } from './credentials.service'
 import { IssuanceRecord } from './issuance-record.entity'
@@ -19,7 +18,6 @@ export const credentialsModule: ApiModule = {
   name: 'credentials',
   controllers: [CredentialsController],
   entities: [IssuanceRecord],
-  config: credentialsConfig,
   agentEventHandlers: [{ kind: 'credential', handler: IssuanceRecordsHandler }],
   bindings: new ContainerModule(({ bind, isBound }) => {
     bind(IssuanceRecordsRepository).toSelf().inSingletonScope()

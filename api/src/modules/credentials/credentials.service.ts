@@ -4,7 +4,6 @@ import type { CredentialRecordJson, JsonLdOffer } from '@idplane/common/agent-co
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { AgentClient } from '../../agent-client/agent-client'
 import type { Config } from '../../infra/config'
-import { sectionOf } from '../../infra/config-section'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { TOKENS } from '../../infra/tokens'
 import { OrgsRepository } from '../orgs/orgs.repository'
@@ -13,7 +12,6 @@ import { ShortUrls } from '../short-urls/short-urls.service'
 import { CredentialMetrics } from './credential-metrics'
 import { buildCredentialOfferMail } from './credential-offer-mail'
 import { schemaIdOf, summarizeCredential } from './credential-summary'
-import { credentialsConfig } from './credentials.config'
 import type {
   EmailOfferCredentialDto,
   IssuanceQuery,
@@ -81,7 +79,7 @@ export class CredentialsService {
     @inject(CredentialMetrics) private readonly metrics: CredentialMetrics,
     @inject(TOKENS.Config) config: Config,
   ) {
-    this.oobBatchSize = sectionOf(config, credentialsConfig).oobBatchSize
+    this.oobBatchSize = config.limits.oobBatchSize
   }
 
   /**
