@@ -50,6 +50,10 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'put', path: '/v1/orgs/:orgId/user-roles/:userId', access: ['owner', 'admin'] },
   { method: 'post', path: '/v1/orgs/:orgId/agents/spinup', access: ['owner', 'admin'] },
   { method: 'get', path: '/v1/orgs/:orgId/agents/health', access: ANY_MEMBER },
+  { method: 'post', path: '/v1/orgs/:orgId/schemas', access: ['owner', 'admin'] },
+  { method: 'get', path: '/v1/orgs/:orgId/schemas', access: ANY_MEMBER },
+  { method: 'get', path: '/v1/orgs/:orgId/schemas/:schemaId', access: ANY_MEMBER },
+  { method: 'get', path: '/v1/orgs/:orgId/schemas/:schemaId/cred-defs', access: ANY_MEMBER },
   { method: 'post', path: '/v1/orgs/:orgId/credentials/offer', access: ['owner', 'admin', 'issuer'] },
   { method: 'post', path: '/v1/orgs/:orgId/credentials/oob/offer', access: ['owner', 'admin', 'issuer'] },
   { method: 'post', path: '/v1/orgs/:orgId/credentials/oob/email', access: ['owner', 'admin', 'issuer'] },
@@ -57,6 +61,9 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/v1/orgs/:orgId/credentials/:credentialRecordId', access: [...ANY_MEMBER, 'holder'] },
   { method: 'delete', path: '/v1/orgs/:orgId/issuance-records', access: ['owner'] },
 ]
+
+/** Public routes served outside the OpenAPI document (plain Express routers of modules). */
+const OUTSIDE_OPENAPI: Endpoint[] = [{ method: 'get', path: '/schemas/:schemaId', access: 'public' }]
 
 /** Routes outside the business API (probes, explorer) that the matrix does not cover. */
 const INFRASTRUCTURE_PATHS = ['/health/live', '/health/ready']
@@ -131,7 +138,7 @@ describe('authorization matrix', () => {
     }
   })
 
-  it.each(ENDPOINTS.filter((endpoint) => endpoint.access === 'public'))(
+  it.each([...ENDPOINTS, ...OUTSIDE_OPENAPI].filter((endpoint) => endpoint.access === 'public'))(
     'lets $method $path through without a token',
     async (endpoint) => {
       const res = await request(api.app)[endpoint.method](concretePath(endpoint.path, randomUUID()))

@@ -418,6 +418,39 @@ describe('credential issuance routes with the real agent program', () => {
     expect(foreign.status).toBe(400)
   })
 
+  it('validates a credential against the platform schema it names unless isValidateSchema is false', async () => {
+    const schema = await request(api.app)
+      .post(`/v1/orgs/${orgId}/schemas`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({
+        type: 'JSON',
+        schemaPayload: {
+          schemaName: `Graduate ${randomUUID().slice(0, 8)}`,
+          description: 'A graduate',
+          schemaType: 'NO_LEDGER',
+          attributes: [{ attributeName: 'name', displayName: 'Name', schemaDataType: 'string', isRequired: true }],
+        },
+      })
+      .expect(201)
+    const entry = aJsonLdEntry(issuerDid)
+    const credential = {
+      ...entry.credential,
+      credentialSchema: { id: schema.body.data.schemaLedgerId, type: 'JsonSchemaValidator2018' },
+    }
+    const refused = await post('oob/offer', { ...entry, credential })
+    expect(refused.status).toBe(400)
+    expect(refused.body.errors).toEqual(
+      expect.arrayContaining([{ field: 'credentialSubject.name', message: 'is required' }]),
+    )
+    const unchecked = await request(api.app)
+      .post(`/v1/orgs/${orgId}/credentials/oob/offer`)
+      .query({ ...JSONLD, isValidateSchema: 'false' })
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ ...entry, credential })
+    expect(unchecked.status).toBe(201)
+    expect(unchecked.body.data.record.schemaId).toBe(schema.body.data.schemaLedgerId)
+  })
+
   it('creates an out-of-band offer with a short URL and records it as offer-sent', async () => {
     const res = await post('oob/offer', { ...aJsonLdEntry(issuerDid), isShortenUrl: true, comment: 'Your degree' })
     expect(res.status).toBe(201)
