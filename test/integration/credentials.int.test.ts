@@ -147,6 +147,14 @@ describe('credential issuance routes (no agent process)', () => {
     ])
     const badAddress = await post('oob/email', { credentialOffer: [{ emailId: 'nobody', ...aJsonLdEntry() }] })
     expect(badAddress.status).toBe(400)
+    const twice = await post('oob/email', {
+      credentialOffer: [
+        { emailId: 'same@example.test', ...aJsonLdEntry() },
+        { emailId: 'SAME@example.test', ...aJsonLdEntry() },
+      ],
+    })
+    expect(twice.status).toBe(400)
+    expect(twice.body.errors).toEqual([{ field: 'credentialOffer[1].emailId', message: 'appears more than once' }])
     const empty = await post('oob/email', { credentialOffer: [] })
     expect(empty.status).toBe(400)
   })
