@@ -1,5 +1,4 @@
-import { DidCommJsonLdCredentialFormatService } from '@credo-ts/didcomm'
-
+import { IdplaneJsonLdCredentialFormatService } from '../formats/jsonld/idplane-jsonld-credential-format.service'
 import { FormatEnforcingPresentationExchangeProofFormatService } from '../formats/presentation-exchange/format-enforcing-proof-format.service'
 
 /**
@@ -8,7 +7,7 @@ import { FormatEnforcingPresentationExchangeProofFormatService } from '../format
  * (and its registries to the agent), without touching the protocol set-up or the admin controllers.
  */
 export function credentialFormats() {
-  return [new DidCommJsonLdCredentialFormatService()] as [DidCommJsonLdCredentialFormatService]
+  return [new IdplaneJsonLdCredentialFormatService()] as [IdplaneJsonLdCredentialFormatService]
 }
 
 /** Presentation Exchange with the definition's `format` enforced on verification (format-conformance.ts). */

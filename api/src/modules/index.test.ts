@@ -27,6 +27,7 @@ describe('API_MODULES', () => {
         'EcosystemOrg',
         'EmailVerification',
         'Invitation',
+        'IssuanceRecord',
         'OrgAgent',
         'OrgDid',
         'OrgRole',

@@ -13,6 +13,7 @@ import { messagesModule } from './messages/messages.module'
 import { schemasModule } from './schemas/schemas.module'
 import { ecosystemsModule } from './ecosystems/ecosystems.module'
 import { proofsModule } from './proofs/proofs.module'
+import { credentialsModule } from './credentials/credentials.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -33,4 +34,5 @@ export const API_MODULES: ApiModule[] = [
   schemasModule,
   ecosystemsModule,
   proofsModule,
+  credentialsModule,
 ]
