@@ -31,6 +31,8 @@ describe('API_MODULES', () => {
         'ShortUrl',
         'User',
         'UserOrgRole',
+        'Webhook',
+        'WebhookDelivery',
       ].sort(),
     )
   })

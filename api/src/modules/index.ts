@@ -8,6 +8,7 @@ import { invitationsModule } from './invitations/invitations.module'
 import { agentsModule } from './agents/agents.module'
 import { mailPagesModule } from './mail-pages/mail-pages.module'
 import { shortUrlsModule } from './short-urls/short-urls.module'
+import { webhooksModule } from './webhooks/webhooks.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -23,4 +24,5 @@ export const API_MODULES: ApiModule[] = [
   agentsModule,
   mailPagesModule,
   shortUrlsModule,
+  webhooksModule,
 ]
