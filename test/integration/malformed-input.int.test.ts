@@ -55,6 +55,8 @@ const hostileJson = fc.oneof(
       'did',
       'id',
       'logo',
+      'webhookUrl',
+      'webhookSecret',
       '__proto__',
       'constructor',
     ),
@@ -69,7 +71,18 @@ const pathSegment = fc.oneof(
   fc.constantFrom('null', '0', '%E0%A4%A', '..', 'DROP TABLE users', 'nul\u0000byte'),
 )
 const queryObject = fc.dictionary(
-  fc.constantFrom('pageNumber', 'pageSize', 'search', 'role', 'clientAlias', 'email', 'verificationCode', 'orgId'),
+  fc.constantFrom(
+    'pageNumber',
+    'pageSize',
+    'search',
+    'role',
+    'clientAlias',
+    'email',
+    'verificationCode',
+    'orgId',
+    'tenantId',
+    'status',
+  ),
   hostileScalar.map(String),
   { maxKeys: 4 },
 )

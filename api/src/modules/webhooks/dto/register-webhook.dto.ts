@@ -1,4 +1,4 @@
-import { IsDefined, IsIn, IsOptional, IsString, IsUrl, IsUUID, MaxLength, MinLength } from 'class-validator'
+import { IsIn, IsOptional, IsString, IsUrl, IsUUID, MaxLength, MinLength } from 'class-validator'
 import { PageQuery } from '../../../infra/http/pagination'
 import { DELIVERY_STATUSES } from '../webhook-delivery.entity'
 
@@ -10,7 +10,6 @@ const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, requ
 
 /** Body of `POST /webhooks/orgs/:orgId/register`. */
 export class RegisterWebhookDto {
-  @IsDefined({ message: 'webhookUrl is required' })
   @IsString()
   @IsUrl(URL_OPTIONS, { message: 'webhookUrl must be an absolute http(s) URL' })
   @MaxLength(2048)
