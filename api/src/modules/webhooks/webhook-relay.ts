@@ -17,8 +17,11 @@ import { retryDelayAfter, webhooksConfig, type WebhooksConfig } from './webhooks
 export const WEBHOOK_QUEUE = 'webhook.deliveries'
 /** Deliveries handed to the queue per relay round. */
 const BATCH_SIZE = 100
-/** How long a claim outlives the POST's timeout (the time to record the result). */
-const CLAIM_MARGIN_SECONDS = 30
+/**
+ * How long a claim outlives the POST's timeout: time to record the result. Short, because a delivery claimed by a
+ * killed process waits this long (plus the timeout) before another worker may attempt it.
+ */
+const CLAIM_MARGIN_SECONDS = 5
 
 /** The queue message: only the delivery's id; the row holds everything else. */
 interface DeliveryMessage {
