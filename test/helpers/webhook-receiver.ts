@@ -37,6 +37,8 @@ export interface WebhookReceiver {
   /** Answers `status` (500 by default) to every request until `recover()`. */
   fail(status?: number): void
   recover(): void
+  /** Answers each request only after `ms` (0: at once), to keep deliveries in flight. */
+  slow(ms: number): void
   /** Closes the port (connections refused) until `comeBack()`. */
   goDown(): Promise<void>
   comeBack(): Promise<void>
@@ -54,6 +56,7 @@ export async function startWebhookReceiver(options: { port?: number } = {}): Pro
   const secrets = new Map<string, string>()
   const sockets = new Set<Socket>()
   let failStatus: number | undefined
+  let answerDelayMs = 0
   let server: Server | undefined
   let port = options.port ?? 0
 
@@ -88,7 +91,10 @@ export async function startWebhookReceiver(options: { port?: number } = {}): Pro
         answeredWith,
         receivedAt: new Date(),
       })
-      res.writeHead(answeredWith, { 'content-type': 'text/plain' }).end(answeredWith < 300 ? 'ok' : 'failed')
+      const answer = () =>
+        res.writeHead(answeredWith, { 'content-type': 'text/plain' }).end(answeredWith < 300 ? 'ok' : 'failed')
+      if (answerDelayMs > 0) setTimeout(answer, answerDelayMs)
+      else answer()
     })
   }
 
@@ -145,6 +151,9 @@ export async function startWebhookReceiver(options: { port?: number } = {}): Pro
     },
     recover: () => {
       failStatus = undefined
+    },
+    slow: (ms) => {
+      answerDelayMs = ms
     },
     goDown: close,
     comeBack: listen,
