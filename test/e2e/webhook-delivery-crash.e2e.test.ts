@@ -91,6 +91,12 @@ describe('webhook deliveries across a SIGKILL of the API', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   })
 
+  /** The API process of the moment (the tests replace it when they restart it). */
+  function running(): ApiProcess {
+    if (!api) throw new Error('The API is not running')
+    return api
+  }
+
   async function waitForMail(email: string): Promise<StoredMail> {
     const deadline = Date.now() + 20_000
     for (;;) {
@@ -163,22 +169,22 @@ describe('webhook deliveries across a SIGKILL of the API', () => {
     expect(receiver.eventIds(hookPath).sort()).toEqual([...ids].sort())
     const statuses = await deliveryStatuses(api.url, orgId, token)
     await waitUntil(async () =>
-      (await deliveryStatuses(api!.url, orgId, token)).every((item) => item.status === 'delivered'),
+      (await deliveryStatuses(running().url, orgId, token)).every((item) => item.status === 'delivered'),
     )
     expect(statuses).toHaveLength(30)
   })
 
   it('delivers events whose receiver was down, waiting for retries, when the API was killed', async () => {
-    const { token, orgId, hookPath } = await anOrganizationWithWebhook(api!.url)
+    const { token, orgId, hookPath } = await anOrganizationWithWebhook(running().url)
     await receiver.goDown()
     let ids: string[] = []
     try {
-      ids = await ping(api!.url, orgId, token, 10)
+      ids = await ping(running().url, orgId, token, 10)
       await waitUntil(async () => {
-        const items = await deliveryStatuses(api!.url, orgId, token)
+        const items = await deliveryStatuses(running().url, orgId, token)
         return items.length === 10 && items.every((item) => item.status === 'pending' && item.attempts >= 2)
       })
-      await api!.kill('SIGKILL')
+      await running().kill('SIGKILL')
     } finally {
       await receiver.comeBack()
     }
@@ -186,7 +192,7 @@ describe('webhook deliveries across a SIGKILL of the API', () => {
     await receiver.waitFor(() => ids.every((id) => receiver.eventIds(hookPath).includes(id)), 60_000, 'all 10 events')
     expect(receiver.badSignatures()).toEqual([])
     await waitUntil(async () =>
-      (await deliveryStatuses(api!.url, orgId, token)).every((item) => item.status === 'delivered'),
+      (await deliveryStatuses(running().url, orgId, token)).every((item) => item.status === 'delivered'),
     )
     // At least once: a delivery killed between its POST and recording it may come twice; here none was in flight.
     expect(receiver.duplicates(hookPath)).toEqual([])
