@@ -476,3 +476,41 @@ async function waitUntilAsync(probe: () => Promise<boolean>, timeoutMs = 30_000)
     await new Promise((resolve) => setTimeout(resolve, 150))
   }
 }
+
+describe('webhook delivery latency', () => {
+  let api: TestApi
+  let receiver: WebhookReceiver
+  let orgId: string
+
+  beforeAll(async () => {
+    // Relay rounds a minute apart: only the wake-up on commit can deliver within seconds.
+    api = await startApi({ ...FAST_WEBHOOK_ENV, WEBHOOK_RELAY_INTERVAL_MS: '60000', WEBHOOK_RETRY_DELAYS_MS: '100' })
+    receiver = await startWebhookReceiver()
+    const owner = await aUserWithToken(api)
+    orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+    await request(api.app)
+      .post(`/webhooks/orgs/${orgId}/register`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ webhookUrl: `${receiver.url}/latency` })
+      .expect(201)
+  })
+
+  afterAll(async () => {
+    await receiver?.stop()
+    if (api) await deleteWebhookQueues(api, [100])
+    await api?.stop()
+  })
+
+  it('delivers as soon as the publishing transaction commits, even a slow one', async () => {
+    const event = platformEvent('connection.state-changed', { orgId }, { id: 'slow-transaction' })
+    await api.runtime.container.get(EntityManager).transactional(async () => {
+      await api.runtime.container.get(ModuleRegistry).publish([event])
+      // Longer than the listener's own early look: the commit itself must wake the relay. (On PGlite the one
+      // connection serializes the relay's query behind the transaction; PostgreSQL tells the two apart.)
+      await new Promise((resolve) => setTimeout(resolve, 400))
+    })
+    const committedAt = Date.now()
+    await receiver.waitFor(() => receiver.eventIds('/latency').includes(event.id), 5_000)
+    expect(Date.now() - committedAt).toBeLessThan(2_000)
+  })
+})
