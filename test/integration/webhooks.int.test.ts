@@ -103,6 +103,15 @@ describe('webhooks', () => {
       )
     })
 
+    it('answers 201 to concurrent registrations, which leave one webhook', async () => {
+      const org = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+      const results = await Promise.all(
+        [1, 2, 3, 4, 5].map((index) => register(org, owner.token, { webhookUrl: `${receiver.url}/race-${index}` })),
+      )
+      expect(results.map((res) => res.status)).toEqual([201, 201, 201, 201, 201])
+      expect(new Set(results.map((res) => res.body.data.id)).size).toBe(1)
+    })
+
     it.each([
       ['a missing webhookUrl', { webhookSecret: SECRET }, 'webhookUrl'],
       ['a webhookUrl that is not a URL', { webhookUrl: 'not a url' }, 'webhookUrl'],

@@ -1,4 +1,5 @@
 import { inject, injectable } from 'inversify'
+import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import { ForbiddenError, InvalidInputError, NotFoundError } from '@idplane/common'
 import { isUuid } from '../../infra/auth/authorization'
 import { OrgRoleLookup } from '../../infra/auth/org-role-lookup'
@@ -50,16 +51,18 @@ export class WebhooksService {
     input: { webhookUrl: string; webhookSecret?: string },
   ): Promise<Webhook> {
     this.checkUrl(input.webhookUrl)
-    return this.webhooks.transactional(async () => {
-      const webhook =
-        (await this.webhooks.findForTenant(tenantId)) ??
-        (await this.webhooks.create({ tenantId, ownerUserId }, input.webhookUrl))
-      webhook.url = input.webhookUrl
-      webhook.ownerUserId = ownerUserId
-      webhook.sealedSecret = input.webhookSecret === undefined ? null : this.box.seal(input.webhookSecret, webhook.id)
-      await this.webhooks.flush()
-      return webhook
-    })
+    return this.onceMore(() =>
+      this.webhooks.transactional(async () => {
+        const webhook =
+          (await this.webhooks.findForTenant(tenantId)) ??
+          (await this.webhooks.create({ tenantId, ownerUserId }, input.webhookUrl))
+        webhook.url = input.webhookUrl
+        webhook.ownerUserId = ownerUserId
+        webhook.sealedSecret = input.webhookSecret === undefined ? null : this.box.seal(input.webhookSecret, webhook.id)
+        await this.webhooks.flush()
+        return webhook
+      }),
+    )
   }
 
   /**
@@ -113,6 +116,19 @@ export class WebhooksService {
       await this.webhooks.flush()
       return webhook
     })
+  }
+
+  /**
+   * Runs a registration again when a concurrent one created the owner's row first (unique owner): the second run
+   * finds that row and replaces it, as a later registration does.
+   */
+  private async onceMore<T>(register: () => Promise<T>): Promise<T> {
+    try {
+      return await register()
+    } catch (error) {
+      if (!(error instanceof UniqueConstraintViolationException)) throw error
+      return register()
+    }
   }
 
   private checkUrl(url: string): void {
