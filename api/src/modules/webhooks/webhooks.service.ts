@@ -31,14 +31,16 @@ export class WebhooksService {
    */
   public async registerForOrg(orgId: string, input: { webhookUrl: string; webhookSecret?: string }): Promise<Webhook> {
     this.checkUrl(input.webhookUrl)
-    return this.webhooks.transactional(async () => {
-      const webhook =
-        (await this.webhooks.findForOrg(orgId)) ?? (await this.webhooks.create({ orgId }, input.webhookUrl))
-      webhook.url = input.webhookUrl
-      webhook.sealedSecret = input.webhookSecret === undefined ? null : this.box.seal(input.webhookSecret, webhook.id)
-      await this.webhooks.flush()
-      return webhook
-    })
+    return this.onceMore(() =>
+      this.webhooks.transactional(async () => {
+        const webhook =
+          (await this.webhooks.findForOrg(orgId)) ?? (await this.webhooks.create({ orgId }, input.webhookUrl))
+        webhook.url = input.webhookUrl
+        webhook.sealedSecret = input.webhookSecret === undefined ? null : this.box.seal(input.webhookSecret, webhook.id)
+        await this.webhooks.flush()
+        return webhook
+      }),
+    )
   }
 
   /**
