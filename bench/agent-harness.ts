@@ -5,11 +5,11 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { type AddressInfo, createServer as createNetServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../test/fixtures/degree-credential'
+import { freePort, percentile } from './api-harness'
 
 const API_KEY = 'bench-admin-api-key-0001'
 const EVENT_TOKEN = 'bench-event-token'
@@ -34,36 +34,39 @@ export interface Agent {
   call<T>(method: string, route: string, body?: unknown): Promise<T>
 }
 
-/** Every event the agents posted, and the waiters still looking for one. */
-export class EventSink {
-  private readonly seen: AgentEvent[] = []
-  private waiters: { match: (event: AgentEvent) => boolean; resolve: (event: AgentEvent) => void }[] = []
+/** Items seen so far and the waiters still looking for one: resolves a waiter with the first match, past or future. */
+export class Waiters<T> {
+  protected readonly seen: T[] = []
+  private waiters: { match: (item: T) => boolean; resolve: (item: T) => void }[] = []
 
-  public add(event: AgentEvent): void {
-    this.seen.push(event)
+  public add(item: T): void {
+    this.seen.push(item)
     const still: typeof this.waiters = []
     for (const waiter of this.waiters) {
-      if (waiter.match(event)) waiter.resolve(event)
+      if (waiter.match(item)) waiter.resolve(item)
       else still.push(waiter)
     }
     this.waiters = still
   }
 
-  public waitFor(match: (event: AgentEvent) => boolean, timeoutMs = 60000): Promise<AgentEvent> {
+  public waitFor(match: (item: T) => boolean, timeoutMs = 60000): Promise<T> {
     const earlier = this.seen.find(match)
-    if (earlier) return Promise.resolve(earlier)
+    if (earlier !== undefined) return Promise.resolve(earlier)
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('Timed out waiting for an agent event')), timeoutMs)
+      const timer = setTimeout(() => reject(new Error(`Timed out after ${timeoutMs} ms`)), timeoutMs)
       this.waiters.push({
         match,
-        resolve: (event) => {
+        resolve: (item) => {
           clearTimeout(timer)
-          resolve(event)
+          resolve(item)
         },
       })
     })
   }
 }
+
+/** Every event the agents posted, and the waiters still looking for one. */
+export class EventSink extends Waiters<AgentEvent> {}
 
 const is =
   (agentLabel: string, kind: string, state: string, field: string, value: unknown) =>
@@ -73,16 +76,7 @@ const is =
     event.record.state === state &&
     event.record[field] === value
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
+export { freePort }
 
 export interface AgentOptions {
   /** PostgreSQL URL; each agent gets a schema of its own. PGlite in a fresh directory when undefined. */
@@ -241,4 +235,17 @@ export async function iteration(context: Context): Promise<Record<Step, number>>
   if (!verified.isVerified) throw new Error('Presentation did not verify')
   lap('verify')
   return times
+}
+
+/** The p50 and p95 of each step and of the whole iteration, as a Markdown table. */
+export function stepTable(title: string, results: Record<Step, number>[], wallMs: number): void {
+  console.log(`\n${title}: ${results.length} iterations in ${(wallMs / 1000).toFixed(1)} s`)
+  console.log('| step | p50 ms | p95 ms |')
+  console.log('|---|---|---|')
+  for (const step of [...STEPS, 'total'] as const) {
+    const values = results
+      .map((times) => (step === 'total' ? STEPS.reduce((sum, name) => sum + times[name], 0) : times[step]))
+      .sort((a, b) => a - b)
+    console.log(`| ${step} | ${percentile(values, 50).toFixed(0)} | ${percentile(values, 95).toFixed(0)} |`)
+  }
 }

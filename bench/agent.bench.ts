@@ -23,8 +23,8 @@ import {
   iteration,
   startAgent,
   startSink,
-  STEPS,
   type Step,
+  stepTable,
   stopAgent,
 } from './agent-harness'
 
@@ -47,23 +47,6 @@ function machineJiffies(): { busy: number; total: number } | undefined {
     return { busy: total - idle, total }
   } catch {
     return undefined
-  }
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
-}
-
-function report(title: string, results: Record<Step, number>[], wallMs: number): void {
-  console.log(`\n${title}: ${results.length} iterations in ${(wallMs / 1000).toFixed(1)} s`)
-  console.log('| step | p50 ms | p95 ms |')
-  console.log('|---|---|---|')
-  for (const step of [...STEPS, 'total'] as const) {
-    const values = results
-      .map((times) => (step === 'total' ? STEPS.reduce((sum, name) => sum + times[name], 0) : times[step]))
-      .sort((a, b) => a - b)
-    console.log(`| ${step} | ${percentile(values, 50).toFixed(0)} | ${percentile(values, 95).toFixed(0)} |`)
   }
 }
 
@@ -124,7 +107,7 @@ async function main(): Promise<void> {
     const sequentialResults: Record<Step, number>[] = []
     const sequentialStart = performance.now()
     for (let index = 0; index < sequential; index++) sequentialResults.push(await iteration(context))
-    report('sequential', sequentialResults, performance.now() - sequentialStart)
+    stepTable('sequential', sequentialResults, performance.now() - sequentialStart)
 
     const cpuBefore = agents.map((agent) => cpuMs(agent.process.pid))
     const benchCpuBefore = process.cpuUsage()
@@ -132,7 +115,7 @@ async function main(): Promise<void> {
     const { results, wallMs } = await runConcurrent(context, concurrent, workers)
     const benchCpu = process.cpuUsage(benchCpuBefore)
     const machineAfter = machineJiffies()
-    report(`concurrent (${workers} workers)`, results, wallMs)
+    stepTable(`concurrent (${workers} workers)`, results, wallMs)
     agents.forEach((agent, index) => {
       const [before, after] = [cpuBefore[index], cpuMs(agent.process.pid)]
       if (before !== undefined && after !== undefined) {

@@ -50,6 +50,10 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'put', path: '/v1/orgs/:orgId/user-roles/:userId', access: ['owner', 'admin'] },
   { method: 'post', path: '/v1/orgs/:orgId/agents/spinup', access: ['owner', 'admin'] },
   { method: 'get', path: '/v1/orgs/:orgId/agents/health', access: ANY_MEMBER },
+  { method: 'post', path: '/v1/orgs/:orgId/schemas', access: ['owner', 'admin'] },
+  { method: 'get', path: '/v1/orgs/:orgId/schemas', access: ANY_MEMBER },
+  { method: 'get', path: '/v1/orgs/:orgId/schemas/:schemaId', access: ANY_MEMBER },
+  { method: 'get', path: '/v1/orgs/:orgId/schemas/:schemaId/cred-defs', access: ANY_MEMBER },
   { method: 'post', path: '/webhooks/orgs/:orgId/register', access: ['owner', 'admin'] },
   // The organization comes in the query here (or a tenantId, which only its wallet's user may read).
   { method: 'get', path: '/webhooks/orgs/webhookurl?orgId=:orgId', access: ['owner', 'admin', 'issuer', 'verifier'] },
@@ -58,6 +62,9 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'post', path: '/webhooks/orgs/:orgId/deliveries/:deliveryId/replay', access: ['owner', 'admin'] },
   { method: 'post', path: '/webhooks/orgs/:orgId/ping', access: ['owner', 'admin'] },
 ]
+
+/** Public routes served outside the OpenAPI document (plain Express routers of modules). */
+const OUTSIDE_OPENAPI: Endpoint[] = [{ method: 'get', path: '/schemas/:schemaId', access: 'public' }]
 
 /** Routes outside the business API (probes, explorer) that the matrix does not cover. */
 const INFRASTRUCTURE_PATHS = ['/health/live', '/health/ready']
@@ -132,7 +139,7 @@ describe('authorization matrix', () => {
     }
   })
 
-  it.each(ENDPOINTS.filter((endpoint) => endpoint.access === 'public'))(
+  it.each([...ENDPOINTS, ...OUTSIDE_OPENAPI].filter((endpoint) => endpoint.access === 'public'))(
     'lets $method $path through without a token',
     async (endpoint) => {
       const res = await request(api.app)[endpoint.method](concretePath(endpoint.path, randomUUID()))

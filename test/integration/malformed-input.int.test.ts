@@ -42,6 +42,52 @@ const hostileStructure = fc.oneof(
     (value) => JSON.parse(`{"record":{"__proto__":{"polluted":${JSON.stringify(value) ?? 'null'}}}}`) as unknown,
   ),
 )
+/** Schema-creation bodies whose attribute definitions are hostile: wrong types, bad regexes, nesting, prototypes. */
+const hostileSchemaBody = fc.record(
+  {
+    type: fc.oneof(fc.constantFrom('JSON', 'INDY'), hostileScalar),
+    schemaPayload: fc.record(
+      {
+        schemaName: hostileScalar,
+        schemaVersion: hostileScalar,
+        schemaType: fc.oneof(fc.constantFrom('NO_LEDGER', 'POLYGON_W3C'), hostileScalar),
+        attributes: fc.oneof(
+          hostileScalar,
+          fc.array(
+            fc.dictionary(
+              fc.constantFrom(
+                'attributeName',
+                'displayName',
+                'schemaDataType',
+                'isRequired',
+                'pattern',
+                'minimum',
+                'exclusiveMaximum',
+                'multipleOf',
+                'minLength',
+                'enum',
+                'items',
+                'properties',
+                'required',
+                'dependentRequired',
+                'additionalProperties',
+                '__proto__',
+              ),
+              fc.oneof(
+                hostileScalar,
+                fc.constantFrom('string', 'integer', 'array', 'object', '(a+)+$', '[', 'toString'),
+                fc.json({ maxDepth: 2 }).map((text) => JSON.parse(text) as unknown),
+              ),
+            ),
+            { maxLength: 3 },
+          ),
+        ),
+      },
+      { requiredKeys: [] },
+    ),
+  },
+  { requiredKeys: [] },
+)
 const hostileJson = fc.oneof(
   fc.json({ maxDepth: 3 }).map((text) => JSON.parse(text) as unknown),
   fc.dictionary(
@@ -55,6 +101,11 @@ const hostileJson = fc.oneof(
       'did',
       'id',
       'logo',
+      'type',
+      'schemaPayload',
+      'attributes',
+      'schemaName',
+      'schemaType',
       'webhookUrl',
       'webhookSecret',
       '__proto__',
@@ -64,6 +115,7 @@ const hostileJson = fc.oneof(
   ),
   fc.array(hostileScalar, { maxLength: 4 }),
   hostileStructure,
+  hostileSchemaBody,
 )
 const pathSegment = fc.oneof(
   fc.uuid(),
@@ -80,6 +132,9 @@ const queryObject = fc.dictionary(
     'email',
     'verificationCode',
     'orgId',
+    'searchByText',
+    'sortField',
+    'sortBy',
     'tenantId',
     'status',
   ),
@@ -150,6 +205,18 @@ describe('malformed input on every endpoint', () => {
           },
         ),
         { numRuns: 12, seed: 20261121 },
+      )
+    }
+  })
+
+  it('never answers 5xx on the public routes outside the OpenAPI document', async () => {
+    for (const template of ['/schemas/{schemaId}']) {
+      await fc.assert(
+        fc.asyncProperty(pathSegment, queryObject, async (segment, query) => {
+          const path = template.replace('{schemaId}', encodeURIComponent(segment))
+          assertErrorShape(await request(api.app).get(path).query(query), `GET ${path}`)
+        }),
+        { numRuns: 30, seed: 20261124 },
       )
     }
   })

@@ -145,6 +145,7 @@ describe('a module declared in the module list', () => {
       dids: 0,
       clientCredentials: 0,
       invitations: { pending: 0, accepted: 0, rejected: 0 },
+      schemas: 0,
       probeEvents: 2,
     })
     const dashboard = await request(api.app)
@@ -156,6 +157,7 @@ describe('a module declared in the module list', () => {
       pendingInvitations: 0,
       dids: 0,
       hasClientCredentials: false,
+      schemas: 0,
       hasProbeEvents: true,
     })
   })

@@ -533,7 +533,13 @@ describe('organizations', () => {
 
     it('summarises the organization on the dashboard', async () => {
       const res = await request(api.app).get(`/v1/orgs/dashboard/${orgId}`).set(auth(issuer.token)).expect(200)
-      expect(res.body.data).toEqual({ members: 3, pendingInvitations: 2, dids: 1, hasClientCredentials: false })
+      expect(res.body.data).toEqual({
+        members: 3,
+        pendingInvitations: 2,
+        dids: 1,
+        hasClientCredentials: false,
+        schemas: 0,
+      })
       await request(api.app).get('/v1/orgs/dashboard/not-a-uuid').set(auth(issuer.token)).expect(400)
     })
 
@@ -544,6 +550,7 @@ describe('organizations', () => {
         dids: 1,
         clientCredentials: 0,
         invitations: { pending: 2, accepted: 1, rejected: 0 },
+        schemas: 0,
       })
       await request(api.app).get(`/v1/orgs/activity-count/${orgId}`).set(auth(issuer.token)).expect(403)
     })

@@ -19,6 +19,7 @@ describe('API_MODULES', () => {
         'AgentEvent',
         'AgentPortCounter',
         'ClientCredential',
+        'CredentialSchema',
         'EmailVerification',
         'Invitation',
         'OrgAgent',

@@ -8,6 +8,7 @@ import { invitationsModule } from './invitations/invitations.module'
 import { agentsModule } from './agents/agents.module'
 import { mailPagesModule } from './mail-pages/mail-pages.module'
 import { shortUrlsModule } from './short-urls/short-urls.module'
+import { schemasModule } from './schemas/schemas.module'
 import { webhooksModule } from './webhooks/webhooks.module'
 
 /**
@@ -24,5 +25,6 @@ export const API_MODULES: ApiModule[] = [
   agentsModule,
   mailPagesModule,
   shortUrlsModule,
+  schemasModule,
   webhooksModule,
 ]

@@ -1,0 +1,54 @@
+import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy'
+import { BaseEntity } from '../../infra/db/base.entity'
+import { Organization } from '../orgs/organization.entity'
+
+export const SCHEMA_KINDS = ['INDY', 'JSON'] as const
+export type SchemaKind = (typeof SCHEMA_KINDS)[number]
+
+/**
+ * A credential schema an organization created. `JSON` schemas are published by the platform itself at
+ * `<API_PUBLIC_URL>/schemas/<id>` (PublishedSchemaUrls); the URL is derived from the id, never stored, so it
+ * follows the configured public address. Name and version are unique per organization (spec: 409).
+ */
+@Entity({ tableName: 'credential_schemas' })
+@Unique({ properties: ['organization', 'name', 'version'] })
+@Index({ properties: ['organization', 'createdAt'] })
+export class CredentialSchema extends BaseEntity {
+  @ManyToOne(() => Organization, { deleteRule: 'cascade' })
+  organization!: Organization
+
+  @Property({ type: 'string', length: 10 })
+  type!: SchemaKind
+
+  /** Where the schema lives: `NO_LEDGER` (published by the platform) for every JSON schema today. */
+  @Property({ type: 'string', length: 30 })
+  schemaType!: string
+
+  @Property({ type: 'string', length: 256 })
+  name!: string
+
+  @Property({ type: 'string', length: 64 })
+  version!: string
+
+  @Property({ type: 'text', nullable: true })
+  description?: string | null
+
+  @Property({ type: 'string', length: 256, nullable: true })
+  alias?: string | null
+
+  /** The attribute definitions as the client sent them (after validation). */
+  @Property({ type: 'json', columnType: 'jsonb' })
+  attributes!: Record<string, unknown>[]
+
+  /** The JSON Schema published for the record, without `$id` (added when served). */
+  @Property({ type: 'json', columnType: 'jsonb' })
+  jsonSchema!: Record<string, unknown>
+
+  /** The creating user; null when an organization's machine-to-machine client created it. */
+  @Property({ type: 'uuid', nullable: true })
+  createdBy?: string | null
+
+  /** The organization's primary DID when the schema was created, if it had one. */
+  @Property({ type: 'string', length: 2048, nullable: true })
+  publisherDid?: string | null
+}

@@ -1,0 +1,96 @@
+import { injectable } from 'inversify'
+import type { FilterQuery, QueryOrderMap } from '@mikro-orm/core'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { pageOffset } from '../../infra/http/pagination'
+import { containsPattern } from '../orgs/like-pattern'
+import { Organization } from '../orgs/organization.entity'
+import { OrgDid } from '../orgs/org-did.entity'
+import { CredentialSchema } from './credential-schema.entity'
+
+/** Sort fields of the schema list (spec: `createDateTime` default; docs/decisions.md, Schemas, for the rest). */
+export const SCHEMA_SORT_FIELDS = [
+  'createDateTime',
+  'name',
+  'version',
+  'schemaLedgerId',
+  'publisherDid',
+  'issuerId',
+] as const
+export type SchemaSortField = (typeof SCHEMA_SORT_FIELDS)[number]
+
+export interface SchemaPageQuery {
+  pageNumber: number
+  pageSize: number
+  searchByText?: string
+  /** One of SCHEMA_SORT_FIELDS (the query DTO checks it). */
+  sortField: string
+  sortBy: 'ASC' | 'DESC'
+}
+
+/** The entity property each sort field orders by; the ledger id is the URL of the record id, the issuer its DID. */
+const SORT_PROPERTY: Record<SchemaSortField, keyof CredentialSchema> = {
+  createDateTime: 'createdAt',
+  name: 'name',
+  version: 'version',
+  schemaLedgerId: 'id',
+  publisherDid: 'publisherDid',
+  issuerId: 'publisherDid',
+}
+
+/** Schema queries; organization-scoped ones take `orgId` first. */
+@injectable()
+export class SchemasRepository {
+  public constructor(private readonly em: EntityManager) {}
+
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(() => work())
+  }
+
+  public async add(orgId: string, fields: Omit<CredentialSchema, 'id' | 'createdAt' | 'updatedAt' | 'organization'>) {
+    const schema = this.em.create(CredentialSchema, {
+      ...fields,
+      organization: this.em.getReference(Organization, orgId),
+    })
+    await this.em.persist(schema).flush()
+    return schema
+  }
+
+  public findByNameVersion(orgId: string, name: string, version: string): Promise<CredentialSchema | null> {
+    return this.em.findOne(CredentialSchema, { organization: orgId, name, version })
+  }
+
+  public findForOrg(orgId: string, schemaId: string): Promise<CredentialSchema | null> {
+    return this.em.findOne(CredentialSchema, { organization: orgId, id: schemaId })
+  }
+
+  /** A published schema by id, whichever organization owns it (published schemas are public). */
+  public findPublished(schemaId: string): Promise<CredentialSchema | null> {
+    return this.em.fork().findOne(CredentialSchema, { id: schemaId, type: 'JSON' })
+  }
+
+  public list(orgId: string, query: SchemaPageQuery): Promise<[CredentialSchema[], number]> {
+    const where: FilterQuery<CredentialSchema> = { organization: orgId }
+    if (query.searchByText) where.name = { $ilike: containsPattern(query.searchByText) }
+    const direction = query.sortBy === 'ASC' ? 'asc' : 'desc'
+    const property = SORT_PROPERTY[query.sortField as SchemaSortField] ?? 'createdAt'
+    // The id breaks ties so that pages never overlap.
+    const orderBy = (
+      property === 'id' ? { id: direction } : { [property]: direction, id: 'asc' }
+    ) as QueryOrderMap<CredentialSchema>
+    return this.em.findAndCount(CredentialSchema, where, {
+      orderBy,
+      limit: query.pageSize,
+      offset: pageOffset(query),
+    })
+  }
+
+  /** The organization's primary DID, the publisher of schemas it creates. */
+  public async primaryDid(orgId: string): Promise<string | null> {
+    const did = await this.em.findOne(OrgDid, { organization: orgId, isPrimaryDid: true })
+    return did?.did ?? null
+  }
+
+  public countForOrg(orgId: string): Promise<number> {
+    return this.em.count(CredentialSchema, { organization: orgId })
+  }
+}

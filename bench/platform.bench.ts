@@ -1,0 +1,420 @@
+/**
+ * Platform benchmark: full iterations (connect + issue + request + present + verify) through the platform API,
+ * with a webhook receiver registered, beside the agent-only figure of bench:agent measured in the same run.
+ *
+ *   npm run bench:platform          (builds dist/ first, then runs this file)
+ *   BENCH_ITERATIONS=64 BENCH_WORKERS=16 npm run bench:platform
+ *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npm run bench:platform   (PostgreSQL for the
+ *   API and the agents instead of the embedded defaults)
+ *
+ * Platform side: the built API as a child process, one organization (issuer and verifier) whose agent the API
+ * runs, and a holder agent process driven through its admin API as an outside wallet. The organization's side is
+ * waited for through the webhook (each state change arrives as a signed POST), the holder's through its own event
+ * sink. Agent-only side: two agent processes driven directly (bench/agent-harness.ts). Both run the same number of
+ * iterations with the same concurrency, one after the other, in this one process.
+ *
+ * The last line is `iterations/minute: N (agent-only M, ratio R)`.
+ */
+import { createHmac } from 'node:crypto'
+import { createServer, type Server } from 'node:http'
+import { Agent as HttpAgent } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { loadavg } from 'node:os'
+import { performance } from 'node:perf_hooks'
+import { freshDatabase, type FreshDatabase } from '../test/helpers/database'
+import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../test/fixtures/degree-credential'
+import {
+  type Agent,
+  EventSink,
+  iteration as agentOnlyIteration,
+  startAgent,
+  startSink,
+  type Step,
+  stepTable,
+  stopAgent,
+  Waiters,
+} from './agent-harness'
+import { type ApiProcess, call, expectJson, percentile, positiveIntEnv, signUp, startApiProcess } from './api-harness'
+
+const ITERATIONS = positiveIntEnv('BENCH_ITERATIONS', 32)
+const WORKERS = positiveIntEnv('BENCH_WORKERS', 8)
+const SERVER_URL = process.env.BENCH_DATABASE_URL
+const WEBHOOK_SECRET = 'bench-webhook-secret-0001'
+
+interface WebhookEvent {
+  id: string
+  type: string
+  orgId: string | null
+  occurredAt: string
+  record: Record<string, unknown> & { id: string; state?: string }
+}
+
+/**
+ * The registered webhook: checks every signature, counts each event id once (a second copy is counted as a
+ * duplicate) and measures the lag from the event's time to its arrival.
+ */
+class WebhookReceiver extends Waiters<WebhookEvent> {
+  public readonly events = new Map<string, WebhookEvent>()
+  public duplicates = 0
+  public badSignatures = 0
+  public readonly lagsMs: number[] = []
+
+  public receive(raw: string, timestamp: string | undefined, signature: string | undefined): void {
+    const expected = createHmac('sha256', WEBHOOK_SECRET).update(`${timestamp}.${raw}`).digest('hex')
+    if (signature !== expected) this.badSignatures++
+    const { data } = JSON.parse(raw) as { webhookUrl: string; data: WebhookEvent }
+    if (this.events.has(data.id)) {
+      this.duplicates++
+      return
+    }
+    this.events.set(data.id, data)
+    this.lagsMs.push(Date.now() - Date.parse(data.occurredAt))
+    this.add(data)
+  }
+
+  public listen(): Promise<Server> {
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (chunk: Buffer) => chunks.push(chunk))
+      req.on('end', () => {
+        try {
+          this.receive(
+            Buffer.concat(chunks).toString('utf8'),
+            req.headers['x-timestamp'] as string | undefined,
+            req.headers['x-signature'] as string | undefined,
+          )
+          res.statusCode = 204
+        } catch {
+          res.statusCode = 400
+        }
+        res.end()
+      })
+    })
+    server.keepAliveTimeout = 60_000
+    return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
+  }
+}
+
+const isEvent =
+  (type: string, state: string, field: string, value: unknown) =>
+  (event: WebhookEvent): boolean =>
+    event.type === type && event.record.state === state && event.record[field] === value
+
+const holderEvent =
+  (kind: string, state: string, field: string, value: unknown) =>
+  (event: { kind: string; agentLabel: string; record: Record<string, unknown> }): boolean =>
+    event.agentLabel === 'holder' &&
+    event.kind === kind &&
+    event.record.state === state &&
+    event.record[field] === value
+
+interface PlatformContext {
+  api: ApiProcess
+  http: HttpAgent
+  token: string
+  orgId: string
+  orgDid: string
+  holder: Agent
+  holderDid: string
+  sink: EventSink
+  webhook: WebhookReceiver
+  /** Milliseconds of every API call, by operation. */
+  calls: Map<string, number[]>
+}
+
+async function timed<T>(context: PlatformContext, name: string, work: Promise<T>): Promise<T> {
+  const started = performance.now()
+  try {
+    return await work
+  } finally {
+    const list = context.calls.get(name) ?? []
+    list.push(performance.now() - started)
+    context.calls.set(name, list)
+  }
+}
+
+function apiCall<T>(
+  context: PlatformContext,
+  name: string,
+  method: string,
+  route: string,
+  body?: unknown,
+  status = 201,
+) {
+  return timed(
+    context,
+    name,
+    expectJson<T>(
+      call(context.http, context.api.port, method, route, { body, token: context.token, timeoutMs: 60_000 }),
+      status,
+      name,
+    ),
+  )
+}
+
+/** One iteration through the platform API; the milliseconds of each step. */
+async function platformIteration(context: PlatformContext): Promise<Record<Step, number>> {
+  const { holder, sink, webhook, orgId } = context
+  const times = {} as Record<Step, number>
+  let started = performance.now()
+  const lap = (step: Step) => {
+    const now = performance.now()
+    times[step] = now - started
+    started = now
+  }
+
+  const invitation = await apiCall<{ invitationUrl: string; outOfBandRecord: { id: string } }>(
+    context,
+    'POST connections',
+    'POST',
+    `/v1/orgs/${orgId}/connections`,
+    {},
+  )
+  await holder.call('POST', '/oob/receive-invitation-url', {
+    invitationUrl: invitation.invitationUrl,
+    autoAcceptConnection: true,
+    autoAcceptInvitation: true,
+  })
+  const connection = await webhook.waitFor(
+    isEvent('connection.state-changed', 'completed', 'outOfBandId', invitation.outOfBandRecord.id),
+  )
+  lap('connect')
+
+  const degree = `Bachelor of Science ${invitation.outOfBandRecord.id}`
+  const [offer] = await apiCall<{ id: string; threadId: string }[]>(
+    context,
+    'POST credentials/offer',
+    'POST',
+    `/v1/orgs/${orgId}/credentials/offer?credentialType=JSONLD&isValidateSchema=false`,
+    {
+      credentialData: [
+        {
+          connectionId: connection.record.id,
+          credential: aDegreeCredential(context.orgDid, context.holderDid, degree),
+          options: signingOptions(),
+        },
+      ],
+    },
+  )
+  const holderOffer = await sink.waitFor(holderEvent('credential', 'offer-received', 'threadId', offer.threadId))
+  await holder.call('POST', '/credentials/accept-offer', { credentialRecordId: holderOffer.record.id })
+  await webhook.waitFor(isEvent('credential.state-changed', 'done', 'threadId', offer.threadId))
+  lap('issue')
+
+  const request = await apiCall<{ id: string; threadId: string }>(
+    context,
+    'POST proofs',
+    'POST',
+    `/v1/orgs/${orgId}/proofs?requestType=PRESENTATIONEXCHANGE`,
+    {
+      connectionId: connection.record.id,
+      presentationDefinition: aDegreePresentationDefinition([
+        { path: ['$.credentialSubject.degree.name'], filter: { type: 'string', const: degree } },
+      ]),
+    },
+  )
+  const holderRequest = await sink.waitFor(holderEvent('proof', 'request-received', 'threadId', request.threadId))
+  lap('request')
+
+  await holder.call('POST', '/proofs/accept-request', { proofRecordId: holderRequest.record.id })
+  await webhook.waitFor(isEvent('proof.state-changed', 'presentation-received', 'threadId', request.threadId))
+  lap('present')
+
+  const verified = await apiCall<{ isVerified: boolean }>(
+    context,
+    'POST proofs/:id/verify',
+    'POST',
+    `/v1/orgs/${orgId}/proofs/${request.id}/verify`,
+  )
+  if (!verified.isVerified) throw new Error('Presentation did not verify')
+  lap('verify')
+  return times
+}
+
+async function runConcurrent(
+  run: () => Promise<Record<Step, number>>,
+): Promise<{ results: Record<Step, number>[]; wallMs: number }> {
+  const results: Record<Step, number>[] = []
+  let next = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: WORKERS }, async () => {
+      while (next < ITERATIONS) {
+        next++
+        results.push(await run())
+      }
+    }),
+  )
+  return { results, wallMs: performance.now() - started }
+}
+
+/** Agents' database: a PostgreSQL URL of a fresh database when BENCH_DATABASE_URL is set, else PGlite. */
+async function agentDatabase(): Promise<FreshDatabase | undefined> {
+  return SERVER_URL ? freshDatabase('postgres', SERVER_URL) : undefined
+}
+
+async function platformRun(): Promise<{ perMinute: number; delivered: boolean }> {
+  const sink = new EventSink()
+  const sinkServer = await startSink(sink)
+  const webhook = new WebhookReceiver()
+  const webhookServer = await webhook.listen()
+  const apiDatabase = await agentDatabase()
+  const holderDatabase = await agentDatabase()
+  const http = new HttpAgent({ keepAlive: true, maxSockets: 64 })
+  let api: ApiProcess | undefined
+  let holder: Agent | undefined
+  try {
+    api = await startApiProcess(process.execPath, {
+      ...(apiDatabase?.target.kind === 'postgres' ? { DATABASE_URL: apiDatabase.target.url } : {}),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    })
+    const { token, orgId } = await signUp(api, http)
+    await expectJson(
+      call(http, api.port, 'POST', `/v1/orgs/${orgId}/agents/spinup`, { body: { label: 'Bench Org' }, token }),
+      201,
+      'spin-up',
+    )
+    const deadline = Date.now() + 120_000
+    for (;;) {
+      const health = await expectJson<{ status: string; isAnswering: boolean }>(
+        call(http, api.port, 'GET', `/v1/orgs/${orgId}/agents/health`, { token }),
+        200,
+        'agent health',
+      )
+      if (health.isAnswering) break
+      if (Date.now() > deadline) throw new Error(`Organization agent not ready: ${JSON.stringify(health)}`)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+    const dids = await expectJson<{ did: string; isPrimaryDid: boolean }[]>(
+      call(http, api.port, 'GET', `/v1/orgs/${orgId}/dids`, { token }),
+      200,
+      'DIDs',
+    )
+    const orgDid = (dids.find((did) => did.isPrimaryDid) ?? dids[0]).did
+    const webhookUrl = `http://127.0.0.1:${(webhookServer.address() as AddressInfo).port}/hook`
+    await expectJson(
+      call(http, api.port, 'POST', `/webhooks/orgs/${orgId}/register`, {
+        body: { webhookUrl, webhookSecret: WEBHOOK_SECRET },
+        token,
+      }),
+      201,
+      'register webhook',
+    )
+    const sinkUrl = `http://127.0.0.1:${(sinkServer.address() as AddressInfo).port}/events`
+    holder = await startAgent('holder', sinkUrl, {
+      ...(holderDatabase?.target.kind === 'postgres' ? { databaseUrl: holderDatabase.target.url } : {}),
+    })
+    const { did: holderDid } = await holder.call<{ did: string }>('POST', '/dids', { method: 'key' })
+    const context: PlatformContext = {
+      api,
+      http,
+      token,
+      orgId,
+      orgDid,
+      holder,
+      holderDid,
+      sink,
+      webhook,
+      calls: new Map(),
+    }
+
+    await platformIteration(context) // warm-up: contexts, caches, the first connection's DIDs
+    webhook.lagsMs.length = 0
+    context.calls.clear()
+    const { results, wallMs } = await runConcurrent(() => platformIteration(context))
+    stepTable(`platform API (${WORKERS} in flight)`, results, wallMs)
+
+    console.log('\n| API call | calls | p50 ms | p99 ms |')
+    console.log('|---|---|---|---|')
+    for (const [name, values] of context.calls) {
+      const sorted = [...values].sort((a, b) => a - b)
+      console.log(
+        `| ${name} | ${sorted.length} | ${percentile(sorted, 50).toFixed(0)} | ${percentile(sorted, 99).toFixed(0)} |`,
+      )
+    }
+
+    // Every event the platform recorded for the webhook must have been delivered, once.
+    const drainDeadline = Date.now() + 60_000
+    let pending = 0
+    let total = 0
+    for (;;) {
+      const page = await expectJson<{ totalItems: number; data: { status: string }[] }>(
+        call(http, api.port, 'GET', `/webhooks/orgs/${orgId}/deliveries?pageSize=100&status=pending`, { token }),
+        200,
+        'deliveries',
+      )
+      pending = page.totalItems
+      const all = await expectJson<{ totalItems: number }>(
+        call(http, api.port, 'GET', `/webhooks/orgs/${orgId}/deliveries?pageSize=1`, { token }),
+        200,
+        'deliveries',
+      )
+      total = all.totalItems
+      if (pending === 0 || Date.now() > drainDeadline) break
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+    const lags = [...webhook.lagsMs].sort((a, b) => a - b)
+    console.log(
+      `\nwebhook: ${webhook.events.size} distinct events received, ${total} deliveries recorded, ${pending} pending, ` +
+        `${webhook.duplicates} duplicates, ${webhook.badSignatures} bad signatures; ` +
+        `delivery lag p50 ${percentile(lags, 50).toFixed(0)} ms, p99 ${percentile(lags, 99).toFixed(0)} ms`,
+    )
+    return {
+      perMinute: (results.length / wallMs) * 60_000,
+      delivered: pending === 0 && webhook.events.size === total && webhook.badSignatures === 0,
+    }
+  } finally {
+    http.destroy()
+    if (holder) await stopAgent(holder)
+    await api?.stop()
+    sinkServer.close()
+    webhookServer.close()
+    await apiDatabase?.drop()
+    await holderDatabase?.drop()
+  }
+}
+
+async function agentOnlyRun(): Promise<number> {
+  const sink = new EventSink()
+  const server = await startSink(sink)
+  const eventUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`
+  const databases = [await agentDatabase(), await agentDatabase()]
+  const agents: Agent[] = []
+  try {
+    const options = (database: FreshDatabase | undefined) =>
+      database?.target.kind === 'postgres' ? { databaseUrl: database.target.url } : {}
+    const issuer = await startAgent('issuer', eventUrl, options(databases[0]))
+    agents.push(issuer)
+    const holder = await startAgent('holder', eventUrl, options(databases[1]))
+    agents.push(holder)
+    const { did: issuerDid } = await issuer.call<{ did: string }>('POST', '/dids', { method: 'key' })
+    const { did: holderDid } = await holder.call<{ did: string }>('POST', '/dids', { method: 'key' })
+    const context = { issuer, holder, sink, issuerDid, holderDid }
+    await agentOnlyIteration(context)
+    const { results, wallMs } = await runConcurrent(() => agentOnlyIteration(context))
+    stepTable(`agent only (${WORKERS} in flight)`, results, wallMs)
+    return (results.length / wallMs) * 60_000
+  } finally {
+    for (const agent of agents) await stopAgent(agent)
+    server.close()
+    for (const database of databases) await database?.drop()
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `bench:platform: ${ITERATIONS} iterations, ${WORKERS} in flight, ${SERVER_URL ? 'PostgreSQL' : 'embedded (PGlite)'}, ` +
+      `load before ${loadavg()[0].toFixed(2)}`,
+  )
+  const agentOnly = await agentOnlyRun()
+  const platform = await platformRun()
+  console.log(`\nevery event delivered: ${platform.delivered ? 'yes' : 'NO'}; load after ${loadavg()[0].toFixed(2)}`)
+  console.log(
+    `iterations/minute: ${platform.perMinute.toFixed(0)} (agent-only ${agentOnly.toFixed(0)}, ratio ${(platform.perMinute / agentOnly).toFixed(2)})`,
+  )
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})
