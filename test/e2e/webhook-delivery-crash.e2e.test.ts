@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { connect } from 'amqplib'
 import { readLatestMail, type StoredMail } from '../../api/src/infra/mail/file-mailer'
-import { DEAD_LETTER_SUFFIX } from '../../api/src/infra/queue/queue'
+import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
+import { DEAD_LETTER_SUFFIX, DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
 import { retryQueueName } from '../../api/src/infra/queue/amqp-message'
 import { WEBHOOK_QUEUE } from '../../api/src/modules/webhooks/webhook-relay'
 import { spawnApi, type ApiProcess } from '../helpers/api-process'
@@ -86,7 +87,10 @@ describe('webhook deliveries across a SIGKILL of the API', () => {
   afterAll(async () => {
     await api?.kill('SIGKILL')
     await receiver?.stop()
-    if (process.env.AMQP_URL) await deleteQueues(process.env.AMQP_URL, `${env.QUEUE_NAME_PREFIX}${WEBHOOK_QUEUE}`)
+    if (process.env.AMQP_URL) {
+      await deleteQueues(process.env.AMQP_URL, `${env.QUEUE_NAME_PREFIX}${WEBHOOK_QUEUE}`, RETRY_DELAYS_MS)
+      await deleteQueues(process.env.AMQP_URL, `${env.QUEUE_NAME_PREFIX}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS)
+    }
     await database?.drop()
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   })
@@ -207,14 +211,14 @@ async function waitUntil(probe: () => Promise<boolean>, timeoutMs = 60_000): Pro
   }
 }
 
-async function deleteQueues(url: string, queue: string): Promise<void> {
+async function deleteQueues(url: string, queue: string, retryDelaysMs: readonly number[]): Promise<void> {
   const connection = await connect(url)
   try {
     const channel = await connection.createChannel()
     for (const name of [
       queue,
       `${queue}${DEAD_LETTER_SUFFIX}`,
-      ...RETRY_DELAYS_MS.map((delay) => retryQueueName(queue, delay)),
+      ...retryDelaysMs.map((delay) => retryQueueName(queue, delay)),
     ]) {
       await channel.deleteQueue(name)
     }

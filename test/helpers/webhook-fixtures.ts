@@ -1,10 +1,6 @@
-import { connect } from 'amqplib'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { ModuleRegistry } from '../../api/src/infra/module-registry'
 import { platformEvent, type PlatformEvent } from '../../api/src/infra/platform-events'
-import { DEAD_LETTER_SUFFIX } from '../../api/src/infra/queue/queue'
-import { retryQueueName } from '../../api/src/infra/queue/amqp-message'
-import { WEBHOOK_QUEUE } from '../../api/src/modules/webhooks/webhook-relay'
 import type { TestApi } from './api'
 
 /** Short delivery settings for tests: 2 s timeout, 200 ms relay rounds. Add a retry schedule per test. */
@@ -29,24 +25,4 @@ export async function publishEvents(
     await api.runtime.container.get(ModuleRegistry).publish(events)
   })
   return events
-}
-
-/** Removes the test's webhook queues from the broker (durable queues outlive the test). */
-export async function deleteWebhookQueues(api: TestApi, retryDelaysMs: readonly number[]): Promise<void> {
-  if (api.config.queue.kind !== 'amqp') return
-  const queue = `${api.config.queue.namePrefix}${WEBHOOK_QUEUE}`
-  const connection = await connect(api.config.queue.url)
-  try {
-    const channel = await connection.createChannel()
-    for (const name of [
-      queue,
-      `${queue}${DEAD_LETTER_SUFFIX}`,
-      ...retryDelaysMs.map((delay) => retryQueueName(queue, delay)),
-    ]) {
-      await channel.deleteQueue(name)
-    }
-    await channel.close()
-  } finally {
-    await connection.close()
-  }
 }

@@ -10,7 +10,7 @@ import { WebhooksService } from '../../api/src/modules/webhooks/webhooks.service
 import { startApi, type TestApi } from '../helpers/api'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
-import { FAST_WEBHOOK_ENV, deleteWebhookQueues, publishEvents } from '../helpers/webhook-fixtures'
+import { FAST_WEBHOOK_ENV, publishEvents } from '../helpers/webhook-fixtures'
 
 jest.setTimeout(120_000)
 
@@ -65,7 +65,6 @@ describe('webhooks', () => {
 
   afterAll(async () => {
     await receiver?.stop()
-    if (api) await deleteWebhookQueues(api, RETRY_DELAYS_MS)
     await api?.stop()
   })
 
@@ -445,7 +444,6 @@ describe('webhooks without WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
   })
 
   afterAll(async () => {
-    if (api) await deleteWebhookQueues(api, [1_000, 5_000, 25_000, 120_000, 600_000])
     await api?.stop()
   })
 
@@ -506,7 +504,6 @@ describe('webhook delivery latency', () => {
 
   afterAll(async () => {
     await receiver?.stop()
-    if (api) await deleteWebhookQueues(api, [100])
     await api?.stop()
   })
 
