@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import request from 'supertest'
 import { EntityManager } from '@mikro-orm/postgresql'
+import { Logger } from '@idplane/common'
 import { hashToken, randomSecret } from '../../api/src/infra/crypto/token-hash'
 import { ModuleRegistry } from '../../api/src/infra/module-registry'
 import { platformEvent } from '../../api/src/infra/platform-events'
@@ -518,5 +519,58 @@ describe('webhook delivery latency', () => {
     const committedAt = Date.now()
     await receiver.waitFor(() => receiver.eventIds('/latency').includes(event.id), 5_000)
     expect(Date.now() - committedAt).toBeLessThan(2_000)
+  })
+})
+
+describe('webhook secrets in the logs', () => {
+  const lines: string[] = []
+  let api: TestApi
+  let receiver: WebhookReceiver
+
+  beforeAll(async () => {
+    const logger = new Logger({ program: 'api' }, 'debug', { write: (line: string) => lines.push(line) })
+    api = await startApi(
+      { ...FAST_WEBHOOK_ENV, LOG_LEVEL: 'debug', WEBHOOK_RETRY_DELAYS_MS: '50', WEBHOOK_MAX_ATTEMPTS: '2' },
+      { logger },
+    )
+    receiver = await startWebhookReceiver()
+  })
+
+  afterAll(async () => {
+    await receiver?.stop()
+    await api?.stop()
+  })
+
+  it('are never logged: not on register, patch, delivery, failed attempts or the dead state', async () => {
+    const owner = await aUserWithToken(api)
+    const orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+    const firstSecret = 'first-secret-never-logged-1234'
+    const secondSecret = 'second-secret-never-logged-5678'
+    await request(api.app)
+      .post(`/webhooks/orgs/${orgId}/register`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ webhookUrl: `${receiver.url}/logs`, webhookSecret: firstSecret })
+      .expect(201)
+    await request(api.app)
+      .patch(`/webhooks/orgs/${orgId}`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ webhookSecret: secondSecret })
+      .expect(200)
+    receiver.setSecret('/logs', secondSecret)
+    const [delivered] = await publishEvents(api, orgId, 1)
+    await receiver.waitFor(() => receiver.eventIds('/logs').includes(delivered?.id ?? ''))
+    receiver.fail(503)
+    try {
+      const [failing] = await publishEvents(api, orgId, 1)
+      await receiver.waitFor(() => receiver.requests.filter((req) => req.eventId === failing?.id).length >= 2)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+    } finally {
+      receiver.recover()
+    }
+    expect(lines.some((line) => line.includes('Gave up delivering a webhook'))).toBe(true)
+    const logged = lines.join('\n')
+    expect(logged).not.toContain(firstSecret)
+    expect(logged).not.toContain(secondSecret)
+    expect(receiver.badSignatures()).toEqual([])
   })
 })
