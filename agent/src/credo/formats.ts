@@ -1,7 +1,6 @@
-import {
-  DidCommDifPresentationExchangeProofFormatService,
-  DidCommJsonLdCredentialFormatService,
-} from '@credo-ts/didcomm'
+import { DidCommJsonLdCredentialFormatService } from '@credo-ts/didcomm'
+
+import { FormatEnforcingPresentationExchangeProofFormatService } from '../formats/presentation-exchange/format-enforcing-proof-format.service'
 
 /**
  * The credential and proof formats the protocols carry. Protocol handling (v2 issue-credential and
@@ -12,6 +11,9 @@ export function credentialFormats() {
   return [new DidCommJsonLdCredentialFormatService()] as [DidCommJsonLdCredentialFormatService]
 }
 
+/** Presentation Exchange with the definition's `format` enforced on verification (format-conformance.ts). */
 export function proofFormats() {
-  return [new DidCommDifPresentationExchangeProofFormatService()] as [DidCommDifPresentationExchangeProofFormatService]
+  return [new FormatEnforcingPresentationExchangeProofFormatService()] as [
+    FormatEnforcingPresentationExchangeProofFormatService,
+  ]
 }

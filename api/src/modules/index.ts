@@ -8,7 +8,11 @@ import { invitationsModule } from './invitations/invitations.module'
 import { agentsModule } from './agents/agents.module'
 import { mailPagesModule } from './mail-pages/mail-pages.module'
 import { shortUrlsModule } from './short-urls/short-urls.module'
+import { connectionsModule } from './connections/connections.module'
+import { messagesModule } from './messages/messages.module'
 import { schemasModule } from './schemas/schemas.module'
+import { ecosystemsModule } from './ecosystems/ecosystems.module'
+import { proofsModule } from './proofs/proofs.module'
 import { webhooksModule } from './webhooks/webhooks.module'
 
 /**
@@ -25,6 +29,10 @@ export const API_MODULES: ApiModule[] = [
   agentsModule,
   mailPagesModule,
   shortUrlsModule,
+  connectionsModule,
+  messagesModule,
   schemasModule,
+  ecosystemsModule,
+  proofsModule,
   webhooksModule,
 ]
