@@ -428,6 +428,44 @@ describe('webhooks', () => {
     })
   })
 
+  it("delivers another module's events: a basic message an agent reports reaches the webhook", async () => {
+    const messagesOrg = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+    const path = `/messages-${messagesOrg}`
+    receiver.setSecret(path, SECRET)
+    await register(messagesOrg, owner.token, { webhookUrl: `${receiver.url}${path}`, webhookSecret: SECRET }).expect(
+      201,
+    )
+    const eventToken = randomSecret()
+    const em = api.runtime.container.get(EntityManager).fork()
+    em.create(OrgAgent, {
+      organization: em.getReference(Organization, messagesOrg),
+      label: 'Messages wallet',
+      runtime: 'process',
+      encryptedApiKey: 'unused',
+      encryptedWalletKey: 'unused',
+      eventTokenHash: hashToken(eventToken),
+    })
+    await em.flush()
+    const message = { id: randomUUID(), connectionId: randomUUID(), role: 'receiver', content: 'hello over DIDComm' }
+    await request(api.app)
+      .post('/v1/internal/agent-events')
+      .set('Authorization', `Bearer ${eventToken}`)
+      .send({
+        id: randomUUID(),
+        kind: 'basic-message',
+        agentLabel: 'Messages wallet',
+        occurredAt: new Date().toISOString(),
+        record: { ...message, createdAt: new Date().toISOString() },
+      })
+      .expect(200)
+    await receiver.waitFor(() => receiver.accepted(path).length >= 1)
+    const [delivered] = receiver.accepted(path)
+    expect(delivered?.signature).toBe('valid')
+    expect(delivered?.body?.data).toEqual(
+      expect.objectContaining({ type: 'basic-message.received', orgId: messagesOrg, record: expect.any(Object) }),
+    )
+  })
+
   async function waitForStatus(org: string, count: number, status: string): Promise<void> {
     await waitUntilAsync(async () => (await deliveries(org)).filter((item) => item.status === status).length >= count)
   }
