@@ -11,6 +11,7 @@ import { Migration20261124160000CredentialSchemas } from './Migration20261124160
 import { Migration20261124180000Ecosystems } from './Migration20261124180000Ecosystems'
 import { Migration20261124150000ProofRecords } from './Migration20261124150000ProofRecords'
 import { Migration20261124140000IssuanceRecords } from './Migration20261124140000IssuanceRecords'
+import { Migration20261124170000Webhooks } from './Migration20261124170000Webhooks'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124180000Ecosystems', class: Migration20261124180000Ecosystems },
   { name: 'Migration20261124150000ProofRecords', class: Migration20261124150000ProofRecords },
   { name: 'Migration20261124140000IssuanceRecords', class: Migration20261124140000IssuanceRecords },
+  { name: 'Migration20261124170000Webhooks', class: Migration20261124170000Webhooks },
 ]

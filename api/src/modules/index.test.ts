@@ -40,6 +40,8 @@ describe('API_MODULES', () => {
         'ShortUrl',
         'User',
         'UserOrgRole',
+        'Webhook',
+        'WebhookDelivery',
       ].sort(),
     )
   })

@@ -14,6 +14,7 @@ import { schemasModule } from './schemas/schemas.module'
 import { ecosystemsModule } from './ecosystems/ecosystems.module'
 import { proofsModule } from './proofs/proofs.module'
 import { credentialsModule } from './credentials/credentials.module'
+import { webhooksModule } from './webhooks/webhooks.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -35,4 +36,5 @@ export const API_MODULES: ApiModule[] = [
   ecosystemsModule,
   proofsModule,
   credentialsModule,
+  webhooksModule,
 ]
