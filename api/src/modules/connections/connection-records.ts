@@ -8,7 +8,7 @@ import { CONNECTION_ORDER } from './connection.states'
 import { ConnectionMetrics } from './connection-metrics'
 import { ConnectionsRepository } from './connections.repository'
 import { toConnectionDetail } from './dto/connection.response'
-import { decideUpdate, textOf, versionTimeOf } from './record-order'
+import { decideUpdate, textOf, versionTimeOf } from '../../infra/records/record-order'
 
 /** The platform event announcing a connection's new state; `record` is the connection as a single read shows it. */
 export const CONNECTION_STATE_CHANGED = 'connection.state-changed'

@@ -1,4 +1,4 @@
-import { stateOrder } from './record-order'
+import { stateOrder } from '../../infra/records/record-order'
 
 /** DID Exchange states as Credo writes them on a connection record (both roles). */
 export const CONNECTION_STATES = [

@@ -1,3 +1,5 @@
+import { decideUpdate, stateOrder } from '../../infra/records/record-order'
+
 /**
  * Credential exchange states (Aries RFC 0453, as Credo names them) and the rule that applies an agent's report of
  * one to the platform's record: events arrive at least once and in any order, so a report is applied only when it
@@ -36,17 +38,19 @@ export interface StateReport {
   at: Date
 }
 
+const ISSUANCE_ORDER = stateOrder(STATE_RANK, TERMINAL_STATES)
+
 /**
- * Whether `incoming` changes a record now at `current` (undefined: no record yet). A terminal state never
- * changes; a later state in the exchange applies; the same rank applies only for another state reported later
- * (a rank holds one state per role, so this is a correction); an unknown state never applies.
+ * Whether `incoming` changes the state of a record now at `current` (undefined: no record yet): the shared ordering
+ * rule (infra/records/record-order.ts), where newer data in the same state is no change; unknown states never apply.
  */
 export function shouldApply(current: StateReport | undefined, incoming: StateReport): boolean {
-  const incomingRank = STATE_RANK[incoming.state]
-  if (incomingRank === undefined) return false
+  if (!isKnownState(incoming.state)) return false
   if (!current) return true
-  if (isTerminalState(current.state)) return false
-  const currentRank = STATE_RANK[current.state] ?? 0
-  if (incomingRank !== currentRank) return incomingRank > currentRank
-  return incoming.state !== current.state && incoming.at.getTime() > current.at.getTime()
+  const decision = decideUpdate(
+    ISSUANCE_ORDER,
+    { state: current.state, versionAt: current.at },
+    { state: incoming.state, versionAt: incoming.at },
+  )
+  return decision === 'advance'
 }

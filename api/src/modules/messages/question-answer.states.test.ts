@@ -1,4 +1,4 @@
-import { decideUpdate, type RecordVersion } from '../connections/record-order'
+import { decideUpdate, type RecordVersion } from '../../infra/records/record-order'
 import { QUESTION_ANSWER_ORDER, QUESTION_ANSWER_STATES } from './question-answer.states'
 
 const version = (state: string, seconds: number): RecordVersion => ({
@@ -9,7 +9,7 @@ const version = (state: string, seconds: number): RecordVersion => ({
 describe('the ordering rule for question-answer records', () => {
   it('takes the answer after the question and never the question after the answer', () => {
     expect(decideUpdate(QUESTION_ANSWER_ORDER, version('question-sent', 1), version('answer-received', 2))).toBe(
-      'apply',
+      'advance',
     )
     expect(decideUpdate(QUESTION_ANSWER_ORDER, version('answer-received', 2), version('question-sent', 1))).toBe(
       'ignore',

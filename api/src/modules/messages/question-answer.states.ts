@@ -1,4 +1,4 @@
-import { stateOrder } from '../connections/record-order'
+import { stateOrder } from '../../infra/records/record-order'
 
 /** Credo's question-answer states (both roles). */
 export const QUESTION_ANSWER_STATES = ['question-sent', 'question-received', 'answer-sent', 'answer-received'] as const

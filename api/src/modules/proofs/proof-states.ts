@@ -1,3 +1,5 @@
+import { decideUpdate, stateOrder } from '../../infra/records/record-order'
+
 /**
  * Order of a proof exchange's states (Credo's DidCommProofState), for applying agent events that arrive late,
  * twice or out of order: a record only moves forward, and a terminal state is never left.
@@ -31,16 +33,16 @@ export interface ProofVersion {
  */
 export type ProofTransition = 'create' | 'advance' | 'refresh' | 'ignore'
 
+const PROOF_ORDER = stateOrder(PROOF_STATE_RANK, TERMINAL_PROOF_STATES)
+
+/** The shared ordering rule (infra/records/record-order.ts) in the proofs module's words; unknown states are ignored. */
 export function proofTransition(current: ProofVersion | null, incoming: ProofVersion): ProofTransition {
-  const incomingRank = PROOF_STATE_RANK[incoming.state]
-  if (incomingRank === undefined) return 'ignore'
+  if (PROOF_STATE_RANK[incoming.state] === undefined) return 'ignore'
   if (!current) return 'create'
-  const currentRank = PROOF_STATE_RANK[current.state] ?? 0
-  const isNewer = incoming.updatedAt.getTime() > current.updatedAt.getTime()
-  if (incoming.state === current.state) return isNewer ? 'refresh' : 'ignore'
-  if (TERMINAL_PROOF_STATES.includes(current.state)) return 'ignore'
-  if (incomingRank > currentRank) return 'advance'
-  // Same rank, other state (the two roles' names of one step): only a newer version replaces it.
-  if (incomingRank === currentRank && isNewer) return 'advance'
-  return 'ignore'
+  const decision = decideUpdate(
+    PROOF_ORDER,
+    { state: current.state, versionAt: current.updatedAt },
+    { state: incoming.state, versionAt: incoming.updatedAt },
+  )
+  return decision === 'insert' ? 'create' : decision
 }

@@ -1,5 +1,5 @@
 /**
- * The rule that keeps a platform record in step with the agent's record when events arrive late, twice or out of
+ * The rule that keeps a platform record of an exchange (connection, issuance, proof, question) in step with the agent's record when events arrive late, twice or out of
  * order (agents deliver at least once, and a retried event may arrive after later ones; docs/agent.md, Events).
  *
  * A record's version is its state's rank and the agent record's `updatedAt` (the event's `occurredAt` when the
@@ -12,7 +12,11 @@ export interface RecordVersion {
   versionAt: Date
 }
 
-export type OrderDecision = 'insert' | 'apply' | 'ignore'
+/**
+ * `insert`: no record yet; `advance`: the state changes (announce it); `refresh`: the same state with newer agent data
+ * (update fields, nothing to announce); `ignore`: stale, a repeat, backwards, or out of a terminal state.
+ */
+export type OrderDecision = 'insert' | 'advance' | 'refresh' | 'ignore'
 
 /** State ranks of one record kind: states of a later rank come after; `terminal` states are final. */
 export interface StateOrder {
@@ -28,18 +32,21 @@ export function stateOrder(ranks: Readonly<Record<string, number>>, terminal: re
   }
 }
 
-/** Whether `incoming` creates the record, updates it, or is stale or a repeat. */
+/** What `incoming` does to the stored record (the rule above). */
 export function decideUpdate(
   order: StateOrder,
   stored: RecordVersion | null | undefined,
   incoming: RecordVersion,
 ): OrderDecision {
   if (!stored) return 'insert'
-  if (order.isTerminal(stored.state) && incoming.state !== stored.state) return 'ignore'
+  const isNewer = incoming.versionAt.getTime() > stored.versionAt.getTime()
+  if (incoming.state === stored.state) return isNewer ? 'refresh' : 'ignore'
+  if (order.isTerminal(stored.state)) return 'ignore'
   const storedRank = order.rank(stored.state)
   const incomingRank = order.rank(incoming.state)
-  if (incomingRank !== storedRank) return incomingRank > storedRank ? 'apply' : 'ignore'
-  return incoming.versionAt.getTime() > stored.versionAt.getTime() ? 'apply' : 'ignore'
+  if (incomingRank !== storedRank) return incomingRank > storedRank ? 'advance' : 'ignore'
+  // Same rank, another state (the two roles' names of one step): only a newer version replaces it.
+  return isNewer ? 'advance' : 'ignore'
 }
 
 /**

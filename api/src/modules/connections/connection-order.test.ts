@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { CONNECTION_ORDER, CONNECTION_STATES } from './connection.states'
-import { decideUpdate, textOf, versionTimeOf, type RecordVersion } from './record-order'
+import { decideUpdate, textOf, versionTimeOf, type RecordVersion } from '../../infra/records/record-order'
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 24, 9, 0, seconds))
 const version = (state: string, seconds: number): RecordVersion => ({ state, versionAt: at(seconds) })
@@ -11,13 +11,13 @@ describe('decideUpdate (connections)', () => {
   })
 
   it('applies a later state and ignores an earlier one arriving late', () => {
-    expect(decideUpdate(CONNECTION_ORDER, version('request-received', 1), version('response-sent', 2))).toBe('apply')
+    expect(decideUpdate(CONNECTION_ORDER, version('request-received', 1), version('response-sent', 2))).toBe('advance')
     expect(decideUpdate(CONNECTION_ORDER, version('response-sent', 2), version('request-received', 1))).toBe('ignore')
   })
 
   it('ignores a repeated event and applies a newer write in the same state', () => {
     expect(decideUpdate(CONNECTION_ORDER, version('completed', 3), version('completed', 3))).toBe('ignore')
-    expect(decideUpdate(CONNECTION_ORDER, version('completed', 3), version('completed', 4))).toBe('apply')
+    expect(decideUpdate(CONNECTION_ORDER, version('completed', 3), version('completed', 4))).toBe('refresh')
     expect(decideUpdate(CONNECTION_ORDER, version('request-sent', 3), version('request-sent', 2))).toBe('ignore')
   })
 
@@ -29,7 +29,7 @@ describe('decideUpdate (connections)', () => {
 
   it('lets a known state replace an unknown one but never the reverse', () => {
     expect(decideUpdate(CONNECTION_ORDER, version('start', 1), version('something-new', 5))).toBe('ignore')
-    expect(decideUpdate(CONNECTION_ORDER, version('something-new', 1), version('start', 0))).toBe('apply')
+    expect(decideUpdate(CONNECTION_ORDER, version('something-new', 1), version('start', 0))).toBe('advance')
   })
 
   it('ends in the same record whatever order and repetition the events of one exchange arrive in', () => {
