@@ -54,6 +54,12 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/v1/orgs/:orgId/schemas', access: ANY_MEMBER },
   { method: 'get', path: '/v1/orgs/:orgId/schemas/:schemaId', access: ANY_MEMBER },
   { method: 'get', path: '/v1/orgs/:orgId/schemas/:schemaId/cred-defs', access: ANY_MEMBER },
+  { method: 'post', path: '/v1/orgs/:orgId/credentials/offer', access: ['owner', 'admin', 'issuer'] },
+  { method: 'post', path: '/v1/orgs/:orgId/credentials/oob/offer', access: ['owner', 'admin', 'issuer'] },
+  { method: 'post', path: '/v1/orgs/:orgId/credentials/oob/email', access: ['owner', 'admin', 'issuer'] },
+  { method: 'get', path: '/v1/orgs/:orgId/credentials', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'get', path: '/v1/orgs/:orgId/credentials/:credentialRecordId', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'delete', path: '/v1/orgs/:orgId/issuance-records', access: ['owner'] },
 ]
 
 /** Public routes served outside the OpenAPI document (plain Express routers of modules). */

@@ -2,6 +2,7 @@ import type { DidCommCredentialState } from '@credo-ts/didcomm'
 import { NotFoundError } from '@idplane/common'
 import { Authorized, Body, Delete, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
 
+import { assertOfferSignable } from '../formats/jsonld/offer-dry-run'
 import { withSuiteContext } from '../formats/jsonld/suite-context'
 import type { AgentRuntime } from './agent-runtime'
 import { type AgentScope, CurrentScope } from './agent-scope'
@@ -24,13 +25,15 @@ export class CredentialsController {
   @Post('/offer')
   @HttpCode(201)
   public async offer(@CurrentScope() scope: AgentScope, @Body() body: OfferCredentialDto) {
+    const jsonld = jsonLdFormat(body)
+    await assertOfferSignable(scope.agent.context, jsonld)
     const record = await scope.agent.didcomm.credentials.offerCredential({
       connectionId: body.connectionId,
       protocolVersion: 'v2',
       comment: body.comment,
       goalCode: body.goalCode,
       autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
-      credentialFormats: { jsonld: jsonLdFormat(body) },
+      credentialFormats: { jsonld },
     })
     return created(record.toJSON(), 'Credential offered')
   }
@@ -39,12 +42,14 @@ export class CredentialsController {
   @HttpCode(201)
   public async offerOutOfBand(@CurrentScope() scope: AgentScope, @Body() body: OobOfferCredentialDto) {
     const agent = scope.agent
+    const jsonld = jsonLdFormat(body)
+    await assertOfferSignable(agent.context, jsonld)
     const { message, credentialExchangeRecord } = await agent.didcomm.credentials.createOffer({
       protocolVersion: 'v2',
       comment: body.comment,
       goalCode: body.goalCode,
       autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
-      credentialFormats: { jsonld: jsonLdFormat(body) },
+      credentialFormats: { jsonld },
     })
     const oob = await agent.didcomm.oob.createInvitation({
       label: body.label ?? scope.label,
@@ -71,6 +76,9 @@ export class CredentialsController {
       credentialExchangeRecordId: body.credentialRecordId,
       autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
       comment: body.comment,
+      // Holder binding: `{ jsonld: { credentialSubjectId } }` (IdplaneJsonLdCredentialFormatService); Credo's type
+      // for JSON-LD accept-offer options is empty.
+      credentialFormats: body.credentialFormats as never,
     })
     return created(record.toJSON(), 'Offer accepted')
   }

@@ -1,7 +1,6 @@
-import {
-  DidCommDifPresentationExchangeProofFormatService,
-  DidCommJsonLdCredentialFormatService,
-} from '@credo-ts/didcomm'
+import { DidCommDifPresentationExchangeProofFormatService } from '@credo-ts/didcomm'
+
+import { IdplaneJsonLdCredentialFormatService } from '../formats/jsonld/idplane-jsonld-credential-format.service'
 
 /**
  * The credential and proof formats the protocols carry. Protocol handling (v2 issue-credential and
@@ -9,7 +8,7 @@ import {
  * (and its registries to the agent), without touching the protocol set-up or the admin controllers.
  */
 export function credentialFormats() {
-  return [new DidCommJsonLdCredentialFormatService()] as [DidCommJsonLdCredentialFormatService]
+  return [new IdplaneJsonLdCredentialFormatService()] as [IdplaneJsonLdCredentialFormatService]
 }
 
 export function proofFormats() {

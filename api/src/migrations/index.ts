@@ -5,6 +5,7 @@ import { Migration20261124060000AgentLifecycle } from './Migration20261124060000
 import { Migration20261124100000RevokedSessions } from './Migration20261124100000RevokedSessions'
 import { Migration20261124110000MailOutbox } from './Migration20261124110000MailOutbox'
 import { Migration20261124120000ShortUrls } from './Migration20261124120000ShortUrls'
+import { Migration20261124140000IssuanceRecords } from './Migration20261124140000IssuanceRecords'
 import { Migration20261124160000CredentialSchemas } from './Migration20261124160000CredentialSchemas'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -15,5 +16,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124100000RevokedSessions', class: Migration20261124100000RevokedSessions },
   { name: 'Migration20261124110000MailOutbox', class: Migration20261124110000MailOutbox },
   { name: 'Migration20261124120000ShortUrls', class: Migration20261124120000ShortUrls },
+  { name: 'Migration20261124140000IssuanceRecords', class: Migration20261124140000IssuanceRecords },
   { name: 'Migration20261124160000CredentialSchemas', class: Migration20261124160000CredentialSchemas },
 ]

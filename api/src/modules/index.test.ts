@@ -22,6 +22,7 @@ describe('API_MODULES', () => {
         'CredentialSchema',
         'EmailVerification',
         'Invitation',
+        'IssuanceRecord',
         'OrgAgent',
         'OrgDid',
         'OrgRole',

@@ -9,6 +9,7 @@ import { agentsModule } from './agents/agents.module'
 import { mailPagesModule } from './mail-pages/mail-pages.module'
 import { shortUrlsModule } from './short-urls/short-urls.module'
 import { schemasModule } from './schemas/schemas.module'
+import { credentialsModule } from './credentials/credentials.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -25,4 +26,5 @@ export const API_MODULES: ApiModule[] = [
   mailPagesModule,
   shortUrlsModule,
   schemasModule,
+  credentialsModule,
 ]

@@ -1,0 +1,36 @@
+import { ContainerModule } from 'inversify'
+import { Registry, type RegistryContentType } from 'prom-client'
+import type { ApiModule } from '../../infra/api-module'
+import { CredentialSchemaCheck } from '../schemas/credential-schema-check'
+import { CredentialMetrics } from './credential-metrics'
+import { credentialsConfig } from './credentials.config'
+import { CredentialsController } from './credentials.controller'
+import { CredentialsService } from './credentials.service'
+import { IssuanceRecord } from './issuance-record.entity'
+import { IssuanceRecordsHandler } from './issuance-records.handler'
+import { IssuanceRecordsRepository } from './issuance-records.repository'
+import { IssuanceRecordsService } from './issuance-records.service'
+
+/**
+ * W3C JSON-LD credential issuance (spec: Credential issuance, not bulk) and the organization's issuance records,
+ * kept from its agent's `credential` events.
+ */
+export const credentialsModule: ApiModule = {
+  name: 'credentials',
+  controllers: [CredentialsController],
+  entities: [IssuanceRecord],
+  config: credentialsConfig,
+  agentEventHandlers: [{ kind: 'credential', handler: IssuanceRecordsHandler }],
+  bindings: new ContainerModule(({ bind, isBound }) => {
+    bind(IssuanceRecordsRepository).toSelf().inSingletonScope()
+    bind(IssuanceRecordsService).toSelf().inSingletonScope()
+    bind(IssuanceRecordsHandler).toSelf().inSingletonScope()
+    bind(CredentialsService).toSelf().inSingletonScope()
+    bind(CredentialsController).toSelf().inSingletonScope()
+    bind(CredentialMetrics)
+      .toDynamicValue((context) => new CredentialMetrics(context.get<Registry<RegistryContentType>>(Registry)))
+      .inSingletonScope()
+    // The schemas module binds the check; until it is loaded (before this module in API_MODULES), a stand-in.
+    if (!isBound(CredentialSchemaCheck)) bind(CredentialSchemaCheck).toSelf().inSingletonScope()
+  }),
+}
