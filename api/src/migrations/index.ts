@@ -7,6 +7,7 @@ import { Migration20261124110000MailOutbox } from './Migration20261124110000Mail
 import { Migration20261124120000ShortUrls } from './Migration20261124120000ShortUrls'
 import { Migration20261124140000IssuanceRecords } from './Migration20261124140000IssuanceRecords'
 import { Migration20261124160000CredentialSchemas } from './Migration20261124160000CredentialSchemas'
+import { Migration20261124190000BulkIssuance } from './Migration20261124190000BulkIssuance'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124120000ShortUrls', class: Migration20261124120000ShortUrls },
   { name: 'Migration20261124140000IssuanceRecords', class: Migration20261124140000IssuanceRecords },
   { name: 'Migration20261124160000CredentialSchemas', class: Migration20261124160000CredentialSchemas },
+  { name: 'Migration20261124190000BulkIssuance', class: Migration20261124190000BulkIssuance },
 ]

@@ -18,6 +18,8 @@ describe('API_MODULES', () => {
       [
         'AgentEvent',
         'AgentPortCounter',
+        'BulkRequest',
+        'BulkRow',
         'ClientCredential',
         'CredentialSchema',
         'EmailVerification',

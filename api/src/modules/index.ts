@@ -10,6 +10,7 @@ import { mailPagesModule } from './mail-pages/mail-pages.module'
 import { shortUrlsModule } from './short-urls/short-urls.module'
 import { schemasModule } from './schemas/schemas.module'
 import { credentialsModule } from './credentials/credentials.module'
+import { bulkIssuanceModule } from './bulk-issuance/bulk-issuance.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -26,5 +27,6 @@ export const API_MODULES: ApiModule[] = [
   mailPagesModule,
   shortUrlsModule,
   schemasModule,
+  bulkIssuanceModule,
   credentialsModule,
 ]
