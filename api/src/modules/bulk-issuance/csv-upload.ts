@@ -29,6 +29,8 @@ export class FileTooLargeError extends HttpError {
   public constructor(maxBytes: number) {
     super(413, `The file is larger than ${maxBytes} bytes (BULK_MAX_FILE_BYTES)`)
     this.name = 'FileTooLargeError'
+    // HttpError's constructor resets the prototype to its own.
+    Object.setPrototypeOf(this, FileTooLargeError.prototype)
   }
 }
 
@@ -84,6 +86,8 @@ export function readCsvUpload(req: IncomingMessage, limits: UploadLimits): Promi
         return
       }
       partFileName = info.filename
+      // Stop reading the request at once: busboy discards the rest of a file past its limit, as fast as it comes.
+      stream.on('limit', () => fail(new FileTooLargeError(limits.maxFileBytes)))
       parsing = parseCsv(stream, limits)
       parsing.catch(fail)
     })
@@ -146,7 +150,14 @@ export async function parseCsv(
   limits: UploadLimits,
 ): Promise<Omit<CsvUpload, 'fileName'>> {
   const guard = new Utf8TextGuard()
-  const csv = parse({ bom: true, relax_column_count: true, skip_empty_lines: false, max_record_size: MAX_RECORD_BYTES })
+  const csv = parse({
+    bom: true,
+    // Either line ending, even mixed in one file (files assembled from several sources).
+    record_delimiter: ['\r\n', '\n'],
+    relax_column_count: true,
+    skip_empty_lines: false,
+    max_record_size: MAX_RECORD_BYTES,
+  })
   let tooLarge = false
   file.on('limit', () => {
     tooLarge = true
