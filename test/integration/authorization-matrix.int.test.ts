@@ -60,6 +60,19 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/v1/orgs/:orgId/credentials', access: [...ANY_MEMBER, 'holder'] },
   { method: 'get', path: '/v1/orgs/:orgId/credentials/:credentialRecordId', access: [...ANY_MEMBER, 'holder'] },
   { method: 'delete', path: '/v1/orgs/:orgId/issuance-records', access: ['owner'] },
+  {
+    method: 'get',
+    path: '/v1/orgs/:orgId/credentials/bulk/template',
+    access: ['owner', 'admin', 'issuer', 'verifier'],
+  },
+  {
+    method: 'post',
+    path: '/v1/orgs/:orgId/credentials/bulk/template',
+    access: ['owner', 'admin', 'issuer', 'verifier'],
+  },
+  { method: 'post', path: '/v1/orgs/:orgId/bulk/upload', access: ['owner', 'admin', 'issuer', 'verifier'] },
+  { method: 'post', path: '/v1/orgs/:orgId/:requestId/bulk', access: ['owner', 'admin', 'issuer', 'verifier'] },
+  { method: 'get', path: '/v1/orgs/:orgId/bulk/:requestId', access: ['owner', 'admin', 'issuer', 'verifier'] },
 ]
 
 /** Public routes served outside the OpenAPI document (plain Express routers of modules). */

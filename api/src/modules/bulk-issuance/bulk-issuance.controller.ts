@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express'
+import type { IncomingMessage } from 'node:http'
 import { injectable } from 'inversify'
 import {
   Authorized,
@@ -34,6 +34,18 @@ import {
   UploadQueryDto,
 } from './dto/bulk-issuance.dto'
 import { EXECUTION_SCHEMA, PROGRESS_SCHEMA, TEMPLATE_SCHEMA, UPLOAD_SUMMARY_SCHEMA } from './dto/bulk-issuance.response'
+
+/** The raw request of the upload route (its body is read as a stream, not parsed). */
+interface UploadRequest extends IncomingMessage {
+  readonly complete: boolean
+}
+/** The response of routes that write a file or must close the connection. */
+interface RawResponse {
+  status(code: number): RawResponse
+  set(field: string, value: string): RawResponse
+  send(body: string): RawResponse
+  on(event: 'finish', listener: () => void): unknown
+}
 
 /** Spec: the bulk template, upload and execution routes allow owner, admin, issuer and verifier. */
 const BULK_ROLES: OrgRoleName[] = ['owner', 'admin', 'issuer', 'verifier']
@@ -86,7 +98,7 @@ export class BulkIssuanceController {
   async downloadTemplate(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: DownloadTemplateDto,
-    @Res() res: Response,
+    @Res() res: RawResponse,
   ): Promise<Envelope<never>> {
     const { fileName, csv } = await this.templates.download(orgId, body.templateId, body.schemaType)
     res
@@ -113,8 +125,8 @@ export class BulkIssuanceController {
     @Param('orgId') orgId: string,
     @CurrentOrgCaller() caller: OrgCaller,
     @QueryParams() query: UploadQueryDto,
-    @Req() req: Request,
-    @Res() res: Response,
+    @Req() req: UploadRequest,
+    @Res() res: RawResponse,
   ) {
     try {
       const summary = await this.uploads.upload(
