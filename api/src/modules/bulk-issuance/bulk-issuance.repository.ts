@@ -126,11 +126,13 @@ export class BulkIssuanceRepository {
   public async countsByStatus(requestId: string): Promise<Record<BulkRowStatus, number>> {
     const counts: Record<BulkRowStatus, number> = { invalid: 0, pending: 0, queued: 0, sent: 0, failed: 0 }
     const result = await this.em
-      .createQueryBuilder(BulkRow)
-      .select(['status', 'count(*) as count'])
-      .where({ request: requestId })
-      .groupBy('status')
-      .execute<{ status: BulkRowStatus; count: string | number }[]>('all', false)
+      .getConnection()
+      .execute<{ status: BulkRowStatus; count: string | number }[]>(
+        'select "status", count(*) as "count" from "bulk_issuance_rows" where "request_id" = ? group by "status"',
+        [requestId],
+        'all',
+        this.em.getTransactionContext(),
+      )
     for (const entry of result) counts[entry.status] = Number(entry.count)
     return counts
   }

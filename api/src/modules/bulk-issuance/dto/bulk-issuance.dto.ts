@@ -14,8 +14,8 @@ import {
   Min,
 } from 'class-validator'
 import { PageQuery } from '../../../infra/http/pagination'
-import { BULK_SCHEMA_TYPES, type BulkSchemaType } from '../bulk-request.entity'
-import { BULK_ROW_STATUSES, type BulkRowStatus } from '../bulk-row.entity'
+import { BULK_SCHEMA_TYPES } from '../bulk-request.entity'
+import { BULK_ROW_STATUSES } from '../bulk-row.entity'
 
 /** `true`/`false` query strings as booleans; anything else stays as it is and fails @IsBoolean. */
 const QueryBoolean = () =>
@@ -25,7 +25,8 @@ const QueryBoolean = () =>
 export class ListTemplatesQuery extends PageQuery {
   @IsOptional()
   @IsIn(BULK_SCHEMA_TYPES)
-  schemaType?: BulkSchemaType
+  // Written out: an imported alias would reach routing-controllers' query parsing as an object type.
+  schemaType?: 'W3C' | 'INDY'
 }
 
 /** `POST credentials/bulk/template`: which template to download. */
@@ -36,13 +37,13 @@ export class DownloadTemplateDto {
   templateId: string
 
   @IsIn(BULK_SCHEMA_TYPES)
-  schemaType: BulkSchemaType
+  schemaType: 'W3C' | 'INDY'
 }
 
 /** `POST bulk/upload` query (spec: schema type, template id, validation flag). */
 export class UploadQueryDto {
   @IsIn(BULK_SCHEMA_TYPES)
-  schemaType: BulkSchemaType
+  schemaType: 'W3C' | 'INDY'
 
   @IsUUID()
   templateId: string
@@ -115,5 +116,5 @@ export class ExecuteBulkDto {
 export class ProgressQueryDto extends PageQuery {
   @IsOptional()
   @IsIn(BULK_ROW_STATUSES)
-  status?: BulkRowStatus
+  status?: 'invalid' | 'pending' | 'queued' | 'sent' | 'failed'
 }
