@@ -347,7 +347,7 @@ describe('bulk issuance execution with the real agent program', () => {
         .set('Authorization', `Bearer ${owner.token}`)
       const status = (health.body.data as { status: string }).status
       if (status === 'DID_CREATED') break
-      if (status === 'FAILED' || Date.now() > deadline) throw new Error(`Agent ended in ${status}`)
+      if (status === "FAILED" || Date.now() > deadline) throw new Error(`Agent ended in ${status}: ${JSON.stringify(health.body.data)}`)
       await new Promise((resolve) => setTimeout(resolve, 250))
     }
     templateId = await aJsonSchema(api, owner, orgId)
