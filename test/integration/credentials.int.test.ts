@@ -147,6 +147,14 @@ describe('credential issuance routes (no agent process)', () => {
     ])
     const badAddress = await post('oob/email', { credentialOffer: [{ emailId: 'nobody', ...aJsonLdEntry() }] })
     expect(badAddress.status).toBe(400)
+    const twice = await post('oob/email', {
+      credentialOffer: [
+        { emailId: 'same@example.test', ...aJsonLdEntry() },
+        { emailId: 'SAME@example.test', ...aJsonLdEntry() },
+      ],
+    })
+    expect(twice.status).toBe(400)
+    expect(twice.body.errors).toEqual([{ field: 'credentialOffer[1].emailId', message: 'appears more than once' }])
     const empty = await post('oob/email', { credentialOffer: [] })
     expect(empty.status).toBe(400)
   })
@@ -416,6 +424,39 @@ describe('credential issuance routes with the real agent program', () => {
     expect(res.body.message).toMatch(/cannot be signed.*colour/)
     const foreign = await post('oob/offer', aJsonLdEntry('did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH'))
     expect(foreign.status).toBe(400)
+  })
+
+  it('validates a credential against the platform schema it names unless isValidateSchema is false', async () => {
+    const schema = await request(api.app)
+      .post(`/v1/orgs/${orgId}/schemas`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({
+        type: 'JSON',
+        schemaPayload: {
+          schemaName: `Graduate ${randomUUID().slice(0, 8)}`,
+          description: 'A graduate',
+          schemaType: 'NO_LEDGER',
+          attributes: [{ attributeName: 'name', displayName: 'Name', schemaDataType: 'string', isRequired: true }],
+        },
+      })
+      .expect(201)
+    const entry = aJsonLdEntry(issuerDid)
+    const credential = {
+      ...entry.credential,
+      credentialSchema: { id: schema.body.data.schemaLedgerId, type: 'JsonSchemaValidator2018' },
+    }
+    const refused = await post('oob/offer', { ...entry, credential })
+    expect(refused.status).toBe(400)
+    expect(refused.body.errors).toEqual(
+      expect.arrayContaining([{ field: 'credentialSubject.name', message: 'is required' }]),
+    )
+    const unchecked = await request(api.app)
+      .post(`/v1/orgs/${orgId}/credentials/oob/offer`)
+      .query({ ...JSONLD, isValidateSchema: 'false' })
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ ...entry, credential })
+    expect(unchecked.status).toBe(201)
+    expect(unchecked.body.data.record.schemaId).toBe(schema.body.data.schemaLedgerId)
   })
 
   it('creates an out-of-band offer with a short URL and records it as offer-sent', async () => {

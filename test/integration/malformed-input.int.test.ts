@@ -101,11 +101,25 @@ const hostileJson = fc.oneof(
       'did',
       'id',
       'logo',
+      // Connections and messages (modules/connections, modules/messages).
+      'invitationUrl',
+      'invitation',
+      'autoAcceptConnection',
+      'acceptInvitationTimeoutMs',
+      'routing',
+      'messages',
+      'question',
+      'validResponses',
+      'response',
+      'content',
       'type',
       'schemaPayload',
       'attributes',
       'schemaName',
       'schemaType',
+      'ecosystemId',
+      'orgId',
+      'orgIds',
       'credentialData',
       'credentialOffer',
       'credential',
@@ -147,10 +161,11 @@ const queryObject = fc.dictionary(
     'isValidateSchema',
     'templateId',
     'schemaType',
-    'status',
     'searchByText',
     'sortField',
     'sortBy',
+    'ecosystemId',
+    'status',
   ),
   hostileScalar.map(String),
   { maxKeys: 4 },
@@ -174,15 +189,24 @@ describe('malformed input on every endpoint', () => {
   let routes: Route[]
   let owner: TestUser
   let orgId: string
+  let ecosystemId: string
 
   beforeAll(async () => {
-    api = await startApi()
+    // On, so that the ecosystem routes parse their input instead of answering 403 at once.
+    api = await startApi({ ECOSYSTEM_ENABLED: 'true' })
     const doc = await request(api.app).get('/api-json').expect(200)
     routes = Object.entries(doc.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
       Object.keys(operations).map((method) => ({ method: method as Route['method'], template: path })),
     )
     owner = await aUserWithToken(api)
     orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+    const ecosystem = await request(api.app)
+      .post('/v1/ecosystem')
+      .query({ orgId })
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ name: 'Malformed input', description: 'Ecosystem routes reach their services' })
+      .expect(201)
+    ecosystemId = ecosystem.body.data.id
   })
 
   afterAll(async () => {
@@ -206,7 +230,11 @@ describe('malformed input on every endpoint', () => {
           fc.boolean(),
           async (segment, query, body, withToken, realOrg) => {
             const path = route.template.replace(/\{(\w+)\}/g, (_match, name: string) =>
-              name === 'orgId' && realOrg ? orgId : encodeURIComponent(segment),
+              realOrg && name === 'orgId'
+                ? orgId
+                : realOrg && name === 'ecosystemId'
+                  ? ecosystemId
+                  : encodeURIComponent(segment),
             )
             let req = request(api.app)[route.method](path).query(query)
             if (withToken) req = req.set('Authorization', `Bearer ${owner.token}`)
@@ -231,6 +259,52 @@ describe('malformed input on every endpoint', () => {
           assertErrorShape(await request(api.app).get(path).query(query), `GET ${path}`)
         }),
         { numRuns: 30, seed: 20261124 },
+      )
+    }
+  })
+
+  it('never answers 5xx to ecosystem routes given real ids beside hostile fields', async () => {
+    const ecosystemRoutes = routes.filter((route) => route.template.startsWith('/v1/ecosystem'))
+    expect(ecosystemRoutes.length).toBe(10)
+    const idOrHostile = (real: () => string) => fc.oneof(fc.constant(null).map(real), fc.uuid(), hostileScalar)
+    for (const route of ecosystemRoutes) {
+      await fc.assert(
+        fc.asyncProperty(
+          idOrHostile(() => ecosystemId),
+          idOrHostile(() => orgId),
+          fc.oneof(
+            fc.array(
+              idOrHostile(() => orgId),
+              { maxLength: 3 },
+            ),
+            hostileScalar,
+          ),
+          hostileScalar,
+          fc.dictionary(
+            fc.constantFrom('role', 'status', 'sortBy', 'sortField', 'search', 'pageSize'),
+            hostileScalar.map(String),
+            {
+              maxKeys: 3,
+            },
+          ),
+          async (ecosystem, org, orgIds, status, query) => {
+            const path = route.template
+              .replace('{ecosystemId}', encodeURIComponent(String(ecosystem)))
+              .replace('{orgId}', encodeURIComponent(String(org)))
+            const agent = request(api.app)
+            const req = agent[route.method](path)
+              .query({ ecosystemId: String(ecosystem), orgId: String(org), status: String(status), ...query })
+              .set('Authorization', `Bearer ${owner.token}`)
+            const res =
+              route.method === 'get'
+                ? await req
+                : await req
+                    .set('Content-Type', 'application/json')
+                    .send(JSON.stringify({ ecosystemId: ecosystem, orgId: org, orgIds }))
+            assertErrorShape(res, `${route.method.toUpperCase()} ${path}`)
+          },
+        ),
+        { numRuns: 25, seed: 20261124 },
       )
     }
   })

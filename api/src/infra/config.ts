@@ -156,7 +156,6 @@ export interface Config {
   readonly secretsKeyFile: string
   readonly agents: AgentsConfig
   readonly features: {
-    readonly ecosystemEnabled: boolean
     readonly hideExperimentalOidcControllers: boolean
   }
   readonly limits: { readonly proofRequestConnections: number; readonly oobBatchSize: number }
@@ -285,7 +284,6 @@ export function loadConfig(
     secretsKeyFile: path.join(dataDir, 'secrets', 'encryption.key'),
     agents,
     features: {
-      ecosystemEnabled: env.bool('ECOSYSTEM_ENABLED', false),
       hideExperimentalOidcControllers: env.bool('HIDE_EXPERIMENTAL_OIDC_CONTROLLERS', true),
     },
     limits: {

@@ -5,8 +5,11 @@ import { Migration20261124060000AgentLifecycle } from './Migration20261124060000
 import { Migration20261124100000RevokedSessions } from './Migration20261124100000RevokedSessions'
 import { Migration20261124110000MailOutbox } from './Migration20261124110000MailOutbox'
 import { Migration20261124120000ShortUrls } from './Migration20261124120000ShortUrls'
-import { Migration20261124140000IssuanceRecords } from './Migration20261124140000IssuanceRecords'
+import { Migration20261124130000Connections } from './Migration20261124130000Connections'
+import { Migration20261124131000Messages } from './Migration20261124131000Messages'
 import { Migration20261124160000CredentialSchemas } from './Migration20261124160000CredentialSchemas'
+import { Migration20261124180000Ecosystems } from './Migration20261124180000Ecosystems'
+import { Migration20261124140000IssuanceRecords } from './Migration20261124140000IssuanceRecords'
 import { Migration20261124190000BulkIssuance } from './Migration20261124190000BulkIssuance'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -17,7 +20,10 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124100000RevokedSessions', class: Migration20261124100000RevokedSessions },
   { name: 'Migration20261124110000MailOutbox', class: Migration20261124110000MailOutbox },
   { name: 'Migration20261124120000ShortUrls', class: Migration20261124120000ShortUrls },
-  { name: 'Migration20261124140000IssuanceRecords', class: Migration20261124140000IssuanceRecords },
+  { name: 'Migration20261124130000Connections', class: Migration20261124130000Connections },
+  { name: 'Migration20261124131000Messages', class: Migration20261124131000Messages },
   { name: 'Migration20261124160000CredentialSchemas', class: Migration20261124160000CredentialSchemas },
+  { name: 'Migration20261124180000Ecosystems', class: Migration20261124180000Ecosystems },
+  { name: 'Migration20261124140000IssuanceRecords', class: Migration20261124140000IssuanceRecords },
   { name: 'Migration20261124190000BulkIssuance', class: Migration20261124190000BulkIssuance },
 ]

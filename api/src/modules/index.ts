@@ -8,7 +8,10 @@ import { invitationsModule } from './invitations/invitations.module'
 import { agentsModule } from './agents/agents.module'
 import { mailPagesModule } from './mail-pages/mail-pages.module'
 import { shortUrlsModule } from './short-urls/short-urls.module'
+import { connectionsModule } from './connections/connections.module'
+import { messagesModule } from './messages/messages.module'
 import { schemasModule } from './schemas/schemas.module'
+import { ecosystemsModule } from './ecosystems/ecosystems.module'
 import { credentialsModule } from './credentials/credentials.module'
 import { bulkIssuanceModule } from './bulk-issuance/bulk-issuance.module'
 
@@ -26,7 +29,10 @@ export const API_MODULES: ApiModule[] = [
   agentsModule,
   mailPagesModule,
   shortUrlsModule,
+  connectionsModule,
+  messagesModule,
   schemasModule,
+  ecosystemsModule,
   bulkIssuanceModule,
   credentialsModule,
 ]

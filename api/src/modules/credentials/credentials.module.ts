@@ -1,9 +1,7 @@
 import { ContainerModule } from 'inversify'
 import { Registry, type RegistryContentType } from 'prom-client'
 import type { ApiModule } from '../../infra/api-module'
-import { CredentialSchemaCheck } from '../schemas/credential-schema-check'
 import { CredentialMetrics } from './credential-metrics'
-import { credentialsConfig } from './credentials.config'
 import { CredentialsController } from './credentials.controller'
 import { CredentialsService } from './credentials.service'
 import { IssuanceRecord } from './issuance-record.entity'
@@ -13,15 +11,14 @@ import { IssuanceRecordsService } from './issuance-records.service'
 
 /**
  * W3C JSON-LD credential issuance (spec: Credential issuance, not bulk) and the organization's issuance records,
- * kept from its agent's `credential` events.
+ * kept from its agent's `credential` events. Uses the schemas module's CredentialSchemaCheck (`isValidateSchema`).
  */
 export const credentialsModule: ApiModule = {
   name: 'credentials',
   controllers: [CredentialsController],
   entities: [IssuanceRecord],
-  config: credentialsConfig,
   agentEventHandlers: [{ kind: 'credential', handler: IssuanceRecordsHandler }],
-  bindings: new ContainerModule(({ bind, isBound }) => {
+  bindings: new ContainerModule(({ bind }) => {
     bind(IssuanceRecordsRepository).toSelf().inSingletonScope()
     bind(IssuanceRecordsService).toSelf().inSingletonScope()
     bind(IssuanceRecordsHandler).toSelf().inSingletonScope()
@@ -30,7 +27,5 @@ export const credentialsModule: ApiModule = {
     bind(CredentialMetrics)
       .toDynamicValue((context) => new CredentialMetrics(context.get<Registry<RegistryContentType>>(Registry)))
       .inSingletonScope()
-    // The schemas module binds the check; until it is loaded (before this module in API_MODULES), a stand-in.
-    if (!isBound(CredentialSchemaCheck)) bind(CredentialSchemaCheck).toSelf().inSingletonScope()
   }),
 }

@@ -1,10 +1,8 @@
 import { inject, injectable } from 'inversify'
-import { InvalidInputError, NotFoundError, UpstreamError, InvalidStateError } from '@idplane/common'
-import type { CredentialRecordJson, JsonLdOffer } from '@idplane/common/agent-contract/admin-api'
+import { InvalidInputError, InvalidStateError, NotFoundError, UpstreamError, type FieldError } from '@idplane/common'
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { AgentClient } from '../../agent-client/agent-client'
 import type { Config } from '../../infra/config'
-import { sectionOf } from '../../infra/config-section'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { TOKENS } from '../../infra/tokens'
 import { OrgsRepository } from '../orgs/orgs.repository'
@@ -12,8 +10,7 @@ import { CredentialSchemaCheck } from '../schemas/credential-schema-check'
 import { ShortUrls } from '../short-urls/short-urls.service'
 import { CredentialMetrics } from './credential-metrics'
 import { buildCredentialOfferMail } from './credential-offer-mail'
-import { schemaIdOf, summarizeCredential } from './credential-summary'
-import { credentialsConfig } from './credentials.config'
+import { detailsOf, jsonLdOffer, reportOfAgentRecord } from './agent-offers'
 import type {
   EmailOfferCredentialDto,
   IssuanceQuery,
@@ -30,36 +27,7 @@ import {
 import { checkIssuanceRequest, credentialTypeOf, type CredentialContent } from './issuance-input'
 import type { IssuanceRecord } from './issuance-record.entity'
 import { IssuanceRecordsRepository, type IssuanceRecordPageQuery } from './issuance-records.repository'
-import { IssuanceRecordsService, type AgentExchangeReport, type RecordDetails } from './issuance-records.service'
-
-/** The agent's answer about a new exchange, as a report the records apply. */
-function reportOfAgentRecord(record: CredentialRecordJson): AgentExchangeReport {
-  const createdAt = new Date(record.createdAt)
-  return {
-    credentialRecordId: record.id,
-    state: record.state,
-    at: record.updatedAt ? new Date(record.updatedAt) : createdAt,
-    createdAt,
-    role: record.role,
-    connectionId: record.connectionId ?? null,
-    threadId: record.threadId,
-    protocolVersion: record.protocolVersion,
-  }
-}
-
-function detailsOf(offer: JsonLdOffer): RecordDetails {
-  return {
-    credentialType: 'JSONLD',
-    credentialSummary: summarizeCredential(offer.credential),
-    schemaId: schemaIdOf(offer.credential),
-  }
-}
-
-/** The JSON-LD offer of content the input checks passed. */
-function jsonLdOffer(content: CredentialContent): JsonLdOffer {
-  if (!content.credential || !content.options) throw new InvalidInputError('credential and options are required')
-  return { credential: content.credential, options: content.options }
-}
+import { IssuanceRecordsService } from './issuance-records.service'
 
 /**
  * W3C JSON-LD issuance through the organization's agent (spec: Credential issuance, not bulk). Records are created
@@ -81,7 +49,7 @@ export class CredentialsService {
     @inject(CredentialMetrics) private readonly metrics: CredentialMetrics,
     @inject(TOKENS.Config) config: Config,
   ) {
-    this.oobBatchSize = sectionOf(config, credentialsConfig).oobBatchSize
+    this.oobBatchSize = config.limits.oobBatchSize
   }
 
   /**
@@ -171,6 +139,16 @@ export class CredentialsService {
         { field: 'credentialOffer', message: `must hold at most ${this.oobBatchSize} entries (OOB_BATCH_SIZE)` },
       ])
     }
+    // Spec: one element per recipient address; a second entry for an address would mail it twice.
+    const seen = new Set<string>()
+    const repeated: FieldError[] = []
+    body.credentialOffer.forEach((entry, index) => {
+      const address = entry.emailId.toLowerCase()
+      if (seen.has(address))
+        repeated.push({ field: `credentialOffer[${index}].emailId`, message: 'appears more than once' })
+      seen.add(address)
+    })
+    if (repeated.length > 0) throw new InvalidInputError('One entry per address', repeated)
     const contents = body.credentialOffer.map((content, index) => ({ content, prefix: `credentialOffer[${index}].` }))
     await this.checkRequest(orgId, query, body, contents)
     const organization = await this.orgs.findById(orgId)

@@ -9,17 +9,20 @@ import { MembershipsCounter } from './memberships.counter'
 import { MemberRoleLookup } from './member-role-lookup'
 import { MemberRolesService } from './member-roles.service'
 import { UserRolesController } from './user-roles.controller'
+import { PlatformAdmins } from './platform-admins'
+import { platformAdminsConfig } from './platform-admins.config'
 
 /**
  * Role definitions, user-organization roles and the user-roles route; also the role lookup behind
  * `@Authorized(roles)`, the organization lock and the owner count. Orgs (the creator becomes owner) and
- * invitations (acceptance) grant roles through MembershipsService.
+ * invitations (acceptance) grant roles through MembershipsService. PlatformAdmins says who is a platform admin.
  */
 export const membershipsModule: ApiModule = {
   name: 'memberships',
   controllers: [UserRolesController],
   entities: [OrgRole, UserOrgRole],
   counter: MembershipsCounter,
+  config: platformAdminsConfig,
   bindings: new ContainerModule(({ bind }) => {
     bind(MembershipsRepository).toSelf().inSingletonScope()
     bind(MembershipsService).toSelf().inSingletonScope()
@@ -28,5 +31,6 @@ export const membershipsModule: ApiModule = {
     bind(UserRolesController).toSelf().inSingletonScope()
     bind(MemberRoleLookup).toSelf().inSingletonScope()
     bind(OrgRoleLookup).toService(MemberRoleLookup)
+    bind(PlatformAdmins).toSelf().inSingletonScope()
   }),
 }

@@ -94,6 +94,31 @@ export class MembershipsRepository {
     return this.em.count(UserOrgRole, { organization: orgId, orgRole: { name: 'owner' } })
   }
 
+  /** Whether the user holds the role in at least one organization (the platform-wide roles). */
+  public async holdsRoleInAnyOrganization(userId: string, role: OrgRoleName): Promise<boolean> {
+    return (await this.em.count(UserOrgRole, { user: userId, orgRole: { name: role } })) > 0
+  }
+
+  /** The users holding a role in the organization (each once), for example its owners. */
+  public async holdersOf(orgId: string, role: OrgRoleName): Promise<User[]> {
+    const rows = await this.em.find(
+      UserOrgRole,
+      { organization: orgId, orgRole: { name: role } },
+      { populate: ['user'], orderBy: { user: { email: 'asc' } } },
+    )
+    return [...new Map(rows.map((row) => [row.user.id, row.user])).values()]
+  }
+
+  /** Ids of the organizations in which the user holds at least one of the roles. */
+  public async organizationsWhereUserHolds(userId: string, roles: readonly OrgRoleName[]): Promise<string[]> {
+    const rows = await this.em.find(
+      UserOrgRole,
+      { user: userId, orgRole: { name: { $in: [...roles] } } },
+      { fields: ['organization'] },
+    )
+    return [...new Set(rows.map((row) => row.organization.id))]
+  }
+
   /** How many distinct users hold a role in the organization. */
   public async countMembers(orgId: string): Promise<number> {
     const row = await this.em

@@ -78,6 +78,16 @@ export class MembershipsService {
     return this.memberships.countOwners(orgId)
   }
 
+  /** The users holding a role in the organization, for example its owners (mail recipients). */
+  public async holdersOf(orgId: string, role: OrgRoleName): Promise<User[]> {
+    return this.memberships.holdersOf(orgId, role)
+  }
+
+  /** Ids of the organizations in which the user holds at least one of the roles. */
+  public async organizationsWhereUserHolds(userId: string, roles: readonly OrgRoleName[]): Promise<string[]> {
+    return this.memberships.organizationsWhereUserHolds(userId, roles)
+  }
+
   /** Members of an organization (users holding any role in it), searched by name or e-mail. */
   public async findMembers(orgId: string, search: string | undefined, window: PageWindow): Promise<[User[], number]> {
     return this.memberships.findMembers(orgId, search, window)

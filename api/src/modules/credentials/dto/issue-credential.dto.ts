@@ -21,8 +21,8 @@ export type AutoAcceptValue = (typeof AUTO_ACCEPT_VALUES)[number]
 /** Signature suites the agent signs JSON-LD credentials with. */
 export const JSONLD_PROOF_TYPES = ['Ed25519Signature2018', 'Ed25519Signature2020'] as const
 
-/** A hard bound on entries per request, before the OOB_BATCH_SIZE and per-route rules the service applies. */
-export const MAX_ENTRIES_PER_REQUEST = 1000
+/** A hard bound on entries per request (OOB_BATCH_SIZE at most), before the limits the service applies. */
+export const MAX_ENTRIES_PER_REQUEST = 10_000
 
 /** An INDY attribute (spec: `attributes`, each `name`, `value`, `isRequired`). */
 export class CredentialAttributeDto {

@@ -1,0 +1,141 @@
+import { generatePrimeSync } from 'node:crypto'
+
+import { encodeCredentialAttribute } from './encoding'
+import {
+  bigintFromBytes,
+  bigintToBytes,
+  bitLength,
+  crtModulus,
+  generatePrimeInRange,
+  generateSafePrime,
+  generateSafePrimes,
+  hashToBigint,
+  isProbablePrime,
+  modInverse,
+  modPow,
+  modPowCrt,
+  modPowJs,
+  parseDecimal,
+  randomBelow,
+  randomBits,
+} from './math'
+
+describe('anoncreds math', () => {
+  const p = generatePrimeSync(1024, { bigint: true })
+  const q = generatePrimeSync(1024, { bigint: true })
+  const n = p * q
+
+  it('modPow through OpenSSL equals square-and-multiply for exponents below, at and above the modulus', () => {
+    const base = randomBelow(n)
+    for (const exponent of [
+      0n,
+      1n,
+      2n,
+      65537n,
+      randomBits(600),
+      randomBits(2048),
+      n - 1n,
+      n,
+      n + 5n,
+      randomBits(3060),
+    ]) {
+      expect(modPow(base, exponent, n)).toBe(modPowJs(base, exponent, n))
+    }
+  })
+
+  it('modPow with a negative exponent uses the inverse', () => {
+    const base = randomBelow(n)
+    const e = randomBits(700)
+    expect((modPow(base, -e, n) * modPow(base, e, n)) % n).toBe(1n)
+  })
+
+  it('modInverse inverts and refuses a shared factor', () => {
+    expect(modInverse(3n, 47n)).toBe(16n)
+    expect(() => modInverse(p, n)).toThrow('not invertible')
+  })
+
+  it('random values stay in their bounds', () => {
+    for (let i = 0; i < 50; i++) {
+      expect(bitLength(randomBits(80))).toBeLessThanOrEqual(80)
+      const r = randomBelow(1000n)
+      expect(r >= 0n && r < 1000n).toBe(true)
+    }
+  })
+
+  it('primes in range have the ursa layout (2^596 + up to 119 bits)', () => {
+    const e = generatePrimeInRange(596, 119)
+    expect(isProbablePrime(e)).toBe(true)
+    expect(e > 1n << 596n && e < (1n << 596n) + (1n << 119n)).toBe(true)
+  })
+
+  it('safe primes are safe', async () => {
+    const safe = await generateSafePrime(256)
+    expect(bitLength(safe)).toBe(256)
+    expect(isProbablePrime((safe - 1n) / 2n)).toBe(true)
+  })
+
+  it('bytes and decimals round-trip; malformed decimals are null', () => {
+    const v = randomBits(2048)
+    expect(bigintFromBytes(bigintToBytes(v))).toBe(v)
+    expect(parseDecimal('12345')).toBe(12345n)
+    expect(parseDecimal('-7')).toBe(-7n)
+    for (const bad of ['', '01', '1e5', ' 1', '-0', '0x10', 12, null]) expect(parseDecimal(bad)).toBeNull()
+  })
+
+  it('hashes like ursa hash_list_to_bignum (its own test vector)', () => {
+    const chunks = [
+      'ff9d2eedfee9cffd9ef6dbffedff3fcbef4caecb9bffe79bfa94d3fdf6abfbff',
+      'ff9d2eedfee9cffd9ef6dbffedff3fcbef4caecb9bffe79bfa9168615ccbc546',
+    ].map((hex) => Buffer.from(hex, 'hex'))
+    expect(hashToBigint(chunks).toString(16).toUpperCase()).toBe(
+      '2C2566C22E04AB3F18B3BA693823175002F10F400811363D26BBB33633AC8BAD',
+    )
+  })
+})
+
+describe('encodeCredentialAttribute', () => {
+  it('keeps i32 values as canonical decimals, as Rust parses them', () => {
+    expect(encodeCredentialAttribute('28')).toBe('28')
+    expect(encodeCredentialAttribute('+007')).toBe('7')
+    expect(encodeCredentialAttribute('-0')).toBe('0')
+    expect(encodeCredentialAttribute('-2147483648')).toBe('-2147483648')
+    expect(encodeCredentialAttribute('2147483647')).toBe('2147483647')
+  })
+
+  it('hashes everything else (out of range, floats, text)', () => {
+    // SHA-256("Alex") as a big-endian integer, computed independently with Python's hashlib.
+    expect(encodeCredentialAttribute('Alex')).toBe(
+      '99262857098057710338306967609588410025648622308394250666849665532448612202874',
+    )
+    expect(encodeCredentialAttribute('2147483648')).not.toBe('2147483648')
+    expect(encodeCredentialAttribute('1.5')).toMatch(/^[0-9]{60,}$/)
+    expect(encodeCredentialAttribute('')).toMatch(/^[0-9]{60,}$/)
+    expect(encodeCredentialAttribute(' 5')).not.toBe('5')
+  })
+})
+
+describe('modPowCrt', () => {
+  it('equals modPow for exponents of every size, negative ones and bases sharing a factor', () => {
+    const p = generatePrimeSync(512, { bigint: true })
+    const q = generatePrimeSync(512, { bigint: true })
+    const crt = crtModulus(p, q)
+    const base = randomBelow(crt.n)
+    for (const exponent of [0n, 1n, 3n, randomBits(300), randomBits(1024), randomBits(2500)]) {
+      expect(modPowCrt(base, exponent, crt)).toBe(modPowJs(base, exponent, crt.n))
+    }
+    expect(modPowCrt(base, -12345n, crt)).toBe(modPow(base, -12345n, crt.n))
+    expect(modPowCrt(p * 7n, 5n, crt)).toBe(modPowJs(p * 7n, 5n, crt.n))
+  })
+})
+
+describe('generateSafePrimes', () => {
+  it('returns the requested number of distinct safe primes of the size', async () => {
+    const primes = await generateSafePrimes(2, 192, 3)
+    expect(primes).toHaveLength(2)
+    expect(primes[0]).not.toBe(primes[1])
+    for (const prime of primes) {
+      expect(bitLength(prime)).toBe(192)
+      expect(isProbablePrime(prime) && isProbablePrime(prime >> 1n)).toBe(true)
+    }
+  })
+})

@@ -1,0 +1,311 @@
+/**
+ * Big-integer primitives for the CL signatures behind AnonCreds. Values are native `bigint`s; every random
+ * number comes from `crypto.randomBytes`, primes from OpenSSL (`crypto.generatePrime`/`checkPrime`).
+ *
+ * Modular exponentiation is the hot spot (2048-bit modulus, exponents of 600 to 3000 bits). Measured on the
+ * 2-core CI machine (docs/benchmarks.md, "AnonCreds"): square-and-multiply on JS BigInt 16 ms for a 2048-bit
+ * exponent, a 5-bit sliding window 13.5 ms, OpenSSL through Diffie-Hellman `generateKeys` 4.9 ms, OpenSSL
+ * through RSA `publicEncrypt` without padding 2.4 ms. So modPow runs OpenSSL's Montgomery exponentiation by
+ * posing the exponent as an RSA public exponent; OpenSSL wants that exponent below the modulus, so larger
+ * exponents are split (b^(h*2^k + l) = (b^(2^k))^h * b^l).
+ */
+import {
+  checkPrimeSync,
+  constants,
+  createHash,
+  createPublicKey,
+  generatePrime,
+  publicEncrypt,
+  randomBytes,
+} from 'node:crypto'
+import { Worker } from 'node:worker_threads'
+
+export class MathError extends Error {
+  public constructor(message: string) {
+    super(message)
+    this.name = 'MathError'
+  }
+}
+
+/** a mod m, always in [0, m). */
+export function mod(a: bigint, m: bigint): bigint {
+  const r = a % m
+  return r < 0n ? r + m : r
+}
+
+export function bitLength(a: bigint): number {
+  if (a < 0n) a = -a
+  return a === 0n ? 0 : a.toString(2).length
+}
+
+export function gcd(a: bigint, b: bigint): bigint {
+  a = a < 0n ? -a : a
+  b = b < 0n ? -b : b
+  while (b !== 0n) [a, b] = [b, a % b]
+  return a
+}
+
+/** a^-1 mod m (extended Euclid); throws MathError when a and m share a factor. */
+export function modInverse(a: bigint, m: bigint): bigint {
+  if (m <= 0n) throw new MathError('modulus must be positive')
+  let [oldR, r] = [mod(a, m), m]
+  let [oldS, s] = [1n, 0n]
+  while (r !== 0n) {
+    const q = oldR / r
+    ;[oldR, r] = [r, oldR - q * r]
+    ;[oldS, s] = [s, oldS - q * s]
+  }
+  if (oldR !== 1n) throw new MathError('value is not invertible modulo m')
+  return mod(oldS, m)
+}
+
+// Below this exponent size the cost of building an OpenSSL key exceeds the BigInt loop.
+const NATIVE_MIN_EXPONENT_BITS = 16
+
+/** base^exponent mod modulus; a negative exponent means the inverse's power. */
+export function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
+  if (modulus <= 0n) throw new MathError('modulus must be positive')
+  if (modulus === 1n) return 0n
+  if (exponent < 0n) return modPow(modInverse(base, modulus), -exponent, modulus)
+  const b = mod(base, modulus)
+  if (exponent === 0n) return 1n
+  if (b === 0n) return 0n
+  if (b === 1n) return 1n
+  if ((modulus & 1n) === 0n || bitLength(exponent) < NATIVE_MIN_EXPONENT_BITS) return modPowJs(b, exponent, modulus)
+  return modPowOpenSsl(b, exponent, modulus)
+}
+
+/** Plain square-and-multiply; used for small exponents, even moduli and as the reference in tests. */
+export function modPowJs(base: bigint, exponent: bigint, modulus: bigint): bigint {
+  let result = 1n
+  let b = mod(base, modulus)
+  let e = exponent
+  while (e > 0n) {
+    if (e & 1n) result = (result * b) % modulus
+    b = (b * b) % modulus
+    e >>= 1n
+  }
+  return result
+}
+
+function modPowOpenSsl(base: bigint, exponent: bigint, modulus: bigint): bigint {
+  if (exponent >= modulus) {
+    // Split in halves: b^(h*2^k + l) = (b^(2^k))^h * b^l, three exponentiations of k bits each.
+    const k = Math.ceil(bitLength(exponent) / 2)
+    const high = exponent >> BigInt(k)
+    const low = exponent & ((1n << BigInt(k)) - 1n)
+    const lifted = modPow(base, 1n << BigInt(k), modulus)
+    const highPart = modPow(lifted, high, modulus)
+    return low === 0n ? highPart : (highPart * modPow(base, low, modulus)) % modulus
+  }
+  return rsaPublicOp(base, exponent, modulus)
+}
+
+/** A modulus n = p*q whose prime factors are known (the issuer's own key): exponentiation by CRT. */
+export interface CrtModulus {
+  n: bigint
+  p: bigint
+  q: bigint
+  /** q^-1 mod p */
+  qInverse: bigint
+}
+
+export function crtModulus(p: bigint, q: bigint): CrtModulus {
+  return { n: p * q, p, q, qInverse: modInverse(q, p) }
+}
+
+/**
+ * base^exponent mod n from the two half-size exponentiations mod p and mod q (about 2x faster than modPow
+ * on n as measured, per-call costs included). Only the key's owner can use it; results are identical to modPow.
+ */
+export function modPowCrt(base: bigint, exponent: bigint, modulus: CrtModulus): bigint {
+  if (exponent < 0n) return modPowCrt(modInverse(base, modulus.n), -exponent, modulus)
+  const { p, q, qInverse } = modulus
+  const partial = (prime: bigint) => {
+    const b = mod(base, prime)
+    if (b === 0n) return exponent === 0n ? 1n : 0n
+    // Fermat: exponents reduce modulo prime - 1 when the base is a unit.
+    return modPow(b, exponent % (prime - 1n), prime)
+  }
+  const mp = partial(p)
+  const mq = partial(q)
+  return mq + q * mod((mp - mq) * qInverse, p)
+}
+
+function rsaPublicOp(base: bigint, exponent: bigint, modulus: bigint): bigint {
+  const modulusBytes = bigintToBytes(modulus)
+  // DER (PKCS#1 RSAPublicKey) parses about 40x faster than the same key as JWK (0.02 ms against 1 ms).
+  const key = createPublicKey({
+    key: derSequence([derInteger(modulusBytes), derInteger(bigintToBytes(exponent))]),
+    format: 'der',
+    type: 'pkcs1',
+  })
+  const block = bigintToFixedBytes(base, modulusBytes.length)
+  return bigintFromBytes(
+    // publicEncrypt without padding is exactly block^e mod n.
+    publicEncrypt({ key, padding: constants.RSA_NO_PADDING }, block),
+  )
+}
+
+function derLength(length: number): Buffer {
+  if (length < 0x80) return Buffer.from([length])
+  const bytes = bigintToBytes(BigInt(length))
+  return Buffer.concat([Buffer.from([0x80 | bytes.length]), bytes])
+}
+
+/** A DER INTEGER of a non-negative big-endian magnitude (a 0x00 byte keeps a high first bit positive). */
+function derInteger(magnitude: Buffer): Buffer {
+  const body = magnitude[0] & 0x80 ? Buffer.concat([Buffer.from([0]), magnitude]) : magnitude
+  return Buffer.concat([Buffer.from([0x02]), derLength(body.length), body])
+}
+
+function derSequence(items: Buffer[]): Buffer {
+  const body = Buffer.concat(items)
+  return Buffer.concat([Buffer.from([0x30]), derLength(body.length), body])
+}
+
+/** A uniform random integer in [0, 2^bits) (ursa's `BigNumber::rand(bits)`). */
+export function randomBits(bits: number): bigint {
+  if (!Number.isInteger(bits) || bits <= 0) throw new MathError('bit count must be a positive integer')
+  const bytes = randomBytes(Math.ceil(bits / 8))
+  const excess = bytes.length * 8 - bits
+  return bigintFromBytes(bytes) >> BigInt(excess)
+}
+
+/** A uniform random integer in [0, upper) by rejection sampling (ursa's `rand_range`). */
+export function randomBelow(upper: bigint): bigint {
+  if (upper <= 0n) throw new MathError('upper bound must be positive')
+  if (upper === 1n) return 0n
+  const bits = bitLength(upper - 1n)
+  for (;;) {
+    const candidate = randomBits(bits)
+    if (candidate < upper) return candidate
+  }
+}
+
+/** A uniform random integer in [min, max). */
+export function randomInRange(min: bigint, max: bigint): bigint {
+  if (max <= min) throw new MathError('empty range')
+  return min + randomBelow(max - min)
+}
+
+export function isProbablePrime(candidate: bigint): boolean {
+  if (candidate < 2n) return false
+  return checkPrimeSync(candidate, { checks: 0 })
+}
+
+/** A random safe prime p = 2q + 1 of exactly `bits` bits (OpenSSL, asynchronous so the loop stays free). */
+export function generateSafePrime(bits: number): Promise<bigint> {
+  return new Promise((resolve, reject) => {
+    generatePrime(bits, { safe: true, bigint: true }, (error, prime) => (error ? reject(error) : resolve(prime)))
+  })
+}
+
+// One safe-prime search per worker thread; the code is tiny and has no imports of ours, hence eval.
+const SAFE_PRIME_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads')
+const { generatePrimeSync } = require('node:crypto')
+parentPort.postMessage(generatePrimeSync(workerData.bits, { safe: true, bigint: true }))
+`
+
+/**
+ * `count` distinct safe primes of `bits` bits, searched by `searches` worker threads at once; the first
+ * `count` found win and the other searches are terminated. A search's duration is close to memoryless, so
+ * racing three or four searches for two primes cuts the expected wait by about a third on two cores and
+ * trims the long tail; terminating the losers (which OpenSSL calls on the libuv pool could not do) leaves no
+ * CPU burning afterwards, and the pool stays free for I/O.
+ */
+export function generateSafePrimes(count: number, bits: number, searches = Math.max(count + 1, 4)): Promise<bigint[]> {
+  return new Promise((resolve, reject) => {
+    const found: bigint[] = []
+    const workers: Worker[] = []
+    let settled = false
+    const finish = (error?: unknown) => {
+      if (settled) return
+      settled = true
+      for (const worker of workers) void worker.terminate()
+      if (error) reject(error instanceof Error ? error : new MathError(String(error)))
+      else resolve(found)
+    }
+    for (let i = 0; i < searches; i++) {
+      const worker = new Worker(SAFE_PRIME_WORKER, { eval: true, workerData: { bits } })
+      workers.push(worker)
+      worker.once('message', (prime: bigint) => {
+        if (settled || found.includes(prime)) return
+        found.push(prime)
+        if (found.length === count) finish()
+      })
+      worker.once('error', (error) => finish(error))
+    }
+  })
+}
+
+/**
+ * A random prime in [2^sizeBits, 2^sizeBits + 2^rangeBits), as ursa's `generate_prime_in_range` (the
+ * signature exponent e is one: 2^596 plus at most 119 random bits).
+ */
+export function generatePrimeInRange(sizeBits: number, rangeBits: number): bigint {
+  if (rangeBits < 2 || rangeBits > sizeBits) throw new MathError('invalid prime range')
+  const start = 1n << BigInt(sizeBits)
+  for (;;) {
+    const candidate = start + (randomBits(rangeBits) | 1n)
+    if (isProbablePrime(candidate)) return candidate
+  }
+}
+
+/** A random quadratic residue modulo n: r^2 mod n with gcd(r, n) = 1 (ursa's `random_qr`). */
+export function randomQuadraticResidue(n: bigint): bigint {
+  for (;;) {
+    const r = randomBelow(n)
+    if (r !== 0n && gcd(r, n) === 1n) return (r * r) % n
+  }
+}
+
+/**
+ * Big-endian minimal bytes of a non-negative integer, as ursa's `to_bytes` feeds its hashes. Zero is one 0x00
+ * byte as in num-bigint (the WASM build); OpenSSL's BN_bn2bin (native anoncreds-rs) gives no bytes. No value a
+ * CL proof hashes is zero except with negligible probability, so the two never disagree in practice.
+ */
+export function bigintToBytes(value: bigint): Buffer {
+  if (value < 0n) throw new MathError('negative values have no byte encoding here')
+  let hex = value.toString(16)
+  if (hex.length % 2) hex = '0' + hex
+  return Buffer.from(hex, 'hex')
+}
+
+/** Big-endian bytes left-padded with zeros to `length`. */
+export function bigintToFixedBytes(value: bigint, length: number): Buffer {
+  const bytes = bigintToBytes(value)
+  if (bytes.length > length) throw new MathError('value does not fit the requested length')
+  if (bytes.length === length) return bytes
+  return Buffer.concat([Buffer.alloc(length - bytes.length), bytes])
+}
+
+export function bigintFromBytes(bytes: Uint8Array): bigint {
+  if (bytes.length === 0) return 0n
+  return BigInt('0x' + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex'))
+}
+
+const DECIMAL = /^-?(0|[1-9][0-9]*)$/
+
+/** Parses a decimal string as anoncreds-rs serializes big numbers; null when it is not one. */
+export function parseDecimal(text: unknown, maxDigits = 4096): bigint | null {
+  if (typeof text !== 'string' || text.length === 0 || text.length > maxDigits + 1) return null
+  if (!DECIMAL.test(text) || text === '-0') return null
+  return BigInt(text)
+}
+
+export function toDecimal(value: bigint): string {
+  return value.toString(10)
+}
+
+/**
+ * SHA-256 over the concatenation of the byte strings, read as a big-endian integer: ursa's
+ * `hash_list_to_bignum`, which the CL proofs use as the Fiat-Shamir challenge (inputs are `to_bytes` of
+ * big numbers and the nonce).
+ */
+export function hashToBigint(chunks: readonly Uint8Array[]): bigint {
+  const hash = createHash('sha256')
+  for (const chunk of chunks) hash.update(chunk)
+  return bigintFromBytes(hash.digest())
+}

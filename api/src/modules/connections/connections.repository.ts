@@ -1,0 +1,89 @@
+import { injectable } from 'inversify'
+import { LockMode, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { pageOffset } from '../../infra/http/pagination'
+import { containsPattern } from '../orgs/like-pattern'
+import { Organization } from '../orgs/organization.entity'
+import { Connection } from './connection.entity'
+import { ConnectionDeletion } from './connection-deletion.entity'
+import type { ConnectionSortField } from './dto/list-connections.query'
+
+export interface ConnectionPageQuery {
+  pageNumber: number
+  pageSize: number
+  searchByText?: string
+  /** One of CONNECTION_SORT_FIELDS (the query's check); anything else sorts by creation. */
+  sortField: string
+  sortBy: 'ASC' | 'DESC'
+}
+
+const SORT_COLUMNS: Record<ConnectionSortField, keyof Connection> = {
+  createDateTime: 'agentCreatedAt',
+  updateDateTime: 'agentUpdatedAt',
+  theirLabel: 'theirLabel',
+  state: 'state',
+}
+
+/** Connection records; every lookup takes the organization first. */
+@injectable()
+export class ConnectionsRepository {
+  public constructor(private readonly em: EntityManager) {}
+
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(() => work())
+  }
+
+  /** The organization's record of the agent's connection `connectionId`, locked until the transaction ends. */
+  public findForUpdate(orgId: string, connectionId: string): Promise<Connection | null> {
+    return this.em.findOne(Connection, { organization: orgId, connectionId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+  }
+
+  public findOne(orgId: string, connectionId: string): Promise<Connection | null> {
+    return this.em.findOne(Connection, { organization: orgId, connectionId })
+  }
+
+  /** A new record, persisted on the next flush. */
+  public create(
+    orgId: string,
+    fields: Omit<Connection, 'organization' | 'id' | 'createdAt' | 'updatedAt'>,
+  ): Connection {
+    return this.em.create(Connection, { ...fields, organization: this.em.getReference(Organization, orgId) })
+  }
+
+  public flush(): Promise<void> {
+    return this.em.flush()
+  }
+
+  public page(orgId: string, query: ConnectionPageQuery): Promise<[Connection[], number]> {
+    const where: FilterQuery<Connection> = { organization: orgId }
+    if (query.searchByText) {
+      const pattern = containsPattern(query.searchByText)
+      where.$or = [
+        { theirLabel: { $ilike: pattern } },
+        { alias: { $ilike: pattern } },
+        { theirDid: { $ilike: pattern } },
+        { connectionId: { $ilike: pattern } },
+      ]
+    }
+    const direction = query.sortBy === 'ASC' ? 'asc' : 'desc'
+    const column = SORT_COLUMNS[query.sortField as ConnectionSortField] ?? 'agentCreatedAt'
+    const orderBy = { [column]: direction, id: 'asc' } as QueryOrderMap<Connection>
+    return this.em.findAndCount(Connection, where, { orderBy, limit: query.pageSize, offset: pageOffset(query) })
+  }
+
+  /**
+   * Deletes every connection record of the organization and remembers `deletedBefore`, so that late events of
+   * agent records created before it are ignored (deletedBefore below); the count deleted.
+   */
+  public deleteAll(orgId: string, deletedBefore: Date): Promise<number> {
+    return this.em.transactional(async (em) => {
+      await em.upsert(ConnectionDeletion, { organization: em.getReference(Organization, orgId), deletedBefore })
+      return em.nativeDelete(Connection, { organization: orgId })
+    })
+  }
+
+  /** When the organization last deleted all its connections, if it ever did. */
+  public async deletedBefore(orgId: string): Promise<Date | undefined> {
+    return (await this.em.findOne(ConnectionDeletion, { organization: orgId }))?.deletedBefore
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * AnonCreds benchmark: our TypeScript library against anoncreds-rs (its WASM build from identus-sdk, the
+ * oracle of the tests) in the same run, on the same inputs.
+ *
+ *   npm run bench:anoncreds
+ *   BENCH_ANONCREDS_ITERATIONS=20 npm run bench:anoncreds
+ *   BENCH_ANONCREDS_ORACLE_CREDDEF=0 npm run bench:anoncreds   (skip the oracle's minutes-long credential definition)
+ *
+ * Issuance steps run on the committed oracle credential definition with 10 attributes
+ * (test/fixtures/anoncreds/ten.json) for both sides, so both do the same arithmetic on the same key. Each
+ * line prints the median time per operation and the ratio oracle/ours (above 1: ours is faster).
+ */
+import { readFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+
+import {
+  createCredential,
+  createCredentialDefinition,
+  createCredentialOffer,
+  createCredentialRequest,
+  createLinkSecret,
+  createSchema,
+  processCredential,
+} from '../agent/src/anoncreds'
+import { oracle } from '../test/helpers/anoncreds-oracle'
+import { benchPresentationSteps } from './anoncreds-presentation'
+
+const ITERATIONS = Number(process.env.BENCH_ANONCREDS_ITERATIONS ?? 10)
+const ORACLE_CREDDEF = process.env.BENCH_ANONCREDS_ORACLE_CREDDEF !== '0'
+
+interface Fixture {
+  schemaId: string
+  schema: object
+  credentialDefinitionId: string
+  credentialDefinition: object
+  credentialDefinitionPrivate: object
+  keyCorrectnessProof: object
+  attributeRawValues: Record<string, string>
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+
+function time<T>(action: () => T): { ms: number; value: T } {
+  const started = performance.now()
+  const value = action()
+  return { ms: performance.now() - started, value }
+}
+
+const rows: Array<{ step: string; ours: number; oracle: number | undefined }> = []
+
+function row(step: string, ours: number, oracleMs: number | undefined): void {
+  rows.push({ step, ours, oracle: oracleMs })
+  const ratio = oracleMs === undefined ? 'n/a' : `${(oracleMs / ours).toFixed(1)}x`
+  const oracleText = oracleMs === undefined ? 'skipped' : `${oracleMs.toFixed(1)} ms`
+  console.log(`| ${step} | ${ours.toFixed(1)} ms | ${oracleText} | ${ratio} |`)
+}
+
+async function benchCredentialDefinition(fixture: Fixture): Promise<void> {
+  const names = Object.keys(fixture.attributeRawValues)
+  const schema = createSchema({ name: 'bench', version: '1.0', issuerId: 'did:example:bench', attributeNames: names })
+  const ours: number[] = []
+  // Safe-prime search time varies a lot from key to key: three keys, the median.
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now()
+    await createCredentialDefinition({
+      schemaId: 'did:example:bench/schema',
+      schema,
+      issuerId: 'did:example:bench',
+      tag: `t${i}`,
+    })
+    ours.push(performance.now() - started)
+  }
+  let oracleMs: number | undefined
+  if (ORACLE_CREDDEF) {
+    oracleMs = time(() =>
+      oracle.createCredentialDefinition({
+        schemaId: 'did:example:bench/schema',
+        schema,
+        issuerId: 'did:example:bench',
+        tag: 'o',
+      }),
+    ).ms
+  }
+  console.log(
+    `credential definition, ${names.length} attributes (ours: median of 3 = ${ours.map((ms) => (ms / 1000).toFixed(1)).join(' s, ')} s; oracle: 1 run)`,
+  )
+  row('credential definition', median(ours), oracleMs)
+}
+
+function benchIssuance(fixture: Fixture): void {
+  const keys = {
+    credentialDefinition: fixture.credentialDefinition,
+    credentialDefinitionPrivate: fixture.credentialDefinitionPrivate,
+  }
+  const offerInput = {
+    schemaId: fixture.schemaId,
+    credentialDefinitionId: fixture.credentialDefinitionId,
+    keyCorrectnessProof: fixture.keyCorrectnessProof,
+  }
+  const samples = { offer: [[], []], request: [[], []], credential: [[], []], processing: [[], []] } as Record<
+    string,
+    [number[], number[]]
+  >
+  for (let i = 0; i < ITERATIONS; i++) {
+    // Ours
+    const offer = time(() => createCredentialOffer(offerInput))
+    const linkSecret = createLinkSecret()
+    const request = time(() =>
+      createCredentialRequest({
+        entropy: 'bench',
+        credentialDefinition: keys.credentialDefinition,
+        linkSecret,
+        linkSecretId: 'l',
+        credentialOffer: offer.value,
+      }),
+    )
+    const credential = time(() =>
+      createCredential({
+        ...keys,
+        credentialOffer: offer.value,
+        credentialRequest: request.value.credentialRequest,
+        attributeRawValues: fixture.attributeRawValues,
+      }),
+    )
+    const processing = time(() =>
+      processCredential({
+        credential: credential.value,
+        credentialRequestMetadata: request.value.credentialRequestMetadata,
+        linkSecret,
+        credentialDefinition: keys.credentialDefinition,
+      }),
+    )
+    // Oracle
+    const oOffer = time(() => oracle.createCredentialOffer(offerInput))
+    const oLinkSecret = oracle.createLinkSecret()
+    const oRequest = time(() =>
+      oracle.createCredentialRequest({
+        credentialDefinition: keys.credentialDefinition,
+        linkSecret: oLinkSecret,
+        linkSecretId: 'l',
+        credentialOffer: oOffer.value,
+      }),
+    )
+    const oCredential = time(() =>
+      oracle.createCredential({
+        ...keys,
+        credentialOffer: oOffer.value,
+        credentialRequest: oRequest.value.credentialRequest,
+        attributeRawValues: fixture.attributeRawValues,
+      }),
+    )
+    const oProcessing = time(() =>
+      oracle.processCredential({
+        credential: oCredential.value,
+        credentialRequestMetadata: oRequest.value.credentialRequestMetadata,
+        linkSecret: oLinkSecret,
+        credentialDefinition: keys.credentialDefinition,
+      }),
+    )
+    for (const [step, ours, theirs] of [
+      ['offer', offer.ms, oOffer.ms],
+      ['request', request.ms, oRequest.ms],
+      ['credential', credential.ms, oCredential.ms],
+      ['processing', processing.ms, oProcessing.ms],
+    ] as const) {
+      samples[step][0].push(ours)
+      samples[step][1].push(theirs)
+    }
+  }
+  let oursTotal = 0
+  let oracleTotal = 0
+  for (const [step, [ours, theirs]] of Object.entries(samples)) {
+    row(`issuance: ${step}`, median(ours), median(theirs))
+    oursTotal += median(ours)
+    oracleTotal += median(theirs)
+  }
+  row('issuance: total', oursTotal, oracleTotal)
+}
+
+// Presentation create and verify with 5 revealed attributes and 2 predicates (bench/anoncreds-presentation.ts).
+// The last line of the run is the proof verification ratio.
+function benchPresentations(fixture: Fixture): void {
+  const result = benchPresentationSteps(fixture, ITERATIONS)
+  row('presentation: create (5 revealed, 2 predicates)', result.create.ours, result.create.oracle)
+  row('presentation: verify (5 revealed, 2 predicates)', result.verify.ours, result.verify.oracle)
+  console.log(`anoncreds proof verify speed-up: ${(result.verify.oracle / result.verify.ours).toFixed(1)}`)
+}
+
+async function main(): Promise<void> {
+  const fixture = JSON.parse(
+    readFileSync(join(__dirname, '..', 'test', 'fixtures', 'anoncreds', 'ten.json'), 'utf8'),
+  ) as Fixture
+  oracle.createLinkSecret() // loads the WASM before anything is timed
+  console.log(
+    `AnonCreds benchmark: ours (TypeScript, OpenSSL modexp) vs anoncreds-rs WASM; ${ITERATIONS} issuance iterations; load average ${loadavg()[0].toFixed(1)}`,
+  )
+  console.log('| step | ours | oracle | speed-up |')
+  console.log('|---|---|---|---|')
+  await benchCredentialDefinition(fixture)
+  benchIssuance(fixture)
+  benchPresentations(fixture)
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})
