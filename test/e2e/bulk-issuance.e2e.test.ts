@@ -3,6 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { connect } from 'amqplib'
+import { retryQueueName } from '../../api/src/infra/queue/amqp-message'
+import { DEAD_LETTER_SUFFIX, DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
+import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
+import { BULK_QUEUE, ROW_JOB_RETRY_DELAYS_MS } from '../../api/src/modules/bulk-issuance/bulk-execution.service'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
 import { spawnAgent, waitUntil, type SpawnedAgent } from '../helpers/agent-process'
 import { spawnApi, type ApiProcess } from '../helpers/api-process'
@@ -25,6 +30,29 @@ interface Envelope<T> {
   statusCode: number
   message: string
   data: T
+}
+
+/** Removes the API processes' durable queues from the broker (they outlive the test otherwise). */
+async function deleteQueues(url: string, prefix: string): Promise<void> {
+  const connection = await connect(url)
+  try {
+    const channel = await connection.createChannel()
+    for (const [queue, delays] of [
+      [`${prefix}${BULK_QUEUE}`, ROW_JOB_RETRY_DELAYS_MS],
+      [`${prefix}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS],
+    ] as const) {
+      for (const name of [
+        queue,
+        `${queue}${DEAD_LETTER_SUFFIX}`,
+        ...delays.map((delay) => retryQueueName(queue, delay)),
+      ]) {
+        await channel.deleteQueue(name)
+      }
+    }
+    await channel.close()
+  } finally {
+    await connection.close()
+  }
 }
 
 function freePort(): Promise<number> {
@@ -75,6 +103,7 @@ describe('bulk issuance end to end, with a SIGKILL in the middle of the executio
     await api?.kill('SIGTERM')
     await holder?.stop()
     await smtp?.stop()
+    if (process.env.AMQP_URL) await deleteQueues(process.env.AMQP_URL, env.QUEUE_NAME_PREFIX)
     await database?.drop()
     rmSync(dataDir, { recursive: true, force: true })
   }, 120_000)
@@ -216,7 +245,8 @@ describe('bulk issuance end to end, with a SIGKILL in the middle of the executio
       const sent = progress.body.data.counts.sent
       return sent >= 5 ? sent : undefined
     }, 120_000)
-    await api!.kill('SIGKILL')
+    if (!api) throw new Error('The API is not running')
+    await api.kill('SIGKILL')
     expect(sentBeforeKill).toBeLessThan(ROWS - INVALID_ROWS.size)
     api = await spawnApi(port, env)
 
@@ -246,15 +276,18 @@ describe('bulk issuance end to end, with a SIGKILL in the middle of the executio
     for (const row of [19, 23, 38, 51]) expect(smtp.messages.some((mail) => mail.to.includes(address(row)))).toBe(false)
 
     // The holder follows every mailed link and receives the credential.
-    const holderDid = (await holder!.call<Envelope<{ did: string }>>('POST', '/dids', { method: 'key' })).body.data.did
+    const wallet = holder
+    if (!wallet) throw new Error('No holder agent')
+    const holderDid = (await wallet.call<Envelope<{ did: string }>>('POST', '/dids', { method: 'key' })).body.data.did
     const queue = [...valid]
     const receive = async () => {
       for (let row = queue.shift(); row !== undefined; row = queue.shift()) {
-        const mail = smtp.messages.find((candidate) => candidate.to.includes(address(row)))!
+        const mail = smtp.messages.find((candidate) => candidate.to.includes(address(row)))
+        if (!mail) throw new Error(`No mail for row ${row}`)
         expect(mail.html).toContain('https://example.test/logo.png')
         const link = /(http:\/\/127\.0\.0\.1:\d+\/s\/[A-Za-z0-9_-]+)/.exec(mail.text)?.[1]
         expect(link).toBeDefined()
-        const received = await holder!.call<Envelope<{ outOfBandRecord: { id: string } }>>(
+        const received = await wallet.call<Envelope<{ outOfBandRecord: { id: string } }>>(
           'POST',
           '/oob/receive-invitation-url',
           {
@@ -265,26 +298,26 @@ describe('bulk issuance end to end, with a SIGKILL in the middle of the executio
         )
         expect(received.status).toBe(201)
         const offer = await waitUntil(async () => {
-          const list = await holder!.call<Envelope<{ id: string; state: string; connectionId?: string }[]>>(
+          const list = await wallet.call<Envelope<{ id: string; state: string; connectionId?: string }[]>>(
             'GET',
             '/credentials?state=offer-received',
           )
           const records = list.body.data
           for (const record of records) {
-            const formData = await holder!.call<
+            const formData = await wallet.call<
               Envelope<{ offer?: { jsonld?: { credential?: { credentialSubject?: { seat?: number } } } } }>
             >('GET', `/credentials/${record.id}/form-data`)
             if (formData.body.data.offer?.jsonld?.credential?.credentialSubject?.seat === row) return record
           }
           return undefined
         }, 60_000)
-        const accepted = await holder!.call('POST', '/credentials/accept-offer', {
+        const accepted = await wallet.call('POST', '/credentials/accept-offer', {
           credentialRecordId: offer.id,
           credentialFormats: { jsonld: { credentialSubjectId: holderDid } },
         })
         expect(accepted.status).toBe(201)
         await waitUntil(async () => {
-          const record = await holder!.call<Envelope<{ state: string }>>('GET', `/credentials/${offer.id}`)
+          const record = await wallet.call<Envelope<{ state: string }>>('GET', `/credentials/${offer.id}`)
           return record.body.data.state === 'done' ? true : undefined
         }, 60_000)
       }

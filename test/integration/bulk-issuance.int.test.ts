@@ -4,12 +4,16 @@ import { readdir } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import request from 'supertest'
+import { connect } from 'amqplib'
 import { ContainerModule, injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import type { PlatformEvent, PlatformEventListener } from '../../api/src/infra/platform-events'
 import { mailDirectory } from '../../api/src/infra/mail/file-mailer'
 import { API_MODULES } from '../../api/src/modules'
 import { BulkRequest } from '../../api/src/modules/bulk-issuance/bulk-request.entity'
+import { BULK_QUEUE, ROW_JOB_RETRY_DELAYS_MS } from '../../api/src/modules/bulk-issuance/bulk-execution.service'
+import { DEAD_LETTER_SUFFIX } from '../../api/src/infra/queue/queue'
+import { retryQueueName } from '../../api/src/infra/queue/amqp-message'
 import { startApi, type TestApi } from '../helpers/api'
 import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
 import { aMember } from '../helpers/org-fixtures'
@@ -68,6 +72,26 @@ function upload(api: TestApi, user: TestUser, orgId: string, templateId: string,
     })
 }
 
+/** Removes this file's bulk queues from the broker (durable queues outlive the test; startApi removes only mail's). */
+async function deleteBulkQueues(api: TestApi | undefined): Promise<void> {
+  if (api?.config.queue.kind !== 'amqp') return
+  const queue = `${api.config.queue.namePrefix}${BULK_QUEUE}`
+  const connection = await connect(api.config.queue.url)
+  try {
+    const channel = await connection.createChannel()
+    for (const name of [
+      queue,
+      `${queue}${DEAD_LETTER_SUFFIX}`,
+      ...ROW_JOB_RETRY_DELAYS_MS.map((delay) => retryQueueName(queue, delay)),
+    ]) {
+      await channel.deleteQueue(name)
+    }
+    await channel.close()
+  } finally {
+    await connection.close()
+  }
+}
+
 async function countRequests(api: TestApi): Promise<number> {
   return api.runtime.container.get(EntityManager).fork().count(BulkRequest, {})
 }
@@ -87,6 +111,7 @@ describe('bulk issuance routes (no agent process)', () => {
 
   afterAll(async () => {
     await api?.stop()
+    await deleteBulkQueues(api)
   })
 
   it('lists the organization JSON schemas as W3C templates with their columns; INDY answers 501', async () => {
@@ -347,7 +372,8 @@ describe('bulk issuance execution with the real agent program', () => {
         .set('Authorization', `Bearer ${owner.token}`)
       const status = (health.body.data as { status: string }).status
       if (status === 'DID_CREATED') break
-      if (status === "FAILED" || Date.now() > deadline) throw new Error(`Agent ended in ${status}: ${JSON.stringify(health.body.data)}`)
+      if (status === 'FAILED' || Date.now() > deadline)
+        throw new Error(`Agent ended in ${status}: ${JSON.stringify(health.body.data)}`)
       await new Promise((resolve) => setTimeout(resolve, 250))
     }
     templateId = await aJsonSchema(api, owner, orgId)
@@ -355,6 +381,7 @@ describe('bulk issuance execution with the real agent program', () => {
 
   afterAll(async () => {
     await api?.stop()
+    await deleteBulkQueues(api)
     compiled?.remove()
   }, 60_000)
 

@@ -41,7 +41,7 @@ export const BULK_STARTED = 'bulk-issuance.started'
 export const BULK_COMPLETED = 'bulk-issuance.completed'
 /** A row's job is tried this many times (agent unreachable, database busy) before the row is `failed`. */
 export const ROW_JOB_ATTEMPTS = 4
-const ROW_JOB_RETRY_DELAYS_MS = [1_000, 5_000, 25_000]
+export const ROW_JOB_RETRY_DELAYS_MS = [1_000, 5_000, 25_000]
 
 export interface RowJob {
   rowId: string

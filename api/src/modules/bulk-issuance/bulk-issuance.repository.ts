@@ -127,12 +127,9 @@ export class BulkIssuanceRepository {
     const counts: Record<BulkRowStatus, number> = { invalid: 0, pending: 0, queued: 0, sent: 0, failed: 0 }
     const result = await this.em
       .getConnection()
-      .execute<{ status: BulkRowStatus; count: string | number }[]>(
-        'select "status", count(*) as "count" from "bulk_issuance_rows" where "request_id" = ? group by "status"',
-        [requestId],
-        'all',
-        this.em.getTransactionContext(),
-      )
+      .execute<
+        { status: BulkRowStatus; count: string | number }[]
+      >('select "status", count(*) as "count" from "bulk_issuance_rows" where "request_id" = ? group by "status"', [requestId], 'all', this.em.getTransactionContext())
     for (const entry of result) counts[entry.status] = Number(entry.count)
     return counts
   }
