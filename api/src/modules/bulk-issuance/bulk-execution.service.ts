@@ -283,7 +283,8 @@ export class BulkExecutionService {
           comment: `${context.schemaName} from ${context.orgName}`,
         })
         const isSent = await this.markSent(job, made, credential, context)
-        endTimer({ result: 'sent' })
+        // Another delivery of the same job finishing first leaves this one's offer unused: not a row sent.
+        endTimer({ result: isSent ? 'sent' : 'duplicate' })
         if (isSent) this.metrics.rows.inc({ status: 'sent' })
       } catch (error) {
         const isPermanent =
