@@ -102,6 +102,19 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/webhooks/orgs/:orgId/deliveries', access: ['owner', 'admin'] },
   { method: 'post', path: '/webhooks/orgs/:orgId/deliveries/:deliveryId/replay', access: ['owner', 'admin'] },
   { method: 'post', path: '/webhooks/orgs/:orgId/ping', access: ['owner', 'admin'] },
+  {
+    method: 'get',
+    path: '/v1/orgs/:orgId/credentials/bulk/template',
+    access: ['owner', 'admin', 'issuer', 'verifier'],
+  },
+  {
+    method: 'post',
+    path: '/v1/orgs/:orgId/credentials/bulk/template',
+    access: ['owner', 'admin', 'issuer', 'verifier'],
+  },
+  { method: 'post', path: '/v1/orgs/:orgId/bulk/upload', access: ['owner', 'admin', 'issuer', 'verifier'] },
+  { method: 'post', path: '/v1/orgs/:orgId/:requestId/bulk', access: ['owner', 'admin', 'issuer', 'verifier'] },
+  { method: 'get', path: '/v1/orgs/:orgId/bulk/:requestId', access: ['owner', 'admin', 'issuer', 'verifier'] },
 ]
 
 /** Public routes served outside the OpenAPI document (plain Express routers of modules). */

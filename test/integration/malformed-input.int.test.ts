@@ -131,6 +131,15 @@ const hostileJson = fc.oneof(
       'options',
       'webhookUrl',
       'webhookSecret',
+      'connectionId',
+      'emailId',
+      'templateId',
+      'selectedRows',
+      'isSelectiveIssuance',
+      'organizationLogoUrl',
+      'platformName',
+      'clientId',
+      'fileName',
       '__proto__',
       'constructor',
     ),
@@ -157,6 +166,8 @@ const queryObject = fc.dictionary(
     'orgId',
     'credentialType',
     'isValidateSchema',
+    'templateId',
+    'schemaType',
     'searchByText',
     'sortField',
     'sortBy',
@@ -305,6 +316,37 @@ describe('malformed input on every endpoint', () => {
         { numRuns: 25, seed: 20261124 },
       )
     }
+  })
+
+  it('answers hostile multipart uploads (any bytes, any parts, any query) with a 4xx, never 5xx', async () => {
+    const boundary = 'fuzz-boundary'
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
+          fc.string().map((text) => Buffer.from(text)),
+        ),
+        fc.constantFrom('file', 'fileName', 'other', '__proto__'),
+        fc.boolean(),
+        queryObject,
+        async (content, field, isWellFramed, query) => {
+          const framed = Buffer.concat([
+            Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="x.csv"\r\n\r\n`),
+            content,
+            Buffer.from(`\r\n--${boundary}--\r\n`),
+          ])
+          const res = await request(api.app)
+            .post(`/v1/orgs/${orgId}/bulk/upload`)
+            .query({ schemaType: 'W3C', templateId: '3b241101-e2bb-4255-8caf-4136c566a962', ...query })
+            .set('Authorization', `Bearer ${owner.token}`)
+            .set('Content-Type', `multipart/form-data; boundary=${boundary}`)
+            .send(isWellFramed ? framed : content)
+          assertErrorShape(res, 'POST bulk/upload')
+          expect(res.status).toBeGreaterThanOrEqual(400)
+        },
+      ),
+      { numRuns: 40, seed: 20261124 },
+    )
   })
 
   it('answers raw non-JSON bodies with 400 or 415, never 5xx', async () => {

@@ -12,6 +12,7 @@ import { Migration20261124180000Ecosystems } from './Migration20261124180000Ecos
 import { Migration20261124150000ProofRecords } from './Migration20261124150000ProofRecords'
 import { Migration20261124140000IssuanceRecords } from './Migration20261124140000IssuanceRecords'
 import { Migration20261124170000Webhooks } from './Migration20261124170000Webhooks'
+import { Migration20261124190000BulkIssuance } from './Migration20261124190000BulkIssuance'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124150000ProofRecords', class: Migration20261124150000ProofRecords },
   { name: 'Migration20261124140000IssuanceRecords', class: Migration20261124140000IssuanceRecords },
   { name: 'Migration20261124170000Webhooks', class: Migration20261124170000Webhooks },
+  { name: 'Migration20261124190000BulkIssuance', class: Migration20261124190000BulkIssuance },
 ]

@@ -19,6 +19,8 @@ describe('API_MODULES', () => {
         'AgentEvent',
         'AgentPortCounter',
         'BasicMessage',
+        'BulkRequest',
+        'BulkRow',
         'ClientCredential',
         'Connection',
         'ConnectionDeletion',

@@ -15,6 +15,7 @@ import { ecosystemsModule } from './ecosystems/ecosystems.module'
 import { proofsModule } from './proofs/proofs.module'
 import { credentialsModule } from './credentials/credentials.module'
 import { webhooksModule } from './webhooks/webhooks.module'
+import { bulkIssuanceModule } from './bulk-issuance/bulk-issuance.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -35,6 +36,7 @@ export const API_MODULES: ApiModule[] = [
   schemasModule,
   ecosystemsModule,
   proofsModule,
+  bulkIssuanceModule,
   credentialsModule,
   webhooksModule,
 ]

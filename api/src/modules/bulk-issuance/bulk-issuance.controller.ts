@@ -1,0 +1,184 @@
+import type { IncomingMessage } from 'node:http'
+import { injectable } from 'inversify'
+import {
+  Authorized,
+  Body,
+  Get,
+  HttpCode,
+  JsonController,
+  Param,
+  Params,
+  Post,
+  QueryParams,
+  Req,
+  Res,
+} from 'routing-controllers'
+import { OpenAPI } from 'routing-controllers-openapi'
+import type { RequestBodyObject } from 'openapi3-ts'
+import { created, ok, type Envelope } from '../../infra/http/envelope'
+import { messageOnly, pageOf } from '../../infra/http/data-schema'
+import { toPage } from '../../infra/http/pagination'
+import { ResponseData } from '../../infra/http/response-doc'
+import { CurrentOrgCaller, type OrgCaller } from '../memberships/org-caller.decorator'
+import type { OrgRoleName } from '../memberships/org-role.entity'
+import { BulkExecutionService } from './bulk-execution.service'
+import { BulkTemplatesService } from './bulk-templates.service'
+import { BulkUploadService } from './bulk-upload.service'
+import {
+  BulkRequestParams,
+  DownloadTemplateDto,
+  ExecuteBulkDto,
+  ExecuteQueryDto,
+  ListTemplatesQuery,
+  ProgressQueryDto,
+  UploadQueryDto,
+} from './dto/bulk-issuance.dto'
+import { EXECUTION_SCHEMA, PROGRESS_SCHEMA, TEMPLATE_SCHEMA, UPLOAD_SUMMARY_SCHEMA } from './dto/bulk-issuance.response'
+
+/** The raw request of the upload route (its body is read as a stream, not parsed). */
+interface UploadRequest extends IncomingMessage {
+  readonly complete: boolean
+}
+/** The response of routes that write a file or must close the connection. */
+interface RawResponse {
+  status(code: number): RawResponse
+  set(field: string, value: string): RawResponse
+  send(body: string): RawResponse
+  on(event: 'finish', listener: () => void): unknown
+}
+
+/** Spec: the bulk template, upload and execution routes allow owner, admin, issuer and verifier. */
+const BULK_ROLES: OrgRoleName[] = ['owner', 'admin', 'issuer', 'verifier']
+
+const MULTIPART_UPLOAD: RequestBodyObject = {
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: {
+          file: { type: 'string', format: 'binary', description: 'The CSV file (UTF-8), header line as the template' },
+          fileName: { type: 'string', maxLength: 1024, description: 'Name to record (default: the part file name)' },
+        },
+      },
+    },
+  },
+}
+
+/** Bulk issuance from a CSV file (spec: Credential issuance, bulk routes; docs/decisions.md, Bulk issuance). */
+@injectable()
+@JsonController('/v1/orgs/:orgId')
+@OpenAPI({ tags: ['Credential issuance'] })
+export class BulkIssuanceController {
+  public constructor(
+    private readonly templates: BulkTemplatesService,
+    private readonly uploads: BulkUploadService,
+    private readonly executions: BulkExecutionService,
+  ) {}
+
+  @Get('/credentials/bulk/template')
+  @Authorized(BULK_ROLES)
+  @OpenAPI({ summary: 'CSV templates the organization can use: its JSON schemas (W3C); INDY answers 501' })
+  @ResponseData(pageOf(TEMPLATE_SCHEMA), { errors: [501] })
+  async listTemplates(@Param('orgId') orgId: string, @QueryParams() query: ListTemplatesQuery) {
+    const [templates, total] = await this.templates.list(orgId, query.schemaType ?? 'W3C', query)
+    return ok(toPage(templates, total, query), 'Bulk issuance templates fetched')
+  }
+
+  @Post('/credentials/bulk/template')
+  @HttpCode(201)
+  @Authorized(BULK_ROLES)
+  @OpenAPI({
+    summary:
+      'Download a CSV template (text/csv attachment, not the JSON envelope): header line `email` plus one column ' +
+      'per attribute of the schema; required columns are listed by GET. INDY answers 501',
+  })
+  @ResponseData(messageOnly, { errors: [501] })
+  async downloadTemplate(
+    @Param('orgId') orgId: string,
+    @Body({ required: true }) body: DownloadTemplateDto,
+    @Res() res: RawResponse,
+  ): Promise<Envelope<never>> {
+    const { fileName, csv } = await this.templates.download(orgId, body.templateId, body.schemaType)
+    res
+      .status(201)
+      .set('Content-Type', 'text/csv; charset=utf-8')
+      .set('Content-Disposition', `attachment; filename="${fileName}"`)
+      .set('Cache-Control', 'no-store')
+      .send(csv)
+    // Returning the response object tells routing-controllers the answer is already written.
+    return res as unknown as Envelope<never>
+  }
+
+  @Post('/bulk/upload')
+  @HttpCode(201)
+  @Authorized(BULK_ROLES)
+  @OpenAPI({
+    summary:
+      'Upload a CSV file of recipients (multipart/form-data: file, optional fileName); every row is checked and ' +
+      'the summary names each invalid row and column. 413 beyond BULK_MAX_FILE_BYTES, 400 beyond BULK_MAX_ROWS',
+    requestBody: MULTIPART_UPLOAD,
+  })
+  @ResponseData(UPLOAD_SUMMARY_SCHEMA, { errors: [501] })
+  async upload(
+    @Param('orgId') orgId: string,
+    @CurrentOrgCaller() caller: OrgCaller,
+    @QueryParams() query: UploadQueryDto,
+    @Req() req: UploadRequest,
+    @Res() res: RawResponse,
+  ) {
+    try {
+      const summary = await this.uploads.upload(
+        orgId,
+        caller.userId,
+        {
+          schemaType: query.schemaType,
+          templateId: query.templateId,
+          isValidateSchema: query.isValidateSchema ?? true,
+        },
+        req,
+      )
+      return created(summary, 'File uploaded and checked')
+    } catch (error) {
+      if (!req.complete) {
+        // The rest of the body is not read (a 2 GB upload is cut off at the limit): close after answering.
+        res.set('Connection', 'close')
+        res.on('finish', () => req.socket.destroy())
+      }
+      throw error
+    }
+  }
+
+  @Post('/:requestId/bulk')
+  @HttpCode(201)
+  @Authorized(BULK_ROLES)
+  @OpenAPI({
+    summary:
+      "Issue the request's valid rows (or the selected ones) by e-mail out-of-band offer, one queue job per row; " +
+      'executing again retries failed rows and never mails a recipient twice',
+  })
+  @ResponseData(EXECUTION_SCHEMA, { errors: [409, 501] })
+  async execute(
+    @Params() params: BulkRequestParams,
+    @QueryParams() query: ExecuteQueryDto,
+    @Body() body: ExecuteBulkDto,
+  ) {
+    const view = await this.executions.execute(
+      params.orgId,
+      params.requestId,
+      { isValidateSchema: query.isValidateSchema ?? true, templateId: query.templateId },
+      body ?? {},
+    )
+    return created(view, `${view.queuedNow} row(s) queued for issuance`)
+  }
+
+  @Get('/bulk/:requestId')
+  @Authorized(BULK_ROLES)
+  @OpenAPI({ summary: 'Progress of a bulk issuance (extension): counts by status and the rows, paginated' })
+  @ResponseData(PROGRESS_SCHEMA)
+  async progress(@Params() params: BulkRequestParams, @QueryParams() query: ProgressQueryDto) {
+    const { request, rows } = await this.executions.progress(params.orgId, params.requestId, query)
+    return ok({ ...request, rows: toPage(rows[0], rows[1], query) }, 'Bulk issuance progress fetched')
+  }
+}

@@ -1,0 +1,174 @@
+import { injectable } from 'inversify'
+import { LockMode } from '@mikro-orm/core'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { CredentialSchema } from '../schemas/credential-schema.entity'
+import { Organization } from '../orgs/organization.entity'
+import { BulkRequest } from './bulk-request.entity'
+import { BulkRow, type BulkRowStatus } from './bulk-row.entity'
+
+/** Rows inserted per statement: large enough to be fast, small enough for PostgreSQL's parameter limit. */
+const INSERT_CHUNK = 1_000
+
+export type NewBulkRow = Pick<BulkRow, 'rowNumber' | 'email' | 'attributes' | 'status' | 'error'>
+
+/** A row a job must work on: its ids and how many executions queued it. */
+export interface QueuedRowRef {
+  rowId: string
+  requestId: string
+  orgId: string
+  attempts: number
+}
+
+/** Bulk issuance requests and rows; organization-scoped reads take `orgId` first. */
+@injectable()
+export class BulkIssuanceRepository {
+  public constructor(private readonly em: EntityManager) {}
+
+  /** Runs `work` in one transaction; this repository's calls inside it join it. */
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(() => work())
+  }
+
+  /** Stores a request with all its rows, in the caller's transaction. */
+  public async addRequest(
+    orgId: string,
+    fields: Omit<BulkRequest, 'id' | 'createdAt' | 'updatedAt' | 'organization' | 'status' | 'executionOptions'>,
+    rows: readonly NewBulkRow[],
+  ): Promise<BulkRequest> {
+    const request = this.em.create(BulkRequest, { ...fields, organization: this.em.getReference(Organization, orgId) })
+    await this.em.persist(request).flush()
+    const now = new Date()
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+      const chunk = rows.slice(start, start + INSERT_CHUNK).map((row) => {
+        const defaults = new BulkRow()
+        return { ...row, id: defaults.id, request: request.id, attempts: 0, createdAt: now, updatedAt: now }
+      })
+      await this.em.insertMany(BulkRow, chunk)
+    }
+    return request
+  }
+
+  public findRequest(orgId: string, requestId: string): Promise<BulkRequest | null> {
+    return this.em.findOne(BulkRequest, { id: requestId, organization: orgId })
+  }
+
+  /** The request, locked until the transaction ends (executions and row completions of one request serialize). */
+  public lockRequest(requestId: string): Promise<BulkRequest | null> {
+    return this.em.findOne(BulkRequest, { id: requestId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+  }
+
+  /** A JSON schema of the organization (the W3C template). */
+  public findJsonSchema(orgId: string, schemaId: string): Promise<CredentialSchema | null> {
+    return this.em.findOne(CredentialSchema, { id: schemaId, organization: orgId, type: 'JSON' })
+  }
+
+  public listJsonSchemas(
+    orgId: string,
+    page: { pageNumber: number; pageSize: number },
+  ): Promise<[CredentialSchema[], number]> {
+    return this.em.findAndCount(
+      CredentialSchema,
+      { organization: orgId, type: 'JSON' },
+      {
+        orderBy: { createdAt: 'desc', id: 'asc' },
+        limit: page.pageSize,
+        offset: (page.pageNumber - 1) * page.pageSize,
+      },
+    )
+  }
+
+  /**
+   * Queues the request's rows that are `pending` or `failed` (all of them, or the given row numbers):
+   * status `queued`, one more attempt, error cleared.
+   * @returns the rows queued now
+   */
+  public async queueRows(
+    requestId: string,
+    rowNumbers?: readonly number[],
+  ): Promise<{ id: string; attempts: number }[]> {
+    const where: Record<string, unknown> = { request: requestId, status: { $in: ['pending', 'failed'] } }
+    if (rowNumbers) where.rowNumber = { $in: [...rowNumbers] }
+    const rows = await this.em.find(BulkRow, where, { fields: ['id', 'attempts'], orderBy: { rowNumber: 'asc' } })
+    if (rows.length === 0) return []
+    const ids = rows.map((row) => row.id)
+    await this.em.nativeUpdate(BulkRow, { id: { $in: ids } }, { status: 'queued', error: null, updatedAt: new Date() })
+    // attempts + 1 in SQL: the rows' current values, whatever this em loaded.
+    await this.em
+      .getConnection()
+      .execute(
+        `update "bulk_issuance_rows" set "attempts" = "attempts" + 1 where "id" in (${ids.map(() => '?').join(',')})`,
+        ids,
+        'run',
+        this.em.getTransactionContext(),
+      )
+    return rows.map((row) => ({ id: row.id, attempts: row.attempts + 1 }))
+  }
+
+  /** Valid rows of the request among `rowNumbers`, by number (to tell the caller which selected rows cannot run). */
+  public async rowStatuses(requestId: string, rowNumbers: readonly number[]): Promise<Map<number, BulkRowStatus>> {
+    const rows = await this.em.find(
+      BulkRow,
+      { request: requestId, rowNumber: { $in: [...rowNumbers] } },
+      { fields: ['rowNumber', 'status'] },
+    )
+    return new Map(rows.map((row) => [row.rowNumber, row.status]))
+  }
+
+  /** The row, locked until the transaction ends. */
+  public lockRow(rowId: string): Promise<BulkRow | null> {
+    return this.em.findOne(BulkRow, { id: rowId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+  }
+
+  public findRow(rowId: string): Promise<BulkRow | null> {
+    return this.em.findOne(BulkRow, { id: rowId }, { populate: ['request'] })
+  }
+
+  public async countsByStatus(requestId: string): Promise<Record<BulkRowStatus, number>> {
+    const counts: Record<BulkRowStatus, number> = { invalid: 0, pending: 0, queued: 0, sent: 0, failed: 0 }
+    const result = await this.em
+      .getConnection()
+      .execute<
+        { status: BulkRowStatus; count: string | number }[]
+      >('select "status", count(*) as "count" from "bulk_issuance_rows" where "request_id" = ? group by "status"', [requestId], 'all', this.em.getTransactionContext())
+    for (const entry of result) counts[entry.status] = Number(entry.count)
+    return counts
+  }
+
+  public rowsPage(
+    requestId: string,
+    query: { pageNumber: number; pageSize: number; status?: BulkRowStatus },
+  ): Promise<[BulkRow[], number]> {
+    return this.em.findAndCount(
+      BulkRow,
+      { request: requestId, ...(query.status ? { status: query.status } : {}) },
+      { orderBy: { rowNumber: 'asc' }, limit: query.pageSize, offset: (query.pageNumber - 1) * query.pageSize },
+    )
+  }
+
+  /** Rows still queued (for resuming after a restart), oldest request first. */
+  public async queuedRows(): Promise<QueuedRowRef[]> {
+    const rows = await this.em.find(
+      BulkRow,
+      { status: 'queued' },
+      { populate: ['request'], orderBy: { request: { createdAt: 'asc' }, rowNumber: 'asc' } },
+    )
+    return rows.map((row) => ({
+      rowId: row.id,
+      requestId: row.request.id,
+      orgId: row.request.organization.id,
+      attempts: row.attempts,
+    }))
+  }
+
+  public countQueued(): Promise<number> {
+    return this.em.count(BulkRow, { status: 'queued' })
+  }
+
+  public async countRemaining(requestId: string): Promise<number> {
+    return this.em.count(BulkRow, { request: requestId, status: 'queued' })
+  }
+
+  public flush(): Promise<void> {
+    return this.em.flush()
+  }
+}

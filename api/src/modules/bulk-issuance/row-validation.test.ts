@@ -1,0 +1,87 @@
+import { buildCredentialJsonSchema } from '../schemas/json-schema-builder'
+import { RowChecker, subjectValidator, typedCell } from './row-validation'
+import { templateColumns } from './csv-template'
+
+const attributes = [
+  { attributeName: 'name', displayName: 'Name', schemaDataType: 'string', isRequired: true, maxLength: 10 },
+  { attributeName: 'age', displayName: 'Age', schemaDataType: 'integer', isRequired: false, minimum: 0 },
+  { attributeName: 'member', displayName: 'Member', schemaDataType: 'boolean', isRequired: false },
+  { attributeName: 'born', displayName: 'Born', schemaDataType: 'date', isRequired: false },
+  { attributeName: 'tags', displayName: 'Tags', schemaDataType: 'array', isRequired: false, maxItems: 2 },
+]
+const jsonSchema = buildCredentialJsonSchema({ name: 'Person', attributes } as never)
+
+function checker(validate = true): RowChecker {
+  return new RowChecker(
+    templateColumns(attributes),
+    validate ? subjectValidator(`test-${Math.random()}`, jsonSchema) : undefined,
+  )
+}
+
+describe('typedCell', () => {
+  it('types numbers, booleans and JSON by the column, and keeps text that does not parse', () => {
+    expect(typedCell('42', 'integer')).toBe(42)
+    expect(typedCell(' -1.5 ', 'number')).toBe(-1.5)
+    expect(typedCell('4x', 'integer')).toBe('4x')
+    expect(typedCell('TRUE', 'boolean')).toBe(true)
+    expect(typedCell('no', 'boolean')).toBe('no')
+    expect(typedCell('["a"]', 'array')).toEqual(['a'])
+    expect(typedCell('{oops', 'object')).toBe('{oops')
+    expect(typedCell('007', 'string')).toBe('007')
+  })
+})
+
+describe('RowChecker', () => {
+  it('builds the credentialSubject of a valid row, leaving empty optional cells out', () => {
+    const row = checker().check({
+      email: 'a@example.com',
+      name: 'Ann',
+      age: '30',
+      member: 'true',
+      born: '',
+      tags: '["x"]',
+    })
+    expect(row).toEqual({
+      email: 'a@example.com',
+      attributes: { name: 'Ann', age: 30, member: true, tags: ['x'] },
+      problems: [],
+    })
+  })
+
+  it('names the column and the reason of each problem', () => {
+    const row = checker().check({
+      email: 'not-an-address',
+      name: 'A very long name',
+      age: '-1',
+      member: 'maybe',
+      born: '2024-13-45',
+      tags: '[1,2,3]',
+    })
+    expect(row.problems).toEqual(
+      expect.arrayContaining([
+        { column: 'email', reason: 'is not an e-mail address' },
+        { column: 'name', reason: 'must NOT have more than 10 characters' },
+        { column: 'age', reason: 'must be >= 0' },
+        { column: 'member', reason: 'must be boolean' },
+        { column: 'born', reason: 'must match format "date"' },
+        { column: 'tags', reason: 'must NOT have more than 2 items' },
+      ]),
+    )
+  })
+
+  it('requires the e-mail and required attributes once, with or without schema validation', () => {
+    for (const validate of [true, false]) {
+      const row = checker(validate).check({ email: ' ', name: '', age: '', member: '', born: '', tags: '' })
+      expect(row.problems).toEqual([
+        { column: 'email', reason: 'is required' },
+        { column: 'name', reason: 'is required' },
+      ])
+    }
+  })
+
+  it('does not check types and constraints with validation off', () => {
+    const row = checker(false).check({ email: 'a@example.com', name: 'A very long name', age: 'old' })
+    expect(row.problems).toEqual([])
+    expect(row.attributes).toEqual({ name: 'A very long name', age: 'old' })
+  })
+})
