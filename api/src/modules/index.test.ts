@@ -18,8 +18,10 @@ describe('API_MODULES', () => {
       [
         'AgentEvent',
         'AgentPortCounter',
+        'BaseWallet',
         'BasicMessage',
         'ClientCredential',
+        'CloudWallet',
         'Connection',
         'ConnectionDeletion',
         'CredentialSchema',

@@ -12,6 +12,7 @@ import { connectionsModule } from './connections/connections.module'
 import { messagesModule } from './messages/messages.module'
 import { schemasModule } from './schemas/schemas.module'
 import { ecosystemsModule } from './ecosystems/ecosystems.module'
+import { cloudWalletModule } from './cloud-wallet/cloud-wallet.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -31,4 +32,5 @@ export const API_MODULES: ApiModule[] = [
   messagesModule,
   schemasModule,
   ecosystemsModule,
+  cloudWalletModule,
 ]
