@@ -104,7 +104,15 @@ export class CloudWalletsService {
   }
 
   public async connections(principal: Principal, query: WalletConnectionsQuery): Promise<ConnectionRecordJson[]> {
-    return (await this.tenantOf(principal)).listConnections(definedFields(query))
+    const { alias, theirLabel, ...tagged } = definedFields(query)
+    const records = await (await this.tenantOf(principal)).listConnections(tagged)
+    // Credo's connection records have no alias or theirLabel tag (a tag query on them matches nothing): those two
+    // filters are applied here, on the records of the caller's tenant.
+    return records.filter(
+      (record) =>
+        (alias === undefined || record.alias === alias) &&
+        (theirLabel === undefined || record.theirLabel === theirLabel),
+    )
   }
 
   public async connection(principal: Principal, connectionId: string): Promise<ConnectionRecordJson> {
