@@ -145,6 +145,18 @@ describe('cloud wallet', () => {
     expect(tenants.body.data).toHaveLength(2)
   })
 
+  it('makes one wallet of two concurrent creates of the same user; the other is 409', async () => {
+    const statuses = (
+      await Promise.all([
+        as(carol).post('/v1/create-wallet', { label: 'Carol' }),
+        as(carol).post('/v1/create-wallet', { label: 'Carol' }),
+      ])
+    ).map((res) => res.status)
+    expect(statuses.sort()).toEqual([201, 409])
+    const tenants = await base.call<{ data: { label: string }[] }>('GET', '/tenants')
+    expect(tenants.body.data.filter((tenant) => tenant.label === 'Carol')).toHaveLength(1)
+  })
+
   it('connects each wallet to an issuer, with the connection filters scoped to the caller', async () => {
     const a = await connectToIssuer(alice)
     const b = await connectToIssuer(bob)
