@@ -115,6 +115,23 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'post', path: '/v1/orgs/:orgId/bulk/upload', access: ['owner', 'admin', 'issuer', 'verifier'] },
   { method: 'post', path: '/v1/orgs/:orgId/:requestId/bulk', access: ['owner', 'admin', 'issuer', 'verifier'] },
   { method: 'get', path: '/v1/orgs/:orgId/bulk/:requestId', access: ['owner', 'admin', 'issuer', 'verifier'] },
+  // Cloud wallet: any signed-in user for their own wallet; configure-base-wallet checks platform admin in its service.
+  { method: 'post', path: '/v1/configure/base-wallet', access: 'authenticated' },
+  { method: 'post', path: '/v1/create-wallet', access: 'authenticated' },
+  { method: 'post', path: '/v1/connections/invitation', access: 'authenticated' },
+  { method: 'get', path: '/v1/connections', access: 'authenticated' },
+  { method: 'get', path: '/v1/connection/:connectionId', access: 'authenticated' },
+  { method: 'post', path: '/v1/receive-invitation-url', access: 'authenticated' },
+  { method: 'get', path: '/v1/credential', access: 'authenticated' },
+  { method: 'get', path: '/v1/credential/:credentialRecordId', access: 'authenticated' },
+  { method: 'post', path: '/v1/accept-offer', access: 'authenticated' },
+  { method: 'get', path: '/v1/proofs', access: 'authenticated' },
+  { method: 'get', path: '/v1/proofs/:proofRecordId', access: 'authenticated' },
+  { method: 'post', path: '/v1/proofs/accept-request', access: 'authenticated' },
+  { method: 'post', path: '/v1/did', access: 'authenticated' },
+  { method: 'get', path: '/v1/did', access: 'authenticated' },
+  { method: 'post', path: '/v1/basic-message/:connectionId', access: 'authenticated' },
+  { method: 'get', path: '/v1/basic-message/:connectionId', access: 'authenticated' },
 ]
 
 /** Public routes served outside the OpenAPI document (plain Express routers of modules). */

@@ -7,7 +7,7 @@ import { AgentsRepository } from '../modules/agents/agents.repository'
 import type { OrgAgent } from '../modules/agents/org-agent.entity'
 import { AgentClient } from './agent-client'
 import { AgentClientMetrics } from './agent-client-metrics'
-import type { AgentRequestOptions } from './agent-request'
+import type { AgentRequestOptions, AgentTarget } from './agent-request'
 
 /**
  * The one owner of the API's calls to organizations' agents (DESIGN.md, "Module layout"): looks up an
@@ -56,5 +56,13 @@ export class AgentClients {
       { orgId: agent.organization.id, endpoint, apiKey: this.secrets.apiKeyOf(agent) },
       this.options,
     )
+  }
+
+  /**
+   * An agent that belongs to no organization (the cloud wallets' base agent), with the same timeout, error
+   * mapping and metrics; `orgId` only names it in logs.
+   */
+  public forTarget(target: AgentTarget): AgentClient {
+    return new AgentClient(target, this.options)
   }
 }

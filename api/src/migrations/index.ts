@@ -13,6 +13,7 @@ import { Migration20261124150000ProofRecords } from './Migration20261124150000Pr
 import { Migration20261124140000IssuanceRecords } from './Migration20261124140000IssuanceRecords'
 import { Migration20261124170000Webhooks } from './Migration20261124170000Webhooks'
 import { Migration20261124190000BulkIssuance } from './Migration20261124190000BulkIssuance'
+import { Migration20261124200000CloudWallets } from './Migration20261124200000CloudWallets'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124140000IssuanceRecords', class: Migration20261124140000IssuanceRecords },
   { name: 'Migration20261124170000Webhooks', class: Migration20261124170000Webhooks },
   { name: 'Migration20261124190000BulkIssuance', class: Migration20261124190000BulkIssuance },
+  { name: 'Migration20261124200000CloudWallets', class: Migration20261124200000CloudWallets },
 ]

@@ -18,10 +18,12 @@ describe('API_MODULES', () => {
       [
         'AgentEvent',
         'AgentPortCounter',
+        'BaseWallet',
         'BasicMessage',
         'BulkRequest',
         'BulkRow',
         'ClientCredential',
+        'CloudWallet',
         'Connection',
         'ConnectionDeletion',
         'CredentialSchema',

@@ -16,6 +16,7 @@ import { proofsModule } from './proofs/proofs.module'
 import { credentialsModule } from './credentials/credentials.module'
 import { webhooksModule } from './webhooks/webhooks.module'
 import { bulkIssuanceModule } from './bulk-issuance/bulk-issuance.module'
+import { cloudWalletModule } from './cloud-wallet/cloud-wallet.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -39,4 +40,5 @@ export const API_MODULES: ApiModule[] = [
   bulkIssuanceModule,
   credentialsModule,
   webhooksModule,
+  cloudWalletModule,
 ]

@@ -1,0 +1,115 @@
+import { inject, injectable } from 'inversify'
+import { ConflictError, ForbiddenError, InvalidInputError, InvalidStateError, UpstreamError } from '@idplane/common'
+import { probeAgent } from '@idplane/common/agent-contract/probe'
+import type { AgentClient } from '../../agent-client/agent-client'
+import { AgentClients } from '../../agent-client/agent-clients'
+import type { Principal } from '../../infra/auth/token.service'
+import type { Config } from '../../infra/config'
+import { SecretBox } from '../../infra/crypto/secret-box'
+import { TOKENS } from '../../infra/tokens'
+import { PlatformAdmins } from '../memberships/platform-admins'
+import { BASE_WALLET_SCOPE, type BaseWallet } from './base-wallet.entity'
+import { CloudWalletsRepository } from './cloud-wallets.repository'
+import type { ConfigureBaseWalletDto } from './dto/wallet.dto'
+import type { BaseWalletResponse } from './dto/wallet.response'
+
+/** Names the base agent in agent-client logs and metrics (it belongs to no organization). */
+const BASE_AGENT_NAME = 'cloud-wallet-base'
+
+export const NO_BASE_WALLET =
+  'No base wallet is configured: a platform admin must call POST /v1/configure/base-wallet before wallets can be used'
+
+/**
+ * The multi-tenant agent behind every cloud wallet: configured once by a platform admin (spec: Cloud wallet,
+ * `POST /configure/base-wallet`), its keys sealed at rest, and the client every wallet call goes through.
+ */
+@injectable()
+export class BaseWalletService {
+  public constructor(
+    private readonly wallets: CloudWalletsRepository,
+    private readonly box: SecretBox,
+    private readonly admins: PlatformAdmins,
+    private readonly agentClients: AgentClients,
+    @inject(TOKENS.Config) private readonly config: Config,
+  ) {}
+
+  /**
+   * Checks that the agent answers GET /agent with the key, then stores (or replaces) the one base wallet.
+   * Idempotent: the same body again answers the same result.
+   * @throws ForbiddenError unless the caller is a platform admin
+   * @throws InvalidInputError when the endpoint is not a URL or the agent refuses the key
+   * @throws UpstreamError when the agent cannot be reached or is not ready
+   * @throws ConflictError when wallets exist and the endpoint would change (they live on the configured agent)
+   */
+  public async configure(principal: Principal, body: ConfigureBaseWalletDto): Promise<BaseWalletResponse> {
+    if (!(await this.admins.isPlatformAdmin(principal))) {
+      throw new ForbiddenError('Only a platform admin can configure the base wallet')
+    }
+    const agentEndpoint = normalizeEndpoint(body.agentEndpoint)
+    const probe = await probeAgent(agentEndpoint, this.config.agents.requestTimeoutMs, body.apiKey)
+    if (!probe.ok) {
+      if (probe.detail === 'HTTP 401' || probe.detail === 'HTTP 403') {
+        throw new InvalidInputError('The agent did not accept this API key', [
+          { field: 'apiKey', message: `the agent answered ${probe.detail}` },
+        ])
+      }
+      throw new UpstreamError(`The agent at ${agentEndpoint} did not answer GET /agent (${probe.detail})`)
+    }
+    const existing = await this.wallets.findBaseWallet()
+    if (existing && existing.agentEndpoint !== agentEndpoint && (await this.wallets.countWallets()) > 0) {
+      throw new ConflictError('Cloud wallets exist on the configured base agent: its endpoint cannot change')
+    }
+    const status = await this.agentClients
+      .forTarget({ orgId: BASE_AGENT_NAME, endpoint: agentEndpoint, apiKey: body.apiKey })
+      .getStatus()
+    await this.wallets.saveBaseWallet({
+      agentEndpoint,
+      encryptedApiKey: this.box.seal(body.apiKey, BASE_WALLET_SCOPE),
+      encryptedWalletKey: this.box.seal(body.walletKey, BASE_WALLET_SCOPE),
+      configuredBy: principal.kind === 'user' ? principal.userId : null,
+    })
+    return { agentEndpoint, label: status.label, endpoints: status.endpoints, isInitialized: status.isInitialized }
+  }
+
+  /**
+   * The base agent's client.
+   * @throws InvalidStateError (409) while no base wallet is configured
+   */
+  public async client(): Promise<AgentClient> {
+    const base = await this.wallets.findBaseWallet()
+    if (!base) throw new InvalidStateError(NO_BASE_WALLET)
+    return this.clientOf(base)
+  }
+
+  private clientOf(base: BaseWallet): AgentClient {
+    return this.agentClients.forTarget({
+      orgId: BASE_AGENT_NAME,
+      endpoint: base.agentEndpoint,
+      apiKey: this.box.open(base.encryptedApiKey, BASE_WALLET_SCOPE),
+    })
+  }
+}
+
+/**
+ * `protocol://host:port` as given (without a trailing slash); a bare domain means https.
+ * @throws InvalidInputError when it is neither
+ */
+export function normalizeEndpoint(value: string): string {
+  const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim()) ? value.trim() : `https://${value.trim()}`
+  let url: URL
+  try {
+    url = new URL(candidate)
+  } catch {
+    throw invalidEndpoint()
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
+    throw invalidEndpoint()
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '')
+}
+
+function invalidEndpoint(): InvalidInputError {
+  return new InvalidInputError('Invalid agent endpoint', [
+    { field: 'agentEndpoint', message: 'agentEndpoint must be protocol://host:port (http or https) or a domain' },
+  ])
+}
