@@ -1,5 +1,5 @@
 import type { DidCommCredentialState } from '@credo-ts/didcomm'
-import { NotFoundError } from '@idplane/common'
+import { InvalidInputError, NotFoundError } from '@idplane/common'
 import { Authorized, Body, Delete, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
 
 import { withSuiteContext } from '../formats/jsonld/suite-context'
@@ -15,22 +15,47 @@ import {
 import { created, ok, toJson } from './envelope'
 import { toAutoAcceptCredential } from './exchange-mapping'
 
-/** Issue Credential v2 with W3C JSON-LD credentials (issuer and holder side). */
+/** Issue Credential v2 with W3C JSON-LD credentials, v1 and v2 with AnonCreds (issuer and holder side). */
 @Authorized()
 @JsonController('/credentials')
 export class CredentialsController {
   public constructor(private readonly runtime: AgentRuntime) {}
 
+  /**
+   * JSON-LD over Issue Credential v2, or AnonCreds: v2 in the `anoncreds` format, v1 in the `indy` format (the
+   * same offer; v1 carries only that one).
+   */
   @Post('/offer')
   @HttpCode(201)
   public async offer(@CurrentScope() scope: AgentScope, @Body() body: OfferCredentialDto) {
-    const record = await scope.agent.didcomm.credentials.offerCredential({
+    const common = {
       connectionId: body.connectionId,
-      protocolVersion: 'v2',
       comment: body.comment,
       goalCode: body.goalCode,
       autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
-      credentialFormats: { jsonld: jsonLdFormat(body) },
+    }
+    const credentials = scope.agent.didcomm.credentials
+    const anoncreds = body.credentialFormats?.anoncreds
+    if (anoncreds) {
+      const offer = { credentialDefinitionId: anoncreds.credentialDefinitionId, attributes: anoncreds.attributes }
+      const record =
+        body.protocolVersion === 'v1'
+          ? await credentials.offerCredential({ ...common, protocolVersion: 'v1', credentialFormats: { indy: offer } })
+          : await credentials.offerCredential({
+              ...common,
+              protocolVersion: 'v2',
+              credentialFormats: { anoncreds: offer },
+            })
+      return created(record.toJSON(), 'Credential offered')
+    }
+    if (body.protocolVersion === 'v1')
+      throw new InvalidInputError('Issue Credential v1 carries AnonCreds only', [
+        { field: 'protocolVersion', message: 'v1 needs credentialFormats.anoncreds' },
+      ])
+    const record = await credentials.offerCredential({
+      ...common,
+      protocolVersion: 'v2',
+      credentialFormats: { jsonld: jsonLdFormat(body as JsonLdOfferDto) },
     })
     return created(record.toJSON(), 'Credential offered')
   }
