@@ -365,8 +365,13 @@ export interface AnonCredsProofSummary {
 
 /** POST /anoncreds/schemas */
 export interface CreateAnonCredsSchemaRequest {
-  /** A did:key; the agent creates one when absent. */
+  /** A did:key or a legacy Indy DID; the agent creates one when absent. */
   issuerId?: string
+  /**
+   * Without issuerId: create a legacy (unqualified) Indy DID instead of a did:key, so the schema and its credential
+   * definitions get legacy identifiers (required by the `indy` format, i.e. Issue Credential / Present Proof v1).
+   */
+  legacyIdentifiers?: boolean
   name: string
   version: string
   attributes: string[]

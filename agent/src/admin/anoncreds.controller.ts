@@ -1,4 +1,5 @@
 import type { AnonCredsSchema } from '@credo-ts/anoncreds'
+import { TypedArrayEncoder } from '@credo-ts/core'
 import { ConflictError, InvalidInputError, NotFoundError } from '@idplane/common'
 import { Authorized, Body, Get, HttpCode, JsonController, Post } from 'routing-controllers'
 
@@ -20,7 +21,8 @@ export class AnonCredsController {
       throw new InvalidInputError('Attribute names must be unique', [
         { field: 'attributes', message: 'has duplicates' },
       ])
-    const issuerId = body.issuerId ?? (await createIssuerDid(scope))
+    const issuerId =
+      body.issuerId ?? (body.legacyIdentifiers ? await createLegacyIssuerDid(scope) : await createIssuerDid(scope))
     const schema: AnonCredsSchema = { issuerId, name: body.name, version: body.version, attrNames: body.attributes }
     const result = await scope.agent.modules.anoncreds.registerSchema({ schema, options: {} })
     const state = result.schemaState
@@ -82,6 +84,15 @@ async function createIssuerDid(scope: AgentScope): Promise<string> {
   })
   if (result.didState.state !== 'finished') throw new Error(`Could not create an issuer DID: ${result.didState.state}`)
   return result.didState.did
+}
+
+/**
+ * A legacy (unqualified) Indy DID, as Indy derives one: base58 of the first 16 bytes of a new Ed25519 public key.
+ * Its objects get legacy identifiers, which the `indy` format and the v1 protocols require.
+ */
+async function createLegacyIssuerDid(scope: AgentScope): Promise<string> {
+  const { publicJwk } = await scope.agent.kms.createKey({ type: { kty: 'OKP', crv: 'Ed25519' } })
+  return TypedArrayEncoder.toBase58(Buffer.from(publicJwk.x, 'base64url').subarray(0, 16))
 }
 
 function registrationFailed(what: string, state: { state: string; reason?: string }) {

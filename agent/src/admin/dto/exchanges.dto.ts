@@ -159,6 +159,7 @@ export class ProofQueryDto implements ExchangeQuery {
 
 export class CreateAnonCredsSchemaDto implements CreateAnonCredsSchemaRequest {
   @IsOptional() @IsString() @IsNotEmpty() issuerId?: string
+  @IsOptional() @IsBoolean() legacyIdentifiers?: boolean
   @IsString() @IsNotEmpty() @MaxLength(256) name: string
   @IsString() @IsNotEmpty() @MaxLength(64) version: string
   @IsArray()

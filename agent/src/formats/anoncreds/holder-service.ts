@@ -21,6 +21,8 @@ import {
   type GetCredentialsForProofRequestReturn,
   type GetCredentialsOptions,
   type StoreCredentialOptions,
+  getUnQualifiedDidIndyDid,
+  isIndyDid,
   isUnqualifiedCredentialDefinitionId,
   storeLinkSecret,
 } from '@credo-ts/anoncreds'
@@ -112,6 +114,10 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
     const methodName = agentContext.dependencyManager
       .resolve(AnonCredsRegistryService)
       .getRegistryForIdentifier(agentContext, options.credentialDefinition.issuerId).methodName
+    // A legacy credential is tagged with legacy identifiers (proof requests for it name those), even though Credo
+    // hands over its definition and schema in their did:indy form.
+    const isLegacy = isUnqualifiedCredentialDefinitionId(credential.cred_def_id)
+    const legacyForm = (id: string) => (isLegacy && isIndyDid(id) ? getUnQualifiedDidIndyDid(id) : id)
     const credentialId = options.credentialId ?? utils.uuid()
     await agentContext.dependencyManager.resolve(AnonCredsCredentialRepository).save(
       agentContext,
@@ -120,8 +126,8 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
         credential,
         linkSecretId,
         methodName,
-        issuerId: options.credentialDefinition.issuerId,
-        schemaIssuerId: options.schema.issuerId,
+        issuerId: legacyForm(options.credentialDefinition.issuerId),
+        schemaIssuerId: legacyForm(options.schema.issuerId),
         schemaName: options.schema.name,
         schemaVersion: options.schema.version,
       }),

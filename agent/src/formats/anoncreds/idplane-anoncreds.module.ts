@@ -38,6 +38,9 @@ export class IdplaneAnonCredsModule extends AnonCredsModule {
       // Read only by the anoncreds-rs services, which this module does not register.
       anoncreds: NO_NATIVE_ANONCREDS,
     })
+    // Credo's AnonCreds storage updates (0.3.1 → 0.5) convert records this platform never wrote (its agents started on
+    // Credo 0.6); on a fresh store they find nothing and log an error about a missing link secret.
+    this.updates = []
   }
 
   public override register(dependencyManager: DependencyManager) {

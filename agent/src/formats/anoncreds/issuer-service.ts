@@ -14,7 +14,12 @@ import {
   type CreateCredentialOptions,
   type CreateCredentialReturn,
   type CreateSchemaOptions,
+  getUnqualifiedSchemaId,
   isUnqualifiedCredentialDefinitionId,
+  isUnqualifiedIndyDid,
+  isUnqualifiedSchemaId,
+  parseIndyDid,
+  parseIndySchemaId,
 } from '@credo-ts/anoncreds'
 import { type AgentContext, injectable } from '@credo-ts/core'
 
@@ -71,8 +76,6 @@ export class IdplaneAnonCredsIssuerService implements AnonCredsIssuerService {
     agentContext: AgentContext,
     options: CreateCredentialOfferOptions,
   ): Promise<AnonCredsCredentialOffer> {
-    if (isUnqualifiedCredentialDefinitionId(options.credentialDefinitionId))
-      throw new CredoAnonCredsError('Legacy (unqualified) credential definition identifiers are not supported yet')
     const definitionRecord = await agentContext.dependencyManager
       .resolve(AnonCredsCredentialDefinitionRepository)
       .getByCredentialDefinitionId(agentContext, options.credentialDefinitionId)
@@ -80,7 +83,7 @@ export class IdplaneAnonCredsIssuerService implements AnonCredsIssuerService {
       .resolve(AnonCredsKeyCorrectnessProofRepository)
       .getByCredentialDefinitionId(agentContext, options.credentialDefinitionId)
     return createCredentialOffer({
-      schemaId: definitionRecord.credentialDefinition.schemaId,
+      schemaId: offeredSchemaId(options.credentialDefinitionId, definitionRecord.credentialDefinition.schemaId),
       credentialDefinitionId: options.credentialDefinitionId,
       keyCorrectnessProof: keyCorrectnessProofRecord.value,
     }) as unknown as AnonCredsCredentialOffer
@@ -104,8 +107,18 @@ export class IdplaneAnonCredsIssuerService implements AnonCredsIssuerService {
       attributeRawValues[name] = value.raw
       attributeEncodedValues[name] = value.encoded
     }
+    const stored = definitionRecord.credentialDefinition
     const credential = createCredential({
-      credentialDefinition: definitionRecord.credentialDefinition,
+      // An offer under a legacy identifier of a did:indy object names the legacy forms (as anoncreds-rs' issuer does).
+      credentialDefinition: isUnqualifiedCredentialDefinitionId(credentialDefinitionId)
+        ? {
+            ...stored,
+            schemaId: offeredSchemaId(credentialDefinitionId, stored.schemaId),
+            issuerId: isUnqualifiedIndyDid(stored.issuerId)
+              ? stored.issuerId
+              : parseIndyDid(stored.issuerId).namespaceIdentifier,
+          }
+        : stored,
       credentialDefinitionPrivate: privateRecord.value,
       credentialOffer: options.credentialOffer,
       credentialRequest: options.credentialRequest,
@@ -114,6 +127,16 @@ export class IdplaneAnonCredsIssuerService implements AnonCredsIssuerService {
     })
     return { credential: credential as unknown as AnonCredsCredential }
   }
+}
+
+/**
+ * The schema id an offer names: the stored one, or its legacy form when the offer uses a legacy credential
+ * definition id for an object stored under a did:indy id.
+ */
+function offeredSchemaId(credentialDefinitionId: string, schemaId: string): string {
+  if (!isUnqualifiedCredentialDefinitionId(credentialDefinitionId) || isUnqualifiedSchemaId(schemaId)) return schemaId
+  const { namespaceIdentifier, schemaName, schemaVersion } = parseIndySchemaId(schemaId)
+  return getUnqualifiedSchemaId(namespaceIdentifier, schemaName, schemaVersion)
 }
 
 export function unsupportedRevocation() {

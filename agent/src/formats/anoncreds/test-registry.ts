@@ -2,6 +2,12 @@ import { createHash, randomUUID } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
+import {
+  getQualifiedDidIndyCredentialDefinition,
+  getQualifiedDidIndySchema,
+  getUnQualifiedDidIndyDid,
+  isIndyDid,
+} from '@credo-ts/anoncreds'
 import type {
   AnonCredsCredentialDefinition,
   AnonCredsRegistry,
@@ -19,27 +25,47 @@ import type {
 } from '@credo-ts/anoncreds'
 import type { AgentContext } from '@credo-ts/core'
 
+const BASE58 = '[1-9A-HJ-NP-Za-km-z]'
+const LEGACY_DID = `${BASE58}{21,22}`
+const LEGACY_DID_PATTERN = new RegExp(`^${LEGACY_DID}$`)
+/** The did:indy namespace legacy objects of this registry belong to, as Credo's legacy `indy` format requires one. */
+const INDY_NAMESPACE = 'idplane-test'
+
 /**
- * TEST-ONLY AnonCreds registry: the stand-in the ledger issue replaces. Issuers are `did:key` DIDs (any DID the
- * agent controls or not: nothing is signed, nothing is checked) and objects get path-style identifiers under them:
- *   `<issuerId>/anoncreds/v0/SCHEMA/<name>/<version>`
- *   `<issuerId>/anoncreds/v0/CLAIM_DEF/<schema hash>/<tag>`
+ * TEST-ONLY AnonCreds registry: the stand-in the ledger issue replaces. Issuers are `did:key` DIDs or legacy
+ * (unqualified) Indy DIDs; nothing is signed or checked. Objects get identifiers under their issuer:
+ *   did:key issuers: `<issuerId>/anoncreds/v0/SCHEMA/<name>/<version>` and
+ *                    `<issuerId>/anoncreds/v0/CLAIM_DEF/<schema hash>/<tag>`
+ *   legacy issuers:  `<did>:2:<name>:<version>` and `<did>:3:CL:<schema number>:<tag>` (the `indy` format and
+ *                    Issue Credential / Present Proof v1 accept only these); the schema number stands in for a
+ *                    ledger sequence number: derived from the schema id, so every process agrees on it.
  * Objects live in memory and, when a directory is given (AGENT_ANONCREDS_TEST_REGISTRY_DIR), as one JSON file
  * per identifier there, so that separate agent processes on one machine resolve each other's objects.
  * Registering an identifier twice with a different object is refused (a ledger is append-only too).
  */
 export class TestAnonCredsRegistry implements AnonCredsRegistry {
   public readonly methodName = 'idplane-test'
-  public readonly supportedIdentifier =
-    /^did:key:z[1-9A-HJ-NP-Za-km-z]+(\/anoncreds\/v0\/(SCHEMA|CLAIM_DEF)\/[^/]+\/[^/]+)?$/
+  public readonly supportedIdentifier = new RegExp(
+    [
+      `^did:key:z${BASE58}+(/anoncreds/v0/(SCHEMA|CLAIM_DEF)/[^/]+/[^/]+)?$`,
+      `^${LEGACY_DID}$`,
+      `^${LEGACY_DID}:2:[^:]+:[0-9.]+$`,
+      `^${LEGACY_DID}:3:CL:[1-9][0-9]*:.+$`,
+      // Credo names legacy objects by their did:indy form too (it stores a legacy credential's definition so).
+      `^did:indy:${INDY_NAMESPACE}:${LEGACY_DID}(/anoncreds/v0/(SCHEMA|CLAIM_DEF)/.+)?$`,
+    ].join('|'),
+  )
   private readonly objects = new Map<string, unknown>()
 
   public constructor(private readonly directory?: string) {}
 
   public async getSchema(_agentContext: AgentContext, schemaId: string): Promise<GetSchemaReturn> {
-    const schema = (await this.read(schemaId)) as AnonCredsSchema | undefined
-    if (!schema) return { schemaId, resolutionMetadata: notFound(schemaId), schemaMetadata: {} }
-    return { schemaId, schema, resolutionMetadata: {}, schemaMetadata: {} }
+    const stored = (await this.read(legacyFormOf(schemaId))) as AnonCredsSchema | undefined
+    if (!stored) return { schemaId, resolutionMetadata: notFound(schemaId), schemaMetadata: {} }
+    if (!LEGACY_DID_PATTERN.test(stored.issuerId))
+      return { schemaId, schema: stored, resolutionMetadata: {}, schemaMetadata: {} }
+    const schema = isIndyDid(schemaId) ? getQualifiedDidIndySchema(stored, INDY_NAMESPACE) : stored
+    return { schemaId, schema, resolutionMetadata: {}, schemaMetadata: { didIndyNamespace: INDY_NAMESPACE } }
   }
 
   public async registerSchema(
@@ -47,7 +73,14 @@ export class TestAnonCredsRegistry implements AnonCredsRegistry {
     options: RegisterSchemaOptions,
   ): Promise<RegisterSchemaReturn> {
     const { schema } = options
-    const schemaId = `${schema.issuerId}/anoncreds/v0/SCHEMA/${segment(schema.name)}/${segment(schema.version)}`
+    const isLegacy = LEGACY_DID_PATTERN.test(schema.issuerId)
+    if (isLegacy && (schema.name.includes(':') || !/^[0-9.]+$/.test(schema.version))) {
+      const reason = 'legacy schema identifiers need a name without ":" and a version of digits and dots'
+      return { schemaState: { state: 'failed', reason, schema }, schemaMetadata: {}, registrationMetadata: {} }
+    }
+    const schemaId = isLegacy
+      ? `${schema.issuerId}:2:${schema.name}:${schema.version}`
+      : `${schema.issuerId}/anoncreds/v0/SCHEMA/${segment(schema.name)}/${segment(schema.version)}`
     const failure = await this.write(schemaId, schema)
     if (failure)
       return { schemaState: { state: 'failed', reason: failure, schema }, schemaMetadata: {}, registrationMetadata: {} }
@@ -73,8 +106,11 @@ export class TestAnonCredsRegistry implements AnonCredsRegistry {
     options: RegisterCredentialDefinitionOptions,
   ): Promise<RegisterCredentialDefinitionReturn> {
     const { credentialDefinition } = options
-    const schemaHash = createHash('sha256').update(credentialDefinition.schemaId).digest('hex').slice(0, 16)
-    const credentialDefinitionId = `${credentialDefinition.issuerId}/anoncreds/v0/CLAIM_DEF/${schemaHash}/${segment(credentialDefinition.tag)}`
+    const { issuerId, schemaId, tag } = credentialDefinition
+    const schemaHash = createHash('sha256').update(schemaId).digest('hex').slice(0, 16)
+    const credentialDefinitionId = LEGACY_DID_PATTERN.test(issuerId)
+      ? `${issuerId}:3:CL:${schemaNumber(schemaId)}:${tag}`
+      : `${issuerId}/anoncreds/v0/CLAIM_DEF/${schemaHash}/${segment(tag)}`
     const failure = await this.write(credentialDefinitionId, credentialDefinition)
     const metadata = { credentialDefinitionMetadata: {}, registrationMetadata: {} }
     if (failure)
@@ -159,8 +195,18 @@ export class TestAnonCredsRegistry implements AnonCredsRegistry {
   }
 }
 
+/** Objects are stored under their legacy identifiers; a did:indy form of one names the same object. */
+function legacyFormOf(id: string): string {
+  return isIndyDid(id) ? getUnQualifiedDidIndyDid(id) : id
+}
+
 function notFound(id: string) {
   return { error: 'notFound', message: `${id} is not in the test AnonCreds registry` }
+}
+
+/** A legacy schema's stand-in ledger sequence number: 40 bits of its id's hash, never 0. */
+function schemaNumber(schemaId: string): number {
+  return Number.parseInt(createHash('sha256').update(schemaId).digest('hex').slice(0, 10), 16) + 1
 }
 
 /** Names and versions become one path segment. */
