@@ -91,14 +91,29 @@ export class TestAnonCredsRegistry implements AnonCredsRegistry {
     _agentContext: AgentContext,
     credentialDefinitionId: string,
   ): Promise<GetCredentialDefinitionReturn> {
-    const credentialDefinition = (await this.read(credentialDefinitionId)) as AnonCredsCredentialDefinition | undefined
-    if (!credentialDefinition)
+    const stored = (await this.read(legacyFormOf(credentialDefinitionId))) as AnonCredsCredentialDefinition | undefined
+    if (!stored)
       return {
         credentialDefinitionId,
         resolutionMetadata: notFound(credentialDefinitionId),
         credentialDefinitionMetadata: {},
       }
-    return { credentialDefinitionId, credentialDefinition, resolutionMetadata: {}, credentialDefinitionMetadata: {} }
+    if (!LEGACY_DID_PATTERN.test(stored.issuerId))
+      return {
+        credentialDefinitionId,
+        credentialDefinition: stored,
+        resolutionMetadata: {},
+        credentialDefinitionMetadata: {},
+      }
+    const credentialDefinition = isIndyDid(credentialDefinitionId)
+      ? getQualifiedDidIndyCredentialDefinition(stored, INDY_NAMESPACE)
+      : stored
+    return {
+      credentialDefinitionId,
+      credentialDefinition,
+      resolutionMetadata: {},
+      credentialDefinitionMetadata: { didIndyNamespace: INDY_NAMESPACE },
+    }
   }
 
   public async registerCredentialDefinition(
