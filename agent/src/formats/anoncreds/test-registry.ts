@@ -158,6 +158,7 @@ export class TestAnonCredsRegistry implements AnonCredsRegistry {
   public async getRevocationStatusList(
     _agentContext: AgentContext,
     revocationRegistryId: string,
+    _timestamp: number,
   ): Promise<GetRevocationStatusListReturn> {
     return {
       resolutionMetadata: { error: 'notFound', message: `no revocation status list for ${revocationRegistryId}` },
