@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
+import { PgSqlClient } from '../../agent/src/adapters/sql/pg-sql-client'
+import { randomSchemaName } from '../helpers/agent-in-process'
 import { spawnAgent, type SpawnedAgent, waitUntil } from '../helpers/agent-process'
 
 interface Envelope<T> {
@@ -14,6 +16,9 @@ const root = path.resolve(__dirname, '../..')
 
 jest.setTimeout(240000)
 
+/** With DATABASE_URL the agents store in PostgreSQL (a schema each, dropped at the end); else PGlite. */
+const databaseUrl = process.env.DATABASE_URL
+
 /**
  * Two agent processes over DIDComm HTTP with AnonCreds on our TypeScript library: schema and credential definition
  * through the test registry (a directory both processes share), Issue Credential v1 and v2, Present Proof v1 and v2
@@ -23,6 +28,7 @@ describe('AnonCreds between agent processes', () => {
   let issuer: SpawnedAgent
   let holder: SpawnedAgent
   let registryDir: string
+  const databaseSchemas: string[] = []
   let issuerConnectionId: string
   /** did:key identifiers (the `anoncreds` format, v2) and legacy Indy identifiers (the `indy` format, v1). */
   const definitions = {
@@ -33,10 +39,19 @@ describe('AnonCreds between agent processes', () => {
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
     registryDir = mkdtempSync(path.join(tmpdir(), 'anoncreds-registry-'))
-    const env = { AGENT_ANONCREDS_TEST_REGISTRY_DIR: registryDir }
+    const env = (label: string): Record<string, string> => {
+      const storage: Record<string, string> = {}
+      if (databaseUrl) {
+        const schema = randomSchemaName(`ac_${label}`)
+        databaseSchemas.push(schema)
+        storage.AGENT_DATABASE_URL = databaseUrl
+        storage.AGENT_DATABASE_SCHEMA = schema
+      }
+      return { AGENT_ANONCREDS_TEST_REGISTRY_DIR: registryDir, ...storage }
+    }
     ;[issuer, holder] = await Promise.all([
-      spawnAgent({ label: 'ac-issuer', env }),
-      spawnAgent({ label: 'ac-holder', env }),
+      spawnAgent({ label: 'ac-issuer', env: env('issuer') }),
+      spawnAgent({ label: 'ac-holder', env: env('holder') }),
     ])
     const invitation = await issuer.call<Envelope<{ invitationUrl: string; outOfBandRecord: { id: string } }>>(
       'POST',
@@ -66,6 +81,11 @@ describe('AnonCreds between agent processes', () => {
   afterAll(async () => {
     await Promise.all([issuer?.stop(), holder?.stop()])
     if (registryDir) rmSync(registryDir, { recursive: true, force: true })
+    if (databaseUrl && databaseSchemas.length > 0) {
+      const sql = await PgSqlClient.connect(databaseUrl, 'public')
+      for (const schema of databaseSchemas) await sql.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+      await sql.close()
+    }
   })
 
   async function createDefinition(legacyIdentifiers: boolean) {
