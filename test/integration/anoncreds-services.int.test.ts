@@ -11,6 +11,8 @@ import {
   AnonCredsVerifierServiceSymbol,
 } from '@credo-ts/anoncreds'
 
+import { AnonCredsDataIntegrityServiceSymbol } from '@credo-ts/core'
+
 import { AnonCredsError, encodeCredentialAttribute } from '../../agent/src/anoncreds'
 import { startInProcessAgent, type InProcessAgent } from '../helpers/agent-in-process'
 
@@ -60,6 +62,9 @@ describe('AnonCreds services in a Credo agent', () => {
     expect(issuerService.constructor.name).toBe('IdplaneAnonCredsIssuerService')
     expect(holderService.constructor.name).toBe('IdplaneAnonCredsHolderService')
     expect(verifierService.constructor.name).toBe('IdplaneAnonCredsVerifierService')
+    // anoncreds-rs' W3C data-integrity service would call the absent native binding.
+    expect(agent.agent.dependencyManager.isRegistered(AnonCredsDataIntegrityServiceSymbol)).toBe(false)
+    expect(Object.keys(require.cache).some((file) => file.includes('anoncreds-nodejs'))).toBe(false)
   })
 
   async function issueAndStore(values: Record<string, string>) {
