@@ -255,8 +255,8 @@ export interface AnonCredsOfferRequest {
   protocolVersion?: 'v1' | 'v2'
 }
 
-/** POST /credentials/oob/offer (W3C JSON-LD) */
-export interface OobOfferCredentialRequest extends JsonLdOffer {
+/** POST /credentials/oob/offer: a JSON-LD or an AnonCreds offer, as POST /credentials/offer. */
+export type OobOfferCredentialRequest = (JsonLdOffer | AnonCredsOfferRequest) & {
   comment?: string
   label?: string
   imageUrl?: string
@@ -315,9 +315,11 @@ export interface RequestProofRequest {
   willConfirm?: boolean
 }
 
-/** POST /proofs/oob/request */
+/** POST /proofs/oob/request: DIF PE or AnonCreds, as POST /proofs/request. */
 export interface OobRequestProofRequest {
-  presentationDefinition: Record<string, unknown>
+  presentationDefinition?: Record<string, unknown>
+  proofFormats?: { anoncreds: AnonCredsProofRequestInput }
+  protocolVersion?: 'v1' | 'v2'
   comment?: string
   goalCode?: string
   label?: string

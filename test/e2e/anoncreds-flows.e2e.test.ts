@@ -297,6 +297,84 @@ describe('AnonCreds between agent processes', () => {
     expect(verifierSide.isVerified).toBeUndefined()
   })
 
+  it('offers a credential and requests a proof out of band (v2 anoncreds)', async () => {
+    const offer = await issuer.call<Envelope<{ invitationUrl: string; credentialRecord: Rec }>>(
+      'POST',
+      '/credentials/oob/offer',
+      {
+        credentialFormats: {
+          anoncreds: {
+            credentialDefinitionId: definitions.v2.credentialDefinitionId,
+            attributes: attributes('Carol', '41'),
+          },
+        },
+        autoAcceptCredential: 'always',
+      },
+    )
+    expect(offer.status).toBe(201)
+    const receivedOffer = await holder.call('POST', '/oob/receive-invitation-url', {
+      invitationUrl: offer.body.data.invitationUrl,
+      autoAcceptConnection: true,
+      autoAcceptInvitation: true,
+    })
+    expect(receivedOffer.status).toBe(201)
+    const holderOffer = await waitUntil(async () => {
+      const list = await holder.call<Envelope<Rec[]>>(
+        'GET',
+        `/credentials?threadId=${offer.body.data.credentialRecord.threadId}`,
+      )
+      return list.body.data.find((record) => record.state === 'offer-received')
+    })
+    await holder.call('POST', '/credentials/accept-offer', {
+      credentialRecordId: holderOffer.id,
+      autoAcceptCredential: 'always',
+    })
+    await waitUntil(async () => {
+      const record = await holder.call<Envelope<Rec>>('GET', `/credentials/${holderOffer.id}`)
+      return record.body.data.state === 'done' ? true : undefined
+    })
+
+    const request = await issuer.call<Envelope<{ invitationUrl: string; proofRecord: Rec }>>(
+      'POST',
+      '/proofs/oob/request',
+      {
+        proofFormats: {
+          anoncreds: {
+            requested_attributes: {
+              name: {
+                name: 'name',
+                restrictions: [{ cred_def_id: definitions.v2.credentialDefinitionId, 'attr::name::value': 'Carol' }],
+              },
+            },
+            requested_predicates: { senior: { name: 'age', p_type: '>', p_value: 40 } },
+          },
+        },
+      },
+    )
+    expect(request.status).toBe(201)
+    const receivedRequest = await holder.call('POST', '/oob/receive-invitation-url', {
+      invitationUrl: request.body.data.invitationUrl,
+      autoAcceptConnection: true,
+      autoAcceptInvitation: true,
+    })
+    expect(receivedRequest.status).toBe(201)
+    const holderRequest = await waitUntil(async () => {
+      const list = await holder.call<Envelope<Rec[]>>(
+        'GET',
+        `/proofs?threadId=${request.body.data.proofRecord.threadId}`,
+      )
+      return list.body.data.find((record) => record.state === 'request-received')
+    })
+    expect((await holder.call('POST', '/proofs/accept-request', { proofRecordId: holderRequest.id })).status).toBe(201)
+    const verifierRecordId = request.body.data.proofRecord.id
+    await waitUntil(async () => {
+      const record = await issuer.call<Envelope<Rec>>('GET', `/proofs/${verifierRecordId}`)
+      return ['presentation-received', 'done'].includes(record.body.data.state) ? true : undefined
+    })
+    const verified = await issuer.call<Envelope<{ isVerified: boolean }>>('POST', `/proofs/${verifierRecordId}/verify`)
+    expect(verified.body.data.isVerified).toBe(true)
+  })
+
   it('refuses malformed AnonCreds requests and offers with a 400', async () => {
     const bad = await issuer.call('POST', '/proofs/request', {
       connectionId: issuerConnectionId,

@@ -48,10 +48,7 @@ export class CredentialsController {
             })
       return created(record.toJSON(), 'Credential offered')
     }
-    if (body.protocolVersion === 'v1')
-      throw new InvalidInputError('Issue Credential v1 carries AnonCreds only', [
-        { field: 'protocolVersion', message: 'v1 needs credentialFormats.anoncreds' },
-      ])
+    if (body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
     const record = await credentials.offerCredential({
       ...common,
       protocolVersion: 'v2',
@@ -64,13 +61,27 @@ export class CredentialsController {
   @HttpCode(201)
   public async offerOutOfBand(@CurrentScope() scope: AgentScope, @Body() body: OobOfferCredentialDto) {
     const agent = scope.agent
-    const { message, credentialExchangeRecord } = await agent.didcomm.credentials.createOffer({
-      protocolVersion: 'v2',
+    const common = {
       comment: body.comment,
       goalCode: body.goalCode,
       autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
-      credentialFormats: { jsonld: jsonLdFormat(body) },
-    })
+    }
+    const credentials = agent.didcomm.credentials
+    const anoncreds = body.credentialFormats?.anoncreds
+    if (!anoncreds && body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
+    const offer = anoncreds && {
+      credentialDefinitionId: anoncreds.credentialDefinitionId,
+      attributes: anoncreds.attributes,
+    }
+    const { message, credentialExchangeRecord } = !offer
+      ? await credentials.createOffer({
+          ...common,
+          protocolVersion: 'v2',
+          credentialFormats: { jsonld: jsonLdFormat(body as JsonLdOfferDto) },
+        })
+      : body.protocolVersion === 'v1'
+        ? await credentials.createOffer({ ...common, protocolVersion: 'v1', credentialFormats: { indy: offer } })
+        : await credentials.createOffer({ ...common, protocolVersion: 'v2', credentialFormats: { anoncreds: offer } })
     const oob = await agent.didcomm.oob.createInvitation({
       label: body.label ?? scope.label,
       imageUrl: body.imageUrl ?? scope.imageUrl,
@@ -130,6 +141,12 @@ export class CredentialsController {
   public async formData(@CurrentScope() scope: AgentScope, @Param('credentialRecordId') id: string) {
     return ok(toJson(await scope.agent.didcomm.credentials.getFormatData(id)))
   }
+}
+
+function v1NeedsAnonCreds() {
+  return new InvalidInputError('Issue Credential v1 carries AnonCreds only', [
+    { field: 'protocolVersion', message: 'v1 needs credentialFormats.anoncreds' },
+  ])
 }
 
 function jsonLdFormat(body: JsonLdOfferDto) {

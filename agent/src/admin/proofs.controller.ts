@@ -44,10 +44,7 @@ export class ProofsController {
           : await proofs.requestProof({ ...common, protocolVersion: 'v2', proofFormats: { anoncreds: request } })
       return created(record.toJSON(), 'Proof requested')
     }
-    if (body.protocolVersion === 'v1')
-      throw new InvalidInputError('Present Proof v1 carries AnonCreds only', [
-        { field: 'protocolVersion', message: 'v1 needs proofFormats.anoncreds' },
-      ])
+    if (body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
     const record = await proofs.requestProof({
       ...common,
       protocolVersion: 'v2',
@@ -60,13 +57,24 @@ export class ProofsController {
   @HttpCode(201)
   public async requestOutOfBand(@CurrentScope() scope: AgentScope, @Body() body: OobRequestProofDto) {
     const agent = scope.agent
-    const { message, proofRecord } = await agent.didcomm.proofs.createRequest({
-      protocolVersion: 'v2',
+    const common = {
       comment: body.comment,
       goalCode: body.goalCode,
       autoAcceptProof: toAutoAcceptProof(body.autoAcceptProof),
-      proofFormats: { presentationExchange: { presentationDefinition: body.presentationDefinition as never } },
-    })
+    }
+    const proofs = agent.didcomm.proofs
+    const anoncreds = body.proofFormats?.anoncreds
+    if (!anoncreds && body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
+    const request = anoncreds && anonCredsProofRequest(anoncreds)
+    const { message, proofRecord } = !request
+      ? await proofs.createRequest({
+          ...common,
+          protocolVersion: 'v2',
+          proofFormats: { presentationExchange: { presentationDefinition: body.presentationDefinition as never } },
+        })
+      : body.protocolVersion === 'v1'
+        ? await proofs.createRequest({ ...common, protocolVersion: 'v1', proofFormats: { indy: request } })
+        : await proofs.createRequest({ ...common, protocolVersion: 'v2', proofFormats: { anoncreds: request } })
     const oob = await agent.didcomm.oob.createInvitation({
       label: body.label ?? scope.label,
       imageUrl: scope.imageUrl,
@@ -188,6 +196,12 @@ export class ProofsController {
       formData: toJson(formData),
     })
   }
+}
+
+function v1NeedsAnonCreds() {
+  return new InvalidInputError('Present Proof v1 carries AnonCreds only', [
+    { field: 'protocolVersion', message: 'v1 needs proofFormats.anoncreds' },
+  ])
 }
 
 /** The request Credo's format services take (Credo adds the nonce). */

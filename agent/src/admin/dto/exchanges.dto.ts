@@ -26,7 +26,6 @@ import type {
   CreateAnonCredsSchemaRequest,
   JsonLdOffer,
   JsonLdOfferOptions,
-  OobOfferCredentialRequest,
   OobRequestProofRequest,
   RequestProofRequest,
 } from '@idplane/common/agent-contract/admin-api'
@@ -89,7 +88,20 @@ export class OfferCredentialDto implements Partial<JsonLdOffer>, Partial<AnonCre
   @IsOptional() @IsIn(AUTO_ACCEPT) autoAcceptCredential?: AutoAccept
 }
 
-export class OobOfferCredentialDto extends JsonLdOfferDto implements OobOfferCredentialRequest {
+/** Out-of-band: a JSON-LD offer or an AnonCreds one, as POST /credentials/offer. */
+export class OobOfferCredentialDto implements Partial<JsonLdOffer>, Partial<AnonCredsOfferRequest> {
+  @ValidateIf((body: OobOfferCredentialDto) => body.credentialFormats === undefined)
+  @IsObject()
+  credential?: Record<string, unknown>
+  @ValidateIf((body: OobOfferCredentialDto) => body.credentialFormats === undefined)
+  @ValidateNested()
+  @Type(() => JsonLdOptionsDto)
+  options?: JsonLdOptionsDto
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AnonCredsCredentialFormatsDto)
+  credentialFormats?: AnonCredsCredentialFormatsDto
+  @IsOptional() @IsIn(['v1', 'v2']) protocolVersion?: 'v1' | 'v2'
   @IsOptional() @IsString() comment?: string
   @IsOptional() @IsString() label?: string
   @IsOptional() @IsString() imageUrl?: string
@@ -137,7 +149,11 @@ export class RequestProofDto implements RequestProofRequest {
 }
 
 export class OobRequestProofDto implements OobRequestProofRequest {
-  @IsObject() presentationDefinition: Record<string, unknown>
+  @ValidateIf((body: OobRequestProofDto) => body.proofFormats === undefined)
+  @IsObject()
+  presentationDefinition?: Record<string, unknown>
+  @IsOptional() @ValidateNested() @Type(() => AnonCredsProofFormatsDto) proofFormats?: AnonCredsProofFormatsDto
+  @IsOptional() @IsIn(['v1', 'v2']) protocolVersion?: 'v1' | 'v2'
   @IsOptional() @IsString() comment?: string
   @IsOptional() @IsString() goalCode?: string
   @IsOptional() @IsString() label?: string
