@@ -324,6 +324,8 @@ export interface OobRequestProofRequest {
   goalCode?: string
   label?: string
   autoAcceptProof?: AutoAccept
+  /** Name the wallet's standing invitation DID, so a holder connected through it reuses that connection. */
+  reuseConnection?: boolean
 }
 
 export interface OobProofRequest extends CreatedInvitation {

@@ -14,6 +14,9 @@ import { connect } from 'amqplib'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { DEAD_LETTER_SUFFIX, DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
 import { retryQueueName } from '../../api/src/infra/queue/amqp-message'
+import { sectionOf } from '../../api/src/infra/config-section'
+import { WEBHOOK_QUEUE } from '../../api/src/modules/webhooks/webhook-relay'
+import { webhooksConfig } from '../../api/src/modules/webhooks/webhooks.config'
 
 export interface TestApi {
   app: Express
@@ -55,7 +58,11 @@ export async function startApi(env: Record<string, string> = {}, options: { logg
     database,
     stop: async () => {
       await runtime.close()
-      if (config.queue.kind === 'amqp') await deleteQueues(config.queue.url, `${queuePrefix}${MAIL_QUEUE}`)
+      if (config.queue.kind === 'amqp') {
+        await deleteQueues(config.queue.url, `${queuePrefix}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS)
+        const webhookDelays = sectionOf(config, webhooksConfig).retryDelaysMs
+        await deleteQueues(config.queue.url, `${queuePrefix}${WEBHOOK_QUEUE}`, webhookDelays)
+      }
       await database.drop()
       rmSync(dataDir, { recursive: true, force: true })
     },
@@ -63,14 +70,14 @@ export async function startApi(env: Record<string, string> = {}, options: { logg
 }
 
 /** Removes a queue with its retry and dead-letter queues from the broker (durable queues outlive the test). */
-async function deleteQueues(url: string, queue: string): Promise<void> {
+async function deleteQueues(url: string, queue: string, retryDelaysMs: readonly number[]): Promise<void> {
   const connection = await connect(url)
   try {
     const channel = await connection.createChannel()
     for (const name of [
       queue,
       `${queue}${DEAD_LETTER_SUFFIX}`,
-      ...DEFAULT_RETRY_DELAYS_MS.map((delay) => retryQueueName(queue, delay)),
+      ...retryDelaysMs.map((delay) => retryQueueName(queue, delay)),
     ]) {
       await channel.deleteQueue(name)
     }

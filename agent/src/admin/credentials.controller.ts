@@ -2,6 +2,7 @@ import type { DidCommCredentialState } from '@credo-ts/didcomm'
 import { InvalidInputError, NotFoundError } from '@idplane/common'
 import { Authorized, Body, Delete, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
 
+import { assertOfferSignable } from '../formats/jsonld/offer-dry-run'
 import { withSuiteContext } from '../formats/jsonld/suite-context'
 import type { AgentRuntime } from './agent-runtime'
 import { type AgentScope, CurrentScope } from './agent-scope'
@@ -49,10 +50,12 @@ export class CredentialsController {
       return created(record.toJSON(), 'Credential offered')
     }
     if (body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
+    const jsonld = jsonLdFormat(body as JsonLdOfferDto)
+    await assertOfferSignable(scope.agent.context, jsonld)
     const record = await credentials.offerCredential({
       ...common,
       protocolVersion: 'v2',
-      credentialFormats: { jsonld: jsonLdFormat(body as JsonLdOfferDto) },
+      credentialFormats: { jsonld },
     })
     return created(record.toJSON(), 'Credential offered')
   }
@@ -73,15 +76,11 @@ export class CredentialsController {
       credentialDefinitionId: anoncreds.credentialDefinitionId,
       attributes: anoncreds.attributes,
     }
-    const { message, credentialExchangeRecord } = !offer
-      ? await credentials.createOffer({
-          ...common,
-          protocolVersion: 'v2',
-          credentialFormats: { jsonld: jsonLdFormat(body as JsonLdOfferDto) },
-        })
-      : body.protocolVersion === 'v1'
+    const { message, credentialExchangeRecord } = offer
+      ? body.protocolVersion === 'v1'
         ? await credentials.createOffer({ ...common, protocolVersion: 'v1', credentialFormats: { indy: offer } })
         : await credentials.createOffer({ ...common, protocolVersion: 'v2', credentialFormats: { anoncreds: offer } })
+      : await createJsonLdOffer(scope, common, body as JsonLdOfferDto)
     const oob = await agent.didcomm.oob.createInvitation({
       label: body.label ?? scope.label,
       imageUrl: body.imageUrl ?? scope.imageUrl,
@@ -107,6 +106,9 @@ export class CredentialsController {
       credentialExchangeRecordId: body.credentialRecordId,
       autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
       comment: body.comment,
+      // Holder binding: `{ jsonld: { credentialSubjectId } }` (IdplaneJsonLdCredentialFormatService); Credo's type
+      // for JSON-LD accept-offer options is empty.
+      credentialFormats: body.credentialFormats as never,
     })
     return created(record.toJSON(), 'Offer accepted')
   }
@@ -141,6 +143,20 @@ export class CredentialsController {
   public async formData(@CurrentScope() scope: AgentScope, @Param('credentialRecordId') id: string) {
     return ok(toJson(await scope.agent.didcomm.credentials.getFormatData(id)))
   }
+}
+
+async function createJsonLdOffer(
+  scope: AgentScope,
+  common: { comment?: string; goalCode?: string; autoAcceptCredential: ReturnType<typeof toAutoAcceptCredential> },
+  body: JsonLdOfferDto,
+) {
+  const jsonld = jsonLdFormat(body)
+  await assertOfferSignable(scope.agent.context, jsonld)
+  return scope.agent.didcomm.credentials.createOffer({
+    ...common,
+    protocolVersion: 'v2',
+    credentialFormats: { jsonld },
+  })
 }
 
 function v1NeedsAnonCreds() {

@@ -16,11 +16,14 @@ import {
 } from './dto/exchanges.dto'
 import { created, ok, toJson } from './envelope'
 import { toAutoAcceptProof } from './exchange-mapping'
+import { InvitationDids } from './invitation-dids'
 
 /** Present Proof v2 with DIF Presentation Exchange, v1 and v2 with AnonCreds (verifier and holder side). */
 @Authorized()
 @JsonController('/proofs')
 export class ProofsController {
+  private readonly invitationDids = new InvitationDids()
+
   public constructor(private readonly runtime: AgentRuntime) {}
 
   /** DIF PE over Present Proof v2, or AnonCreds: v2 in the `anoncreds` format, v1 in the `indy` format. */
@@ -75,12 +78,18 @@ export class ProofsController {
       : body.protocolVersion === 'v1'
         ? await proofs.createRequest({ ...common, protocolVersion: 'v1', proofFormats: { indy: request } })
         : await proofs.createRequest({ ...common, protocolVersion: 'v2', proofFormats: { anoncreds: request } })
+    // reuseConnection: the wallet's standing invitation DID, so a holder already connected through it reuses
+    // that connection instead of making a new one.
+    const invitationDid = body.reuseConnection
+      ? await this.invitationDids.forInvitation(agent, { kind: 'reusable' })
+      : undefined
     const oob = await agent.didcomm.oob.createInvitation({
       label: body.label ?? scope.label,
       imageUrl: scope.imageUrl,
       messages: [message],
       handshake: true,
       autoAcceptConnection: true,
+      invitationDid,
     })
     return created(
       {
@@ -133,6 +142,9 @@ export class ProofsController {
         record = await proofs.getById(id)
         if (record.state !== 'done') throw error
       }
+    } else if (record.state === 'abandoned' && record.isVerified === false) {
+      // The presentation arrived and failed verification (the record carries the reason in errorMessage).
+      return created({ isVerified: false, proofRecord: record.toJSON() }, 'Proof verification failed')
     } else if (record.state !== 'done')
       throw new InvalidStateError(`Proof is in state ${record.state}; nothing to verify`)
     return created({ isVerified: record.isVerified === true, proofRecord: record.toJSON() }, 'Proof verified')

@@ -27,6 +27,7 @@ import { NarrowingDifPresentationExchangeModule } from '../formats/presentation-
 import { TenancyModule } from '../tenancy/tenancy.module'
 import { DidCommNodeHttpInboundTransport } from '../transport/didcomm-http-inbound.transport'
 import { DidCommNodeHttpOutboundTransport } from '../transport/didcomm-http-outbound.transport'
+import { abandonFailedCredentialExchanges } from './abandon-failed-credential-exchanges'
 import { CachingKeyDidResolver, CachingPeerDidResolver } from './caching-did-resolvers'
 import { CredoLogger } from './credo-logger'
 import { cacheX25519Conversions } from './x25519-conversion-cache'
@@ -52,7 +53,7 @@ export interface BuildAgentOptions {
  */
 export function buildAgent(options: BuildAgentOptions) {
   cacheX25519Conversions()
-  return new Agent({
+  const agent = new Agent({
     config: {
       logger: new CredoLogger(options.logger.child({ component: 'credo' }), options.logLevel),
       allowInsecureHttpUrls: true,
@@ -119,6 +120,8 @@ export function buildAgent(options: BuildAgentOptions) {
       tenancy: new TenancyModule(),
     },
   })
+  agent.didcomm.registerMessageHandlerMiddleware(abandonFailedCredentialExchanges())
+  return agent
 }
 
 export type IdplaneAgent = ReturnType<typeof buildAgent>

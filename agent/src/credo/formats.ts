@@ -4,23 +4,23 @@ import {
   LegacyIndyDidCommCredentialFormatService,
   LegacyIndyDidCommProofFormatService,
 } from '@credo-ts/anoncreds'
-import {
-  DidCommDifPresentationExchangeProofFormatService,
-  DidCommJsonLdCredentialFormatService,
-} from '@credo-ts/didcomm'
+
+import { IdplaneJsonLdCredentialFormatService } from '../formats/jsonld/idplane-jsonld-credential-format.service'
+import { FormatEnforcingPresentationExchangeProofFormatService } from '../formats/presentation-exchange/format-enforcing-proof-format.service'
 
 /**
- * The credential and proof formats the v2 protocols carry: W3C JSON-LD / DIF Presentation Exchange, and
- * AnonCreds in its `anoncreds` and `indy` attachment formats (Credo's format services over our AnonCreds
- * services, agent/src/formats/anoncreds). The v1 protocols carry `indy` only (their wire format).
+ * The credential and proof formats the v2 protocols carry: W3C JSON-LD / DIF Presentation Exchange (with the
+ * definition's `format` enforced on verification, format-conformance.ts), and AnonCreds in its `anoncreds` and
+ * `indy` attachment formats (Credo's format services over our AnonCreds services, agent/src/formats/anoncreds).
+ * The v1 protocols carry `indy` only (their wire format).
  */
 export function credentialFormats() {
   return [
-    new DidCommJsonLdCredentialFormatService(),
+    new IdplaneJsonLdCredentialFormatService(),
     new AnonCredsDidCommCredentialFormatService(),
     new LegacyIndyDidCommCredentialFormatService(),
   ] as [
-    DidCommJsonLdCredentialFormatService,
+    IdplaneJsonLdCredentialFormatService,
     AnonCredsDidCommCredentialFormatService,
     LegacyIndyDidCommCredentialFormatService,
   ]
@@ -28,11 +28,11 @@ export function credentialFormats() {
 
 export function proofFormats() {
   return [
-    new DidCommDifPresentationExchangeProofFormatService(),
+    new FormatEnforcingPresentationExchangeProofFormatService(),
     new AnonCredsDidCommProofFormatService(),
     new LegacyIndyDidCommProofFormatService(),
   ] as [
-    DidCommDifPresentationExchangeProofFormatService,
+    FormatEnforcingPresentationExchangeProofFormatService,
     AnonCredsDidCommProofFormatService,
     LegacyIndyDidCommProofFormatService,
   ]

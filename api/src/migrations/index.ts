@@ -9,6 +9,9 @@ import { Migration20261124130000Connections } from './Migration20261124130000Con
 import { Migration20261124131000Messages } from './Migration20261124131000Messages'
 import { Migration20261124160000CredentialSchemas } from './Migration20261124160000CredentialSchemas'
 import { Migration20261124180000Ecosystems } from './Migration20261124180000Ecosystems'
+import { Migration20261124150000ProofRecords } from './Migration20261124150000ProofRecords'
+import { Migration20261124140000IssuanceRecords } from './Migration20261124140000IssuanceRecords'
+import { Migration20261124170000Webhooks } from './Migration20261124170000Webhooks'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -22,4 +25,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124131000Messages', class: Migration20261124131000Messages },
   { name: 'Migration20261124160000CredentialSchemas', class: Migration20261124160000CredentialSchemas },
   { name: 'Migration20261124180000Ecosystems', class: Migration20261124180000Ecosystems },
+  { name: 'Migration20261124150000ProofRecords', class: Migration20261124150000ProofRecords },
+  { name: 'Migration20261124140000IssuanceRecords', class: Migration20261124140000IssuanceRecords },
+  { name: 'Migration20261124170000Webhooks', class: Migration20261124170000Webhooks },
 ]

@@ -12,6 +12,9 @@ import { connectionsModule } from './connections/connections.module'
 import { messagesModule } from './messages/messages.module'
 import { schemasModule } from './schemas/schemas.module'
 import { ecosystemsModule } from './ecosystems/ecosystems.module'
+import { proofsModule } from './proofs/proofs.module'
+import { credentialsModule } from './credentials/credentials.module'
+import { webhooksModule } from './webhooks/webhooks.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -31,4 +34,7 @@ export const API_MODULES: ApiModule[] = [
   messagesModule,
   schemasModule,
   ecosystemsModule,
+  proofsModule,
+  credentialsModule,
+  webhooksModule,
 ]

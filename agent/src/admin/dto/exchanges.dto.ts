@@ -158,6 +158,7 @@ export class OobRequestProofDto implements OobRequestProofRequest {
   @IsOptional() @IsString() goalCode?: string
   @IsOptional() @IsString() label?: string
   @IsOptional() @IsIn(AUTO_ACCEPT) autoAcceptProof?: AutoAccept
+  @IsOptional() @IsBoolean() reuseConnection?: boolean
 }
 
 export class AcceptProofRequestDto implements AcceptProofRequestRequest {

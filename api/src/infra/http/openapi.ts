@@ -30,6 +30,7 @@ const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }
   409: { name: 'Conflict', description: 'Duplicate, or a change the current state does not allow' },
   429: { name: 'TooManyRequests', description: 'Rate limit reached; retry after `Retry-After` seconds' },
   500: { name: 'InternalError', description: 'Unexpected failure (a bug; the body never carries details)' },
+  501: { name: 'NotImplemented', description: 'A value the contract names that this build does not serve yet' },
   502: { name: 'BadGateway', description: 'An upstream service (agent, mail) did not answer as expected' },
 }
 

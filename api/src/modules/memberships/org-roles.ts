@@ -17,6 +17,8 @@ export const ORG_ROLES = {
   membersAndHolders: ['owner', 'admin', 'issuer', 'verifier', 'member', 'holder'],
   /** The organization's DIDs (spec: verifier not listed). */
   didReaders: ['owner', 'admin', 'issuer', 'member'],
+  /** Credential issuance (spec: Credential issuance, offer routes). */
+  issuers: ['owner', 'admin', 'issuer'],
 } as const satisfies Record<string, readonly OrgRoleName[]>
 
 /**

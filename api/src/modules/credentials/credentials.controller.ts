@@ -1,0 +1,114 @@
+import { injectable } from 'inversify'
+import {
+  Authorized,
+  Body,
+  Delete,
+  Get,
+  HttpCode,
+  JsonController,
+  Param,
+  Params,
+  Post,
+  QueryParams,
+} from 'routing-controllers'
+import { OpenAPI } from 'routing-controllers-openapi'
+import { created, done, ok } from '../../infra/http/envelope'
+import { arrayOf, pageOf, messageOnly } from '../../infra/http/data-schema'
+import { toPage } from '../../infra/http/pagination'
+import { ResponseData } from '../../infra/http/response-doc'
+import { ORG_ROLES } from '../memberships/org-roles'
+import { CredentialRecordParams } from './dto/credential-path.params'
+import {
+  EMAIL_OFFERS_SCHEMA,
+  ISSUANCE_RECORD_DETAIL_SCHEMA,
+  ISSUANCE_RECORD_SCHEMA,
+  OOB_OFFER_SCHEMA,
+  toIssuanceRecordResponse,
+} from './dto/issuance-record.response'
+import {
+  EmailOfferCredentialDto,
+  IssuanceQuery,
+  OfferCredentialDto,
+  OobOfferCredentialDto,
+} from './dto/issue-credential.dto'
+import { ListCredentialsQuery, type CredentialSortField } from './dto/list-credentials.query'
+import { CredentialsService } from './credentials.service'
+
+/** Credential issuance, not bulk (spec: Credential issuance). */
+@injectable()
+@JsonController('/v1/orgs/:orgId')
+@OpenAPI({ tags: ['Credential issuance'] })
+export class CredentialsController {
+  public constructor(private readonly credentials: CredentialsService) {}
+
+  @Post('/credentials/offer')
+  @HttpCode(201)
+  @Authorized(ORG_ROLES.issuers)
+  @OpenAPI({ summary: 'Offer a credential over each given connection; one issuance record per entry' })
+  @ResponseData(arrayOf(ISSUANCE_RECORD_SCHEMA), { errors: [409, 501, 502] })
+  async offer(
+    @Param('orgId') orgId: string,
+    @QueryParams() query: IssuanceQuery,
+    @Body({ required: true }) body: OfferCredentialDto,
+  ) {
+    return created(await this.credentials.offer(orgId, query, body), 'Credential offered')
+  }
+
+  @Post('/credentials/oob/offer')
+  @HttpCode(201)
+  @Authorized(ORG_ROLES.issuers)
+  @OpenAPI({ summary: 'Create an out-of-band invitation carrying a credential offer (short URL on request)' })
+  @ResponseData(OOB_OFFER_SCHEMA, { errors: [409, 501, 502] })
+  async offerOutOfBand(
+    @Param('orgId') orgId: string,
+    @QueryParams() query: IssuanceQuery,
+    @Body({ required: true }) body: OobOfferCredentialDto,
+  ) {
+    return created(await this.credentials.offerOutOfBand(orgId, query, body), 'Out-of-band credential offer created')
+  }
+
+  @Post('/credentials/oob/email')
+  @HttpCode(201)
+  @Authorized(ORG_ROLES.issuers)
+  @OpenAPI({ summary: 'Mail an out-of-band credential offer (link and QR code) to each address' })
+  @ResponseData(EMAIL_OFFERS_SCHEMA, { errors: [409, 501, 502] })
+  async offerByEmail(
+    @Param('orgId') orgId: string,
+    @QueryParams() query: IssuanceQuery,
+    @Body({ required: true }) body: EmailOfferCredentialDto,
+  ) {
+    return created(await this.credentials.offerByEmail(orgId, query, body), 'Credential offers mailed')
+  }
+
+  @Get('/credentials')
+  @Authorized(ORG_ROLES.membersAndHolders)
+  @OpenAPI({ summary: "The organization's issuance records, paginated; free-text search and sort" })
+  @ResponseData(pageOf(ISSUANCE_RECORD_SCHEMA))
+  async list(@Param('orgId') orgId: string, @QueryParams() query: ListCredentialsQuery) {
+    const [records, total] = await this.credentials.list(orgId, {
+      pageNumber: query.pageNumber,
+      pageSize: query.pageSize,
+      search: query.searchByText ?? query.search,
+      sortField: (query.sortField ?? 'createDateTime') as CredentialSortField,
+      sortBy: query.sortBy?.toUpperCase() === 'ASC' ? 'ASC' : 'DESC',
+    })
+    return ok(toPage(records.map(toIssuanceRecordResponse), total, query), 'Issuance records fetched')
+  }
+
+  @Get('/credentials/:credentialRecordId')
+  @Authorized(ORG_ROLES.membersAndHolders)
+  @OpenAPI({ summary: "One issuance record with the agent's live exchange detail" })
+  @ResponseData(ISSUANCE_RECORD_DETAIL_SCHEMA)
+  async get(@Params() params: CredentialRecordParams) {
+    return ok(await this.credentials.get(params.orgId, params.credentialRecordId), 'Issuance record fetched')
+  }
+
+  @Delete('/issuance-records')
+  @Authorized(ORG_ROLES.owner)
+  @OpenAPI({ summary: "Delete every issuance record of the organization, the platform's and the agent's" })
+  @ResponseData(messageOnly, { errors: [409, 502] })
+  async deleteAll(@Param('orgId') orgId: string) {
+    const count = await this.credentials.deleteAll(orgId)
+    return done(`${count} issuance record(s) deleted`)
+  }
+}

@@ -1,0 +1,124 @@
+import {
+  arrayOf,
+  boolean,
+  dateTime,
+  integer,
+  nullable,
+  object,
+  optional,
+  string,
+  unchecked,
+  uuid,
+} from '../../../infra/http/data-schema'
+import type { ProofRecord } from '../proof-record.entity'
+
+/** A proof record as the API shows it (spec: Proof record, plus the fields docs/decisions.md "Proofs" lists). */
+export interface ProofResponse {
+  id: string
+  state: string
+  role: string
+  connectionId: string | null
+  threadId: string
+  protocolVersion: string
+  isVerified: boolean | null
+  errorMessage: string | null
+  outOfBandId: string | null
+  requestType: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+/** `GET /orgs/:orgId/proofs/:proofId`: the record and what was exchanged, from the agent. */
+export interface ProofDetailResponse extends ProofResponse {
+  /** The request and the submitted presentation (Credo's format data), null when the agent no longer has them. */
+  proofData: Record<string, unknown> | null
+}
+
+/** `GET /orgs/:orgId/verified-proofs/:proofId`. */
+export interface VerifiedProofResponse {
+  proofId: string
+  state: string
+  /** true or false once a presentation was checked; null before. */
+  isVerified: boolean | null
+  /** `verified`, `not-verified` or `pending`. */
+  verificationStatus: string
+  errorMessage: string | null
+  /** The `credentialSubject` of each presented credential. */
+  revealed: Record<string, unknown>[]
+}
+
+/** One out-of-band request of `POST /orgs/:orgId/proofs/oob`. */
+export interface OobProofResponse {
+  /** The address it was mailed to, when `emailId` was given. */
+  email?: string
+  /** The short URL unless `isShortenUrl` is false. */
+  invitationUrl: string
+  /** The full `?oob=` URL. */
+  longInvitationUrl: string
+  outOfBandId: string
+  proofRecord: ProofResponse
+}
+
+export interface DeletedProofsResponse {
+  deletedRecords: number
+}
+
+export function toProofResponse(record: ProofRecord): ProofResponse {
+  return {
+    id: record.id,
+    state: record.state,
+    role: record.role,
+    connectionId: record.connectionId ?? null,
+    threadId: record.threadId,
+    protocolVersion: record.protocolVersion,
+    isVerified: record.isVerified ?? null,
+    errorMessage: record.errorMessage ?? null,
+    outOfBandId: record.outOfBandId ?? null,
+    requestType: record.requestType ?? null,
+    createdAt: record.createdAt.toISOString(),
+    updatedAt: record.updatedAt.toISOString(),
+  }
+}
+
+const PROOF_PROPERTIES = {
+  id: uuid,
+  state: string,
+  role: string,
+  connectionId: nullable(string),
+  threadId: string,
+  protocolVersion: string,
+  isVerified: nullable(boolean),
+  errorMessage: nullable(string),
+  outOfBandId: nullable(string),
+  requestType: nullable(string),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+}
+
+export const PROOF_SCHEMA = object<ProofResponse>('ProofRecord', PROOF_PROPERTIES)
+
+const JSON_OBJECT = unchecked<Record<string, unknown>>('JsonObject', { type: 'object', additionalProperties: true })
+
+export const PROOF_DETAIL_SCHEMA = object<ProofDetailResponse>('ProofRecordWithData', {
+  ...PROOF_PROPERTIES,
+  proofData: nullable(JSON_OBJECT),
+})
+
+export const VERIFIED_PROOF_SCHEMA = object<VerifiedProofResponse>('VerifiedProof', {
+  proofId: uuid,
+  state: string,
+  isVerified: nullable(boolean),
+  verificationStatus: string,
+  errorMessage: nullable(string),
+  revealed: arrayOf(JSON_OBJECT),
+})
+
+export const OOB_PROOF_SCHEMA = object<OobProofResponse>('OobProofRequest', {
+  email: optional(string),
+  invitationUrl: string,
+  longInvitationUrl: string,
+  outOfBandId: string,
+  proofRecord: PROOF_SCHEMA,
+})
+
+export const DELETED_PROOFS_SCHEMA = object<DeletedProofsResponse>('DeletedProofRecords', { deletedRecords: integer })

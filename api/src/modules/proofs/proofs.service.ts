@@ -1,0 +1,405 @@
+import { performance } from 'node:perf_hooks'
+import { inject, injectable } from 'inversify'
+import QRCode from 'qrcode'
+import { InvalidInputError, Logger, NotFoundError, NotImplementedError } from '@idplane/common'
+import type { OobProofRequest, ProofRecordJson, RequestProofRequest } from '@idplane/common/agent-contract/admin-api'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { AgentClients } from '../../agent-client/agent-clients'
+import type { AgentClient } from '../../agent-client/agent-client'
+import type { Config } from '../../infra/config'
+import { escapeHtml } from '../../infra/http/escape-html'
+import { MailOutbox } from '../../infra/mail/mail-outbox'
+import { ModuleRegistry } from '../../infra/module-registry'
+import { platformEvent } from '../../infra/platform-events'
+import { TOKENS } from '../../infra/tokens'
+import { Organization } from '../orgs/organization.entity'
+import { ShortUrls } from '../short-urls/short-urls.service'
+import type { ListProofsQuery } from './dto/list-proofs.query'
+import {
+  toProofResponse,
+  type OobProofResponse,
+  type ProofDetailResponse,
+  type ProofResponse,
+  type VerifiedProofResponse,
+} from './dto/proof.response'
+import type {
+  OobProofRequestDto,
+  ProofRequestFieldsDto,
+  RequestProofDto,
+  RequestProofV2Dto,
+  RequestType,
+} from './dto/request-proof.dto'
+import { ProofMetrics } from './proof-metrics'
+import type { ProofRecord } from './proof-record.entity'
+import { ProofRecordsRepository, type ProofFields } from './proof-records.repository'
+import { proofTransition } from './proof-states'
+
+/** The platform event announcing each new state of a proof record (docs/api-usage.md, "Events"). */
+export const PROOF_STATE_CHANGED = 'proof.state-changed'
+
+/** The request type the platform serves; `INDY` answers 501 until AnonCreds verification lands. */
+const PRESENTATION_EXCHANGE: RequestType = 'PRESENTATIONEXCHANGE'
+
+/**
+ * Verification (spec: Verification): proof requests through the organization's agent (DIF Presentation Exchange
+ * over Present Proof v2), the organization's proof records kept from the agent's answers and events, and reads that
+ * add the agent's live data.
+ */
+@injectable()
+export class ProofsService {
+  private readonly logger: Logger
+
+  public constructor(
+    private readonly records: ProofRecordsRepository,
+    private readonly agents: AgentClients,
+    private readonly modules: ModuleRegistry,
+    private readonly shortUrls: ShortUrls,
+    private readonly outbox: MailOutbox,
+    private readonly metrics: ProofMetrics,
+    private readonly em: EntityManager,
+    @inject(TOKENS.Config) private readonly config: Config,
+    logger: Logger,
+  ) {
+    this.logger = logger.child({ component: 'proofs' })
+  }
+
+  /** `POST /v1/orgs/:orgId/proofs`: one request over one connection; the record in `request-sent`. */
+  public async request(orgId: string, requestType: RequestType, body: RequestProofDto): Promise<ProofResponse> {
+    const definition = this.presentationDefinitionOf(requestType, body)
+    const agent = await this.agents.forOrg(orgId)
+    const sent = await agent.requestProof(this.agentRequest(body.connectionId, definition, body))
+    const [record] = await this.records.transactional(() => this.applyAll(orgId, [sent], { requestType }))
+    return toProofResponse(record)
+  }
+
+  /**
+   * `POST /v2/orgs/:orgId/proofs`: one request, and one record, per connection. Requests go out one by one; when the
+   * agent refuses one, the records of those already sent are kept and the error is answered, naming the connection.
+   */
+  public async requestMany(orgId: string, requestType: RequestType, body: RequestProofV2Dto): Promise<ProofResponse[]> {
+    const limit = this.config.limits.proofRequestConnections
+    if (body.connectionId.length > limit) {
+      throw new InvalidInputError(`connectionId holds at most ${limit} connection ids (PROOF_REQ_CONN_LIMIT)`, [
+        { field: 'connectionId', message: `must hold 1 to ${limit} connection ids` },
+      ])
+    }
+    if (new Set(body.connectionId).size !== body.connectionId.length) {
+      throw new InvalidInputError('connectionId names a connection twice', [
+        { field: 'connectionId', message: 'must not repeat a connection id' },
+      ])
+    }
+    const definition = this.presentationDefinitionOf(requestType, body)
+    const agent = await this.agents.forOrg(orgId)
+    const sent: ProofRecordJson[] = []
+    let failure: unknown
+    for (const connectionId of body.connectionId) {
+      try {
+        sent.push(await agent.requestProof(this.agentRequest(connectionId, definition, body)))
+      } catch (error) {
+        failure = error
+        if (error instanceof Error) error.message = `Connection ${connectionId}: ${error.message}`
+        break
+      }
+    }
+    const records = await this.records.transactional(() => this.applyAll(orgId, sent, { requestType }))
+    if (failure !== undefined) throw failure
+    return records.map(toProofResponse)
+  }
+
+  /**
+   * `POST /v1/orgs/:orgId/proofs/oob`: an out-of-band request; with `emailId`, one request per address, each mailed
+   * with its link and a QR code (through the mail outbox, in the transaction that stores the record).
+   */
+  public async requestOutOfBand(
+    orgId: string,
+    requestType: RequestType,
+    body: OobProofRequestDto,
+  ): Promise<OobProofResponse[]> {
+    const emails = body.emailId ? [...new Set(body.emailId.map((address) => address.toLowerCase()))] : undefined
+    const limit = this.config.limits.oobBatchSize
+    if (emails && emails.length > limit) {
+      throw new InvalidInputError(`emailId holds at most ${limit} addresses (OOB_BATCH_SIZE)`, [
+        { field: 'emailId', message: `must hold 1 to ${limit} addresses` },
+      ])
+    }
+    const definition = this.presentationDefinitionOf(requestType, body)
+    const agent = await this.agents.forOrg(orgId)
+    const created: { email: string | undefined; oob: OobProofRequest }[] = []
+    for (const email of emails ?? [undefined]) {
+      const oob = await agent.requestProofOutOfBand({
+        presentationDefinition: definition,
+        comment: body.comment,
+        goalCode: body.goalCode,
+        label: body.label,
+        autoAcceptProof: body.autoAcceptProof,
+        reuseConnection: body.reuseConnection ?? false,
+      })
+      created.push({ email, oob })
+    }
+    const organizationName = emails ? await this.organizationName(orgId) : ''
+    return this.records.transactional(async () => {
+      const results: OobProofResponse[] = []
+      for (const { email, oob } of created) {
+        const outOfBandId = oob.outOfBandRecord.id
+        const [record] = await this.applyAll(orgId, [oob.proofRecord], { requestType, outOfBandId })
+        const invitationUrl =
+          body.isShortenUrl === false ? oob.invitationUrl : await this.shortUrls.shorten(oob.invitationUrl, { orgId })
+        if (email) await this.mailInvitation(email, invitationUrl, organizationName, record.id)
+        results.push({
+          ...(email ? { email } : {}),
+          invitationUrl,
+          longInvitationUrl: oob.invitationUrl,
+          outOfBandId,
+          proofRecord: toProofResponse(record),
+        })
+      }
+      return results
+    })
+  }
+
+  /**
+   * `POST /proofs/:proofId/verify`: the agent accepts the received presentation and reports whether it verified;
+   * the record takes the agent's answer.
+   * @throws NotFoundError for a record the organization does not have
+   */
+  public async verify(orgId: string, proofId: string): Promise<ProofResponse> {
+    await this.getRecord(orgId, proofId)
+    const agent = await this.agents.forOrg(orgId)
+    const started = performance.now()
+    let result = 'error'
+    try {
+      const verification = await agent.verifyProof(proofId)
+      result = verification.isVerified ? 'verified' : 'not-verified'
+      const [record] = await this.records.transactional(() => this.applyAll(orgId, [verification.proofRecord], {}))
+      return toProofResponse(record)
+    } finally {
+      this.metrics.verifyDuration.observe({ result }, (performance.now() - started) / 1000)
+    }
+  }
+
+  public async list(orgId: string, query: ListProofsQuery): Promise<[ProofResponse[], number]> {
+    const [records, total] = await this.records.listForOrg(orgId, {
+      pageNumber: query.pageNumber,
+      pageSize: query.pageSize,
+      searchByText: query.searchByText ?? query.search,
+      sortField: query.sortField,
+      sortBy: query.sortBy,
+    })
+    return [records.map(toProofResponse), total]
+  }
+
+  /** The record with the request and presentation the agent holds (null when the agent lost them). */
+  public async get(orgId: string, proofId: string): Promise<ProofDetailResponse> {
+    const record = await this.getRecord(orgId, proofId)
+    const formData = await this.agentFormData(orgId, proofId)
+    return { ...toProofResponse(record), proofData: formData?.formData ?? null }
+  }
+
+  /** Revealed values (each presented credential's subject) and the verification status. */
+  public async verified(orgId: string, proofId: string): Promise<VerifiedProofResponse> {
+    const record = await this.getRecord(orgId, proofId)
+    const formData = await this.agentFormData(orgId, proofId)
+    const isVerified = record.isVerified ?? formData?.isVerified ?? null
+    return {
+      proofId: record.id,
+      state: record.state,
+      isVerified,
+      verificationStatus: isVerified === null ? 'pending' : isVerified ? 'verified' : 'not-verified',
+      errorMessage: record.errorMessage ?? null,
+      revealed: (formData?.revealed ?? []).filter(
+        (subject): subject is Record<string, unknown> => typeof subject === 'object' && subject !== null,
+      ),
+    }
+  }
+
+  /**
+   * `DELETE /orgs/:orgId/verification-records`: the agent's proof records, then the platform's. An agent that
+   * fails part-way leaves the platform's records, so the call can be repeated.
+   */
+  public async deleteAll(orgId: string): Promise<number> {
+    const agent = await this.agents.forOrg(orgId).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return undefined
+      throw error
+    })
+    if (agent !== undefined) {
+      for (const proof of await agent.listProofs()) await this.deleteOnAgent(agent, proof.id)
+    }
+    return this.records.transactional(() => this.records.deleteAllForOrg(orgId))
+  }
+
+  /**
+   * Applies one agent `proof` event (ProofEventsHandler), in the transaction that stores the event: idempotent,
+   * and a late or repeated event never moves the record backwards (proof-states.ts).
+   */
+  public async applyAgentEvent(orgId: string, record: Record<string, unknown>, occurredAt: string): Promise<void> {
+    const fields = fieldsOf(record, occurredAt)
+    if (!fields) {
+      this.logger.warn('Ignored a proof event whose record lacks id, state or threadId', { orgId })
+      return
+    }
+    await this.apply(orgId, fields, {})
+  }
+
+  /** Applies records the agent answered with, in order, in the caller's transaction. */
+  private async applyAll(
+    orgId: string,
+    agentRecords: readonly ProofRecordJson[],
+    extra: { requestType?: string; outOfBandId?: string },
+  ): Promise<ProofRecord[]> {
+    const applied: ProofRecord[] = []
+    for (const agentRecord of agentRecords) {
+      const fields = fieldsOf(agentRecord, new Date().toISOString())
+      if (!fields) throw new Error('The agent answered a proof record without id, state or threadId')
+      const record = await this.apply(orgId, fields, extra)
+      if (!record) throw new NotFoundError('Proof record not found')
+      applied.push(record)
+    }
+    return applied
+  }
+
+  private async apply(
+    orgId: string,
+    fields: ProofFields,
+    extra: { requestType?: string; outOfBandId?: string },
+  ): Promise<ProofRecord | null> {
+    const locked = await this.records.lockOrInsert(orgId, fields, extra)
+    if (!locked) return null
+    const { record, isNew } = locked
+    let changed = isNew
+    if (!isNew) {
+      const transition = proofTransition(
+        { state: record.state, updatedAt: record.agentUpdatedAt },
+        { state: fields.state, updatedAt: fields.agentUpdatedAt },
+      )
+      if (transition === 'advance' || transition === 'refresh') {
+        changed = transition === 'advance'
+        record.state = fields.state
+        record.agentUpdatedAt = fields.agentUpdatedAt
+        record.connectionId = fields.connectionId ?? record.connectionId
+        record.isVerified = fields.isVerified ?? record.isVerified
+        record.errorMessage = fields.errorMessage ?? record.errorMessage
+      }
+      // The creating request knows what the agent's events do not: fill those in whenever they arrive.
+      if (extra.requestType && !record.requestType) record.requestType = extra.requestType
+      if (extra.outOfBandId && !record.outOfBandId) record.outOfBandId = extra.outOfBandId
+      await this.records.flush()
+    }
+    if (changed) {
+      this.metrics.stateChanges.inc({ state: record.state })
+      await this.modules.publish([platformEvent(PROOF_STATE_CHANGED, { orgId }, { ...toProofResponse(record) })])
+    }
+    return record
+  }
+
+  private presentationDefinitionOf(requestType: RequestType, body: ProofRequestFieldsDto): Record<string, unknown> {
+    if (requestType === 'INDY') {
+      if (!body.proofFormats) {
+        throw new InvalidInputError('proofFormats is required when requestType is INDY', [
+          { field: 'proofFormats', message: 'is required when requestType is INDY' },
+        ])
+      }
+      throw new NotImplementedError(
+        `requestType INDY needs AnonCreds verification, which is not available yet; use requestType=${PRESENTATION_EXCHANGE}`,
+      )
+    }
+    if (!body.presentationDefinition) {
+      throw new InvalidInputError(`presentationDefinition is required when requestType is ${PRESENTATION_EXCHANGE}`, [
+        { field: 'presentationDefinition', message: `is required when requestType is ${PRESENTATION_EXCHANGE}` },
+      ])
+    }
+    if (body.protocolVersion !== undefined && body.protocolVersion !== 'v2') {
+      throw new InvalidInputError('Presentation Exchange proofs use protocolVersion v2 (Present Proof 2.0)', [
+        { field: 'protocolVersion', message: 'must be v2 for PRESENTATIONEXCHANGE' },
+      ])
+    }
+    // The validated DTO back to plain JSON for the agent (class instances carry no extra keys: whitelisted).
+    return JSON.parse(JSON.stringify(body.presentationDefinition)) as Record<string, unknown>
+  }
+
+  private agentRequest(
+    connectionId: string,
+    presentationDefinition: Record<string, unknown>,
+    body: ProofRequestFieldsDto,
+  ): RequestProofRequest {
+    return {
+      connectionId,
+      presentationDefinition,
+      comment: body.comment,
+      goalCode: body.goalCode,
+      autoAcceptProof: body.autoAcceptProof,
+      willConfirm: body.willConfirm,
+    }
+  }
+
+  private async getRecord(orgId: string, proofId: string): Promise<ProofRecord> {
+    const record = await this.records.findForOrg(orgId, proofId)
+    if (!record) throw new NotFoundError('Proof record not found')
+    return record
+  }
+
+  private async agentFormData(orgId: string, proofId: string) {
+    const agent = await this.agents.forOrg(orgId)
+    try {
+      return await agent.getProofFormData(proofId)
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined
+      throw error
+    }
+  }
+
+  private async deleteOnAgent(agent: AgentClient, proofId: string): Promise<void> {
+    try {
+      await agent.deleteProof(proofId)
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error
+    }
+  }
+
+  private async organizationName(orgId: string): Promise<string> {
+    const organization = await this.em.fork().findOne(Organization, { id: orgId }, { fields: ['name'] })
+    return organization?.name ?? 'An organization'
+  }
+
+  private async mailInvitation(to: string, url: string, organizationName: string, proofId: string): Promise<void> {
+    const qrCode = await QRCode.toDataURL(url, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
+    const subject = `${organizationName} asks you for a proof`
+    const text = [
+      `${organizationName} asks you to present a credential.`,
+      '',
+      `Open this link with your wallet, or scan the QR code in the HTML version of this mail:`,
+      url,
+    ].join('\n')
+    const html = [
+      `<p>${escapeHtml(organizationName)} asks you to present a credential.</p>`,
+      `<p><a href="${escapeHtml(url)}">Open the proof request in your wallet</a></p>`,
+      `<p><img src="${qrCode}" alt="QR code of the proof request" width="256" height="256"></p>`,
+    ].join('\n')
+    await this.outbox.add([{ idempotencyKey: `proof-oob:${proofId}:${to}`, message: { to, subject, text, html } }])
+  }
+}
+
+/** The stored fields of an agent's proof exchange record; undefined when it lacks what identifies it. */
+function fieldsOf(record: Record<string, unknown>, occurredAt: string): ProofFields | undefined {
+  const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined)
+  const id = text(record.id)
+  const state = text(record.state)
+  const threadId = text(record.threadId)
+  if (!id || !state || !threadId || !/^[0-9a-f-]{36}$/i.test(id)) return undefined
+  const instant = (value: unknown) => {
+    const time = typeof value === 'string' ? Date.parse(value) : Number.NaN
+    return Number.isNaN(time) ? undefined : new Date(time)
+  }
+  const updatedAt = instant(record.updatedAt) ?? instant(occurredAt) ?? new Date()
+  return {
+    id,
+    state: state.slice(0, 30),
+    role: (text(record.role) ?? 'verifier').slice(0, 20),
+    connectionId: text(record.connectionId)?.slice(0, 100) ?? null,
+    threadId: threadId.slice(0, 200),
+    protocolVersion: (text(record.protocolVersion) ?? 'v2').slice(0, 10),
+    isVerified: typeof record.isVerified === 'boolean' ? record.isVerified : null,
+    errorMessage: text(record.errorMessage)?.slice(0, 4000) ?? null,
+    createdAt: instant(record.createdAt) ?? updatedAt,
+    agentUpdatedAt: updatedAt,
+  }
+}

@@ -1,0 +1,63 @@
+import { injectable } from 'inversify'
+import { ConflictError, NotFoundError } from '@idplane/common'
+import { ModuleRegistry } from '../../infra/module-registry'
+import { platformEvent, type PlatformEvent } from '../../infra/platform-events'
+import type { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity'
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository'
+import { WebhookRelay } from './webhook-relay'
+import { WebhooksRepository } from './webhooks.repository'
+
+/** The type of the event the ping extension sends. */
+export const PING_EVENT_TYPE = 'webhook.ping'
+
+/** The delivery log of an organization, replays, and the ping event. */
+@injectable()
+export class WebhookDeliveriesService {
+  public constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly webhooks: WebhooksRepository,
+    private readonly relay: WebhookRelay,
+    private readonly modules: ModuleRegistry,
+  ) {}
+
+  public list(
+    orgId: string,
+    query: { pageNumber: number; pageSize: number; status?: DeliveryStatus },
+  ): Promise<[WebhookDelivery[], number]> {
+    return this.deliveries.listForOrg(orgId, query)
+  }
+
+  /**
+   * Delivers a delivered or dead delivery again: same id and event, attempts from zero, due now.
+   * @throws NotFoundError for a delivery that is not the organization's
+   * @throws ConflictError while it is still pending (its attempts go on)
+   */
+  public async replay(orgId: string, deliveryId: string): Promise<WebhookDelivery> {
+    if (!(await this.deliveries.requeue(orgId, deliveryId))) {
+      const existing = await this.deliveries.findForOrg(orgId, deliveryId)
+      if (!existing) throw new NotFoundError('Webhook delivery not found')
+      throw new ConflictError('The delivery is still pending; replay it once it is delivered or dead')
+    }
+    this.relay.poke()
+    const delivery = await this.deliveries.findForOrg(orgId, deliveryId)
+    if (!delivery) throw new NotFoundError('Webhook delivery not found')
+    return delivery
+  }
+
+  /**
+   * Publishes a `webhook.ping` event for the organization, as any module publishes its events: every target
+   * (registered webhook, notificationWebhook) gets it through the normal delivery path.
+   * @throws NotFoundError when the organization has neither target
+   */
+  public async ping(orgId: string): Promise<PlatformEvent> {
+    return this.webhooks.transactional(async () => {
+      const targets = await this.webhooks.targetsOf(orgId, undefined)
+      if (targets.webhooks.length === 0 && !targets.notificationWebhook) {
+        throw new NotFoundError('The organization has no webhook and no notificationWebhook to ping')
+      }
+      const event = platformEvent(PING_EVENT_TYPE, { orgId }, { orgId, message: 'Webhook test event' })
+      await this.modules.publish([event])
+      return event
+    })
+  }
+}
