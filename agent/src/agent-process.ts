@@ -79,6 +79,7 @@ export class AgentProcess {
       onInboundMessage: () => metrics.didcommMessages.inc({ direction: 'in' }),
       logger,
       logLevel: config.logLevel,
+      anonCredsTestRegistryDir: config.anonCredsTestRegistryDir,
       // State changes are stored with the records they belong to (the transactional outbox).
       adapters: new IdplaneAdaptersModule(this.sql, keys, {
         events: this.sender ? new StateChangeOutbox(config.label, this.sender) : undefined,

@@ -17,6 +17,14 @@ describe('loadConfig', () => {
     expect(config.recordMirrorMb).toBe(64)
   })
 
+  it('reads the test AnonCreds registry directory as an absolute path, absent when unset or empty', () => {
+    expect(loadConfig(valid).anonCredsTestRegistryDir).toBeUndefined()
+    expect(loadConfig({ ...valid, AGENT_ANONCREDS_TEST_REGISTRY_DIR: '' }).anonCredsTestRegistryDir).toBeUndefined()
+    expect(
+      loadConfig({ ...valid, AGENT_ANONCREDS_TEST_REGISTRY_DIR: 'tmp/registry' }).anonCredsTestRegistryDir,
+    ).toMatch(/^\/.+\/tmp\/registry$/)
+  })
+
   it('reads the record mirror budget, 0 turning it off', () => {
     expect(loadConfig({ ...valid, AGENT_RECORD_MIRROR_MB: '0' }).recordMirrorMb).toBe(0)
     expect(() => loadConfig({ ...valid, AGENT_RECORD_MIRROR_MB: '-1' })).toThrow(/AGENT_RECORD_MIRROR_MB/)

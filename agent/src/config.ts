@@ -36,6 +36,8 @@ export interface AgentConfig {
   readonly exitOnStdinClose: boolean
   /** V8 favours memory over speed, and garbage is collected when the agent goes idle (idle-collector.ts). */
   readonly isMemorySaving: boolean
+  /** TEST-ONLY: directory agents on one machine share as their AnonCreds registry (AGENT_ANONCREDS_TEST_REGISTRY_DIR). */
+  readonly anonCredsTestRegistryDir: string | undefined
 }
 
 /**
@@ -57,6 +59,9 @@ export const DEFAULT_RECORD_MIRROR_MB = 64
  * ConfigError, by name and reason, never by value (AGENT_API_KEY and AGENT_WALLET_KEY are secrets).
  * @throws {ConfigError}
  */
+/** Test-only, so not in the launch contract (AGENT_ENV): launchers never set it; tests and developers do. */
+export const ANONCREDS_TEST_REGISTRY_DIR_ENV = 'AGENT_ANONCREDS_TEST_REGISTRY_DIR'
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): AgentConfig {
   const env = new EnvReader(source)
   const label = env.string(AGENT_ENV.label, DEFAULT_LABEL)
@@ -91,6 +96,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const logLevel = env.oneOf(AGENT_ENV.logLevel, ['debug', 'info', 'warn', 'error'] as const, 'info')
   const recordMirrorMb = env.int(AGENT_ENV.recordMirrorMb, DEFAULT_RECORD_MIRROR_MB, { min: 0, max: 65536 })
   const isMemorySaving = env.bool(AGENT_ENV.memorySaving, DEFAULT_MEMORY_SAVING)
+  const anonCredsTestRegistryDir = env.string(ANONCREDS_TEST_REGISTRY_DIR_ENV) || undefined
   // Unset: every interface, as a pod needs; the API's process runtime passes loopback (docs/agent.md).
   const bindHost = env.string(AGENT_ENV.bindHost)
   if (bindHost !== undefined && isIP(bindHost) === 0 && bindHost !== 'localhost') {
@@ -112,5 +118,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     bindHost,
     exitOnStdinClose,
     isMemorySaving,
+    anonCredsTestRegistryDir: anonCredsTestRegistryDir ? path.resolve(anonCredsTestRegistryDir) : undefined,
   }
 }

@@ -232,16 +232,31 @@ export interface JsonLdOffer {
   options: JsonLdOfferOptions
 }
 
-/** POST /credentials/offer */
-export interface OfferCredentialRequest extends JsonLdOffer {
+/** An AnonCreds credential offer: the credential definition and each attribute's raw value. */
+export interface AnonCredsOffer {
+  credentialDefinitionId: string
+  attributes: { name: string; value: string; mimeType?: string }[]
+}
+
+/**
+ * POST /credentials/offer: a W3C JSON-LD offer (`credential` + `options`, Issue Credential v2) or an AnonCreds
+ * offer (`credentialFormats.anoncreds`, Issue Credential v2 in the `anoncreds` format or v1 in the `indy` format).
+ */
+export type OfferCredentialRequest = (JsonLdOffer | AnonCredsOfferRequest) & {
   connectionId: string
   comment?: string
   goalCode?: string
   autoAcceptCredential?: AutoAccept
 }
 
-/** POST /credentials/oob/offer */
-export interface OobOfferCredentialRequest extends JsonLdOffer {
+export interface AnonCredsOfferRequest {
+  credentialFormats: { anoncreds: AnonCredsOffer }
+  /** @default 'v2' */
+  protocolVersion?: 'v1' | 'v2'
+}
+
+/** POST /credentials/oob/offer: a JSON-LD or an AnonCreds offer, as POST /credentials/offer. */
+export type OobOfferCredentialRequest = (JsonLdOffer | AnonCredsOfferRequest) & {
   comment?: string
   label?: string
   imageUrl?: string
@@ -270,19 +285,41 @@ export interface ExchangeQuery {
 
 // --- Proofs (agent/src/admin/proofs.controller.ts): Present Proof v2, DIF Presentation Exchange ---
 
-/** POST /proofs/request */
+/** An AnonCreds restriction, as in the proof request JSON (`attr::<name>::value` / `::marker` keys allowed). */
+export type AnonCredsRestriction = Record<string, string>
+
+/** An AnonCreds proof request as its JSON has it, without the nonce (the agent makes it). */
+export interface AnonCredsProofRequestInput {
+  name?: string
+  version?: string
+  requested_attributes?: Record<string, { name?: string; names?: string[]; restrictions?: AnonCredsRestriction[] }>
+  requested_predicates?: Record<
+    string,
+    { name: string; p_type: '>=' | '<=' | '>' | '<'; p_value: number; restrictions?: AnonCredsRestriction[] }
+  >
+}
+
+/**
+ * POST /proofs/request: DIF Presentation Exchange (`presentationDefinition`, Present Proof v2) or AnonCreds
+ * (`proofFormats.anoncreds`, Present Proof v2 in the `anoncreds` format or v1 in the `indy` format).
+ */
 export interface RequestProofRequest {
   connectionId: string
-  presentationDefinition: Record<string, unknown>
+  presentationDefinition?: Record<string, unknown>
+  proofFormats?: { anoncreds: AnonCredsProofRequestInput }
+  /** @default 'v2'; 'v1' only with AnonCreds */
+  protocolVersion?: 'v1' | 'v2'
   comment?: string
   goalCode?: string
   autoAcceptProof?: AutoAccept
   willConfirm?: boolean
 }
 
-/** POST /proofs/oob/request */
+/** POST /proofs/oob/request: DIF PE or AnonCreds, as POST /proofs/request. */
 export interface OobRequestProofRequest {
-  presentationDefinition: Record<string, unknown>
+  presentationDefinition?: Record<string, unknown>
+  proofFormats?: { anoncreds: AnonCredsProofRequestInput }
+  protocolVersion?: 'v1' | 'v2'
   comment?: string
   goalCode?: string
   label?: string
@@ -313,9 +350,54 @@ export interface ProofVerification {
 export interface ProofFormData {
   isVerified: boolean | null
   state: string
-  /** The credentialSubject of each presented credential. */
+  /** The credentialSubject of each presented credential; AnonCreds: one object of all revealed raw values. */
   revealed: unknown[]
+  /** AnonCreds presentations: what was proven, by referent (null for other formats). */
+  anoncreds: AnonCredsProofSummary | null
   formData: Record<string, unknown>
+}
+
+export interface AnonCredsProofSummary {
+  revealedAttributes: Record<string, { name: string; raw: string }>
+  revealedAttributeGroups: Record<string, Record<string, string>>
+  /** The predicates the presentation proves (the values stay hidden). */
+  predicates: Record<string, { name: string; p_type: string; p_value: number }>
+  selfAttestedAttributes: Record<string, string>
+}
+
+// --- AnonCreds objects (agent/src/admin/anoncreds.controller.ts), through the agent's AnonCreds registry ---
+
+/** POST /anoncreds/schemas */
+export interface CreateAnonCredsSchemaRequest {
+  /** A did:key or a legacy Indy DID; the agent creates one when absent. */
+  issuerId?: string
+  /**
+   * Without issuerId: create a legacy (unqualified) Indy DID instead of a did:key, so the schema and its credential
+   * definitions get legacy identifiers (required by the `indy` format, i.e. Issue Credential / Present Proof v1).
+   */
+  legacyIdentifiers?: boolean
+  name: string
+  version: string
+  attributes: string[]
+}
+
+export interface AnonCredsSchemaResponse {
+  schemaId: string
+  schema: { issuerId: string; name: string; version: string; attrNames: string[] }
+}
+
+/** POST /anoncreds/credential-definitions */
+export interface CreateAnonCredsCredentialDefinitionRequest {
+  schemaId: string
+  /** @default the schema's issuer */
+  issuerId?: string
+  /** @default 'default' */
+  tag?: string
+}
+
+export interface AnonCredsCredentialDefinitionResponse {
+  credentialDefinitionId: string
+  credentialDefinition: { issuerId: string; schemaId: string; type: 'CL'; tag: string; value: unknown }
 }
 
 // --- Tenants (agent/src/admin/tenants.controller.ts): wallets of the base agent ---

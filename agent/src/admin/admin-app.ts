@@ -16,6 +16,7 @@ import { validationMetadatasToSchemas } from 'class-validator-jsonschema'
 import type { AgentMetrics } from '../metrics/agent-metrics'
 import { ApiKeyCheck } from './admin-auth'
 import { AgentController } from './agent.controller'
+import { AnonCredsController } from './anoncreds.controller'
 import type { AgentRuntime } from './agent-runtime'
 import { agentScope } from './agent-scope'
 import { ConnectionsController } from './connections.controller'
@@ -39,6 +40,7 @@ const CONTROLLERS = [
   MessagesController,
   CredentialsController,
   ProofsController,
+  AnonCredsController,
   DidsController,
   TenantsController,
 ]

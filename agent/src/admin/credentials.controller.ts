@@ -1,5 +1,5 @@
 import type { DidCommCredentialState } from '@credo-ts/didcomm'
-import { NotFoundError } from '@idplane/common'
+import { InvalidInputError, NotFoundError } from '@idplane/common'
 import { Authorized, Body, Delete, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
 
 import { assertOfferSignable } from '../formats/jsonld/offer-dry-run'
@@ -16,23 +16,45 @@ import {
 import { created, ok, toJson } from './envelope'
 import { toAutoAcceptCredential } from './exchange-mapping'
 
-/** Issue Credential v2 with W3C JSON-LD credentials (issuer and holder side). */
+/** Issue Credential v2 with W3C JSON-LD credentials, v1 and v2 with AnonCreds (issuer and holder side). */
 @Authorized()
 @JsonController('/credentials')
 export class CredentialsController {
   public constructor(private readonly runtime: AgentRuntime) {}
 
+  /**
+   * JSON-LD over Issue Credential v2, or AnonCreds: v2 in the `anoncreds` format, v1 in the `indy` format (the
+   * same offer; v1 carries only that one).
+   */
   @Post('/offer')
   @HttpCode(201)
   public async offer(@CurrentScope() scope: AgentScope, @Body() body: OfferCredentialDto) {
-    const jsonld = jsonLdFormat(body)
-    await assertOfferSignable(scope.agent.context, jsonld)
-    const record = await scope.agent.didcomm.credentials.offerCredential({
+    const common = {
       connectionId: body.connectionId,
-      protocolVersion: 'v2',
       comment: body.comment,
       goalCode: body.goalCode,
       autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
+    }
+    const credentials = scope.agent.didcomm.credentials
+    const anoncreds = body.credentialFormats?.anoncreds
+    if (anoncreds) {
+      const offer = { credentialDefinitionId: anoncreds.credentialDefinitionId, attributes: anoncreds.attributes }
+      const record =
+        body.protocolVersion === 'v1'
+          ? await credentials.offerCredential({ ...common, protocolVersion: 'v1', credentialFormats: { indy: offer } })
+          : await credentials.offerCredential({
+              ...common,
+              protocolVersion: 'v2',
+              credentialFormats: { anoncreds: offer },
+            })
+      return created(record.toJSON(), 'Credential offered')
+    }
+    if (body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
+    const jsonld = jsonLdFormat(body as JsonLdOfferDto)
+    await assertOfferSignable(scope.agent.context, jsonld)
+    const record = await credentials.offerCredential({
+      ...common,
+      protocolVersion: 'v2',
       credentialFormats: { jsonld },
     })
     return created(record.toJSON(), 'Credential offered')
@@ -42,15 +64,23 @@ export class CredentialsController {
   @HttpCode(201)
   public async offerOutOfBand(@CurrentScope() scope: AgentScope, @Body() body: OobOfferCredentialDto) {
     const agent = scope.agent
-    const jsonld = jsonLdFormat(body)
-    await assertOfferSignable(agent.context, jsonld)
-    const { message, credentialExchangeRecord } = await agent.didcomm.credentials.createOffer({
-      protocolVersion: 'v2',
+    const common = {
       comment: body.comment,
       goalCode: body.goalCode,
       autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
-      credentialFormats: { jsonld },
-    })
+    }
+    const credentials = agent.didcomm.credentials
+    const anoncreds = body.credentialFormats?.anoncreds
+    if (!anoncreds && body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
+    const offer = anoncreds && {
+      credentialDefinitionId: anoncreds.credentialDefinitionId,
+      attributes: anoncreds.attributes,
+    }
+    const { message, credentialExchangeRecord } = offer
+      ? body.protocolVersion === 'v1'
+        ? await credentials.createOffer({ ...common, protocolVersion: 'v1', credentialFormats: { indy: offer } })
+        : await credentials.createOffer({ ...common, protocolVersion: 'v2', credentialFormats: { anoncreds: offer } })
+      : await createJsonLdOffer(scope, common, body as JsonLdOfferDto)
     const oob = await agent.didcomm.oob.createInvitation({
       label: body.label ?? scope.label,
       imageUrl: body.imageUrl ?? scope.imageUrl,
@@ -113,6 +143,26 @@ export class CredentialsController {
   public async formData(@CurrentScope() scope: AgentScope, @Param('credentialRecordId') id: string) {
     return ok(toJson(await scope.agent.didcomm.credentials.getFormatData(id)))
   }
+}
+
+async function createJsonLdOffer(
+  scope: AgentScope,
+  common: { comment?: string; goalCode?: string; autoAcceptCredential: ReturnType<typeof toAutoAcceptCredential> },
+  body: JsonLdOfferDto,
+) {
+  const jsonld = jsonLdFormat(body)
+  await assertOfferSignable(scope.agent.context, jsonld)
+  return scope.agent.didcomm.credentials.createOffer({
+    ...common,
+    protocolVersion: 'v2',
+    credentialFormats: { jsonld },
+  })
+}
+
+function v1NeedsAnonCreds() {
+  return new InvalidInputError('Issue Credential v1 carries AnonCreds only', [
+    { field: 'protocolVersion', message: 'v1 needs credentialFormats.anoncreds' },
+  ])
 }
 
 function jsonLdFormat(body: JsonLdOfferDto) {

@@ -1,15 +1,24 @@
+import type { AnonCredsRequestProofFormat } from '@credo-ts/anoncreds'
 import type { DidCommProofState } from '@credo-ts/didcomm'
-import { InvalidStateError, NotFoundError } from '@idplane/common'
+import type { AnonCredsProofSummary } from '@idplane/common/agent-contract/admin-api'
+import { ConflictError, InvalidInputError, InvalidStateError, NotFoundError } from '@idplane/common'
 import { Authorized, Body, Delete, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
 
+import { AnonCredsError, readPresentationRequest } from '../anoncreds'
 import type { AgentRuntime } from './agent-runtime'
 import { type AgentScope, CurrentScope } from './agent-scope'
-import { AcceptProofRequestDto, OobRequestProofDto, ProofQueryDto, RequestProofDto } from './dto/exchanges.dto'
+import {
+  AcceptProofRequestDto,
+  type AnonCredsProofRequestDto,
+  OobRequestProofDto,
+  ProofQueryDto,
+  RequestProofDto,
+} from './dto/exchanges.dto'
 import { created, ok, toJson } from './envelope'
 import { toAutoAcceptProof } from './exchange-mapping'
 import { InvitationDids } from './invitation-dids'
 
-/** Present Proof v2 with DIF Presentation Exchange (verifier and holder side). */
+/** Present Proof v2 with DIF Presentation Exchange, v1 and v2 with AnonCreds (verifier and holder side). */
 @Authorized()
 @JsonController('/proofs')
 export class ProofsController {
@@ -17,16 +26,31 @@ export class ProofsController {
 
   public constructor(private readonly runtime: AgentRuntime) {}
 
+  /** DIF PE over Present Proof v2, or AnonCreds: v2 in the `anoncreds` format, v1 in the `indy` format. */
   @Post('/request')
   @HttpCode(201)
   public async request(@CurrentScope() scope: AgentScope, @Body() body: RequestProofDto) {
-    const record = await scope.agent.didcomm.proofs.requestProof({
+    const common = {
       connectionId: body.connectionId,
-      protocolVersion: 'v2',
       comment: body.comment,
       goalCode: body.goalCode,
       willConfirm: body.willConfirm,
       autoAcceptProof: toAutoAcceptProof(body.autoAcceptProof),
+    }
+    const proofs = scope.agent.didcomm.proofs
+    const anoncreds = body.proofFormats?.anoncreds
+    if (anoncreds) {
+      const request = anonCredsProofRequest(anoncreds)
+      const record =
+        body.protocolVersion === 'v1'
+          ? await proofs.requestProof({ ...common, protocolVersion: 'v1', proofFormats: { indy: request } })
+          : await proofs.requestProof({ ...common, protocolVersion: 'v2', proofFormats: { anoncreds: request } })
+      return created(record.toJSON(), 'Proof requested')
+    }
+    if (body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
+    const record = await proofs.requestProof({
+      ...common,
+      protocolVersion: 'v2',
       proofFormats: { presentationExchange: { presentationDefinition: body.presentationDefinition as never } },
     })
     return created(record.toJSON(), 'Proof requested')
@@ -36,13 +60,24 @@ export class ProofsController {
   @HttpCode(201)
   public async requestOutOfBand(@CurrentScope() scope: AgentScope, @Body() body: OobRequestProofDto) {
     const agent = scope.agent
-    const { message, proofRecord } = await agent.didcomm.proofs.createRequest({
-      protocolVersion: 'v2',
+    const common = {
       comment: body.comment,
       goalCode: body.goalCode,
       autoAcceptProof: toAutoAcceptProof(body.autoAcceptProof),
-      proofFormats: { presentationExchange: { presentationDefinition: body.presentationDefinition as never } },
-    })
+    }
+    const proofs = agent.didcomm.proofs
+    const anoncreds = body.proofFormats?.anoncreds
+    if (!anoncreds && body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
+    const request = anoncreds && anonCredsProofRequest(anoncreds)
+    const { message, proofRecord } = !request
+      ? await proofs.createRequest({
+          ...common,
+          protocolVersion: 'v2',
+          proofFormats: { presentationExchange: { presentationDefinition: body.presentationDefinition as never } },
+        })
+      : body.protocolVersion === 'v1'
+        ? await proofs.createRequest({ ...common, protocolVersion: 'v1', proofFormats: { indy: request } })
+        : await proofs.createRequest({ ...common, protocolVersion: 'v2', proofFormats: { anoncreds: request } })
     // reuseConnection: the wallet's standing invitation DID, so a holder already connected through it reuses
     // that connection instead of making a new one.
     const invitationDid = body.reuseConnection
@@ -71,18 +106,26 @@ export class ProofsController {
   @HttpCode(201)
   public async acceptRequest(@CurrentScope() scope: AgentScope, @Body() body: AcceptProofRequestDto) {
     const proofs = scope.agent.didcomm.proofs
-    const selected = await proofs.selectCredentialsForRequest({
-      proofExchangeRecordId: body.proofRecordId,
-      proofFormats: {
-        presentationExchange: {},
-      },
-    })
-    const record = await proofs.acceptRequest({
-      proofExchangeRecordId: body.proofRecordId,
-      proofFormats: selected.proofFormats,
-      comment: body.comment,
-    })
-    return created(record.toJSON(), 'Presentation sent')
+    // The formats come from the request message (PE, anoncreds or indy); credentials are picked automatically.
+    const selected = await proofs.selectCredentialsForRequest({ proofExchangeRecordId: body.proofRecordId })
+    try {
+      const record = await proofs.acceptRequest({
+        proofExchangeRecordId: body.proofRecordId,
+        proofFormats: selected.proofFormats,
+        comment: body.comment,
+      })
+      return created(record.toJSON(), 'Presentation sent')
+    } catch (error) {
+      // The wallet cannot satisfy the request (an AnonCreds predicate the credential does not meet): the verifier
+      // is told with a problem report so that the exchange ends on both sides instead of waiting forever.
+      if (!(error instanceof AnonCredsError)) throw error
+      await proofs.declineRequest({
+        proofExchangeRecordId: body.proofRecordId,
+        sendProblemReport: true,
+        problemReportDescription: `Cannot satisfy the proof request: ${error.message}`,
+      })
+      throw new ConflictError(`Cannot satisfy the proof request (declined with a problem report): ${error.message}`)
+    }
   }
 
   /** Verifier: accepts a received presentation (Credo verified it on receipt) and reports the result. */
@@ -138,11 +181,97 @@ export class ProofsController {
     const proofs = scope.agent.didcomm.proofs
     const record = await proofs.getById(id)
     const formData = await proofs.getFormatData(id)
+    const anoncreds = anonCredsSummary(formData)
+    if (anoncreds) {
+      const revealed = {
+        ...Object.fromEntries(Object.values(anoncreds.revealedAttributes).map((a) => [a.name, a.raw])),
+      }
+      for (const group of Object.values(anoncreds.revealedAttributeGroups)) Object.assign(revealed, group)
+      return ok({
+        isVerified: record.isVerified ?? null,
+        state: record.state,
+        revealed: [revealed],
+        anoncreds,
+        formData: toJson(formData),
+      })
+    }
     const presentation = formData.presentation?.presentationExchange as { verifiableCredential?: unknown } | undefined
     const credentials = presentation?.verifiableCredential
     const revealed = (Array.isArray(credentials) ? credentials : credentials ? [credentials] : []).map(
       (credential) => (credential as { credentialSubject?: unknown }).credentialSubject,
     )
-    return ok({ isVerified: record.isVerified ?? null, state: record.state, revealed, formData: toJson(formData) })
+    return ok({
+      isVerified: record.isVerified ?? null,
+      state: record.state,
+      revealed,
+      anoncreds: null,
+      formData: toJson(formData),
+    })
+  }
+}
+
+function v1NeedsAnonCreds() {
+  return new InvalidInputError('Present Proof v1 carries AnonCreds only', [
+    { field: 'protocolVersion', message: 'v1 needs proofFormats.anoncreds' },
+  ])
+}
+
+/** The request Credo's format services take (Credo adds the nonce). */
+function anonCredsProofRequest(input: AnonCredsProofRequestDto): AnonCredsRequestProofFormat {
+  const request = {
+    name: input.name ?? 'proof-request',
+    version: input.version ?? '1.0',
+    requested_attributes: (input.requested_attributes ?? {}) as AnonCredsRequestProofFormat['requested_attributes'],
+    requested_predicates: (input.requested_predicates ?? {}) as AnonCredsRequestProofFormat['requested_predicates'],
+  }
+  // Credo sends the request as given; checked here so a malformed one is a 400, not a holder-side failure.
+  readPresentationRequest({ ...request, nonce: '1' }, 'proofFormats.anoncreds')
+  return request
+}
+
+interface AnonCredsPresentationJson {
+  requested_proof?: {
+    revealed_attrs?: Record<string, { raw?: string }>
+    revealed_attr_groups?: Record<string, { values?: Record<string, { raw?: string }> }>
+    self_attested_attrs?: Record<string, string>
+    predicates?: Record<string, unknown>
+  }
+}
+
+interface AnonCredsRequestJson {
+  requested_attributes?: Record<string, { name?: string }>
+  requested_predicates?: Record<string, { name: string; p_type: string; p_value: number }>
+}
+
+/** What an AnonCreds (anoncreds or indy format) presentation proves, read from its request and proof JSON. */
+function anonCredsSummary(formData: {
+  request?: Record<string, unknown>
+  presentation?: Record<string, unknown>
+}): AnonCredsProofSummary | undefined {
+  const key = formData.request?.anoncreds ? 'anoncreds' : formData.request?.indy ? 'indy' : undefined
+  if (!key) return undefined
+  const request = formData.request?.[key] as AnonCredsRequestJson
+  const proof = (formData.presentation?.[key] as AnonCredsPresentationJson | undefined)?.requested_proof ?? {}
+  const revealedAttributes: AnonCredsProofSummary['revealedAttributes'] = {}
+  for (const [referent, value] of Object.entries(proof.revealed_attrs ?? {}))
+    revealedAttributes[referent] = {
+      name: request.requested_attributes?.[referent]?.name ?? referent,
+      raw: value.raw ?? '',
+    }
+  const revealedAttributeGroups: AnonCredsProofSummary['revealedAttributeGroups'] = {}
+  for (const [referent, group] of Object.entries(proof.revealed_attr_groups ?? {}))
+    revealedAttributeGroups[referent] = Object.fromEntries(
+      Object.entries(group.values ?? {}).map(([name, value]) => [name, value.raw ?? '']),
+    )
+  const predicates: AnonCredsProofSummary['predicates'] = {}
+  for (const referent of Object.keys(proof.predicates ?? {})) {
+    const predicate = request.requested_predicates?.[referent]
+    if (predicate) predicates[referent] = { name: predicate.name, p_type: predicate.p_type, p_value: predicate.p_value }
+  }
+  return {
+    revealedAttributes,
+    revealedAttributeGroups,
+    predicates,
+    selfAttestedAttributes: proof.self_attested_attrs ?? {},
   }
 }

@@ -50,3 +50,5 @@ export type {
   RequestedProofJson,
 } from './presentation/types'
 export { checkPresentation, type PresentationCheck, verifyPresentation, type VerifyPresentationOptions } from './verify'
+// Validates a presentation request's shape (admin input before it goes out); throws AnonCredsError.
+export { parsePresentationRequest as readPresentationRequest } from './presentation/parse'

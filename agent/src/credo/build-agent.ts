@@ -14,11 +14,14 @@ import {
   DidCommModule,
   DidCommProofV2Protocol,
 } from '@credo-ts/didcomm'
+import { DidCommCredentialV1Protocol, DidCommProofV1Protocol } from '@credo-ts/anoncreds'
 import { agentDependencies } from '@credo-ts/node'
 import { QuestionAnswerModule } from '@credo-ts/question-answer'
 import type { Logger, LogLevel } from '@idplane/common'
 
 import type { IdplaneAdaptersModule } from '../adapters/idplane-adapters.module'
+import { IdplaneAnonCredsModule } from '../formats/anoncreds/idplane-anoncreds.module'
+import { TestAnonCredsRegistry } from '../formats/anoncreds/test-registry'
 import { IdplaneW3cCredentialsModule } from '../formats/jsonld/idplane-w3c-credentials.module'
 import { NarrowingDifPresentationExchangeModule } from '../formats/presentation-exchange/narrowing-presentation-exchange'
 import { TenancyModule } from '../tenancy/tenancy.module'
@@ -28,7 +31,7 @@ import { abandonFailedCredentialExchanges } from './abandon-failed-credential-ex
 import { CachingKeyDidResolver, CachingPeerDidResolver } from './caching-did-resolvers'
 import { CredoLogger } from './credo-logger'
 import { cacheX25519Conversions } from './x25519-conversion-cache'
-import { credentialFormats, proofFormats } from './formats'
+import { credentialFormats, indyCredentialFormat, indyProofFormat, proofFormats } from './formats'
 
 export interface BuildAgentOptions {
   endpoints: string[]
@@ -39,11 +42,13 @@ export interface BuildAgentOptions {
   adapters: IdplaneAdaptersModule
   /** Called for every DIDComm message the inbound port takes in. */
   onInboundMessage?: () => void
+  /** TEST-ONLY shared directory of the test AnonCreds registry (AGENT_ANONCREDS_TEST_REGISTRY_DIR); memory if unset. */
+  anonCredsTestRegistryDir?: string
 }
 
 /**
- * Assembles the Credo agent: our storage and KMS adapters, base-wallet tenancy, DIDComm over HTTP with the v2 credential and proof
- * protocols, question-answer, and W3C JSON-LD with our offline loader. Exchanges never auto-accept by agent
+ * Assembles the Credo agent: our storage and KMS adapters, base-wallet tenancy, DIDComm over HTTP with the v1 and v2
+ * credential and proof protocols, question-answer, W3C JSON-LD with our offline loader, and AnonCreds. Exchanges never auto-accept by agent
  * default; each admin call says how far its exchange may go on its own.
  */
 export function buildAgent(options: BuildAgentOptions) {
@@ -61,6 +66,10 @@ export function buildAgent(options: BuildAgentOptions) {
       w3cCredentials: new IdplaneW3cCredentialsModule(),
       // Credo's default `pex` module, with the holder's candidate credentials narrowed before PEX evaluates them.
       pex: new NarrowingDifPresentationExchangeModule(),
+      // AnonCreds on our TypeScript library (no anoncreds-rs native binding); the test registry until the ledger issue.
+      anoncreds: new IdplaneAnonCredsModule({
+        registries: [new TestAnonCredsRegistry(options.anonCredsTestRegistryDir)],
+      }),
       dids: new DidsModule({
         registrars: [new KeyDidRegistrar(), new PeerDidRegistrar()],
         // did:key and self-contained did:peer documents never change: resolved once per process (bounded).
@@ -90,11 +99,17 @@ export function buildAgent(options: BuildAgentOptions) {
         },
         credentials: {
           autoAcceptCredentials: DidCommAutoAcceptCredential.Never,
-          credentialProtocols: [new DidCommCredentialV2Protocol({ credentialFormats: credentialFormats() })],
+          credentialProtocols: [
+            new DidCommCredentialV1Protocol({ indyCredentialFormat: indyCredentialFormat() }),
+            new DidCommCredentialV2Protocol({ credentialFormats: credentialFormats() }),
+          ],
         },
         proofs: {
           autoAcceptProofs: DidCommAutoAcceptProof.Never,
-          proofProtocols: [new DidCommProofV2Protocol({ proofFormats: proofFormats() })],
+          proofProtocols: [
+            new DidCommProofV1Protocol({ indyProofFormat: indyProofFormat() }),
+            new DidCommProofV2Protocol({ proofFormats: proofFormats() }),
+          ],
         },
         mediator: false,
         mediationRecipient: false,

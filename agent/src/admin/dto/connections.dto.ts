@@ -67,7 +67,9 @@ class ReceiveOptionsDto {
 }
 
 export class ReceiveInvitationUrlDto extends ReceiveOptionsDto implements ReceiveInvitationUrlRequest {
-  @IsUrl({ require_tld: false, protocols: ['http', 'https', 'didcomm'] }) invitationUrl: string
+  // An invitation carrying an AnonCreds offer (its key correctness proof) is tens of kilobytes of URL.
+  @IsUrl({ require_tld: false, protocols: ['http', 'https', 'didcomm'], max_allowed_length: 262144 })
+  invitationUrl: string
 }
 
 export class ReceiveInvitationDto extends ReceiveOptionsDto implements ReceiveInvitationRequest {

@@ -1,14 +1,31 @@
 import { Type } from 'class-transformer'
-import { IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator'
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator'
 import type {
   AcceptOfferRequest,
+  AnonCredsOffer,
+  AnonCredsOfferRequest,
+  AnonCredsProofRequestInput,
   AcceptProofRequestRequest,
   AutoAccept,
   ExchangeQuery,
+  CreateAnonCredsCredentialDefinitionRequest,
+  CreateAnonCredsSchemaRequest,
   JsonLdOffer,
   JsonLdOfferOptions,
-  OfferCredentialRequest,
-  OobOfferCredentialRequest,
   OobRequestProofRequest,
   RequestProofRequest,
 } from '@idplane/common/agent-contract/admin-api'
@@ -27,14 +44,64 @@ export class JsonLdOfferDto implements JsonLdOffer {
   @ValidateNested() @Type(() => JsonLdOptionsDto) options: JsonLdOptionsDto
 }
 
-export class OfferCredentialDto extends JsonLdOfferDto implements OfferCredentialRequest {
+export class AnonCredsOfferAttributeDto {
+  @IsString() @IsNotEmpty() @MaxLength(256) name: string
+  @IsString() @MaxLength(65536) value: string
+  @IsOptional() @IsString() mimeType?: string
+}
+
+export class AnonCredsOfferDto implements AnonCredsOffer {
+  @IsString() @IsNotEmpty() credentialDefinitionId: string
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(125)
+  @ValidateNested({ each: true })
+  @Type(() => AnonCredsOfferAttributeDto)
+  attributes: AnonCredsOfferAttributeDto[]
+}
+
+export class AnonCredsCredentialFormatsDto {
+  @ValidateNested() @Type(() => AnonCredsOfferDto) anoncreds: AnonCredsOfferDto
+}
+
+/**
+ * A JSON-LD offer (`credential` + `options`) or an AnonCreds one (`credentialFormats.anoncreds`): exactly one.
+ * The JSON-LD fields are validated only when no AnonCreds format is given.
+ */
+export class OfferCredentialDto implements Partial<JsonLdOffer>, Partial<AnonCredsOfferRequest> {
+  @ValidateIf((body: OfferCredentialDto) => body.credentialFormats === undefined) @IsObject() credential?: Record<
+    string,
+    unknown
+  >
+  @ValidateIf((body: OfferCredentialDto) => body.credentialFormats === undefined)
+  @ValidateNested()
+  @Type(() => JsonLdOptionsDto)
+  options?: JsonLdOptionsDto
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AnonCredsCredentialFormatsDto)
+  credentialFormats?: AnonCredsCredentialFormatsDto
+  @IsOptional() @IsIn(['v1', 'v2']) protocolVersion?: 'v1' | 'v2'
   @IsUUID() connectionId: string
   @IsOptional() @IsString() comment?: string
   @IsOptional() @IsString() goalCode?: string
   @IsOptional() @IsIn(AUTO_ACCEPT) autoAcceptCredential?: AutoAccept
 }
 
-export class OobOfferCredentialDto extends JsonLdOfferDto implements OobOfferCredentialRequest {
+/** Out-of-band: a JSON-LD offer or an AnonCreds one, as POST /credentials/offer. */
+export class OobOfferCredentialDto implements Partial<JsonLdOffer>, Partial<AnonCredsOfferRequest> {
+  @ValidateIf((body: OobOfferCredentialDto) => body.credentialFormats === undefined)
+  @IsObject()
+  credential?: Record<string, unknown>
+  @ValidateIf((body: OobOfferCredentialDto) => body.credentialFormats === undefined)
+  @ValidateNested()
+  @Type(() => JsonLdOptionsDto)
+  options?: JsonLdOptionsDto
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AnonCredsCredentialFormatsDto)
+  credentialFormats?: AnonCredsCredentialFormatsDto
+  @IsOptional() @IsIn(['v1', 'v2']) protocolVersion?: 'v1' | 'v2'
   @IsOptional() @IsString() comment?: string
   @IsOptional() @IsString() label?: string
   @IsOptional() @IsString() imageUrl?: string
@@ -55,9 +122,26 @@ export class CredentialQueryDto implements ExchangeQuery {
   @IsOptional() @IsString() state?: string
 }
 
+export class AnonCredsProofRequestDto implements AnonCredsProofRequestInput {
+  @IsOptional() @IsString() @MaxLength(256) name?: string
+  @IsOptional() @IsString() @MaxLength(64) version?: string
+  // The referents are checked against the AnonCreds request shape in the controller (AnonCredsError: 400).
+  @IsOptional() @IsObject() requested_attributes?: AnonCredsProofRequestInput['requested_attributes']
+  @IsOptional() @IsObject() requested_predicates?: AnonCredsProofRequestInput['requested_predicates']
+}
+
+export class AnonCredsProofFormatsDto {
+  @ValidateNested() @Type(() => AnonCredsProofRequestDto) anoncreds: AnonCredsProofRequestDto
+}
+
+/** DIF Presentation Exchange (`presentationDefinition`) or AnonCreds (`proofFormats.anoncreds`): exactly one. */
 export class RequestProofDto implements RequestProofRequest {
   @IsUUID() connectionId: string
-  @IsObject() presentationDefinition: Record<string, unknown>
+  @ValidateIf((body: RequestProofDto) => body.proofFormats === undefined)
+  @IsObject()
+  presentationDefinition?: Record<string, unknown>
+  @IsOptional() @ValidateNested() @Type(() => AnonCredsProofFormatsDto) proofFormats?: AnonCredsProofFormatsDto
+  @IsOptional() @IsIn(['v1', 'v2']) protocolVersion?: 'v1' | 'v2'
   @IsOptional() @IsString() comment?: string
   @IsOptional() @IsString() goalCode?: string
   @IsOptional() @IsIn(AUTO_ACCEPT) autoAcceptProof?: AutoAccept
@@ -65,7 +149,11 @@ export class RequestProofDto implements RequestProofRequest {
 }
 
 export class OobRequestProofDto implements OobRequestProofRequest {
-  @IsObject() presentationDefinition: Record<string, unknown>
+  @ValidateIf((body: OobRequestProofDto) => body.proofFormats === undefined)
+  @IsObject()
+  presentationDefinition?: Record<string, unknown>
+  @IsOptional() @ValidateNested() @Type(() => AnonCredsProofFormatsDto) proofFormats?: AnonCredsProofFormatsDto
+  @IsOptional() @IsIn(['v1', 'v2']) protocolVersion?: 'v1' | 'v2'
   @IsOptional() @IsString() comment?: string
   @IsOptional() @IsString() goalCode?: string
   @IsOptional() @IsString() label?: string
@@ -84,4 +172,24 @@ export class ProofQueryDto implements ExchangeQuery {
   @IsOptional() @IsString() threadId?: string
   @IsOptional() @IsString() connectionId?: string
   @IsOptional() @IsString() state?: string
+}
+
+export class CreateAnonCredsSchemaDto implements CreateAnonCredsSchemaRequest {
+  @IsOptional() @IsString() @IsNotEmpty() issuerId?: string
+  @IsOptional() @IsBoolean() legacyIdentifiers?: boolean
+  @IsString() @IsNotEmpty() @MaxLength(256) name: string
+  @IsString() @IsNotEmpty() @MaxLength(64) version: string
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(125)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(256, { each: true })
+  attributes: string[]
+}
+
+export class CreateAnonCredsCredentialDefinitionDto implements CreateAnonCredsCredentialDefinitionRequest {
+  @IsString() @IsNotEmpty() schemaId: string
+  @IsOptional() @IsString() @IsNotEmpty() issuerId?: string
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(64) tag?: string
 }

@@ -1,0 +1,104 @@
+import type { AnonCredsSchema } from '@credo-ts/anoncreds'
+import { TypedArrayEncoder } from '@credo-ts/core'
+import { ConflictError, InvalidInputError, NotFoundError } from '@idplane/common'
+import { Authorized, Body, Get, HttpCode, JsonController, Post } from 'routing-controllers'
+
+import { type AgentScope, CurrentScope } from './agent-scope'
+import { CreateAnonCredsCredentialDefinitionDto, CreateAnonCredsSchemaDto } from './dto/exchanges.dto'
+import { created, ok } from './envelope'
+
+/**
+ * AnonCreds schemas and credential definitions, created by this agent and registered through its AnonCreds registry
+ * (for now the test registry, agent/src/formats/anoncreds/test-registry.ts), and the AnonCreds credentials it holds.
+ */
+@Authorized()
+@JsonController('/anoncreds')
+export class AnonCredsController {
+  @Post('/schemas')
+  @HttpCode(201)
+  public async createSchema(@CurrentScope() scope: AgentScope, @Body() body: CreateAnonCredsSchemaDto) {
+    if (new Set(body.attributes).size !== body.attributes.length)
+      throw new InvalidInputError('Attribute names must be unique', [
+        { field: 'attributes', message: 'has duplicates' },
+      ])
+    const issuerId =
+      body.issuerId ?? (body.legacyIdentifiers ? await createLegacyIssuerDid(scope) : await createIssuerDid(scope))
+    const schema: AnonCredsSchema = { issuerId, name: body.name, version: body.version, attrNames: body.attributes }
+    const result = await scope.agent.modules.anoncreds.registerSchema({ schema, options: {} })
+    const state = result.schemaState
+    if (state.state !== 'finished' || !state.schemaId) throw registrationFailed('schema', state)
+    return created({ schemaId: state.schemaId, schema: state.schema }, 'Schema registered')
+  }
+
+  /** Generates the CL keys (two 1024-bit safe primes: seconds) and registers the public part. */
+  @Post('/credential-definitions')
+  @HttpCode(201)
+  public async createCredentialDefinition(
+    @CurrentScope() scope: AgentScope,
+    @Body() body: CreateAnonCredsCredentialDefinitionDto,
+  ) {
+    const anoncreds = scope.agent.modules.anoncreds
+    const schema = await anoncreds.getSchema(body.schemaId)
+    if (!schema.schema)
+      throw new NotFoundError(`Schema ${body.schemaId} not found: ${schema.resolutionMetadata.message ?? ''}`)
+    const result = await anoncreds.registerCredentialDefinition({
+      credentialDefinition: {
+        issuerId: body.issuerId ?? schema.schema.issuerId,
+        schemaId: body.schemaId,
+        tag: body.tag ?? 'default',
+      },
+      options: { supportRevocation: false },
+    })
+    const state = result.credentialDefinitionState
+    if (state.state !== 'finished' || !state.credentialDefinitionId)
+      throw registrationFailed('credential definition', state)
+    return created(
+      { credentialDefinitionId: state.credentialDefinitionId, credentialDefinition: state.credentialDefinition },
+      'Credential definition registered',
+    )
+  }
+
+  /** The credential definitions this agent (or tenant) created. */
+  @Get('/credential-definitions')
+  public async listCredentialDefinitions(@CurrentScope() scope: AgentScope) {
+    const records = await scope.agent.modules.anoncreds.getCreatedCredentialDefinitions({})
+    return ok(
+      records.map((record) => ({
+        credentialDefinitionId: record.credentialDefinitionId,
+        credentialDefinition: record.credentialDefinition,
+      })),
+    )
+  }
+
+  /** The AnonCreds credentials this wallet holds (raw attribute values, identifiers). */
+  @Get('/credentials')
+  public async listCredentials(@CurrentScope() scope: AgentScope) {
+    return ok(await scope.agent.modules.anoncreds.getCredentials({}))
+  }
+}
+
+async function createIssuerDid(scope: AgentScope): Promise<string> {
+  const result = await scope.agent.dids.create({
+    method: 'key',
+    options: { createKey: { type: { kty: 'OKP', crv: 'Ed25519' } } },
+  })
+  if (result.didState.state !== 'finished') throw new Error(`Could not create an issuer DID: ${result.didState.state}`)
+  return result.didState.did
+}
+
+/**
+ * A legacy (unqualified) Indy DID, as Indy derives one: base58 of the first 16 bytes of a new Ed25519 public key.
+ * Its objects get legacy identifiers, which the `indy` format and the v1 protocols require.
+ */
+async function createLegacyIssuerDid(scope: AgentScope): Promise<string> {
+  const { publicJwk } = await scope.agent.kms.createKey({ type: { kty: 'OKP', crv: 'Ed25519' } })
+  return TypedArrayEncoder.toBase58(Buffer.from(publicJwk.x, 'base64url').subarray(0, 16))
+}
+
+function registrationFailed(what: string, state: { state: string; reason?: string }) {
+  const reason = state.reason ?? state.state
+  // The registry refuses an identifier taken by another object; anything else is bad input (unknown issuer, ...).
+  if (/already registered/.test(reason))
+    return new ConflictError(`The ${what} is already registered differently: ${reason}`)
+  return new InvalidInputError(`Could not register the ${what}: ${reason}`, [])
+}
