@@ -2,36 +2,20 @@ import 'reflect-metadata'
 import type { Server } from 'node:http'
 import { randomInt, randomUUID } from 'node:crypto'
 import request from 'supertest'
-import { ContainerModule, injectable } from 'inversify'
 import { RequestContext } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { AgentClients } from '../../api/src/agent-client/agent-clients'
-import type { PlatformEvent, PlatformEventListener } from '../../api/src/infra/platform-events'
-import { API_MODULES } from '../../api/src/modules'
 import { freePort } from '../helpers/agent-in-process'
 import { waitUntil } from '../helpers/agent-process'
+import { recordPlatformEvents } from '../helpers/platform-events'
 import { startApi, type TestApi } from '../helpers/api'
 import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 
 jest.setTimeout(600_000)
 
-/** Every platform event the API published (a listener declared the way the webhooks module declares its own). */
-const published: PlatformEvent[] = []
-
-@injectable()
-class RecordingListener implements PlatformEventListener {
-  public async onEvents(events: readonly PlatformEvent[]): Promise<void> {
-    published.push(...events)
-  }
-}
-
-API_MODULES.push({
-  name: 'recording-listener',
-  controllers: [],
-  platformEventListeners: [RecordingListener],
-  bindings: new ContainerModule(({ bind }) => void bind(RecordingListener).toSelf().inSingletonScope()),
-})
+/** Platform events published by any module, as a webhook listener would get them. */
+const published = recordPlatformEvents()
 
 interface ConnectionItem {
   id: string

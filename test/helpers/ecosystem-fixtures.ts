@@ -1,9 +1,6 @@
 import 'reflect-metadata'
 import { randomUUID } from 'node:crypto'
 import request from 'supertest'
-import { ContainerModule, injectable } from 'inversify'
-import type { ApiModule } from '../../api/src/infra/api-module'
-import type { PlatformEvent, PlatformEventListener } from '../../api/src/infra/platform-events'
 import type { TestApi } from './api'
 
 /** Every ecosystem route (spec: Endpoints, Ecosystems), with its path template as the explorer lists it. */
@@ -22,33 +19,7 @@ export const ECOSYSTEM_ROUTES = [
 
 export type HttpMethod = (typeof ECOSYSTEM_ROUTES)[number]['method']
 
-/** The platform events published while the recorder's module is in API_MODULES. */
-export class EventRecorder {
-  public readonly events: PlatformEvent[] = []
-
-  public ofType(type: string): PlatformEvent[] {
-    return this.events.filter((event) => event.type === type)
-  }
-}
-
-/**
- * A module that only listens to platform events (as the webhooks module does), to push onto API_MODULES before
- * startApi(): what the organizations' webhooks would be given.
- */
-export function eventRecordingModule(recorder: EventRecorder): ApiModule {
-  @injectable()
-  class RecordingListener implements PlatformEventListener {
-    public async onEvents(events: readonly PlatformEvent[]): Promise<void> {
-      recorder.events.push(...events)
-    }
-  }
-  return {
-    name: 'event-recorder',
-    controllers: [],
-    platformEventListeners: [RecordingListener],
-    bindings: new ContainerModule(({ bind }) => void bind(RecordingListener).toSelf().inSingletonScope()),
-  }
-}
+export { EventRecorder, eventRecordingModule } from './platform-events'
 
 /** The body of POST /v1/ecosystem with a unique name. */
 export function anEcosystemBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -5,15 +5,13 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import request from 'supertest'
 import { connect } from 'amqplib'
-import { ContainerModule, injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
-import type { PlatformEvent, PlatformEventListener } from '../../api/src/infra/platform-events'
 import { mailDirectory } from '../../api/src/infra/mail/file-mailer'
-import { API_MODULES } from '../../api/src/modules'
 import { BulkRequest } from '../../api/src/modules/bulk-issuance/bulk-request.entity'
 import { BULK_QUEUE, ROW_JOB_RETRY_DELAYS_MS } from '../../api/src/modules/bulk-issuance/bulk-execution.service'
 import { DEAD_LETTER_SUFFIX } from '../../api/src/infra/queue/queue'
 import { retryQueueName } from '../../api/src/infra/queue/amqp-message'
+import { recordPlatformEvents } from '../helpers/platform-events'
 import { startApi, type TestApi } from '../helpers/api'
 import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
 import { aMember } from '../helpers/org-fixtures'
@@ -21,22 +19,8 @@ import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/to
 
 jest.setTimeout(60_000)
 
-/** Platform events published by any module, as a webhook listener would get them (this file's module only). */
-const published: PlatformEvent[] = []
-
-@injectable()
-class RecordingListener implements PlatformEventListener {
-  public async onEvents(events: readonly PlatformEvent[]): Promise<void> {
-    published.push(...events)
-  }
-}
-
-API_MODULES.push({
-  name: 'bulk-event-recorder',
-  controllers: [],
-  platformEventListeners: [RecordingListener],
-  bindings: new ContainerModule(({ bind }) => void bind(RecordingListener).toSelf().inSingletonScope()),
-})
+/** Platform events published by any module, as a webhook listener would get them. */
+const published = recordPlatformEvents()
 
 const ATTRIBUTES = [
   { attributeName: 'name', displayName: 'Name', schemaDataType: 'string', isRequired: true, maxLength: 40 },

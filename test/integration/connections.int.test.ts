@@ -1,34 +1,18 @@
 import 'reflect-metadata'
 import { randomUUID } from 'node:crypto'
 import request from 'supertest'
-import { ContainerModule, injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { hashToken, randomSecret } from '../../api/src/infra/crypto/token-hash'
-import type { PlatformEvent, PlatformEventListener } from '../../api/src/infra/platform-events'
-import { API_MODULES } from '../../api/src/modules'
 import { OrgAgent } from '../../api/src/modules/agents/org-agent.entity'
 import { Organization } from '../../api/src/modules/orgs/organization.entity'
+import { recordPlatformEvents } from '../helpers/platform-events'
 import { startApi, type TestApi } from '../helpers/api'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 
 jest.setTimeout(120_000)
 
-/** Every platform event published while this file runs (a listener declared the way the webhooks module does). */
-const published: PlatformEvent[] = []
-
-@injectable()
-class RecordingListener implements PlatformEventListener {
-  public async onEvents(events: readonly PlatformEvent[]): Promise<void> {
-    published.push(...events)
-  }
-}
-
-API_MODULES.push({
-  name: 'recording-listener',
-  controllers: [],
-  platformEventListeners: [RecordingListener],
-  bindings: new ContainerModule(({ bind }) => void bind(RecordingListener).toSelf().inSingletonScope()),
-})
+/** Platform events published by any module, as a webhook listener would get them. */
+const published = recordPlatformEvents()
 
 /** An invitation URL whose `oob` parameter decodes to an invitation object. */
 const INVITATION_URL = `https://agent.example/?oob=${Buffer.from(

@@ -1,13 +1,11 @@
 import 'reflect-metadata'
 import { randomUUID } from 'node:crypto'
 import request from 'supertest'
-import { ContainerModule, injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
-import type { PlatformEvent, PlatformEventListener } from '../../api/src/infra/platform-events'
 import { hashToken, randomSecret } from '../../api/src/infra/crypto/token-hash'
-import { API_MODULES } from '../../api/src/modules'
 import { OrgAgent } from '../../api/src/modules/agents/org-agent.entity'
 import { Organization } from '../../api/src/modules/orgs/organization.entity'
+import { recordPlatformEvents } from '../helpers/platform-events'
 import { startApi, type TestApi } from '../helpers/api'
 import { waitForMail } from '../helpers/auth-flow'
 import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
@@ -16,22 +14,8 @@ import { aDegreeCredential, signingOptions } from '../fixtures/degree-credential
 
 jest.setTimeout(60_000)
 
-/** Platform events published by any module, as a webhook listener would get them (this file's module only). */
-const published: PlatformEvent[] = []
-
-@injectable()
-class RecordingListener implements PlatformEventListener {
-  public async onEvents(events: readonly PlatformEvent[]): Promise<void> {
-    published.push(...events)
-  }
-}
-
-API_MODULES.push({
-  name: 'platform-event-recorder',
-  controllers: [],
-  platformEventListeners: [RecordingListener],
-  bindings: new ContainerModule(({ bind }) => void bind(RecordingListener).toSelf().inSingletonScope()),
-})
+/** Platform events published by any module, as a webhook listener would get them. */
+const published = recordPlatformEvents()
 
 const JSONLD = { credentialType: 'JSONLD' }
 
