@@ -1,11 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { connect } from 'amqplib'
-import { retryQueueName } from '../../api/src/infra/queue/amqp-message'
-import { DEAD_LETTER_SUFFIX, DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
+import { deleteQueues } from '../helpers/broker'
+import { freePort } from '../helpers/agent-in-process'
+import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { BULK_QUEUE, ROW_JOB_RETRY_DELAYS_MS } from '../../api/src/modules/bulk-issuance/bulk-execution.service'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
@@ -30,41 +29,6 @@ interface Envelope<T> {
   statusCode: number
   message: string
   data: T
-}
-
-/** Removes the API processes' durable queues from the broker (they outlive the test otherwise). */
-async function deleteQueues(url: string, prefix: string): Promise<void> {
-  const connection = await connect(url)
-  try {
-    const channel = await connection.createChannel()
-    for (const [queue, delays] of [
-      [`${prefix}${BULK_QUEUE}`, ROW_JOB_RETRY_DELAYS_MS],
-      [`${prefix}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS],
-    ] as const) {
-      for (const name of [
-        queue,
-        `${queue}${DEAD_LETTER_SUFFIX}`,
-        ...delays.map((delay) => retryQueueName(queue, delay)),
-      ]) {
-        await channel.deleteQueue(name)
-      }
-    }
-    await channel.close()
-  } finally {
-    await connection.close()
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
 }
 
 describe('bulk issuance end to end, with a SIGKILL in the middle of the execution', () => {
@@ -103,7 +67,12 @@ describe('bulk issuance end to end, with a SIGKILL in the middle of the executio
     await api?.kill('SIGTERM')
     await holder?.stop()
     await smtp?.stop()
-    if (process.env.AMQP_URL) await deleteQueues(process.env.AMQP_URL, env.QUEUE_NAME_PREFIX)
+    if (process.env.AMQP_URL) {
+      await deleteQueues(process.env.AMQP_URL, [
+        [`${env.QUEUE_NAME_PREFIX}${BULK_QUEUE}`, ROW_JOB_RETRY_DELAYS_MS],
+        [`${env.QUEUE_NAME_PREFIX}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS],
+      ])
+    }
     await database?.drop()
     rmSync(dataDir, { recursive: true, force: true })
   }, 120_000)

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { freePort } from '../helpers/agent-in-process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { readFile, readdir } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { readLatestMail, type StoredMail } from '../../api/src/infra/mail/file-mailer'
@@ -24,18 +24,6 @@ interface ApiProcess {
   url: string
   child: ChildProcess
   exited: Promise<NodeJS.Signals | number | null>
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
 }
 
 async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {

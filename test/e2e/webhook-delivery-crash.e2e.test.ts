@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { connect } from 'amqplib'
+import { deleteQueues } from '../helpers/broker'
+import { freePort } from '../helpers/agent-in-process'
 import { readLatestMail, type StoredMail } from '../../api/src/infra/mail/file-mailer'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
-import { DEAD_LETTER_SUFFIX, DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
-import { retryQueueName } from '../../api/src/infra/queue/amqp-message'
+import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
 import { WEBHOOK_QUEUE } from '../../api/src/modules/webhooks/webhook-relay'
 import { spawnApi, type ApiProcess } from '../helpers/api-process'
 import { TEST_PASSWORD, verificationCodeOf } from '../helpers/auth-flow'
@@ -20,18 +19,6 @@ const MAIN = path.resolve(__dirname, '../../dist/api/src/main.js')
 const SECRET = 'crash-test-secret-0123456789'
 const RETRY_DELAYS_MS = [200, 400, 800]
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 async function call(
   url: string,
@@ -88,8 +75,10 @@ describe('webhook deliveries across a SIGKILL of the API', () => {
     await api?.kill('SIGKILL')
     await receiver?.stop()
     if (process.env.AMQP_URL) {
-      await deleteQueues(process.env.AMQP_URL, `${env.QUEUE_NAME_PREFIX}${WEBHOOK_QUEUE}`, RETRY_DELAYS_MS)
-      await deleteQueues(process.env.AMQP_URL, `${env.QUEUE_NAME_PREFIX}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS)
+      await deleteQueues(process.env.AMQP_URL, [
+        [`${env.QUEUE_NAME_PREFIX}${WEBHOOK_QUEUE}`, RETRY_DELAYS_MS],
+        [`${env.QUEUE_NAME_PREFIX}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS],
+      ])
     }
     await database?.drop()
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
@@ -208,22 +197,5 @@ async function waitUntil(probe: () => Promise<boolean>, timeoutMs = 60_000): Pro
   while (!(await probe())) {
     if (Date.now() > deadline) throw new Error('Timed out waiting')
     await sleep(200)
-  }
-}
-
-async function deleteQueues(url: string, queue: string, retryDelaysMs: readonly number[]): Promise<void> {
-  const connection = await connect(url)
-  try {
-    const channel = await connection.createChannel()
-    for (const name of [
-      queue,
-      `${queue}${DEAD_LETTER_SUFFIX}`,
-      ...retryDelaysMs.map((delay) => retryQueueName(queue, delay)),
-    ]) {
-      await channel.deleteQueue(name)
-    }
-    await channel.close()
-  } finally {
-    await connection.close()
   }
 }

@@ -10,10 +10,9 @@ import { configSectionsOf } from '../../api/src/infra/module-registry'
 import { API_MODULES } from '../../api/src/modules'
 import { freshDatabase, type FreshDatabase } from './database'
 import { randomBytes } from 'node:crypto'
-import { connect } from 'amqplib'
+import { deleteQueues } from './broker'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
-import { DEAD_LETTER_SUFFIX, DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
-import { retryQueueName } from '../../api/src/infra/queue/amqp-message'
+import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
 import { sectionOf } from '../../api/src/infra/config-section'
 import { WEBHOOK_QUEUE } from '../../api/src/modules/webhooks/webhook-relay'
 import { webhooksConfig } from '../../api/src/modules/webhooks/webhooks.config'
@@ -59,30 +58,13 @@ export async function startApi(env: Record<string, string> = {}, options: { logg
     stop: async () => {
       await runtime.close()
       if (config.queue.kind === 'amqp') {
-        await deleteQueues(config.queue.url, `${queuePrefix}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS)
-        const webhookDelays = sectionOf(config, webhooksConfig).retryDelaysMs
-        await deleteQueues(config.queue.url, `${queuePrefix}${WEBHOOK_QUEUE}`, webhookDelays)
+        await deleteQueues(config.queue.url, [
+          [`${queuePrefix}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS],
+          [`${queuePrefix}${WEBHOOK_QUEUE}`, sectionOf(config, webhooksConfig).retryDelaysMs],
+        ])
       }
       await database.drop()
       rmSync(dataDir, { recursive: true, force: true })
     },
-  }
-}
-
-/** Removes a queue with its retry and dead-letter queues from the broker (durable queues outlive the test). */
-async function deleteQueues(url: string, queue: string, retryDelaysMs: readonly number[]): Promise<void> {
-  const connection = await connect(url)
-  try {
-    const channel = await connection.createChannel()
-    for (const name of [
-      queue,
-      `${queue}${DEAD_LETTER_SUFFIX}`,
-      ...retryDelaysMs.map((delay) => retryQueueName(queue, delay)),
-    ]) {
-      await channel.deleteQueue(name)
-    }
-    await channel.close()
-  } finally {
-    await connection.close()
   }
 }
