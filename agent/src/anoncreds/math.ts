@@ -5,7 +5,8 @@
  * Modular exponentiation is the hot spot (2048-bit modulus, exponents of 600 to 3000 bits). Measured on the
  * 2-core CI machine (docs/benchmarks.md, "AnonCreds"): square-and-multiply on JS BigInt 16 ms for a 2048-bit
  * exponent, a 5-bit sliding window 13.5 ms, OpenSSL through Diffie-Hellman `generateKeys` 4.9 ms, OpenSSL
- * through RSA `publicEncrypt` without padding 2.4 ms. So modPow runs OpenSSL's Montgomery exponentiation by
+ * through RSA `publicEncrypt` without padding 2.4 ms; GMP compiled to WASM (`npm run bench:modpow`) is 4-6x slower
+ * than OpenSSL. So modPow runs OpenSSL's Montgomery exponentiation by
  * posing the exponent as an RSA public exponent; OpenSSL wants that exponent below the modulus, so larger
  * exponents are split (b^(h*2^k + l) = (b^(2^k))^h * b^l).
  */
