@@ -42,7 +42,9 @@ export class AnonCredsController {
     if (resolved.schema) return ok({ schemaId: resolved.schemaId, schema: resolved.schema })
     const { error, message } = resolved.resolutionMetadata
     if (error === 'invalid')
-      throw new InvalidInputError(`schemaId is malformed: ${message ?? ''}`, [{ field: 'schemaId', message: 'is malformed' }])
+      throw new InvalidInputError(`schemaId is malformed: ${message ?? ''}`, [
+        { field: 'schemaId', message: 'is malformed' },
+      ])
     throw new NotFoundError(`Schema ${schemaId} not found: ${message ?? error ?? ''}`)
   }
 

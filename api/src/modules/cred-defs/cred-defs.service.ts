@@ -27,9 +27,9 @@ import type { CredentialDefinition } from './credential-definition.entity'
 
 /** The queue of key-generation jobs (prefixed with QUEUE_NAME_PREFIX). */
 export const CRED_DEF_QUEUE = 'cred-def-creation'
-/** A job is tried this many times (agent unreachable or busy, database busy) before the record is `failed`. */
-export const CRED_DEF_JOB_ATTEMPTS = 4
-export const CRED_DEF_JOB_RETRY_DELAYS_MS = [2_000, 10_000, 30_000]
+/** A job is tried this many times (agent unreachable, restarting or busy; database busy) before the record is `failed`; the delays cover an agent restarting with the API (tens of seconds on a loaded machine). */
+export const CRED_DEF_JOB_ATTEMPTS = 6
+export const CRED_DEF_JOB_RETRY_DELAYS_MS = [2_000, 10_000, 30_000, 60_000, 120_000]
 /** Tags are a part of the ledger id, whose parts ':' and '/' separate. */
 const TAG = /^[^:/\s]+$/
 

@@ -108,7 +108,10 @@ export function readIndySchemaPayload(payload: Record<string, unknown>): IndySch
   const name = text(payload.schemaName, 'schemaPayload.schemaName', SCHEMA_LIMITS.nameLength)
   // The name is a part of the ledger id, whose parts ':' and '/' separate.
   if (name !== undefined && /[:/]/.test(name))
-    errors.push({ field: 'schemaPayload.schemaName', message: 'must not contain ":" or "/" (ledger ids separate parts so)' })
+    errors.push({
+      field: 'schemaPayload.schemaName',
+      message: 'must not contain ":" or "/" (ledger ids separate parts so)',
+    })
   const version = text(payload.schemaVersion, 'schemaPayload.schemaVersion', 64)
   if (version !== undefined && !INDY_VERSION.test(version))
     errors.push({ field: 'schemaPayload.schemaVersion', message: 'must be digits and dots, such as 1.0' })
