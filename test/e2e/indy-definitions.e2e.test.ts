@@ -5,6 +5,8 @@ import request from 'supertest'
 import { RequestContext } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { AgentClients } from '../../api/src/agent-client/agent-clients'
+import { CredentialDefinition } from '../../api/src/modules/cred-defs/credential-definition.entity'
+import { CRED_DEF_QUEUE, CredDefsService } from '../../api/src/modules/cred-defs/cred-defs.service'
 import { startPlatform, type Platform } from '../helpers/platform'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 import { waitUntil } from '../helpers/agent-process'
@@ -294,5 +296,36 @@ describe('INDY schemas and credential definitions through the API', () => {
         entry.credentialDefinition.schemaId === schema.schemaLedgerId && entry.credentialDefinition.tag === 'default',
     )
     expect(ofDegree.map((entry) => entry.credentialDefinitionId)).toEqual([definition.credentialDefinitionId])
+  })
+
+  it('adopts what the agent already registered when a job runs again (a process died before recording it)', async () => {
+    const container = platform.api.runtime.container
+    const em = container.get(EntityManager)
+    // As a killed process leaves it: the definition registered in the agent, the record still `creating`.
+    const execution = await RequestContext.create(em, async () => {
+      const record = await em.findOneOrFail(CredentialDefinition, { id: definition.id })
+      record.status = 'creating'
+      record.credentialDefinitionId = null
+      record.execution += 1
+      await em.flush()
+      return record.execution
+    })
+    await container.get(CredDefsService).handle({
+      id: `cred-def:${definition.id}:${execution}`,
+      queue: CRED_DEF_QUEUE,
+      payload: { credDefId: definition.id, orgId, execution },
+      attempt: 1,
+      headers: {},
+    })
+    const read = await call('get', `/v1/orgs/${orgId}/cred-defs/${definition.id}`).expect(200)
+    expect(read.body.data).toMatchObject({
+      status: 'created',
+      credentialDefinitionId: definition.credentialDefinitionId,
+    })
+    const metrics = await request(platform.api.app).get('/metrics').expect(200)
+    expect(metrics.text).toMatch(/idplane_api_cred_def_jobs_total\{outcome="adopted"\} 1/)
+    const agent = await RequestContext.create(em, () => container.get(AgentClients).forOrg(orgId))
+    const created = await agent.listAnonCredsCredentialDefinitions()
+    expect(created.filter((entry) => entry.credentialDefinition.tag === 'default')).toHaveLength(1)
   })
 })

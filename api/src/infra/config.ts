@@ -326,6 +326,7 @@ function loadAgentsConfig(env: EnvReader, dataDir: string, apiPort: number): Age
     }
   }
   const host = env.string('AGENT_HOST', '127.0.0.1')
+  const registryDir = env.string(TEST_ANONCREDS_REGISTRY_DIR_ENV)
   const pullPolicy = env.string('AGENT_IMAGE_PULL_POLICY')
   if (pullPolicy !== undefined && !(IMAGE_PULL_POLICIES as readonly string[]).includes(pullPolicy)) {
     env.problem('AGENT_IMAGE_PULL_POLICY', `must be one of ${IMAGE_PULL_POLICIES.join(', ')}`)
@@ -346,7 +347,8 @@ function loadAgentsConfig(env: EnvReader, dataDir: string, apiPort: number): Age
     imagePullPolicy: IMAGE_PULL_POLICIES.find((policy) => policy === pullPolicy),
     kubeconfigPath: env.string('KUBECONFIG'),
     bindHost: loadAgentBindHost(env, host),
-    anonCredsTestRegistryDir: env.string(TEST_ANONCREDS_REGISTRY_DIR_ENV) || undefined,
+    // Absolute: the agents run in another working directory.
+    anonCredsTestRegistryDir: registryDir ? path.resolve(registryDir) : undefined,
   }
 }
 

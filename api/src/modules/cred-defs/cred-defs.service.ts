@@ -30,8 +30,8 @@ export const CRED_DEF_QUEUE = 'cred-def-creation'
 /** A job is tried this many times (agent unreachable, restarting or busy; database busy) before the record is `failed`; the delays cover an agent restarting with the API (tens of seconds on a loaded machine). */
 export const CRED_DEF_JOB_ATTEMPTS = 6
 export const CRED_DEF_JOB_RETRY_DELAYS_MS = [2_000, 10_000, 30_000, 60_000, 120_000]
-/** Tags are a part of the ledger id, whose parts ':' and '/' separate. */
-const TAG = /^[^:/\s]+$/
+/** Tags are a part of the ledger id, whose parts ':' and '/' separate; no spaces or control characters. */
+const TAG = /^[^:/\s\u0000-\u001f\u007f]+$/
 
 export interface CredDefJob {
   credDefId: string
@@ -87,10 +87,6 @@ export class CredDefsService {
    * @throws ConflictError when the organization has a definition of that schema and tag
    */
   public async create(orgId: string, caller: OrgCaller, input: CreateCredDefInput): Promise<CredentialDefinition> {
-    if (input.revocable === true)
-      throw new NotImplementedError(
-        'revocable credential definitions need revocation registries, which are not available yet; use revocable false',
-      )
     if (!TAG.test(input.tag))
       throw new InvalidInputError('tag must not contain ":", "/" or spaces (it is a part of the ledger id)', [
         { field: 'tag', message: 'is malformed' },
@@ -99,6 +95,11 @@ export class CredDefsService {
       throw new InvalidInputError(
         'schemaLedgerId must be a ledger schema id: <did>:2:<name>:<version> or did:indy:<namespace>:<did>/anoncreds/v0/SCHEMA/<name>/<version>',
         [{ field: 'schemaLedgerId', message: 'is malformed' }],
+      )
+    // After the input checks: a malformed request is a 400 whatever it asks for.
+    if (input.revocable === true)
+      throw new NotImplementedError(
+        'revocable credential definitions need revocation registries, which are not available yet; use revocable false',
       )
     const agent = await this.agents.forOrg(orgId)
     // Quick (a registry read), unlike the key generation: an absent schema is a 404 now rather than a failed job.

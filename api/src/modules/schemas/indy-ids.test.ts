@@ -32,6 +32,8 @@ describe('Indy identifiers', () => {
     `did:key:z6Mk/anoncreds/v0/SCHEMA/degree/1.0`,
     'https://example.com/schemas/1',
     `${DID}:2:degree:1.0`.padEnd(3000, '0'),
+    `${DID}:2:deg\u0000ree:1.0`,
+    `${DID}:2:deg\nree:1.0`,
   ])('refuses the schema id %j', (id) => {
     expect(isIndySchemaId(id)).toBe(false)
   })
@@ -50,6 +52,7 @@ describe('Indy identifiers', () => {
     `${DID}:2:degree:1.0`,
     `${DID}:3:CL:12:a/b`,
     '5b6c2d9e-58a5-4a3b-9d0e-2f7d1b0d9a10',
+    `${DID}:3:CL:12:de\u0000fault`,
   ])('refuses the credential definition id %j', (id) => {
     expect(isIndyCredentialDefinitionId(id)).toBe(false)
   })

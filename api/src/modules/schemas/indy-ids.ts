@@ -24,6 +24,8 @@ const CRED_DEF_ID_PATTERN = new RegExp(
 
 /** Longest id accepted; ledger ids are far shorter. */
 export const MAX_LEDGER_ID_LENGTH = 2048
+/** Control characters (NUL among them, which PostgreSQL text cannot hold) are in no ledger id. */
+const CONTROL = /[\u0000-\u001f\u007f]/
 
 /** A DID the Indy ledger can hold objects of: legacy (unqualified) or did:indy. */
 export function isIndyDid(did: string): boolean {
@@ -31,9 +33,9 @@ export function isIndyDid(did: string): boolean {
 }
 
 export function isIndySchemaId(id: string): boolean {
-  return id.length <= MAX_LEDGER_ID_LENGTH && SCHEMA_ID_PATTERN.test(id)
+  return id.length <= MAX_LEDGER_ID_LENGTH && !CONTROL.test(id) && SCHEMA_ID_PATTERN.test(id)
 }
 
 export function isIndyCredentialDefinitionId(id: string): boolean {
-  return id.length <= MAX_LEDGER_ID_LENGTH && CRED_DEF_ID_PATTERN.test(id)
+  return id.length <= MAX_LEDGER_ID_LENGTH && !CONTROL.test(id) && CRED_DEF_ID_PATTERN.test(id)
 }
