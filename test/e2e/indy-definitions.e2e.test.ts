@@ -72,7 +72,8 @@ describe('INDY schemas and credential definitions through the API', () => {
     orgId = await anOrganizationWith(platform.api, [{ user: owner, roles: ['owner'] }])
     await platform.spinUp(orgId, owner.token, 'Indy Issuer')
     const dids = await call('get', `/v1/orgs/${orgId}/dids`).expect(200)
-    primaryDid = (dids.body.data as { did: string; isPrimaryDid: boolean }[]).find((did) => did.isPrimaryDid)!.did
+    const primary = (dids.body.data as { did: string; isPrimaryDid: boolean }[]).find((did) => did.isPrimaryDid)
+    primaryDid = primary?.did ?? ''
   })
 
   afterAll(async () => {
@@ -225,7 +226,7 @@ describe('INDY schemas and credential definitions through the API', () => {
   })
 
   it('reads a definition by ledger id; 400 malformed, 404 absent', async () => {
-    const ledgerId = definition.credentialDefinitionId!
+    const ledgerId = definition.credentialDefinitionId ?? ''
     const read = await call('get', `/v1/orgs/${orgId}/cred-defs/${encodeURIComponent(ledgerId)}`).expect(200)
     expect(read.body.data).toMatchObject({ id: definition.id, publisherDid: schema.issuerId, status: 'created' })
     for (const malformed of ['nope', `${STRANGER_DID}:3:CL:0:x`, ' ']) {

@@ -18,7 +18,7 @@ import { Queue, type QueueMessage } from '../../infra/queue/queue'
 import { TOKENS } from '../../infra/tokens'
 import type { OrgCaller } from '../memberships/org-caller.decorator'
 import { CredentialSchema } from '../schemas/credential-schema.entity'
-import { isIndyCredentialDefinitionId, isIndySchemaId } from '../schemas/indy-ids'
+import { hasControlCharacter, isIndyCredentialDefinitionId, isIndySchemaId } from '../schemas/indy-ids'
 import { IndyIssuers } from '../schemas/indy-issuers'
 import { CredDefMetrics, type CredDefJobOutcome } from './cred-def-metrics'
 import { credDefsConfig } from './cred-defs.config'
@@ -31,7 +31,7 @@ export const CRED_DEF_QUEUE = 'cred-def-creation'
 export const CRED_DEF_JOB_ATTEMPTS = 6
 export const CRED_DEF_JOB_RETRY_DELAYS_MS = [2_000, 10_000, 30_000, 60_000, 120_000]
 /** Tags are a part of the ledger id, whose parts ':' and '/' separate; no spaces or control characters. */
-const TAG = /^[^:/\s\u0000-\u001f\u007f]+$/
+const TAG = /^[^:/\s]+$/
 
 export interface CredDefJob {
   credDefId: string
@@ -87,7 +87,7 @@ export class CredDefsService {
    * @throws ConflictError when the organization has a definition of that schema and tag
    */
   public async create(orgId: string, caller: OrgCaller, input: CreateCredDefInput): Promise<CredentialDefinition> {
-    if (!TAG.test(input.tag))
+    if (!TAG.test(input.tag) || hasControlCharacter(input.tag))
       throw new InvalidInputError('tag must not contain ":", "/" or spaces (it is a part of the ledger id)', [
         { field: 'tag', message: 'is malformed' },
       ])

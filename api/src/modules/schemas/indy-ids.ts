@@ -24,8 +24,14 @@ const CRED_DEF_ID_PATTERN = new RegExp(
 
 /** Longest id accepted; ledger ids are far shorter. */
 export const MAX_LEDGER_ID_LENGTH = 2048
-/** Control characters (NUL among them, which PostgreSQL text cannot hold) are in no ledger id. */
-const CONTROL = /[\u0000-\u001f\u007f]/
+/** Control characters (NUL among them, which PostgreSQL text cannot hold) are in no ledger id or tag. */
+export function hasControlCharacter(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code < 0x20 || code === 0x7f) return true
+  }
+  return false
+}
 
 /** A DID the Indy ledger can hold objects of: legacy (unqualified) or did:indy. */
 export function isIndyDid(did: string): boolean {
@@ -33,9 +39,9 @@ export function isIndyDid(did: string): boolean {
 }
 
 export function isIndySchemaId(id: string): boolean {
-  return id.length <= MAX_LEDGER_ID_LENGTH && !CONTROL.test(id) && SCHEMA_ID_PATTERN.test(id)
+  return id.length <= MAX_LEDGER_ID_LENGTH && !hasControlCharacter(id) && SCHEMA_ID_PATTERN.test(id)
 }
 
 export function isIndyCredentialDefinitionId(id: string): boolean {
-  return id.length <= MAX_LEDGER_ID_LENGTH && !CONTROL.test(id) && CRED_DEF_ID_PATTERN.test(id)
+  return id.length <= MAX_LEDGER_ID_LENGTH && !hasControlCharacter(id) && CRED_DEF_ID_PATTERN.test(id)
 }
