@@ -28,7 +28,7 @@ export class IndyIssuers {
     const earlier = await this.em.find(
       CredentialSchema,
       { organization: orgId, type: 'INDY', issuerId: { $ne: null } },
-      { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 20, fields: ['issuerId'] },
+      { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 20 },
     )
     return earlier.map((schema) => schema.issuerId).find((did): did is string => !!did && isIndyDid(did))
   }
