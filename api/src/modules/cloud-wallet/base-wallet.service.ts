@@ -53,15 +53,7 @@ export class BaseWalletService {
       throw new ForbiddenError('Only a platform admin can configure the base wallet')
     }
     const agentEndpoint = normalizeEndpoint(body.agentEndpoint)
-    const probe = await probeAgent(agentEndpoint, this.config.agents.requestTimeoutMs, body.apiKey)
-    if (!probe.ok) {
-      if (probe.detail === 'HTTP 401' || probe.detail === 'HTTP 403') {
-        throw new InvalidInputError('The agent did not accept this API key', [
-          { field: 'apiKey', message: `the agent answered ${probe.detail}` },
-        ])
-      }
-      throw new UpstreamError(`The agent at ${agentEndpoint} did not answer GET /agent (${probe.detail})`)
-    }
+    // Refused before the agent is contacted: the answer does not depend on it.
     const existing = await this.wallets.findBaseWallet()
     const isReplacingManaged = existing?.managed === true
     if (
@@ -74,6 +66,15 @@ export class BaseWalletService {
           ? "Cloud wallets exist on the platform's managed base agent: another base wallet cannot be configured"
           : 'Cloud wallets exist on the configured base agent: its endpoint cannot change',
       )
+    }
+    const probe = await probeAgent(agentEndpoint, this.config.agents.requestTimeoutMs, body.apiKey)
+    if (!probe.ok) {
+      if (probe.detail === 'HTTP 401' || probe.detail === 'HTTP 403') {
+        throw new InvalidInputError('The agent did not accept this API key', [
+          { field: 'apiKey', message: `the agent answered ${probe.detail}` },
+        ])
+      }
+      throw new UpstreamError(`The agent at ${agentEndpoint} did not answer GET /agent (${probe.detail})`)
     }
     const status = await this.agentClients
       .forTarget({ orgId: BASE_AGENT_NAME, endpoint: agentEndpoint, apiKey: body.apiKey })
