@@ -217,6 +217,13 @@ describe('the Kubernetes agent runtime with the operator (fake kube-apiserver)',
     expect(resource.spec).toMatchObject({ orgId: 'base-wallet', image: 'idplane:test', secretName: name })
     expect(resource.spec.eventUrl).toBeUndefined()
     const secret = await server.kubeConfig().makeApiClient(k8s.CoreV1Api).readNamespacedSecret({ name, namespace })
-    expect(Object.keys(secret.data ?? {}).sort()).toEqual(['AGENT_API_KEY', 'AGENT_WALLET_KEY'])
+    // On PostgreSQL the Secret also carries the database URL, and the agent gets a schema of its own.
+    const isPostgres = api.config.database.kind === 'postgres'
+    expect(Object.keys(secret.data ?? {}).sort()).toEqual(
+      ['AGENT_API_KEY', ...(isPostgres ? ['AGENT_DATABASE_URL'] : []), 'AGENT_WALLET_KEY'].sort(),
+    )
+    if (isPostgres) {
+      expect(resource.spec.env).toEqual([{ name: 'AGENT_DATABASE_SCHEMA', value: 'agent_base_wallet' }])
+    }
   }, 90_000)
 })
