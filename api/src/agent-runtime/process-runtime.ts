@@ -12,7 +12,7 @@ import { AGENT_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import { TEST_ANONCREDS_REGISTRY_DIR_ENV, type AgentsConfig, type Config } from '../infra/config'
 import {
   AgentRuntime,
-  shortOrgId,
+  agentSchemaName,
   type AgentExit,
   type AgentLaunch,
   type AgentLifecycleListener,
@@ -380,7 +380,7 @@ export class ProcessRuntime extends AgentRuntime {
     const { agents, database } = this.options
     let storage: { databaseUrl: string; databaseSchema: string } | { dataDir: string }
     if (database.kind === 'postgres') {
-      storage = { databaseUrl: database.url, databaseSchema: `agent_${shortOrgId(launch.orgId)}` }
+      storage = { databaseUrl: database.url, databaseSchema: agentSchemaName(launch.orgId) }
     } else {
       const dataDir = path.join(agents.dataDir, launch.orgId)
       mkdirSync(dataDir, { recursive: true, mode: 0o700 })
@@ -396,8 +396,9 @@ export class ProcessRuntime extends AgentRuntime {
         endpoint: agentEndpoint(agents.publicEndpointBase, agents.host, ports.inboundPort),
         apiKey: secrets.apiKey,
         walletKey: secrets.walletKey,
-        eventUrl: `${agents.internalUrl}${AGENT_EVENTS_PATH}`,
-        eventToken: secrets.eventToken,
+        ...(secrets.eventToken
+          ? { eventUrl: `${agents.internalUrl}${AGENT_EVENTS_PATH}`, eventToken: secrets.eventToken }
+          : {}),
         logLevel: this.options.logger.isEnabled('debug') ? 'debug' : 'info',
         bindHost: agents.bindHost,
         exitOnStdinClose: true,
