@@ -141,13 +141,15 @@ export class LedgerClient {
   /** `GET /v1/ledger`, once per process while it succeeds. */
   public async getInfo(): Promise<LedgerInfo> {
     if (!this.info) {
-      this.info = this.request<LedgerInfo>({ route: 'info', path: '', method: 'GET' }).then((info) => {
+      const pending = this.request<LedgerInfo>({ route: 'info', path: '', method: 'GET' }).then((info) => {
         if (typeof info?.namespace !== 'string' || info.namespace === '')
           throw new LedgerUnavailableError(`${LEDGER_UNREACHABLE} GET ${LEDGER_PATH} with a namespace`)
         return info
       })
-      this.info.catch(() => {
-        this.info = undefined
+      this.info = pending
+      // Forget a failed read (only this one: a later read may already be under way).
+      pending.catch(() => {
+        if (this.info === pending) this.info = undefined
       })
     }
     return this.info
