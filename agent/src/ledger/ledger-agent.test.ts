@@ -1,25 +1,10 @@
-import { createServer } from 'node:net'
-
 import { TypedArrayEncoder } from '@credo-ts/core'
-import { silentLogger } from '@idplane/common'
-import type { Express } from 'express'
-import request from 'supertest'
 
 import { FakeLedger, signed } from '../../../test/helpers/fake-ledger'
-import { IdplaneAdaptersModule } from '../adapters/idplane-adapters.module'
-import { EncryptedKeyStorage } from '../adapters/kms/encrypted-key-storage'
-import { PgSqlClient } from '../adapters/sql/pg-sql-client'
-import { PgliteSqlClient } from '../adapters/sql/pglite-sql-client'
-import { migrateSchema } from '../adapters/sql/schema-migrations'
-import type { SqlClient } from '../adapters/sql/sql-client'
-import { createAdminApp } from '../admin/admin-app'
-import { AgentRuntime } from '../admin/agent-runtime'
-import { buildAgent, type IdplaneAgent } from '../credo/build-agent'
-import { AgentMetrics } from '../metrics/agent-metrics'
+import { type LedgerAgent, startLedgerAgent } from '../../../test/helpers/ledger-agent'
+import type { IdplaneAgent } from '../credo/build-agent'
 import { indyDidDocument } from './indy-dids'
-import { LedgerClient } from './ledger-client'
 
-const API_KEY = 'ledger-agent-test-api-key'
 const NAMESPACE = 'idplane'
 const SEED = 'ledger-agent-test-seed-000000001'
 
@@ -27,50 +12,25 @@ const SEED = 'ledger-agent-test-seed-000000001'
  * A real Credo agent (its KMS, its DID records, our AnonCreds services, its admin routes) on the ledger's HTTP
  * contract, with the ledger played at the edge by an in-test server that checks every signature against the NYM
  * verkeys. PGlite in memory, or PostgreSQL when DATABASE_URL is set. The same flows against the real ledger module
- * and two agent processes belong in the e2e suite once the ledger branch is merged.
+ * and agent processes belong in the e2e suite once the ledger branch is merged.
  */
 describe('an agent on the platform ledger', () => {
   let ledger: FakeLedger
-  let sql: SqlClient
+  let subject: LedgerAgent
   let agent: IdplaneAgent
-  let app: Express
   let endpoint: string
-  const sqlSchema = `agent_ledger_${Math.random().toString(36).slice(2, 10)}`
-
-  const post = (path: string, body: unknown) =>
-    request(app)
-      .post(path)
-      .set('authorization', `Bearer ${API_KEY}`)
-      .send(body as object)
+  const post = (path: string, body: unknown) => subject.post(path, body)
 
   beforeAll(async () => {
     ledger = await new FakeLedger(NAMESPACE).start()
-    sql = process.env.DATABASE_URL
-      ? await PgSqlClient.connect(process.env.DATABASE_URL, sqlSchema)
-      : await PgliteSqlClient.open()
-    await migrateSchema(sql)
-    const port = await freePort()
-    endpoint = `http://127.0.0.1:${port}`
-    agent = buildAgent({
-      endpoints: [endpoint],
-      inboundPort: port,
-      inboundHost: '127.0.0.1',
-      logger: silentLogger,
-      logLevel: 'error',
-      adapters: new IdplaneAdaptersModule(sql, await EncryptedKeyStorage.open(sql, 'test-wallet-key')),
-      ledger: new LedgerClient({ baseUrl: ledger.url, token: ledger.token, retryBaseMs: 10 }),
-    })
-    await agent.initialize()
-    const runtime = new AgentRuntime('ledger-test', [endpoint])
-    runtime.setInitialized(agent)
-    app = createAdminApp({ runtime, apiKey: API_KEY, metrics: new AgentMetrics(), logger: silentLogger })
+    subject = await startLedgerAgent(ledger, 'subject')
+    agent = subject.agent
+    endpoint = subject.endpoint
     // Agent startup takes a while on a loaded machine.
   }, 120_000)
 
   afterAll(async () => {
-    await agent?.shutdown()
-    if (process.env.DATABASE_URL) await sql?.query(`DROP SCHEMA IF EXISTS "${sqlSchema}" CASCADE`)
-    await sql?.close()
+    await subject?.close()
     await ledger?.stop()
   })
 
@@ -99,7 +59,7 @@ describe('an agent on the platform ledger', () => {
       type: 'Ed25519VerificationKey2018',
       publicKeyBase58: verkey,
     })
-    const listed = await request(app).get('/dids').set('authorization', `Bearer ${API_KEY}`)
+    const listed = await subject.get('/dids')
     expect(listed.body.data).toContainEqual(expect.objectContaining({ did, method: 'indy' }))
   })
 
@@ -233,11 +193,3 @@ describe('an agent on the platform ledger', () => {
     expect(response.body.message).toMatch(/The ledger did not answer POST \/v1\/ledger\/nyms/)
   })
 })
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
