@@ -1,7 +1,7 @@
 import { ConflictError, InvalidInputError, NotImplementedError, UpstreamError } from '@idplane/common'
 
 import { LedgerNotConfiguredError, LedgerUnavailableError } from '../ledger/ledger-client'
-import { ledgerFailure } from './ledger-failures'
+import { isLedgerUnavailable, ledgerFailure } from './ledger-failures'
 
 describe('ledgerFailure', () => {
   it.each([
@@ -20,5 +20,13 @@ describe('ledgerFailure', () => {
     const error = ledgerFailure(what, reason)
     expect(error).toBeInstanceOf(type)
     expect(error.message).toContain(reason)
+  })
+
+  it('says what failed when reading, and tells an unavailable ledger from other reasons', () => {
+    const reason = new LedgerUnavailableError('The ledger did not answer GET /v1/ledger/schemas/x').message
+    expect(ledgerFailure('schema', reason, 'read')).toMatchObject({ message: `Could not read the schema: ${reason}` })
+    expect(isLedgerUnavailable(reason)).toBe(true)
+    expect(isLedgerUnavailable(new LedgerNotConfiguredError().message)).toBe(true)
+    expect(isLedgerUnavailable('The ledger refused GET /v1/ledger/schemas/x (HTTP 404): absent')).toBe(false)
   })
 })

@@ -9,7 +9,7 @@ import { probeAgent } from '@idplane/common/agent-contract/probe'
 import { buildAgentEnv } from '@idplane/common/agent-contract/launch-env'
 import { endpointFromBase } from '@idplane/common/agent-contract/endpoint'
 import { AGENT_EVENTS_PATH } from '@idplane/common/agent-contract/events'
-import type { AgentsConfig, Config } from '../infra/config'
+import { TEST_ANONCREDS_REGISTRY_DIR_ENV, type AgentsConfig, type Config } from '../infra/config'
 import {
   AgentRuntime,
   shortOrgId,
@@ -405,6 +405,10 @@ export class ProcessRuntime extends AgentRuntime {
         exitOnStdinClose: true,
         ...storage,
       }),
+      // TEST-ONLY: agents of one test share a directory as their AnonCreds registry (agent/src/config.ts).
+      ...(agents.anonCredsTestRegistryDir
+        ? { [TEST_ANONCREDS_REGISTRY_DIR_ENV]: agents.anonCredsTestRegistryDir }
+        : {}),
     }
   }
 
