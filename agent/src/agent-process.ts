@@ -13,6 +13,7 @@ import { createAdminApp } from './admin/admin-app'
 import { AgentRuntime } from './admin/agent-runtime'
 import type { AgentConfig } from './config'
 import { buildAgent, type IdplaneAgent } from './credo/build-agent'
+import { LedgerClient } from './ledger/ledger-client'
 import { type CredoEventLike, FORWARDED_EVENTS } from './events/event-mapper'
 import { OutboxRepository } from './events/outbox/outbox.repository'
 import { OutboxSender } from './events/outbox/outbox-sender'
@@ -80,6 +81,11 @@ export class AgentProcess {
       logger,
       logLevel: config.logLevel,
       anonCredsTestRegistryDir: config.anonCredsTestRegistryDir,
+      ledger: new LedgerClient({
+        baseUrl: config.ledgerUrl,
+        token: config.events?.token,
+        onRequest: ({ route, outcome, seconds }) => metrics.ledgerRequests.observe({ route, outcome }, seconds),
+      }),
       // State changes are stored with the records they belong to (the transactional outbox).
       adapters: new IdplaneAdaptersModule(this.sql, keys, {
         events: this.sender ? new StateChangeOutbox(config.label, this.sender) : undefined,

@@ -25,6 +25,17 @@ describe('loadConfig', () => {
     ).toMatch(/^\/.+\/tmp\/registry$/)
   })
 
+  it('reads the ledger URL, by default the event URL origin, and none without either', () => {
+    expect(loadConfig(valid).ledgerUrl).toBeUndefined()
+    const events = { AGENT_EVENT_URL: 'http://api.internal:5000/v1/internal/agent-events', AGENT_EVENT_TOKEN: 't' }
+    expect(loadConfig({ ...valid, ...events }).ledgerUrl).toBe('http://api.internal:5000')
+    expect(loadConfig({ ...valid, ...events, AGENT_LEDGER_URL: 'https://ledger.example.com/base/' }).ledgerUrl).toBe(
+      'https://ledger.example.com/base',
+    )
+    expect(() => loadConfig({ ...valid, AGENT_LEDGER_URL: 'ftp://ledger' })).toThrow(/AGENT_LEDGER_URL/)
+    expect(() => loadConfig({ ...valid, AGENT_LEDGER_URL: 'not a url' })).toThrow(/AGENT_LEDGER_URL/)
+  })
+
   it('reads the record mirror budget, 0 turning it off', () => {
     expect(loadConfig({ ...valid, AGENT_RECORD_MIRROR_MB: '0' }).recordMirrorMb).toBe(0)
     expect(() => loadConfig({ ...valid, AGENT_RECORD_MIRROR_MB: '-1' })).toThrow(/AGENT_RECORD_MIRROR_MB/)

@@ -27,6 +27,11 @@ export interface AgentConfig {
   readonly walletKey: string
   readonly database: DatabaseConfig
   readonly events: { readonly url: string; readonly token: string } | undefined
+  /**
+   * Base URL of the platform ledger (AGENT_LEDGER_URL; by default the origin of AGENT_EVENT_URL, as the API serves
+   * both). Undefined: no ledger, and did:indy, did:sov and ledger AnonCreds identifiers answer a clear error.
+   */
+  readonly ledgerUrl: string | undefined
   readonly logLevel: LogLevel
   /** Megabytes of record JSON kept in memory to answer reads (RecordMirror); 0 sends every read to SQL. */
   readonly recordMirrorMb: number
@@ -93,6 +98,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const eventUrl = env.url(AGENT_ENV.eventUrl, ['http', 'https'])
   const eventToken = env.string(AGENT_ENV.eventToken)
   if (eventUrl && !eventToken) env.problem(AGENT_ENV.eventToken, `is required when ${AGENT_ENV.eventUrl} is set`)
+  const ledgerUrl = env.url(AGENT_ENV.ledgerUrl, ['http', 'https']) ?? originOf(eventUrl)
   const logLevel = env.oneOf(AGENT_ENV.logLevel, ['debug', 'info', 'warn', 'error'] as const, 'info')
   const recordMirrorMb = env.int(AGENT_ENV.recordMirrorMb, DEFAULT_RECORD_MIRROR_MB, { min: 0, max: 65536 })
   const isMemorySaving = env.bool(AGENT_ENV.memorySaving, DEFAULT_MEMORY_SAVING)
@@ -113,11 +119,22 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     walletKey,
     database,
     events: eventUrl && eventToken ? { url: eventUrl, token: eventToken } : undefined,
+    ledgerUrl: ledgerUrl?.replace(/\/+$/, ''),
     logLevel,
     recordMirrorMb,
     bindHost,
     exitOnStdinClose,
     isMemorySaving,
     anonCredsTestRegistryDir: anonCredsTestRegistryDir ? path.resolve(anonCredsTestRegistryDir) : undefined,
+  }
+}
+
+/** The origin of a URL; undefined when unset or invalid (the invalid one is reported under its own name). */
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined
+  try {
+    return new URL(url).origin
+  } catch {
+    return undefined
   }
 }

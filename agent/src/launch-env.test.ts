@@ -37,6 +37,7 @@ describe('the launch env of common/agent-contract read by the agent', () => {
       walletKey: secrets.walletKey,
       database: { kind: 'pglite', dataDir: settings.dataDir, sharedBuffersMb: DEFAULT_PGLITE_SHARED_BUFFERS_MB },
       events: { url: settings.eventUrl, token: settings.eventToken },
+      ledgerUrl: 'http://127.0.0.1:5000',
       logLevel: 'debug',
       recordMirrorMb: 8,
       bindHost: '127.0.0.1',
@@ -54,9 +55,11 @@ describe('the launch env of common/agent-contract read by the agent', () => {
         endpoint: 'http://127.0.0.1:9003',
         databaseUrl: 'postgresql://postgres@127.0.0.1:5432/test',
         databaseSchema: 'agent_0123456789ab',
+        ledgerUrl: 'http://api.idplane.svc:5000',
         ...secrets,
       }),
     )
+    expect(config.ledgerUrl).toBe('http://api.idplane.svc:5000')
     expect(config.database).toEqual({
       kind: 'postgres',
       url: 'postgresql://postgres@127.0.0.1:5432/test',

@@ -89,7 +89,8 @@ export interface QuestionAnswerRecordJson extends CredoRecordJson {
 
 // --- DIDs (agent/src/admin/dids.controller.ts) ---
 
-export type AgentDidMethod = 'key' | 'peer' | 'web'
+/** `indy`: a did:indy DID written to the platform ledger (NYM and endpoint ATTRIB). */
+export type AgentDidMethod = 'key' | 'peer' | 'web' | 'indy'
 
 /** POST /dids */
 export interface CreateDidRequest {
@@ -369,7 +370,10 @@ export interface AnonCredsProofSummary {
 
 /** POST /anoncreds/schemas */
 export interface CreateAnonCredsSchemaRequest {
-  /** A did:key or a legacy Indy DID; the agent creates one when absent. */
+  /**
+   * A did:key, or a did:indy / legacy Indy DID this agent created on the platform ledger (the schema is written
+   * there); the agent creates one when absent.
+   */
   issuerId?: string
   /**
    * Without issuerId: create a legacy (unqualified) Indy DID instead of a did:key, so the schema and its credential

@@ -15,6 +15,7 @@ export const AGENT_ENV = {
   dataDir: 'AGENT_DATA_DIR',
   eventUrl: 'AGENT_EVENT_URL',
   eventToken: 'AGENT_EVENT_TOKEN',
+  ledgerUrl: 'AGENT_LEDGER_URL',
   recordMirrorMb: 'AGENT_RECORD_MIRROR_MB',
   bindHost: 'AGENT_BIND_HOST',
   exitOnStdinClose: 'AGENT_EXIT_ON_STDIN_CLOSE',
@@ -45,6 +46,8 @@ export interface AgentPlainSettings {
   endpoint: string
   /** Where the agent posts events (AGENT_EVENTS_PATH on the API). */
   eventUrl?: string
+  /** Base URL of the platform ledger (the API's `/v1/ledger` routes are under it); unset: the event URL's origin. */
+  ledgerUrl?: string
   /** PostgreSQL schema of the agent's tables (with databaseUrl). */
   databaseSchema?: string
   /** PGlite data directory (without databaseUrl). */
@@ -77,6 +80,7 @@ export function agentPlainEnv(settings: AgentPlainSettings): Record<string, stri
     [AGENT_ENV.inboundPort]: String(settings.inboundPort),
     [AGENT_ENV.endpoint]: settings.endpoint,
     [AGENT_ENV.eventUrl]: settings.eventUrl,
+    [AGENT_ENV.ledgerUrl]: settings.ledgerUrl,
     [AGENT_ENV.databaseSchema]: settings.databaseSchema,
     [AGENT_ENV.dataDir]: settings.dataDir,
     [AGENT_ENV.logLevel]: settings.logLevel,

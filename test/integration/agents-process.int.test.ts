@@ -118,6 +118,8 @@ describe('agent spin-up on the process runtime', () => {
     expect(JSON.stringify(rows)).not.toContain(env.AGENT_API_KEY)
     expect(JSON.stringify(rows)).not.toContain(env.AGENT_EVENT_TOKEN)
     expect(env.AGENT_EVENT_URL).toMatch(/\/v1\/internal\/agent-events$/)
+    // The ledger is served by the same API.
+    expect(env.AGENT_LEDGER_URL).toBe(env.AGENT_EVENT_URL.replace(/\/v1\/internal\/agent-events$/, ''))
   })
 
   it('records agent events once per event id and refuses a wrong token', async () => {

@@ -127,6 +127,8 @@ describe('the Kubernetes agent runtime with the operator (fake kube-apiserver)',
       imagePullPolicy: 'Never',
       secretName: name,
       eventUrl: 'http://idplane-api.idplane.svc:5000/v1/internal/agent-events',
+      // The agent reads and writes the platform ledger on the same API.
+      env: expect.arrayContaining([{ name: 'AGENT_LEDGER_URL', value: 'http://idplane-api.idplane.svc:5000' }]),
     })
     const secret = await server.kubeConfig().makeApiClient(k8s.CoreV1Api).readNamespacedSecret({ name, namespace })
     expect(Object.keys(secret.data ?? {}).sort()).toEqual(

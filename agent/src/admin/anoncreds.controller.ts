@@ -1,15 +1,20 @@
-import type { AnonCredsSchema } from '@credo-ts/anoncreds'
+import { type AnonCredsSchema, AnonCredsRegistryService } from '@credo-ts/anoncreds'
 import { TypedArrayEncoder } from '@credo-ts/core'
-import { ConflictError, InvalidInputError, NotFoundError } from '@idplane/common'
+import { InvalidInputError, NotFoundError } from '@idplane/common'
 import { Authorized, Body, Get, HttpCode, JsonController, Param, Post } from 'routing-controllers'
 
+import { unqualifiedIndyDid } from '../ledger/indy-dids'
+import type { IndyLedgerDidCreateOptions } from '../ledger/indy-did-registrar'
+import { LedgerAnonCredsRegistry } from '../ledger/ledger-anoncreds-registry'
 import { type AgentScope, CurrentScope } from './agent-scope'
 import { CreateAnonCredsCredentialDefinitionDto, CreateAnonCredsSchemaDto } from './dto/exchanges.dto'
 import { created, ok } from './envelope'
+import { isLedgerUnavailable, ledgerFailure } from './ledger-failures'
 
 /**
  * AnonCreds schemas and credential definitions, created by this agent and registered through its AnonCreds registry
- * (for now the test registry, agent/src/formats/anoncreds/test-registry.ts), and the AnonCreds credentials it holds.
+ * (the platform ledger for did:indy and legacy Indy issuers, agent/src/ledger; the test registry for did:key ones
+ * and, in tests, everything it knows: agent/src/formats/anoncreds/test-registry.ts), and the credentials it holds.
  */
 @Authorized()
 @JsonController('/anoncreds')
@@ -45,6 +50,8 @@ export class AnonCredsController {
       throw new InvalidInputError(`schemaId is malformed: ${message ?? ''}`, [
         { field: 'schemaId', message: 'is malformed' },
       ])
+    // No ledger, or one that cannot answer: not "absent" (501 / 502).
+    if (message && isLedgerUnavailable(message)) throw ledgerFailure('schema', message, 'read')
     throw new NotFoundError(`Schema ${schemaId} not found: ${message ?? error ?? ''}`)
   }
 
@@ -106,17 +113,28 @@ async function createIssuerDid(scope: AgentScope): Promise<string> {
 
 /**
  * A legacy (unqualified) Indy DID, as Indy derives one: base58 of the first 16 bytes of a new Ed25519 public key.
- * Its objects get legacy identifiers, which the `indy` format and the v1 protocols require.
+ * Its objects get legacy identifiers, which the `indy` format and the v1 protocols require. On the platform ledger
+ * the DID is a did:indy one written there first (its NYM lets the ledger check the schema's signature); for the
+ * test registry a bare key is enough.
  */
 async function createLegacyIssuerDid(scope: AgentScope): Promise<string> {
-  const { publicJwk } = await scope.agent.kms.createKey({ type: { kty: 'OKP', crv: 'Ed25519' } })
+  const agent = scope.agent
+  const registry = agent.dependencyManager
+    .resolve(AnonCredsRegistryService)
+    .getRegistryForIdentifier(agent.context, LEGACY_DID_SAMPLE)
+  if (registry instanceof LedgerAnonCredsRegistry) {
+    const result = await agent.dids.create<IndyLedgerDidCreateOptions>({ method: 'indy', options: {} })
+    if (result.didState.state !== 'finished')
+      throw ledgerFailure('issuer DID', result.didState.state === 'failed' ? result.didState.reason : 'not finished')
+    return unqualifiedIndyDid(result.didState.did) as string
+  }
+  const { publicJwk } = await agent.kms.createKey({ type: { kty: 'OKP', crv: 'Ed25519' } })
   return TypedArrayEncoder.toBase58(Buffer.from(publicJwk.x, 'base64url').subarray(0, 16))
 }
 
+/** Any unqualified Indy DID: asks which registry serves legacy identifiers. */
+const LEGACY_DID_SAMPLE = 'VGekVpqihCAwQWMtQ7gNTV'
+
 function registrationFailed(what: string, state: { state: string; reason?: string }) {
-  const reason = state.reason ?? state.state
-  // The registry refuses an identifier taken by another object; anything else is bad input (unknown issuer, ...).
-  if (/already registered/.test(reason))
-    return new ConflictError(`The ${what} is already registered differently: ${reason}`)
-  return new InvalidInputError(`Could not register the ${what}: ${reason}`, [])
+  return ledgerFailure(what, state.reason ?? state.state)
 }

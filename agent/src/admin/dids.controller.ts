@@ -15,13 +15,15 @@ import { Authorized, Body, Get, HttpCode, JsonController, Post } from 'routing-c
 
 import { sodiumReady } from '../adapters/kms/didcomm-v1-box'
 import type { AgentRuntime } from './agent-runtime'
+import type { IndyLedgerDidCreateOptions } from '../ledger/indy-did-registrar'
 import { type AgentScope, CurrentScope } from './agent-scope'
 import { CreateDidDto, SignCredentialDto, VerifyCredentialDto } from './dto/dids.dto'
 import { created, ok, toJson } from './envelope'
+import { ledgerFailure } from './ledger-failures'
 
 const ED25519 = { kty: 'OKP', crv: 'Ed25519' } as const
 
-/** DIDs (did:key, did:peer, did:web) and W3C JSON-LD signing and verification outside any exchange. */
+/** DIDs (did:key, did:peer, did:web, did:indy on the platform ledger) and W3C JSON-LD signing and verification outside any exchange. */
 @Authorized()
 @JsonController()
 export class DidsController {
@@ -34,6 +36,16 @@ export class DidsController {
     const keyId = await this.keyFor(scope, body)
     if (body.method === 'key') {
       const result = await agent.dids.create({ method: 'key', options: { keyId } })
+      return created(this.assertFinished(result.didState), 'DID created')
+    }
+    if (body.method === 'indy') {
+      if (body.endpoint !== undefined && !/^https?:\/\/\S+$/.test(body.endpoint))
+        throw new InvalidInputError('endpoint must be an http(s) URL', [{ field: 'endpoint', message: 'is not a URL' }])
+      const result = await agent.dids.create<IndyLedgerDidCreateOptions>({
+        method: 'indy',
+        options: { keyId, endpoint: body.endpoint },
+      })
+      if (result.didState.state !== 'finished') throw ledgerFailure('DID', failureReason(result.didState))
       return created(this.assertFinished(result.didState), 'DID created')
     }
     if (body.method === 'peer') {
@@ -137,4 +149,8 @@ export class DidsController {
       throw new UpstreamError(`DID creation failed: ${state.reason ?? state.state}`)
     return { did: state.did, didDocument: state.didDocument?.toJSON() }
   }
+}
+
+function failureReason(state: { state: string; reason?: string }): string {
+  return state.reason ?? state.state
 }

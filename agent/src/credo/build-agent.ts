@@ -14,7 +14,7 @@ import {
   DidCommModule,
   DidCommProofV2Protocol,
 } from '@credo-ts/didcomm'
-import { DidCommCredentialV1Protocol, DidCommProofV1Protocol } from '@credo-ts/anoncreds'
+import { type AnonCredsRegistry, DidCommCredentialV1Protocol, DidCommProofV1Protocol } from '@credo-ts/anoncreds'
 import { agentDependencies } from '@credo-ts/node'
 import { QuestionAnswerModule } from '@credo-ts/question-answer'
 import type { Logger, LogLevel } from '@idplane/common'
@@ -22,6 +22,10 @@ import type { Logger, LogLevel } from '@idplane/common'
 import type { IdplaneAdaptersModule } from '../adapters/idplane-adapters.module'
 import { IdplaneAnonCredsModule } from '../formats/anoncreds/idplane-anoncreds.module'
 import { TestAnonCredsRegistry } from '../formats/anoncreds/test-registry'
+import { IndyLedgerDidRegistrar } from '../ledger/indy-did-registrar'
+import { LedgerAnonCredsRegistry } from '../ledger/ledger-anoncreds-registry'
+import { LedgerClient } from '../ledger/ledger-client'
+import { LedgerDidResolver } from '../ledger/ledger-did-resolver'
 import { IdplaneW3cCredentialsModule } from '../formats/jsonld/idplane-w3c-credentials.module'
 import { NarrowingDifPresentationExchangeModule } from '../formats/presentation-exchange/narrowing-presentation-exchange'
 import { TenancyModule } from '../tenancy/tenancy.module'
@@ -44,6 +48,8 @@ export interface BuildAgentOptions {
   onInboundMessage?: () => void
   /** TEST-ONLY shared directory of the test AnonCreds registry (AGENT_ANONCREDS_TEST_REGISTRY_DIR); memory if unset. */
   anonCredsTestRegistryDir?: string
+  /** The platform ledger (AGENT_LEDGER_URL); without one, did:indy, did:sov and ledger identifiers answer an error. */
+  ledger?: LedgerClient
 }
 
 /**
@@ -53,6 +59,7 @@ export interface BuildAgentOptions {
  */
 export function buildAgent(options: BuildAgentOptions) {
   cacheX25519Conversions()
+  const ledger = options.ledger ?? new LedgerClient({ baseUrl: undefined })
   const agent = new Agent({
     config: {
       logger: new CredoLogger(options.logger.child({ component: 'credo' }), options.logLevel),
@@ -66,14 +73,19 @@ export function buildAgent(options: BuildAgentOptions) {
       w3cCredentials: new IdplaneW3cCredentialsModule(),
       // Credo's default `pex` module, with the holder's candidate credentials narrowed before PEX evaluates them.
       pex: new NarrowingDifPresentationExchangeModule(),
-      // AnonCreds on our TypeScript library (no anoncreds-rs native binding); the test registry until the ledger issue.
+      // AnonCreds on our TypeScript library (no anoncreds-rs native binding), on the platform ledger.
       anoncreds: new IdplaneAnonCredsModule({
-        registries: [new TestAnonCredsRegistry(options.anonCredsTestRegistryDir)],
+        registries: anonCredsRegistries(ledger, options.anonCredsTestRegistryDir),
       }),
       dids: new DidsModule({
-        registrars: [new KeyDidRegistrar(), new PeerDidRegistrar()],
+        registrars: [new KeyDidRegistrar(), new PeerDidRegistrar(), new IndyLedgerDidRegistrar(ledger)],
         // did:key and self-contained did:peer documents never change: resolved once per process (bounded).
-        resolvers: [new CachingKeyDidResolver(), new CachingPeerDidResolver(), new WebDidResolver()],
+        resolvers: [
+          new CachingKeyDidResolver(),
+          new CachingPeerDidResolver(),
+          new WebDidResolver(),
+          new LedgerDidResolver(ledger),
+        ],
       }),
       didcomm: new DidCommModule({
         endpoints: options.endpoints,
@@ -122,6 +134,22 @@ export function buildAgent(options: BuildAgentOptions) {
   })
   agent.didcomm.registerMessageHandlerMiddleware(abandonFailedCredentialExchanges())
   return agent
+}
+
+/**
+ * Credo takes the first registry whose pattern matches an identifier. With the TEST-ONLY directory set (tests
+ * share objects between agent processes through it) the test registry comes first and keeps every identifier it
+ * knows (did:key, legacy, `did:indy:idplane-test`); the ledger then serves only did:indy ids of other namespaces.
+ * Otherwise the ledger registry comes first and takes legacy and did:indy ids, and the in-memory test registry is
+ * left with did:key issuers, as before the ledger (docs/decisions.md, Ledger (issue 13): agent side).
+ */
+function anonCredsRegistries(
+  ledger: LedgerClient,
+  testRegistryDir: string | undefined,
+): [AnonCredsRegistry, ...AnonCredsRegistry[]] {
+  const ledgerRegistry = new LedgerAnonCredsRegistry(ledger)
+  if (testRegistryDir) return [new TestAnonCredsRegistry(testRegistryDir), ledgerRegistry]
+  return [ledgerRegistry, new TestAnonCredsRegistry()]
 }
 
 export type IdplaneAgent = ReturnType<typeof buildAgent>

@@ -28,4 +28,11 @@ export class AgentMetrics {
     buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   })
+  public readonly ledgerRequests = new Histogram({
+    name: 'idplane_agent_ledger_request_duration_seconds',
+    help: 'Requests to the platform ledger (every attempt) by route and outcome',
+    labelNames: ['route', 'outcome'],
+    buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  })
 }

@@ -172,9 +172,13 @@ export class KubernetesRuntime extends AgentRuntime {
         secretName: name,
         ...(postsEvents ? { eventUrl: `${agents.internalUrl}${AGENT_EVENTS_PATH}` } : {}),
         ...(agents.publicEndpointBase ? { publicEndpointBase: agents.publicEndpointBase } : {}),
-        ...(database.kind === 'postgres'
-          ? { env: [{ name: AGENT_ENV.databaseSchema, value: agentSchemaName(launch.orgId) }] }
-          : {}),
+        // Through spec.env, which the operator passes on: the API serves the ledger's routes beside the event sink.
+        env: [
+          { name: AGENT_ENV.ledgerUrl, value: agents.internalUrl },
+          ...(database.kind === 'postgres'
+            ? [{ name: AGENT_ENV.databaseSchema, value: agentSchemaName(launch.orgId) }]
+            : []),
+        ],
       },
     }
     try {

@@ -399,6 +399,8 @@ export class ProcessRuntime extends AgentRuntime {
         ...(secrets.eventToken
           ? { eventUrl: `${agents.internalUrl}${AGENT_EVENTS_PATH}`, eventToken: secrets.eventToken }
           : {}),
+        // The API serves the ledger's routes (/v1/ledger) beside the event sink.
+        ledgerUrl: agents.internalUrl,
         logLevel: this.options.logger.isEnabled('debug') ? 'debug' : 'info',
         bindHost: agents.bindHost,
         exitOnStdinClose: true,

@@ -6,7 +6,7 @@ import type {
 } from '@idplane/common/agent-contract/admin-api'
 
 export class CreateDidDto implements CreateDidRequest {
-  @IsIn(['key', 'peer', 'web']) method: 'key' | 'peer' | 'web'
+  @IsIn(['key', 'peer', 'web', 'indy']) method: 'key' | 'peer' | 'web' | 'indy'
   @IsOptional() @IsIn(['ed25519', 'Ed25519']) keyType?: string
   /** Spec: 32 characters, no spaces. */
   @IsOptional() @IsString() @Length(32, 32) @Matches(/^\S+$/) seed?: string
@@ -15,6 +15,7 @@ export class CreateDidDto implements CreateDidRequest {
   @Matches(/^[0-9a-fA-F]{64}$/, { message: 'privatekey must be 64 hex characters' })
   privatekey?: string
   @IsOptional() @IsString() @Matches(/^[A-Za-z0-9.-]+(%3A\d+)?(:[A-Za-z0-9._-]+)*$/) domain?: string
+  /** did:indy only: the endpoint written to the ledger (default: the agent's DIDComm endpoint). */
   @IsOptional() @IsString() endpoint?: string
 }
 
