@@ -8,7 +8,6 @@ import {
   decideUpdate,
   textOf,
   versionTimeOf,
-  withoutNul,
   type OrderDecision,
   type StateOrder,
 } from '../../infra/records/record-order'
@@ -173,7 +172,8 @@ export class WalletRecords {
       connectionId: textOf(change.record, 'connectionId', WALLET_RECORD_LIMITS.id),
       threadId: textOf(change.record, 'threadId', WALLET_RECORD_LIMITS.id),
       agentUpdatedAt: change.versionAt,
-      record: storable(change.record) as Record<string, unknown>,
+      // NUL characters (which PostgreSQL json cannot hold) never get here: every JSON body refuses them.
+      record: change.record,
     }
     if (stored) return Object.assign(stored, fields)
     const createdAt = versionTimeOf({ createdAt: change.record.createdAt }, change.versionAt.toISOString())
@@ -184,17 +184,4 @@ export class WalletRecords {
 /** The wallet record kind of an agent event kind; undefined for kinds wallets do not keep (question-answer). */
 export function walletKindOf(kind: string): WalletRecordKind | undefined {
   return (WALLET_RECORD_KINDS as readonly string[]).includes(kind) ? (kind as WalletRecordKind) : undefined
-}
-
-/**
- * The record's JSON without NUL characters in any string (PostgreSQL json cannot hold them; a peer's label or
- * message may carry them), so no peer can make an event unstorable.
- */
-export function storable(value: unknown): unknown {
-  if (typeof value === 'string') return withoutNul(value)
-  if (Array.isArray(value)) return value.map(storable)
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [withoutNul(key), storable(item)]))
-  }
-  return value
 }
