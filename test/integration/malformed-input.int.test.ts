@@ -430,8 +430,8 @@ describe('malformed input on every endpoint', () => {
     ] as const) {
       await fc.assert(
         fc.asyncProperty(hostileJson, queryObject, async (body, query) => {
-          const res = await request(api.app)
-            [method](path)
+          const agent = request(api.app)
+          const res = await agent[method](path)
             .query(query)
             .set('Authorization', `Bearer ${holder.token}`)
             .set('Content-Type', 'application/json')
