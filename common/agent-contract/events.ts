@@ -7,6 +7,12 @@ import type { FieldError } from '../errors'
  */
 export const AGENT_EVENTS_PATH = '/v1/internal/agent-events'
 
+/**
+ * Where the cloud wallets' base agent posts its events (the same envelope), with the base wallet's API key as its
+ * event token: it belongs to no organization, and its tenants' events update the wallets' holder records.
+ */
+export const BASE_WALLET_EVENTS_PATH = '/v1/internal/wallet-agent-events'
+
 export const AGENT_EVENT_KINDS = ['connection', 'credential', 'proof', 'basic-message', 'question-answer'] as const
 export type AgentEventKind = (typeof AGENT_EVENT_KINDS)[number]
 

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http'
 import { randomInt } from 'node:crypto'
 import request from 'supertest'
+import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import { freePort } from '../helpers/agent-in-process'
 import { spawnAgent, TEST_API_KEY, waitUntil, type SpawnedAgent } from '../helpers/agent-process'
 import { startApi, type TestApi } from '../helpers/api'
@@ -49,7 +50,10 @@ describe('an organization connects to a cloud-wallet user', () => {
     server = await new Promise<Server>((resolve) => {
       const listening = api.app.listen(port, '127.0.0.1', () => resolve(listening))
     })
-    base = await spawnAgent({ label: 'base' })
+    base = await spawnAgent({
+      label: 'base',
+      env: { AGENT_EVENT_URL: `${baseUrl}${BASE_WALLET_EVENTS_PATH}`, AGENT_EVENT_TOKEN: TEST_API_KEY },
+    })
     owner = await aUserWithToken(api)
     admin = await aUserWithToken(api, ADMIN_EMAIL)
     holder = await aUserWithToken(api)

@@ -135,6 +135,9 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/v1/did', access: 'authenticated' },
   { method: 'post', path: '/v1/basic-message/:connectionId', access: 'authenticated' },
   { method: 'get', path: '/v1/basic-message/:connectionId', access: 'authenticated' },
+  // The caller's own wallet webhook (issue 11 item 4); read back with GET /webhooks/orgs/webhookurl?tenantId=.
+  { method: 'post', path: '/v1/webhooks/wallet/register', access: 'authenticated' },
+  { method: 'patch', path: '/v1/webhooks/wallet', access: 'authenticated' },
 ]
 
 /** Public routes served outside the OpenAPI document (plain Express routers of modules). */

@@ -199,6 +199,29 @@ describe(`the platform's own base-wallet agent (${process.env.DATABASE_URL ? 'Po
     expect(configure).toMatchObject({ status: 409, body: { message: expect.stringMatching(/managed base agent/) } })
   })
 
+  it("keeps the wallets' lists from the managed agent's events (two wallets of it connect)", async () => {
+    const bob = `bob-${Date.now()}@example.test`
+    await platform.signIn(bob)
+    expect((await platform.patiently('POST', '/v1/create-wallet', { label: 'Bob' })).at(-1)?.status).toBe(201)
+    await platform.signInAgain(email)
+    const invitation = await platform.call('POST', '/v1/connections/invitation', { label: 'Ada' })
+    expect(invitation.status).toBe(201)
+    const { invitationUrl, outOfBandRecord } = invitation.body.data as {
+      invitationUrl: string
+      outOfBandRecord: { id: string }
+    }
+    await platform.signInAgain(bob)
+    expect((await platform.call('POST', '/v1/receive-invitation-url', { invitationUrl })).status).toBe(201)
+    // Ada's list reads the holder records, which only the base agent's events fill for the inviter's side.
+    await platform.signInAgain(email)
+    const listed = await waitUntil(async () => {
+      const answer = await platform.call('GET', `/v1/connections?outOfBandId=${outOfBandRecord.id}`)
+      const records = answer.body.data as { state: string }[]
+      return records.some((record) => record.state === 'completed') ? records : undefined
+    }, 60_000)
+    expect(listed).toHaveLength(1)
+  })
+
   it('brings the same agent and wallet back after the API restarts, and stops the agent with the API', async () => {
     const pid = pidListeningOn(baseAdminPort)
     expect(pid).toEqual(expect.any(Number))

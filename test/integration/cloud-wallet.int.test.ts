@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process'
+import type { Server } from 'node:http'
 import path from 'node:path'
 import request from 'supertest'
+import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
+import { freePort } from '../helpers/agent-in-process'
 import { spawnAgent, TEST_API_KEY, waitUntil, type SpawnedAgent } from '../helpers/agent-process'
 import { startApi, type TestApi } from '../helpers/api'
 import { aUserWithToken, type TestUser } from '../helpers/tokens'
@@ -11,7 +14,7 @@ type Rec = Record<string, unknown> & { id: string; state: string; threadId?: str
 const root = path.resolve(__dirname, '../..')
 const ADMIN_EMAIL = 'wallet-root@example.test'
 
-jest.setTimeout(240000)
+jest.setTimeout(400000)
 
 /**
  * The cloud wallet through the API with a real base agent and a real issuer agent: configuration, one wallet per
@@ -19,6 +22,7 @@ jest.setTimeout(240000)
  */
 describe('cloud wallet', () => {
   let api: TestApi
+  let server: Server
   let base: SpawnedAgent
   let issuer: SpawnedAgent
   let admin: TestUser
@@ -71,11 +75,20 @@ describe('cloud wallet', () => {
 
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    // The base agent posts its tenants' events to the API (the wallet lists read the records they keep).
+    const port = await freePort()
+    const events = {
+      AGENT_EVENT_URL: `http://127.0.0.1:${port}${BASE_WALLET_EVENTS_PATH}`,
+      AGENT_EVENT_TOKEN: TEST_API_KEY,
+    }
     ;[base, issuer, api] = await Promise.all([
-      spawnAgent({ label: 'base' }),
+      spawnAgent({ label: 'base', env: events }),
       spawnAgent({ label: 'issuer' }),
       startApi({ PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL }),
     ])
+    server = await new Promise<Server>((resolve) => {
+      const listening = api.app.listen(port, '127.0.0.1', () => resolve(listening))
+    })
     admin = await aUserWithToken(api, ADMIN_EMAIL)
     alice = await aUserWithToken(api)
     bob = await aUserWithToken(api)
@@ -83,6 +96,7 @@ describe('cloud wallet', () => {
   })
 
   afterAll(async () => {
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)))
     await Promise.all([api?.stop(), base?.stop(), issuer?.stop()])
   })
 

@@ -1,5 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
 import request from 'supertest'
+import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
+import { SecretBox } from '../../api/src/infra/crypto/secret-box'
+import { factoryClassKey } from '../../api/src/infra/tokens'
+import { BASE_WALLET_SCOPE } from '../../api/src/modules/cloud-wallet/base-wallet.entity'
+import { CloudWalletsRepository } from '../../api/src/modules/cloud-wallet/cloud-wallets.repository'
 import { startApi, type TestApi } from '../helpers/api'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 
@@ -374,6 +380,67 @@ describe('malformed input on every endpoint', () => {
       ),
       { numRuns: 40, seed: 20261124 },
     )
+  })
+
+  it('never answers 5xx on the base agent event route and the wallet webhook routes of a user with a wallet', async () => {
+    // A base wallet and a wallet as rows only: these routes need no agent (the API key is the event token).
+    const apiKey = 'malformed-input-base-api-key'
+    const container = api.runtime.container
+    const box = container.get(factoryClassKey(SecretBox))
+    await container.get(CloudWalletsRepository).saveBaseWallet({
+      agentEndpoint: 'http://127.0.0.1:9',
+      encryptedApiKey: box.seal(apiKey, BASE_WALLET_SCOPE),
+      encryptedWalletKey: box.seal('wallet-key', BASE_WALLET_SCOPE),
+      configuredBy: null,
+    })
+    const holder = await aUserWithToken(api)
+    const tenantId = randomUUID()
+    await container.get(CloudWalletsRepository).create({ userId: holder.id, email: holder.email, tenantId, label: 'H' })
+    const hostileEvent = fc.dictionary(
+      fc.constantFrom('id', 'kind', 'agentLabel', 'tenantId', 'occurredAt', 'record', 'events', '__proto__'),
+      fc.oneof(
+        hostileScalar,
+        fc.constantFrom('connection', 'credential', 'proof', 'basic-message', tenantId, new Date().toISOString()),
+        fc.dictionary(
+          fc.constantFrom('id', 'state', 'createdAt', 'updatedAt', 'connectionId', 'threadId', 'role'),
+          hostileScalar,
+        ),
+      ),
+    )
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          hostileEvent,
+          hostileJson,
+          fc.array(hostileEvent, { maxLength: 3 }).map((events) => ({ events })),
+        ),
+        fc.boolean(),
+        async (body, withToken) => {
+          let req = request(api.app).post(BASE_WALLET_EVENTS_PATH)
+          if (withToken) req = req.set('Authorization', `Bearer ${apiKey}`)
+          const res = await req.set('Content-Type', 'application/json').send(JSON.stringify(body) ?? 'null')
+          assertErrorShape(res, 'POST wallet agent events')
+        },
+      ),
+      { numRuns: 150, seed: 20261124 },
+    )
+    for (const [method, path] of [
+      ['post', '/v1/webhooks/wallet/register'],
+      ['patch', '/v1/webhooks/wallet'],
+    ] as const) {
+      await fc.assert(
+        fc.asyncProperty(hostileJson, queryObject, async (body, query) => {
+          const agent = request(api.app)
+          const res = await agent[method](path)
+            .query(query)
+            .set('Authorization', `Bearer ${holder.token}`)
+            .set('Content-Type', 'application/json')
+            .send(JSON.stringify(body) ?? 'null')
+          assertErrorShape(res, `${method.toUpperCase()} ${path}`)
+        }),
+        { numRuns: 40, seed: 20261124 },
+      )
+    }
   })
 
   it('answers raw non-JSON bodies with 400 or 415, never 5xx', async () => {

@@ -194,7 +194,7 @@ describe('the Kubernetes agent runtime with the operator (fake kube-apiserver)',
   }, 60_000)
 
   // Last: it takes the next ports after the organizations' agents above.
-  it("runs the platform's base-wallet agent as the OrgAgent agent-base-wallet, without events", async () => {
+  it("runs the platform's base-wallet agent as the OrgAgent agent-base-wallet, posting to the wallet event route", async () => {
     const managed = api.runtime.container.get(ManagedBaseAgent)
     const state = await eventually(() => managed.ready().catch(() => undefined), {
       timeoutMs: 60_000,
@@ -217,15 +217,22 @@ describe('the Kubernetes agent runtime with the operator (fake kube-apiserver)',
       name,
     })) as OrgAgent
     expect(resource.spec).toMatchObject({ orgId: 'base-wallet', image: 'idplane:test', secretName: name })
-    expect(resource.spec.eventUrl).toBeUndefined()
+    // Its events go to the wallet event route, its API key being its event token (docs/decisions.md).
+    expect(resource.spec.eventUrl).toBe('http://idplane-api.idplane.svc:5000/v1/internal/wallet-agent-events')
     const secret = await server.kubeConfig().makeApiClient(k8s.CoreV1Api).readNamespacedSecret({ name, namespace })
     // On PostgreSQL the Secret also carries the database URL, and the agent gets a schema of its own.
     const isPostgres = api.config.database.kind === 'postgres'
     expect(Object.keys(secret.data ?? {}).sort()).toEqual(
-      ['AGENT_API_KEY', ...(isPostgres ? ['AGENT_DATABASE_URL'] : []), 'AGENT_WALLET_KEY'].sort(),
+      ['AGENT_API_KEY', ...(isPostgres ? ['AGENT_DATABASE_URL'] : []), 'AGENT_EVENT_TOKEN', 'AGENT_WALLET_KEY'].sort(),
+    )
+    expect(secret.data?.AGENT_EVENT_TOKEN).toBe(secret.data?.AGENT_API_KEY)
+    expect(resource.spec.env).toEqual(
+      expect.arrayContaining([{ name: 'AGENT_LEDGER_URL', value: 'http://idplane-api.idplane.svc:5000' }]),
     )
     if (isPostgres) {
-      expect(resource.spec.env).toEqual([{ name: 'AGENT_DATABASE_SCHEMA', value: 'agent_base_wallet' }])
+      expect(resource.spec.env).toEqual(
+        expect.arrayContaining([{ name: 'AGENT_DATABASE_SCHEMA', value: 'agent_base_wallet' }]),
+      )
     }
   }, 90_000)
 })

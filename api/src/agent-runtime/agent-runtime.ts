@@ -1,3 +1,4 @@
+import { AGENT_EVENTS_PATH, BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import type { PortPair } from '@idplane/common/ports'
 
 /** The secrets an agent starts with; the runtime passes them on and never stores or logs them. */
@@ -113,6 +114,14 @@ export function shortOrgId(orgId: string): string {
 /** The agent's part of its resource names: `base-wallet` for the base-wallet agent, else shortOrgId. */
 export function agentNamePart(orgId: string): string {
   return orgId === BASE_WALLET_AGENT_ID ? BASE_WALLET_AGENT_ID : shortOrgId(orgId)
+}
+
+/**
+ * Where an agent posts its events: organizations' agents to the agent event route (authenticated by their event
+ * token), the base-wallet agent to the wallet event route (authenticated by its API key; docs/decisions.md).
+ */
+export function agentEventsPath(orgId: string): string {
+  return orgId === BASE_WALLET_AGENT_ID ? BASE_WALLET_EVENTS_PATH : AGENT_EVENTS_PATH
 }
 
 /** The PostgreSQL schema of an agent's tables when agents share the API's database. */

@@ -1,7 +1,6 @@
 import * as k8s from '@kubernetes/client-node'
 import { UpstreamError, type Logger } from '@idplane/common'
 import { agentSecretEnv, AGENT_ENV } from '@idplane/common/agent-contract/launch-env'
-import { AGENT_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import { statusCodeOf } from '@idplane/common/kube-api-errors'
 import {
   ORGAGENT_API_VERSION,
@@ -15,6 +14,7 @@ import type { AgentsConfig, Config } from '../infra/config'
 import {
   AgentRuntime,
   agentNamePart,
+  agentEventsPath,
   agentSchemaName,
   type AgentLaunch,
   type AgentSecrets,
@@ -170,7 +170,7 @@ export class KubernetesRuntime extends AgentRuntime {
         image: agents.image ?? 'idplane:latest',
         ...(agents.imagePullPolicy ? { imagePullPolicy: agents.imagePullPolicy } : {}),
         secretName: name,
-        ...(postsEvents ? { eventUrl: `${agents.internalUrl}${AGENT_EVENTS_PATH}` } : {}),
+        ...(postsEvents ? { eventUrl: `${agents.internalUrl}${agentEventsPath(launch.orgId)}` } : {}),
         ...(agents.publicEndpointBase ? { publicEndpointBase: agents.publicEndpointBase } : {}),
         // Through spec.env, which the operator passes on: the API serves the ledger's routes beside the event sink.
         env: [

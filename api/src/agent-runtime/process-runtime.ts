@@ -8,10 +8,10 @@ import type { PortPair } from '@idplane/common/ports'
 import { probeAgent } from '@idplane/common/agent-contract/probe'
 import { buildAgentEnv } from '@idplane/common/agent-contract/launch-env'
 import { endpointFromBase } from '@idplane/common/agent-contract/endpoint'
-import { AGENT_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import { TEST_ANONCREDS_REGISTRY_DIR_ENV, type AgentsConfig, type Config } from '../infra/config'
 import {
   AgentRuntime,
+  agentEventsPath,
   agentSchemaName,
   type AgentExit,
   type AgentLaunch,
@@ -397,7 +397,7 @@ export class ProcessRuntime extends AgentRuntime {
         apiKey: secrets.apiKey,
         walletKey: secrets.walletKey,
         ...(secrets.eventToken
-          ? { eventUrl: `${agents.internalUrl}${AGENT_EVENTS_PATH}`, eventToken: secrets.eventToken }
+          ? { eventUrl: `${agents.internalUrl}${agentEventsPath(launch.orgId)}`, eventToken: secrets.eventToken }
           : {}),
         // The API serves the ledger's routes (/v1/ledger) beside the event sink.
         ledgerUrl: agents.internalUrl,

@@ -16,6 +16,7 @@ import { Migration20261124190000BulkIssuance } from './Migration20261124190000Bu
 import { Migration20261124200000CloudWallets } from './Migration20261124200000CloudWallets'
 import { Migration20261124213000IndyDefinitions } from './Migration20261124213000IndyDefinitions'
 import { Migration20261124214000BaseWalletAgent } from './Migration20261124214000BaseWalletAgent'
+import { Migration20261124220000WalletRecords } from './Migration20261124220000WalletRecords'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124200000CloudWallets', class: Migration20261124200000CloudWallets },
   { name: 'Migration20261124213000IndyDefinitions', class: Migration20261124213000IndyDefinitions },
   { name: 'Migration20261124214000BaseWalletAgent', class: Migration20261124214000BaseWalletAgent },
+  { name: 'Migration20261124220000WalletRecords', class: Migration20261124220000WalletRecords },
 ]

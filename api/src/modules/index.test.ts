@@ -46,6 +46,7 @@ describe('API_MODULES', () => {
         'User',
         'UserOrgRole',
         'Webhook',
+        'WalletRecord',
         'WebhookDelivery',
       ].sort(),
     )

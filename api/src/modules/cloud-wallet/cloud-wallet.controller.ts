@@ -7,6 +7,7 @@ import {
   HttpCode,
   JsonController,
   Params,
+  Patch,
   Post,
   QueryParams,
 } from 'routing-controllers'
@@ -27,6 +28,8 @@ import { created, ok, type Envelope } from '../../infra/http/envelope'
 import { ResponseData } from '../../infra/http/response-doc'
 import { ReceiveInvitationUrlDto } from '../connections/dto/receive-invitation.dto'
 import { SendBasicMessageDto } from '../messages/dto/message.dto'
+import { RegisterWebhookDto, UpdateWebhookDto } from '../webhooks/dto/register-webhook.dto'
+import { WEBHOOK_SCHEMA, type WebhookResponse } from '../webhooks/dto/webhook.response'
 import { BaseWalletService } from './base-wallet.service'
 import { CloudWalletsService } from './cloud-wallets.service'
 import {
@@ -252,5 +255,31 @@ export class CloudWalletController {
     @Params() params: ConnectionIdParams,
   ): Promise<Envelope<BasicMessageRecordJson[]>> {
     return ok(await this.wallets.basicMessages(principal, params.connectionId), 'Messages fetched')
+  }
+
+  @Post('/webhooks/wallet/register')
+  @HttpCode(201)
+  @Authorized()
+  @OpenAPI({
+    summary:
+      "Register the webhook of the caller's cloud wallet (replaces an earlier one); read it with GET /webhooks/orgs/webhookurl?tenantId=",
+  })
+  @ResponseData(WEBHOOK_SCHEMA, { errors: [403, 404] })
+  async registerWebhook(
+    @CurrentUser({ required: true }) principal: Principal,
+    @Body({ required: true }) body: RegisterWebhookDto,
+  ): Promise<Envelope<WebhookResponse>> {
+    return created(await this.wallets.registerWebhook(principal, body), 'Webhook registered')
+  }
+
+  @Patch('/webhooks/wallet')
+  @Authorized()
+  @OpenAPI({ summary: "Change the URL, secret or both of the caller's cloud-wallet webhook" })
+  @ResponseData(WEBHOOK_SCHEMA, { errors: [403, 404] })
+  async updateWebhook(
+    @CurrentUser({ required: true }) principal: Principal,
+    @Body({ required: true }) body: UpdateWebhookDto,
+  ): Promise<Envelope<WebhookResponse>> {
+    return ok(await this.wallets.updateWebhook(principal, body), 'Webhook updated')
   }
 }

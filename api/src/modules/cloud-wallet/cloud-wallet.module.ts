@@ -10,16 +10,23 @@ import { CloudWalletsService } from './cloud-wallets.service'
 import { cloudWalletConfig } from './cloud-wallet.config'
 import { CLOUD_WALLET_METRICS, CloudWalletMetrics } from './cloud-wallet-metrics'
 import { ManagedBaseAgent } from './managed-base-agent'
+import { WalletEventsController } from './wallet-events.controller'
+import { WalletEventsService } from './wallet-events.service'
+import { WalletRecord } from './wallet-record.entity'
+import { WalletRecordMetrics } from './wallet-record-metrics'
+import { WalletRecords } from './wallet-records'
+import { WalletRecordsRepository } from './wallet-records.repository'
 
 /**
  * The holder cloud wallet (spec: Cloud wallet): one multi-tenant base agent (configured by a platform admin, or the
  * platform's own, CLOUD_WALLET_BASE_AGENT), each signed-in user gets one tenant of it, and every wallet route acts
- * only as the caller's tenant.
+ * only as the caller's tenant. The base agent's events (BASE_WALLET_EVENTS_PATH) keep each wallet's holder records
+ * and reach the tenant's webhook.
  */
 export const cloudWalletModule: ApiModule = {
   name: 'cloud-wallet',
-  controllers: [CloudWalletController],
-  entities: [BaseWallet, CloudWallet],
+  controllers: [CloudWalletController, WalletEventsController],
+  entities: [BaseWallet, CloudWallet, WalletRecord],
   config: cloudWalletConfig,
   // A managed base agent that exists comes back with the API (in the background); a new one starts on first use.
   start: (container) => container.get(ManagedBaseAgent).resume(),
@@ -39,5 +46,12 @@ export const cloudWalletModule: ApiModule = {
     bind(BaseWalletService).toSelf().inSingletonScope()
     bind(CloudWalletsService).toSelf().inSingletonScope()
     bind(CloudWalletController).toSelf().inSingletonScope()
+    bind(WalletRecordsRepository).toSelf().inSingletonScope()
+    bind(WalletRecords).toSelf().inSingletonScope()
+    bind(WalletEventsService).toSelf().inSingletonScope()
+    bind(WalletEventsController).toSelf().inSingletonScope()
+    bind(WalletRecordMetrics)
+      .toDynamicValue((context) => new WalletRecordMetrics(context.get<Registry<RegistryContentType>>(Registry)))
+      .inSingletonScope()
   }),
 }

@@ -7,6 +7,7 @@ import {
   Logger,
   NotFoundError,
   NotImplementedError,
+  UpstreamError,
 } from '@idplane/common'
 import type {
   AgentDidMethod,
@@ -23,7 +24,14 @@ import type { AgentClient } from '../../agent-client/agent-client'
 import type { Principal } from '../../infra/auth/token.service'
 import { toAgentReceiveOptions, type ReceiveInvitationUrlDto } from '../connections/dto/receive-invitation.dto'
 import { BaseWalletService } from './base-wallet.service'
+import type { CloudWallet } from './cloud-wallet.entity'
 import { CloudWalletsRepository } from './cloud-wallets.repository'
+import type { WalletRecordKind } from './wallet-record.entity'
+import { WalletRecords } from './wallet-records'
+import { WalletRecordsRepository } from './wallet-records.repository'
+import type { RegisterWebhookDto, UpdateWebhookDto } from '../webhooks/dto/register-webhook.dto'
+import { toWebhookResponse, type WebhookResponse } from '../webhooks/dto/webhook.response'
+import { WebhooksService } from '../webhooks/webhooks.service'
 import type {
   AcceptOfferDto,
   AcceptProofRequestDto,
@@ -47,7 +55,8 @@ type UserPrincipal = Extract<Principal, { kind: 'user' }>
 /**
  * The holder's cloud wallet (spec: Cloud wallet): one tenant of the base agent per user. Every operation resolves
  * the caller's own tenant from the token and talks to the agent only as that tenant (X-Tenant-Id), so another
- * user's record ids are unknown there (404).
+ * user's record ids are unknown there (404). Lists answer from the wallet's holder records (WalletRecords, kept
+ * from the agent's events); single reads ask the agent and update the record (docs/decisions.md).
  */
 @injectable()
 export class CloudWalletsService {
@@ -56,6 +65,9 @@ export class CloudWalletsService {
   public constructor(
     private readonly base: BaseWalletService,
     private readonly wallets: CloudWalletsRepository,
+    private readonly records: WalletRecordsRepository,
+    private readonly walletRecords: WalletRecords,
+    private readonly webhooks: WebhooksService,
     logger: Logger,
   ) {
     this.log = logger.child({ component: 'cloud-wallet' })
@@ -103,66 +115,93 @@ export class CloudWalletsService {
     })
   }
 
+  /**
+   * The wallet's connections from its holder records (kept from the base agent's events), filtered; every filter
+   * is an exact match on the record (`myDid` is the record's `did`).
+   */
   public async connections(principal: Principal, query: WalletConnectionsQuery): Promise<ConnectionRecordJson[]> {
-    const { alias, theirLabel, ...tagged } = definedFields(query)
-    const records = await (await this.tenantOf(principal)).listConnections(tagged)
-    // Credo's connection records have no alias or theirLabel tag (a tag query on them matches nothing): those two
-    // filters are applied here, on the records of the caller's tenant.
-    return records.filter(
-      (record) =>
-        (alias === undefined || record.alias === alias) &&
-        (theirLabel === undefined || record.theirLabel === theirLabel),
-    )
+    const { wallet } = await this.walletOf(principal)
+    const rows = await this.records.list(wallet.id, 'connection')
+    const wanted: [keyof WalletConnectionsQuery, string][] = [
+      ['outOfBandId', 'outOfBandId'],
+      ['alias', 'alias'],
+      ['myDid', 'did'],
+      ['theirDid', 'theirDid'],
+      ['theirLabel', 'theirLabel'],
+    ]
+    return rows
+      .map((row) => row.record as ConnectionRecordJson)
+      .filter((record) =>
+        wanted.every(([filter, field]) => query[filter] === undefined || record[field] === query[filter]),
+      )
   }
 
   public async connection(principal: Principal, connectionId: string): Promise<ConnectionRecordJson> {
-    return (await this.tenantOf(principal)).getConnection(connectionId)
+    const owner = await this.walletOf(principal)
+    return this.readThrough(owner, 'connection', connectionId, () => owner.agent.getConnection(connectionId))
   }
 
   public async receiveInvitationUrl(principal: Principal, body: ReceiveInvitationUrlDto): Promise<ReceivedInvitation> {
-    return (await this.tenantOf(principal)).receiveInvitationUrl({
+    const owner = await this.walletOf(principal)
+    const received = await owner.agent.receiveInvitationUrl({
       invitationUrl: body.invitationUrl,
       ...toAgentReceiveOptions(body),
     })
+    if (received.connectionRecord) await this.remember(owner, 'connection', received.connectionRecord)
+    return received
   }
 
+  /** The wallet's credential records from its holder records, filtered by `threadId`, `connectionId`, `state`. */
   public async credentials(principal: Principal, query: WalletCredentialsQuery): Promise<CredentialRecordJson[]> {
-    return (await this.tenantOf(principal)).listCredentials(definedFields(query))
+    const { wallet } = await this.walletOf(principal)
+    const rows = await this.records.list(wallet.id, 'credential', definedFields(query))
+    return rows.map((row) => row.record as CredentialRecordJson)
   }
 
   public async credential(principal: Principal, credentialRecordId: string): Promise<CredentialRecordJson> {
-    return (await this.tenantOf(principal)).getCredential(credentialRecordId)
+    const owner = await this.walletOf(principal)
+    return this.readThrough(owner, 'credential', credentialRecordId, () =>
+      owner.agent.getCredential(credentialRecordId),
+    )
   }
 
   public async acceptOffer(principal: Principal, body: AcceptOfferDto): Promise<CredentialRecordJson> {
-    const tenant = await this.tenantOf(principal)
+    const owner = await this.walletOf(principal)
     // Read first: another wallet's record id is a 404 here, before anything is attempted on it.
-    await tenant.getCredential(body.credentialRecordId)
-    return tenant.acceptCredentialOffer({
+    await owner.agent.getCredential(body.credentialRecordId)
+    const accepted = await owner.agent.acceptCredentialOffer({
       credentialRecordId: body.credentialRecordId,
       autoAcceptCredential: body.autoAcceptCredential,
       credentialFormats: body.credentialFormats,
       ...(body.comment === undefined ? {} : { comment: body.comment }),
     })
+    await this.remember(owner, 'credential', accepted)
+    return accepted
   }
 
+  /** The wallet's proof records from its holder records, filtered by `threadId`. */
   public async proofs(principal: Principal, query: WalletProofsQuery): Promise<ProofRecordJson[]> {
-    return (await this.tenantOf(principal)).listProofs(definedFields(query))
+    const { wallet } = await this.walletOf(principal)
+    const rows = await this.records.list(wallet.id, 'proof', definedFields(query))
+    return rows.map((row) => row.record as ProofRecordJson)
   }
 
   public async proof(principal: Principal, proofRecordId: string): Promise<ProofRecordJson> {
-    return (await this.tenantOf(principal)).getProof(proofRecordId)
+    const owner = await this.walletOf(principal)
+    return this.readThrough(owner, 'proof', proofRecordId, () => owner.agent.getProof(proofRecordId))
   }
 
   public async acceptProofRequest(principal: Principal, body: AcceptProofRequestDto): Promise<ProofRecordJson> {
-    const tenant = await this.tenantOf(principal)
-    await tenant.getProof(body.proofRecordId)
-    return tenant.acceptProofRequest({
+    const owner = await this.walletOf(principal)
+    await owner.agent.getProof(body.proofRecordId)
+    const accepted = await owner.agent.acceptProofRequest({
       proofRecordId: body.proofRecordId,
       filterByPresentationPreview: body.filterByPresentationPreview ?? false,
       filterByNonRevocationRequirements: body.filterByNonRevocationRequirements ?? false,
       ...(body.comment === undefined ? {} : { comment: body.comment }),
     })
+    await this.remember(owner, 'proof', accepted)
+    return accepted
   }
 
   /**
@@ -202,7 +241,7 @@ export class CloudWalletsService {
   }
 
   public async dids(principal: Principal): Promise<DidListEntry[]> {
-    return (await this.tenantOf(principal)).listDids()
+    return (await this.walletOf(principal)).agent.listDids()
   }
 
   public async sendBasicMessage(
@@ -210,30 +249,110 @@ export class CloudWalletsService {
     connectionId: string,
     content: string,
   ): Promise<BasicMessageRecordJson> {
-    const tenant = await this.tenantOf(principal)
-    await tenant.getConnection(connectionId)
-    return tenant.sendBasicMessage(connectionId, { content })
+    const owner = await this.walletOf(principal)
+    await owner.agent.getConnection(connectionId)
+    const sent = await owner.agent.sendBasicMessage(connectionId, { content })
+    await this.remember(owner, 'basic-message', sent)
+    return sent
   }
 
+  /** Every basic message of one of the wallet's connections, from its holder records, oldest first. */
   public async basicMessages(principal: Principal, connectionId: string): Promise<BasicMessageRecordJson[]> {
-    const tenant = await this.tenantOf(principal)
+    const owner = await this.walletOf(principal)
     // The connection is read first: another wallet's connection id is a 404, never an empty list.
-    await tenant.getConnection(connectionId)
-    return tenant.listBasicMessages(connectionId)
+    await this.readThrough(owner, 'connection', connectionId, () => owner.agent.getConnection(connectionId))
+    const rows = await this.records.list(owner.wallet.id, 'basic-message', { connectionId })
+    return rows.map((row) => row.record as BasicMessageRecordJson)
   }
 
   /**
-   * The base agent acting as the caller's tenant.
+   * Registers (or replaces) the webhook of the caller's wallet: the wallet's exchange events are delivered to it.
+   * @throws NotFoundError when the caller has no wallet
+   */
+  public async registerWebhook(principal: Principal, body: RegisterWebhookDto): Promise<WebhookResponse> {
+    const { user, wallet } = await this.ownWallet(principal)
+    return toWebhookResponse(await this.webhooks.registerForTenant(wallet.tenantId, user.userId, body))
+  }
+
+  /**
+   * Changes the URL, the secret or both of the caller's wallet webhook.
+   * @throws NotFoundError when the caller has no wallet, or no webhook
+   */
+  public async updateWebhook(principal: Principal, body: UpdateWebhookDto): Promise<WebhookResponse> {
+    const { wallet } = await this.ownWallet(principal)
+    return toWebhookResponse(await this.webhooks.updateForTenant(wallet.tenantId, body))
+  }
+
+  /** The caller's wallet row (no agent needed). */
+  private async ownWallet(principal: Principal): Promise<{ user: UserPrincipal; wallet: CloudWallet }> {
+    const user = asUser(principal)
+    const wallet = await this.wallets.findForUser(user.userId)
+    if (!wallet) throw new NotFoundError(NO_WALLET)
+    return { user, wallet }
+  }
+
+  /**
+   * One record: the agent's current answer (it is the source of the records), applied to the holder record on
+   * the way. While the agent cannot be reached, the stored record answers instead of a 502.
+   * @throws NotFoundError when the tenant has no such record (another wallet's id included)
+   */
+  private async readThrough<T extends object>(
+    owner: WalletAccess,
+    kind: WalletRecordKind,
+    recordId: string,
+    read: () => Promise<T>,
+  ): Promise<T> {
+    let answer: T
+    try {
+      answer = await read()
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error
+      const stored = await this.records.findOne(owner.wallet.id, kind, recordId)
+      if (!stored) throw error
+      return stored.record as T
+    }
+    await this.remember(owner, kind, answer)
+    return answer
+  }
+
+  /** Applies an agent answer to the holder records; a failure there is logged, the call itself succeeded. */
+  private async remember(owner: WalletAccess, kind: WalletRecordKind, record: object): Promise<void> {
+    await this.walletRecords
+      .applyAnswered(
+        { walletId: owner.wallet.id, tenantId: owner.wallet.tenantId },
+        kind,
+        record as Record<string, unknown>,
+      )
+      .catch((error: unknown) =>
+        this.log.warn('Could not apply an agent answer to the wallet records', {
+          kind,
+          error: (error as Error).message,
+        }),
+      )
+  }
+
+  /**
+   * The caller's wallet and the base agent acting as its tenant.
    * @throws InvalidStateError (409) while no base wallet is configured
    * @throws NotFoundError when the caller has no wallet yet
    */
-  private async tenantOf(principal: Principal): Promise<AgentClient> {
+  private async walletOf(principal: Principal): Promise<WalletAccess> {
     const user = asUser(principal)
     const base = await this.base.client()
     const wallet = await this.wallets.findForUser(user.userId)
     if (!wallet) throw new NotFoundError(NO_WALLET)
-    return base.forTenant(wallet.tenantId)
+    return { wallet, agent: base.forTenant(wallet.tenantId) }
   }
+
+  /** The base agent acting as the caller's tenant. */
+  private async tenantOf(principal: Principal): Promise<AgentClient> {
+    return (await this.walletOf(principal)).agent
+  }
+}
+
+interface WalletAccess {
+  wallet: CloudWallet
+  agent: AgentClient
 }
 
 function asUser(principal: Principal): UserPrincipal {

@@ -153,13 +153,13 @@ export class ManagedBaseAgent {
         this.runtime.kind === 'process'
           ? await this.ports.allocateForBaseWallet(base.id, this.config.agents.portCounterStart)
           : undefined
-      // No event token: the base agent posts no events to the organizations' event route (docs/decisions.md).
+      // Its events go to the wallet event route with its API key as the token (agentEventsPath; docs/decisions.md).
       const result = await this.runtime.provision(
         {
           orgId: BASE_WALLET_AGENT_ID,
           label: BASE_AGENT_LABEL,
           ports,
-          secrets: () => Promise.resolve({ apiKey, walletKey }),
+          secrets: () => Promise.resolve({ apiKey, walletKey, eventToken: apiKey }),
           apiKey: () => Promise.resolve(apiKey),
         },
         { signal },

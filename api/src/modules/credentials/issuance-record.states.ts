@@ -38,7 +38,7 @@ export interface StateReport {
   at: Date
 }
 
-const ISSUANCE_ORDER = stateOrder(STATE_RANK, TERMINAL_STATES)
+export const ISSUANCE_ORDER = stateOrder(STATE_RANK, TERMINAL_STATES)
 
 /**
  * Whether `incoming` changes the state of a record now at `current` (undefined: no record yet): the shared ordering

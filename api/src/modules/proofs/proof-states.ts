@@ -33,7 +33,7 @@ export interface ProofVersion {
  */
 export type ProofTransition = 'create' | 'advance' | 'refresh' | 'ignore'
 
-const PROOF_ORDER = stateOrder(PROOF_STATE_RANK, TERMINAL_PROOF_STATES)
+export const PROOF_ORDER = stateOrder(PROOF_STATE_RANK, TERMINAL_PROOF_STATES)
 
 /** The shared ordering rule (infra/records/record-order.ts) in the proofs module's words; unknown states are ignored. */
 export function proofTransition(current: ProofVersion | null, incoming: ProofVersion): ProofTransition {

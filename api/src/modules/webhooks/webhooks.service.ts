@@ -44,8 +44,8 @@ export class WebhooksService {
   }
 
   /**
-   * Registers a cloud-wallet tenant's webhook (for the cloud-wallet module; no route of its own here). Only
-   * `ownerUserId` may read it back.
+   * Registers a cloud-wallet tenant's webhook (for the cloud-wallet module's `POST /v1/webhooks/wallet/register`).
+   * Only `ownerUserId` may read it back.
    */
   public async registerForTenant(
     tenantId: string,
@@ -113,6 +113,31 @@ export class WebhooksService {
     return this.webhooks.transactional(async () => {
       const webhook = await this.webhooks.findForOrg(orgId)
       if (!webhook) throw new NotFoundError('No webhook is registered for this organization')
+      if (input.webhookUrl !== undefined) webhook.url = input.webhookUrl
+      if (input.webhookSecret !== undefined) webhook.sealedSecret = this.box.seal(input.webhookSecret, webhook.id)
+      await this.webhooks.flush()
+      return webhook
+    })
+  }
+
+  /**
+   * Changes the URL, the secret or both of a cloud-wallet tenant's webhook (for the cloud-wallet module).
+   * @throws InvalidInputError when neither is given, or for a refused target
+   * @throws NotFoundError when the tenant has none
+   */
+  public async updateForTenant(
+    tenantId: string,
+    input: { webhookUrl?: string; webhookSecret?: string },
+  ): Promise<Webhook> {
+    if (input.webhookUrl === undefined && input.webhookSecret === undefined) {
+      throw new InvalidInputError('Nothing to change', [
+        { field: 'webhookUrl', message: 'give webhookUrl, webhookSecret or both' },
+      ])
+    }
+    if (input.webhookUrl !== undefined) this.checkUrl(input.webhookUrl)
+    return this.webhooks.transactional(async () => {
+      const webhook = await this.webhooks.findForTenant(tenantId)
+      if (!webhook) throw new NotFoundError('No webhook is registered for your wallet')
       if (input.webhookUrl !== undefined) webhook.url = input.webhookUrl
       if (input.webhookSecret !== undefined) webhook.sealedSecret = this.box.seal(input.webhookSecret, webhook.id)
       await this.webhooks.flush()

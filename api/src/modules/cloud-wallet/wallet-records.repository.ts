@@ -1,0 +1,59 @@
+import { injectable } from 'inversify'
+import { LockMode, type FilterQuery } from '@mikro-orm/core'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { CloudWallet } from './cloud-wallet.entity'
+import { WalletRecord, type WalletRecordKind } from './wallet-record.entity'
+
+/** Filters of a wallet's list: columns only (the rest is matched on the record JSON by the service). */
+export interface WalletRecordFilter {
+  state?: string
+  connectionId?: string
+  threadId?: string
+}
+
+/**
+ * The holder records of cloud wallets. Every lookup takes the wallet first, so no query can reach another wallet's
+ * rows. Inside a transaction the global em resolves to the transaction's fork.
+ */
+@injectable()
+export class WalletRecordsRepository {
+  public constructor(private readonly em: EntityManager) {}
+
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(() => work())
+  }
+
+  public findWalletByTenant(tenantId: string): Promise<CloudWallet | null> {
+    return this.em.findOne(CloudWallet, { tenantId })
+  }
+
+  /** The wallet's record, locked until the transaction ends. */
+  public findForUpdate(walletId: string, kind: WalletRecordKind, recordId: string): Promise<WalletRecord | null> {
+    return this.em.findOne(WalletRecord, { wallet: walletId, kind, recordId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+  }
+
+  /** A new record, persisted on the next flush. */
+  public create(
+    walletId: string,
+    fields: Omit<WalletRecord, 'wallet' | 'id' | 'createdAt' | 'updatedAt'>,
+  ): WalletRecord {
+    return this.em.create(WalletRecord, { ...fields, wallet: this.em.getReference(CloudWallet, walletId) })
+  }
+
+  public flush(): Promise<void> {
+    return this.em.flush()
+  }
+
+  /** The wallet's records of one kind, oldest first (as the agent lists them). */
+  public list(walletId: string, kind: WalletRecordKind, filter: WalletRecordFilter = {}): Promise<WalletRecord[]> {
+    const where: FilterQuery<WalletRecord> = { wallet: walletId, kind }
+    if (filter.state !== undefined) where.state = filter.state
+    if (filter.connectionId !== undefined) where.connectionId = filter.connectionId
+    if (filter.threadId !== undefined) where.threadId = filter.threadId
+    return this.em.fork().find(WalletRecord, where, { orderBy: { agentCreatedAt: 'asc', recordId: 'asc' } })
+  }
+
+  public findOne(walletId: string, kind: WalletRecordKind, recordId: string): Promise<WalletRecord | null> {
+    return this.em.fork().findOne(WalletRecord, { wallet: walletId, kind, recordId })
+  }
+}
