@@ -1,4 +1,3 @@
-import type { Request } from 'express'
 import { injectable, inject } from 'inversify'
 import {
   Body,
@@ -18,7 +17,7 @@ import { LEDGER_PATH } from '@idplane/common/agent-contract/ledger'
 import type { Config } from '../../infra/config'
 import { sectionOf } from '../../infra/config-section'
 import { created, ok, type Envelope } from '../../infra/http/envelope'
-import { clientAddressOf } from '../../infra/rate-limit/client-ip'
+import { ClientIp } from '../../infra/rate-limit/client-ip'
 import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
 import { TOKENS } from '../../infra/tokens'
 import { AgentEventsService } from '../agents/agent-events.service'
@@ -97,12 +96,11 @@ export class LedgerController {
   }
 
   @Post('/nyms')
-  @HttpCode(201)
   @OpenAPI({
     summary: 'An agent asks the trustee to write the NYM of a DID it holds (agent event token; proof of possession)',
     security: [{ bearer: [] }],
   })
-  @ResponseData(TRANSACTION_SCHEMA, { errors: [400, 401, 409], alsoAnswers: [200] })
+  @ResponseData(TRANSACTION_SCHEMA, { errors: [400, 401, 409], alsoAnswers: [201] })
   async requestNym(
     @HeaderParam('authorization') authorization: string,
     @Body({ validate: false }) body: unknown,
@@ -110,18 +108,15 @@ export class LedgerController {
   ): Promise<Envelope<TransactionView>> {
     const header = /^Bearer (\S+)$/.exec(authorization ?? '')
     const orgId = await this.agentEvents.authenticate(header?.[1])
-    const fields = isObject(body) ? body : {}
     if (!isObject(body)) {
       throw new InvalidInputError('Invalid NYM request', [{ field: 'body', message: 'body must be an object' }])
     }
     const { transaction, isNew } = await this.ledger.requestNym(
-      { did: fields.did as string, verkey: fields.verkey as string, signature: fields.signature as string },
+      { did: body.did as string, verkey: body.verkey as string, signature: body.signature as string },
       orgId,
     )
-    if (!isNew) {
-      res.status(200)
-      return ok(transaction, 'NYM already on the ledger')
-    }
+    if (!isNew) return ok(transaction, 'NYM already on the ledger')
+    res.status(201)
     return created(transaction, 'NYM written')
   }
 
@@ -129,9 +124,12 @@ export class LedgerController {
   @HttpCode(201)
   @OpenAPI({ summary: 'A signed ATTRIB, SCHEMA or CRED_DEF write (NYM: 403; revocation types: 501)' })
   @ResponseData(TRANSACTION_SCHEMA, { errors: [400, 403, 404, 409, 429, 501] })
-  async append(@Req() req: Request, @Body({ validate: false }) body: unknown): Promise<Envelope<TransactionView>> {
+  async append(
+    @ClientIp() clientIp: string,
+    @Body({ validate: false }) body: unknown,
+  ): Promise<Envelope<TransactionView>> {
     await this.rateLimiter.enforce(
-      [{ key: rateLimitKey('ledger-write', clientAddressOf(req)), rule: this.settings.writeLimit }],
+      [{ key: rateLimitKey('ledger-write', clientIp), rule: this.settings.writeLimit }],
       'Too many ledger writes from this address; try again later',
     )
     if (!isObject(body)) {
