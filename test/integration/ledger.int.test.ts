@@ -11,6 +11,7 @@ import { Database } from '../../api/src/infra/db/database'
 import { factoryClassKey } from '../../api/src/infra/tokens'
 import { Ed25519Signer } from '../../api/src/modules/ledger/ledger-crypto'
 import { LedgerService } from '../../api/src/modules/ledger/ledger.module'
+import { runLedgerVerify } from '../../api/src/modules/ledger/ledger-verify-command'
 import { startApi, type TestApi } from '../helpers/api'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
@@ -313,5 +314,14 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
     expect(check.firstInvalid.reason).toMatch(/hash/)
     const fromFive = (await request(api.app).get('/v1/ledger/verify').query({ from: 5 }).expect(200)).body.data
     expect(fromFive.isValid).toBe(true)
+    // `npm run ledger:verify` runs the same check from its own connection; an in-memory PGlite has no second one.
+    if (api.database.kind === 'postgres') {
+      const command = await runLedgerVerify(
+        { DATA_DIR: api.dataDir, LEDGER_NAMESPACE: NAMESPACE },
+        [],
+        api.database.target,
+      )
+      expect(command).toMatchObject({ isValid: false, checked: 3, firstInvalid: { seqNo: 4 } })
+    }
   })
 })
