@@ -26,7 +26,9 @@ const DEFAULT_ENDPOINT_TYPES = ['endpoint', 'did-communication']
 /** The Curve25519 key of an Ed25519 verkey (base58 in, base58 out). */
 export async function x25519FromVerkey(verkey: string): Promise<string> {
   await sodium.ready
-  return encodeBase58(sodium.crypto_sign_ed25519_pk_to_curve25519(decodeBase58(verkey)!))
+  const bytes = decodeBase58(verkey)
+  if (bytes?.length !== 32) throw new Error('A verkey is 32 bytes of base58')
+  return encodeBase58(sodium.crypto_sign_ed25519_pk_to_curve25519(bytes))
 }
 
 export async function buildDidDocument(input: DidDocumentInput): Promise<Record<string, unknown>> {

@@ -51,27 +51,34 @@ export interface DidRef {
 
 export function parseSchemaId(id: string): SchemaRef | undefined {
   const legacy = LEGACY_SCHEMA.exec(id)
-  if (legacy) return { did: legacy[1]!, name: legacy[2]!, version: legacy[3]! }
+  if (legacy) {
+    const [, did = '', name = '', version = ''] = legacy
+    return { did, name, version }
+  }
   const indy = INDY_SCHEMA.exec(id)
-  if (indy) return { namespace: indy[1]!, did: indy[2]!, name: indy[3]!, version: indy[4]! }
-  return undefined
+  if (!indy) return undefined
+  const [, namespace = '', did = '', name = '', version = ''] = indy
+  return { namespace, did, name, version }
 }
 
 export function parseCredDefId(id: string): CredDefRef | undefined {
   const legacy = LEGACY_CRED_DEF.exec(id)
-  if (legacy) return { did: legacy[1]!, schemaSeqNo: Number(legacy[2]), tag: legacy[3]! }
+  if (legacy) {
+    const [, did = '', seqNo, tag = ''] = legacy
+    return { did, schemaSeqNo: Number(seqNo), tag }
+  }
   const indy = INDY_CRED_DEF.exec(id)
-  if (indy) return { namespace: indy[1]!, did: indy[2]!, schemaSeqNo: Number(indy[3]), tag: indy[4]! }
-  return undefined
+  if (!indy) return undefined
+  const [, namespace = '', did = '', seqNo, tag = ''] = indy
+  return { namespace, did, schemaSeqNo: Number(seqNo), tag }
 }
 
 export function parseDid(id: string): DidRef | undefined {
   if (INDY_DID_PATTERN.test(id)) return { method: 'bare', did: id }
-  const indy = INDY_DID.exec(id)
-  if (indy) return { method: 'indy', namespace: indy[1]!, did: indy[2]! }
-  const sov = SOV_DID.exec(id)
-  if (sov) return { method: 'sov', did: sov[1]! }
-  return undefined
+  const [, namespace, indyDid] = INDY_DID.exec(id) ?? []
+  if (namespace && indyDid) return { method: 'indy', namespace, did: indyDid }
+  const [, sovDid] = SOV_DID.exec(id) ?? []
+  return sovDid ? { method: 'sov', did: sovDid } : undefined
 }
 
 export function legacySchemaId(ref: Pick<SchemaRef, 'did' | 'name' | 'version'>): string {

@@ -73,6 +73,13 @@ class Checker {
     return value
   }
 
+  /** The payload's top-level object; anything else is refused at once (nothing else can be checked). */
+  public root(value: unknown, allowed: readonly string[]): Json {
+    const body = this.object(value, 'payload', allowed)
+    if (!body) this.throwIfAny()
+    return body as Json
+  }
+
   public throwIfAny(): void {
     if (this.errors.length > 0) throw new InvalidInputError('Invalid ledger transaction payload', this.errors)
   }
@@ -86,11 +93,10 @@ export function attributeCommonView(name: string): string {
 /** @throws InvalidInputError naming each bad field */
 export function readSchemaPayload(payload: unknown): SchemaPayload {
   const check = new Checker()
-  const body = check.object(payload, 'payload', ['name', 'version', 'attrNames'])
-  check.throwIfAny()
-  const name = check.string(body!.name, 'payload.name', SCHEMA_NAME_PATTERN, 'must not contain ":" or "/"')
-  const version = check.string(body!.version, 'payload.version', SCHEMA_VERSION_PATTERN, 'must be dotted numbers')
-  const attrNames = body!.attrNames
+  const body = check.root(payload, ['name', 'version', 'attrNames'])
+  const name = check.string(body.name, 'payload.name', SCHEMA_NAME_PATTERN, 'must not contain ":" or "/"')
+  const version = check.string(body.version, 'payload.version', SCHEMA_VERSION_PATTERN, 'must be dotted numbers')
+  const attrNames = body.attrNames
   if (!Array.isArray(attrNames) || attrNames.length === 0 || attrNames.length > MAX_SCHEMA_ATTRIBUTES) {
     check.fail('payload.attrNames', `payload.attrNames must be an array of 1 to ${MAX_SCHEMA_ATTRIBUTES} names`)
   } else {
@@ -104,7 +110,7 @@ export function readSchemaPayload(payload: unknown): SchemaPayload {
     }
   }
   check.throwIfAny()
-  return { name: name!, version: version!, attrNames: attrNames as string[] }
+  return { name: name as string, version: version as string, attrNames: attrNames as string[] }
 }
 
 /**
@@ -114,12 +120,11 @@ export function readSchemaPayload(payload: unknown): SchemaPayload {
  */
 export function readCredDefPayload(payload: unknown): CredDefPayload {
   const check = new Checker()
-  const body = check.object(payload, 'payload', ['schemaId', 'type', 'tag', 'value'])
-  check.throwIfAny()
-  const schemaId = check.string(body!.schemaId, 'payload.schemaId')
-  if (body!.type !== 'CL') check.fail('payload.type', 'payload.type must be CL')
-  const tag = check.string(body!.tag, 'payload.tag', CRED_DEF_TAG_PATTERN, 'must not contain ":" or "/"')
-  const value = check.object(body!.value, 'payload.value', ['primary', 'revocation'])
+  const body = check.root(payload, ['schemaId', 'type', 'tag', 'value'])
+  const schemaId = check.string(body.schemaId, 'payload.schemaId')
+  if (body.type !== 'CL') check.fail('payload.type', 'payload.type must be CL')
+  const tag = check.string(body.tag, 'payload.tag', CRED_DEF_TAG_PATTERN, 'must not contain ":" or "/"')
+  const value = check.object(body.value, 'payload.value', ['primary', 'revocation'])
   if (value) {
     if (value.revocation !== undefined && value.revocation !== null) {
       check.fail('payload.value.revocation', 'revocable credential definitions are not supported yet')
@@ -139,7 +144,7 @@ export function readCredDefPayload(payload: unknown): CredDefPayload {
     }
   }
   check.throwIfAny()
-  return { schemaId: schemaId!, type: 'CL', tag: tag!, value: body!.value as CredDefPayload['value'] }
+  return { schemaId: schemaId as string, type: 'CL', tag: tag as string, value: body.value as CredDefPayload['value'] }
 }
 
 /** `r` must hold one key per schema attribute (common view) plus the link secret's, and nothing else. */
@@ -165,10 +170,9 @@ export function checkCredDefAgainstSchema(payload: CredDefPayload, attrNames: re
 /** @throws InvalidInputError naming each bad field */
 export function readAttribPayload(payload: unknown): AttribPayload {
   const check = new Checker()
-  const body = check.object(payload, 'payload', ['dest', 'raw'])
-  check.throwIfAny()
-  const dest = check.string(body!.dest, 'payload.dest')
-  const raw = check.object(body!.raw, 'payload.raw', ['endpoint'])
+  const body = check.root(payload, ['dest', 'raw'])
+  check.string(body.dest, 'payload.dest')
+  const raw = check.object(body.raw, 'payload.raw', ['endpoint'])
   const endpoint = raw && check.object(raw.endpoint, 'payload.raw.endpoint', ['endpoint', 'routingKeys', 'types'])
   if (endpoint) {
     const url = check.string(endpoint.endpoint, 'payload.raw.endpoint.endpoint')

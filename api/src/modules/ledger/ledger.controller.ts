@@ -1,16 +1,5 @@
 import { injectable, inject } from 'inversify'
-import {
-  Body,
-  Get,
-  HeaderParam,
-  HttpCode,
-  JsonController,
-  Param,
-  Post,
-  QueryParam,
-  Req,
-  Res,
-} from 'routing-controllers'
+import { Body, Get, HeaderParam, HttpCode, JsonController, Param, Post, QueryParam, Res } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
 import { InvalidInputError } from '@idplane/common'
 import { LEDGER_PATH } from '@idplane/common/agent-contract/ledger'

@@ -104,9 +104,7 @@ export class LedgerRepository {
     if (existing) return existing
     return this.em.fork().transactional(async (em) => {
       await em.execute(`select pg_advisory_xact_lock(${CHAIN_HEAD_LOCK})`)
-      return (await this.headIn(em))
-        ? (await this.readerIn(em).findBySeqNo(1))!
-        : this.insertIn(em, genesis(), undefined)
+      return (await this.readerIn(em).findBySeqNo(1)) ?? this.insertIn(em, genesis(), undefined)
     })
   }
 
@@ -202,6 +200,8 @@ export class LedgerRepository {
         row.requestedByOrgId ?? null,
       ],
     )
-    return toTransaction(rows[0]!)
+    const [stored] = rows
+    if (!stored) throw new Error('The ledger insert returned no row')
+    return toTransaction(stored)
   }
 }

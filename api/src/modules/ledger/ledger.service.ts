@@ -124,7 +124,8 @@ export class LedgerService {
 
   public async info(): Promise<LedgerInfo> {
     const genesis = await this.ensureGenesis()
-    const head = (await this.transactions.head())!
+    // The genesis is there, so the head is at least the genesis.
+    const head = (await this.transactions.head()) ?? genesis
     return {
       namespace: this.namespace,
       trusteeDid: genesis.authorDid,
@@ -370,13 +371,13 @@ export class LedgerService {
   /** A transaction as answered, with the ids of what it created. */
   public view(txn: StoredTransaction): TransactionView {
     const { requestedByOrgId: _omitted, ...fields } = txn
-    if (txn.type === 'SCHEMA' && txn.objectId) {
-      const ref = parseSchemaId(txn.objectId)!
-      return { ...fields, id: txn.objectId, didIndyId: indySchemaId(this.namespace, ref) }
+    const schemaRef = txn.type === 'SCHEMA' && txn.objectId ? parseSchemaId(txn.objectId) : undefined
+    if (schemaRef && txn.objectId) {
+      return { ...fields, id: txn.objectId, didIndyId: indySchemaId(this.namespace, schemaRef) }
     }
-    if (txn.type === 'CRED_DEF' && txn.objectId) {
-      const ref = parseCredDefId(txn.objectId)!
-      return { ...fields, id: txn.objectId, didIndyId: indyCredDefId(this.namespace, ref) }
+    const credDefRef = txn.type === 'CRED_DEF' && txn.objectId ? parseCredDefId(txn.objectId) : undefined
+    if (credDefRef && txn.objectId) {
+      return { ...fields, id: txn.objectId, didIndyId: indyCredDefId(this.namespace, credDefRef) }
     }
     return fields
   }
