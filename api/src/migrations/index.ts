@@ -15,7 +15,7 @@ import { Migration20261124170000Webhooks } from './Migration20261124170000Webhoo
 import { Migration20261124190000BulkIssuance } from './Migration20261124190000BulkIssuance'
 import { Migration20261124200000CloudWallets } from './Migration20261124200000CloudWallets'
 import { Migration20261124213000IndyDefinitions } from './Migration20261124213000IndyDefinitions'
-import { Migration20261124210000Ledger } from './Migration20261124210000Ledger'
+import { Migration20261124220000Ledger } from './Migration20261124220000Ledger'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -35,5 +35,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124190000BulkIssuance', class: Migration20261124190000BulkIssuance },
   { name: 'Migration20261124200000CloudWallets', class: Migration20261124200000CloudWallets },
   { name: 'Migration20261124213000IndyDefinitions', class: Migration20261124213000IndyDefinitions },
-  { name: 'Migration20261124210000Ledger', class: Migration20261124210000Ledger },
+  { name: 'Migration20261124220000Ledger', class: Migration20261124220000Ledger },
 ]

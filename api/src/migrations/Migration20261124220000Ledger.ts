@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations'
  * The platform ledger (modules/ledger): append-only. The trigger refuses UPDATE and DELETE for every role but a
  * superuser who disables it on purpose (docs/decisions.md, "Ledger (issue 13)"); TRUNCATE is refused too.
  */
-export class Migration20261124210000Ledger extends Migration {
+export class Migration20261124220000Ledger extends Migration {
   override async up(): Promise<void> {
     this.addSql(
       `create table "ledger_transactions" ("seq_no" bigint not null, "type" text not null, "author_did" varchar(22) not null, "object_id" text null, "payload" jsonb not null, "signature" varchar(100) not null, "prev_hash" varchar(64) not null, "hash" varchar(64) not null, "txn_time" timestamptz not null, "requested_by_org_id" uuid null, constraint "ledger_transactions_pkey" primary key ("seq_no"));`,
