@@ -325,3 +325,25 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
     }
   })
 })
+
+describe('the platform ledger write rate limit', () => {
+  let api: TestApi
+
+  beforeAll(async () => {
+    api = await startApi({ LEDGER_WRITE_RATE_LIMIT_MAX: '2', LEDGER_WRITE_RATE_LIMIT_WINDOW_SECONDS: '3600' })
+  }, 120_000)
+
+  afterAll(async () => {
+    await api?.stop()
+  })
+
+  it('answers 429 with Retry-After past the limit per client address, before looking at the body', async () => {
+    const post = () => request(api.app).post('/v1/ledger/transactions').send({ type: 'SCHEMA' })
+    await post().expect(400)
+    await post().expect(400)
+    const limited = await post().expect(429)
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
+    // Reads are not limited.
+    await request(api.app).get('/v1/ledger').expect(200)
+  })
+})
