@@ -7,8 +7,9 @@ import { aUserWithToken, anOrganizationWith, expiredToken, foreignKeyToken, type
 /**
  * `ecosystem`: the ecosystem roles (lead, member, platform admin) decide, not the caller's role in `:orgId`;
  * ecosystems-authorization.int.test.ts has their matrix. Here: 401 without a valid token, never 5xx.
+ * `agent`: only an agent's event token is accepted (ledger NYM requests); every user token is a 401.
  */
-type Access = 'public' | 'authenticated' | 'ecosystem' | readonly OrgRoleName[]
+type Access = 'public' | 'authenticated' | 'ecosystem' | 'agent' | readonly OrgRoleName[]
 
 interface Endpoint {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete'
@@ -138,6 +139,16 @@ const ENDPOINTS: Endpoint[] = [
   // The caller's own wallet webhook (issue 11 item 4); read back with GET /webhooks/orgs/webhookurl?tenantId=.
   { method: 'post', path: '/v1/webhooks/wallet/register', access: 'authenticated' },
   { method: 'patch', path: '/v1/webhooks/wallet', access: 'authenticated' },
+  // The platform ledger (issue 13): public reads and signed writes (the signature authorizes), NYMs by agents.
+  { method: 'get', path: '/v1/ledger', access: 'public' },
+  { method: 'post', path: '/v1/ledger/nyms', access: 'agent' },
+  { method: 'post', path: '/v1/ledger/transactions', access: 'public' },
+  { method: 'get', path: '/v1/ledger/transactions', access: 'public' },
+  { method: 'get', path: '/v1/ledger/transactions/:seqNo', access: 'public' },
+  { method: 'get', path: '/v1/ledger/verify', access: 'public' },
+  { method: 'get', path: '/v1/ledger/schemas/:schema', access: 'public' },
+  { method: 'get', path: '/v1/ledger/cred-defs/:credDef', access: 'public' },
+  { method: 'get', path: '/v1/ledger/dids/:did', access: 'public' },
 ]
 
 /** Public routes served outside the OpenAPI document (plain Express routers of modules). */
@@ -200,12 +211,13 @@ describe('authorization matrix', () => {
       expect(isRouteMissing(res)).toBe(false)
       expect(res.status).toBeLessThan(500)
       if (endpoint.access === 'ecosystem') return expect(res.status).not.toBe(401)
+      if (endpoint.access === 'agent') return expect(res.status).toBe(401)
       const isAllowed = endpoint.access === 'authenticated' || (endpoint.access as readonly string[]).includes(role)
       if (isAllowed) expect([401, 403]).not.toContain(res.status)
       else expect(res.status).toBe(403)
     })
 
-    if (endpoint.access !== 'authenticated' && endpoint.access !== 'ecosystem') {
+    if (endpoint.access !== 'authenticated' && endpoint.access !== 'ecosystem' && endpoint.access !== 'agent') {
       it('answers 403 to a member of another organization', async () => {
         const outsider: TestUser = await aUserWithToken(api)
         await anOrganizationWith(api, [{ user: outsider, roles: ['owner'] }])

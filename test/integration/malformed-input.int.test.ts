@@ -166,6 +166,11 @@ const hostileJson = fc.oneof(
       'keyType',
       'method',
       'seed',
+      // The platform ledger (modules/ledger).
+      'authorDid',
+      'payload',
+      'signature',
+      'verkey',
       '__proto__',
       'constructor',
     ),
@@ -441,6 +446,53 @@ describe('malformed input on every endpoint', () => {
         { numRuns: 40, seed: 20261124 },
       )
     }
+  })
+
+  it('never answers 5xx to ledger writes and reads whose fields are hostile', async () => {
+    const did = fc.constantFrom(
+      'Th7MpTaRZVRYnPiabds81Y',
+      '7Tqg6BwSSWapxgUDm9KKgg',
+      'did:indy:idplane:Th7MpTaRZVRYnPiabds81Y',
+    )
+    const payload = fc.oneof(
+      hostileJson,
+      fc.record(
+        {
+          name: hostileScalar,
+          version: fc.oneof(fc.constant('1.0'), hostileScalar),
+          attrNames: fc.oneof(fc.array(hostileScalar, { maxLength: 4 }), hostileScalar),
+          schemaId: fc.oneof(fc.constant('Th7MpTaRZVRYnPiabds81Y:2:a:1.0'), hostileScalar),
+          tag: hostileScalar,
+          type: fc.oneof(fc.constant('CL'), hostileScalar),
+          value: fc.oneof(hostileJson, fc.record({ primary: hostileJson })),
+          dest: fc.oneof(did, hostileScalar),
+          raw: fc.oneof(hostileJson, fc.record({ endpoint: hostileJson })),
+        },
+        { requiredKeys: [] },
+      ),
+    )
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.constantFrom('SCHEMA', 'CRED_DEF', 'ATTRIB', 'NYM', 'REVOC_REG_DEF'), hostileScalar),
+        fc.oneof(did, hostileScalar),
+        payload,
+        fc.oneof(fc.constant('3yZe7d'), hostileScalar),
+        pathSegment,
+        async (type, authorDid, body, signature, segment) => {
+          const write = await request(api.app)
+            .post('/v1/ledger/transactions')
+            .set('Content-Type', 'application/json')
+            .send(JSON.stringify({ type, authorDid, payload: body, signature }))
+          assertErrorShape(write, 'POST /v1/ledger/transactions')
+          expect(write.status).toBeGreaterThanOrEqual(400)
+          for (const route of ['schemas', 'cred-defs', 'dids', 'transactions']) {
+            const path = `/v1/ledger/${route}/${encodeURIComponent(segment)}`
+            assertErrorShape(await request(api.app).get(path), `GET ${path}`)
+          }
+        },
+      ),
+      { numRuns: 60, seed: 20261124 },
+    )
   })
 
   it('answers raw non-JSON bodies with 400 or 415, never 5xx', async () => {

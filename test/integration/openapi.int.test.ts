@@ -243,6 +243,18 @@ describe('the OpenAPI document', () => {
     check('get', '/v1/orgs/{orgId}', await request(app).get(`/v1/orgs/${orgId}`))
     check('get', '/v1/orgs/{orgId}', await request(app).get(`/v1/orgs/${randomUUID()}`).set(auth))
     check('delete', '/v1/orgs/{orgId}', await request(app).delete(`/v1/orgs/${orgId}`).set(auth))
+    // The ledger (modules/ledger): its genesis is there from the start, so every read has something to answer.
+    check('get', '/v1/ledger', await request(app).get('/v1/ledger'))
+    check('get', '/v1/ledger/transactions', await request(app).get('/v1/ledger/transactions'))
+    check('get', '/v1/ledger/transactions/{seqNo}', await request(app).get('/v1/ledger/transactions/1'))
+    check('get', '/v1/ledger/transactions/{seqNo}', await request(app).get('/v1/ledger/transactions/0'))
+    check('get', '/v1/ledger/verify', await request(app).get('/v1/ledger/verify'))
+    check('get', '/v1/ledger/schemas/{schema}', await request(app).get('/v1/ledger/schemas/x'))
+    check('get', '/v1/ledger/cred-defs/{credDef}', await request(app).get('/v1/ledger/cred-defs/x'))
+    const trustee = (await request(app).get('/v1/ledger')).body.data.trusteeDid as string
+    check('get', '/v1/ledger/dids/{did}', await request(app).get(`/v1/ledger/dids/${trustee}`))
+    check('post', '/v1/ledger/nyms', await request(app).post('/v1/ledger/nyms').send({}))
+    check('post', '/v1/ledger/transactions', await request(app).post('/v1/ledger/transactions').send({}))
     expect(problems).toEqual([])
   })
 

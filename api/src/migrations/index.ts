@@ -17,6 +17,7 @@ import { Migration20261124200000CloudWallets } from './Migration20261124200000Cl
 import { Migration20261124213000IndyDefinitions } from './Migration20261124213000IndyDefinitions'
 import { Migration20261124214000BaseWalletAgent } from './Migration20261124214000BaseWalletAgent'
 import { Migration20261124220000WalletRecords } from './Migration20261124220000WalletRecords'
+import { Migration20261124223000Ledger } from './Migration20261124223000Ledger'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124213000IndyDefinitions', class: Migration20261124213000IndyDefinitions },
   { name: 'Migration20261124214000BaseWalletAgent', class: Migration20261124214000BaseWalletAgent },
   { name: 'Migration20261124220000WalletRecords', class: Migration20261124220000WalletRecords },
+  { name: 'Migration20261124223000Ledger', class: Migration20261124223000Ledger },
 ]

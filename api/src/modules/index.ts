@@ -18,6 +18,7 @@ import { credentialsModule } from './credentials/credentials.module'
 import { webhooksModule } from './webhooks/webhooks.module'
 import { bulkIssuanceModule } from './bulk-issuance/bulk-issuance.module'
 import { cloudWalletModule } from './cloud-wallet/cloud-wallet.module'
+import { ledgerModule } from './ledger/ledger.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -43,4 +44,5 @@ export const API_MODULES: ApiModule[] = [
   credentialsModule,
   webhooksModule,
   cloudWalletModule,
+  ledgerModule,
 ]

@@ -11,6 +11,15 @@ const aKey = () => randomBytes(32).toString('base64')
 describe('SecretBox', () => {
   const box = SecretBox.fromBase64(aKey())
 
+  it('derives the same 32 bytes for the same key and info, and different bytes for another info or key', () => {
+    const key = aKey()
+    const derived = SecretBox.fromBase64(key).deriveKey('purpose-a')
+    expect(derived).toHaveLength(32)
+    expect(SecretBox.fromBase64(key).deriveKey('purpose-a')).toEqual(derived)
+    expect(SecretBox.fromBase64(key).deriveKey('purpose-b')).not.toEqual(derived)
+    expect(SecretBox.fromBase64(aKey()).deriveKey('purpose-a')).not.toEqual(derived)
+  })
+
   it('opens what it sealed, with a version prefix and a fresh IV each time', () => {
     const first = box.seal('wallet-key', 'org-1')
     expect(first).toMatch(/^v1:/)

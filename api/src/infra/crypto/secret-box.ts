@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { ConfigError, IdplaneError, type Logger } from '@idplane/common'
@@ -55,6 +55,14 @@ export class SecretBox {
     const log = config.isEmbedded ? logger.info.bind(logger) : logger.warn.bind(logger)
     log('Generated secrets encryption key', { file: config.secretsKeyFile })
     return new SecretBox(Buffer.from(generated, 'base64'))
+  }
+
+  /**
+   * 32 bytes derived from the key with HKDF-SHA256 under a fixed `info` (one per purpose), so other secrets (the
+   * ledger trustee's seed) survive restarts without a setting of their own and without exposing this key.
+   */
+  public deriveKey(info: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), Buffer.from(info, 'utf8'), KEY_BYTES))
   }
 
   public seal(plaintext: string, context = ''): string {

@@ -1,0 +1,98 @@
+import { INDY_DID_PATTERN } from '@idplane/common/agent-contract/ledger'
+
+/**
+ * Identifiers of what the ledger holds, in their two forms: legacy Indy ids (`<did>:2:<name>:<version>`,
+ * `<did>:3:CL:<schemaSeqNo>:<tag>`) and did:indy ids (`did:indy:<ns>:<did>/anoncreds/v0/SCHEMA/<name>/<version>`,
+ * `.../CLAIM_DEF/<schemaSeqNo>/<tag>`). Parsing never throws: a malformed id is `undefined` (a 400 to the caller).
+ */
+
+const DID_CHARS = '[1-9A-HJ-NP-Za-km-z]{21,22}'
+const NAMESPACE = '[a-z0-9]+(?::[a-z0-9]+)?'
+/** Schema names and cred-def tags: no separator of either id form, no control characters. */
+const NAME = '[^:/\\u0000-\\u001f\\u007f]{1,256}'
+/** Indy schema versions: dotted numbers (what indy-vdr's legacy id patterns accept). */
+const VERSION = '[0-9]+(?:\\.[0-9]+){0,3}'
+const SEQ_NO = '[1-9][0-9]{0,15}'
+
+export const SCHEMA_NAME_PATTERN = new RegExp(`^${NAME}$`)
+export const SCHEMA_VERSION_PATTERN = new RegExp(`^${VERSION}$`)
+export const CRED_DEF_TAG_PATTERN = SCHEMA_NAME_PATTERN
+
+const LEGACY_SCHEMA = new RegExp(`^(${DID_CHARS}):2:(${NAME}):(${VERSION})$`)
+const INDY_SCHEMA = new RegExp(`^did:indy:(${NAMESPACE}):(${DID_CHARS})/anoncreds/v0/SCHEMA/(${NAME})/(${VERSION})$`)
+const LEGACY_CRED_DEF = new RegExp(`^(${DID_CHARS}):3:CL:(${SEQ_NO}):(${NAME})$`)
+const INDY_CRED_DEF = new RegExp(
+  `^did:indy:(${NAMESPACE}):(${DID_CHARS})/anoncreds/v0/CLAIM_DEF/(${SEQ_NO})/(${NAME})$`,
+)
+const INDY_DID = new RegExp(`^did:indy:(${NAMESPACE}):(${DID_CHARS})$`)
+const SOV_DID = new RegExp(`^did:sov:(${DID_CHARS})$`)
+
+export interface SchemaRef {
+  /** The namespace of a did:indy id; absent for a legacy id. */
+  namespace?: string
+  did: string
+  name: string
+  version: string
+}
+
+export interface CredDefRef {
+  namespace?: string
+  did: string
+  schemaSeqNo: number
+  tag: string
+}
+
+export interface DidRef {
+  /** How the DID was asked for: the DID document uses the same method. */
+  method: 'indy' | 'sov' | 'bare'
+  namespace?: string
+  did: string
+}
+
+export function parseSchemaId(id: string): SchemaRef | undefined {
+  const legacy = LEGACY_SCHEMA.exec(id)
+  if (legacy) {
+    const [, did = '', name = '', version = ''] = legacy
+    return { did, name, version }
+  }
+  const indy = INDY_SCHEMA.exec(id)
+  if (!indy) return undefined
+  const [, namespace = '', did = '', name = '', version = ''] = indy
+  return { namespace, did, name, version }
+}
+
+export function parseCredDefId(id: string): CredDefRef | undefined {
+  const legacy = LEGACY_CRED_DEF.exec(id)
+  if (legacy) {
+    const [, did = '', seqNo, tag = ''] = legacy
+    return { did, schemaSeqNo: Number(seqNo), tag }
+  }
+  const indy = INDY_CRED_DEF.exec(id)
+  if (!indy) return undefined
+  const [, namespace = '', did = '', seqNo, tag = ''] = indy
+  return { namespace, did, schemaSeqNo: Number(seqNo), tag }
+}
+
+export function parseDid(id: string): DidRef | undefined {
+  if (INDY_DID_PATTERN.test(id)) return { method: 'bare', did: id }
+  const [, namespace, indyDid] = INDY_DID.exec(id) ?? []
+  if (namespace && indyDid) return { method: 'indy', namespace, did: indyDid }
+  const [, sovDid] = SOV_DID.exec(id) ?? []
+  return sovDid ? { method: 'sov', did: sovDid } : undefined
+}
+
+export function legacySchemaId(ref: Pick<SchemaRef, 'did' | 'name' | 'version'>): string {
+  return `${ref.did}:2:${ref.name}:${ref.version}`
+}
+
+export function indySchemaId(namespace: string, ref: Pick<SchemaRef, 'did' | 'name' | 'version'>): string {
+  return `did:indy:${namespace}:${ref.did}/anoncreds/v0/SCHEMA/${ref.name}/${ref.version}`
+}
+
+export function legacyCredDefId(ref: Pick<CredDefRef, 'did' | 'schemaSeqNo' | 'tag'>): string {
+  return `${ref.did}:3:CL:${ref.schemaSeqNo}:${ref.tag}`
+}
+
+export function indyCredDefId(namespace: string, ref: Pick<CredDefRef, 'did' | 'schemaSeqNo' | 'tag'>): string {
+  return `did:indy:${namespace}:${ref.did}/anoncreds/v0/CLAIM_DEF/${ref.schemaSeqNo}/${ref.tag}`
+}

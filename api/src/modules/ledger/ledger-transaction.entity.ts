@@ -1,0 +1,62 @@
+import { BigIntType, type Opt } from '@mikro-orm/core'
+import { Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy'
+import { LEDGER_TRANSACTION_TYPES, type LedgerTransactionType } from '@idplane/common/agent-contract/ledger'
+
+/**
+ * One transaction of the platform ledger (docs/decisions.md, "Ledger (issue 13)"). Append-only: the code has no
+ * update or delete path, and on PostgreSQL a trigger refuses both. `hash` chains each row to `prevHash`, the
+ * previous row's hash; seq numbers are gap-free because appends are serialized (LedgerRepository.append).
+ */
+@Entity({
+  tableName: 'ledger_transactions',
+  // Append-only in the database too: no role but one that disables the trigger can change or remove a row. The
+  // migration also refuses TRUNCATE with a statement trigger, which the schema diff does not introspect.
+  triggers: [
+    {
+      name: 'ledger_transactions_append_only',
+      timing: 'before',
+      events: ['update', 'delete'],
+      forEach: 'row',
+      body: `raise exception 'ledger_transactions is append-only (% refused)', tg_op;`,
+    },
+  ],
+})
+@Index({
+  name: 'ledger_transactions_object_id_unique',
+  expression:
+    'create unique index "ledger_transactions_object_id_unique" on "ledger_transactions" ("object_id") where "object_id" is not null',
+})
+@Index({ name: 'ledger_transactions_author_did_index', properties: ['authorDid'] })
+export class LedgerTransaction {
+  @PrimaryKey({ type: new BigIntType('number'), autoincrement: false })
+  seqNo!: number
+
+  @Enum({ items: () => [...LEDGER_TRANSACTION_TYPES], type: 'string', length: 20 })
+  type!: LedgerTransactionType
+
+  @Property({ type: 'string', length: 22 })
+  authorDid!: string
+
+  @Property({ type: 'text', nullable: true })
+  objectId?: string | null
+
+  @Property({ type: 'json', columnType: 'jsonb' })
+  payload!: unknown
+
+  @Property({ type: 'string', length: 100 })
+  signature!: string
+
+  @Property({ type: 'string', length: 64 })
+  prevHash!: string
+
+  @Property({ type: 'string', length: 64 })
+  @Index({ name: 'ledger_transactions_hash_unique' })
+  hash!: string
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  txnTime!: Date
+
+  /** The organization whose agent asked for a NYM; not covered by the hash. */
+  @Property({ type: 'uuid', nullable: true })
+  requestedByOrgId?: Opt<string> | null
+}

@@ -1,0 +1,191 @@
+import { injectable, inject } from 'inversify'
+import { Body, Get, HeaderParam, HttpCode, JsonController, Param, Post, QueryParam, Res } from 'routing-controllers'
+import { OpenAPI } from 'routing-controllers-openapi'
+import { InvalidInputError } from '@idplane/common'
+import { LEDGER_PATH } from '@idplane/common/agent-contract/ledger'
+import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { created, ok, type Envelope } from '../../infra/http/envelope'
+import { ClientIp } from '../../infra/rate-limit/client-ip'
+import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
+import { TOKENS } from '../../infra/tokens'
+import { AgentEventsService } from '../agents/agent-events.service'
+import type { ChainCheck } from './ledger-chain'
+import { ledgerConfig, type LedgerConfig } from './ledger.config'
+import {
+  CHAIN_CHECK_SCHEMA,
+  CRED_DEF_VIEW_SCHEMA,
+  DID_RESOLUTION_SCHEMA,
+  LEDGER_INFO_SCHEMA,
+  SCHEMA_VIEW_SCHEMA,
+  TRANSACTION_SCHEMA,
+} from './ledger.schemas'
+import { arrayOf } from '../../infra/http/data-schema'
+import { ResponseData } from '../../infra/http/response-doc'
+import {
+  LedgerService,
+  type CredDefView,
+  type LedgerInfo,
+  type LedgerWrite,
+  type SchemaView,
+  type TransactionView,
+} from './ledger.service'
+
+/** Only what the NYM route needs of the response: 201 for a new NYM, 200 for one already there. */
+interface StatusSetter {
+  status(code: number): unknown
+}
+
+const MAX_SEQ_NO = Number.MAX_SAFE_INTEGER
+export const DEFAULT_PAGE_LIMIT = 100
+export const MAX_PAGE_LIMIT = 500
+
+/** A whole number from a query or path value, in bounds; absent gives `fallback`. @throws InvalidInputError */
+export function wholeNumber(
+  value: unknown,
+  field: string,
+  bounds: { min: number; max: number },
+  fallback?: number,
+): number {
+  if ((value === undefined || value === '') && fallback !== undefined) return fallback
+  const text = typeof value === 'string' ? value : ''
+  const number = /^[0-9]{1,16}$/.test(text) ? Number(text) : Number.NaN
+  if (!Number.isSafeInteger(number) || number < bounds.min || number > bounds.max) {
+    throw new InvalidInputError(`Invalid ${field}`, [
+      { field, message: `${field} must be a whole number from ${bounds.min} to ${bounds.max}` },
+    ])
+  }
+  return number
+}
+
+/**
+ * The platform ledger over HTTP (docs/decisions.md, "Ledger (issue 13)"): public reads and signed writes (no
+ * platform token: the signature is the authorization), and NYM requests by agents with their event token.
+ */
+@injectable()
+@JsonController(LEDGER_PATH)
+@OpenAPI({ tags: ['Ledger'] })
+export class LedgerController {
+  private readonly settings: LedgerConfig
+
+  public constructor(
+    private readonly ledger: LedgerService,
+    private readonly agentEvents: AgentEventsService,
+    private readonly rateLimiter: RateLimiter,
+    @inject(TOKENS.Config) config: Config,
+  ) {
+    this.settings = sectionOf(config, ledgerConfig)
+  }
+
+  @Get()
+  @OpenAPI({ summary: 'The ledger: namespace, trustee DID, genesis hash and head' })
+  @ResponseData(LEDGER_INFO_SCHEMA)
+  async info(): Promise<Envelope<LedgerInfo>> {
+    return ok(await this.ledger.info(), 'Ledger')
+  }
+
+  @Post('/nyms')
+  @OpenAPI({
+    summary: 'An agent asks the trustee to write the NYM of a DID it holds (agent event token; proof of possession)',
+    security: [{ bearer: [] }],
+  })
+  @ResponseData(TRANSACTION_SCHEMA, { errors: [400, 401, 409], alsoAnswers: [201] })
+  async requestNym(
+    @HeaderParam('authorization') authorization: string,
+    @Body({ validate: false }) body: unknown,
+    @Res() res: StatusSetter,
+  ): Promise<Envelope<TransactionView>> {
+    const header = /^Bearer (\S+)$/.exec(authorization ?? '')
+    const orgId = await this.agentEvents.authenticate(header?.[1])
+    if (!isObject(body)) {
+      throw new InvalidInputError('Invalid NYM request', [{ field: 'body', message: 'body must be an object' }])
+    }
+    const { transaction, isNew } = await this.ledger.requestNym(
+      { did: body.did as string, verkey: body.verkey as string, signature: body.signature as string },
+      orgId,
+    )
+    if (!isNew) return ok(transaction, 'NYM already on the ledger')
+    res.status(201)
+    return created(transaction, 'NYM written')
+  }
+
+  @Post('/transactions')
+  @HttpCode(201)
+  @OpenAPI({ summary: 'A signed ATTRIB, SCHEMA or CRED_DEF write (NYM: 403; revocation types: 501)' })
+  @ResponseData(TRANSACTION_SCHEMA, { errors: [400, 403, 404, 409, 429, 501] })
+  async append(
+    @ClientIp() clientIp: string,
+    @Body({ validate: false }) body: unknown,
+  ): Promise<Envelope<TransactionView>> {
+    await this.rateLimiter.enforce(
+      [{ key: rateLimitKey('ledger-write', clientIp), rule: this.settings.writeLimit }],
+      'Too many ledger writes from this address; try again later',
+    )
+    if (!isObject(body)) {
+      throw new InvalidInputError('Invalid ledger transaction', [{ field: 'body', message: 'body must be an object' }])
+    }
+    const write = body as unknown as LedgerWrite
+    const transaction = await this.ledger.append({
+      type: write.type,
+      authorDid: write.authorDid,
+      payload: write.payload,
+      signature: write.signature,
+    })
+    return created(transaction, `${transaction.type} written`)
+  }
+
+  @Get('/transactions')
+  @OpenAPI({ summary: 'The chain in ascending order from seqNo `from` (default 1), `limit` 1..500 (default 100)' })
+  @ResponseData(arrayOf(TRANSACTION_SCHEMA), { errors: [400] })
+  async list(
+    @QueryParam('from') from?: string,
+    @QueryParam('limit') limit?: string,
+  ): Promise<Envelope<TransactionView[]>> {
+    const start = wholeNumber(from, 'from', { min: 1, max: MAX_SEQ_NO }, 1)
+    const count = wholeNumber(limit, 'limit', { min: 1, max: MAX_PAGE_LIMIT }, DEFAULT_PAGE_LIMIT)
+    return ok(await this.ledger.transactionsFrom(start, count), 'Ledger transactions')
+  }
+
+  @Get('/transactions/:seqNo')
+  @OpenAPI({ summary: 'One transaction by seqNo' })
+  @ResponseData(TRANSACTION_SCHEMA, { errors: [400] })
+  async one(@Param('seqNo') seqNo: string): Promise<Envelope<TransactionView>> {
+    const number = wholeNumber(seqNo, 'seqNo', { min: 1, max: MAX_SEQ_NO })
+    return ok(await this.ledger.transaction(number), 'Ledger transaction')
+  }
+
+  @Get('/verify')
+  @OpenAPI({ summary: 'Recomputes hashes, links and signatures of seqNos `from`..`to` and names the first bad one' })
+  @ResponseData(CHAIN_CHECK_SCHEMA, { errors: [400] })
+  async verify(@QueryParam('from') from?: string, @QueryParam('to') to?: string): Promise<Envelope<ChainCheck>> {
+    const start = wholeNumber(from, 'from', { min: 1, max: MAX_SEQ_NO }, 1)
+    const end = to === undefined || to === '' ? undefined : wholeNumber(to, 'to', { min: start, max: MAX_SEQ_NO })
+    const check = await this.ledger.verify({ from: start, to: end })
+    return ok(check, check.isValid ? 'Chain is valid' : `Chain is broken at seqNo ${check.firstInvalid?.seqNo}`)
+  }
+
+  @Get('/schemas/:schema')
+  @OpenAPI({ summary: 'A schema by legacy id or did:indy id (URL-encoded)' })
+  @ResponseData(SCHEMA_VIEW_SCHEMA, { errors: [400] })
+  async schema(@Param('schema') schemaId: string): Promise<Envelope<SchemaView>> {
+    return ok(await this.ledger.schema(schemaId), 'Schema')
+  }
+
+  @Get('/cred-defs/:credDef')
+  @OpenAPI({ summary: 'A credential definition by legacy id or did:indy id (URL-encoded)' })
+  @ResponseData(CRED_DEF_VIEW_SCHEMA, { errors: [400] })
+  async credentialDefinition(@Param('credDef') credDefId: string): Promise<Envelope<CredDefView>> {
+    return ok(await this.ledger.credentialDefinition(credDefId), 'Credential definition')
+  }
+
+  @Get('/dids/:did')
+  @OpenAPI({ summary: 'The DID document of a ledger DID (did:indy:<ns>:<id>, did:sov:<id> or bare)' })
+  @ResponseData(DID_RESOLUTION_SCHEMA, { errors: [400] })
+  async did(@Param('did') did: string) {
+    return ok(await this.ledger.resolveDid(did), 'DID resolved')
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
