@@ -29,6 +29,7 @@ import type {
   ReceiveInvitationUrlRequest,
   ReceivedInvitation,
   RequestProofRequest,
+  ResolvedCredentialDefinition,
   SendBasicMessageRequest,
   SignCredentialRequest,
   TenantResponse,
@@ -224,6 +225,18 @@ export class AgentClient {
   public getProofFormData(proofRecordId: string): Promise<ProofFormData> {
     const path = `/proofs/${segment(proofRecordId)}/form-data`
     return this.call({ operation: 'getProofFormData', method: 'GET', path })
+  }
+
+  // --- AnonCreds objects ---
+
+  /** A credential definition and its schema as the agent's AnonCreds registry resolves them; NotFoundError if not. */
+  public resolveCredentialDefinition(credentialDefinitionId: string): Promise<ResolvedCredentialDefinition> {
+    return this.call({
+      operation: 'resolveCredentialDefinition',
+      method: 'GET',
+      path: '/anoncreds/credential-definition',
+      query: { credentialDefinitionId },
+    })
   }
 
   // --- Tenants of a base wallet (cloud wallets) ---
