@@ -389,6 +389,7 @@ export class ProcessRuntime extends AgentRuntime {
     return {
       PATH: process.env.PATH ?? '',
       ...AGENT_MALLOC_ENV,
+      ...anonCredsTestRegistryPassthrough(process.env),
       ...buildAgentEnv({
         label: launch.label,
         adminPort: ports.adminPort,
@@ -506,4 +507,14 @@ function describeExit(exit: AgentExit | undefined): string {
 
 function exitData(exit: AgentExit): Record<string, unknown> {
   return { code: exit.code, signal: exit.signal }
+}
+
+/**
+ * TEST-ONLY: the directory agents on one machine share as their AnonCreds registry (agent/src/config.ts), passed on
+ * from the API's own environment so that tests can make the agents the API runs resolve each other's objects.
+ * Never set in a deployment (docs/configuration.md).
+ */
+export function anonCredsTestRegistryPassthrough(env: NodeJS.ProcessEnv): Record<string, string> {
+  const directory = env.AGENT_ANONCREDS_TEST_REGISTRY_DIR
+  return directory ? { AGENT_ANONCREDS_TEST_REGISTRY_DIR: directory } : {}
 }
