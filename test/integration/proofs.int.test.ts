@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { randomInt, randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -139,13 +139,16 @@ describe('verification routes', () => {
   let eventToken: string
   const published: PlatformEvent[] = []
 
+  // Away from fixed ports another run on the machine (CI, another file) may hold; the first agent gets start + 1.
+  const adminStart = 30_000 + randomInt(0, 500) * 10
+
   beforeAll(async () => {
     const agentUrl = await agent.listen()
     api = await startApi({
       AGENT_ENTRYPOINT: programs.path('healthy'),
       AGENT_POLL_ATTEMPTS: '50',
       AGENT_POLL_INTERVAL_MS: '100',
-      AGENT_PORT_COUNTER_START: '18501,19501',
+      AGENT_PORT_COUNTER_START: `${adminStart},${adminStart + 10_000}`,
       PROOF_REQ_CONN_LIMIT: '3',
       OOB_BATCH_SIZE: '2',
     })
@@ -158,7 +161,7 @@ describe('verification routes', () => {
       .expect(201)
     const env = await eventually(async () => {
       try {
-        return (await (await fetch('http://127.0.0.1:18502/env')).json()) as Record<string, string>
+        return (await (await fetch(`http://127.0.0.1:${adminStart + 1}/env`)).json()) as Record<string, string>
       } catch {
         return undefined
       }
@@ -597,6 +600,10 @@ describe('verification routes', () => {
         verificationStatus: 'verified',
         errorMessage: null,
         revealed: [{ id: 'did:key:holder', degree: { type: 'BachelorDegree' } }],
+        // AnonCreds only; a Presentation Exchange proof has none.
+        revealedAttributes: [],
+        revealedAttributeGroups: [],
+        predicates: [],
       })
       const detail = await as(holder).get(`/v1/orgs/${orgId}/proofs/${id}`).expect(200)
       expect(detail.body.data.proofData).toMatchObject({ request: { presentationExchange: expect.any(Object) } })
