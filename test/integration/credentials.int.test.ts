@@ -1,5 +1,5 @@
 import 'reflect-metadata'
-import { randomUUID } from 'node:crypto'
+import { randomInt, randomUUID } from 'node:crypto'
 import request from 'supertest'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { hashToken, randomSecret } from '../../api/src/infra/crypto/token-hash'
@@ -363,13 +363,16 @@ describe('credential issuance routes with the real agent program', () => {
   let orgId: string
   let issuerDid: string
 
+  const adminStart = 30_000 + randomInt(0, 500) * 10
+
   beforeAll(async () => {
     compiled = await compileProgram('agent')
     api = await startApi({
       AGENT_ENTRYPOINT: compiled.main,
       AGENT_POLL_ATTEMPTS: '90',
       AGENT_POLL_INTERVAL_MS: '500',
-      AGENT_PORT_COUNTER_START: '18501,19501',
+      // Away from fixed ports another run on the machine (CI, another file) may hold.
+      AGENT_PORT_COUNTER_START: `${adminStart},${adminStart + 10_000}`,
     })
     owner = await aUserWithToken(api, `owner-${randomUUID()}@example.test`)
     orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
