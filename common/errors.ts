@@ -52,6 +52,19 @@ export class RateLimitedError extends IdplaneError {
 /** A dependency (agent, SMTP, AMQP, Kubernetes API) could not be reached or answered badly. */
 export class UpstreamError extends IdplaneError {}
 
+/**
+ * A dependency the platform runs itself is still starting (the managed base-wallet agent); the same request
+ * will succeed later. `retryAfterSeconds` becomes the Retry-After header.
+ */
+export class UnavailableError extends IdplaneError {
+  public readonly retryAfterSeconds: number
+
+  public constructor(message: string, retryAfterSeconds: number, options?: { cause?: unknown }) {
+    super(message, options)
+    this.retryAfterSeconds = retryAfterSeconds
+  }
+}
+
 /** A capability the contract names but this build does not provide yet; never a fake success. */
 export class NotImplementedError extends IdplaneError {}
 

@@ -8,6 +8,7 @@ import {
   NotImplementedError,
   RateLimitedError,
   UnauthenticatedError,
+  UnavailableError,
   UpstreamError,
   IdplaneError,
 } from './errors'
@@ -24,6 +25,7 @@ describe('toKnownErrorResponse', () => {
     ['rate limited', new RateLimitedError('Slow down', 30), 429],
     ['not implemented', new NotImplementedError('Later'), 501],
     ['upstream', new UpstreamError('Agent down'), 502],
+    ['unavailable', new UnavailableError('Starting', 5), 503],
     ['routing-controllers 400', new BadRequestError('Bad'), 400],
     ['routing-controllers 401', new UnauthorizedError('No'), 401],
     ['routing-controllers 403', new HttpForbidden('No'), 403],
@@ -45,6 +47,7 @@ describe('toKnownErrorResponse', () => {
       { field: 'a', message: 'b' },
     ])
     expect(toKnownErrorResponse(new RateLimitedError('Slow down', 30))?.headers).toEqual({ 'Retry-After': '30' })
+    expect(toKnownErrorResponse(new UnavailableError('Starting', 5))?.headers).toEqual({ 'Retry-After': '5' })
   })
 
   it('leaves unknown errors to the caller (a fixed 500)', () => {

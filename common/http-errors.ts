@@ -10,6 +10,7 @@ import {
   NotImplementedError,
   RateLimitedError,
   UnauthenticatedError,
+  UnavailableError,
   UpstreamError,
 } from './errors'
 
@@ -48,7 +49,7 @@ export const REASON_PHRASES: Readonly<Record<number, string>> = {
 
 /**
  * Decisions where the spec is silent (docs/decisions.md): InvalidStateError → 409, UpstreamError → 502,
- * NotImplementedError → 501, RateLimitedError → 429 with Retry-After.
+ * NotImplementedError → 501, RateLimitedError → 429 and UnavailableError → 503, both with Retry-After.
  */
 const STATUS_BY_ERROR: [new (...args: never[]) => IdplaneError, number][] = [
   [InvalidInputError, 400],
@@ -60,6 +61,7 @@ const STATUS_BY_ERROR: [new (...args: never[]) => IdplaneError, number][] = [
   [RateLimitedError, 429],
   [NotImplementedError, 501],
   [UpstreamError, 502],
+  [UnavailableError, 503],
 ]
 
 /** The error body for a status; never a stack trace, never the request echoed. */
@@ -83,7 +85,9 @@ export function toKnownErrorResponse(error: unknown): ErrorResponse | undefined 
     const match = STATUS_BY_ERROR.find(([type]) => error instanceof type)
     if (!match) return undefined
     const headers: Record<string, string> =
-      error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : {}
+      error instanceof RateLimitedError || error instanceof UnavailableError
+        ? { 'Retry-After': String(error.retryAfterSeconds) }
+        : {}
     const fields = error instanceof InvalidInputError ? error.fields : undefined
     return { body: errorBody(match[1], error.message, fields), headers }
   }

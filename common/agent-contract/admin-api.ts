@@ -386,6 +386,8 @@ export interface AnonCredsSchemaResponse {
   schema: { issuerId: string; name: string; version: string; attrNames: string[] }
 }
 
+/** GET /anoncreds/schemas/:schemaId answers an AnonCredsSchemaResponse (404 when no registry has it). */
+
 /** POST /anoncreds/credential-definitions */
 export interface CreateAnonCredsCredentialDefinitionRequest {
   schemaId: string

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { EntityManager, RequestContext } from '@mikro-orm/postgresql'
 import request from 'supertest'
+import type { AgentClient } from '../../api/src/agent-client/agent-client'
 import { AgentClients } from '../../api/src/agent-client/agent-clients'
 import { spawnAgent, TEST_API_KEY, waitUntil, type SpawnedAgent } from '../helpers/agent-process'
 import { startPlatform, type Platform } from '../helpers/platform'
@@ -53,7 +54,6 @@ interface VerifiedProof {
  */
 describe('INDY issuance and proofs through the platform API', () => {
   let registryDir: string
-  let previousRegistryEnv: string | undefined
   let platform: Platform
   let smtp: SmtpCapture
   let holder: SpawnedAgent
@@ -75,40 +75,36 @@ describe('INDY issuance and proofs through the platform API', () => {
     },
   })
 
-  /** The issuer organization's agent admin API, through the API's own client (inside a request context). */
-  async function issuerAgent<T>(method: 'GET' | 'POST', route: string, body?: object): Promise<T> {
+  /** The issuer organization's agent, through the API's own client (inside a request context, as a job runs). */
+  async function issuerAgent(): Promise<AgentClient> {
     const container = platform.api.runtime.container
-    const client = await RequestContext.create(container.get(EntityManager), () =>
-      container.get(AgentClients).forOrg(issuerOrg),
-    )
-    // The client has no public method for these agent routes (the API's credential-definition routes are another
-    // item of the issue); its generic call is reached by name here, in a test only.
-    return client['call']<T>({ operation: 'test', method, path: route, body })
+    return RequestContext.create(container.get(EntityManager), () => container.get(AgentClients).forOrg(issuerOrg))
   }
 
   async function createDefinition(legacyIdentifiers: boolean): Promise<Definition> {
-    const schema = await issuerAgent<{ schemaId: string }>('POST', '/anoncreds/schemas', {
+    const agent = await issuerAgent()
+    const schema = await agent.createAnonCredsSchema({
       name: `degree-${randomBytes(3).toString('hex')}`,
       version: '1.0',
-      attributes: ATTRIBUTES,
+      attributes: [...ATTRIBUTES],
       legacyIdentifiers,
     })
-    const definition = await issuerAgent<{ credentialDefinitionId: string }>(
-      'POST',
-      '/anoncreds/credential-definitions',
-      { schemaId: schema.schemaId, tag: 'default' },
-    )
+    const definition = await agent
+      .withTimeout(300_000)
+      .createAnonCredsCredentialDefinition({ schemaId: schema.schemaId, tag: 'default' })
     return { schemaId: schema.schemaId, credentialDefinitionId: definition.credentialDefinitionId }
   }
 
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
     registryDir = mkdtempSync(path.join(tmpdir(), 'indy-exchanges-registry-'))
-    // Read by the process runtime when it starts the organizations' agents (TEST-ONLY passthrough).
-    previousRegistryEnv = process.env.AGENT_ANONCREDS_TEST_REGISTRY_DIR
-    process.env.AGENT_ANONCREDS_TEST_REGISTRY_DIR = registryDir
     smtp = await startSmtpCapture()
-    platform = await startPlatform({ SMTP_URL: smtp.url, PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL })
+    platform = await startPlatform({
+      SMTP_URL: smtp.url,
+      PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL,
+      // TEST-ONLY: the agents the API runs share the registry directory with the outside agent processes.
+      AGENT_ANONCREDS_TEST_REGISTRY_DIR: registryDir,
+    })
     owner = await aUserWithToken(platform.api)
     walletUser = await aUserWithToken(platform.api)
     issuerOrg = await anOrganizationWith(platform.api, [{ user: owner, roles: ['owner'] }])
@@ -128,8 +124,6 @@ describe('INDY issuance and proofs through the platform API', () => {
     await base?.stop()
     await platform?.stop()
     await smtp?.stop()
-    if (previousRegistryEnv === undefined) delete process.env.AGENT_ANONCREDS_TEST_REGISTRY_DIR
-    else process.env.AGENT_ANONCREDS_TEST_REGISTRY_DIR = previousRegistryEnv
     if (registryDir) rmSync(registryDir, { recursive: true, force: true })
   }, 120_000)
 

@@ -79,7 +79,9 @@ export async function spawnAgent(options: SpawnOptions): Promise<SpawnedAgent> {
       await exited
     },
   }
-  const deadline = Date.now() + 60000
+  // Generous: a cold agent start (wallet creation, Credo modules) takes seconds alone, but over a minute on a
+  // 2-core machine at a load of 20+; a slow start is not what these tests check.
+  const deadline = Date.now() + 180_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Agent ${options.label} exited with ${child.exitCode}`)
     try {

@@ -43,6 +43,8 @@ export async function startApi(env: Record<string, string> = {}, options: { logg
     AMQP_URL: process.env.AMQP_URL,
     QUEUE_NAME_PREFIX: queuePrefix,
     LOG_LEVEL: 'error',
+    // No base-wallet agent process for every test that touches a wallet route; cloud-wallet-managed tests ask for one.
+    CLOUD_WALLET_BASE_AGENT: 'external',
     ...env,
   }
   const loaded = loadConfig(baseEnv, configSectionsOf(API_MODULES))

@@ -51,6 +51,7 @@ const hostileSchemaBody = fc.record(
         schemaName: hostileScalar,
         schemaVersion: hostileScalar,
         schemaType: fc.oneof(fc.constantFrom('NO_LEDGER', 'POLYGON_W3C'), hostileScalar),
+        orgDid: hostileScalar,
         attributes: fc.oneof(
           hostileScalar,
           fc.array(
@@ -189,6 +190,12 @@ const hostileJson = fc.oneof(
       'attributes',
       'schemaName',
       'schemaType',
+      // INDY schemas and credential definitions (modules/schemas, modules/cred-defs).
+      'schemaVersion',
+      'orgDid',
+      'tag',
+      'schemaLedgerId',
+      'revocable',
       'ecosystemId',
       'orgId',
       'orgIds',
@@ -265,6 +272,9 @@ const queryObject = fc.dictionary(
     'connectionId',
     'state',
     'theirLabel',
+    'sorting',
+    'sortByValue',
+    'revocable',
   ),
   hostileScalar.map(String),
   { maxKeys: 4 },

@@ -183,7 +183,12 @@ describe('AmqpQueue with RabbitMQ', () => {
     const startedAt = Date.now()
     await queue.publish(name, 'during')
     const publishMs = Date.now() - startedAt
-    expect((await received.waitFor(2)).map((message) => message.payload)).toEqual(['before', 'during'])
+    await eventually(
+      async () => (received.messages.some((message) => message.payload === 'during') ? true : undefined),
+      10_000,
+    )
+    // At least once: when the cut lands before the ack of 'before' left (a loaded machine), RabbitMQ delivers it again.
+    expect([...new Set(received.messages.map((message) => message.payload))]).toEqual(['before', 'during'])
     expect(await queue.isHealthy()).toBe(true)
     expect(publishMs).toBeLessThan(5_000)
     const reconnects = await registry.getSingleMetric('idplane_api_queue_reconnects_total')?.get()

@@ -178,13 +178,24 @@ describe('schemas', () => {
     }
   })
 
-  it('answers 501 for INDY and for Polygon schema types, with a message', async () => {
+  it('answers 400 for a bad INDY payload, 404 for INDY without an agent, and 501 for Polygon schema types', async () => {
     const indy = await as(owner).post(`/v1/orgs/${orgId}/schemas`, {
       type: 'INDY',
       schemaPayload: { schemaName: 'x', schemaVersion: '1.0', attributes: [] },
     })
-    expect(indy.status).toBe(501)
-    expect(indy.body.message).toMatch(/Indy ledger/)
+    expect(indy.status).toBe(400)
+    expect(indy.body.message).toMatch(/schemaPayload\.attributes/)
+    // INDY schemas are registered through the organization's agent (test/e2e/indy-definitions.e2e.test.ts).
+    const withoutAgent = await as(owner).post(`/v1/orgs/${orgId}/schemas`, {
+      type: 'INDY',
+      schemaPayload: {
+        schemaName: 'x',
+        schemaVersion: '1.0',
+        attributes: [{ attributeName: 'a', schemaDataType: 'string', displayName: 'A', isRequired: true }],
+      },
+    })
+    expect(withoutAgent.status).toBe(404)
+    expect(withoutAgent.body.message).toMatch(/no agent/)
     for (const schemaType of ['POLYGON_W3C', 'polygon']) {
       const polygon = await as(owner).post(`/v1/orgs/${orgId}/schemas`, aJsonSchemaBody({}, { schemaType }))
       expect(polygon.status).toBe(501)

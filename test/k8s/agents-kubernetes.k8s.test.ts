@@ -13,6 +13,9 @@ import { createNamespace, installCrd } from './support/kube-servers'
 import { eventually } from './support/fixtures'
 import { operatorEnv, startOperator, type RunningOperator } from './support/operator-harness'
 import { agentResourceName } from '../../api/src/agent-runtime/kubernetes-runtime'
+import { BASE_WALLET_AGENT_ID } from '../../api/src/agent-runtime/agent-runtime'
+import { CloudWalletsRepository } from '../../api/src/modules/cloud-wallet/cloud-wallets.repository'
+import { ManagedBaseAgent } from '../../api/src/modules/cloud-wallet/managed-base-agent'
 
 /** Pods whose OrgAgent label starts with this run an agent that never answers. */
 const UNREACHABLE_LABEL = 'Unreachable'
@@ -187,4 +190,40 @@ describe('the Kubernetes agent runtime with the operator (fake kube-apiserver)',
     const core = server.kubeConfig().makeApiClient(k8s.CoreV1Api)
     expect(await statusOf(core.readNamespacedSecret({ name, namespace }))).toBe(404)
   }, 60_000)
+
+  // Last: it takes the next ports after the organizations' agents above.
+  it("runs the platform's base-wallet agent as the OrgAgent agent-base-wallet, without events", async () => {
+    const managed = api.runtime.container.get(ManagedBaseAgent)
+    const state = await eventually(() => managed.ready().catch(() => undefined), {
+      timeoutMs: 60_000,
+      what: 'managed base agent ready',
+    })
+    expect(state).toEqual({
+      kind: 'ready',
+      agentEndpoint: expect.stringMatching(new RegExp(`^http://${podIP}:80\\d\\d$`)),
+    })
+    const base = await api.runtime.container.get(CloudWalletsRepository).findBaseWallet()
+    expect(base).toMatchObject({ managed: true, agentEndpoint: state?.kind === 'ready' ? state.agentEndpoint : '' })
+
+    const name = agentResourceName(BASE_WALLET_AGENT_ID)
+    expect(name).toBe('agent-base-wallet')
+    const resource = (await custom().getNamespacedCustomObject({
+      group: ORGAGENT_GROUP,
+      version: ORGAGENT_VERSION,
+      plural: ORGAGENT_PLURAL,
+      namespace,
+      name,
+    })) as OrgAgent
+    expect(resource.spec).toMatchObject({ orgId: 'base-wallet', image: 'idplane:test', secretName: name })
+    expect(resource.spec.eventUrl).toBeUndefined()
+    const secret = await server.kubeConfig().makeApiClient(k8s.CoreV1Api).readNamespacedSecret({ name, namespace })
+    // On PostgreSQL the Secret also carries the database URL, and the agent gets a schema of its own.
+    const isPostgres = api.config.database.kind === 'postgres'
+    expect(Object.keys(secret.data ?? {}).sort()).toEqual(
+      ['AGENT_API_KEY', ...(isPostgres ? ['AGENT_DATABASE_URL'] : []), 'AGENT_WALLET_KEY'].sort(),
+    )
+    if (isPostgres) {
+      expect(resource.spec.env).toEqual([{ name: 'AGENT_DATABASE_SCHEMA', value: 'agent_base_wallet' }])
+    }
+  }, 90_000)
 })

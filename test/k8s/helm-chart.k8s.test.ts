@@ -295,6 +295,16 @@ describeWithHelm('helm chart helm/idplane', () => {
     expect(api.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false })
   })
 
+  it('runs the managed base-wallet agent by default; cloudWallet.baseAgent.managed=false waits for a configured one', async () => {
+    const configOf = async (args: string[]) =>
+      find<k8s.V1ConfigMap>(await render(args), 'ConfigMap', 'idplane').data?.CLOUD_WALLET_BASE_AGENT
+    expect(await configOf([])).toBe('managed')
+    expect(await configOf(['--set', 'cloudWallet.baseAgent.managed=false'])).toBe('external')
+    await expect(render(['--set', 'cloudWallet.baseAgent.managd=true'])).rejects.toThrow(
+      'Additional property managd is not allowed',
+    )
+  })
+
   it('runs two operator replicas with leader election identity from the downward API', async () => {
     const objects = await render()
     const deployment = find<k8s.V1Deployment>(objects, 'Deployment', 'idplane-operator')

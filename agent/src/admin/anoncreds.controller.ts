@@ -1,7 +1,7 @@
 import type { AnonCredsSchema } from '@credo-ts/anoncreds'
 import { TypedArrayEncoder } from '@credo-ts/core'
 import { ConflictError, InvalidInputError, NotFoundError } from '@idplane/common'
-import { Authorized, Body, Get, HttpCode, JsonController, Post, QueryParams } from 'routing-controllers'
+import { Authorized, Body, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
 
 import { type AgentScope, CurrentScope } from './agent-scope'
 import {
@@ -32,6 +32,24 @@ export class AnonCredsController {
     const state = result.schemaState
     if (state.state !== 'finished' || !state.schemaId) throw registrationFailed('schema', state)
     return created({ schemaId: state.schemaId, schema: state.schema }, 'Schema registered')
+  }
+
+  /**
+   * A schema as the registry resolves it (any issuer's): 404 when no registry of this agent has it, 400 when the
+   * registry calls the identifier invalid. The platform reads ledger schemas through this, whatever the registry.
+   */
+  @Get('/schemas/:schemaId')
+  public async getSchema(@CurrentScope() scope: AgentScope, @Param('schemaId') schemaId: string) {
+    if (schemaId.length === 0 || schemaId.length > 2048 || /\s/.test(schemaId))
+      throw new InvalidInputError('schemaId is malformed', [{ field: 'schemaId', message: 'is malformed' }])
+    const resolved = await scope.agent.modules.anoncreds.getSchema(schemaId)
+    if (resolved.schema) return ok({ schemaId: resolved.schemaId, schema: resolved.schema })
+    const { error, message } = resolved.resolutionMetadata
+    if (error === 'invalid')
+      throw new InvalidInputError(`schemaId is malformed: ${message ?? ''}`, [
+        { field: 'schemaId', message: 'is malformed' },
+      ])
+    throw new NotFoundError(`Schema ${schemaId} not found: ${message ?? error ?? ''}`)
   }
 
   /** Generates the CL keys (two 1024-bit safe primes: seconds) and registers the public part. */

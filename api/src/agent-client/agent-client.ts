@@ -1,5 +1,9 @@
 import type {
   AcceptOfferRequest,
+  AnonCredsCredentialDefinitionResponse,
+  AnonCredsSchemaResponse,
+  CreateAnonCredsCredentialDefinitionRequest,
+  CreateAnonCredsSchemaRequest,
   AcceptProofRequestRequest,
   AgentStatusFacts,
   AnswerQuestionRequest,
@@ -227,7 +231,32 @@ export class AgentClient {
     return this.call({ operation: 'getProofFormData', method: 'GET', path })
   }
 
-  // --- AnonCreds objects ---
+  // --- AnonCreds objects, through whatever registry the agent has ---
+
+  /** ConflictError when the registry holds another object under the schema's identifier. */
+  public createAnonCredsSchema(body: CreateAnonCredsSchemaRequest): Promise<AnonCredsSchemaResponse> {
+    return this.call({ operation: 'createAnonCredsSchema', method: 'POST', path: '/anoncreds/schemas', body })
+  }
+
+  /** NotFoundError when no registry of the agent has it, InvalidInputError when the id is malformed. */
+  public getAnonCredsSchema(schemaId: string): Promise<AnonCredsSchemaResponse> {
+    const path = `/anoncreds/schemas/${segment(schemaId)}`
+    return this.call({ operation: 'getAnonCredsSchema', method: 'GET', path })
+  }
+
+  /** Generates the keys (seconds): callers give it a long timeout (withTimeout). */
+  public createAnonCredsCredentialDefinition(
+    body: CreateAnonCredsCredentialDefinitionRequest,
+  ): Promise<AnonCredsCredentialDefinitionResponse> {
+    const path = '/anoncreds/credential-definitions'
+    return this.call({ operation: 'createAnonCredsCredentialDefinition', method: 'POST', path, body })
+  }
+
+  /** The credential definitions the agent created (with their private keys in its wallet). */
+  public listAnonCredsCredentialDefinitions(): Promise<AnonCredsCredentialDefinitionResponse[]> {
+    const path = '/anoncreds/credential-definitions'
+    return this.call({ operation: 'listAnonCredsCredentialDefinitions', method: 'GET', path })
+  }
 
   /** A credential definition and its schema as the agent's AnonCreds registry resolves them; NotFoundError if not. */
   public resolveCredentialDefinition(credentialDefinitionId: string): Promise<ResolvedCredentialDefinition> {

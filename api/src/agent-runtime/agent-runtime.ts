@@ -4,7 +4,8 @@ import type { PortPair } from '@idplane/common/ports'
 export interface AgentSecrets {
   apiKey: string
   walletKey: string
-  eventToken: string
+  /** Without one the agent is launched with no event URL (it posts no events). */
+  eventToken?: string
 }
 
 /** What a runtime needs to run one organization's agent. */
@@ -95,10 +96,26 @@ export function readyEndpoint(status: AgentRuntimeStatus): string | undefined {
   return status.phase === 'ready' ? status.controllerEndpoint : undefined
 }
 
+/**
+ * The runtime's id of the platform's own base-wallet agent (cloud wallet), given where an organization's agent
+ * has its organization id: it belongs to no organization. Not hexadecimal, so no organization's names clash.
+ */
+export const BASE_WALLET_AGENT_ID = 'base-wallet'
+
 /** A short, stable name part for an organization: the first 12 hex digits of its id (k8s names, schemas). */
 export function shortOrgId(orgId: string): string {
   return orgId
     .replace(/[^0-9a-fA-F]/g, '')
     .slice(0, 12)
     .toLowerCase()
+}
+
+/** The agent's part of its resource names: `base-wallet` for the base-wallet agent, else shortOrgId. */
+export function agentNamePart(orgId: string): string {
+  return orgId === BASE_WALLET_AGENT_ID ? BASE_WALLET_AGENT_ID : shortOrgId(orgId)
+}
+
+/** The PostgreSQL schema of an agent's tables when agents share the API's database. */
+export function agentSchemaName(orgId: string): string {
+  return `agent_${agentNamePart(orgId).replace(/-/g, '_')}`
 }

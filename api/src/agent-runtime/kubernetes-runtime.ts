@@ -14,7 +14,8 @@ import {
 import type { AgentsConfig, Config } from '../infra/config'
 import {
   AgentRuntime,
-  shortOrgId,
+  agentNamePart,
+  agentSchemaName,
   type AgentLaunch,
   type AgentSecrets,
   type AgentRuntimeStatus,
@@ -36,9 +37,12 @@ export interface KubernetesRuntimeOptions {
   logger: Logger
 }
 
-/** Name of an organization's OrgAgent and Secret: no owner needed to find them again. */
+/**
+ * Name of an organization's OrgAgent and Secret: no owner needed to find them again. The base-wallet agent's
+ * are `agent-base-wallet`.
+ */
 export function agentResourceName(orgId: string): string {
-  return `agent-${shortOrgId(orgId)}`
+  return `agent-${agentNamePart(orgId)}`
 }
 
 /**
@@ -63,7 +67,7 @@ export class KubernetesRuntime extends AgentRuntime {
     if ((await this.status(launch.orgId)).phase === 'absent') {
       const secrets = await launch.secrets()
       await this.call('create the agent Secret', () => this.ensureSecret(name, launch.orgId, secrets))
-      await this.call('create the OrgAgent', () => this.ensureOrgAgent(name, launch))
+      await this.call('create the OrgAgent', () => this.ensureOrgAgent(name, launch, secrets.eventToken !== undefined))
       log.info('Created OrgAgent', { namespace: this.options.agents.namespace })
     }
     const { pollAttempts, pollIntervalMs } = this.options.agents
@@ -145,8 +149,11 @@ export class KubernetesRuntime extends AgentRuntime {
     }
   }
 
-  /** Creates the OrgAgent; one that already exists (a concurrent or an earlier attempt) is kept. */
-  private async ensureOrgAgent(name: string, launch: AgentLaunch): Promise<void> {
+  /**
+   * Creates the OrgAgent; one that already exists (a concurrent or an earlier attempt) is kept. An agent
+   * launched without an event token gets no event URL (the agent refuses a URL without its token).
+   */
+  private async ensureOrgAgent(name: string, launch: AgentLaunch, postsEvents: boolean): Promise<void> {
     const { agents, database } = this.options
     const body: OrgAgentResource = {
       apiVersion: ORGAGENT_API_VERSION,
@@ -163,10 +170,10 @@ export class KubernetesRuntime extends AgentRuntime {
         image: agents.image ?? 'idplane:latest',
         ...(agents.imagePullPolicy ? { imagePullPolicy: agents.imagePullPolicy } : {}),
         secretName: name,
-        eventUrl: `${agents.internalUrl}${AGENT_EVENTS_PATH}`,
+        ...(postsEvents ? { eventUrl: `${agents.internalUrl}${AGENT_EVENTS_PATH}` } : {}),
         ...(agents.publicEndpointBase ? { publicEndpointBase: agents.publicEndpointBase } : {}),
         ...(database.kind === 'postgres'
-          ? { env: [{ name: AGENT_ENV.databaseSchema, value: `agent_${shortOrgId(launch.orgId)}` }] }
+          ? { env: [{ name: AGENT_ENV.databaseSchema, value: agentSchemaName(launch.orgId) }] }
           : {}),
       },
     }

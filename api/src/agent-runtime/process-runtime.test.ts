@@ -1,4 +1,4 @@
-import { agentEndpoint, anonCredsTestRegistryPassthrough, restartDelayMs } from './process-runtime'
+import { agentEndpoint, restartDelayMs } from './process-runtime'
 
 describe('agentEndpoint', () => {
   it.each([
@@ -21,15 +21,5 @@ describe('restartDelayMs', () => {
     [100, 60_000],
   ])('after %i crashes waits %i ms (doubling from 1 s, capped at 60 s)', (crashes, expected) => {
     expect(restartDelayMs(crashes, 1_000, 60_000)).toBe(expected)
-  })
-})
-
-describe('anonCredsTestRegistryPassthrough (TEST-ONLY)', () => {
-  it('passes the shared registry directory on when set, and nothing otherwise', () => {
-    expect(anonCredsTestRegistryPassthrough({ AGENT_ANONCREDS_TEST_REGISTRY_DIR: '/tmp/registry' })).toEqual({
-      AGENT_ANONCREDS_TEST_REGISTRY_DIR: '/tmp/registry',
-    })
-    expect(anonCredsTestRegistryPassthrough({ AGENT_ANONCREDS_TEST_REGISTRY_DIR: '' })).toEqual({})
-    expect(anonCredsTestRegistryPassthrough({ AGENT_API_KEY: 'secret' })).toEqual({})
   })
 })

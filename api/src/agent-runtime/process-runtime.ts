@@ -9,10 +9,10 @@ import { probeAgent } from '@idplane/common/agent-contract/probe'
 import { buildAgentEnv } from '@idplane/common/agent-contract/launch-env'
 import { endpointFromBase } from '@idplane/common/agent-contract/endpoint'
 import { AGENT_EVENTS_PATH } from '@idplane/common/agent-contract/events'
-import type { AgentsConfig, Config } from '../infra/config'
+import { TEST_ANONCREDS_REGISTRY_DIR_ENV, type AgentsConfig, type Config } from '../infra/config'
 import {
   AgentRuntime,
-  shortOrgId,
+  agentSchemaName,
   type AgentExit,
   type AgentLaunch,
   type AgentLifecycleListener,
@@ -380,7 +380,7 @@ export class ProcessRuntime extends AgentRuntime {
     const { agents, database } = this.options
     let storage: { databaseUrl: string; databaseSchema: string } | { dataDir: string }
     if (database.kind === 'postgres') {
-      storage = { databaseUrl: database.url, databaseSchema: `agent_${shortOrgId(launch.orgId)}` }
+      storage = { databaseUrl: database.url, databaseSchema: agentSchemaName(launch.orgId) }
     } else {
       const dataDir = path.join(agents.dataDir, launch.orgId)
       mkdirSync(dataDir, { recursive: true, mode: 0o700 })
@@ -389,7 +389,6 @@ export class ProcessRuntime extends AgentRuntime {
     return {
       PATH: process.env.PATH ?? '',
       ...AGENT_MALLOC_ENV,
-      ...anonCredsTestRegistryPassthrough(process.env),
       ...buildAgentEnv({
         label: launch.label,
         adminPort: ports.adminPort,
@@ -397,13 +396,18 @@ export class ProcessRuntime extends AgentRuntime {
         endpoint: agentEndpoint(agents.publicEndpointBase, agents.host, ports.inboundPort),
         apiKey: secrets.apiKey,
         walletKey: secrets.walletKey,
-        eventUrl: `${agents.internalUrl}${AGENT_EVENTS_PATH}`,
-        eventToken: secrets.eventToken,
+        ...(secrets.eventToken
+          ? { eventUrl: `${agents.internalUrl}${AGENT_EVENTS_PATH}`, eventToken: secrets.eventToken }
+          : {}),
         logLevel: this.options.logger.isEnabled('debug') ? 'debug' : 'info',
         bindHost: agents.bindHost,
         exitOnStdinClose: true,
         ...storage,
       }),
+      // TEST-ONLY: agents of one test share a directory as their AnonCreds registry (agent/src/config.ts).
+      ...(agents.anonCredsTestRegistryDir
+        ? { [TEST_ANONCREDS_REGISTRY_DIR_ENV]: agents.anonCredsTestRegistryDir }
+        : {}),
     }
   }
 
@@ -507,14 +511,4 @@ function describeExit(exit: AgentExit | undefined): string {
 
 function exitData(exit: AgentExit): Record<string, unknown> {
   return { code: exit.code, signal: exit.signal }
-}
-
-/**
- * TEST-ONLY: the directory agents on one machine share as their AnonCreds registry (agent/src/config.ts), passed on
- * from the API's own environment so that tests can make the agents the API runs resolve each other's objects.
- * Never set in a deployment (docs/configuration.md).
- */
-export function anonCredsTestRegistryPassthrough(env: NodeJS.ProcessEnv): Record<string, string> {
-  const directory = env.AGENT_ANONCREDS_TEST_REGISTRY_DIR
-  return directory ? { AGENT_ANONCREDS_TEST_REGISTRY_DIR: directory } : {}
 }

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { loadConfig } from './config'
 
 describe('loadConfig: quotas and the agents bind host', () => {
@@ -21,5 +22,18 @@ describe('loadConfig: quotas and the agents bind host', () => {
     expect(() => loadConfig({ LIMIT_ORGS_PER_USER: '-1' })).toThrow(/LIMIT_ORGS_PER_USER/)
     expect(() => loadConfig({ LIMIT_PROCESS_AGENTS: 'many' })).toThrow(/LIMIT_PROCESS_AGENTS/)
     expect(() => loadConfig({ AGENT_BIND_HOST: 'every interface' })).toThrow(/AGENT_BIND_HOST/)
+  })
+})
+
+describe('loadConfig: the agents test AnonCreds registry (TEST-ONLY)', () => {
+  it('is unset by default and an absolute directory when given', () => {
+    expect(loadConfig({}).agents.anonCredsTestRegistryDir).toBeUndefined()
+    expect(loadConfig({ AGENT_ANONCREDS_TEST_REGISTRY_DIR: '' }).agents.anonCredsTestRegistryDir).toBeUndefined()
+    expect(loadConfig({ AGENT_ANONCREDS_TEST_REGISTRY_DIR: '/tmp/registry' }).agents.anonCredsTestRegistryDir).toBe(
+      '/tmp/registry',
+    )
+    expect(loadConfig({ AGENT_ANONCREDS_TEST_REGISTRY_DIR: 'relative/dir' }).agents.anonCredsTestRegistryDir).toBe(
+      path.resolve('relative/dir'),
+    )
   })
 })

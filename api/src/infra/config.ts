@@ -83,6 +83,11 @@ export interface AgentsConfig {
   readonly kubeconfigPath?: string
   /** Process runtime: the address agents listen on (AGENT_BIND_HOST); pods always listen on every interface. */
   readonly bindHost: string
+  /**
+   * TEST-ONLY (AGENT_ANONCREDS_TEST_REGISTRY_DIR): passed to process-runtime agents, which then share this
+   * directory as their AnonCreds registry instead of a ledger. Unset in every deployment.
+   */
+  readonly anonCredsTestRegistryDir?: string
 }
 
 export interface ClientAlias {
@@ -300,6 +305,12 @@ export function loadConfig(
   return withSections
 }
 
+/**
+ * TEST-ONLY: the agents' shared AnonCreds test registry directory. The API reads it under the agent's own name and
+ * passes it on to the agents it runs as processes (not part of the launch contract, AGENT_ENV: no launcher sets it).
+ */
+export const TEST_ANONCREDS_REGISTRY_DIR_ENV = 'AGENT_ANONCREDS_TEST_REGISTRY_DIR'
+
 /** AGENT_* settings of the API; the counter start override exists for tests only (docs/configuration.md). */
 function loadAgentsConfig(env: EnvReader, dataDir: string, apiPort: number): AgentsConfig {
   const counterStart = env.string('AGENT_PORT_COUNTER_START')
@@ -315,6 +326,7 @@ function loadAgentsConfig(env: EnvReader, dataDir: string, apiPort: number): Age
     }
   }
   const host = env.string('AGENT_HOST', '127.0.0.1')
+  const registryDir = env.string(TEST_ANONCREDS_REGISTRY_DIR_ENV)
   const pullPolicy = env.string('AGENT_IMAGE_PULL_POLICY')
   if (pullPolicy !== undefined && !(IMAGE_PULL_POLICIES as readonly string[]).includes(pullPolicy)) {
     env.problem('AGENT_IMAGE_PULL_POLICY', `must be one of ${IMAGE_PULL_POLICIES.join(', ')}`)
@@ -335,6 +347,8 @@ function loadAgentsConfig(env: EnvReader, dataDir: string, apiPort: number): Age
     imagePullPolicy: IMAGE_PULL_POLICIES.find((policy) => policy === pullPolicy),
     kubeconfigPath: env.string('KUBECONFIG'),
     bindHost: loadAgentBindHost(env, host),
+    // Absolute: the agents run in another working directory.
+    anonCredsTestRegistryDir: registryDir ? path.resolve(registryDir) : undefined,
   }
 }
 

@@ -14,6 +14,8 @@ import { Migration20261124140000IssuanceRecords } from './Migration2026112414000
 import { Migration20261124170000Webhooks } from './Migration20261124170000Webhooks'
 import { Migration20261124190000BulkIssuance } from './Migration20261124190000BulkIssuance'
 import { Migration20261124200000CloudWallets } from './Migration20261124200000CloudWallets'
+import { Migration20261124213000IndyDefinitions } from './Migration20261124213000IndyDefinitions'
+import { Migration20261124214000BaseWalletAgent } from './Migration20261124214000BaseWalletAgent'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -32,4 +34,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124170000Webhooks', class: Migration20261124170000Webhooks },
   { name: 'Migration20261124190000BulkIssuance', class: Migration20261124190000BulkIssuance },
   { name: 'Migration20261124200000CloudWallets', class: Migration20261124200000CloudWallets },
+  { name: 'Migration20261124213000IndyDefinitions', class: Migration20261124213000IndyDefinitions },
+  { name: 'Migration20261124214000BaseWalletAgent', class: Migration20261124214000BaseWalletAgent },
 ]

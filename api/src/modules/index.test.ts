@@ -26,6 +26,7 @@ describe('API_MODULES', () => {
         'CloudWallet',
         'Connection',
         'ConnectionDeletion',
+        'CredentialDefinition',
         'CredentialSchema',
         'Ecosystem',
         'EcosystemOrg',

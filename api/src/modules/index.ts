@@ -11,6 +11,7 @@ import { shortUrlsModule } from './short-urls/short-urls.module'
 import { connectionsModule } from './connections/connections.module'
 import { messagesModule } from './messages/messages.module'
 import { schemasModule } from './schemas/schemas.module'
+import { credDefsModule } from './cred-defs/cred-defs.module'
 import { ecosystemsModule } from './ecosystems/ecosystems.module'
 import { proofsModule } from './proofs/proofs.module'
 import { credentialsModule } from './credentials/credentials.module'
@@ -35,6 +36,7 @@ export const API_MODULES: ApiModule[] = [
   connectionsModule,
   messagesModule,
   schemasModule,
+  credDefsModule,
   ecosystemsModule,
   proofsModule,
   bulkIssuanceModule,

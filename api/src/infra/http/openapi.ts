@@ -32,6 +32,10 @@ const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }
   500: { name: 'InternalError', description: 'Unexpected failure (a bug; the body never carries details)' },
   501: { name: 'NotImplemented', description: 'A value the contract names that this build does not serve yet' },
   502: { name: 'BadGateway', description: 'An upstream service (agent, mail) did not answer as expected' },
+  503: {
+    name: 'ServiceUnavailable',
+    description: 'A service the platform runs itself is starting; retry after `Retry-After` seconds',
+  },
 }
 
 /** The error body every failure answers (spec: Conventions; common/http-errors.ts). */

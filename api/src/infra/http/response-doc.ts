@@ -3,7 +3,7 @@ import type { DataSchema, SchemaComponents } from './data-schema'
 import type { ReferenceObject, SchemaObject } from 'openapi3-ts'
 
 /** Error statuses an operation can document beyond the ones the OpenAPI builder derives from the route. */
-export type DocumentedErrorStatus = 400 | 401 | 403 | 404 | 409 | 429 | 501 | 502
+export type DocumentedErrorStatus = 400 | 401 | 403 | 404 | 409 | 429 | 501 | 502 | 503
 
 /** What a route declares about its responses; the rest (params, auth, 400/401/403/404/500) is derived. */
 export interface ResponseDoc {

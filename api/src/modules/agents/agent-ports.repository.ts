@@ -6,6 +6,9 @@ import { allocatePorts, type CounterStart, type PortCounterStore } from './port-
 
 const COUNTER_NAME = 'process'
 
+/** The tables whose rows record an agent's ports (admin_port, inbound_port). */
+type PortsTable = 'org_agents' | 'base_wallets'
+
 /**
  * The process runtime's port counters (`agent_port_counters`) and the ports recorded on agents. The increment
  * is one `update ... returning` in the transaction that records the ports on the agent, so concurrent
@@ -21,16 +24,24 @@ export class AgentPortsRepository {
       const rows = await em.execute<{ id: string }[]>('select id from org_agents where organization_id = ?', [orgId])
       const orgAgentId = rows[0]?.id
       if (!orgAgentId) throw new InvalidStateError('The agent record is gone')
-      return allocatePorts(sqlStore(em), orgAgentId, start)
+      return allocatePorts(sqlStore(em, 'org_agents'), orgAgentId, start)
     })
+  }
+
+  /**
+   * The platform's base-wallet agent's ports (cloud wallet): those recorded on its base_wallets row, else taken
+   * from the same counters as organizations' agents, so it never shares a port with one.
+   */
+  public async allocateForBaseWallet(baseWalletId: string, start: CounterStart): Promise<PortPair> {
+    return this.em.transactional(async (em) => allocatePorts(sqlStore(em, 'base_wallets'), baseWalletId, start))
   }
 }
 
-function sqlStore(em: EntityManager): PortCounterStore {
+function sqlStore(em: EntityManager, table: PortsTable): PortCounterStore {
   return {
     recordedPorts: async (orgAgentId) => {
       const rows = await em.execute<{ admin_port: number | null; inbound_port: number | null }[]>(
-        'select admin_port, inbound_port from org_agents where id = ? for update',
+        `select admin_port, inbound_port from ${table} where id = ? for update`,
         [orgAgentId],
       )
       const row = rows[0]
@@ -53,7 +64,7 @@ function sqlStore(em: EntityManager): PortCounterStore {
       return { adminPort: row.admin, inboundPort: row.inbound }
     },
     record: async (orgAgentId, ports) => {
-      await em.execute('update org_agents set admin_port = ?, inbound_port = ? where id = ?', [
+      await em.execute(`update ${table} set admin_port = ?, inbound_port = ? where id = ?`, [
         ports.adminPort,
         ports.inboundPort,
         orgAgentId,

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { inject, injectable } from 'inversify'
 import { IdplaneError, Logger } from '@idplane/common'
-import { AgentRuntime, type AgentExit, type AgentRuntimeStatus } from '../../agent-runtime/agent-runtime'
+import {
+  AgentRuntime,
+  BASE_WALLET_AGENT_ID,
+  type AgentExit,
+  type AgentRuntimeStatus,
+} from '../../agent-runtime/agent-runtime'
 import { OrgDidsService } from '../orgs/org-dids.service'
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { AgentMetrics } from './agent-metrics'
@@ -55,9 +60,14 @@ export class AgentProvisioner {
 
   /** Resumes agents in PENDING / WALLET_CREATED; the process runtime also restarts DID_CREATED agents. */
   public start(): void {
+    // The base-wallet agent has no org_agents row (cloud-wallet keeps its record); its restarts keep its ports.
     this.runtime.watch({
-      onExit: (orgId, exit) => this.recordExit(orgId, exit),
-      onRestarted: (orgId, controllerEndpoint) => this.agents.update(orgId, { controllerEndpoint }),
+      onExit: async (orgId, exit) => {
+        if (orgId !== BASE_WALLET_AGENT_ID) await this.recordExit(orgId, exit)
+      },
+      onRestarted: async (orgId, controllerEndpoint) => {
+        if (orgId !== BASE_WALLET_AGENT_ID) await this.agents.update(orgId, { controllerEndpoint })
+      },
     })
     const statuses: AgentStatus[] =
       this.runtime.kind === 'process' ? ['PENDING', 'WALLET_CREATED', 'DID_CREATED'] : ['PENDING', 'WALLET_CREATED']

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify'
 import { ConflictError, IdplaneError, Logger, NotFoundError } from '@idplane/common'
-import { AgentRuntime, shortOrgId } from '../../agent-runtime/agent-runtime'
+import { AgentRuntime, agentSchemaName } from '../../agent-runtime/agent-runtime'
 import { probeAgent } from '@idplane/common/agent-contract/probe'
 import type { Config } from '../../infra/config'
 import { TOKENS } from '../../infra/tokens'
@@ -98,7 +98,7 @@ export class AgentsService {
     if (this.runtime.kind === 'kubernetes' && !(await this.agents.findFreshForOrg(orgId))) return
     await this.runtime.remove(orgId)
     if (this.runtime.kind === 'process' && this.config.database.kind === 'postgres') {
-      await this.agents.dropAgentSchema(orgId, `agent_${shortOrgId(orgId)}`)
+      await this.agents.dropAgentSchema(orgId, agentSchemaName(orgId))
     }
     this.log.info('Removed agent of deleted organization', { orgId, runtime: this.runtime.kind })
   }

@@ -88,7 +88,7 @@ export class CloudWalletController {
   @HttpCode(201)
   @Authorized()
   @OpenAPI({ summary: "Create the caller's cloud wallet (one per user)" })
-  @ResponseData(CLOUD_WALLET_SCHEMA, { errors: [403, 409, 502] })
+  @ResponseData(CLOUD_WALLET_SCHEMA, { errors: [403, 409, 502, 503] })
   async createWallet(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: true }) body: CreateWalletDto,
@@ -100,7 +100,7 @@ export class CloudWalletController {
   @HttpCode(201)
   @Authorized()
   @OpenAPI({ summary: 'Create a connection invitation from the cloud wallet' })
-  @ResponseData(WALLET_INVITATION_SCHEMA, { errors: [403, 404, 409, 502] })
+  @ResponseData(WALLET_INVITATION_SCHEMA, { errors: [403, 404, 409, 502, 503] })
   async createInvitation(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: false }) body: WalletInvitationDto,
@@ -111,7 +111,7 @@ export class CloudWalletController {
   @Get('/connections')
   @Authorized()
   @OpenAPI({ summary: "The cloud wallet's connections, filtered" })
-  @ResponseData(arrayOf(WALLET_CONNECTION_SCHEMA), { errors: [403, 404, 409, 502] })
+  @ResponseData(arrayOf(WALLET_CONNECTION_SCHEMA), { errors: [403, 404, 409, 502, 503] })
   async connections(
     @CurrentUser({ required: true }) principal: Principal,
     @QueryParams() query: WalletConnectionsQuery,
@@ -122,7 +122,7 @@ export class CloudWalletController {
   @Get('/connection/:connectionId')
   @Authorized()
   @OpenAPI({ summary: 'One connection of the cloud wallet' })
-  @ResponseData(WALLET_CONNECTION_SCHEMA, { errors: [403, 404, 409, 502] })
+  @ResponseData(WALLET_CONNECTION_SCHEMA, { errors: [403, 404, 409, 502, 503] })
   async connection(
     @CurrentUser({ required: true }) principal: Principal,
     @Params() params: ConnectionIdParams,
@@ -134,7 +134,7 @@ export class CloudWalletController {
   @HttpCode(201)
   @Authorized()
   @OpenAPI({ summary: 'Receive an out-of-band invitation URL into the cloud wallet' })
-  @ResponseData(WALLET_RECEIVED_INVITATION_SCHEMA, { errors: [403, 404, 409, 502] })
+  @ResponseData(WALLET_RECEIVED_INVITATION_SCHEMA, { errors: [403, 404, 409, 502, 503] })
   async receiveInvitationUrl(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: true }) body: ReceiveInvitationUrlDto,
@@ -145,7 +145,7 @@ export class CloudWalletController {
   @Get('/credential')
   @Authorized()
   @OpenAPI({ summary: "The cloud wallet's credential records, filtered" })
-  @ResponseData(arrayOf(WALLET_CREDENTIAL_SCHEMA), { errors: [403, 404, 409, 502] })
+  @ResponseData(arrayOf(WALLET_CREDENTIAL_SCHEMA), { errors: [403, 404, 409, 502, 503] })
   async credentials(
     @CurrentUser({ required: true }) principal: Principal,
     @QueryParams() query: WalletCredentialsQuery,
@@ -156,7 +156,7 @@ export class CloudWalletController {
   @Get('/credential/:credentialRecordId')
   @Authorized()
   @OpenAPI({ summary: 'One credential record of the cloud wallet' })
-  @ResponseData(WALLET_CREDENTIAL_SCHEMA, { errors: [403, 404, 409, 502] })
+  @ResponseData(WALLET_CREDENTIAL_SCHEMA, { errors: [403, 404, 409, 502, 503] })
   async credential(
     @CurrentUser({ required: true }) principal: Principal,
     @Params() params: CredentialRecordIdParams,
@@ -168,7 +168,7 @@ export class CloudWalletController {
   @HttpCode(201)
   @Authorized()
   @OpenAPI({ summary: 'Accept a credential offer the cloud wallet received' })
-  @ResponseData(WALLET_CREDENTIAL_SCHEMA, { errors: [403, 404, 409, 502] })
+  @ResponseData(WALLET_CREDENTIAL_SCHEMA, { errors: [403, 404, 409, 502, 503] })
   async acceptOffer(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: true }) body: AcceptOfferDto,
@@ -179,7 +179,7 @@ export class CloudWalletController {
   @Get('/proofs')
   @Authorized()
   @OpenAPI({ summary: "The cloud wallet's proof records" })
-  @ResponseData(arrayOf(WALLET_PROOF_SCHEMA), { errors: [403, 404, 409, 502] })
+  @ResponseData(arrayOf(WALLET_PROOF_SCHEMA), { errors: [403, 404, 409, 502, 503] })
   async proofs(
     @CurrentUser({ required: true }) principal: Principal,
     @QueryParams() query: WalletProofsQuery,
@@ -190,7 +190,7 @@ export class CloudWalletController {
   @Get('/proofs/:proofRecordId')
   @Authorized()
   @OpenAPI({ summary: 'One proof record of the cloud wallet' })
-  @ResponseData(WALLET_PROOF_SCHEMA, { errors: [403, 404, 409, 502] })
+  @ResponseData(WALLET_PROOF_SCHEMA, { errors: [403, 404, 409, 502, 503] })
   async proof(
     @CurrentUser({ required: true }) principal: Principal,
     @Params() params: ProofRecordIdParams,
@@ -202,7 +202,7 @@ export class CloudWalletController {
   @HttpCode(201)
   @Authorized()
   @OpenAPI({ summary: 'Answer a proof request the cloud wallet received' })
-  @ResponseData(WALLET_PROOF_SCHEMA, { errors: [403, 404, 409, 502] })
+  @ResponseData(WALLET_PROOF_SCHEMA, { errors: [403, 404, 409, 502, 503] })
   async acceptProofRequest(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: true }) body: AcceptProofRequestDto,
@@ -214,7 +214,7 @@ export class CloudWalletController {
   @HttpCode(201)
   @Authorized()
   @OpenAPI({ summary: 'Create a DID in the cloud wallet (key, peer, web; indy answers 501 for now)' })
-  @ResponseData(WALLET_CREATED_DID_SCHEMA, { errors: [403, 404, 409, 502] })
+  @ResponseData(WALLET_CREATED_DID_SCHEMA, { errors: [403, 404, 409, 502, 503] })
   async createDid(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: true }) body: CreateWalletDidDto,
@@ -225,7 +225,7 @@ export class CloudWalletController {
   @Get('/did')
   @Authorized()
   @OpenAPI({ summary: 'Every DID of the cloud wallet' })
-  @ResponseData(arrayOf(WALLET_DID_SCHEMA), { errors: [403, 404, 409, 502] })
+  @ResponseData(arrayOf(WALLET_DID_SCHEMA), { errors: [403, 404, 409, 502, 503] })
   async dids(@CurrentUser({ required: true }) principal: Principal): Promise<Envelope<DidListEntry[]>> {
     return ok(await this.wallets.dids(principal), 'DIDs fetched')
   }
@@ -234,7 +234,7 @@ export class CloudWalletController {
   @HttpCode(201)
   @Authorized()
   @OpenAPI({ summary: 'Send a basic message over a connection of the cloud wallet' })
-  @ResponseData(WALLET_BASIC_MESSAGE_SCHEMA, { errors: [403, 404, 409, 502] })
+  @ResponseData(WALLET_BASIC_MESSAGE_SCHEMA, { errors: [403, 404, 409, 502, 503] })
   async sendBasicMessage(
     @CurrentUser({ required: true }) principal: Principal,
     @Params() params: ConnectionIdParams,
@@ -246,7 +246,7 @@ export class CloudWalletController {
   @Get('/basic-message/:connectionId')
   @Authorized()
   @OpenAPI({ summary: 'Every basic message of one connection of the cloud wallet' })
-  @ResponseData(arrayOf(WALLET_BASIC_MESSAGE_SCHEMA), { errors: [403, 404, 409, 502] })
+  @ResponseData(arrayOf(WALLET_BASIC_MESSAGE_SCHEMA), { errors: [403, 404, 409, 502, 503] })
   async basicMessages(
     @CurrentUser({ required: true }) principal: Principal,
     @Params() params: ConnectionIdParams,

@@ -8,11 +8,14 @@ export type SchemaKind = (typeof SCHEMA_KINDS)[number]
 /**
  * A credential schema an organization created. `JSON` schemas are published by the platform itself at
  * `<API_PUBLIC_URL>/schemas/<id>` (PublishedSchemaUrls); the URL is derived from the id, never stored, so it
- * follows the configured public address. Name and version are unique per organization (spec: 409).
+ * follows the configured public address. `INDY` schemas live in the agent's AnonCreds registry (a ledger) under
+ * `ledgerId`; the platform keeps their attribute definitions (data types, display names), which a ledger does not.
+ * Name and version are unique per organization (spec: 409).
  */
 @Entity({ tableName: 'credential_schemas' })
 @Unique({ properties: ['organization', 'name', 'version'] })
 @Index({ properties: ['organization', 'createdAt'] })
+@Index({ properties: ['organization', 'ledgerId'] })
 export class CredentialSchema extends BaseEntity {
   @ManyToOne(() => Organization, { deleteRule: 'cascade' })
   organization!: Organization
@@ -40,9 +43,17 @@ export class CredentialSchema extends BaseEntity {
   @Property({ type: 'json', columnType: 'jsonb' })
   attributes!: Record<string, unknown>[]
 
-  /** The JSON Schema published for the record, without `$id` (added when served). */
+  /** JSON: the JSON Schema published for the record, without `$id` (added when served). INDY: `{}`, none published. */
   @Property({ type: 'json', columnType: 'jsonb' })
   jsonSchema!: Record<string, unknown>
+
+  /** INDY: the schema's ledger id (`<did>:2:<name>:<version>` or its did:indy form). Null for JSON. */
+  @Property({ type: 'string', length: 2048, nullable: true })
+  ledgerId?: string | null
+
+  /** INDY: the DID the schema was published under (its `issuerId` on the ledger). Null for JSON. */
+  @Property({ type: 'string', length: 2048, nullable: true })
+  issuerId?: string | null
 
   /** The creating user; null when an organization's machine-to-machine client created it. */
   @Property({ type: 'uuid', nullable: true })

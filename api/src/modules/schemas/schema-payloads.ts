@@ -61,3 +61,103 @@ export function readJsonSchemaPayload(payload: Record<string, unknown>): JsonSch
   }
   return { name, version, description, schemaType: 'NO_LEDGER', attributes: payload.attributes }
 }
+
+/** Data types of INDY attribute definitions (spec: Schema attribute definition, type INDY). */
+export const INDY_SCHEMA_DATA_TYPES = ['string', 'number', 'date', 'datetime'] as const
+/** Most attributes of one INDY schema (what the agent accepts; Indy ledgers allow 125). */
+export const MAX_INDY_ATTRIBUTES = 125
+/** Indy versions are digits and dots (`1.0`, `2.1.3`); a ledger id carries them. */
+const INDY_VERSION = /^[0-9]+(?:\.[0-9]+)*$/
+
+/** One INDY attribute definition, as the platform keeps it (the ledger keeps only the name). */
+export interface IndyAttributeDefinition {
+  attributeName: string
+  schemaDataType: (typeof INDY_SCHEMA_DATA_TYPES)[number]
+  displayName: string
+  isRequired: boolean
+}
+
+/** The `schemaPayload` of an `INDY` schema, checked. */
+export interface IndySchemaPayload {
+  name: string
+  version: string
+  attributes: IndyAttributeDefinition[]
+  orgDid?: string
+}
+
+/**
+ * AnonCreds compares attribute names without case and spaces (credentials and proofs match them so): two names
+ * equal under that are one attribute.
+ */
+function canonicalAttributeName(name: string): string {
+  return name.toLowerCase().replace(/\s+/g, '')
+}
+
+/**
+ * @throws InvalidInputError naming each bad field as `schemaPayload.<field>` (`schemaPayload.attributes[i].<field>`)
+ */
+export function readIndySchemaPayload(payload: Record<string, unknown>): IndySchemaPayload {
+  const errors: FieldError[] = []
+  const text = (value: unknown, field: string, max: number): string | undefined => {
+    if (typeof value !== 'string' || value.trim().length === 0 || value.length > max || value.includes('\u0000')) {
+      errors.push({ field, message: `must be a non-blank string of at most ${max} characters` })
+      return undefined
+    }
+    return value.trim()
+  }
+  const name = text(payload.schemaName, 'schemaPayload.schemaName', SCHEMA_LIMITS.nameLength)
+  // The name is a part of the ledger id, whose parts ':' and '/' separate.
+  if (name !== undefined && /[:/]/.test(name))
+    errors.push({
+      field: 'schemaPayload.schemaName',
+      message: 'must not contain ":" or "/" (ledger ids separate parts so)',
+    })
+  const version = text(payload.schemaVersion, 'schemaPayload.schemaVersion', 64)
+  if (version !== undefined && !INDY_VERSION.test(version))
+    errors.push({ field: 'schemaPayload.schemaVersion', message: 'must be digits and dots, such as 1.0' })
+  let orgDid: string | undefined
+  if (payload.orgDid !== undefined) orgDid = text(payload.orgDid, 'schemaPayload.orgDid', 2048)
+  const attributes: IndyAttributeDefinition[] = []
+  if (!Array.isArray(payload.attributes) || payload.attributes.length === 0) {
+    errors.push({ field: 'schemaPayload.attributes', message: 'must be a non-empty array of attribute definitions' })
+  } else if (payload.attributes.length > MAX_INDY_ATTRIBUTES) {
+    errors.push({ field: 'schemaPayload.attributes', message: `must have at most ${MAX_INDY_ATTRIBUTES} entries` })
+  } else {
+    const seen = new Set<string>()
+    payload.attributes.forEach((entry: unknown, index) => {
+      const at = `schemaPayload.attributes[${index}]`
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+        errors.push({ field: at, message: 'must be an object' })
+        return
+      }
+      const definition = entry as Record<string, unknown>
+      const attributeName = text(definition.attributeName, `${at}.attributeName`, SCHEMA_LIMITS.nameLength)
+      const displayName = text(definition.displayName, `${at}.displayName`, SCHEMA_LIMITS.nameLength)
+      const dataType = definition.schemaDataType
+      if (!(INDY_SCHEMA_DATA_TYPES as readonly unknown[]).includes(dataType))
+        errors.push({ field: `${at}.schemaDataType`, message: `must be one of ${INDY_SCHEMA_DATA_TYPES.join(', ')}` })
+      if (typeof definition.isRequired !== 'boolean')
+        errors.push({ field: `${at}.isRequired`, message: 'must be a boolean' })
+      if (attributeName !== undefined) {
+        const canonical = canonicalAttributeName(attributeName)
+        if (seen.has(canonical))
+          errors.push({ field: `${at}.attributeName`, message: 'repeats another attribute (case and spaces aside)' })
+        seen.add(canonical)
+      }
+      if (attributeName !== undefined && displayName !== undefined && typeof definition.isRequired === 'boolean')
+        attributes.push({
+          attributeName,
+          schemaDataType: dataType as IndyAttributeDefinition['schemaDataType'],
+          displayName,
+          isRequired: definition.isRequired,
+        })
+    })
+  }
+  if (errors.length > 0 || name === undefined || version === undefined) {
+    throw new InvalidInputError(
+      `The schema payload is invalid: ${errors.map((error) => `${error.field} ${error.message}`).join('; ')}`,
+      errors,
+    )
+  }
+  return { name, version, attributes, ...(orgDid !== undefined ? { orgDid } : {}) }
+}

@@ -8,22 +8,28 @@ import { pageOf } from '../../infra/http/data-schema'
 import { CurrentOrgCaller, type OrgCaller } from '../memberships/org-caller.decorator'
 import { ORG_ROLES } from '../memberships/org-roles'
 import { CreateSchemaDto } from './dto/create-schema.dto'
+import { CredDefsService } from '../cred-defs/cred-defs.service'
+import { CRED_DEF_SCHEMA, toCredDefResponse } from '../cred-defs/dto/cred-def.response'
 import { ListSchemaCredDefsQuery, ListSchemasQuery } from './dto/list-schemas.query'
 import { SchemaPathParams } from './dto/schema-path.params'
 import {
-  SCHEMA_CRED_DEF_SCHEMA,
-  SCHEMA_DETAIL_SCHEMA,
+  SCHEMA_READ_SCHEMA,
   SCHEMA_SCHEMA,
   toSchemaDetailResponse,
+  toSchemaReadResponse,
   toSchemaResponse,
 } from './dto/schema.response'
+import type { CredentialSchema } from './credential-schema.entity'
 import { SchemasService } from './schemas.service'
 
 @injectable()
 @JsonController('/v1/orgs/:orgId/schemas')
 @OpenAPI({ tags: ['Schemas'] })
 export class SchemasController {
-  public constructor(private readonly schemas: SchemasService) {}
+  public constructor(
+    private readonly schemas: SchemasService,
+    private readonly definitions: CredDefsService,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -31,16 +37,17 @@ export class SchemasController {
   @OpenAPI({
     summary:
       'Create a schema. JSON: a JSON Schema built from the attribute definitions, published at a public URL ' +
-      '(schemaLedgerId); schemaType NO_LEDGER. INDY and Polygon schema types answer 501',
+      '(schemaLedgerId); schemaType NO_LEDGER; Polygon schema types answer 501. INDY: registered through the ' +
+      "organization's agent on its ledger under orgDid or the organization's Indy DID (schemaLedgerId: the ledger id)",
   })
-  @ResponseData(SCHEMA_SCHEMA, { errors: [409] })
+  @ResponseData(SCHEMA_SCHEMA, { errors: [409, 501, 502] })
   async create(
     @Param('orgId') orgId: string,
     @CurrentOrgCaller() caller: OrgCaller,
     @Body({ required: true }) body: CreateSchemaDto,
   ) {
     const schema = await this.schemas.create(orgId, caller, body)
-    return created(toSchemaResponse(schema, this.schemas.urlOf(schema)), 'Schema created')
+    return created(toSchemaResponse(schema, this.schemas.ledgerIdOf(schema)), 'Schema created')
   }
 
   @Get()
@@ -49,28 +56,61 @@ export class SchemasController {
   @ResponseData(pageOf(SCHEMA_SCHEMA))
   async list(@Param('orgId') orgId: string, @QueryParams() query: ListSchemasQuery) {
     const [schemas, total] = await this.schemas.list(orgId, query)
-    const items = schemas.map((schema) => toSchemaResponse(schema, this.schemas.urlOf(schema)))
+    const items = schemas.map((schema) => toSchemaResponse(schema, this.schemas.ledgerIdOf(schema)))
     return ok(toPage(items, total, query), 'Schemas fetched')
   }
 
   @Get('/:schemaId')
   @Authorized(ORG_ROLES.members)
-  @OpenAPI({ summary: 'One schema by record id or public URL (schemaLedgerId, URL-encoded), with its JSON Schema' })
-  @ResponseData(SCHEMA_DETAIL_SCHEMA)
+  @OpenAPI({
+    summary:
+      'One schema. By ledger id (INDY, URL-encoded): the schema as the ledger holds it, read through the ' +
+      "organization's agent (404 when absent), with the organization's record when it created it. By record id or " +
+      'public URL (schemaLedgerId of a JSON schema): the record with its JSON Schema',
+  })
+  @ResponseData(SCHEMA_READ_SCHEMA, { errors: [502] })
   async get(@Params() params: SchemaPathParams) {
-    const schema = await this.schemas.get(params.orgId, params.schemaId)
-    const url = this.schemas.urlOf(schema)
-    return ok(toSchemaDetailResponse(schema, url, this.schemas.documentOf(schema)), 'Schema fetched')
+    const reference = await this.schemas.reference(params.orgId, params.schemaId)
+    if (reference.kind === 'record') return ok(this.detailOf(reference.schema), 'Schema fetched')
+    const ledger = await this.schemas.ledgerSchema(params.orgId, reference.schemaId)
+    const record = await this.schemas.recordOfLedgerId(params.orgId, reference.schemaId)
+    return ok(toSchemaReadResponse(ledger, record ? this.detailOf(record) : undefined), 'Schema fetched')
   }
 
   @Get('/:schemaId/cred-defs')
   @Authorized(ORG_ROLES.members)
   @OpenAPI({
-    summary: 'Credential definitions derived from the schema; always empty for JSON schemas (definitions are INDY)',
+    summary:
+      "The organization's credential definitions of the schema (ledger id or record id); always empty for JSON " +
+      'schemas (definitions are INDY); 404 for a ledger id on no ledger',
   })
-  @ResponseData(pageOf(SCHEMA_CRED_DEF_SCHEMA))
+  @ResponseData(pageOf(CRED_DEF_SCHEMA), { errors: [502] })
   async credDefs(@Params() params: SchemaPathParams, @QueryParams() query: ListSchemaCredDefsQuery) {
-    await this.schemas.get(params.orgId, params.schemaId)
-    return ok(toPage<Record<string, never>>([], 0, query), 'Credential definitions fetched')
+    const reference = await this.schemas.reference(params.orgId, params.schemaId)
+    let schemaLedgerId: string
+    if (reference.kind === 'record') {
+      if (reference.schema.type !== 'INDY' || !reference.schema.ledgerId)
+        return ok(toPage([], 0, query), 'Credential definitions fetched')
+      schemaLedgerId = reference.schema.ledgerId
+    } else {
+      schemaLedgerId = reference.schemaId
+      // Not one of ours: 404 unless the ledger has it.
+      if (!(await this.schemas.recordOfLedgerId(params.orgId, schemaLedgerId)))
+        await this.schemas.ledgerSchema(params.orgId, schemaLedgerId)
+    }
+    const [definitions, total] = await this.definitions.list(params.orgId, {
+      pageNumber: query.pageNumber,
+      pageSize: query.pageSize,
+      searchByText: query.searchByText,
+      sortField: query.sortField,
+      sortBy: query.sortBy,
+      schemaLedgerId,
+    })
+    return ok(toPage(definitions.map(toCredDefResponse), total, query), 'Credential definitions fetched')
+  }
+
+  private detailOf(schema: CredentialSchema) {
+    const document = schema.type === 'JSON' ? this.schemas.documentOf(schema) : null
+    return toSchemaDetailResponse(schema, this.schemas.ledgerIdOf(schema), document)
   }
 }

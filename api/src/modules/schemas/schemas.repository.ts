@@ -59,6 +59,10 @@ export class SchemasRepository {
     return this.em.findOne(CredentialSchema, { organization: orgId, name, version })
   }
 
+  public findByLedgerId(orgId: string, ledgerId: string): Promise<CredentialSchema | null> {
+    return this.em.findOne(CredentialSchema, { organization: orgId, ledgerId })
+  }
+
   public findForOrg(orgId: string, schemaId: string): Promise<CredentialSchema | null> {
     return this.em.findOne(CredentialSchema, { organization: orgId, id: schemaId })
   }

@@ -1,38 +1,43 @@
 import { injectable } from 'inversify'
 import { UniqueConstraintViolationException } from '@mikro-orm/core'
-import { ConflictError, InvalidInputError, NotFoundError, NotImplementedError } from '@idplane/common'
+import { ConflictError, InvalidInputError, NotFoundError } from '@idplane/common'
+import type { AnonCredsSchemaResponse } from '@idplane/common/agent-contract/admin-api'
+import { AgentClients } from '../../agent-client/agent-clients'
 import type { OrgCaller } from '../memberships/org-caller.decorator'
 import type { CredentialSchema } from './credential-schema.entity'
+import { isIndySchemaId } from './indy-ids'
+import { IndyIssuers } from './indy-issuers'
 import { buildCredentialJsonSchema } from './json-schema-builder'
 import { PublishedSchemaUrls, isUuid } from './published-schema-urls'
-import { readJsonSchemaPayload } from './schema-payloads'
+import { readIndySchemaPayload, readJsonSchemaPayload } from './schema-payloads'
 import { SchemasRepository, type SchemaPageQuery } from './schemas.repository'
 import type { CreateSchemaDto } from './dto/create-schema.dto'
 
-/** A legacy Indy schema id (`<did>:2:<name>:<version>`) or its did:indy form: well formed, but on no ledger here. */
-const INDY_SCHEMA_ID =
-  /^(?:[1-9A-HJ-NP-Za-km-z]{21,22}:2:[^:]+:[^:]+|did:indy:[a-z0-9:]+:[1-9A-HJ-NP-Za-km-z]{21,22}\/anoncreds\/v0\/SCHEMA\/[^/]+\/[^/]+)$/
+/** What `schemaId` of the read routes names: one of our records, or a schema on a ledger (INDY). */
+export type SchemaReference = { kind: 'record'; schema: CredentialSchema } | { kind: 'ledger'; schemaId: string }
 
-/** Credential schemas: creating JSON schemas, reading them, and the published documents. */
+/**
+ * Credential schemas: JSON schemas the platform publishes, INDY schemas registered through the organization's
+ * agent (whatever AnonCreds registry it has: a ledger), reading them, and the published documents.
+ */
 @injectable()
 export class SchemasService {
   public constructor(
     private readonly schemas: SchemasRepository,
     private readonly urls: PublishedSchemaUrls,
+    private readonly agents: AgentClients,
+    private readonly issuers: IndyIssuers,
   ) {}
 
   /**
-   * Builds and stores a JSON schema, published from then on at its URL.
-   * @throws InvalidInputError for a bad payload or attribute definition (each path named)
-   * @throws NotImplementedError for `type: INDY` and ledger-hosted `schemaType`s
-   * @throws ConflictError when the organization has a schema of that name and version
+   * JSON: builds and stores a schema, published from then on at its URL. INDY: registers it through the
+   * organization's agent, then stores the record with the attribute definitions.
+   * @throws InvalidInputError for a bad payload or attribute definition (each path named), or a bad `orgDid`
+   * @throws NotImplementedError for ledger-hosted JSON `schemaType`s
+   * @throws ConflictError when the organization has a schema of that name and version, or the ledger has another
    */
   public async create(orgId: string, caller: OrgCaller, body: CreateSchemaDto): Promise<CredentialSchema> {
-    if (body.type === 'INDY') {
-      throw new NotImplementedError(
-        'INDY schemas need an Indy ledger, which this platform does not reach yet; create a JSON schema (type JSON)',
-      )
-    }
+    if (body.type === 'INDY') return this.createIndy(orgId, caller, body)
     const payload = readJsonSchemaPayload(body.schemaPayload)
     const jsonSchema = buildCredentialJsonSchema({
       name: payload.name,
@@ -66,23 +71,89 @@ export class SchemasService {
     }
   }
 
+  /**
+   * An INDY schema: the agent registers it under the organization's Indy DID (IndyIssuers), and the record keeps
+   * the ledger id, the issuer and the attribute definitions.
+   */
+  private async createIndy(orgId: string, caller: OrgCaller, body: CreateSchemaDto): Promise<CredentialSchema> {
+    const payload = readIndySchemaPayload(body.schemaPayload)
+    const conflict = (detail = 'in this organization') =>
+      new ConflictError(`A schema named ${payload.name} with version ${payload.version} already exists ${detail}`)
+    if (await this.schemas.findByNameVersion(orgId, payload.name, payload.version)) throw conflict()
+    const issuerId = await this.issuers.issuerFor(orgId, payload.orgDid)
+    const agent = await this.agents.forOrg(orgId)
+    let registered: AnonCredsSchemaResponse
+    try {
+      registered = await agent.createAnonCredsSchema({
+        ...(issuerId ? { issuerId } : { legacyIdentifiers: true }),
+        name: payload.name,
+        version: payload.version,
+        attributes: payload.attributes.map((attribute) => attribute.attributeName),
+      })
+    } catch (error) {
+      if (error instanceof ConflictError) throw conflict(`on the ledger: ${error.message}`)
+      throw error
+    }
+    try {
+      return await this.schemas.transactional(async () => {
+        if (await this.schemas.findByNameVersion(orgId, payload.name, payload.version)) throw conflict()
+        return this.schemas.add(orgId, {
+          type: 'INDY',
+          schemaType: 'INDY',
+          name: payload.name,
+          version: payload.version,
+          description: null,
+          alias: body.alias ?? null,
+          attributes: payload.attributes as unknown as Record<string, unknown>[],
+          jsonSchema: {},
+          ledgerId: registered.schemaId,
+          issuerId: registered.schema.issuerId,
+          createdBy: caller.userId,
+          publisherDid: registered.schema.issuerId,
+        })
+      })
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw conflict()
+      throw error
+    }
+  }
+
   public list(orgId: string, query: SchemaPageQuery): Promise<[CredentialSchema[], number]> {
     return this.schemas.list(orgId, query)
   }
 
   /**
-   * One of the organization's schemas by record id or by its public URL.
+   * What `schemaId` names: one of the organization's schemas by record id or public URL, or a ledger schema id.
    * @throws InvalidInputError when `schemaId` is neither a schema id, a URL nor a ledger schema id
-   * @throws NotFoundError when the organization has no such schema
+   * @throws NotFoundError when the organization has no such record
    */
-  public async get(orgId: string, schemaId: string): Promise<CredentialSchema> {
+  public async reference(orgId: string, schemaId: string): Promise<SchemaReference> {
+    if (isIndySchemaId(schemaId)) return { kind: 'ledger', schemaId }
     const id = this.recordIdOf(schemaId)
     const schema = id === undefined ? null : await this.schemas.findForOrg(orgId, id)
     if (!schema) throw new NotFoundError('This organization has no schema with this id')
-    return schema
+    return { kind: 'record', schema }
   }
 
-  /** The public URL of a schema (its `schemaLedgerId`). */
+  /**
+   * A schema as the ledger holds it, read through the organization's agent (and its registry).
+   * @throws NotFoundError when it is on no ledger the agent reads (or the organization has no agent)
+   */
+  public ledgerSchema(orgId: string, schemaId: string): Promise<AnonCredsSchemaResponse> {
+    return this.agents.forOrg(orgId).then((agent) => agent.getAnonCredsSchema(schemaId))
+  }
+
+  /** The organization's record of a ledger schema, when it created it. */
+  public recordOfLedgerId(orgId: string, schemaId: string): Promise<CredentialSchema | null> {
+    return this.schemas.findByLedgerId(orgId, schemaId)
+  }
+
+  /** The `schemaLedgerId` of a schema: the ledger id (INDY) or the public URL (JSON). */
+  public ledgerIdOf(schema: CredentialSchema): string {
+    return schema.ledgerId ?? this.urls.urlOf(schema.id)
+  }
+
+  /** The public URL of a JSON schema. */
   public urlOf(schema: CredentialSchema): string {
     return this.urls.urlOf(schema.id)
   }
@@ -107,7 +178,6 @@ export class SchemasService {
   private recordIdOf(schemaId: string): string | undefined {
     if (isUuid(schemaId)) return schemaId.toLowerCase()
     if (/^https?:\/\//i.test(schemaId) && URL.canParse(schemaId)) return this.urls.idOf(schemaId)
-    if (INDY_SCHEMA_ID.test(schemaId)) return undefined
     throw new InvalidInputError(
       'schemaId must be a schema id (UUID), the schema URL (schemaLedgerId) or a ledger schema id',
       [{ field: 'schemaId', message: 'is malformed' }],

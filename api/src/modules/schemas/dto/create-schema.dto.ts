@@ -20,7 +20,8 @@ export class CreateSchemaDto {
     description:
       'JSON: schemaName, schemaType (NO_LEDGER), attributes (attributeName, displayName, schemaDataType, isRequired, ' +
       'description, and the constraints of the data type), optional description and schemaVersion (default 1.0). ' +
-      'INDY answers 501 for now.',
+      'INDY: schemaName, schemaVersion (digits and dots), attributes (attributeName, schemaDataType string, number, ' +
+      'date or datetime, displayName, isRequired), optional orgDid (an Indy DID of the organization).',
     example: {
       schemaName: 'Employee badge',
       schemaVersion: '1.0',

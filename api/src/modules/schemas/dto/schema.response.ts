@@ -1,11 +1,12 @@
 import type { DataSchema } from '../../../infra/http/data-schema'
-import { arrayOf, dateTime, nullable, object, oneOf, string, uri, uuid } from '../../../infra/http/data-schema'
+import { arrayOf, dateTime, nullable, object, oneOf, optional, string, uuid } from '../../../infra/http/data-schema'
+import type { AnonCredsSchemaResponse } from '@idplane/common/agent-contract/admin-api'
 import { SCHEMA_KINDS, type CredentialSchema, type SchemaKind } from '../credential-schema.entity'
 
 /** The schema record (spec: Schema record) with the extensions docs/decisions.md (Schemas) lists. */
 export interface SchemaResponse {
   id: string
-  /** The public URL the platform publishes the JSON Schema at (no ledger holds JSON schemas). */
+  /** INDY: the ledger id. JSON: the public URL the platform publishes the JSON Schema at (no ledger holds them). */
   schemaLedgerId: string
   name: string
   version: string
@@ -21,25 +22,36 @@ export interface SchemaResponse {
   alias: string | null
 }
 
-/** The single read: the record, the ledger-style `schema`/`schemaId` of the spec, the definitions and the document. */
+/**
+ * The single read: the record, the ledger-style `schema`/`schemaId` of the spec, the definitions and the document
+ * (JSON; null for INDY).
+ */
 export interface SchemaDetailResponse extends SchemaResponse {
   schemaId: string
   schema: { attrNames: string[]; name: string; version: string; issuerId: string | null }
   attributeDefinitions: Record<string, unknown>[]
-  jsonSchema: Record<string, unknown>
+  jsonSchema: Record<string, unknown> | null
 }
 
-export function toSchemaResponse(schema: CredentialSchema, url: string): SchemaResponse {
+/**
+ * A read by ledger id (spec: `schema` and `schemaId`, from the ledger); the record's fields and attribute
+ * definitions too when the organization created the schema, absent otherwise.
+ */
+export type SchemaReadResponse = Pick<SchemaDetailResponse, 'schemaId' | 'schema'> &
+  Partial<Omit<SchemaDetailResponse, 'schemaId' | 'schema'>>
+
+/** `schemaLedgerId`: the ledger id (INDY) or the public URL (JSON). */
+export function toSchemaResponse(schema: CredentialSchema, schemaLedgerId: string): SchemaResponse {
   return {
     id: schema.id,
-    schemaLedgerId: url,
+    schemaLedgerId,
     name: schema.name,
     version: schema.version,
     attributes: schema.attributes.map((attribute) => String(attribute.attributeName)),
     createdBy: schema.createdBy ?? null,
     publisherDid: schema.publisherDid ?? null,
     orgId: schema.organization.id,
-    issuerId: schema.publisherDid ?? null,
+    issuerId: schema.issuerId ?? schema.publisherDid ?? null,
     createdAt: schema.createdAt.toISOString(),
     type: schema.type,
     schemaType: schema.schemaType,
@@ -48,15 +60,28 @@ export function toSchemaResponse(schema: CredentialSchema, url: string): SchemaR
   }
 }
 
-export function toSchemaDetailResponse(schema: CredentialSchema, url: string, document: Record<string, unknown>) {
-  const record = toSchemaResponse(schema, url)
+export function toSchemaDetailResponse(
+  schema: CredentialSchema,
+  schemaLedgerId: string,
+  document: Record<string, unknown> | null,
+): SchemaDetailResponse {
+  const record = toSchemaResponse(schema, schemaLedgerId)
   return {
     ...record,
-    schemaId: url,
+    schemaId: schemaLedgerId,
     schema: { attrNames: record.attributes, name: record.name, version: record.version, issuerId: record.issuerId },
     attributeDefinitions: schema.attributes,
     jsonSchema: document,
-  } satisfies SchemaDetailResponse
+  }
+}
+
+/** A ledger schema, with the organization's record of it when there is one. */
+export function toSchemaReadResponse(
+  ledger: AnonCredsSchemaResponse,
+  record: SchemaDetailResponse | undefined,
+): SchemaReadResponse {
+  const { attrNames, name, version, issuerId } = ledger.schema
+  return { ...record, schemaId: ledger.schemaId, schema: { attrNames, name, version, issuerId } }
 }
 
 /** A JSON object whose shape the client chose (attribute definitions, the JSON Schema document). */
@@ -66,7 +91,7 @@ const openObject: DataSchema<Record<string, unknown>> = {
 
 const SCHEMA_FIELDS = {
   id: uuid,
-  schemaLedgerId: uri,
+  schemaLedgerId: string,
   name: string,
   version: string,
   attributes: arrayOf(string),
@@ -83,18 +108,31 @@ const SCHEMA_FIELDS = {
 
 export const SCHEMA_SCHEMA = object<SchemaResponse>('CredentialSchema', SCHEMA_FIELDS)
 
-export const SCHEMA_DETAIL_SCHEMA = object<SchemaDetailResponse>('CredentialSchemaDetail', {
-  ...SCHEMA_FIELDS,
-  schemaId: uri,
-  schema: object<SchemaDetailResponse['schema']>(undefined, {
-    attrNames: arrayOf(string),
-    name: string,
-    version: string,
-    issuerId: nullable(string),
-  }),
-  attributeDefinitions: arrayOf(openObject),
-  jsonSchema: openObject,
+const LEDGER_SCHEMA = object<SchemaDetailResponse['schema']>(undefined, {
+  attrNames: arrayOf(string),
+  name: string,
+  version: string,
+  issuerId: nullable(string),
 })
 
-/** Items of the schema's credential-definition list: none for JSON schemas (credential definitions are INDY). */
-export const SCHEMA_CRED_DEF_SCHEMA = object<Record<string, never>>('SchemaCredentialDefinition', {})
+/** By record id or URL: the record; by ledger id: the ledger's schema, with the record when the organization has it. */
+export const SCHEMA_READ_SCHEMA = object<SchemaReadResponse>('CredentialSchemaRead', {
+  schemaId: string,
+  schema: LEDGER_SCHEMA,
+  id: optional(uuid),
+  schemaLedgerId: optional(string),
+  name: optional(string),
+  version: optional(string),
+  attributes: optional(arrayOf(string)),
+  createdBy: optional(nullable(uuid)),
+  publisherDid: optional(nullable(string)),
+  orgId: optional(uuid),
+  issuerId: optional(nullable(string)),
+  createdAt: optional(dateTime),
+  type: optional(oneOf(SCHEMA_KINDS)),
+  schemaType: optional(string),
+  description: optional(nullable(string)),
+  alias: optional(nullable(string)),
+  attributeDefinitions: optional(arrayOf(openObject)),
+  jsonSchema: optional(nullable(openObject)),
+})

@@ -1,0 +1,103 @@
+import { injectable } from 'inversify'
+import { LockMode, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { pageOffset } from '../../infra/http/pagination'
+import { containsPattern } from '../orgs/like-pattern'
+import { Organization } from '../orgs/organization.entity'
+import { CredentialDefinition } from './credential-definition.entity'
+
+/** Sort fields of the credential-definition lists (spec: `id` default for the list, `createDateTime` by schema). */
+export const CRED_DEF_SORT_FIELDS = ['id', 'createDateTime', 'tag', 'schemaLedgerId', 'credentialDefinitionId'] as const
+export type CredDefSortField = (typeof CRED_DEF_SORT_FIELDS)[number]
+
+const SORT_PROPERTY: Record<CredDefSortField, keyof CredentialDefinition> = {
+  id: 'id',
+  createDateTime: 'createdAt',
+  tag: 'tag',
+  schemaLedgerId: 'schemaLedgerId',
+  credentialDefinitionId: 'credentialDefinitionId',
+}
+
+export interface CredDefPageQuery {
+  pageNumber: number
+  pageSize: number
+  searchByText?: string
+  sortField: string
+  sortBy: 'ASC' | 'DESC'
+  /** Only revocable definitions when true; every one when false or absent. */
+  onlyRevocable?: boolean
+  schemaLedgerId?: string
+}
+
+@injectable()
+export class CredDefsRepository {
+  public constructor(private readonly em: EntityManager) {}
+
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(() => work())
+  }
+
+  public flush(): Promise<void> {
+    return this.em.flush()
+  }
+
+  public async add(
+    orgId: string,
+    fields: Pick<CredentialDefinition, 'tag' | 'schemaLedgerId' | 'revocable' | 'publisherDid' | 'createdBy'>,
+  ): Promise<CredentialDefinition> {
+    const definition = this.em.create(CredentialDefinition, {
+      ...fields,
+      organization: this.em.getReference(Organization, orgId),
+    })
+    await this.em.persist(definition).flush()
+    return definition
+  }
+
+  /** In a transaction: the record, locked against the job and other requests. */
+  public lockBySchemaTag(orgId: string, schemaLedgerId: string, tag: string): Promise<CredentialDefinition | null> {
+    return this.em.findOne(
+      CredentialDefinition,
+      { organization: orgId, schemaLedgerId, tag },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    )
+  }
+
+  public lock(id: string): Promise<CredentialDefinition | null> {
+    return this.em.findOne(CredentialDefinition, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+  }
+
+  public findById(id: string): Promise<CredentialDefinition | null> {
+    return this.em.findOne(CredentialDefinition, { id })
+  }
+
+  /** By record id or ledger id. */
+  public findForOrg(orgId: string, where: { id: string } | { credentialDefinitionId: string }) {
+    return this.em.findOne(CredentialDefinition, { organization: orgId, ...where })
+  }
+
+  /** Every definition whose job a stopped process may have left unfinished. */
+  public creating(): Promise<CredentialDefinition[]> {
+    return this.em.find(CredentialDefinition, { status: 'creating' }, { orderBy: { createdAt: 'asc' } })
+  }
+
+  public list(orgId: string, query: CredDefPageQuery): Promise<[CredentialDefinition[], number]> {
+    const where: FilterQuery<CredentialDefinition> = { organization: orgId }
+    if (query.onlyRevocable) where.revocable = true
+    if (query.schemaLedgerId !== undefined) where.schemaLedgerId = query.schemaLedgerId
+    if (query.searchByText) {
+      const pattern = containsPattern(query.searchByText)
+      where.$or = [{ tag: { $ilike: pattern } }, { schemaLedgerId: { $ilike: pattern } }]
+    }
+    const direction = query.sortBy === 'ASC' ? 'asc' : 'desc'
+    const property = SORT_PROPERTY[query.sortField as CredDefSortField] ?? 'id'
+    // The id breaks ties so that pages never overlap.
+    const orderBy = (
+      property === 'id' ? { id: direction } : { [property]: direction, id: 'asc' }
+    ) as QueryOrderMap<CredentialDefinition>
+    return this.em.findAndCount(CredentialDefinition, where, {
+      orderBy,
+      limit: query.pageSize,
+      offset: pageOffset(query),
+    })
+  }
+}
