@@ -21,7 +21,8 @@
  * 3. Probe: GET /v1/did of one wallet, BENCH_CW_PROBES times in sequence, with one wallet on the agent and again with
  *    all of them (after step 1): "no request of one tenant slowed by an idle one" is the ratio of the two.
  *
- * The last line is `cloud-wallet: MB/idle wallet X, create p95 Y ms, probe ratio Z`.
+ * The last line is `cloud-wallet: MB/idle wallet X, create p95 Y ms, probe ratio Z (CPU C)`: Z is the probe's p50
+ * with all wallets over its p50 with one, C the same for its CPU per request (base agent + API).
  */
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readFileSync } from 'node:fs'
@@ -495,6 +496,8 @@ async function main(): Promise<void> {
       ),
     )
     const probeRatio = summary(probeAll).p50 / summary(probeOne).p50
+    // The latency ratio follows the machine's load between the two probes; the CPU ratio does not.
+    const probeCpuRatio = (probeAllCpu.base + probeAllCpu.api) / (probeOneCpu.base + probeOneCpu.api)
     console.log(
       `\ncreate: ${createMs.length} wallets in ${(createWallMs / 1000).toFixed(1)} s ` +
         `(${((createMs.length / createWallMs) * 1000).toFixed(1)}/s); active: ${ACTIVE} holders in ` +
@@ -525,7 +528,7 @@ async function main(): Promise<void> {
     )
     console.log(
       `cloud-wallet: MB/idle wallet ${perWalletMb.toFixed(3)}, create p95 ${summary(createMs).p95.toFixed(0)} ms, ` +
-        `probe ratio ${probeRatio.toFixed(2)}`,
+        `probe ratio ${probeRatio.toFixed(2)} (CPU ${probeCpuRatio.toFixed(2)})`,
     )
   } finally {
     await api?.stop()
