@@ -87,10 +87,16 @@ export interface ApiProcess {
   stop(): Promise<void>
 }
 
-/** The API on `node` with `env` added to a private data dir and a free port; resolves once it is ready. */
-export async function startApiProcess(node: string, env: Record<string, string>): Promise<ApiProcess> {
+/**
+ * The API on `node` with `env` added to a private data dir (a new one, or `dataDir` prepared by the caller, e.g. with
+ * users already in its database) and a free port; resolves once it is ready.
+ */
+export async function startApiProcess(
+  node: string,
+  env: Record<string, string>,
+  dataDir = mkdtempSync(path.join(tmpdir(), 'bench-api-')),
+): Promise<ApiProcess> {
   const port = await freePort()
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-api-'))
   const child = spawn(node, ['dist/api/src/main.js'], {
     cwd: ROOT,
     env: {
