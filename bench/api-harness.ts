@@ -80,6 +80,15 @@ export function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
+/** The pids of a process's children (Linux /proc); empty when it has none or /proc cannot be read. */
+export function childPidsOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+  } catch {
+    return []
+  }
+}
+
 export interface ApiProcess {
   child: ChildProcess
   port: number
@@ -87,11 +96,18 @@ export interface ApiProcess {
   stop(): Promise<void>
 }
 
-/** The API on `node` with `env` added to a private data dir and a free port; resolves once it is ready. */
-export async function startApiProcess(node: string, env: Record<string, string>): Promise<ApiProcess> {
+/**
+ * The API on `node` with `env` added to a private data dir and a free port; resolves once it is ready. `nodeArgs`
+ * go before the script (e.g. `--cpu-prof --cpu-prof-dir=/tmp/api-prof` to profile the API).
+ */
+export async function startApiProcess(
+  node: string,
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+): Promise<ApiProcess> {
   const port = await freePort()
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-api-'))
-  const child = spawn(node, ['dist/api/src/main.js'], {
+  const child = spawn(node, [...nodeArgs, 'dist/api/src/main.js'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
