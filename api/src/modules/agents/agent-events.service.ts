@@ -41,7 +41,7 @@ export class AgentEventsService {
 
   /**
    * `record` for each event of a batch, in order; per event whether it was new. The batch is applied in one
-   * transaction (one commit instead of one per event: most of an event's cost on the embedded database). When that
+   * transaction (one commit instead of one per event; with the embedded database every commit syncs on the API's thread). When that
    * fails it is rolled back whole and applied again one transaction per event, so the events before a failing one
    * are kept and the failure is thrown as `record` throws it.
    */
