@@ -121,14 +121,14 @@ export async function startApiProcess(
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const probe = new Agent({ keepAlive: false })
-  const deadline = Date.now() + 60_000
+  const deadline = Date.now() + 180_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`API on ${node} exited with ${child.exitCode}`)
     const ready = await call(probe, port, 'GET', '/health/ready').catch(() => undefined)
     if (ready?.status === 200) break
     if (Date.now() > deadline) {
       child.kill('SIGKILL')
-      throw new Error(`API on ${node} not ready within 60 s`)
+      throw new Error(`API on ${node} not ready within 180 s (a busy machine starts it slowly)`)
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
