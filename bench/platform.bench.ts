@@ -45,6 +45,7 @@ import {
   type ApiProcess,
   call,
   childPidsOf,
+  freePort,
   cpuMsOf,
   expectJson,
   percentile,
@@ -340,6 +341,8 @@ async function platformSide(): Promise<Side & { delivered(): Promise<boolean> }>
       {
         ...(apiDatabase?.target.kind === 'postgres' ? { DATABASE_URL: apiDatabase.target.url } : {}),
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        // Free ports for the organization's agent, so that runs (and tests) beside this one do not collide.
+        AGENT_PORT_COUNTER_START: `${(await freePort()) - 1},${(await freePort()) - 1}`,
       },
       API_NODE_ARGS,
     )
@@ -360,11 +363,17 @@ async function platformSide(): Promise<Side & { delivered(): Promise<boolean> }>
       if (Date.now() > deadline) throw new Error(`Organization agent not ready: ${JSON.stringify(health)}`)
       await new Promise((resolve) => setTimeout(resolve, 500))
     }
-    const dids = await expectJson<{ did: string; isPrimaryDid: boolean }[]>(
-      call(http, api.port, 'GET', `/v1/orgs/${orgId}/dids`, { token }),
-      200,
-      'DIDs',
-    )
+    // Spin-up makes the organization's DID once its agent answers: wait for it.
+    let dids: { did: string; isPrimaryDid: boolean }[] = []
+    while (dids.length === 0) {
+      dids = await expectJson<{ did: string; isPrimaryDid: boolean }[]>(
+        call(http, api.port, 'GET', `/v1/orgs/${orgId}/dids`, { token }),
+        200,
+        'DIDs',
+      )
+      if (dids.length === 0 && Date.now() > deadline) throw new Error('The organization has no DID')
+      if (dids.length === 0) await new Promise((resolve) => setTimeout(resolve, 500))
+    }
     const orgDid = (dids.find((did) => did.isPrimaryDid) ?? dids[0]).did
     const webhookUrl = `http://127.0.0.1:${(webhookServer.address() as AddressInfo).port}/hook`
     await expectJson(
