@@ -341,8 +341,12 @@ async function platformSide(): Promise<Side & { delivered(): Promise<boolean> }>
       {
         ...(apiDatabase?.target.kind === 'postgres' ? { DATABASE_URL: apiDatabase.target.url } : {}),
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-        // Free ports for the organization's agent, so that runs (and tests) beside this one do not collide.
-        AGENT_PORT_COUNTER_START: `${(await freePort()) - 1},${(await freePort()) - 1}`,
+        // Free ports for the organization's agent (admin below inbound, as the setting wants), so that runs and tests
+        // beside this one do not collide.
+        AGENT_PORT_COUNTER_START: [await freePort(), await freePort()]
+          .sort((a, b) => a - b)
+          .map((port) => port - 1)
+          .join(','),
       },
       API_NODE_ARGS,
     )
