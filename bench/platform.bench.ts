@@ -20,6 +20,12 @@
  * and one side after the other measured the load as much as the platform. Each side's CPU per iteration (from
  * /proc) is printed too: it moves less with the load than wall time does.
  *
+ * INDY mode (issue 13; BENCH_INDY=0 turns it off): a third side runs the same iteration with AnonCreds through
+ * the same API, organization and holder: an INDY schema and credential definition published on the platform
+ * ledger through the API first, then per iteration connect + INDY offer (Issue Credential v2) + a proof request
+ * with a revealed attribute and a predicate (`age >= 18`) + present + verify. Its iterations per minute are printed
+ * beside the JSON-LD figure of the same run (`INDY iterations/minute: ...`), before the last line.
+ *
  * The last line is `iterations/minute: N (agent-only M, ratio R)`.
  */
 import { createHmac } from 'node:crypto'
@@ -59,6 +65,7 @@ const WORKERS = positiveIntEnv('BENCH_WORKERS', 8)
 /** Each side's iterations are run in this many rounds, the sides taking turns (ABBA). */
 const ROUNDS = positiveIntEnv('BENCH_ROUNDS', 4)
 const SERVER_URL = process.env.BENCH_DATABASE_URL
+const INDY = process.env.BENCH_INDY !== '0'
 const WEBHOOK_SECRET = 'bench-webhook-secret-0001'
 const API_NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean)
 const AGENT_NODE_ARGS = (process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean)
@@ -142,6 +149,8 @@ interface PlatformContext {
   webhook: WebhookReceiver
   /** Milliseconds of every API call, by operation. */
   calls: Map<string, number[]>
+  /** The INDY credential definition on the platform ledger (INDY mode). */
+  credentialDefinitionId?: string
 }
 
 async function timed<T>(context: PlatformContext, name: string, work: Promise<T>): Promise<T> {
@@ -174,6 +183,140 @@ function apiCall<T>(
   )
 }
 
+/** A connection from the organization's invitation (through the API) to the holder, completed on both sides. */
+async function connect(context: PlatformContext) {
+  const invitation = await apiCall<{ invitationUrl: string; outOfBandRecord: { id: string } }>(
+    context,
+    'POST connections',
+    'POST',
+    `/v1/orgs/${context.orgId}/connections`,
+    {},
+  )
+  await context.holder.call('POST', '/oob/receive-invitation-url', {
+    invitationUrl: invitation.invitationUrl,
+    autoAcceptConnection: true,
+    autoAcceptInvitation: true,
+  })
+  const connection = await context.webhook.waitFor(
+    isEvent('connection.state-changed', 'completed', 'outOfBandId', invitation.outOfBandRecord.id),
+  )
+  return { invitation, connection }
+}
+
+/** One INDY iteration through the platform API (INDY mode); the milliseconds of each step. */
+async function indyIteration(context: PlatformContext): Promise<Record<Step, number>> {
+  const { holder, sink, webhook, orgId, credentialDefinitionId } = context
+  if (!credentialDefinitionId) throw new Error('INDY mode without a credential definition')
+  const times = {} as Record<Step, number>
+  let started = performance.now()
+  const lap = (step: Step) => {
+    const now = performance.now()
+    times[step] = now - started
+    started = now
+  }
+
+  const { invitation, connection } = await connect(context)
+  lap('connect')
+
+  const [offer] = await apiCall<{ id: string; threadId: string }[]>(
+    context,
+    'POST credentials/offer (INDY)',
+    'POST',
+    `/v1/orgs/${orgId}/credentials/offer?credentialType=INDY`,
+    {
+      credentialDefinitionId,
+      protocolVersion: 'v2',
+      credentialData: [
+        {
+          connectionId: connection.record.id,
+          attributes: [
+            { name: 'name', value: `Holder ${invitation.outOfBandRecord.id}` },
+            { name: 'age', value: '30' },
+          ],
+        },
+      ],
+    },
+  )
+  const holderOffer = await sink.waitFor(holderEvent('credential', 'offer-received', 'threadId', offer.threadId))
+  await holder.call('POST', '/credentials/accept-offer', { credentialRecordId: holderOffer.record.id })
+  await webhook.waitFor(isEvent('credential.state-changed', 'done', 'threadId', offer.threadId))
+  lap('issue')
+
+  const request = await apiCall<{ id: string; threadId: string }>(
+    context,
+    'POST proofs (INDY)',
+    'POST',
+    `/v1/orgs/${orgId}/proofs?requestType=INDY`,
+    {
+      connectionId: connection.record.id,
+      protocolVersion: 'v2',
+      proofFormats: {
+        indy: {
+          attributes: [
+            { attributeName: 'name', credDefId: credentialDefinitionId },
+            { attributeName: 'age', condition: '>=', value: '18', credDefId: credentialDefinitionId },
+          ],
+        },
+      },
+    },
+  )
+  const holderRequest = await sink.waitFor(holderEvent('proof', 'request-received', 'threadId', request.threadId))
+  lap('request')
+
+  await holder.call('POST', '/proofs/accept-request', { proofRecordId: holderRequest.record.id })
+  await webhook.waitFor(isEvent('proof.state-changed', 'presentation-received', 'threadId', request.threadId))
+  lap('present')
+
+  const verified = await apiCall<{ isVerified: boolean }>(
+    context,
+    'POST proofs/:id/verify (INDY)',
+    'POST',
+    `/v1/orgs/${orgId}/proofs/${request.id}/verify`,
+  )
+  if (!verified.isVerified) throw new Error('INDY presentation did not verify')
+  lap('verify')
+  return times
+}
+
+/**
+ * INDY mode's setup: a schema and a credential definition published on the platform ledger through the API (the
+ * definition's key generation is a job; its record is followed until it is created).
+ */
+async function publishIndyDefinition(context: PlatformContext): Promise<string> {
+  const { orgId } = context
+  const schema = await apiCall<{ schemaLedgerId: string }>(context, 'setup', 'POST', `/v1/orgs/${orgId}/schemas`, {
+    type: 'INDY',
+    schemaPayload: {
+      schemaName: `bench-${Date.now()}`,
+      schemaVersion: '1.0',
+      attributes: [
+        { attributeName: 'name', schemaDataType: 'string', displayName: 'Name', isRequired: true },
+        { attributeName: 'age', schemaDataType: 'number', displayName: 'Age', isRequired: true },
+      ],
+    },
+  })
+  const definition = await apiCall<{ id: string }>(context, 'setup', 'POST', `/v1/orgs/${orgId}/cred-defs`, {
+    tag: 'bench',
+    schemaLedgerId: schema.schemaLedgerId,
+    revocable: false,
+  })
+  const deadline = Date.now() + 300_000
+  for (;;) {
+    const record = await apiCall<{ status: string; credentialDefinitionId: string | null; error?: string | null }>(
+      context,
+      'setup',
+      'GET',
+      `/v1/orgs/${orgId}/cred-defs/${definition.id}`,
+      undefined,
+      200,
+    )
+    if (record.status === 'created' && record.credentialDefinitionId) return record.credentialDefinitionId
+    if (record.status === 'failed') throw new Error(`Credential definition failed: ${record.error ?? ''}`)
+    if (Date.now() > deadline) throw new Error('Credential definition not created within 5 minutes')
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
+}
+
 /** One iteration through the platform API; the milliseconds of each step. */
 async function platformIteration(context: PlatformContext): Promise<Record<Step, number>> {
   const { holder, sink, webhook, orgId } = context
@@ -185,21 +328,7 @@ async function platformIteration(context: PlatformContext): Promise<Record<Step,
     started = now
   }
 
-  const invitation = await apiCall<{ invitationUrl: string; outOfBandRecord: { id: string } }>(
-    context,
-    'POST connections',
-    'POST',
-    `/v1/orgs/${orgId}/connections`,
-    {},
-  )
-  await holder.call('POST', '/oob/receive-invitation-url', {
-    invitationUrl: invitation.invitationUrl,
-    autoAcceptConnection: true,
-    autoAcceptInvitation: true,
-  })
-  const connection = await webhook.waitFor(
-    isEvent('connection.state-changed', 'completed', 'outOfBandId', invitation.outOfBandRecord.id),
-  )
+  const { invitation, connection } = await connect(context)
   lap('connect')
 
   const degree = `Bachelor of Science ${invitation.outOfBandRecord.id}`
@@ -316,7 +445,7 @@ async function agentDatabase(): Promise<FreshDatabase | undefined> {
 }
 
 /** The platform side: the API, its organization's agent, a holder, the webhook receiver; warmed up. */
-async function platformSide(): Promise<Side & { delivered(): Promise<boolean> }> {
+async function platformSide(): Promise<Side & { indy?: Side; delivered(): Promise<boolean> }> {
   const sink = new EventSink()
   const sinkServer = await startSink(sink)
   const webhook = new WebhookReceiver()
@@ -393,6 +522,8 @@ async function platformSide(): Promise<Side & { delivered(): Promise<boolean> }>
     holder = await startAgent('holder', sinkUrl, {
       nodeArgs: AGENT_NODE_ARGS,
       ...(holderDatabase?.target.kind === 'postgres' ? { databaseUrl: holderDatabase.target.url } : {}),
+      // The holder resolves AnonCreds objects on the platform ledger, which the API serves.
+      env: { AGENT_LEDGER_URL: `http://127.0.0.1:${api.port}` },
     })
     const { did: holderDid } = await holder.call<{ did: string }>('POST', '/dids', { method: 'key' })
     const context: PlatformContext = {
@@ -408,6 +539,10 @@ async function platformSide(): Promise<Side & { delivered(): Promise<boolean> }>
       calls: new Map(),
     }
     await platformIteration(context) // warm-up: contexts, caches, the first connection's DIDs
+    if (INDY) {
+      context.credentialDefinitionId = await publishIndyDefinition(context)
+      await indyIteration(context) // warm-up: the holder's link secret, the definition in both agents' caches
+    }
     webhook.lagsMs.length = 0
     context.calls.clear()
     const apiProcess = api
@@ -460,6 +595,14 @@ async function platformSide(): Promise<Side & { delivered(): Promise<boolean> }>
     }
     return {
       ...side(`platform API (${WORKERS} in flight)`, () => platformIteration(context), processes, tearDown, report),
+      indy: INDY
+        ? side(
+            `platform API, INDY (${WORKERS} in flight)`,
+            () => indyIteration(context),
+            processes,
+            async () => {},
+          )
+        : undefined,
       delivered: async () => {
         await drain()
         return pending === 0 && webhook.events.size === total && webhook.badSignatures === 0
@@ -523,8 +666,9 @@ async function main(): Promise<void> {
       const count = Math.floor(ITERATIONS / rounds) + (index < ITERATIONS % rounds ? 1 : 0)
       const order = index % 2 === 0 ? [agentOnly, platform] : [platform, agentOnly]
       for (const target of order) await round(target, count)
+      if (platform.indy) await round(platform.indy, count)
     }
-    for (const target of [agentOnly, platform]) {
+    for (const target of [agentOnly, platform, ...(platform.indy ? [platform.indy] : [])]) {
       stepTable(target.title, target.results, target.wallMs)
       console.log(cpuLine(target))
       await target.report?.()
@@ -532,6 +676,11 @@ async function main(): Promise<void> {
     const delivered = await platform.delivered()
     const perMinute = (target: Side) => (target.results.length / target.wallMs) * 60_000
     console.log(`\nevery event delivered: ${delivered ? 'yes' : 'NO'}; load after ${loadavg()[0].toFixed(2)}`)
+    if (platform.indy) {
+      console.log(
+        `INDY iterations/minute: ${perMinute(platform.indy).toFixed(0)} (JSON-LD ${perMinute(platform).toFixed(0)} in the same run)`,
+      )
+    }
     console.log(
       `iterations/minute: ${perMinute(platform).toFixed(0)} (agent-only ${perMinute(agentOnly).toFixed(0)}, ratio ${(perMinute(platform) / perMinute(agentOnly)).toFixed(2)})`,
     )
