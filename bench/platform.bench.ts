@@ -149,8 +149,6 @@ interface PlatformContext {
   webhook: WebhookReceiver
   /** Milliseconds of every API call, by operation. */
   calls: Map<string, number[]>
-  /** The INDY credential definition on the platform ledger (INDY mode). */
-  credentialDefinitionId?: string
 }
 
 async function timed<T>(context: PlatformContext, name: string, work: Promise<T>): Promise<T> {
@@ -203,81 +201,6 @@ async function connect(context: PlatformContext) {
   return { invitation, connection }
 }
 
-/** One INDY iteration through the platform API (INDY mode); the milliseconds of each step. */
-async function indyIteration(context: PlatformContext): Promise<Record<Step, number>> {
-  const { holder, sink, webhook, orgId, credentialDefinitionId } = context
-  if (!credentialDefinitionId) throw new Error('INDY mode without a credential definition')
-  const times = {} as Record<Step, number>
-  let started = performance.now()
-  const lap = (step: Step) => {
-    const now = performance.now()
-    times[step] = now - started
-    started = now
-  }
-
-  const { invitation, connection } = await connect(context)
-  lap('connect')
-
-  const [offer] = await apiCall<{ id: string; threadId: string }[]>(
-    context,
-    'POST credentials/offer (INDY)',
-    'POST',
-    `/v1/orgs/${orgId}/credentials/offer?credentialType=INDY`,
-    {
-      credentialDefinitionId,
-      protocolVersion: 'v2',
-      credentialData: [
-        {
-          connectionId: connection.record.id,
-          attributes: [
-            { name: 'name', value: `Holder ${invitation.outOfBandRecord.id}` },
-            { name: 'age', value: '30' },
-          ],
-        },
-      ],
-    },
-  )
-  const holderOffer = await sink.waitFor(holderEvent('credential', 'offer-received', 'threadId', offer.threadId))
-  await holder.call('POST', '/credentials/accept-offer', { credentialRecordId: holderOffer.record.id })
-  await webhook.waitFor(isEvent('credential.state-changed', 'done', 'threadId', offer.threadId))
-  lap('issue')
-
-  const request = await apiCall<{ id: string; threadId: string }>(
-    context,
-    'POST proofs (INDY)',
-    'POST',
-    `/v1/orgs/${orgId}/proofs?requestType=INDY`,
-    {
-      connectionId: connection.record.id,
-      protocolVersion: 'v2',
-      proofFormats: {
-        indy: {
-          attributes: [
-            { attributeName: 'name', credDefId: credentialDefinitionId },
-            { attributeName: 'age', condition: '>=', value: '18', credDefId: credentialDefinitionId },
-          ],
-        },
-      },
-    },
-  )
-  const holderRequest = await sink.waitFor(holderEvent('proof', 'request-received', 'threadId', request.threadId))
-  lap('request')
-
-  await holder.call('POST', '/proofs/accept-request', { proofRecordId: holderRequest.record.id })
-  await webhook.waitFor(isEvent('proof.state-changed', 'presentation-received', 'threadId', request.threadId))
-  lap('present')
-
-  const verified = await apiCall<{ isVerified: boolean }>(
-    context,
-    'POST proofs/:id/verify (INDY)',
-    'POST',
-    `/v1/orgs/${orgId}/proofs/${request.id}/verify`,
-  )
-  if (!verified.isVerified) throw new Error('INDY presentation did not verify')
-  lap('verify')
-  return times
-}
-
 /**
  * INDY mode's setup: a schema and a credential definition published on the platform ledger through the API (the
  * definition's key generation is a job; its record is followed until it is created).
@@ -317,8 +240,74 @@ async function publishIndyDefinition(context: PlatformContext): Promise<string> 
   }
 }
 
-/** One iteration through the platform API; the milliseconds of each step. */
-async function platformIteration(context: PlatformContext): Promise<Record<Step, number>> {
+/** What differs between a JSON-LD and an INDY iteration: the offer's and the request's route and body. */
+interface ExchangeKind {
+  label: string
+  offerRoute: string
+  offer(connectionId: string, uniqueValue: string): unknown
+  requestRoute: string
+  request(connectionId: string, uniqueValue: string): unknown
+}
+
+function jsonLdKind(context: PlatformContext): ExchangeKind {
+  return {
+    label: 'JSON-LD',
+    offerRoute: 'credentials/offer?credentialType=JSONLD&isValidateSchema=false',
+    offer: (connectionId, degree) => ({
+      credentialData: [
+        {
+          connectionId,
+          credential: aDegreeCredential(context.orgDid, context.holderDid, degree),
+          options: signingOptions(),
+        },
+      ],
+    }),
+    requestRoute: 'proofs?requestType=PRESENTATIONEXCHANGE',
+    request: (connectionId, degree) => ({
+      connectionId,
+      presentationDefinition: aDegreePresentationDefinition([
+        { path: ['$.credentialSubject.degree.name'], filter: { type: 'string', const: degree } },
+      ]),
+    }),
+  }
+}
+
+/** INDY mode: AnonCreds over Issue Credential / Present Proof v2, a revealed attribute and a predicate. */
+function indyKind(credentialDefinitionId: string): ExchangeKind {
+  return {
+    label: 'INDY',
+    offerRoute: 'credentials/offer?credentialType=INDY',
+    offer: (connectionId, name) => ({
+      credentialDefinitionId,
+      protocolVersion: 'v2',
+      credentialData: [
+        {
+          connectionId,
+          attributes: [
+            { name: 'name', value: name },
+            { name: 'age', value: '30' },
+          ],
+        },
+      ],
+    }),
+    requestRoute: 'proofs?requestType=INDY',
+    request: (connectionId) => ({
+      connectionId,
+      protocolVersion: 'v2',
+      proofFormats: {
+        indy: {
+          attributes: [
+            { attributeName: 'name', credDefId: credentialDefinitionId },
+            { attributeName: 'age', condition: '>=', value: '18', credDefId: credentialDefinitionId },
+          ],
+        },
+      },
+    }),
+  }
+}
+
+/** One iteration through the platform API (connect, issue, request, present, verify); the milliseconds of each step. */
+async function platformIteration(context: PlatformContext, kind: ExchangeKind): Promise<Record<Step, number>> {
   const { holder, sink, webhook, orgId } = context
   const times = {} as Record<Step, number>
   let started = performance.now()
@@ -327,25 +316,19 @@ async function platformIteration(context: PlatformContext): Promise<Record<Step,
     times[step] = now - started
     started = now
   }
+  const named = (call: string) => (kind.label === 'JSON-LD' ? call : `${call} (${kind.label})`)
 
   const { invitation, connection } = await connect(context)
   lap('connect')
 
-  const degree = `Bachelor of Science ${invitation.outOfBandRecord.id}`
+  // A value unique to the iteration, so that the request can only be met by this iteration's credential.
+  const unique = `Holder ${invitation.outOfBandRecord.id}`
   const [offer] = await apiCall<{ id: string; threadId: string }[]>(
     context,
-    'POST credentials/offer',
+    named('POST credentials/offer'),
     'POST',
-    `/v1/orgs/${orgId}/credentials/offer?credentialType=JSONLD&isValidateSchema=false`,
-    {
-      credentialData: [
-        {
-          connectionId: connection.record.id,
-          credential: aDegreeCredential(context.orgDid, context.holderDid, degree),
-          options: signingOptions(),
-        },
-      ],
-    },
+    `/v1/orgs/${orgId}/${kind.offerRoute}`,
+    kind.offer(connection.record.id, unique),
   )
   const holderOffer = await sink.waitFor(holderEvent('credential', 'offer-received', 'threadId', offer.threadId))
   await holder.call('POST', '/credentials/accept-offer', { credentialRecordId: holderOffer.record.id })
@@ -354,15 +337,10 @@ async function platformIteration(context: PlatformContext): Promise<Record<Step,
 
   const request = await apiCall<{ id: string; threadId: string }>(
     context,
-    'POST proofs',
+    named('POST proofs'),
     'POST',
-    `/v1/orgs/${orgId}/proofs?requestType=PRESENTATIONEXCHANGE`,
-    {
-      connectionId: connection.record.id,
-      presentationDefinition: aDegreePresentationDefinition([
-        { path: ['$.credentialSubject.degree.name'], filter: { type: 'string', const: degree } },
-      ]),
-    },
+    `/v1/orgs/${orgId}/${kind.requestRoute}`,
+    kind.request(connection.record.id, unique),
   )
   const holderRequest = await sink.waitFor(holderEvent('proof', 'request-received', 'threadId', request.threadId))
   lap('request')
@@ -373,11 +351,11 @@ async function platformIteration(context: PlatformContext): Promise<Record<Step,
 
   const verified = await apiCall<{ isVerified: boolean }>(
     context,
-    'POST proofs/:id/verify',
+    named('POST proofs/:id/verify'),
     'POST',
     `/v1/orgs/${orgId}/proofs/${request.id}/verify`,
   )
-  if (!verified.isVerified) throw new Error('Presentation did not verify')
+  if (!verified.isVerified) throw new Error(`${kind.label} presentation did not verify`)
   lap('verify')
   return times
 }
@@ -538,11 +516,11 @@ async function platformSide(): Promise<Side & { indy?: Side; delivered(): Promis
       webhook,
       calls: new Map(),
     }
-    await platformIteration(context) // warm-up: contexts, caches, the first connection's DIDs
-    if (INDY) {
-      context.credentialDefinitionId = await publishIndyDefinition(context)
-      await indyIteration(context) // warm-up: the holder's link secret, the definition in both agents' caches
-    }
+    const jsonLd = jsonLdKind(context)
+    await platformIteration(context, jsonLd) // warm-up: contexts, caches, the first connection's DIDs
+    const indy = INDY ? indyKind(await publishIndyDefinition(context)) : undefined
+    // Warm-up of INDY mode: the holder's link secret, the definition in both agents' caches.
+    if (indy) await platformIteration(context, indy)
     webhook.lagsMs.length = 0
     context.calls.clear()
     const apiProcess = api
@@ -594,11 +572,17 @@ async function platformSide(): Promise<Side & { indy?: Side; delivered(): Promis
       )
     }
     return {
-      ...side(`platform API (${WORKERS} in flight)`, () => platformIteration(context), processes, tearDown, report),
-      indy: INDY
+      ...side(
+        `platform API (${WORKERS} in flight)`,
+        () => platformIteration(context, jsonLd),
+        processes,
+        tearDown,
+        report,
+      ),
+      indy: indy
         ? side(
             `platform API, INDY (${WORKERS} in flight)`,
-            () => indyIteration(context),
+            () => platformIteration(context, indy),
             processes,
             async () => {},
           )
