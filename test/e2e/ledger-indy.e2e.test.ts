@@ -76,11 +76,10 @@ describe(`organization and wallet DIDs on the platform ledger (${process.env.DAT
   it('spins the organization up with a did:indy on the ledger as its primary DID, with a DIDComm service', async () => {
     const dids = (await call('get', `/v1/orgs/${orgId}/dids`).expect(200)).body.data as {
       did: string
-      method: string
       isPrimaryDid: boolean
     }[]
     expect(dids).toHaveLength(1)
-    expect(dids[0]).toMatchObject({ method: 'indy', isPrimaryDid: true })
+    expect(dids[0]).toMatchObject({ isPrimaryDid: true })
     orgDid = dids[0].did
     expect(orgDid).toMatch(DID_INDY)
 

@@ -61,7 +61,8 @@ export function wholeNumber(
 
 /**
  * The platform ledger over HTTP (docs/decisions.md, "Ledger (issue 13)"): public reads and signed writes (no
- * platform token: the signature is the authorization), and NYM requests by agents with their event token.
+ * platform token: the signature is the authorization), and NYM requests by agents with their event token (the
+ * cloud wallet's base agent: the base wallet's API key).
  */
 @injectable()
 @JsonController(LEDGER_PATH)
@@ -88,7 +89,8 @@ export class LedgerController {
 
   @Post('/nyms')
   @OpenAPI({
-    summary: 'An agent asks the trustee to write the NYM of a DID it holds (agent event token; proof of possession)',
+    summary:
+      'An agent asks the trustee to write the NYM of a DID it holds (agent event token, or the base wallet API key for the cloud wallet agent; proof of possession)',
     security: [{ bearer: [] }],
   })
   @ResponseData(TRANSACTION_SCHEMA, { errors: [400, 401, 409], alsoAnswers: [201] })
