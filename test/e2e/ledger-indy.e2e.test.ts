@@ -2,6 +2,7 @@ import request from 'supertest'
 import { RequestContext } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { AgentClients } from '../../api/src/agent-client/agent-clients'
+import { Ed25519Signer } from '../../api/src/modules/ledger/ledger-crypto'
 import type { AgentClient } from '../../api/src/agent-client/agent-client'
 import { startPlatform, type Platform } from '../helpers/platform'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
@@ -93,6 +94,22 @@ describe(`organization and wallet DIDs on the platform ledger (${process.env.DAT
     expect(didcomm?.serviceEndpoint).toMatch(/^https?:\/\//)
     const agent = (await call('get', `/v1/orgs/${orgId}/agents/health`).expect(200)).body.data
     expect(agent).toMatchObject({ status: 'DID_CREATED', didMethod: 'indy' })
+  })
+
+  it('derives the did:indy from the seed given at spin-up', async () => {
+    const seed = 'ledger-e2e-org-seed-000000000001'
+    const seededOrg = await anOrganizationWith(platform.api, [{ user: owner, roles: ['owner'] }])
+    await call('post', `/v1/orgs/${seededOrg}/agents/spinup`, { label: 'Seeded', method: 'indy', seed }).expect(201)
+    const status = await waitUntil(async () => {
+      const health = (await call('get', `/v1/orgs/${seededOrg}/agents/health`).expect(200)).body.data
+      return ['DID_CREATED', 'FAILED'].includes(health.status) ? health : undefined
+    }, 300_000)
+    expect(status).toMatchObject({ status: 'DID_CREATED', didMethod: 'indy' })
+    const dids = (await call('get', `/v1/orgs/${seededOrg}/dids`).expect(200)).body.data as { did: string }[]
+    // Indy's convention: the seed's UTF-8 bytes are the Ed25519 seed; the DID is base58 of the verkey's first 16 bytes.
+    const expected = new Ed25519Signer(Buffer.from(seed, 'utf8')).did
+    expect(dids.map((entry) => entry.did)).toEqual([`did:indy:${NAMESPACE}:${expected}`])
+    await publicGet(`/v1/ledger/dids/${encodeURIComponent(dids[0]?.did ?? '')}`).expect(200)
   })
 
   it('publishes an INDY schema under the did:indy, readable on the ledger; a duplicate is 409', async () => {
@@ -224,7 +241,7 @@ describe(`organization and wallet DIDs on the platform ledger (${process.env.DAT
   it('keeps a valid chain', async () => {
     const verified = await publicGet('/v1/ledger/verify').expect(200)
     expect(verified.body.data).toMatchObject({ isValid: true })
-    // Genesis, the org's NYM and ATTRIB, schema, cred-def, the wallet's NYM and ATTRIB.
-    expect(verified.body.data.checked).toBeGreaterThanOrEqual(7)
+    // Genesis, two organizations' NYM and ATTRIB, schema, cred-def, the wallet's NYM and ATTRIB.
+    expect(verified.body.data.checked).toBeGreaterThanOrEqual(9)
   })
 })
