@@ -11,7 +11,8 @@ import { performance } from 'node:perf_hooks'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../test/fixtures/degree-credential'
 import { freePort, percentile } from './api-harness'
 
-const API_KEY = 'bench-admin-api-key-0001'
+/** The admin API key of every benchmark agent (a base wallet configured in the API needs it). */
+export const API_KEY = 'bench-admin-api-key-0001'
 const EVENT_TOKEN = 'bench-event-token'
 export const STEPS = ['connect', 'issue', 'request', 'present', 'verify'] as const
 export type Step = (typeof STEPS)[number]
@@ -29,6 +30,7 @@ interface Envelope<T> {
 
 export interface Agent {
   label: string
+  adminUrl: string
   process: ChildProcess
   dataDir: string
   call<T>(method: string, route: string, body?: unknown): Promise<T>
@@ -114,6 +116,7 @@ export async function startAgent(label: string, eventUrl: string, options: Agent
   const adminUrl = `http://127.0.0.1:${adminPort}`
   const agent: Agent = {
     label,
+    adminUrl,
     process: child,
     dataDir,
     async call<T>(method: string, route: string, body?: unknown): Promise<T> {

@@ -80,6 +80,15 @@ export function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
+/** The pids of a process's children (Linux /proc); empty when it has none or /proc cannot be read. */
+export function childPidsOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+  } catch {
+    return []
+  }
+}
+
 export interface ApiProcess {
   child: ChildProcess
   port: number
@@ -87,11 +96,19 @@ export interface ApiProcess {
   stop(): Promise<void>
 }
 
-/** The API on `node` with `env` added to a private data dir and a free port; resolves once it is ready. */
-export async function startApiProcess(node: string, env: Record<string, string>): Promise<ApiProcess> {
+/**
+ * The API on `node` with `env` added to a private data dir (a new one, or `dataDir` prepared by the caller, e.g. with
+ * users already in its database) and a free port; resolves once it is ready. `nodeArgs` go before the script (e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/api-prof` to profile the API).
+ */
+export async function startApiProcess(
+  node: string,
+  env: Record<string, string>,
+  dataDir = mkdtempSync(path.join(tmpdir(), 'bench-api-')),
+  nodeArgs: readonly string[] = [],
+): Promise<ApiProcess> {
   const port = await freePort()
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-api-'))
-  const child = spawn(node, ['dist/api/src/main.js'], {
+  const child = spawn(node, [...nodeArgs, 'dist/api/src/main.js'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -105,14 +122,14 @@ export async function startApiProcess(node: string, env: Record<string, string>)
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const probe = new Agent({ keepAlive: false })
-  const deadline = Date.now() + 60_000
+  const deadline = Date.now() + 180_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`API on ${node} exited with ${child.exitCode}`)
     const ready = await call(probe, port, 'GET', '/health/ready').catch(() => undefined)
     if (ready?.status === 200) break
     if (Date.now() > deadline) {
       child.kill('SIGKILL')
-      throw new Error(`API on ${node} not ready within 60 s`)
+      throw new Error(`API on ${node} not ready within 180 s (a busy machine starts it slowly)`)
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }

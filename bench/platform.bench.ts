@@ -3,15 +3,28 @@
  * with a webhook receiver registered, beside the agent-only figure of bench:agent measured in the same run.
  *
  *   npm run bench:platform          (builds dist/ first, then runs this file)
- *   BENCH_ITERATIONS=64 BENCH_WORKERS=16 npm run bench:platform
+ *   BENCH_ITERATIONS=64 BENCH_WORKERS=16 BENCH_ROUNDS=4 npm run bench:platform
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npm run bench:platform   (PostgreSQL for the
  *   API and the agents instead of the embedded defaults)
+ *   BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/api-prof" npm run bench:platform   (Node options of the API
+ *   process, e.g. to profile it; the profile is written when the API exits)
+ *   BENCH_AGENT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/agent-prof"   (Node options of the agents this benchmark
+ *   starts: the agent-only issuer and holder, and the platform side's holder)
  *
  * Platform side: the built API as a child process, one organization (issuer and verifier) whose agent the API
  * runs, and a holder agent process driven through its admin API as an outside wallet. The organization's side is
  * waited for through the webhook (each state change arrives as a signed POST), the holder's through its own event
- * sink. Agent-only side: two agent processes driven directly (bench/agent-harness.ts). Both run the same number of
- * iterations with the same concurrency, one after the other, in this one process.
+ * sink. Agent-only side: two agent processes driven directly (bench/agent-harness.ts). Both sides are set up and
+ * warmed up first, then run the same number of iterations with the same concurrency in alternating rounds
+ * (BENCH_ROUNDS, default 4; ABBA order) in this one process: on a shared machine the load changes within minutes,
+ * and one side after the other measured the load as much as the platform. Each side's CPU per iteration (from
+ * /proc) is printed too: it moves less with the load than wall time does.
+ *
+ * INDY mode (issue 13; BENCH_INDY=0 turns it off): a third side runs the same iteration with AnonCreds through
+ * the same API, organization and holder: an INDY schema and credential definition published on the platform
+ * ledger through the API first, then per iteration connect + INDY offer (Issue Credential v2) + a proof request
+ * with a revealed attribute and a predicate (`age >= 18`) + present + verify. Its iterations per minute are printed
+ * beside the JSON-LD figure of the same run (`INDY iterations/minute: ...`), before the last line.
  *
  * The last line is `iterations/minute: N (agent-only M, ratio R)`.
  */
@@ -34,12 +47,28 @@ import {
   stopAgent,
   Waiters,
 } from './agent-harness'
-import { type ApiProcess, call, expectJson, percentile, positiveIntEnv, signUp, startApiProcess } from './api-harness'
+import {
+  type ApiProcess,
+  call,
+  childPidsOf,
+  freePort,
+  cpuMsOf,
+  expectJson,
+  percentile,
+  positiveIntEnv,
+  signUp,
+  startApiProcess,
+} from './api-harness'
 
 const ITERATIONS = positiveIntEnv('BENCH_ITERATIONS', 32)
 const WORKERS = positiveIntEnv('BENCH_WORKERS', 8)
+/** Each side's iterations are run in this many rounds, the sides taking turns (ABBA). */
+const ROUNDS = positiveIntEnv('BENCH_ROUNDS', 4)
 const SERVER_URL = process.env.BENCH_DATABASE_URL
+const INDY = process.env.BENCH_INDY !== '0'
 const WEBHOOK_SECRET = 'bench-webhook-secret-0001'
+const API_NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean)
+const AGENT_NODE_ARGS = (process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean)
 
 interface WebhookEvent {
   id: string
@@ -120,6 +149,8 @@ interface PlatformContext {
   webhook: WebhookReceiver
   /** Milliseconds of every API call, by operation. */
   calls: Map<string, number[]>
+  /** The INDY credential definition on the platform ledger (INDY mode). */
+  credentialDefinitionId?: string
 }
 
 async function timed<T>(context: PlatformContext, name: string, work: Promise<T>): Promise<T> {
@@ -152,6 +183,140 @@ function apiCall<T>(
   )
 }
 
+/** A connection from the organization's invitation (through the API) to the holder, completed on both sides. */
+async function connect(context: PlatformContext) {
+  const invitation = await apiCall<{ invitationUrl: string; outOfBandRecord: { id: string } }>(
+    context,
+    'POST connections',
+    'POST',
+    `/v1/orgs/${context.orgId}/connections`,
+    {},
+  )
+  await context.holder.call('POST', '/oob/receive-invitation-url', {
+    invitationUrl: invitation.invitationUrl,
+    autoAcceptConnection: true,
+    autoAcceptInvitation: true,
+  })
+  const connection = await context.webhook.waitFor(
+    isEvent('connection.state-changed', 'completed', 'outOfBandId', invitation.outOfBandRecord.id),
+  )
+  return { invitation, connection }
+}
+
+/** One INDY iteration through the platform API (INDY mode); the milliseconds of each step. */
+async function indyIteration(context: PlatformContext): Promise<Record<Step, number>> {
+  const { holder, sink, webhook, orgId, credentialDefinitionId } = context
+  if (!credentialDefinitionId) throw new Error('INDY mode without a credential definition')
+  const times = {} as Record<Step, number>
+  let started = performance.now()
+  const lap = (step: Step) => {
+    const now = performance.now()
+    times[step] = now - started
+    started = now
+  }
+
+  const { invitation, connection } = await connect(context)
+  lap('connect')
+
+  const [offer] = await apiCall<{ id: string; threadId: string }[]>(
+    context,
+    'POST credentials/offer (INDY)',
+    'POST',
+    `/v1/orgs/${orgId}/credentials/offer?credentialType=INDY`,
+    {
+      credentialDefinitionId,
+      protocolVersion: 'v2',
+      credentialData: [
+        {
+          connectionId: connection.record.id,
+          attributes: [
+            { name: 'name', value: `Holder ${invitation.outOfBandRecord.id}` },
+            { name: 'age', value: '30' },
+          ],
+        },
+      ],
+    },
+  )
+  const holderOffer = await sink.waitFor(holderEvent('credential', 'offer-received', 'threadId', offer.threadId))
+  await holder.call('POST', '/credentials/accept-offer', { credentialRecordId: holderOffer.record.id })
+  await webhook.waitFor(isEvent('credential.state-changed', 'done', 'threadId', offer.threadId))
+  lap('issue')
+
+  const request = await apiCall<{ id: string; threadId: string }>(
+    context,
+    'POST proofs (INDY)',
+    'POST',
+    `/v1/orgs/${orgId}/proofs?requestType=INDY`,
+    {
+      connectionId: connection.record.id,
+      protocolVersion: 'v2',
+      proofFormats: {
+        indy: {
+          attributes: [
+            { attributeName: 'name', credDefId: credentialDefinitionId },
+            { attributeName: 'age', condition: '>=', value: '18', credDefId: credentialDefinitionId },
+          ],
+        },
+      },
+    },
+  )
+  const holderRequest = await sink.waitFor(holderEvent('proof', 'request-received', 'threadId', request.threadId))
+  lap('request')
+
+  await holder.call('POST', '/proofs/accept-request', { proofRecordId: holderRequest.record.id })
+  await webhook.waitFor(isEvent('proof.state-changed', 'presentation-received', 'threadId', request.threadId))
+  lap('present')
+
+  const verified = await apiCall<{ isVerified: boolean }>(
+    context,
+    'POST proofs/:id/verify (INDY)',
+    'POST',
+    `/v1/orgs/${orgId}/proofs/${request.id}/verify`,
+  )
+  if (!verified.isVerified) throw new Error('INDY presentation did not verify')
+  lap('verify')
+  return times
+}
+
+/**
+ * INDY mode's setup: a schema and a credential definition published on the platform ledger through the API (the
+ * definition's key generation is a job; its record is followed until it is created).
+ */
+async function publishIndyDefinition(context: PlatformContext): Promise<string> {
+  const { orgId } = context
+  const schema = await apiCall<{ schemaLedgerId: string }>(context, 'setup', 'POST', `/v1/orgs/${orgId}/schemas`, {
+    type: 'INDY',
+    schemaPayload: {
+      schemaName: `bench-${Date.now()}`,
+      schemaVersion: '1.0',
+      attributes: [
+        { attributeName: 'name', schemaDataType: 'string', displayName: 'Name', isRequired: true },
+        { attributeName: 'age', schemaDataType: 'number', displayName: 'Age', isRequired: true },
+      ],
+    },
+  })
+  const definition = await apiCall<{ id: string }>(context, 'setup', 'POST', `/v1/orgs/${orgId}/cred-defs`, {
+    tag: 'bench',
+    schemaLedgerId: schema.schemaLedgerId,
+    revocable: false,
+  })
+  const deadline = Date.now() + 300_000
+  for (;;) {
+    const record = await apiCall<{ status: string; credentialDefinitionId: string | null; error?: string | null }>(
+      context,
+      'setup',
+      'GET',
+      `/v1/orgs/${orgId}/cred-defs/${definition.id}`,
+      undefined,
+      200,
+    )
+    if (record.status === 'created' && record.credentialDefinitionId) return record.credentialDefinitionId
+    if (record.status === 'failed') throw new Error(`Credential definition failed: ${record.error ?? ''}`)
+    if (Date.now() > deadline) throw new Error('Credential definition not created within 5 minutes')
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
+}
+
 /** One iteration through the platform API; the milliseconds of each step. */
 async function platformIteration(context: PlatformContext): Promise<Record<Step, number>> {
   const { holder, sink, webhook, orgId } = context
@@ -163,21 +328,7 @@ async function platformIteration(context: PlatformContext): Promise<Record<Step,
     started = now
   }
 
-  const invitation = await apiCall<{ invitationUrl: string; outOfBandRecord: { id: string } }>(
-    context,
-    'POST connections',
-    'POST',
-    `/v1/orgs/${orgId}/connections`,
-    {},
-  )
-  await holder.call('POST', '/oob/receive-invitation-url', {
-    invitationUrl: invitation.invitationUrl,
-    autoAcceptConnection: true,
-    autoAcceptInvitation: true,
-  })
-  const connection = await webhook.waitFor(
-    isEvent('connection.state-changed', 'completed', 'outOfBandId', invitation.outOfBandRecord.id),
-  )
+  const { invitation, connection } = await connect(context)
   lap('connect')
 
   const degree = `Bachelor of Science ${invitation.outOfBandRecord.id}`
@@ -231,21 +382,61 @@ async function platformIteration(context: PlatformContext): Promise<Record<Step,
   return times
 }
 
-async function runConcurrent(
-  run: () => Promise<Record<Step, number>>,
-): Promise<{ results: Record<Step, number>[]; wallMs: number }> {
-  const results: Record<Step, number>[] = []
+/** CPU milliseconds (user + system) of a process so far; NaN when it cannot be read. */
+function cpuNow(pid: number | undefined): number {
+  try {
+    return pid === undefined ? Number.NaN : cpuMsOf(pid)
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** One side of the comparison, set up and warmed up; rounds of it run between rounds of the other side. */
+interface Side {
+  title: string
+  iteration(): Promise<Record<Step, number>>
+  /** The processes doing this side's work, by name, for CPU per iteration. */
+  processes: Record<string, number | undefined>
+  results: Record<Step, number>[]
+  wallMs: number
+  cpuMs: Record<string, number>
+  /** Printed after the side's step table. */
+  report?(): Promise<void>
+  tearDown(): Promise<void>
+}
+
+function side(
+  title: string,
+  iteration: () => Promise<Record<Step, number>>,
+  processes: Record<string, number | undefined>,
+  tearDown: () => Promise<void>,
+  report?: () => Promise<void>,
+): Side {
+  const cpuMs = Object.fromEntries(Object.keys(processes).map((name) => [name, 0]))
+  return { title, iteration, processes, results: [], wallMs: 0, cpuMs, report, tearDown }
+}
+
+/** `count` iterations of the side, WORKERS at a time; adds their times, wall time and CPU to the side's totals. */
+async function round(target: Side, count: number): Promise<void> {
+  const cpuBefore = Object.fromEntries(Object.entries(target.processes).map(([name, pid]) => [name, cpuNow(pid)]))
   let next = 0
   const started = performance.now()
   await Promise.all(
-    Array.from({ length: WORKERS }, async () => {
-      while (next < ITERATIONS) {
+    Array.from({ length: Math.min(WORKERS, count) }, async () => {
+      while (next < count) {
         next++
-        results.push(await run())
+        target.results.push(await target.iteration())
       }
     }),
   )
-  return { results, wallMs: performance.now() - started }
+  target.wallMs += performance.now() - started
+  for (const [name, pid] of Object.entries(target.processes)) target.cpuMs[name] += cpuNow(pid) - cpuBefore[name]
+}
+
+function cpuLine(target: Side): string {
+  const parts = Object.entries(target.cpuMs).map(([name, ms]) => ({ name, ms: ms / target.results.length }))
+  const total = parts.reduce((sum, part) => sum + part.ms, 0)
+  return `CPU per iteration: ${parts.map((part) => `${part.name} ${part.ms.toFixed(0)} ms`).join(', ')}; total ${total.toFixed(0)} ms`
 }
 
 /** Agents' database: a PostgreSQL URL of a fresh database when BENCH_DATABASE_URL is set, else PGlite. */
@@ -253,7 +444,8 @@ async function agentDatabase(): Promise<FreshDatabase | undefined> {
   return SERVER_URL ? freshDatabase('postgres', SERVER_URL) : undefined
 }
 
-async function platformRun(): Promise<{ perMinute: number; delivered: boolean }> {
+/** The platform side: the API, its organization's agent, a holder, the webhook receiver; warmed up. */
+async function platformSide(): Promise<Side & { indy?: Side; delivered(): Promise<boolean> }> {
   const sink = new EventSink()
   const sinkServer = await startSink(sink)
   const webhook = new WebhookReceiver()
@@ -263,11 +455,31 @@ async function platformRun(): Promise<{ perMinute: number; delivered: boolean }>
   const http = new HttpAgent({ keepAlive: true, maxSockets: 64 })
   let api: ApiProcess | undefined
   let holder: Agent | undefined
+  const tearDown = async () => {
+    http.destroy()
+    if (holder) await stopAgent(holder)
+    await api?.stop()
+    sinkServer.close()
+    webhookServer.close()
+    await apiDatabase?.drop()
+    await holderDatabase?.drop()
+  }
   try {
-    api = await startApiProcess(process.execPath, {
-      ...(apiDatabase?.target.kind === 'postgres' ? { DATABASE_URL: apiDatabase.target.url } : {}),
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    })
+    api = await startApiProcess(
+      process.execPath,
+      {
+        ...(apiDatabase?.target.kind === 'postgres' ? { DATABASE_URL: apiDatabase.target.url } : {}),
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        // Free ports for the organization's agent (admin below inbound, as the setting wants), so that runs and tests
+        // beside this one do not collide.
+        AGENT_PORT_COUNTER_START: [await freePort(), await freePort()]
+          .sort((a, b) => a - b)
+          .map((port) => port - 1)
+          .join(','),
+      },
+      undefined,
+      API_NODE_ARGS,
+    )
     const { token, orgId } = await signUp(api, http)
     await expectJson(
       call(http, api.port, 'POST', `/v1/orgs/${orgId}/agents/spinup`, { body: { label: 'Bench Org' }, token }),
@@ -285,11 +497,17 @@ async function platformRun(): Promise<{ perMinute: number; delivered: boolean }>
       if (Date.now() > deadline) throw new Error(`Organization agent not ready: ${JSON.stringify(health)}`)
       await new Promise((resolve) => setTimeout(resolve, 500))
     }
-    const dids = await expectJson<{ did: string; isPrimaryDid: boolean }[]>(
-      call(http, api.port, 'GET', `/v1/orgs/${orgId}/dids`, { token }),
-      200,
-      'DIDs',
-    )
+    // Spin-up makes the organization's DID once its agent answers: wait for it.
+    let dids: { did: string; isPrimaryDid: boolean }[] = []
+    while (dids.length === 0) {
+      dids = await expectJson<{ did: string; isPrimaryDid: boolean }[]>(
+        call(http, api.port, 'GET', `/v1/orgs/${orgId}/dids`, { token }),
+        200,
+        'DIDs',
+      )
+      if (dids.length === 0 && Date.now() > deadline) throw new Error('The organization has no DID')
+      if (dids.length === 0) await new Promise((resolve) => setTimeout(resolve, 500))
+    }
     const orgDid = (dids.find((did) => did.isPrimaryDid) ?? dids[0]).did
     const webhookUrl = `http://127.0.0.1:${(webhookServer.address() as AddressInfo).port}/hook`
     await expectJson(
@@ -302,7 +520,10 @@ async function platformRun(): Promise<{ perMinute: number; delivered: boolean }>
     )
     const sinkUrl = `http://127.0.0.1:${(sinkServer.address() as AddressInfo).port}/events`
     holder = await startAgent('holder', sinkUrl, {
+      nodeArgs: AGENT_NODE_ARGS,
       ...(holderDatabase?.target.kind === 'postgres' ? { databaseUrl: holderDatabase.target.url } : {}),
+      // The holder resolves AnonCreds objects on the platform ledger, which the API serves.
+      env: { AGENT_LEDGER_URL: `http://127.0.0.1:${api.port}` },
     })
     const { did: holderDid } = await holder.call<{ did: string }>('POST', '/dids', { method: 'key' })
     const context: PlatformContext = {
@@ -317,72 +538,99 @@ async function platformRun(): Promise<{ perMinute: number; delivered: boolean }>
       webhook,
       calls: new Map(),
     }
-
     await platformIteration(context) // warm-up: contexts, caches, the first connection's DIDs
+    if (INDY) {
+      context.credentialDefinitionId = await publishIndyDefinition(context)
+      await indyIteration(context) // warm-up: the holder's link secret, the definition in both agents' caches
+    }
     webhook.lagsMs.length = 0
     context.calls.clear()
-    const { results, wallMs } = await runConcurrent(() => platformIteration(context))
-    stepTable(`platform API (${WORKERS} in flight)`, results, wallMs)
-
-    console.log('\n| API call | calls | p50 ms | p99 ms |')
-    console.log('|---|---|---|---|')
-    for (const [name, values] of context.calls) {
-      const sorted = [...values].sort((a, b) => a - b)
-      console.log(
-        `| ${name} | ${sorted.length} | ${percentile(sorted, 50).toFixed(0)} | ${percentile(sorted, 99).toFixed(0)} |`,
-      )
+    const apiProcess = api
+    const apiPid = api.child.pid
+    const processes = {
+      API: apiPid,
+      'organization agent': apiPid === undefined ? undefined : childPidsOf(apiPid)[0],
+      holder: holder.process.pid,
     }
-
-    // Every event the platform recorded for the webhook must have been delivered, once.
-    const drainDeadline = Date.now() + 60_000
     let pending = 0
     let total = 0
-    for (;;) {
-      const page = await expectJson<{ totalItems: number; data: { status: string }[] }>(
-        call(http, api.port, 'GET', `/webhooks/orgs/${orgId}/deliveries?pageSize=100&status=pending`, { token }),
-        200,
-        'deliveries',
-      )
-      pending = page.totalItems
-      const all = await expectJson<{ totalItems: number }>(
-        call(http, api.port, 'GET', `/webhooks/orgs/${orgId}/deliveries?pageSize=1`, { token }),
-        200,
-        'deliveries',
-      )
-      total = all.totalItems
-      if (pending === 0 || Date.now() > drainDeadline) break
-      await new Promise((resolve) => setTimeout(resolve, 500))
+    // Every event the platform recorded for the webhook must have been delivered, once.
+    const drain = async () => {
+      const drainDeadline = Date.now() + 60_000
+      for (;;) {
+        const page = await expectJson<{ totalItems: number }>(
+          call(http, apiProcess.port, 'GET', `/webhooks/orgs/${orgId}/deliveries?pageSize=1&status=pending`, {
+            token,
+          }),
+          200,
+          'deliveries',
+        )
+        pending = page.totalItems
+        const all = await expectJson<{ totalItems: number }>(
+          call(http, apiProcess.port, 'GET', `/webhooks/orgs/${orgId}/deliveries?pageSize=1`, { token }),
+          200,
+          'deliveries',
+        )
+        total = all.totalItems
+        if (pending === 0 || Date.now() > drainDeadline) return
+        await new Promise((resolve) => setTimeout(resolve, 500))
+      }
     }
-    const lags = [...webhook.lagsMs].sort((a, b) => a - b)
-    console.log(
-      `\nwebhook: ${webhook.events.size} distinct events received, ${total} deliveries recorded, ${pending} pending, ` +
-        `${webhook.duplicates} duplicates, ${webhook.badSignatures} bad signatures; ` +
-        `delivery lag p50 ${percentile(lags, 50).toFixed(0)} ms, p99 ${percentile(lags, 99).toFixed(0)} ms`,
-    )
+    const report = async () => {
+      console.log('\n| API call | calls | p50 ms | p99 ms |')
+      console.log('|---|---|---|---|')
+      for (const [name, values] of context.calls) {
+        const sorted = [...values].sort((a, b) => a - b)
+        console.log(
+          `| ${name} | ${sorted.length} | ${percentile(sorted, 50).toFixed(0)} | ${percentile(sorted, 99).toFixed(0)} |`,
+        )
+      }
+      await drain()
+      const lags = [...webhook.lagsMs].sort((a, b) => a - b)
+      console.log(
+        `\nwebhook: ${webhook.events.size} distinct events received, ${total} deliveries recorded, ${pending} pending, ` +
+          `${webhook.duplicates} duplicates, ${webhook.badSignatures} bad signatures; ` +
+          `delivery lag p50 ${percentile(lags, 50).toFixed(0)} ms, p99 ${percentile(lags, 99).toFixed(0)} ms`,
+      )
+    }
     return {
-      perMinute: (results.length / wallMs) * 60_000,
-      delivered: pending === 0 && webhook.events.size === total && webhook.badSignatures === 0,
+      ...side(`platform API (${WORKERS} in flight)`, () => platformIteration(context), processes, tearDown, report),
+      indy: INDY
+        ? side(
+            `platform API, INDY (${WORKERS} in flight)`,
+            () => indyIteration(context),
+            processes,
+            async () => {},
+          )
+        : undefined,
+      delivered: async () => {
+        await drain()
+        return pending === 0 && webhook.events.size === total && webhook.badSignatures === 0
+      },
     }
-  } finally {
-    http.destroy()
-    if (holder) await stopAgent(holder)
-    await api?.stop()
-    sinkServer.close()
-    webhookServer.close()
-    await apiDatabase?.drop()
-    await holderDatabase?.drop()
+  } catch (error) {
+    await tearDown()
+    throw error
   }
 }
 
-async function agentOnlyRun(): Promise<number> {
+/** The agent-only side: an issuer and a holder agent driven directly; warmed up. */
+async function agentOnlySide(): Promise<Side> {
   const sink = new EventSink()
   const server = await startSink(sink)
   const eventUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`
   const databases = [await agentDatabase(), await agentDatabase()]
   const agents: Agent[] = []
+  const tearDown = async () => {
+    for (const agent of agents) await stopAgent(agent)
+    server.close()
+    for (const database of databases) await database?.drop()
+  }
   try {
-    const options = (database: FreshDatabase | undefined) =>
-      database?.target.kind === 'postgres' ? { databaseUrl: database.target.url } : {}
+    const options = (database: FreshDatabase | undefined) => ({
+      nodeArgs: AGENT_NODE_ARGS,
+      ...(database?.target.kind === 'postgres' ? { databaseUrl: database.target.url } : {}),
+    })
     const issuer = await startAgent('issuer', eventUrl, options(databases[0]))
     agents.push(issuer)
     const holder = await startAgent('holder', eventUrl, options(databases[1]))
@@ -391,27 +639,55 @@ async function agentOnlyRun(): Promise<number> {
     const { did: holderDid } = await holder.call<{ did: string }>('POST', '/dids', { method: 'key' })
     const context = { issuer, holder, sink, issuerDid, holderDid }
     await agentOnlyIteration(context)
-    const { results, wallMs } = await runConcurrent(() => agentOnlyIteration(context))
-    stepTable(`agent only (${WORKERS} in flight)`, results, wallMs)
-    return (results.length / wallMs) * 60_000
-  } finally {
-    for (const agent of agents) await stopAgent(agent)
-    server.close()
-    for (const database of databases) await database?.drop()
+    return side(
+      `agent only (${WORKERS} in flight)`,
+      () => agentOnlyIteration(context),
+      { issuer: issuer.process.pid, holder: holder.process.pid },
+      tearDown,
+    )
+  } catch (error) {
+    await tearDown()
+    throw error
   }
 }
 
 async function main(): Promise<void> {
+  const rounds = Math.min(ROUNDS, ITERATIONS)
   console.log(
-    `bench:platform: ${ITERATIONS} iterations, ${WORKERS} in flight, ${SERVER_URL ? 'PostgreSQL' : 'embedded (PGlite)'}, ` +
-      `load before ${loadavg()[0].toFixed(2)}`,
+    `bench:platform: ${ITERATIONS} iterations per side in ${rounds} alternating rounds, ${WORKERS} in flight, ` +
+      `${SERVER_URL ? 'PostgreSQL' : 'embedded (PGlite)'}, ${new Date().toISOString()}, load before ${loadavg()[0].toFixed(2)}`,
   )
-  const agentOnly = await agentOnlyRun()
-  const platform = await platformRun()
-  console.log(`\nevery event delivered: ${platform.delivered ? 'yes' : 'NO'}; load after ${loadavg()[0].toFixed(2)}`)
-  console.log(
-    `iterations/minute: ${platform.perMinute.toFixed(0)} (agent-only ${agentOnly.toFixed(0)}, ratio ${(platform.perMinute / agentOnly).toFixed(2)})`,
-  )
+  const agentOnly = await agentOnlySide()
+  let platform: Awaited<ReturnType<typeof platformSide>> | undefined
+  try {
+    platform = await platformSide()
+    // Rounds alternate which side goes first (ABBA), so a change of the machine's load falls on both sides alike.
+    for (let index = 0; index < rounds; index++) {
+      const count = Math.floor(ITERATIONS / rounds) + (index < ITERATIONS % rounds ? 1 : 0)
+      const order = index % 2 === 0 ? [agentOnly, platform] : [platform, agentOnly]
+      for (const target of order) await round(target, count)
+      if (platform.indy) await round(platform.indy, count)
+    }
+    for (const target of [agentOnly, platform, ...(platform.indy ? [platform.indy] : [])]) {
+      stepTable(target.title, target.results, target.wallMs)
+      console.log(cpuLine(target))
+      await target.report?.()
+    }
+    const delivered = await platform.delivered()
+    const perMinute = (target: Side) => (target.results.length / target.wallMs) * 60_000
+    console.log(`\nevery event delivered: ${delivered ? 'yes' : 'NO'}; load after ${loadavg()[0].toFixed(2)}`)
+    if (platform.indy) {
+      console.log(
+        `INDY iterations/minute: ${perMinute(platform.indy).toFixed(0)} (JSON-LD ${perMinute(platform).toFixed(0)} in the same run)`,
+      )
+    }
+    console.log(
+      `iterations/minute: ${perMinute(platform).toFixed(0)} (agent-only ${perMinute(agentOnly).toFixed(0)}, ratio ${(perMinute(platform) / perMinute(agentOnly)).toFixed(2)})`,
+    )
+  } finally {
+    await platform?.tearDown()
+    await agentOnly.tearDown()
+  }
 }
 
 main().catch((error: unknown) => {

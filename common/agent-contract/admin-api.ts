@@ -406,6 +406,14 @@ export interface AnonCredsCredentialDefinitionResponse {
   credentialDefinition: { issuerId: string; schemaId: string; type: 'CL'; tag: string; value: unknown }
 }
 
+/** GET /anoncreds/credential-definition?credentialDefinitionId=: any definition the registry resolves, with its schema. */
+export interface ResolvedCredentialDefinition {
+  credentialDefinitionId: string
+  credentialDefinition: { issuerId: string; schemaId: string; type: string; tag: string }
+  schemaId: string
+  schema: { issuerId: string; name: string; version: string; attrNames: string[] }
+}
+
 // --- Tenants (agent/src/admin/tenants.controller.ts): wallets of the base agent ---
 
 /** POST /tenants */

@@ -1,5 +1,5 @@
 import 'reflect-metadata'
-import { randomUUID } from 'node:crypto'
+import { randomInt, randomUUID } from 'node:crypto'
 import request from 'supertest'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { hashToken, randomSecret } from '../../api/src/infra/crypto/token-hash'
@@ -79,27 +79,39 @@ describe('credential issuance routes (no agent process)', () => {
     expect(oob.body.errors.map((error: { field: string }) => error.field)).toEqual(['credential', 'options'])
   })
 
-  it('answers 400 without credentialDefinitionId for INDY, the default type, then 501 for a complete INDY request', async () => {
+  it('answers 400 without credentialDefinitionId for INDY, the default type, and for attributes it can check alone', async () => {
     const entry = { connectionId: randomUUID(), attributes: [{ name: 'name', value: 'Alice' }] }
     const missing = await post('offer', { credentialData: [entry] }, {})
     expect(missing.status).toBe(400)
     expect(missing.body.errors).toEqual([expect.objectContaining({ field: 'credentialDefinitionId' })])
+    const empty = await post(
+      'offer',
+      {
+        credentialDefinitionId: 'cd:1',
+        credentialData: [{ ...entry, attributes: [{ name: 'name', value: '', isRequired: true }] }],
+      },
+      { credentialType: 'INDY' },
+    )
+    expect(empty.status).toBe(400)
+    expect(empty.body.errors).toEqual([expect.objectContaining({ field: 'credentialData[0].attributes[0].value' })])
+    const v1 = await post(
+      'oob/offer',
+      {
+        credentialDefinitionId: 'did:key:z6Mk/anoncreds/v0/CLAIM_DEF/1/default',
+        protocolVersion: 'v1',
+        attributes: entry.attributes,
+      },
+      { credentialType: 'INDY' },
+    )
+    expect(v1.status).toBe(400)
+    expect(v1.body.errors).toEqual([expect.objectContaining({ field: 'protocolVersion' })])
+    // A complete request needs the organization's agent to resolve the definition; this one has none.
     const complete = await post(
       'offer',
       { credentialDefinitionId: 'cd:1', credentialData: [entry] },
       { credentialType: 'INDY' },
     )
-    expect(complete.status).toBe(501)
-    expect(complete.body).toMatchObject({
-      statusCode: 501,
-      message: 'AnonCreds (INDY) credentials are not available yet',
-    })
-    const oob = await post(
-      'oob/offer',
-      { credentialDefinitionId: 'cd:1', attributes: entry.attributes },
-      { credentialType: 'INDY' },
-    )
-    expect(oob.status).toBe(501)
+    expect(complete.status).toBe(404)
   })
 
   it('refuses protocol v1 for JSON-LD, a malformed connection id and a malformed isValidateSchema', async () => {
@@ -351,13 +363,16 @@ describe('credential issuance routes with the real agent program', () => {
   let orgId: string
   let issuerDid: string
 
+  const adminStart = 30_000 + randomInt(0, 500) * 10
+
   beforeAll(async () => {
     compiled = await compileProgram('agent')
     api = await startApi({
       AGENT_ENTRYPOINT: compiled.main,
       AGENT_POLL_ATTEMPTS: '90',
       AGENT_POLL_INTERVAL_MS: '500',
-      AGENT_PORT_COUNTER_START: '18501,19501',
+      // Away from fixed ports another run on the machine (CI, another file) may hold.
+      AGENT_PORT_COUNTER_START: `${adminStart},${adminStart + 10_000}`,
     })
     owner = await aUserWithToken(api, `owner-${randomUUID()}@example.test`)
     orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])

@@ -95,6 +95,78 @@ const hostileSchemaBody = fc.record(
   },
   { requiredKeys: [] },
 )
+/** INDY proof and issuance bodies with hostile members where the AnonCreds mapping reads them (issue 13, item 6). */
+const hostileIndyValue = fc.oneof(
+  hostileScalar,
+  fc.constantFrom('>=', '<', '=>', '18', '-2147483649', 'name'),
+  fc.array(hostileScalar, { maxLength: 3 }),
+  fc.json({ maxDepth: 2 }).map((text) => JSON.parse(text) as unknown),
+)
+const hostileIndyEntry = fc.dictionary(
+  fc.constantFrom(
+    'attributeName',
+    'attributeNames',
+    'schemaId',
+    'credDefId',
+    'condition',
+    'value',
+    'name',
+    'names',
+    'restrictions',
+    'p_type',
+    'p_value',
+    'isRequired',
+    '__proto__',
+  ),
+  hostileIndyValue,
+)
+const hostileIndyBody = fc.record(
+  {
+    connectionId: fc.oneof(fc.uuid(), fc.array(fc.uuid(), { maxLength: 2 }), hostileScalar),
+    credentialDefinitionId: fc.oneof(
+      fc.constantFrom('Th7MpTaRZVRYnPiabds81Y:3:CL:1:default', 'did:key:z6Mk'),
+      hostileScalar,
+    ),
+    protocolVersion: fc.oneof(fc.constantFrom('v1', 'v2'), hostileScalar),
+    attributes: fc.oneof(fc.array(hostileIndyEntry, { maxLength: 3 }), hostileScalar),
+    credentialData: fc.array(
+      fc.record({ connectionId: fc.uuid(), attributes: fc.array(hostileIndyEntry, { maxLength: 3 }) }),
+      { maxLength: 2 },
+    ),
+    credentialOffer: fc.array(
+      fc.record({ emailId: fc.emailAddress(), attributes: fc.array(hostileIndyEntry, { maxLength: 3 }) }),
+      { maxLength: 2 },
+    ),
+    proofFormats: fc.oneof(
+      hostileScalar,
+      fc.record(
+        {
+          indy: fc.oneof(
+            hostileScalar,
+            fc.record(
+              {
+                attributes: fc.oneof(fc.array(hostileIndyEntry, { maxLength: 4 }), hostileScalar),
+                name: hostileScalar,
+                version: hostileScalar,
+                requested_attributes: fc.oneof(
+                  fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(hostileIndyEntry, hostileScalar), { maxKeys: 3 }),
+                  hostileScalar,
+                ),
+                requested_predicates: fc.oneof(
+                  fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(hostileIndyEntry, hostileScalar), { maxKeys: 3 }),
+                  hostileScalar,
+                ),
+              },
+              { requiredKeys: [] },
+            ),
+          ),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
+  },
+  { requiredKeys: [] },
+)
 const hostileJson = fc.oneof(
   fc.json({ maxDepth: 3 }).map((text) => JSON.parse(text) as unknown),
   fc.dictionary(
@@ -179,6 +251,7 @@ const hostileJson = fc.oneof(
   fc.array(hostileScalar, { maxLength: 4 }),
   hostileStructure,
   hostileSchemaBody,
+  hostileIndyBody,
 )
 const pathSegment = fc.oneof(
   fc.uuid(),
@@ -294,6 +367,31 @@ describe('malformed input on every endpoint', () => {
           },
         ),
         { numRuns: 12, seed: 20261121 },
+      )
+    }
+  })
+
+  it('never answers 5xx to INDY issuance and proof bodies on the real organization', async () => {
+    const indyRoutes = [
+      '/v1/orgs/{orgId}/credentials/offer',
+      '/v1/orgs/{orgId}/credentials/oob/offer',
+      '/v1/orgs/{orgId}/credentials/oob/email',
+      '/v1/orgs/{orgId}/proofs',
+      '/v2/orgs/{orgId}/proofs',
+      '/v1/orgs/{orgId}/proofs/oob',
+    ]
+    for (const template of indyRoutes) {
+      const path = template.replace('{orgId}', orgId)
+      await fc.assert(
+        fc.asyncProperty(hostileIndyBody, async (body) => {
+          const res = await request(api.app)
+            .post(path)
+            .set('Authorization', `Bearer ${owner.token}`)
+            .set('Content-Type', 'application/json')
+            .send(JSON.stringify(body))
+          assertErrorShape(res, `POST ${path}`)
+        }),
+        { numRuns: 40, seed: 20261124 },
       )
     }
   })

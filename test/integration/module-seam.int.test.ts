@@ -135,6 +135,45 @@ describe('a module declared in the module list', () => {
     expect(await storedEvents('evt-3')).toBe(1)
   })
 
+  it('applies a batch in order, once per event id, and keeps the events before a failing one', async () => {
+    const seenBefore = seen.events.length
+    const batch = await postEvent({
+      events: [anEvent('evt-b1', 'connection'), anEvent('evt-b1', 'connection'), anEvent('evt-b2', 'connection')],
+    })
+    expect(batch.status).toBe(200)
+    expect(batch.body.data.results).toEqual([
+      { id: 'evt-b1', isDuplicate: false },
+      { id: 'evt-b1', isDuplicate: true },
+      { id: 'evt-b2', isDuplicate: false },
+    ])
+    expect(seen.events.map((entry) => entry.event.id).filter((id) => id.startsWith('evt-b'))).toEqual([
+      'evt-b1',
+      'evt-b2',
+    ])
+
+    const failing = await postEvent({
+      events: [
+        anEvent('evt-b3', 'connection'),
+        anEvent('evt-b4', 'connection', { fail: true }),
+        anEvent('evt-b5', 'connection'),
+      ],
+    })
+    expect(failing.status).toBe(409)
+    expect([await storedEvents('evt-b3'), await storedEvents('evt-b4'), await storedEvents('evt-b5')]).toEqual([
+      1, 0, 0,
+    ])
+    const resent = await postEvent({
+      events: [anEvent('evt-b3', 'connection'), anEvent('evt-b4', 'connection'), anEvent('evt-b5', 'connection')],
+    })
+    expect(resent.body.data.results).toEqual([
+      { id: 'evt-b3', isDuplicate: true },
+      { id: 'evt-b4', isDuplicate: false },
+      { id: 'evt-b5', isDuplicate: false },
+    ])
+    // The counts test below counts what the probe saw before this test.
+    seen.events.length = seenBefore
+  })
+
   it('has its counts on the activity count and its summary on the dashboard', async () => {
     const counts = await request(api.app)
       .get(`/v1/orgs/activity-count/${orgId}`)

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { randomInt, randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -139,13 +139,16 @@ describe('verification routes', () => {
   let eventToken: string
   const published: PlatformEvent[] = []
 
+  // Away from fixed ports another run on the machine (CI, another file) may hold; the first agent gets start + 1.
+  const adminStart = 30_000 + randomInt(0, 500) * 10
+
   beforeAll(async () => {
     const agentUrl = await agent.listen()
     api = await startApi({
       AGENT_ENTRYPOINT: programs.path('healthy'),
       AGENT_POLL_ATTEMPTS: '50',
       AGENT_POLL_INTERVAL_MS: '100',
-      AGENT_PORT_COUNTER_START: '18501,19501',
+      AGENT_PORT_COUNTER_START: `${adminStart},${adminStart + 10_000}`,
       PROOF_REQ_CONN_LIMIT: '3',
       OOB_BATCH_SIZE: '2',
     })
@@ -158,7 +161,7 @@ describe('verification routes', () => {
       .expect(201)
     const env = await eventually(async () => {
       try {
-        return (await (await fetch('http://127.0.0.1:18502/env')).json()) as Record<string, string>
+        return (await (await fetch(`http://127.0.0.1:${adminStart + 1}/env`)).json()) as Record<string, string>
       } catch {
         return undefined
       }
@@ -237,17 +240,57 @@ describe('verification routes', () => {
       expect(listed.body.data.data.map((proof: { id: string }) => proof.id)).toContain(res.body.data.id)
     })
 
-    it('answers 400 for INDY (the default) without proofFormats, then 501 with them', async () => {
+    it('answers 400 for INDY (the default) without proofFormats; with them the agent gets the AnonCreds request', async () => {
       const body = { connectionId: CONNECTION_A, presentationDefinition: definition() }
       const missing = await as(owner).post(`/v1/orgs/${orgId}/proofs`, body).expect(400)
       expect(missing.body.message).toMatch(/proofFormats is required/)
       const indy = await as(owner)
         .post(`/v1/orgs/${orgId}/proofs?requestType=INDY`, {
           connectionId: CONNECTION_A,
-          proofFormats: { indy: { attributes: [{ attributeName: 'name' }] } },
+          protocolVersion: 'v1',
+          proofFormats: {
+            indy: {
+              attributes: [
+                { attributeName: 'name', credDefId: 'cd:1' },
+                { attributeNames: ['name', 'degree'], schemaId: 's:1' },
+                { attributeName: 'age', condition: '>=', value: '18' },
+              ],
+            },
+          },
         })
-        .expect(501)
-      expect(indy.body.message).toMatch(/AnonCreds.*not available yet/)
+        .expect(201)
+      expect(indy.body.data).toMatchObject({ requestType: 'INDY', state: 'request-sent' })
+      expect(agent.requests.at(-1)).toEqual({
+        connectionId: CONNECTION_A,
+        protocolVersion: 'v1',
+        proofFormats: {
+          anoncreds: {
+            name: 'Proof request',
+            version: '1.0',
+            requested_attributes: {
+              attribute_0: { name: 'name', restrictions: [{ cred_def_id: 'cd:1' }] },
+              attribute_group_1: { names: ['name', 'degree'], restrictions: [{ schema_id: 's:1' }] },
+            },
+            requested_predicates: { predicate_2: { name: 'age', p_type: '>=', p_value: 18 } },
+          },
+        },
+      })
+    })
+
+    it.each([
+      ['attributeName with attributeNames', [{ attributeName: 'a', attributeNames: ['b'] }], 'attributes[0]'],
+      ['a condition without value', [{ attributeName: 'age', condition: '>' }], 'attributes[0].value'],
+      ['a value without condition', [{ attributeName: 'age', value: '3' }], 'attributes[0].condition'],
+      ['a value that is not a number', [{ attributeName: 'age', condition: '>', value: 'ten' }], 'value'],
+      ['an unknown condition', [{ attributeName: 'age', condition: '!=', value: '1' }], 'condition'],
+      ['no attributes', [], 'attributes'],
+    ])('answers 400 for INDY attributes with %s, naming the field', async (_case, attributes, field) => {
+      const before = agent.requests.length
+      const res = await as(owner)
+        .post(`/v1/orgs/${orgId}/proofs`, { connectionId: CONNECTION_A, proofFormats: { indy: { attributes } } })
+        .expect(400)
+      expect(JSON.stringify(res.body)).toContain(field)
+      expect(agent.requests.length).toBe(before)
     })
 
     it.each([
@@ -381,7 +424,7 @@ describe('verification routes', () => {
         .expect(400)
       await as(owner)
         .post(`/v2/orgs/${orgId}/proofs`, { connectionId: [CONNECTION_A], proofFormats: { indy: {} } })
-        .expect(501)
+        .expect(400)
     })
 
     it('keeps the records already sent when the agent refuses a later connection, and names it', async () => {
@@ -441,7 +484,7 @@ describe('verification routes', () => {
       }
     })
 
-    it('answers 400 beyond OOB_BATCH_SIZE addresses, for a bad address, and 400/501 for INDY', async () => {
+    it('answers 400 beyond OOB_BATCH_SIZE addresses, for a bad address, and for malformed INDY requests', async () => {
       const three = [1, 2, 3].map((n) => `p${n}-${randomUUID()}@example.test`)
       const over = await as(owner)
         .post(`/v1/orgs/${orgId}/proofs/oob?${PE}`, { presentationDefinition: definition(), emailId: three })
@@ -453,7 +496,26 @@ describe('verification routes', () => {
       await as(owner).post(`/v1/orgs/${orgId}/proofs/oob`, { presentationDefinition: definition() }).expect(400)
       await as(owner)
         .post(`/v1/orgs/${orgId}/proofs/oob`, { proofFormats: { indy: {} } })
-        .expect(501)
+        .expect(400)
+      const bad = await as(owner)
+        .post(`/v1/orgs/${orgId}/proofs/oob`, {
+          proofFormats: { indy: { requested_predicates: { adult: { name: 'age', p_type: '=>', p_value: 18 } } } },
+        })
+        .expect(400)
+      expect(JSON.stringify(bad.body)).toContain('requested_predicates.adult.p_type')
+    })
+
+    it('sends an INDY out-of-band request as the AnonCreds request JSON, shortened by default', async () => {
+      const indy = {
+        name: 'Age check',
+        version: '2.0',
+        requested_attributes: { name: { name: 'name', restrictions: [{ cred_def_id: 'cd:1' }] } },
+        requested_predicates: { adult: { name: 'age', p_type: '>=', p_value: 18 } },
+      }
+      const res = await as(owner).post(`/v1/orgs/${orgId}/proofs/oob`, { proofFormats: { indy } }).expect(201)
+      expect(res.body.data[0].invitationUrl).toMatch(/\/s\/[A-Za-z0-9_-]+$/)
+      expect(res.body.data[0].proofRecord.requestType).toBe('INDY')
+      expect(agent.requests.at(-1)).toMatchObject({ protocolVersion: 'v2', proofFormats: { anoncreds: indy } })
     })
   })
 
@@ -538,6 +600,10 @@ describe('verification routes', () => {
         verificationStatus: 'verified',
         errorMessage: null,
         revealed: [{ id: 'did:key:holder', degree: { type: 'BachelorDegree' } }],
+        // AnonCreds only; a Presentation Exchange proof has none.
+        revealedAttributes: [],
+        revealedAttributeGroups: [],
+        predicates: [],
       })
       const detail = await as(holder).get(`/v1/orgs/${orgId}/proofs/${id}`).expect(200)
       expect(detail.body.data.proofData).toMatchObject({ request: { presentationExchange: expect.any(Object) } })

@@ -1,13 +1,17 @@
 import { type AnonCredsSchema, AnonCredsRegistryService } from '@credo-ts/anoncreds'
 import { TypedArrayEncoder } from '@credo-ts/core'
 import { InvalidInputError, NotFoundError } from '@idplane/common'
-import { Authorized, Body, Get, HttpCode, JsonController, Param, Post } from 'routing-controllers'
+import { Authorized, Body, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
 
 import { unqualifiedIndyDid } from '../ledger/indy-dids'
 import type { IndyLedgerDidCreateOptions } from '../ledger/indy-did-registrar'
 import { LedgerAnonCredsRegistry } from '../ledger/ledger-anoncreds-registry'
 import { type AgentScope, CurrentScope } from './agent-scope'
-import { CreateAnonCredsCredentialDefinitionDto, CreateAnonCredsSchemaDto } from './dto/exchanges.dto'
+import {
+  CreateAnonCredsCredentialDefinitionDto,
+  CreateAnonCredsSchemaDto,
+  ResolveCredentialDefinitionQueryDto,
+} from './dto/exchanges.dto'
 import { created, ok } from './envelope'
 import { isLedgerUnavailable, ledgerFailure } from './ledger-failures'
 
@@ -93,6 +97,36 @@ export class AnonCredsController {
         credentialDefinition: record.credentialDefinition,
       })),
     )
+  }
+
+  /**
+   * Any credential definition the registry knows (not only this agent's) with its schema: what an issuer checks an
+   * offer's attribute names against. A query parameter, since identifiers hold `/` and `:`.
+   */
+  @Get('/credential-definition')
+  public async resolveCredentialDefinition(
+    @CurrentScope() scope: AgentScope,
+    @QueryParams() query: ResolveCredentialDefinitionQueryDto,
+  ) {
+    const anoncreds = scope.agent.modules.anoncreds
+    const id = query.credentialDefinitionId
+    const definition = await anoncreds.getCredentialDefinition(id)
+    if (!definition.credentialDefinition)
+      throw new NotFoundError(`Credential definition ${id} not found: ${definition.resolutionMetadata.message ?? ''}`)
+    const schemaId = definition.credentialDefinition.schemaId
+    const schema = await anoncreds.getSchema(schemaId)
+    if (!schema.schema) throw new NotFoundError(`Schema ${schemaId} of credential definition ${id} not found`)
+    return ok({
+      credentialDefinitionId: id,
+      credentialDefinition: {
+        issuerId: definition.credentialDefinition.issuerId,
+        schemaId,
+        type: definition.credentialDefinition.type,
+        tag: definition.credentialDefinition.tag,
+      },
+      schemaId,
+      schema: schema.schema,
+    })
   }
 
   /** The AnonCreds credentials this wallet holds (raw attribute values, identifiers). */

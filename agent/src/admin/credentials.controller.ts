@@ -108,7 +108,7 @@ export class CredentialsController {
       comment: body.comment,
       // Holder binding: `{ jsonld: { credentialSubjectId } }` (IdplaneJsonLdCredentialFormatService); Credo's type
       // for JSON-LD accept-offer options is empty.
-      credentialFormats: body.credentialFormats as never,
+      credentialFormats: (await anonCredsFormatsFor(scope, body)) as never,
     })
     return created(record.toJSON(), 'Offer accepted')
   }
@@ -157,6 +157,26 @@ async function createJsonLdOffer(
     protocolVersion: 'v2',
     credentialFormats: { jsonld },
   })
+}
+
+/**
+ * A holder names AnonCreds options (`linkSecretId`) as `anoncreds` or `indy` without knowing which format the offer
+ * came in; Credo looks them up under the offer's own format key (v1: always `indy`), and a v2 offer given the other
+ * key fails. So the options move to the key the offer uses.
+ */
+async function anonCredsFormatsFor(
+  scope: AgentScope,
+  body: AcceptOfferDto,
+): Promise<Record<string, unknown> | undefined> {
+  const formats = body.credentialFormats
+  if (!formats || (formats.anoncreds === undefined && formats.indy === undefined)) return formats
+  const options = formats.anoncreds ?? formats.indy
+  const credentials = scope.agent.didcomm.credentials
+  const record = await credentials.findById(body.credentialRecordId)
+  if (!record) throw new NotFoundError('Credential record not found')
+  if (record.protocolVersion === 'v1') return { indy: options }
+  const offer = (await credentials.getFormatData(body.credentialRecordId)).offer ?? {}
+  return { [offer.indy ? 'indy' : 'anoncreds']: options }
 }
 
 function v1NeedsAnonCreds() {

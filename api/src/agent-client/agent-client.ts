@@ -33,6 +33,7 @@ import type {
   ReceiveInvitationUrlRequest,
   ReceivedInvitation,
   RequestProofRequest,
+  ResolvedCredentialDefinition,
   SendBasicMessageRequest,
   SignCredentialRequest,
   TenantResponse,
@@ -255,6 +256,16 @@ export class AgentClient {
   public listAnonCredsCredentialDefinitions(): Promise<AnonCredsCredentialDefinitionResponse[]> {
     const path = '/anoncreds/credential-definitions'
     return this.call({ operation: 'listAnonCredsCredentialDefinitions', method: 'GET', path })
+  }
+
+  /** A credential definition and its schema as the agent's AnonCreds registry resolves them; NotFoundError if not. */
+  public resolveCredentialDefinition(credentialDefinitionId: string): Promise<ResolvedCredentialDefinition> {
+    return this.call({
+      operation: 'resolveCredentialDefinition',
+      method: 'GET',
+      path: '/anoncreds/credential-definition',
+      query: { credentialDefinitionId },
+    })
   }
 
   // --- Tenants of a base wallet (cloud wallets) ---

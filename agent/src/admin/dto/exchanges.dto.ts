@@ -188,6 +188,10 @@ export class CreateAnonCredsSchemaDto implements CreateAnonCredsSchemaRequest {
   attributes: string[]
 }
 
+export class ResolveCredentialDefinitionQueryDto {
+  @IsString() @IsNotEmpty() @MaxLength(500) credentialDefinitionId: string
+}
+
 export class CreateAnonCredsCredentialDefinitionDto implements CreateAnonCredsCredentialDefinitionRequest {
   @IsString() @IsNotEmpty() schemaId: string
   @IsOptional() @IsString() @IsNotEmpty() issuerId?: string

@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises'
+import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { ConflictError, Logger } from '@idplane/common'
 import { isTemporaryFile, syncDirectory, writeFileAtomic } from './atomic-write'
@@ -27,6 +27,8 @@ const heldLocks = new Set<string>()
  */
 export class FileMessageStore {
   private sequence = 0
+  /** Queue directories made by this process: a message write costs no mkdir once its directory exists. */
+  private readonly madeDirs = new Set<string>()
   private hasLock = false
 
   public constructor(
@@ -80,12 +82,29 @@ export class FileMessageStore {
 
   public async write(entry: StoredEntry): Promise<void> {
     const dir = this.dir(entry.message.queue)
-    await mkdir(dir, { recursive: true })
-    await writeFileAtomic(path.join(dir, entry.file), JSON.stringify(entry.message))
+    const file = path.join(dir, entry.file)
+    const data = JSON.stringify(entry.message)
+    if (!this.madeDirs.has(dir)) {
+      await mkdir(dir, { recursive: true })
+      this.madeDirs.add(dir)
+    }
+    try {
+      await writeFileAtomic(file, data)
+    } catch (error) {
+      if (!isNotFound(error)) throw error
+      // The directory was removed under us: make it again.
+      await mkdir(dir, { recursive: true })
+      await writeFileAtomic(file, data)
+    }
   }
 
+  /** Removes an acknowledged message's file (one unlink; gone already is fine). */
   public async remove(entry: StoredEntry): Promise<void> {
-    await rm(path.join(this.dir(entry.message.queue), entry.file), { force: true })
+    try {
+      await unlink(path.join(this.dir(entry.message.queue), entry.file))
+    } catch (error) {
+      if (!isNotFound(error)) throw error
+    }
   }
 
   /** Rewrites the message with its dead-letter headers, then moves it (one rename) to `<queue>.dead/`. */

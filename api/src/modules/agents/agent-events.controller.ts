@@ -14,7 +14,8 @@ interface EventResult {
  * Internal: agents post their events here with their event token (DESIGN.md, "Events and webhooks"): one event
  * object, or `{ events: [...] }` with up to 100 (common/agent-contract/events.ts; docs/agent.md, Events). Hidden
  * from the explorer (paths under /v1/internal). The token is checked before the body is looked at; a batch is
- * checked whole before any event of it is stored, so a 400 stores nothing.
+ * checked whole before any event of it is stored, so a 400 stores nothing; it is applied in one transaction
+ * (AgentEventsService.recordAll).
  */
 @injectable()
 @JsonController(AGENT_EVENTS_PATH)
@@ -31,10 +32,8 @@ export class AgentEventsController {
     const orgId = await this.events.authenticate(header?.[1])
     const parsed = parseAgentEventBody(body)
     if (!parsed.ok) throw new InvalidInputError('Invalid agent event', parsed.errors)
-    const results: EventResult[] = []
-    for (const event of parsed.events) {
-      results.push({ id: event.id, isDuplicate: !(await this.events.record(orgId, event)) })
-    }
+    const isNew = await this.events.recordAll(orgId, parsed.events)
+    const results: EventResult[] = parsed.events.map((event, index) => ({ id: event.id, isDuplicate: !isNew[index] }))
     if (parsed.isBatch) {
       return ok({ results }, `${results.filter((result) => !result.isDuplicate).length} events recorded`)
     }

@@ -36,10 +36,35 @@ export class AgentEventsService {
    * again); true when it was new.
    */
   public async record(orgId: string, event: AgentEvent): Promise<boolean> {
-    return this.events.transactional(async () => {
-      const isNew = await this.events.insertOnce(orgId, event)
-      if (isNew) await this.modules.dispatch(orgId, event)
-      return isNew
-    })
+    return this.events.transactional(() => this.apply(orgId, event))
+  }
+
+  /**
+   * `record` for each event of a batch, in order; per event whether it was new. The batch is applied in one
+   * transaction (one commit instead of one per event; with the embedded database every commit syncs on the API's thread). When that
+   * fails it is rolled back whole and applied again one transaction per event, so the events before a failing one
+   * are kept and the failure is thrown as `record` throws it.
+   */
+  public async recordAll(orgId: string, events: readonly AgentEvent[]): Promise<boolean[]> {
+    if (events.length > 1) {
+      try {
+        return await this.events.transactional(async () => {
+          const results: boolean[] = []
+          for (const event of events) results.push(await this.apply(orgId, event))
+          return results
+        })
+      } catch {
+        // Applied again below, one at a time: the same failure is thrown there, after the events before it.
+      }
+    }
+    const results: boolean[] = []
+    for (const event of events) results.push(await this.record(orgId, event))
+    return results
+  }
+
+  private async apply(orgId: string, event: AgentEvent): Promise<boolean> {
+    const isNew = await this.events.insertOnce(orgId, event)
+    if (isNew) await this.modules.dispatch(orgId, event)
+    return isNew
   }
 }

@@ -91,7 +91,7 @@ function setUp(waitMs: number) {
 const READY: AgentRuntimeStatus = { phase: 'ready', controllerEndpoint: 'http://127.0.0.1:18002' }
 
 describe('ManagedBaseAgent', () => {
-  it('starts the agent once, on its recorded ports, with the sealed keys of the row and no event token', async () => {
+  it('starts the agent once, on its recorded ports, with the sealed keys of the row, its API key as event token', async () => {
     const { managed, runtime, box, ports, registry, row } = setUp(5_000)
     runtime.script(READY)
     const [first, second] = await Promise.all([managed.ready(), managed.ready()])
@@ -101,9 +101,12 @@ describe('ManagedBaseAgent', () => {
     const launch = runtime.launches[0] as AgentLaunch
     expect(launch).toMatchObject({ orgId: BASE_WALLET_AGENT_ID, ports })
     const secrets = await launch.secrets()
+    const apiKey = box.open(row()?.encryptedApiKey ?? '', BASE_WALLET_SCOPE)
+    // The wallet event route authenticates the base agent by its API key (docs/decisions.md).
     expect(secrets).toEqual({
-      apiKey: box.open(row()?.encryptedApiKey ?? '', BASE_WALLET_SCOPE),
+      apiKey,
       walletKey: box.open(row()?.encryptedWalletKey ?? '', BASE_WALLET_SCOPE),
+      eventToken: apiKey,
     })
     expect(secrets.apiKey).not.toBe(secrets.walletKey)
     expect(row()?.agentEndpoint).toBe('http://127.0.0.1:18002')

@@ -1,5 +1,10 @@
 import { InvalidInputError } from '@idplane/common'
-import type { CredentialRecordJson, JsonLdOffer } from '@idplane/common/agent-contract/admin-api'
+import type {
+  AnonCredsOfferRequest,
+  CredentialRecordJson,
+  JsonLdOffer,
+  ResolvedCredentialDefinition,
+} from '@idplane/common/agent-contract/admin-api'
 import { schemaIdOf, summarizeCredential } from './credential-summary'
 import type { CredentialContent } from './issuance-input'
 import type { AgentExchangeReport, RecordDetails } from './issuance-records.service'
@@ -31,4 +36,45 @@ export function detailsOf(offer: JsonLdOffer): RecordDetails {
 export function jsonLdOffer(content: CredentialContent): JsonLdOffer {
   if (!content.credential || !content.options) throw new InvalidInputError('credential and options are required')
   return { credential: content.credential, options: content.options }
+}
+
+/** What goes to the agent for one credential, and what the platform records of it. */
+export interface OfferPlan {
+  format: JsonLdOffer | AnonCredsOfferRequest
+  details: RecordDetails
+}
+
+export function jsonLdPlan(content: CredentialContent): OfferPlan {
+  const offer = jsonLdOffer(content)
+  return { format: offer, details: detailsOf(offer) }
+}
+
+/**
+ * An AnonCreds offer of content whose attributes matched the schema (issuance-input.ts). The agent sends it in the
+ * format Credo uses for the protocol: `indy` over v1, `anoncreds` over v2. `isRequired` is the platform's check only.
+ */
+export function indyPlan(
+  definition: ResolvedCredentialDefinition,
+  content: CredentialContent,
+  protocolVersion: 'v1' | 'v2',
+): OfferPlan {
+  const attributes = (content.attributes ?? []).map(({ name, value }) => ({ name, value }))
+  return {
+    format: {
+      protocolVersion,
+      credentialFormats: {
+        anoncreds: { credentialDefinitionId: definition.credentialDefinitionId, attributes },
+      },
+    },
+    details: {
+      credentialType: 'INDY',
+      credentialDefinitionId: definition.credentialDefinitionId,
+      schemaId: definition.schemaId,
+      credentialSummary: {
+        types: [definition.schema.name],
+        issuer: definition.credentialDefinition.issuerId,
+        attributeNames: attributes.map((attribute) => attribute.name),
+      },
+    },
+  }
 }

@@ -45,7 +45,7 @@ export class CredentialsController {
   @HttpCode(201)
   @Authorized(ORG_ROLES.issuers)
   @OpenAPI({ summary: 'Offer a credential over each given connection; one issuance record per entry' })
-  @ResponseData(arrayOf(ISSUANCE_RECORD_SCHEMA), { errors: [409, 501, 502] })
+  @ResponseData(arrayOf(ISSUANCE_RECORD_SCHEMA), { errors: [404, 409, 502] })
   async offer(
     @Param('orgId') orgId: string,
     @QueryParams() query: IssuanceQuery,
@@ -58,7 +58,7 @@ export class CredentialsController {
   @HttpCode(201)
   @Authorized(ORG_ROLES.issuers)
   @OpenAPI({ summary: 'Create an out-of-band invitation carrying a credential offer (short URL on request)' })
-  @ResponseData(OOB_OFFER_SCHEMA, { errors: [409, 501, 502] })
+  @ResponseData(OOB_OFFER_SCHEMA, { errors: [404, 409, 502] })
   async offerOutOfBand(
     @Param('orgId') orgId: string,
     @QueryParams() query: IssuanceQuery,
@@ -71,7 +71,7 @@ export class CredentialsController {
   @HttpCode(201)
   @Authorized(ORG_ROLES.issuers)
   @OpenAPI({ summary: 'Mail an out-of-band credential offer (link and QR code) to each address' })
-  @ResponseData(EMAIL_OFFERS_SCHEMA, { errors: [409, 501, 502] })
+  @ResponseData(EMAIL_OFFERS_SCHEMA, { errors: [404, 409, 502] })
   async offerByEmail(
     @Param('orgId') orgId: string,
     @QueryParams() query: IssuanceQuery,

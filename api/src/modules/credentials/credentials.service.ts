@@ -10,7 +10,7 @@ import { CredentialSchemaCheck } from '../schemas/credential-schema-check'
 import { ShortUrls } from '../short-urls/short-urls.service'
 import { CredentialMetrics } from './credential-metrics'
 import { buildCredentialOfferMail } from './credential-offer-mail'
-import { detailsOf, jsonLdOffer, reportOfAgentRecord } from './agent-offers'
+import { indyPlan, jsonLdPlan, reportOfAgentRecord, type OfferPlan } from './agent-offers'
 import type {
   EmailOfferCredentialDto,
   IssuanceQuery,
@@ -24,13 +24,14 @@ import {
   type IssuanceRecordResponse,
   type OobOfferResponse,
 } from './dto/issuance-record.response'
-import { checkIssuanceRequest, credentialTypeOf, type CredentialContent } from './issuance-input'
+import { checkIndyAttributes, checkIssuanceRequest, credentialTypeOf, type CredentialContent } from './issuance-input'
 import type { IssuanceRecord } from './issuance-record.entity'
 import { IssuanceRecordsRepository, type IssuanceRecordPageQuery } from './issuance-records.repository'
 import { IssuanceRecordsService } from './issuance-records.service'
 
 /**
- * W3C JSON-LD issuance through the organization's agent (spec: Credential issuance, not bulk). Records are created
+ * Issuance through the organization's agent (spec: Credential issuance, not bulk): W3C JSON-LD over Issue Credential
+ * v2, and AnonCreds (INDY) over v1 (the `indy` format) or v2 (the `anoncreds` format). Records are created
  * from the agent's answer (state `offer-sent`) and kept up to date from its events (issuance-records.handler.ts).
  * Body fields the agent cannot apply are accepted and ignored (docs/decisions.md, "Credentials").
  */
@@ -56,30 +57,30 @@ export class CredentialsService {
    * `POST credentials/offer`: one offer per `credentialData` entry, in order, each over its connection.
    * @throws NotFoundError for an unknown credentialType, a connection the agent does not know, or no agent
    * @throws InvalidInputError for missing fields, a credential its schema refuses, or one the agent cannot sign
-   * @throws NotImplementedError for INDY
+   * @throws NotFoundError (INDY) for a credential definition the agent's registry cannot resolve
    */
   public async offer(orgId: string, query: IssuanceQuery, body: OfferCredentialDto): Promise<IssuanceRecordResponse[]> {
     const contents = body.credentialData.map((content, index) => ({ content, prefix: `credentialData[${index}].` }))
-    await this.checkRequest(orgId, query, body, contents)
+    const plans = await this.plan(orgId, query, body, contents)
     const agent = await this.agents.forOrg(orgId)
     // Every connection is checked before the first offer goes out, so an unknown one offers nothing.
     for (const connectionId of new Set(body.credentialData.map((entry) => entry.connectionId))) {
       await agent.getConnection(connectionId)
     }
     const created: IssuanceRecordResponse[] = []
-    for (const entry of body.credentialData) {
-      const offer = jsonLdOffer(entry)
+    for (const [index, entry] of body.credentialData.entries()) {
+      const plan = plans[index]
       const agentRecord = await this.timed('connection', () =>
         agent.offerCredential({
           connectionId: entry.connectionId,
-          ...offer,
+          ...plan.format,
           comment: body.comment,
           goalCode: body.goalCode,
           autoAcceptCredential: body.autoAcceptCredential,
         }),
       )
       const record = await this.records.transactional(() =>
-        this.recordUpdates.apply(orgId, reportOfAgentRecord(agentRecord), detailsOf(offer)),
+        this.recordUpdates.apply(orgId, reportOfAgentRecord(agentRecord), plan.details),
       )
       created.push(toIssuanceRecordResponse(record))
     }
@@ -95,12 +96,11 @@ export class CredentialsService {
     query: IssuanceQuery,
     body: OobOfferCredentialDto,
   ): Promise<OobOfferResponse> {
-    await this.checkRequest(orgId, query, body, [{ content: body, prefix: '' }])
+    const [plan] = await this.plan(orgId, query, body, [{ content: body, prefix: '' }])
     const agent = await this.agents.forOrg(orgId)
-    const offer = jsonLdOffer(body)
     const made = await this.timed('oob', () =>
       agent.offerCredentialOutOfBand({
-        ...offer,
+        ...plan.format,
         comment: body.comment,
         label: body.label,
         imageUrl: body.imageUrl,
@@ -110,7 +110,7 @@ export class CredentialsService {
     )
     return this.records.transactional(async () => {
       const record = await this.recordUpdates.apply(orgId, reportOfAgentRecord(made.credentialRecord), {
-        ...detailsOf(offer),
+        ...plan.details,
         outOfBandId: made.outOfBandRecord.id,
       })
       const shortUrl = body.isShortenUrl ? await this.shortUrls.shorten(made.invitationUrl, { orgId }) : null
@@ -150,17 +150,19 @@ export class CredentialsService {
     })
     if (repeated.length > 0) throw new InvalidInputError('One entry per address', repeated)
     const contents = body.credentialOffer.map((content, index) => ({ content, prefix: `credentialOffer[${index}].` }))
-    await this.checkRequest(orgId, query, body, contents)
+    const plans = await this.plan(orgId, query, body, contents)
     const organization = await this.orgs.findById(orgId)
     if (!organization) throw new NotFoundError('Organization not found')
     const agent = await this.agents.forOrg(orgId)
     const sent: EmailOfferResponse[] = []
-    for (const entry of body.credentialOffer) {
-      const offer = jsonLdOffer(entry)
-      const made = await this.timed('email', () => agent.offerCredentialOutOfBand({ ...offer, comment: body.comment }))
+    for (const [index, entry] of body.credentialOffer.entries()) {
+      const plan = plans[index]
+      const made = await this.timed('email', () =>
+        agent.offerCredentialOutOfBand({ ...plan.format, comment: body.comment }),
+      )
       const result = await this.records.transactional(async () => {
         const record = await this.recordUpdates.apply(orgId, reportOfAgentRecord(made.credentialRecord), {
-          ...detailsOf(offer),
+          ...plan.details,
           outOfBandId: made.outOfBandRecord.id,
           emailId: entry.emailId,
         })
@@ -215,17 +217,34 @@ export class CredentialsService {
     return this.records.transactional(async () => (await this.records.deleteAllForOrg(orgId)).length)
   }
 
-  private async checkRequest(
+  /**
+   * Checks the request and makes one plan per content, in order. INDY: the credential definition is resolved
+   * through the agent (404 when its registry does not know it) and the attributes are checked against its
+   * schema's names (always: AnonCreds cannot sign a credential that does not match, so `isValidateSchema=false`
+   * does not skip it).
+   */
+  private async plan(
     orgId: string,
     query: IssuanceQuery,
     body: { credentialDefinitionId?: string; protocolVersion?: string },
     contents: { content: CredentialContent; prefix: string }[],
-  ): Promise<void> {
-    checkIssuanceRequest(credentialTypeOf(query.credentialType), body, contents)
-    if (query.isValidateSchema === 'false') return
-    for (const { content } of contents) {
-      if (content.credential) await this.schemaCheck.check(orgId, content.credential)
+  ): Promise<OfferPlan[]> {
+    const type = credentialTypeOf(query.credentialType)
+    checkIssuanceRequest(type, body, contents)
+    if (type === 'INDY') {
+      // checkIssuanceRequest made sure of it.
+      const agent = await this.agents.forOrg(orgId)
+      const definition = await agent.resolveCredentialDefinition(body.credentialDefinitionId ?? '')
+      checkIndyAttributes(definition.schema.attrNames, contents)
+      const protocolVersion = body.protocolVersion === 'v1' ? 'v1' : 'v2'
+      return contents.map(({ content }) => indyPlan(definition, content, protocolVersion))
     }
+    if (query.isValidateSchema !== 'false') {
+      for (const { content } of contents) {
+        if (content.credential) await this.schemaCheck.check(orgId, content.credential)
+      }
+    }
+    return contents.map(({ content }) => jsonLdPlan(content))
   }
 
   private async agentIfAny(orgId: string): Promise<AgentClient | undefined> {

@@ -1,5 +1,10 @@
-import { InvalidInputError, NotFoundError, NotImplementedError } from '@idplane/common'
-import { checkIssuanceRequest, credentialTypeOf } from './issuance-input'
+import { InvalidInputError, NotFoundError } from '@idplane/common'
+import {
+  checkIndyAttributes,
+  checkIssuanceRequest,
+  credentialTypeOf,
+  isLegacyCredentialDefinitionId,
+} from './issuance-input'
 
 const credential = {
   '@context': ['https://www.w3.org/2018/credentials/v1'],
@@ -56,7 +61,7 @@ describe('checkIssuanceRequest', () => {
     expect(fieldsOf(() => checkIssuanceRequest('JSONLD', { protocolVersion: 'v1' }, []))).toEqual(['protocolVersion'])
   })
 
-  it('gives INDY its 400s before the 501', () => {
+  it('names what an INDY request lacks, and accepts a complete one', () => {
     expect(fieldsOf(() => checkIssuanceRequest('INDY', {}, [{ content: {}, prefix: '' }]))).toEqual([
       'credentialDefinitionId',
       'attributes',
@@ -65,6 +70,76 @@ describe('checkIssuanceRequest', () => {
       checkIssuanceRequest('INDY', { credentialDefinitionId: 'cd' }, [
         { content: { attributes: [{ name: 'a', value: 'b' }] }, prefix: '' },
       ]),
-    ).toThrow(NotImplementedError)
+    ).not.toThrow()
+  })
+
+  it('refuses an empty value marked isRequired, and a name given twice; an optional one may be empty', () => {
+    const attributes = [
+      { name: 'name', value: ' ', isRequired: true },
+      { name: 'age', value: '', isRequired: false },
+      { name: 'age', value: '3' },
+    ]
+    expect(
+      fieldsOf(() =>
+        checkIssuanceRequest('INDY', { credentialDefinitionId: 'cd' }, [
+          { content: { attributes }, prefix: 'credentialData[0].' },
+        ]),
+      ),
+    ).toEqual(['credentialData[0].attributes[0].value', 'credentialData[0].attributes[2].name'])
+  })
+
+  it('issues v1 only with a legacy credential definition id', () => {
+    const legacy = 'Th7MpTaRZVRYnPiabds81Y:3:CL:12:default'
+    const content = [{ content: { attributes: [{ name: 'a', value: 'b' }] }, prefix: '' }]
+    expect(isLegacyCredentialDefinitionId(legacy)).toBe(true)
+    expect(isLegacyCredentialDefinitionId('did:key:z6Mk/anoncreds/v0/CLAIM_DEF/1/default')).toBe(false)
+    expect(() =>
+      checkIssuanceRequest('INDY', { credentialDefinitionId: legacy, protocolVersion: 'v1' }, content),
+    ).not.toThrow()
+    expect(
+      fieldsOf(() =>
+        checkIssuanceRequest('INDY', { credentialDefinitionId: 'did:key:z6Mk', protocolVersion: 'v1' }, content),
+      ),
+    ).toEqual(['protocolVersion'])
+  })
+})
+
+describe('checkIndyAttributes', () => {
+  it('names each schema attribute missing and each unknown one', () => {
+    const error = (() => {
+      try {
+        checkIndyAttributes(
+          ['name', 'age'],
+          [
+            {
+              content: {
+                attributes: [
+                  { name: 'name', value: 'A' },
+                  { name: 'age', value: '3' },
+                ],
+              },
+              prefix: 'x[0].',
+            },
+            {
+              content: {
+                attributes: [
+                  { name: 'name', value: 'A' },
+                  { name: 'agee', value: '3' },
+                ],
+              },
+              prefix: 'x[1].',
+            },
+          ],
+        )
+      } catch (caught) {
+        return caught as InvalidInputError
+      }
+      return undefined
+    })()
+    expect(error).toBeInstanceOf(InvalidInputError)
+    expect(error?.fields).toEqual([
+      { field: 'x[1].attributes', message: expect.stringContaining('"age"') },
+      { field: 'x[1].attributes[1].name', message: expect.stringContaining('"agee"') },
+    ])
   })
 })

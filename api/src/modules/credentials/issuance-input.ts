@@ -1,14 +1,12 @@
-import { InvalidInputError, NotFoundError, NotImplementedError, type FieldError } from '@idplane/common'
+import { InvalidInputError, NotFoundError, type FieldError } from '@idplane/common'
 import { CREDENTIAL_TYPES, type CredentialType } from './issuance-record.entity'
 
 /** Spec: Credential issuance, `credentialType` "INDY default". */
 export const DEFAULT_CREDENTIAL_TYPE: CredentialType = 'INDY'
 
-export const INDY_NOT_AVAILABLE = 'AnonCreds (INDY) credentials are not available yet'
-
 /** The fields that carry one credential (an entry of `credentialData`/`credentialOffer`, or the OOB body). */
 export interface CredentialContent {
-  attributes?: unknown[]
+  attributes?: { name: string; value: string; isRequired?: boolean }[]
   credential?: Record<string, unknown>
   options?: { proofType: string; proofPurpose: string }
 }
@@ -27,12 +25,34 @@ export function credentialTypeOf(value: string | undefined): CredentialType {
   return type
 }
 
+/**
+ * A legacy (unqualified) Indy credential definition id, `<did>:3:CL:<schema>:<tag>`: the only kind the `indy`
+ * format of Issue Credential v1 carries.
+ */
+const LEGACY_CREDENTIAL_DEFINITION_ID = /^[1-9A-HJ-NP-Za-km-z]{21,22}:3:CL:[^:]+:.+$/
+
+export function isLegacyCredentialDefinitionId(id: string): boolean {
+  return LEGACY_CREDENTIAL_DEFINITION_ID.test(id)
+}
+
 /** What the spec requires of each credential for its type (spec: Errors 1, and the body fields). */
 export function contentProblems(type: CredentialType, content: CredentialContent, prefix: string): FieldError[] {
   if (type === 'INDY') {
-    return content.attributes && content.attributes.length > 0
-      ? []
-      : [{ field: `${prefix}attributes`, message: 'is required for credentialType INDY' }]
+    if (!content.attributes || content.attributes.length === 0)
+      return [{ field: `${prefix}attributes`, message: 'is required for credentialType INDY' }]
+    const problems: FieldError[] = []
+    const seen = new Set<string>()
+    content.attributes.forEach((attribute, index) => {
+      if (seen.has(attribute.name))
+        problems.push({ field: `${prefix}attributes[${index}].name`, message: `"${attribute.name}" appears twice` })
+      seen.add(attribute.name)
+      if (attribute.isRequired === true && attribute.value.trim() === '')
+        problems.push({
+          field: `${prefix}attributes[${index}].value`,
+          message: `"${attribute.name}" is required (isRequired) and must not be empty`,
+        })
+    })
+    return problems
   }
   const problems: FieldError[] = []
   if (!content.credential)
@@ -47,10 +67,9 @@ export function contentProblems(type: CredentialType, content: CredentialContent
 }
 
 /**
- * Checks a whole issuance request in the spec's order: the 400s first (for INDY too, so a client gets the same
- * answer it will get once INDY is served), then 501 for INDY.
- * @throws InvalidInputError naming every missing field
- * @throws NotImplementedError for INDY
+ * Checks a whole issuance request in the spec's order, without the agent: missing fields, and what the type and
+ * protocol version allow.
+ * @throws InvalidInputError naming every field at fault
  */
 export function checkIssuanceRequest(
   type: CredentialType,
@@ -64,7 +83,48 @@ export function checkIssuanceRequest(
   if (type === 'JSONLD' && request.protocolVersion === 'v1') {
     problems.push({ field: 'protocolVersion', message: 'JSON-LD credentials are issued with protocol v2 only' })
   }
+  if (
+    type === 'INDY' &&
+    request.protocolVersion === 'v1' &&
+    request.credentialDefinitionId &&
+    !isLegacyCredentialDefinitionId(request.credentialDefinitionId)
+  ) {
+    problems.push({
+      field: 'protocolVersion',
+      message:
+        'v1 (the indy format) needs a legacy credential definition id (<did>:3:CL:<schema>:<tag>); use v2 for this one',
+    })
+  }
   for (const { content, prefix } of contents) problems.push(...contentProblems(type, content, prefix))
   if (problems.length > 0) throw new InvalidInputError('Invalid issuance request', problems)
-  if (type === 'INDY') throw new NotImplementedError(INDY_NOT_AVAILABLE)
+}
+
+/**
+ * INDY: every entry's attributes against the attribute names of the credential definition's schema. AnonCreds
+ * signs a value for each schema attribute, so each must be given (an optional one may be empty), and none other.
+ * @throws InvalidInputError naming each missing and each unknown attribute
+ */
+export function checkIndyAttributes(
+  schemaAttributes: readonly string[],
+  contents: { content: CredentialContent; prefix: string }[],
+): void {
+  const known = new Set(schemaAttributes)
+  const problems: FieldError[] = []
+  for (const { content, prefix } of contents) {
+    const given = content.attributes ?? []
+    const names = new Set(given.map((attribute) => attribute.name))
+    for (const name of schemaAttributes) {
+      if (!names.has(name))
+        problems.push({ field: `${prefix}attributes`, message: `lacks "${name}", an attribute of the schema` })
+    }
+    given.forEach((attribute, index) => {
+      if (!known.has(attribute.name))
+        problems.push({
+          field: `${prefix}attributes[${index}].name`,
+          message: `"${attribute.name}" is not an attribute of the schema (${schemaAttributes.join(', ')})`,
+        })
+    })
+  }
+  if (problems.length > 0)
+    throw new InvalidInputError("The attributes do not match the credential definition's schema", problems)
 }

@@ -3,7 +3,7 @@ import { type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
 import { Organization } from '../orgs/organization.entity'
 
-/** Credential formats of the spec's `credentialType`; only JSONLD is issued today (INDY: 501). */
+/** Credential formats of the spec's `credentialType`: INDY (AnonCreds) and JSONLD (W3C). */
 export const CREDENTIAL_TYPES = ['INDY', 'JSONLD'] as const
 export type CredentialType = (typeof CREDENTIAL_TYPES)[number]
 

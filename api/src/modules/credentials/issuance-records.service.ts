@@ -26,7 +26,10 @@ export interface AgentExchangeReport {
 
 /** What the platform adds to a record it created itself (offer routes), never overwritten by events. */
 export type RecordDetails = Partial<
-  Pick<IssuanceRecord, 'credentialSummary' | 'schemaId' | 'outOfBandId' | 'emailId' | 'credentialType'>
+  Pick<
+    IssuanceRecord,
+    'credentialSummary' | 'schemaId' | 'credentialDefinitionId' | 'outOfBandId' | 'emailId' | 'credentialType'
+  >
 >
 
 /**

@@ -51,7 +51,7 @@ export class ProofsController {
   @HttpCode(201)
   @Authorized(PROOF_ROLES.verifiers)
   @OpenAPI({
-    summary: 'Request a proof over one connection (requestType=PRESENTATIONEXCHANGE; INDY answers 501 for now)',
+    summary: 'Request a proof over one connection (INDY: proofFormats.indy.attributes; PRESENTATIONEXCHANGE)',
   })
   @ResponseData(PROOF_SCHEMA, { errors: AGENT_ERRORS })
   async request(

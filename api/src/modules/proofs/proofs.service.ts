@@ -1,8 +1,13 @@
 import { performance } from 'node:perf_hooks'
 import { inject, injectable } from 'inversify'
 import QRCode from 'qrcode'
-import { InvalidInputError, Logger, NotFoundError, NotImplementedError } from '@idplane/common'
-import type { OobProofRequest, ProofRecordJson, RequestProofRequest } from '@idplane/common/agent-contract/admin-api'
+import { InvalidInputError, Logger, NotFoundError } from '@idplane/common'
+import type {
+  AnonCredsProofRequestInput,
+  OobProofRequest,
+  ProofRecordJson,
+  RequestProofRequest,
+} from '@idplane/common/agent-contract/admin-api'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { AgentClient } from '../../agent-client/agent-client'
@@ -23,12 +28,15 @@ import {
   type VerifiedProofResponse,
 } from './dto/proof.response'
 import type {
+  ConnectionProofRequestFieldsDto,
   OobProofRequestDto,
   ProofRequestFieldsDto,
   RequestProofDto,
   RequestProofV2Dto,
   RequestType,
 } from './dto/request-proof.dto'
+import { indyRequestFromAttributes, indyRequestFromJson } from './indy-proof-request'
+import { anonCredsProofView, verificationStatusOf } from './verified-proof'
 import { ProofMetrics } from './proof-metrics'
 import type { ProofRecord } from './proof-record.entity'
 import { ProofRecordsRepository, type ProofFields } from './proof-records.repository'
@@ -37,12 +45,16 @@ import { proofTransition } from './proof-states'
 /** The platform event announcing each new state of a proof record (docs/api-usage.md, "Events"). */
 export const PROOF_STATE_CHANGED = 'proof.state-changed'
 
-/** The request type the platform serves; `INDY` answers 501 until AnonCreds verification lands. */
 const PRESENTATION_EXCHANGE: RequestType = 'PRESENTATIONEXCHANGE'
+
+/** What a request asks the agent for: a DIF presentation definition, or an AnonCreds request and its protocol. */
+type AgentProofFormat =
+  | { presentationDefinition: Record<string, unknown> }
+  | { proofFormats: { anoncreds: AnonCredsProofRequestInput }; protocolVersion: 'v1' | 'v2' }
 
 /**
  * Verification (spec: Verification): proof requests through the organization's agent (DIF Presentation Exchange
- * over Present Proof v2), the organization's proof records kept from the agent's answers and events, and reads that
+ * over Present Proof v2; AnonCreds (INDY) over v1 in the `indy` format or v2 in the `anoncreds` format), the organization's proof records kept from the agent's answers and events, and reads that
  * add the agent's live data.
  */
 @injectable()
@@ -65,9 +77,9 @@ export class ProofsService {
 
   /** `POST /v1/orgs/:orgId/proofs`: one request over one connection; the record in `request-sent`. */
   public async request(orgId: string, requestType: RequestType, body: RequestProofDto): Promise<ProofResponse> {
-    const definition = this.presentationDefinitionOf(requestType, body)
+    const format = this.connectionFormatOf(requestType, body)
     const agent = await this.agents.forOrg(orgId)
-    const sent = await agent.requestProof(this.agentRequest(body.connectionId, definition, body))
+    const sent = await agent.requestProof(this.agentRequest(body.connectionId, format, body))
     const [record] = await this.records.transactional(() => this.applyAll(orgId, [sent], { requestType }))
     return toProofResponse(record)
   }
@@ -88,13 +100,13 @@ export class ProofsService {
         { field: 'connectionId', message: 'must not repeat a connection id' },
       ])
     }
-    const definition = this.presentationDefinitionOf(requestType, body)
+    const format = this.connectionFormatOf(requestType, body)
     const agent = await this.agents.forOrg(orgId)
     const sent: ProofRecordJson[] = []
     let failure: unknown
     for (const connectionId of body.connectionId) {
       try {
-        sent.push(await agent.requestProof(this.agentRequest(connectionId, definition, body)))
+        sent.push(await agent.requestProof(this.agentRequest(connectionId, format, body)))
       } catch (error) {
         failure = error
         if (error instanceof Error) error.message = `Connection ${connectionId}: ${error.message}`
@@ -122,12 +134,14 @@ export class ProofsService {
         { field: 'emailId', message: `must hold 1 to ${limit} addresses` },
       ])
     }
-    const definition = this.presentationDefinitionOf(requestType, body)
+    const format = this.formatOf(requestType, body, () =>
+      body.proofFormats?.indy ? indyRequestFromJson(body.proofFormats.indy) : undefined,
+    )
     const agent = await this.agents.forOrg(orgId)
     const created: { email: string | undefined; oob: OobProofRequest }[] = []
     for (const email of emails ?? [undefined]) {
       const oob = await agent.requestProofOutOfBand({
-        presentationDefinition: definition,
+        ...format,
         comment: body.comment,
         goalCode: body.goalCode,
         label: body.label,
@@ -195,7 +209,10 @@ export class ProofsService {
     return { ...toProofResponse(record), proofData: formData?.formData ?? null }
   }
 
-  /** Revealed values (each presented credential's subject) and the verification status. */
+  /**
+   * Revealed values (each presented credential's subject; for AnonCreds one object of every revealed value, and
+   * the attributes, groups and predicates by referent) and the verification status.
+   */
   public async verified(orgId: string, proofId: string): Promise<VerifiedProofResponse> {
     const record = await this.getRecord(orgId, proofId)
     const formData = await this.agentFormData(orgId, proofId)
@@ -204,11 +221,12 @@ export class ProofsService {
       proofId: record.id,
       state: record.state,
       isVerified,
-      verificationStatus: isVerified === null ? 'pending' : isVerified ? 'verified' : 'not-verified',
+      verificationStatus: verificationStatusOf(isVerified, record.state),
       errorMessage: record.errorMessage ?? null,
       revealed: (formData?.revealed ?? []).filter(
         (subject): subject is Record<string, unknown> => typeof subject === 'object' && subject !== null,
       ),
+      ...anonCredsProofView(formData?.anoncreds ?? null, isVerified),
     }
   }
 
@@ -291,17 +309,42 @@ export class ProofsService {
     return record
   }
 
-  private presentationDefinitionOf(requestType: RequestType, body: ProofRequestFieldsDto): Record<string, unknown> {
+  /** The connection routes: `proofFormats.indy.attributes` for INDY. */
+  private connectionFormatOf(requestType: RequestType, body: ConnectionProofRequestFieldsDto): AgentProofFormat {
+    return this.formatOf(requestType, body, () =>
+      body.proofFormats?.indy ? indyRequestFromAttributes(body.proofFormats.indy.attributes) : undefined,
+    )
+  }
+
+  /**
+   * Spec: Errors 2. `indyRequest` builds the AnonCreds request from the route's `proofFormats.indy` (undefined when
+   * it is absent). INDY defaults to Present Proof v2 (the `anoncreds` format, any identifiers); v1 carries the
+   * `indy` format.
+   */
+  private formatOf(
+    requestType: RequestType,
+    body: ProofRequestFieldsDto & { proofFormats?: { indy?: unknown } },
+    indyRequest: () => AnonCredsProofRequestInput | undefined,
+  ): AgentProofFormat {
     if (requestType === 'INDY') {
-      if (!body.proofFormats) {
-        throw new InvalidInputError('proofFormats is required when requestType is INDY', [
-          { field: 'proofFormats', message: 'is required when requestType is INDY' },
+      if (!body.proofFormats?.indy) {
+        throw new InvalidInputError('proofFormats is required when requestType is INDY (with its indy member)', [
+          { field: 'proofFormats', message: 'is required when requestType is INDY (with indy)' },
         ])
       }
-      throw new NotImplementedError(
-        `requestType INDY needs AnonCreds verification, which is not available yet; use requestType=${PRESENTATION_EXCHANGE}`,
-      )
+      if (body.protocolVersion !== undefined && body.protocolVersion !== 'v1' && body.protocolVersion !== 'v2') {
+        throw new InvalidInputError('INDY proofs use protocolVersion v1 or v2', [
+          { field: 'protocolVersion', message: 'must be v1 or v2 for INDY' },
+        ])
+      }
+      const request = indyRequest()
+      if (!request) throw new Error('proofFormats.indy was checked above')
+      return { proofFormats: { anoncreds: request }, protocolVersion: body.protocolVersion === 'v1' ? 'v1' : 'v2' }
     }
+    return { presentationDefinition: this.presentationDefinitionOf(body) }
+  }
+
+  private presentationDefinitionOf(body: ProofRequestFieldsDto): Record<string, unknown> {
     if (!body.presentationDefinition) {
       throw new InvalidInputError(`presentationDefinition is required when requestType is ${PRESENTATION_EXCHANGE}`, [
         { field: 'presentationDefinition', message: `is required when requestType is ${PRESENTATION_EXCHANGE}` },
@@ -318,12 +361,12 @@ export class ProofsService {
 
   private agentRequest(
     connectionId: string,
-    presentationDefinition: Record<string, unknown>,
+    format: AgentProofFormat,
     body: ProofRequestFieldsDto,
   ): RequestProofRequest {
     return {
       connectionId,
-      presentationDefinition,
+      ...format,
       comment: body.comment,
       goalCode: body.goalCode,
       autoAcceptProof: body.autoAcceptProof,

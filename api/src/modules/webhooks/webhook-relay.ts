@@ -22,6 +22,8 @@ const BATCH_SIZE = 100
  * killed process waits this long (plus the timeout) before another worker may attempt it.
  */
 const CLAIM_MARGIN_SECONDS = 5
+/** Webhooks whose opened secret is kept in memory; past this many the map starts again (a bound, not an LRU). */
+const OPENED_SECRETS_KEPT = 1_000
 
 /** The queue message: only the delivery's id; the row holds everything else. */
 interface DeliveryMessage {
@@ -50,6 +52,8 @@ export class WebhookRelay {
   private isStopped = true
   private again = false
   private commitExpectedUntil = 0
+  /** Opened secrets by webhook id, with the sealed value they came from (a re-registered secret seals anew). */
+  private readonly openedSecrets = new Map<string, { sealed: string; secret: string }>()
 
   public constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -195,16 +199,24 @@ export class WebhookRelay {
   private async send(delivery: ClaimedDelivery): Promise<{ result: AttemptResult; url: string }> {
     let url = delivery.targetUrl
     let secret: string | undefined
-    if (delivery.webhookId !== null) {
-      const webhook = await this.deliveries.webhook(delivery.webhookId)
-      if (webhook) {
-        url = webhook.url
-        secret = webhook.sealedSecret === null ? undefined : this.box.open(webhook.sealedSecret, delivery.webhookId)
-      }
+    if (delivery.webhookId !== null && delivery.webhook) {
+      url = delivery.webhook.url
+      secret = this.secretOf(delivery.webhookId, delivery.webhook.sealedSecret)
     }
     const body = deliveryBody(url, delivery.payload)
     const headers = deliveryHeaders(body, { deliveryId: delivery.id, secret })
     return { result: await postWebhook(url, body, headers, this.sendOptions), url }
+  }
+
+  /** The webhook's secret, opened once per sealed value (every delivery to a webhook carries the same one). */
+  private secretOf(webhookId: string, sealed: string | null): string | undefined {
+    if (sealed === null) return undefined
+    const cached = this.openedSecrets.get(webhookId)
+    if (cached?.sealed === sealed) return cached.secret
+    const secret = this.box.open(sealed, webhookId)
+    if (this.openedSecrets.size >= OPENED_SECRETS_KEPT) this.openedSecrets.clear()
+    this.openedSecrets.set(webhookId, { sealed, secret })
+    return secret
   }
 
   private async record(

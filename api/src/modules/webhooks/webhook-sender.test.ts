@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net'
 import { postWebhook } from './webhook-sender'
 
 describe('postWebhook', () => {
@@ -99,5 +99,64 @@ describe('postWebhook', () => {
     await new Promise((resolve) => closed.close(resolve))
     const result = await postWebhook(`http://127.0.0.1:${closedPort}/hook`, '{}', {}, allowed)
     expect(result).toEqual({ isSuccess: false, error: expect.stringContaining('ECONNREFUSED') })
+  })
+
+  it('keeps the connection to a receiver open between deliveries', async () => {
+    const sockets = new Set<unknown>()
+    answer = (req) => {
+      sockets.add(req.socket)
+      return 204
+    }
+    for (let index = 0; index < 3; index++) {
+      expect(await postWebhook(`http://127.0.0.1:${port}/hook`, `{"n":${index}}`, {}, allowed)).toEqual({
+        isSuccess: true,
+        status: 204,
+      })
+    }
+    expect(seen).toHaveLength(3)
+    expect(sockets.size).toBe(1)
+  })
+
+  it('sends again on a new connection when the receiver closed the kept-alive one as it was reused', async () => {
+    // Answers the first request of each connection and drops the connection at the second (an idle timeout race).
+    const requests: string[] = []
+    const connections: Socket[] = []
+    const raw = createTcpServer((socket) => {
+      connections.push(socket)
+      let served = 0
+      let buffered = ''
+      socket.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString()
+        const end = buffered.indexOf('\r\n\r\n')
+        if (end < 0) return
+        const length = Number(/content-length: (\d+)/i.exec(buffered)?.[1] ?? 0)
+        if (buffered.length < end + 4 + length) return
+        requests.push(buffered.slice(end + 4, end + 4 + length))
+        buffered = ''
+        if (++served > 1) {
+          socket.destroy()
+          return
+        }
+        socket.write('HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\nKeep-Alive: timeout=60\r\n\r\n')
+      })
+    })
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve))
+    const rawPort = (raw.address() as AddressInfo).port
+    try {
+      expect(await postWebhook(`http://127.0.0.1:${rawPort}/hook`, '{"n":1}', {}, allowed)).toEqual({
+        isSuccess: true,
+        status: 204,
+      })
+      expect(await postWebhook(`http://127.0.0.1:${rawPort}/hook`, '{"n":2}', {}, allowed)).toEqual({
+        isSuccess: true,
+        status: 204,
+      })
+      // The second body reached the receiver twice: on the dropped connection, then on a new one that answered.
+      expect(requests).toEqual(['{"n":1}', '{"n":2}', '{"n":2}'])
+      expect(connections).toHaveLength(2)
+    } finally {
+      for (const socket of connections) socket.destroy()
+      await new Promise((resolve) => raw.close(resolve))
+    }
   })
 })

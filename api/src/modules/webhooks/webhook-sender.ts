@@ -4,6 +4,15 @@ import { isIP, type LookupFunction } from 'node:net'
 import { InvalidInputError } from '@idplane/common'
 import { checkDeliveryTarget, type Resolver } from '../../infra/net/delivery-target'
 
+/**
+ * Connections to receivers are kept open between deliveries (a TCP and TLS handshake per event was a large part of
+ * a delivery's cost). Sockets are pooled by host name and port; a pooled socket was opened to an address checked
+ * then, and every delivery checks the name again before it may use one.
+ */
+const KEEP_ALIVE = { keepAlive: true, keepAliveMsecs: 1_000, maxFreeSockets: 16, scheduling: 'lifo' as const }
+const httpAgent = new http.Agent(KEEP_ALIVE)
+const httpsAgent = new https.Agent(KEEP_ALIVE)
+
 /** What one POST came to. `status` is absent when no answer came (refused target, network error, timeout). */
 export interface AttemptResult {
   isSuccess: boolean
@@ -22,7 +31,8 @@ export interface SendOptions {
 /**
  * POSTs one body. The target is checked (checkDeliveryTarget) right before the call and the connection goes to
  * the checked address, not to the name again, so DNS cannot point the call elsewhere in between. Any 2xx is a
- * success; redirects are not followed (a 3xx is a failure). The answer's body is read and dropped.
+ * success; redirects are not followed (a 3xx is a failure). The answer's body is read and dropped. A kept-alive
+ * connection the receiver closed as we reused it is retried once on a new one (receivers deduplicate by event id).
  */
 export async function postWebhook(
   url: string,
@@ -48,22 +58,38 @@ export async function postWebhook(
       (callback as (error: null, all: { address: string; family: number }[]) => void)(null, [{ address, family }])
     else callback(null, address, family)
   }
-  const client = target.url.protocol === 'https:' ? https : http
-  return new Promise<AttemptResult>((resolve) => {
+  const isHttps = target.url.protocol === 'https:'
+  const attempt = (agent: http.Agent | false) =>
+    send(isHttps ? https : http, target.url, body, headers, lookup, agent, options.timeoutMs)
+  const first = await attempt(isHttps ? httpsAgent : httpAgent)
+  return first.isStaleSocket ? (await attempt(false)).result : first.result
+}
+
+/** One request; `isStaleSocket` when a reused connection failed before any answer (closed by the receiver). */
+function send(
+  client: typeof http | typeof https,
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  lookup: LookupFunction,
+  agent: http.Agent | false,
+  timeoutMs: number,
+): Promise<{ result: AttemptResult; isStaleSocket: boolean }> {
+  return new Promise((resolve) => {
     let isSettled = false
-    const settle = (result: AttemptResult) => {
+    const settle = (result: AttemptResult, isStaleSocket = false) => {
       if (isSettled) return
       isSettled = true
       clearTimeout(timer)
-      resolve(result)
+      resolve({ result, isStaleSocket })
     }
     const request = client.request(
-      target.url,
+      url,
       {
         method: 'POST',
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         lookup,
-        agent: false,
+        agent,
       },
       (response) => {
         const status = response.statusCode ?? 0
@@ -79,12 +105,19 @@ export async function postWebhook(
       },
     )
     const timer = setTimeout(() => {
-      settle({ isSuccess: false, error: `Timeout: no answer within ${options.timeoutMs} ms` })
+      settle({ isSuccess: false, error: `Timeout: no answer within ${timeoutMs} ms` })
       request.destroy()
-    }, options.timeoutMs)
-    request.once('error', (error) => settle({ isSuccess: false, error: describe(error) }))
+    }, timeoutMs)
+    request.once('error', (error) =>
+      settle({ isSuccess: false, error: describe(error) }, request.reusedSocket && isConnectionReset(error)),
+    )
     request.end(body)
   })
+}
+
+function isConnectionReset(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code
+  return code === 'ECONNRESET' || code === 'EPIPE'
 }
 
 function describe(error: unknown): string {

@@ -43,8 +43,22 @@ export interface VerifiedProofResponse {
   /** `verified`, `not-verified` or `pending`. */
   verificationStatus: string
   errorMessage: string | null
-  /** The `credentialSubject` of each presented credential. */
+  /** The `credentialSubject` of each presented credential; AnonCreds: one object of every revealed value. */
   revealed: Record<string, unknown>[]
+  /** AnonCreds: each revealed attribute by referent (empty for Presentation Exchange). */
+  revealedAttributes: { referent: string; name: string; value: string }[]
+  /** AnonCreds: each group of attributes revealed from one credential. */
+  revealedAttributeGroups: { referent: string; values: Record<string, string> }[]
+  /** AnonCreds: what each predicate states (`age >= 18`); the value itself stays hidden. */
+  predicates: {
+    referent: string
+    name: string
+    condition: string
+    value: number
+    statement: string
+    /** true once the presentation verified; false when it did not (or before). */
+    satisfied: boolean
+  }[]
 }
 
 /** One out-of-band request of `POST /orgs/:orgId/proofs/oob`. */
@@ -111,6 +125,26 @@ export const VERIFIED_PROOF_SCHEMA = object<VerifiedProofResponse>('VerifiedProo
   verificationStatus: string,
   errorMessage: nullable(string),
   revealed: arrayOf(JSON_OBJECT),
+  revealedAttributes: arrayOf(object('RevealedAttribute', { referent: string, name: string, value: string })),
+  revealedAttributeGroups: arrayOf(
+    object('RevealedAttributeGroup', {
+      referent: string,
+      values: unchecked<Record<string, string>>('RevealedValues', {
+        type: 'object',
+        additionalProperties: { type: 'string' },
+      }),
+    }),
+  ),
+  predicates: arrayOf(
+    object('ProvenPredicate', {
+      referent: string,
+      name: string,
+      condition: string,
+      value: integer,
+      statement: string,
+      satisfied: boolean,
+    }),
+  ),
 })
 
 export const OOB_PROOF_SCHEMA = object<OobProofResponse>('OobProofRequest', {

@@ -6,10 +6,12 @@ import {
   IsBoolean,
   IsEmail,
   IsIn,
+  IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
   IsUUID,
+  Matches,
   MaxLength,
   ValidateNested,
 } from 'class-validator'
@@ -33,13 +35,69 @@ export const MAX_CONNECTION_IDS = 1000
 /** Likewise for the OOB e-mail list and OOB_BATCH_SIZE. */
 export const MAX_EMAILS = 10_000
 
+/** AnonCreds predicate conditions (spec: Verification, `condition`). */
+export const PREDICATE_CONDITIONS = ['>=', '<=', '>', '<'] as const
+export type PredicateCondition = (typeof PREDICATE_CONDITIONS)[number]
+
+/**
+ * One element of `proofFormats.indy.attributes` (spec: Verification). Which combinations are allowed (name or
+ * names, condition with value) is checked by indy-proof-request.ts, which names the element.
+ */
+export class IndyProofAttributeDto {
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(256) attributeName?: string
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(125)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(256, { each: true })
+  attributeNames?: string[]
+
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(500) schemaId?: string
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(500) credDefId?: string
+  @IsOptional() @IsIn(PREDICATE_CONDITIONS) condition?: PredicateCondition
+
+  /** AnonCreds compares 32-bit integers: a whole number as a string. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^-?\d{1,10}$/, { message: 'value must be a whole number as a string (for example "18")' })
+  value?: string
+}
+
+/** `proofFormats.indy` of the connection routes. */
+export class IndyAttributesProofDto {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(125)
+  @ValidateNested({ each: true })
+  @Type(() => IndyProofAttributeDto)
+  attributes: IndyProofAttributeDto[]
+}
+
+export class IndyAttributesProofFormatsDto {
+  /** Optional here so that a PRESENTATIONEXCHANGE request may carry an empty object; required for INDY. */
+  @IsOptional() @ValidateNested() @Type(() => IndyAttributesProofDto) indy?: IndyAttributesProofDto
+}
+
+/**
+ * `proofFormats.indy` of the out-of-band route: the AnonCreds proof request JSON (without the nonce). The maps'
+ * entries are checked by indy-proof-request.ts.
+ */
+export class IndyOobProofDto {
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(256) name?: string
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(64) version?: string
+  @IsOptional() @IsObject() requested_attributes?: Record<string, unknown>
+  @IsOptional() @IsObject() requested_predicates?: Record<string, unknown>
+}
+
+export class IndyOobProofFormatsDto {
+  @IsOptional() @ValidateNested() @Type(() => IndyOobProofDto) indy?: IndyOobProofDto
+}
+
 /** The fields every proof request shares (spec: Verification; Versioning 2: v1 and v2 differ in `connectionId`). */
 export class ProofRequestFieldsDto {
-  /** Required for `INDY`; AnonCreds is not available yet (501), but a missing one is still the spec's 400. */
-  @IsOptional()
-  @IsObject()
-  proofFormats?: Record<string, unknown>
-
   @IsOptional()
   @IsObject()
   @ValidateNested()
@@ -54,14 +112,23 @@ export class ProofRequestFieldsDto {
   @IsOptional() @IsBoolean() willConfirm?: boolean
 }
 
+/** The connection routes' fields: `proofFormats.indy.attributes` (required for INDY). */
+export class ConnectionProofRequestFieldsDto extends ProofRequestFieldsDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => IndyAttributesProofFormatsDto)
+  proofFormats?: IndyAttributesProofFormatsDto
+}
+
 /** `POST /v1/orgs/:orgId/proofs`. */
-export class RequestProofDto extends ProofRequestFieldsDto {
+export class RequestProofDto extends ConnectionProofRequestFieldsDto {
   @IsUUID()
   connectionId: string
 }
 
 /** `POST /v2/orgs/:orgId/proofs`: one request per connection (at most PROOF_REQ_CONN_LIMIT). */
-export class RequestProofV2Dto extends ProofRequestFieldsDto {
+export class RequestProofV2Dto extends ConnectionProofRequestFieldsDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_CONNECTION_IDS)
@@ -75,6 +142,13 @@ export class RequestProofV2Dto extends ProofRequestFieldsDto {
  * and `label`.
  */
 export class OobProofRequestDto extends ProofRequestFieldsDto {
+  /** `proofFormats.indy` holds the AnonCreds request (`requested_attributes`, `requested_predicates`). */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => IndyOobProofFormatsDto)
+  proofFormats?: IndyOobProofFormatsDto
+
   @IsOptional() @IsBoolean() isShortenUrl?: boolean
 
   @IsOptional()

@@ -1,0 +1,545 @@
+/**
+ * Cloud-wallet scale benchmark (issue 11, item 5): how a base agent's memory and the wallet routes' latency grow with
+ * the number of wallets.
+ *
+ *   npm run bench:cloud-wallet        (builds dist/ first, then runs this file)
+ *   BENCH_CW_WALLETS=1000 BENCH_CW_CONCURRENCY=10 BENCH_CW_ACTIVE=100 BENCH_CW_PROBES=50 npm run bench:cloud-wallet
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test AMQP_URL=amqp://guest:guest@127.0.0.1:5672 ...
+ *     (the API and the base agent on a fresh database of that server, the API's queue on RabbitMQ; else PGlite)
+ *
+ * Set-up: a base agent process from dist/ (multi-tenant, as the cloud-wallet e2e starts it, with the Node and malloc
+ * settings agents ship with), the built API as a process, configured with that base wallet by a platform admin, and
+ * an issuer organization whose agent the API runs. Users are inserted into the API's database before it starts and
+ * their access tokens signed with the API's own key (TokenService on its DATA_DIR/jwt key pair): the route under test
+ * is create-wallet, not sign-up (whose scrypt would dominate the run).
+ *
+ * 1. Wallets: BENCH_CW_WALLETS wallets through POST /v1/create-wallet, BENCH_CW_CONCURRENCY at a time, one user
+ *    each: latency p50/p95/p99 and the base agent's VmRSS when idle (settled, after its idle collection) with one
+ *    wallet and with all of them: MB per idle wallet.
+ * 2. Active holders: BENCH_CW_ACTIVE wallets at once each receive an invitation of the issuer organization (through
+ *    the API), connect, receive a JSON-LD credential offer and accept it: p50/p95 per step and in total.
+ * 3. Probe: GET /v1/did of one wallet, BENCH_CW_PROBES times in sequence, with one wallet on the agent and again with
+ *    all of them (after step 1): "no request of one tenant slowed by an idle one" is the ratio of the two.
+ *
+ * The last line is `cloud-wallet: MB/idle wallet X, create p95 Y ms, probe ratio Z (CPU C)`: Z is the probe's p50
+ * with all wallets over its p50 with one, C the same for its CPU per request (base agent + API).
+ */
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { Agent as HttpAgent } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+
+import { Logger } from '@idplane/common'
+import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '../common/agent-node-options'
+import { TokenService } from '../api/src/infra/auth/token.service'
+import { Database, type DatabaseTarget } from '../api/src/infra/db/database'
+import { persistedEntities } from '../api/src/infra/db/persisted-entities'
+import { API_MODULES } from '../api/src/modules'
+import { User } from '../api/src/modules/users/user.entity'
+import { aDegreeCredential, signingOptions } from '../test/fixtures/degree-credential'
+import { freshDatabase, type FreshDatabase } from '../test/helpers/database'
+import { type Agent, API_KEY, EventSink, startAgent, startSink, stopAgent } from './agent-harness'
+import { type ApiProcess, call, cpuMsOf, expectJson, percentile, positiveIntEnv, startApiProcess } from './api-harness'
+
+const WALLETS = positiveIntEnv('BENCH_CW_WALLETS', 1000)
+const CONCURRENCY = positiveIntEnv('BENCH_CW_CONCURRENCY', 10)
+const ACTIVE = Math.min(positiveIntEnv('BENCH_CW_ACTIVE', 100), WALLETS)
+const PROBES = positiveIntEnv('BENCH_CW_PROBES', 50)
+const SERVER_URL = process.env.DATABASE_URL
+
+const ADMIN_EMAIL = 'bench-platform-admin@example.test'
+const ISSUER_EMAIL = 'bench-issuer@example.test'
+/**
+ * How long a waiting holder sleeps between two reads of a state; each step's latency carries up to this much of
+ * polling. (100 holders reading every 100 ms put more load on the base agent than their exchanges did.)
+ */
+const POLL_MS = 500
+
+/** "Idle": resident size moved less than this over the window (the agent's idle collection has run by then). */
+const IDLE_WINDOW_MS = 10_000
+const IDLE_TOLERANCE_MB = 2
+const IDLE_MAX_WAIT_MS = 90_000
+
+const ACTIVE_STEPS = ['invitation', 'connect', 'org-record', 'offer', 'accept'] as const
+type ActiveStep = (typeof ACTIVE_STEPS)[number]
+
+interface BenchUser {
+  id: string
+  email: string
+  token: string
+}
+
+interface Context {
+  api: ApiProcess
+  http: HttpAgent
+  issuerToken: string
+  orgId: string
+  orgDid: string
+}
+
+function residentMb(pid: number | undefined): number {
+  const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  if (!match) throw new Error(`No VmRSS for process ${pid}`)
+  return Number(match[1]) / 1024
+}
+
+/** The agent's resident size once it has settled (see IDLE_*), and how long that took. */
+async function idleResidentMb(pid: number | undefined): Promise<{ mb: number; waitedMs: number }> {
+  const samples: number[] = []
+  const started = Date.now()
+  for (;;) {
+    samples.push(residentMb(pid))
+    const window = samples.slice(-(IDLE_WINDOW_MS / 1000 + 1))
+    const settled =
+      window.length > IDLE_WINDOW_MS / 1000 && Math.max(...window) - Math.min(...window) < IDLE_TOLERANCE_MB
+    if (settled || Date.now() - started > IDLE_MAX_WAIT_MS)
+      return { mb: samples.at(-1) ?? 0, waitedMs: Date.now() - started }
+    await sleep(1000)
+  }
+}
+
+/** CPU milliseconds so far of the base agent, the API, and the API's own child processes (the issuer's agent). */
+function cpuOf(base: Agent, api: ApiProcess): { base: number; api: number; children: number } {
+  const apiPid = api.child.pid ?? 0
+  let children = 0
+  try {
+    for (const pid of readFileSync(`/proc/${apiPid}/task/${apiPid}/children`, 'utf8').trim().split(/\s+/)) {
+      if (pid) children += cpuMsOf(Number(pid))
+    }
+  } catch {
+    // no children file (kernel without it): the issuer's share is left at 0
+  }
+  return { base: cpuMsOf(base.process.pid ?? 0), api: cpuMsOf(apiPid), children }
+}
+
+/** CPU milliseconds per operation of the base agent and the API between two cpuOf readings. */
+function cpuSince(
+  from: ReturnType<typeof cpuOf>,
+  to: ReturnType<typeof cpuOf>,
+  operations: number,
+): { base: number; api: number } {
+  return { base: (to.base - from.base) / operations, api: (to.api - from.api) / operations }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/**
+ * Users straight into the API's database (migrated here first), before the API opens it, and tokens signed with the
+ * key pair the API will load from `<dataDir>/jwt`.
+ */
+async function prepareUsers(target: DatabaseTarget, dataDir: string, count: number): Promise<BenchUser[]> {
+  const database = await Database.open(target, new Logger({}, 'warn'), persistedEntities(API_MODULES))
+  const emails = [
+    ADMIN_EMAIL,
+    ISSUER_EMAIL,
+    ...Array.from({ length: count }, (_, i) => `holder-${pad(i)}@example.test`),
+  ]
+  try {
+    const em = database.fork()
+    const users = emails.map((email) =>
+      em.create(User, {
+        email,
+        firstName: 'Bench',
+        lastName: 'User',
+        passwordHash: 'scrypt$unused',
+        isEmailVerified: true,
+      }),
+    )
+    await em.flush()
+    const tokens = new TokenService({
+      keyDir: path.join(dataDir, 'jwt'),
+      issuer: 'idplane',
+      audience: 'idplane-api',
+      // Long enough for the whole run.
+      accessTokenTtlSeconds: 6 * 3600,
+      refreshTokenTtlSeconds: 6 * 3600,
+    })
+    return users.map((user) => ({
+      id: user.id,
+      email: user.email,
+      token: tokens.signForUser(user, randomUUID()).accessToken,
+    }))
+  } finally {
+    await database.close()
+  }
+}
+
+function pad(index: number): string {
+  return String(index).padStart(5, '0')
+}
+
+/** Runs `work` on every item, `concurrency` at a time. */
+async function pool<T>(
+  items: T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
+  let next = 0
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++
+        await work(items[index], index)
+      }
+    }),
+  )
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 300_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
+    await sleep(POLL_MS)
+  }
+}
+
+function summary(values: number[]): { p50: number; p95: number; p99: number; mean: number } {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mean = sorted.reduce((sum, value) => sum + value, 0) / Math.max(1, sorted.length)
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), mean }
+}
+
+async function createWallet(context: Context, user: BenchUser, label: string): Promise<number> {
+  const started = performance.now()
+  await expectJson(
+    call(context.http, context.api.port, 'POST', '/v1/create-wallet', {
+      body: { label },
+      token: user.token,
+      timeoutMs: 120_000,
+    }),
+    201,
+    `create-wallet of ${user.email}`,
+  )
+  return performance.now() - started
+}
+
+/** `PROBES` sequential GET /v1/did of one wallet: milliseconds of each. */
+async function probe(context: Context, user: BenchUser): Promise<number[]> {
+  const times: number[] = []
+  for (let i = 0; i < PROBES; i++) {
+    const started = performance.now()
+    await expectJson(call(context.http, context.api.port, 'GET', '/v1/did', { token: user.token }), 200, 'probe')
+    times.push(performance.now() - started)
+  }
+  return times
+}
+
+/** One holder: invitation of the issuer organization, connection, a JSON-LD offer received and accepted. */
+async function activeHolder(context: Context, user: BenchUser, label: string): Promise<Record<ActiveStep, number>> {
+  const { http, api, issuerToken, orgId } = context
+  const asHolder = (method: string, route: string, body?: unknown) =>
+    call(http, api.port, method, route, { body, token: user.token, timeoutMs: 120_000 })
+  const asIssuer = (method: string, route: string, body?: unknown) =>
+    call(http, api.port, method, route, { body, token: issuerToken, timeoutMs: 120_000 })
+
+  // The credential's subject: a DID of the holder's own wallet (not timed: a once-per-wallet preparation).
+  const { did } = await expectJson<{ did: string }>(
+    asHolder('POST', '/v1/did', { method: 'key', keyType: 'ed25519' }),
+    201,
+    'holder DID',
+  )
+  const times = {} as Record<ActiveStep, number>
+  let started = performance.now()
+  const lap = (step: ActiveStep) => {
+    const now = performance.now()
+    times[step] = now - started
+    started = now
+  }
+
+  const invitation = await expectJson<{ invitationUrl: string; outOfBandRecord: { id: string } }>(
+    asIssuer('POST', `/v1/orgs/${orgId}/connections`, {}),
+    201,
+    'issuer invitation',
+  )
+  lap('invitation')
+
+  const received = await expectJson<{ connectionRecord: { id: string } }>(
+    asHolder('POST', '/v1/receive-invitation-url', {
+      invitationUrl: invitation.invitationUrl,
+      label,
+      autoAcceptConnection: true,
+      autoAcceptInvitation: true,
+      reuseConnection: false,
+    }),
+    201,
+    'receive invitation',
+  )
+  await waitFor('holder connection completed', async () => {
+    const one = await expectJson<{ state: string }>(
+      asHolder('GET', `/v1/connection/${received.connectionRecord.id}`),
+      200,
+      'holder connection',
+    )
+    return one.state === 'completed' ? true : undefined
+  })
+  lap('connect')
+  // The organization's side, found by the holder's label (zero-padded: no label is a part of another).
+  const issuerConnectionId = await waitFor('issuer connection completed', async () => {
+    const page = await expectJson<{ connections: { id: string; state: string; outOfBandId: string | null }[] }>(
+      asIssuer('GET', `/v1/orgs/${orgId}/connections?searchByText=${encodeURIComponent(label)}`),
+      200,
+      'issuer connections',
+    )
+    return page.connections.find(
+      (connection) => connection.outOfBandId === invitation.outOfBandRecord.id && connection.state === 'completed',
+    )?.id
+  })
+  lap('org-record')
+
+  const [offer] = await expectJson<{ threadId: string }[]>(
+    asIssuer('POST', `/v1/orgs/${orgId}/credentials/offer?credentialType=JSONLD&isValidateSchema=false`, {
+      credentialData: [
+        {
+          connectionId: issuerConnectionId,
+          credential: aDegreeCredential(context.orgDid, did, `Bachelor of Science ${label}`),
+          options: signingOptions(),
+        },
+      ],
+    }),
+    201,
+    'offer',
+  )
+  const offered = await waitFor('offer received', async () => {
+    const list = await expectJson<{ id: string; state: string }[]>(
+      asHolder('GET', `/v1/credential?threadId=${encodeURIComponent(offer.threadId)}`),
+      200,
+      'holder credentials',
+    )
+    return list.find((record) => record.state === 'offer-received')
+  })
+  lap('offer')
+
+  await expectJson(
+    asHolder('POST', '/v1/accept-offer', {
+      credentialRecordId: offered.id,
+      autoAcceptCredential: 'always',
+      credentialFormats: { jsonld: {} },
+    }),
+    201,
+    'accept offer',
+  )
+  await waitFor('credential done', async () => {
+    const one = await expectJson<{ state: string }>(
+      asHolder('GET', `/v1/credential/${offered.id}`),
+      200,
+      'holder credential',
+    )
+    return one.state === 'done' ? true : undefined
+  })
+  lap('accept')
+  return times
+}
+
+async function startIssuer(context: Omit<Context, 'orgDid' | 'orgId'>): Promise<{ orgId: string; orgDid: string }> {
+  const { http, api, issuerToken: token } = context
+  const org = await expectJson<{ id: string }>(
+    call(http, api.port, 'POST', '/v1/orgs', { body: { name: 'Bench Issuer', description: 'benchmark' }, token }),
+    201,
+    'create organization',
+  )
+  await expectJson(
+    call(http, api.port, 'POST', `/v1/orgs/${org.id}/agents/spinup`, { body: { label: 'Bench Issuer' }, token }),
+    201,
+    'spin-up',
+  )
+  await waitFor(
+    'issuer agent',
+    async () => {
+      const health = await expectJson<{ status: string }>(
+        call(http, api.port, 'GET', `/v1/orgs/${org.id}/agents/health`, { token }),
+        200,
+        'agent health',
+      )
+      return health.status === 'DID_CREATED' ? true : undefined
+    },
+    600_000,
+  )
+  const dids = await expectJson<{ did: string; isPrimaryDid: boolean }[]>(
+    call(http, api.port, 'GET', `/v1/orgs/${org.id}/dids`, { token }),
+    200,
+    'DIDs',
+  )
+  return { orgId: org.id, orgDid: (dids.find((did) => did.isPrimaryDid) ?? dids[0]).did }
+}
+
+function row(name: string, values: number[]): string {
+  const { p50, p95, p99 } = summary(values)
+  return `| ${name} | ${values.length} | ${p50.toFixed(0)} | ${p95.toFixed(0)} | ${p99.toFixed(0)} |`
+}
+
+async function main(): Promise<void> {
+  const load = () =>
+    loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')
+  const database: FreshDatabase | undefined = SERVER_URL ? await freshDatabase('postgres', SERVER_URL) : undefined
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-api-'))
+  console.log(
+    `cloud-wallet benchmark: ${cpus().length} cores, load ${load()}, ${new Date().toISOString()}, ` +
+      `${database ? 'PostgreSQL' : 'PGlite'}, ${process.env.AMQP_URL ? 'RabbitMQ' : 'embedded queue'}; ` +
+      `${WALLETS} wallets (${CONCURRENCY} at a time), ${ACTIVE} active holders, ${PROBES} probes`,
+  )
+  const sink = new EventSink()
+  const sinkServer = await startSink(sink)
+  // Idle sockets are closed after 2 s, before the API's 5 s keep-alive timeout: reusing one the server is closing
+  // at that moment ends the request with ECONNRESET (2 of 100 holders in one run).
+  const http = new HttpAgent({ keepAlive: true, timeout: 2000, maxSockets: Math.max(64, ACTIVE * 2) })
+  let api: ApiProcess | undefined
+  let base: Agent | undefined
+  try {
+    const target: DatabaseTarget = database ? database.target : { kind: 'pglite', dir: path.join(dataDir, 'pglite') }
+    let started = performance.now()
+    const [admin, issuer, ...holders] = await prepareUsers(target, dataDir, WALLETS)
+    console.log(`${holders.length + 2} users and tokens in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+
+    base = await startAgent('base', `http://127.0.0.1:${(sinkServer.address() as AddressInfo).port}/events`, {
+      ...(database?.target.kind === 'postgres' ? { databaseUrl: database.target.url } : {}),
+      env: { ...AGENT_MALLOC_ENV },
+      nodeArgs: [...AGENT_NODE_OPTIONS],
+    })
+    api = await startApiProcess(
+      process.execPath,
+      {
+        ...(database?.target.kind === 'postgres' ? { DATABASE_URL: database.target.url } : {}),
+        ...(process.env.AMQP_URL ? { AMQP_URL: process.env.AMQP_URL } : {}),
+        PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL,
+        // 100 holders at once on 2 shared cores: a DIDComm round trip can take longer than the default 30 s; the
+        // bench wants each step's time, not a 502.
+        AGENT_REQUEST_TIMEOUT_MS: '180000',
+      },
+      dataDir,
+    )
+    await expectJson(
+      call(http, api.port, 'POST', '/v1/configure/base-wallet', {
+        body: { agentEndpoint: base.adminUrl, apiKey: API_KEY, walletKey: 'bench-base-wallet-key-0001' },
+        token: admin.token,
+      }),
+      201,
+      'configure base wallet',
+    )
+    const partial = { api, http, issuerToken: issuer.token }
+    const context: Context = { ...partial, ...(await startIssuer(partial)) }
+
+    // One wallet: the probe's, and the baseline of memory.
+    const [prober, ...rest] = holders
+    await createWallet(context, prober, `bench-wallet-${pad(0)}`)
+    await probe(context, prober) // warm-up: the tenant's context, the API's caches
+    let cpuMark = cpuOf(base, api)
+    const probeOne = await probe(context, prober)
+    const probeOneCpu = cpuSince(cpuMark, cpuOf(base, api), PROBES)
+    const before = await idleResidentMb(base.process.pid)
+    console.log(`base agent idle with 1 wallet: ${before.mb.toFixed(1)} MB (settled in ${before.waitedMs} ms)`)
+
+    const cpuBeforeCreate = cpuOf(base, api)
+    started = performance.now()
+    const createMs: number[] = []
+    let done = 0
+    await pool(rest, CONCURRENCY, async (user, index) => {
+      createMs.push(await createWallet(context, user, `bench-wallet-${pad(index + 1)}`))
+      done++
+      if (done % 100 === 0) console.log(`  ${done} wallets, load ${load()}`)
+    })
+    const createWallMs = performance.now() - started
+    const cpuAfterCreate = cpuOf(base, api)
+    const after = await idleResidentMb(base.process.pid)
+    const perWalletMb = rest.length > 0 ? (after.mb - before.mb) / rest.length : Number.NaN
+    console.log(`base agent idle with ${WALLETS} wallets: ${after.mb.toFixed(1)} MB (settled in ${after.waitedMs} ms)`)
+
+    await probe(context, prober) // the same warm-up as with one wallet
+    cpuMark = cpuOf(base, api)
+    const probeAll = await probe(context, prober)
+    const probeAllCpu = cpuSince(cpuMark, cpuOf(base, api), PROBES)
+
+    started = performance.now()
+    const active = holders.slice(0, ACTIVE)
+    const cpuBefore = cpuOf(base, api)
+    const failures: string[] = []
+    const results = (
+      await Promise.all(
+        active.map((user, index) =>
+          activeHolder(context, user, `bench-wallet-${pad(index)}`).catch((error: unknown) => {
+            failures.push((error as Error).message)
+            return undefined
+          }),
+        ),
+      )
+    ).filter((times) => times !== undefined)
+    const activeWallMs = performance.now() - started
+    const cpuAfter = cpuOf(base, api)
+    const afterActive = await idleResidentMb(base.process.pid)
+
+    console.log(`\nload after: ${load()}`)
+    console.log('\n| measure | n | p50 ms | p95 ms | p99 ms |')
+    console.log('|---|---|---|---|---|')
+    console.log(row(`create-wallet (${CONCURRENCY} at a time)`, createMs))
+    console.log(row('probe GET /v1/did, 1 wallet', probeOne))
+    console.log(row(`probe GET /v1/did, ${WALLETS} wallets`, probeAll))
+    for (const step of ACTIVE_STEPS) {
+      console.log(
+        row(
+          `active: ${step}`,
+          results.map((times) => times[step]),
+        ),
+      )
+    }
+    console.log(
+      row(
+        'active: total',
+        results.map((times) => ACTIVE_STEPS.reduce((sum, step) => sum + times[step], 0)),
+      ),
+    )
+    const probeRatio = summary(probeAll).p50 / summary(probeOne).p50
+    // The latency ratio follows the machine's load between the two probes; the CPU ratio does not.
+    const probeCpuRatio = (probeAllCpu.base + probeAllCpu.api) / (probeOneCpu.base + probeOneCpu.api)
+    console.log(
+      `\ncreate: ${createMs.length} wallets in ${(createWallMs / 1000).toFixed(1)} s ` +
+        `(${((createMs.length / createWallMs) * 1000).toFixed(1)}/s); active: ${ACTIVE} holders in ` +
+        `${(activeWallMs / 1000).toFixed(1)} s`,
+    )
+    // CPU per wallet does not depend on what else runs on the machine, unlike the latencies.
+    console.log(
+      `CPU ms per create-wallet: base agent ${((cpuAfterCreate.base - cpuBeforeCreate.base) / rest.length).toFixed(1)}, ` +
+        `API ${((cpuAfterCreate.api - cpuBeforeCreate.api) / rest.length).toFixed(1)}`,
+    )
+    console.log(
+      `active: ${results.length} done, ${failures.length} failed${failures.length > 0 ? ` (first: ${failures[0]})` : ''}; ` +
+        `CPU s in the active phase: base agent ${((cpuAfter.base - cpuBefore.base) / 1000).toFixed(1)}, API ` +
+        `${((cpuAfter.api - cpuBefore.api) / 1000).toFixed(1)}, issuer agent ${((cpuAfter.children - cpuBefore.children) / 1000).toFixed(1)}`,
+    )
+    console.log(
+      `base agent VmRSS idle: ${before.mb.toFixed(1)} MB with 1 wallet, ${after.mb.toFixed(1)} MB with ${WALLETS}, ` +
+        `${afterActive.mb.toFixed(1)} MB after the active holders`,
+    )
+    console.log(
+      `probe p50: ${summary(probeOne).p50.toFixed(1)} ms with 1 wallet, ${summary(probeAll).p50.toFixed(1)} ms with ` +
+        `${WALLETS} (means ${summary(probeOne).mean.toFixed(1)} / ${summary(probeAll).mean.toFixed(1)})`,
+    )
+    // Unlike the latencies, CPU per probe does not depend on what else the shared machine runs.
+    console.log(
+      `probe CPU ms per request (base agent + API): ${probeOneCpu.base.toFixed(1)} + ${probeOneCpu.api.toFixed(1)} ` +
+        `with 1 wallet, ${probeAllCpu.base.toFixed(1)} + ${probeAllCpu.api.toFixed(1)} with ${WALLETS}`,
+    )
+    console.log(
+      `cloud-wallet: MB/idle wallet ${perWalletMb.toFixed(3)}, create p95 ${summary(createMs).p95.toFixed(0)} ms, ` +
+        `probe ratio ${probeRatio.toFixed(2)} (CPU ${probeCpuRatio.toFixed(2)})`,
+    )
+  } finally {
+    await api?.stop()
+    if (base) await stopAgent(base)
+    sinkServer.close()
+    http.destroy()
+    await database?.drop()
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})
