@@ -1,9 +1,5 @@
 import request from 'supertest'
-import { RequestContext } from '@mikro-orm/core'
-import { EntityManager } from '@mikro-orm/postgresql'
-import { AgentClients } from '../../api/src/agent-client/agent-clients'
 import { Ed25519Signer } from '../../api/src/modules/ledger/ledger-crypto'
-import type { AgentClient } from '../../api/src/agent-client/agent-client'
 import { startPlatform, type Platform } from '../helpers/platform'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 import { waitUntil } from '../helpers/agent-process'
@@ -26,8 +22,8 @@ const attribute = (name: string, schemaDataType = 'string') => ({
  * Issue 13, item 3, through the real platform: agents as processes, the platform ledger as the only AnonCreds
  * registry (no AGENT_ANONCREDS_TEST_REGISTRY_DIR). An issuer organization spun up with `method: 'indy'` gets a
  * did:indy on the ledger (resolvable with a DIDComm service), publishes an INDY schema and a credential definition
- * under it; a cloud-wallet user (the managed base agent) creates a did:indy through POST /v1/did; the issuer's
- * agent issues an INDY credential to the wallet and the wallet proves a predicate; the chain then verifies.
+ * under it; a cloud-wallet user (the managed base agent) creates a did:indy through POST /v1/did; the issuer
+ * issues an INDY credential through the API to the wallet, which proves a predicate the API verifies; the chain then verifies.
  * DATABASE_URL / AMQP_URL choose PostgreSQL and RabbitMQ; without them PGlite and the in-process queue.
  */
 describe(`organization and wallet DIDs on the platform ledger (${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded'})`, () => {
@@ -49,10 +45,6 @@ describe(`organization and wallet DIDs on the platform ledger (${process.env.DAT
     return body === undefined ? req : req.send(body)
   }
   const publicGet = (route: string) => request(platform.api.app).get(route)
-  const orgAgent = (): Promise<AgentClient> => {
-    const container = platform.api.runtime.container
-    return RequestContext.create(container.get(EntityManager), () => container.get(AgentClients).forOrg(orgId))
-  }
   /** A wallet call while the managed base agent may still be starting (503 with Retry-After). */
   const patiently = async (method: 'get' | 'post', route: string, body?: object) => {
     for (let attempt = 0; ; attempt += 1) {
@@ -168,71 +160,83 @@ describe(`organization and wallet DIDs on the platform ledger (${process.env.DAT
     expect(listed.map((entry) => entry.did)).toContain(walletDid)
   })
 
-  it("issues an INDY credential from the organization's agent to the wallet, which proves a predicate", async () => {
-    const agent = await orgAgent()
-    const invitation = await agent.createInvitation({ autoAcceptConnection: true })
+  it('issues an INDY credential through the API to the wallet, which proves a predicate; an unmet one fails', async () => {
+    const invitation = (await call('post', `/v1/orgs/${orgId}/connections`, {}).expect(201)).body.data as {
+      invitationUrl: string
+      outOfBandRecord: { id: string }
+    }
     await asHolder('post', '/v1/receive-invitation-url', { invitationUrl: invitation.invitationUrl }).expect(201)
     issuerConnectionId = await waitUntil(async () => {
-      const connections = await agent.listConnections({ outOfBandId: invitation.outOfBandRecord.id })
-      return connections.find((connection) => connection.state === 'completed')?.id
-    })
+      const page = await call('get', `/v1/orgs/${orgId}/connections?pageSize=100`).expect(200)
+      const items = page.body.data.connections as { id: string; state: string; outOfBandId: string }[]
+      return items.find((item) => item.outOfBandId === invitation.outOfBandRecord.id && item.state === 'completed')?.id
+    }, 120_000)
 
-    const offer = await agent.offerCredential({
-      connectionId: issuerConnectionId,
+    const offered = await call('post', `/v1/orgs/${orgId}/credentials/offer?credentialType=INDY`, {
+      credentialDefinitionId,
       protocolVersion: 'v2',
-      credentialFormats: {
-        anoncreds: {
-          credentialDefinitionId,
+      credentialData: [
+        {
+          connectionId: issuerConnectionId,
           attributes: [
-            { name: 'name', value: 'Ada' },
-            { name: 'age', value: '36' },
+            { name: 'name', value: 'Ada', isRequired: true },
+            { name: 'age', value: '36', isRequired: true },
           ],
         },
-      },
-      autoAcceptCredential: 'always',
-    })
+      ],
+    }).expect(201)
+    const [issued] = offered.body.data as Rec[]
     const walletOffer = await waitUntil(async () => {
-      const list = (await asHolder('get', `/v1/credential?threadId=${offer.threadId}`).expect(200)).body.data as Rec[]
+      const list = (await asHolder('get', `/v1/credential?threadId=${issued?.threadId}`).expect(200)).body.data as Rec[]
       return list.find((record) => record.state === 'offer-received')
-    })
+    }, 120_000)
     await asHolder('post', '/v1/accept-offer', {
       credentialRecordId: walletOffer.id,
       autoAcceptCredential: 'always',
       credentialFormats: { anoncreds: {} },
     }).expect(201)
-    await waitUntil(async () => ((await agent.getCredential(offer.id)).state === 'done' ? true : undefined))
+    await waitUntil(async () => {
+      const record = (await call('get', `/v1/orgs/${orgId}/credentials/${issued?.id}`).expect(200)).body.data as Rec
+      return record.state === 'done' ? true : undefined
+    }, 120_000)
 
-    const restrictions = [{ cred_def_id: credentialDefinitionId }]
-    const proofRequest = async (minimumAge: number) => {
-      const requested = await agent.requestProof({
+    const requestProof = async (minimumAge: string) => {
+      const requested = await call('post', `/v1/orgs/${orgId}/proofs?requestType=INDY`, {
         connectionId: issuerConnectionId,
-        protocolVersion: 'v2',
         proofFormats: {
-          anoncreds: {
-            name: 'membership check',
-            version: '1.0',
-            requested_attributes: { name: { name: 'name', restrictions } },
-            requested_predicates: { adult: { name: 'age', p_type: '>=', p_value: minimumAge, restrictions } },
+          indy: {
+            attributes: [
+              { attributeName: 'name', credDefId: credentialDefinitionId },
+              { attributeName: 'age', condition: '>=', value: minimumAge, credDefId: credentialDefinitionId },
+            ],
           },
         },
-      })
+      }).expect(201)
+      const proof = requested.body.data as Rec
       const walletRequest = await waitUntil(async () => {
-        const list = (await asHolder('get', `/v1/proofs?threadId=${requested.threadId}`).expect(200)).body.data as Rec[]
+        const list = (await asHolder('get', `/v1/proofs?threadId=${proof.threadId}`).expect(200)).body.data as Rec[]
         return list.find((record) => record.state === 'request-received')
-      })
-      return { verifierRecordId: requested.id, walletRecordId: walletRequest.id }
+      }, 120_000)
+      return { proofId: proof.id, walletRecordId: walletRequest.id }
     }
 
-    const met = await proofRequest(18)
+    const met = await requestProof('18')
     await asHolder('post', '/v1/proofs/accept-request', { proofRecordId: met.walletRecordId }).expect(201)
     await waitUntil(async () => {
-      const state = (await agent.getProof(met.verifierRecordId)).state
-      return ['presentation-received', 'done'].includes(state) ? true : undefined
-    })
-    expect((await agent.verifyProof(met.verifierRecordId)).isVerified).toBe(true)
+      const record = (await call('get', `/v1/orgs/${orgId}/proofs/${met.proofId}`).expect(200)).body.data as Rec
+      return ['presentation-received', 'done'].includes(record.state) ? true : undefined
+    }, 120_000)
+    const verified = await call('post', `/v1/orgs/${orgId}/proofs/${met.proofId}/verify`).expect(201)
+    expect(verified.body.data.isVerified).toBe(true)
+    const shown = (await call('get', `/v1/orgs/${orgId}/verified-proofs/${met.proofId}`).expect(200)).body.data as {
+      revealedAttributes: { name: string; value: string }[]
+      predicates: { statement: string }[]
+    }
+    expect(shown.revealedAttributes).toEqual([expect.objectContaining({ name: 'name', value: 'Ada' })])
+    expect(shown.predicates.map((predicate) => predicate.statement)).toEqual(['age >= 18'])
 
     // 36 is not >= 40: the wallet cannot build the proof.
-    const unmet = await proofRequest(40)
+    const unmet = await requestProof('40')
     const refused = await asHolder('post', '/v1/proofs/accept-request', { proofRecordId: unmet.walletRecordId })
     expect(refused.status).toBeGreaterThanOrEqual(400)
     expect(refused.status).toBeLessThan(500)
