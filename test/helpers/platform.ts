@@ -15,8 +15,8 @@ export interface Platform {
   api: TestApi
   /** `http://127.0.0.1:<port>`: the public and the internal URL. */
   baseUrl: string
-  /** Provisions the organization's agent through the API and waits until it has its DID. */
-  spinUp(orgId: string, token: string, label: string): Promise<void>
+  /** Provisions the organization's agent through the API (its first DID: `method`, default key) and waits for it. */
+  spinUp(orgId: string, token: string, label: string, method?: 'key' | 'indy'): Promise<void>
   stop(): Promise<void>
 }
 
@@ -46,11 +46,11 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
     return {
       api,
       baseUrl,
-      spinUp: async (orgId, token, label) => {
+      spinUp: async (orgId, token, label, method = 'key') => {
         await request(app)
           .post(`/v1/orgs/${orgId}/agents/spinup`)
           .set('Authorization', `Bearer ${token}`)
-          .send({ label, method: 'key' })
+          .send({ label, method })
           .expect(201)
         const agent = await waitUntil(async () => {
           const health = await request(app)

@@ -191,14 +191,15 @@ describe('cloud wallet', () => {
     ofAlice.outOfBandId = invitation.body.data.outOfBandRecord.id
   })
 
-  it('creates DIDs (key, peer, web) in the wallet; indy is 501 until the ledger work', async () => {
+  it('creates DIDs (key, peer, web) in the wallet; indy on another network is 400, polygon 501', async () => {
     const key = await as(alice).post('/v1/did', { method: 'key', keyType: 'ed25519' }).expect(201)
     ofAlice.did = key.body.data.did
     expect(ofAlice.did).toMatch(/^did:key:/)
     expect((await as(alice).post('/v1/did', { method: 'peer', keyType: 'ed25519' })).status).toBe(201)
     expect(
       (await as(alice).post('/v1/did', { method: 'indy', keyType: 'ed25519', network: 'bcovrin:testnet' })).status,
-    ).toBe(501)
+    ).toBe(400)
+    expect((await as(alice).post('/v1/did', { method: 'polygon', keyType: 'secp256k1' })).status).toBe(501)
     expect((await as(alice).post('/v1/did', { method: 'web', keyType: 'ed25519' })).status).toBe(400)
     expect((await as(alice).post('/v1/did', { method: 'ethr', keyType: 'ed25519' })).status).toBe(400)
     const dids = (await as(alice).get('/v1/did').expect(200)).body.data.map((entry: { did: string }) => entry.did)

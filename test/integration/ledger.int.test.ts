@@ -8,6 +8,9 @@ import { ledgerSigningBytes, nymPossessionBytes } from '@idplane/common/agent-co
 import { decodeBase58, encodeBase58 } from '../../common/base58'
 import { readCredentialDefinition } from '../../agent/src/anoncreds/credential-definition'
 import { Database } from '../../api/src/infra/db/database'
+import { SecretBox } from '../../api/src/infra/crypto/secret-box'
+import { BASE_WALLET_SCOPE } from '../../api/src/modules/cloud-wallet/base-wallet.entity'
+import { CloudWalletsRepository } from '../../api/src/modules/cloud-wallet/cloud-wallets.repository'
 import { factoryClassKey } from '../../api/src/infra/tokens'
 import { Ed25519Signer } from '../../api/src/modules/ledger/ledger-crypto'
 import { LedgerService } from '../../api/src/modules/ledger/ledger.module'
@@ -109,6 +112,25 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
     expect(again.body.data.seqNo).toBe(created.body.data.seqNo)
     const rows = await sql(`select requested_by_org_id from ledger_transactions where object_id = '${issuer.did}'`)
     expect(rows).toEqual([{ requested_by_org_id: orgId }])
+  })
+
+  it("writes a NYM the cloud wallet's base agent asks for with the base wallet's API key, for no organization", async () => {
+    const baseApiKey = randomBytes(24).toString('base64url')
+    const box = api.runtime.container.get(factoryClassKey(SecretBox))
+    const tenantDid = new Ed25519Signer(randomBytes(32))
+    // No base wallet yet: the key is no one's.
+    await nymRequest(tenantDid, baseApiKey).expect(401)
+    await api.runtime.container.get(CloudWalletsRepository).saveBaseWallet({
+      agentEndpoint: 'http://127.0.0.1:9',
+      encryptedApiKey: box.seal(baseApiKey, BASE_WALLET_SCOPE),
+      encryptedWalletKey: box.seal('wallet-key', BASE_WALLET_SCOPE),
+      configuredBy: null,
+    })
+    const created = await nymRequest(tenantDid, baseApiKey).expect(201)
+    expect(created.body.data).toMatchObject({ type: 'NYM', objectId: tenantDid.did })
+    const rows = await sql(`select requested_by_org_id from ledger_transactions where object_id = '${tenantDid.did}'`)
+    expect(rows).toEqual([{ requested_by_org_id: null }])
+    await nymRequest(new Ed25519Signer(randomBytes(32)), `${baseApiKey}x`).expect(401)
   })
 
   it('refuses NYM requests without a valid agent token, with a bad proof, or with another verkey for a DID', async () => {

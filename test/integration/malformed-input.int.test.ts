@@ -485,7 +485,7 @@ describe('malformed input on every endpoint', () => {
     )
   })
 
-  it('never answers 5xx on the base agent event route and the wallet webhook routes of a user with a wallet', async () => {
+  it('never answers 5xx on the base agent event and NYM routes and the wallet webhook routes of a user with a wallet', async () => {
     // A base wallet and a wallet as rows only: these routes need no agent (the API key is the event token).
     const apiKey = 'malformed-input-base-api-key'
     const container = api.runtime.container
@@ -544,6 +544,25 @@ describe('malformed input on every endpoint', () => {
         { numRuns: 40, seed: 20261124 },
       )
     }
+    // The base agent also asks for NYMs with its API key (its tenants' did:indy): hostile NYM requests reach the ledger.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          hostileJson,
+          fc.record({ did: hostileScalar, verkey: hostileScalar, signature: hostileScalar }, { requiredKeys: [] }),
+        ),
+        async (body) => {
+          const res = await request(api.app)
+            .post('/v1/ledger/nyms')
+            .set('Authorization', `Bearer ${apiKey}`)
+            .set('Content-Type', 'application/json')
+            .send(JSON.stringify(body) ?? 'null')
+          assertErrorShape(res, 'POST /v1/ledger/nyms with the base wallet API key')
+          expect(res.status).not.toBe(401)
+        },
+      ),
+      { numRuns: 80, seed: 20261124 },
+    )
   })
 
   it('never answers 5xx to ledger writes and reads whose fields are hostile', async () => {

@@ -7,7 +7,8 @@ import type { AgentStatus } from './org-agent.states'
 export const AGENT_RUNTIMES = ['process', 'kubernetes'] as const
 export type AgentRuntimeKind = (typeof AGENT_RUNTIMES)[number]
 
-export const DID_METHODS = ['key', 'web', 'peer'] as const
+/** `indy`: a did:indy DID the agent writes to the platform ledger (NYM through the trustee, then its endpoint). */
+export const DID_METHODS = ['key', 'web', 'peer', 'indy'] as const
 export type DidMethod = (typeof DID_METHODS)[number]
 
 /**

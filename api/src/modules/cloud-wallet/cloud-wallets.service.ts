@@ -1,4 +1,4 @@
-import { injectable } from 'inversify'
+import { inject, injectable } from 'inversify'
 import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import {
   ConflictError,
@@ -22,6 +22,10 @@ import type {
 } from '@idplane/common/agent-contract/admin-api'
 import type { AgentClient } from '../../agent-client/agent-client'
 import type { Principal } from '../../infra/auth/token.service'
+import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { TOKENS } from '../../infra/tokens'
+import { ledgerConfig, type LedgerConfig } from '../ledger/ledger.config'
 import { toAgentReceiveOptions, type ReceiveInvitationUrlDto } from '../connections/dto/receive-invitation.dto'
 import { BaseWalletService } from './base-wallet.service'
 import type { CloudWallet } from './cloud-wallet.entity'
@@ -46,9 +50,24 @@ import { toCloudWalletResponse, type CloudWalletResponse } from './dto/wallet.re
 
 export const NO_WALLET = 'You have no cloud wallet: create one first with POST /v1/create-wallet'
 
-const AGENT_DID_METHODS: readonly string[] = ['key', 'peer', 'web'] satisfies AgentDidMethod[]
-/** Ledger methods the spec names that wait for the ledger work (docs/decisions.md, "Cloud wallet"). */
-const LEDGER_DID_METHODS: readonly string[] = ['indy', 'polygon']
+const AGENT_DID_METHODS: readonly string[] = ['key', 'peer', 'web', 'indy'] satisfies AgentDidMethod[]
+/** Ledger methods the spec names that this platform has no ledger for (docs/decisions.md, "Cloud wallet"). */
+const LEDGER_DID_METHODS: readonly string[] = ['polygon']
+
+/**
+ * `network` of an `indy` DID: the platform ledger is the only network, so absent, its namespace (`idplane`) or
+ * that namespace in did:indy style (`did:indy:idplane`) are accepted, anything else is a 400 rather than a DID
+ * silently written to another network than the one asked for.
+ * @throws InvalidInputError naming `network`
+ */
+export function checkIndyNetwork(network: string | undefined, namespace: string): void {
+  if (network === undefined) return
+  const given = network.trim()
+  if (given === namespace || given === `did:indy:${namespace}`) return
+  throw new InvalidInputError(`Unknown network ${given}: this platform's ledger is ${namespace}`, [
+    { field: 'network', message: `network must be ${namespace} (or did:indy:${namespace}) or absent` },
+  ])
+}
 
 type UserPrincipal = Extract<Principal, { kind: 'user' }>
 
@@ -61,6 +80,7 @@ type UserPrincipal = Extract<Principal, { kind: 'user' }>
 @injectable()
 export class CloudWalletsService {
   private readonly log: Logger
+  private readonly ledger: LedgerConfig
 
   public constructor(
     private readonly base: BaseWalletService,
@@ -68,9 +88,11 @@ export class CloudWalletsService {
     private readonly records: WalletRecordsRepository,
     private readonly walletRecords: WalletRecords,
     private readonly webhooks: WebhooksService,
+    @inject(TOKENS.Config) config: Config,
     logger: Logger,
   ) {
     this.log = logger.child({ component: 'cloud-wallet' })
+    this.ledger = sectionOf(config, ledgerConfig)
   }
 
   /**
@@ -205,13 +227,13 @@ export class CloudWalletsService {
   }
 
   /**
-   * @throws NotImplementedError (501) for ledger methods and for importing an existing `did`
-   * @throws InvalidInputError for another method, or `web` without `domain`
+   * @throws NotImplementedError (501) for `polygon` and for importing an existing `did`
+   * @throws InvalidInputError for another method, `web` without `domain`, or `indy` on another `network`
    */
   public async createDid(principal: Principal, body: CreateWalletDidDto): Promise<CreatedDid> {
     const method = body.method.trim().toLowerCase()
     if (LEDGER_DID_METHODS.includes(method)) {
-      throw new NotImplementedError(`DID method ${method} needs the ledger support, which is not available yet`)
+      throw new NotImplementedError(`DID method ${method} needs a ledger this platform does not have`)
     }
     if (!AGENT_DID_METHODS.includes(method)) {
       throw new InvalidInputError('Unsupported DID method', [
@@ -229,6 +251,7 @@ export class CloudWalletsService {
         { field: 'domain', message: 'domain is required' },
       ])
     }
+    if (method === 'indy') checkIndyNetwork(body.network, this.ledger.namespace)
     const tenant = await this.tenantOf(principal)
     return tenant.createDid({
       method: method as AgentDidMethod,

@@ -1,7 +1,7 @@
 import { injectable, inject } from 'inversify'
 import { Body, Get, HeaderParam, HttpCode, JsonController, Param, Post, QueryParam, Res } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
-import { InvalidInputError } from '@idplane/common'
+import { InvalidInputError, UnauthenticatedError } from '@idplane/common'
 import { LEDGER_PATH } from '@idplane/common/agent-contract/ledger'
 import type { Config } from '../../infra/config'
 import { sectionOf } from '../../infra/config-section'
@@ -10,6 +10,7 @@ import { ClientIp } from '../../infra/rate-limit/client-ip'
 import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
 import { TOKENS } from '../../infra/tokens'
 import { AgentEventsService } from '../agents/agent-events.service'
+import { WalletEventsService } from '../cloud-wallet/wallet-events.service'
 import type { ChainCheck } from './ledger-chain'
 import { ledgerConfig, type LedgerConfig } from './ledger.config'
 import {
@@ -60,7 +61,8 @@ export function wholeNumber(
 
 /**
  * The platform ledger over HTTP (docs/decisions.md, "Ledger (issue 13)"): public reads and signed writes (no
- * platform token: the signature is the authorization), and NYM requests by agents with their event token.
+ * platform token: the signature is the authorization), and NYM requests by agents with their event token (the
+ * cloud wallet's base agent: the base wallet's API key).
  */
 @injectable()
 @JsonController(LEDGER_PATH)
@@ -71,6 +73,7 @@ export class LedgerController {
   public constructor(
     private readonly ledger: LedgerService,
     private readonly agentEvents: AgentEventsService,
+    private readonly walletEvents: WalletEventsService,
     private readonly rateLimiter: RateLimiter,
     @inject(TOKENS.Config) config: Config,
   ) {
@@ -86,7 +89,8 @@ export class LedgerController {
 
   @Post('/nyms')
   @OpenAPI({
-    summary: 'An agent asks the trustee to write the NYM of a DID it holds (agent event token; proof of possession)',
+    summary:
+      'An agent asks the trustee to write the NYM of a DID it holds (agent event token, or the base wallet API key for the cloud wallet agent; proof of possession)',
     security: [{ bearer: [] }],
   })
   @ResponseData(TRANSACTION_SCHEMA, { errors: [400, 401, 409], alsoAnswers: [201] })
@@ -96,7 +100,7 @@ export class LedgerController {
     @Res() res: StatusSetter,
   ): Promise<Envelope<TransactionView>> {
     const header = /^Bearer (\S+)$/.exec(authorization ?? '')
-    const orgId = await this.agentEvents.authenticate(header?.[1])
+    const orgId = await this.requesterOf(header?.[1])
     if (!isObject(body)) {
       throw new InvalidInputError('Invalid NYM request', [{ field: 'body', message: 'body must be an object' }])
     }
@@ -107,6 +111,21 @@ export class LedgerController {
     if (!isNew) return ok(transaction, 'NYM already on the ledger')
     res.status(201)
     return created(transaction, 'NYM written')
+  }
+
+  /**
+   * The organization whose agent holds the token, or null for the cloud wallet's base agent, which has no
+   * organization and posts with the base wallet's API key (as on its event route).
+   * @throws UnauthenticatedError when the token is neither
+   */
+  private async requesterOf(token: string | undefined): Promise<string | null> {
+    try {
+      return await this.agentEvents.authenticate(token)
+    } catch (error) {
+      if (!(error instanceof UnauthenticatedError) || !token) throw error
+      await this.walletEvents.authenticate(token)
+      return null
+    }
   }
 
   @Post('/transactions')

@@ -175,7 +175,7 @@ export class LedgerService {
    */
   public async requestNym(
     body: { did: string; verkey: string; signature: string },
-    orgId: string,
+    orgId: string | null,
   ): Promise<{ transaction: TransactionView; isNew: boolean }> {
     this.checkNym(body)
     if (typeof body.signature !== 'string' || body.signature.length > 200) {
@@ -187,7 +187,7 @@ export class LedgerService {
         { field: 'signature', message: 'signature must be the verkey owner signature of the NYM request' },
       ])
     }
-    return this.writeNym({ did: body.did, verkey: body.verkey }, orgId)
+    return this.writeNym({ did: body.did, verkey: body.verkey }, orgId ?? undefined)
   }
 
   /**
