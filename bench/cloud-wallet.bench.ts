@@ -27,7 +27,6 @@
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { Agent as HttpAgent } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -41,7 +40,8 @@ import { API_MODULES } from '../api/src/modules'
 import { User } from '../api/src/modules/users/user.entity'
 import { aDegreeCredential, signingOptions } from '../test/fixtures/degree-credential'
 import { freshDatabase, type FreshDatabase } from '../test/helpers/database'
-import { type Agent, API_KEY, EventSink, startAgent, startSink, stopAgent } from './agent-harness'
+import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
+import { type Agent, API_KEY, startAgent, stopAgent } from './agent-harness'
 import { type ApiProcess, call, cpuMsOf, expectJson, percentile, positiveIntEnv, startApiProcess } from './api-harness'
 
 const WALLETS = positiveIntEnv('BENCH_CW_WALLETS', 1000)
@@ -386,8 +386,6 @@ async function main(): Promise<void> {
       `${database ? 'PostgreSQL' : 'PGlite'}, ${process.env.AMQP_URL ? 'RabbitMQ' : 'embedded queue'}; ` +
       `${WALLETS} wallets (${CONCURRENCY} at a time), ${ACTIVE} active holders, ${PROBES} probes`,
   )
-  const sink = new EventSink()
-  const sinkServer = await startSink(sink)
   // Idle sockets are closed after 2 s, before the API's 5 s keep-alive timeout: reusing one the server is closing
   // at that moment ends the request with ECONNRESET (2 of 100 holders in one run).
   const http = new HttpAgent({ keepAlive: true, timeout: 2000, maxSockets: Math.max(64, ACTIVE * 2) })
@@ -399,11 +397,6 @@ async function main(): Promise<void> {
     const [admin, issuer, ...holders] = await prepareUsers(target, dataDir, WALLETS)
     console.log(`${holders.length + 2} users and tokens in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 
-    base = await startAgent('base', `http://127.0.0.1:${(sinkServer.address() as AddressInfo).port}/events`, {
-      ...(database?.target.kind === 'postgres' ? { databaseUrl: database.target.url } : {}),
-      env: { ...AGENT_MALLOC_ENV },
-      nodeArgs: [...AGENT_NODE_OPTIONS],
-    })
     api = await startApiProcess(
       process.execPath,
       {
@@ -416,6 +409,13 @@ async function main(): Promise<void> {
       },
       dataDir,
     )
+    // The base agent posts its tenants' events to the API's wallet event route with its API key as token: the
+    // wallet lists the holders poll read the records those events keep.
+    base = await startAgent('base', `http://127.0.0.1:${api.port}${BASE_WALLET_EVENTS_PATH}`, {
+      ...(database?.target.kind === 'postgres' ? { databaseUrl: database.target.url } : {}),
+      env: { ...AGENT_MALLOC_ENV, AGENT_EVENT_TOKEN: API_KEY },
+      nodeArgs: [...AGENT_NODE_OPTIONS],
+    })
     await expectJson(
       call(http, api.port, 'POST', '/v1/configure/base-wallet', {
         body: { agentEndpoint: base.adminUrl, apiKey: API_KEY, walletKey: 'bench-base-wallet-key-0001' },
@@ -533,7 +533,6 @@ async function main(): Promise<void> {
   } finally {
     await api?.stop()
     if (base) await stopAgent(base)
-    sinkServer.close()
     http.destroy()
     await database?.drop()
   }

@@ -7,6 +7,7 @@ import { EntityManager, RequestContext } from '@mikro-orm/postgresql'
 import request from 'supertest'
 import type { AgentClient } from '../../api/src/agent-client/agent-client'
 import { AgentClients } from '../../api/src/agent-client/agent-clients'
+import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import { spawnAgent, TEST_API_KEY, waitUntil, type SpawnedAgent } from '../helpers/agent-process'
 import { startPlatform, type Platform } from '../helpers/platform'
 import { startSmtpCapture, type SmtpCapture } from '../helpers/smtp-capture'
@@ -114,7 +115,15 @@ describe('INDY issuance and proofs through the platform API', () => {
     await platform.spinUp(issuerOrg, owner.token, 'Issuer Org')
     await platform.spinUp(verifierOrg, owner.token, 'Verifier Org')
     holder = await spawnAgent({ label: 'indy-holder', env: registryEnv })
-    base = await spawnAgent({ label: 'indy-base', env: registryEnv })
+    // The base wallet's tenants' events keep the wallet lists (the wallet event route, its API key as token).
+    base = await spawnAgent({
+      label: 'indy-base',
+      env: {
+        ...registryEnv,
+        AGENT_EVENT_URL: `${platform.baseUrl}${BASE_WALLET_EVENTS_PATH}`,
+        AGENT_EVENT_TOKEN: TEST_API_KEY,
+      },
+    })
     definitions.v2 = await createDefinition(false)
     definitions.v1 = await createDefinition(true)
   }, 900_000)
