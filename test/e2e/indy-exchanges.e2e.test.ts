@@ -1,6 +1,4 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { EntityManager, RequestContext } from '@mikro-orm/postgresql'
@@ -46,15 +44,15 @@ interface VerifiedProof {
 
 /**
  * Issue 13, item 6, end to end: an issuer and a verifier organization whose agents the platform runs, a separate
- * holder agent process driven through its admin API, and a cloud-wallet user. All agents share the test AnonCreds
- * registry (a directory, passed to the API's agents by the process runtime). The issuer's schemas and credential
- * definitions are made on its agent's admin API directly (the API's own routes are another item). INDY credentials
+ * holder agent process driven through its admin API, and a cloud-wallet user. All agents use the platform ledger
+ * (no test registry): the issuer organization is spun up with a did:indy, and its schemas and credential definitions
+ * are written to the ledger by its agent (v1's with legacy identifiers, v2's under the did:indy; the API's own
+ * schema and cred-def routes are tested in indy-definitions and ledger-indy). INDY credentials
  * go out over a connection (v1 with legacy identifiers, v2), out of band and by e-mail; the verifier asks for
  * revealed attributes, a group and predicates (v1, v2 to two connections, out of band) and verifies; a predicate the
  * holder cannot meet ends the exchange abandoned.
  */
 describe('INDY issuance and proofs through the platform API', () => {
-  let registryDir: string
   let platform: Platform
   let smtp: SmtpCapture
   let holder: SpawnedAgent
@@ -82,13 +80,20 @@ describe('INDY issuance and proofs through the platform API', () => {
     return RequestContext.create(container.get(EntityManager), () => container.get(AgentClients).forOrg(issuerOrg))
   }
 
+  /**
+   * A schema and a credential definition on the platform ledger: with legacy identifiers (the agent makes a did:indy
+   * and uses its unqualified form, as the `indy` format of v1 requires), or under the organization's primary did:indy.
+   */
   async function createDefinition(legacyIdentifiers: boolean): Promise<Definition> {
     const agent = await issuerAgent()
+    const dids = await as(owner).get(`/v1/orgs/${issuerOrg}/dids`).expect(200)
+    const primary = (dids.body.data as { did: string; isPrimaryDid: boolean }[]).find((did) => did.isPrimaryDid)?.did
+    expect(primary).toMatch(/^did:indy:/)
     const schema = await agent.createAnonCredsSchema({
       name: `degree-${randomBytes(3).toString('hex')}`,
       version: '1.0',
       attributes: [...ATTRIBUTES],
-      legacyIdentifiers,
+      ...(legacyIdentifiers ? { legacyIdentifiers } : { issuerId: primary }),
     })
     const definition = await agent
       .withTimeout(300_000)
@@ -98,21 +103,20 @@ describe('INDY issuance and proofs through the platform API', () => {
 
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
-    registryDir = mkdtempSync(path.join(tmpdir(), 'indy-exchanges-registry-'))
     smtp = await startSmtpCapture()
     platform = await startPlatform({
       SMTP_URL: smtp.url,
       PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL,
-      // TEST-ONLY: the agents the API runs share the registry directory with the outside agent processes.
-      AGENT_ANONCREDS_TEST_REGISTRY_DIR: registryDir,
     })
     owner = await aUserWithToken(platform.api)
     walletUser = await aUserWithToken(platform.api)
     issuerOrg = await anOrganizationWith(platform.api, [{ user: owner, roles: ['owner'] }])
     verifierOrg = await anOrganizationWith(platform.api, [{ user: owner, roles: ['owner'] }])
-    const registryEnv = { AGENT_ANONCREDS_TEST_REGISTRY_DIR: registryDir }
+    // Every agent reads and writes AnonCreds objects on the platform ledger the API serves (no test registry).
+    const registryEnv = { AGENT_LEDGER_URL: platform.baseUrl }
     // One at a time: on a loaded machine four agents starting at once miss their readiness deadlines.
-    await platform.spinUp(issuerOrg, owner.token, 'Issuer Org')
+    // The issuer's primary DID is a did:indy on the ledger (spin-up writes its NYM and endpoint).
+    await platform.spinUp(issuerOrg, owner.token, 'Issuer Org', 'indy')
     await platform.spinUp(verifierOrg, owner.token, 'Verifier Org')
     holder = await spawnAgent({ label: 'indy-holder', env: registryEnv })
     // The base wallet's tenants' events keep the wallet lists (the wallet event route, its API key as token).
@@ -133,7 +137,6 @@ describe('INDY issuance and proofs through the platform API', () => {
     await base?.stop()
     await platform?.stop()
     await smtp?.stop()
-    if (registryDir) rmSync(registryDir, { recursive: true, force: true })
   }, 120_000)
 
   /** The holder takes an invitation URL; the organization's connection id once its record is `completed`. */
