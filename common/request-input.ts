@@ -8,6 +8,15 @@ import { InvalidInputError } from './errors'
  */
 export const MAX_JSON_DEPTH = 64
 
+/** Whether the text holds a control character (U+0000-U+001F, U+007F): no identifier or name of ours has one. */
+export function hasControlCharacter(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code < 0x20 || code === 0x7f) return true
+  }
+  return false
+}
+
 /**
  * Why a parsed JSON value may not enter the program, or undefined when it may: a NUL character in a string or
  * key (PostgreSQL text cannot store it, so it failed deep inside a query), nesting past `maxDepth`, or a

@@ -1,6 +1,7 @@
 import { type AnonCredsSchema, AnonCredsRegistryService } from '@credo-ts/anoncreds'
 import { TypedArrayEncoder } from '@credo-ts/core'
 import { InvalidInputError, NotFoundError } from '@idplane/common'
+import { hasControlCharacter } from '@idplane/common/request-input'
 import { Authorized, Body, Get, HttpCode, JsonController, Param, Post, QueryParams } from 'routing-controllers'
 
 import { unqualifiedIndyDid } from '../ledger/indy-dids'
@@ -45,7 +46,8 @@ export class AnonCredsController {
    */
   @Get('/schemas/:schemaId')
   public async getSchema(@CurrentScope() scope: AgentScope, @Param('schemaId') schemaId: string) {
-    if (schemaId.length === 0 || schemaId.length > 2048 || /\s/.test(schemaId))
+    // Spaces are legal in schema names (and so in ids); control characters are in none.
+    if (schemaId.length === 0 || schemaId.length > 2048 || hasControlCharacter(schemaId))
       throw new InvalidInputError('schemaId is malformed', [{ field: 'schemaId', message: 'is malformed' }])
     const resolved = await scope.agent.modules.anoncreds.getSchema(schemaId)
     if (resolved.schema) return ok({ schemaId: resolved.schemaId, schema: resolved.schema })

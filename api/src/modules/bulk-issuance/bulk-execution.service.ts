@@ -9,7 +9,7 @@ import {
   NotFoundError,
   type FieldError,
 } from '@idplane/common'
-import type { CredentialRecordJson, OobCredentialOffer } from '@idplane/common/agent-contract/admin-api'
+import type { OobCredentialOffer, ResolvedCredentialDefinition } from '@idplane/common/agent-contract/admin-api'
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { Config } from '../../infra/config'
 import { sectionOf } from '../../infra/config-section'
@@ -18,10 +18,9 @@ import { ModuleRegistry } from '../../infra/module-registry'
 import { platformEvent } from '../../infra/platform-events'
 import { Queue, type QueueMessage } from '../../infra/queue/queue'
 import { TOKENS } from '../../infra/tokens'
-import { schemaIdOf, summarizeCredential } from '../credentials/credential-summary'
-import { IssuanceRecordsService } from '../credentials/issuance-records.service'
+import { indyPlan, jsonLdPlan, reportOfAgentRecord, type OfferPlan } from '../credentials/agent-offers'
+import { IssuanceRecordsService, type RecordDetails } from '../credentials/issuance-records.service'
 import { OrgsRepository } from '../orgs/orgs.repository'
-import { PublishedSchemaUrls } from '../schemas/published-schema-urls'
 import { SchemasRepository } from '../schemas/schemas.repository'
 import { ShortUrls } from '../short-urls/short-urls.service'
 import { BULK_SIGNING_OPTIONS, bulkCredential, credentialTypeName } from './bulk-credential'
@@ -31,9 +30,8 @@ import { BulkMetrics } from './bulk-metrics'
 import { buildBulkOfferMail } from './bulk-offer-mail'
 import type { BulkExecutionOptions, BulkRequest, BulkRequestStatus, BulkSchemaType } from './bulk-request.entity'
 import { BulkRow, type BulkRowStatus } from './bulk-row.entity'
-import { BulkTemplatesService, refuseIndy } from './bulk-templates.service'
-import { RowChecker, subjectValidator } from './row-validation'
-import { templateColumns } from './csv-template'
+import { BulkTemplatesService, type ResolvedTemplate } from './bulk-templates.service'
+import { RowChecker } from './row-validation'
 
 /** The queue of row jobs (prefixed with QUEUE_NAME_PREFIX). */
 export const BULK_QUEUE = 'bulk-issuance'
@@ -89,12 +87,14 @@ export interface BulkRowView {
 }
 
 /** What one request's rows are issued with, looked up once per execution rather than once per row. */
-interface IssuingContext {
-  schemaUrl: string
+export interface IssuingContext {
   schemaName: string
-  issuerDid: string
   orgName: string
   options: BulkExecutionOptions
+  /** W3C: the schema's public URL and the organization's primary DID, the credential's issuer. */
+  w3c?: { schemaUrl: string; issuerDid: string }
+  /** INDY: the credential definition as the agent's registry resolves it. */
+  indy?: ResolvedCredentialDefinition
 }
 
 function viewOf(request: BulkRequest, counts: StatusCounts): BulkRequestView {
@@ -124,20 +124,6 @@ export function rowViewOf(row: BulkRow): BulkRowView {
   }
 }
 
-function reportOf(record: CredentialRecordJson) {
-  const createdAt = new Date(record.createdAt)
-  return {
-    credentialRecordId: record.id,
-    state: record.state,
-    at: record.updatedAt ? new Date(record.updatedAt) : createdAt,
-    createdAt,
-    role: record.role,
-    connectionId: record.connectionId ?? null,
-    threadId: record.threadId,
-    protocolVersion: record.protocolVersion,
-  }
-}
-
 /**
  * Executes uploaded requests: one queue job per row, each making an out-of-band offer with the organization's
  * agent and putting its mail into the outbox in the transaction that marks the row `sent`. A row's mail has
@@ -160,7 +146,6 @@ export class BulkExecutionService {
     private readonly issuanceRecords: IssuanceRecordsService,
     private readonly orgs: OrgsRepository,
     private readonly schemas: SchemasRepository,
-    private readonly urls: PublishedSchemaUrls,
     private readonly modules: ModuleRegistry,
     private readonly queue: Queue,
     private readonly em: EntityManager,
@@ -188,22 +173,17 @@ export class BulkExecutionService {
   ): Promise<BulkRequestView & { queuedNow: number }> {
     const request = await this.repository.findRequest(orgId, requestId)
     if (!request) throw new NotFoundError('Bulk issuance request not found')
-    refuseIndy(request.schemaType)
     const templateId = query.templateId ?? request.templateId
-    const schema = await this.templates.schemaOf(orgId, templateId)
+    const template = await this.templates.resolve(orgId, request.schemaType, templateId)
     await this.agents.forOrg(orgId)
-    if (!(await this.schemas.primaryDid(orgId))) {
+    // An INDY credential's issuer is its definition's; a W3C one is signed with the primary DID.
+    if (request.schemaType === 'W3C' && !(await this.schemas.primaryDid(orgId))) {
       throw new InvalidStateError('The organization has no primary DID to issue with')
     }
     const selection = body.isSelectiveIssuance ? await this.checkSelection(requestId, body.selectedRows) : undefined
-    if (templateId !== request.templateId && query.isValidateSchema) {
-      await this.checkAgainstTemplate(
-        requestId,
-        selection,
-        schema.attributes,
-        `${schema.id}@${schema.updatedAt.getTime()}`,
-        schema.jsonSchema,
-      )
+    // AnonCreds signs only the schema's names, so an INDY override is checked whatever the flag.
+    if (templateId !== request.templateId && (query.isValidateSchema || request.schemaType === 'INDY')) {
+      await this.checkAgainstTemplate(requestId, selection, template, query.isValidateSchema)
     }
     const { view, queued } = await this.repository.transactional(async () => {
       const locked = await this.repository.lockRequest(requestId)
@@ -270,19 +250,13 @@ export class BulkExecutionService {
       const endTimer = this.metrics.rowDuration.startTimer()
       try {
         const context = await this.issuingContext(row.request)
-        const credential = bulkCredential({
-          schemaUrl: context.schemaUrl,
-          schemaName: context.schemaName,
-          issuerDid: context.issuerDid,
-          attributes: row.attributes,
-        })
+        const plan = offerPlanOf(context, row.attributes)
         const agent = await this.agents.forOrg(job.orgId)
         const made = await agent.offerCredentialOutOfBand({
-          credential,
-          options: { ...BULK_SIGNING_OPTIONS },
+          ...plan.format,
           comment: `${context.schemaName} from ${context.orgName}`,
         })
-        const isSent = await this.markSent(job, made, credential, context)
+        const isSent = await this.markSent(job, made, plan.details, context)
         // Another delivery of the same job finishing first leaves this one's offer unused: not a row sent.
         endTimer({ result: isSent ? 'sent' : 'duplicate' })
         if (isSent) this.metrics.rows.inc({ status: 'sent' })
@@ -319,35 +293,36 @@ export class BulkExecutionService {
 
   private async loadIssuingContext(request: BulkRequest): Promise<IssuingContext> {
     const orgId = request.organization.id
-    const schema = await this.templates.schemaOf(orgId, request.executionOptions.templateId ?? request.templateId)
-    const issuerDid = await this.schemas.primaryDid(orgId)
-    if (!issuerDid) throw new InvalidInputError('The organization has no primary DID to issue with')
+    const template = await this.templates.resolve(
+      orgId,
+      request.schemaType,
+      request.executionOptions.templateId ?? request.templateId,
+    )
     const organization = await this.orgs.findById(orgId)
     if (!organization) throw new NotFoundError('Organization not found')
-    return {
-      schemaUrl: this.urls.urlOf(schema.id),
-      schemaName: schema.name,
-      issuerDid,
-      orgName: organization.name,
-      options: request.executionOptions,
+    const common = { schemaName: template.name, orgName: organization.name, options: request.executionOptions }
+    if (template.schemaType === 'INDY') {
+      const agent = await this.agents.forOrg(orgId)
+      return { ...common, indy: await agent.resolveCredentialDefinition(template.credentialDefinitionId ?? '') }
     }
+    const issuerDid = await this.schemas.primaryDid(orgId)
+    if (!issuerDid) throw new InvalidInputError('The organization has no primary DID to issue with')
+    return { ...common, w3c: { schemaUrl: template.schemaLedgerId, issuerDid } }
   }
 
   /** Records the offer and mails it, unless another delivery of the job already did. @returns whether it did */
   private markSent(
     job: RowJob,
     made: OobCredentialOffer,
-    credential: Record<string, unknown>,
+    details: RecordDetails,
     context: IssuingContext,
   ): Promise<boolean> {
     return this.repository.transactional(async () => {
       const request = await this.repository.lockRequest(job.requestId)
       const row = await this.repository.lockRow(job.rowId)
       if (!request || !row || row.status !== 'queued' || row.attempts !== job.execution) return false
-      await this.issuanceRecords.apply(job.orgId, reportOf(made.credentialRecord), {
-        credentialType: 'JSONLD',
-        credentialSummary: summarizeCredential(credential),
-        schemaId: schemaIdOf(credential),
+      await this.issuanceRecords.apply(job.orgId, reportOfAgentRecord(made.credentialRecord), {
+        ...details,
         outOfBandId: made.outOfBandRecord.id,
         emailId: row.email,
       })
@@ -420,16 +395,22 @@ export class BulkExecutionService {
     return unique
   }
 
-  /** With a template override, the rows to issue must also pass the override's schema. */
+  /**
+   * With a template override, the rows to issue must also pass the override's template: its required columns and,
+   * with `isValidateSchema`, its types and constraints; for INDY also no attribute outside its schema.
+   */
   private async checkAgainstTemplate(
     requestId: string,
     selection: number[] | undefined,
-    attributeDefinitions: Record<string, unknown>[],
-    cacheKey: string,
-    jsonSchema: Record<string, unknown>,
+    template: ResolvedTemplate,
+    isValidateSchema: boolean,
   ): Promise<void> {
-    const validate = subjectValidator(cacheKey, jsonSchema)
-    const checker = new RowChecker(templateColumns(attributeDefinitions), validate)
+    const checker = new RowChecker(
+      template.attributeColumns,
+      isValidateSchema ? template.validator : undefined,
+      template.typedCells,
+    )
+    const known = new Set(template.attributeColumns.map((column) => column.name))
     const rows = await this.em.find(
       BulkRow,
       {
@@ -441,27 +422,50 @@ export class BulkExecutionService {
     )
     const errors: FieldError[] = []
     for (const row of rows) {
-      if (!validate(row.attributes)) {
-        const cells = Object.fromEntries(
-          Object.entries(row.attributes).map(([key, value]) => [
-            key,
-            typeof value === 'string' ? value : JSON.stringify(value),
-          ]),
-        )
-        for (const problem of checker.check({ ...cells, email: row.email }).problems) {
-          errors.push({ field: `row ${row.rowNumber}, column ${problem.column}`, message: problem.reason })
-        }
+      const cells = Object.fromEntries(
+        Object.entries(row.attributes).map(([key, value]) => [
+          key,
+          typeof value === 'string' ? value : JSON.stringify(value),
+        ]),
+      )
+      const problems = checker.check({ ...cells, email: row.email }).problems
+      if (template.schemaType === 'INDY') {
+        for (const name of Object.keys(row.attributes))
+          if (!known.has(name)) problems.push({ column: name, reason: 'is not an attribute of the schema' })
+      }
+      for (const problem of problems) {
+        errors.push({ field: `row ${row.rowNumber}, column ${problem.column}`, message: problem.reason })
       }
     }
     if (errors.length > 0) {
       throw new InvalidInputError(
-        `${errors.length} value(s) do not match the template ${templateIdLabel(cacheKey)}`,
+        `${errors.length} value(s) do not match the template ${template.templateId}`,
         errors.slice(0, 100),
       )
     }
   }
 }
 
-function templateIdLabel(cacheKey: string): string {
-  return cacheKey.split('@')[0]
+/**
+ * The offer of one row. W3C: the JSON-LD credential of its values, signed with the organization's primary DID.
+ * INDY: an AnonCreds offer with every attribute of the schema (an empty optional cell is an empty value).
+ */
+export function offerPlanOf(context: IssuingContext, attributes: Record<string, unknown>): OfferPlan {
+  if (context.indy) {
+    const values = context.indy.schema.attrNames.map((name) => ({ name, value: cellText(attributes[name]) }))
+    return indyPlan(context.indy, { attributes: values }, 'v2')
+  }
+  if (!context.w3c) throw new InvalidInputError('The template has no issuer')
+  const credential = bulkCredential({
+    schemaUrl: context.w3c.schemaUrl,
+    schemaName: context.schemaName,
+    issuerDid: context.w3c.issuerDid,
+    attributes,
+  })
+  return jsonLdPlan({ credential, options: { ...BULK_SIGNING_OPTIONS } })
+}
+
+function cellText(value: unknown): string {
+  if (value === undefined || value === null) return ''
+  return typeof value === 'string' ? value : JSON.stringify(value)
 }

@@ -79,8 +79,12 @@ export class BulkIssuanceController {
 
   @Get('/credentials/bulk/template')
   @Authorized(BULK_ROLES)
-  @OpenAPI({ summary: 'CSV templates the organization can use: its JSON schemas (W3C); INDY answers 501' })
-  @ResponseData(pageOf(TEMPLATE_SCHEMA), { errors: [501] })
+  @OpenAPI({
+    summary:
+      'CSV templates the organization can use: its JSON schemas (W3C) or its credential definitions registered on ' +
+      'the ledger (INDY)',
+  })
+  @ResponseData(pageOf(TEMPLATE_SCHEMA))
   async listTemplates(@Param('orgId') orgId: string, @QueryParams() query: ListTemplatesQuery) {
     const [templates, total] = await this.templates.list(orgId, query.schemaType ?? 'W3C', query)
     return ok(toPage(templates, total, query), 'Bulk issuance templates fetched')
@@ -92,9 +96,9 @@ export class BulkIssuanceController {
   @OpenAPI({
     summary:
       'Download a CSV template (text/csv attachment, not the JSON envelope): header line `email` plus one column ' +
-      'per attribute of the schema; required columns are listed by GET. INDY answers 501',
+      "per attribute of the schema (INDY: the credential definition's schema); required columns are listed by GET",
   })
-  @ResponseData(messageOnly, { errors: [501] })
+  @ResponseData(messageOnly)
   async downloadTemplate(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: DownloadTemplateDto,
@@ -120,7 +124,7 @@ export class BulkIssuanceController {
       'the summary names each invalid row and column. 413 beyond BULK_MAX_FILE_BYTES, 400 beyond BULK_MAX_ROWS',
     requestBody: MULTIPART_UPLOAD,
   })
-  @ResponseData(UPLOAD_SUMMARY_SCHEMA, { errors: [501] })
+  @ResponseData(UPLOAD_SUMMARY_SCHEMA)
   async upload(
     @Param('orgId') orgId: string,
     @CurrentOrgCaller() caller: OrgCaller,
@@ -158,7 +162,7 @@ export class BulkIssuanceController {
       "Issue the request's valid rows (or the selected ones) by e-mail out-of-band offer, one queue job per row; " +
       'executing again retries failed rows and never mails a recipient twice',
   })
-  @ResponseData(EXECUTION_SCHEMA, { errors: [409, 501] })
+  @ResponseData(EXECUTION_SCHEMA, { errors: [409] })
   async execute(
     @Params() params: BulkRequestParams,
     @QueryParams() query: ExecuteQueryDto,

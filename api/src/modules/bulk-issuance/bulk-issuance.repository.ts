@@ -1,6 +1,7 @@
 import { injectable } from 'inversify'
 import { LockMode } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
+import { CredentialDefinition } from '../cred-defs/credential-definition.entity'
 import { CredentialSchema } from '../schemas/credential-schema.entity'
 import { Organization } from '../orgs/organization.entity'
 import { BulkRequest } from './bulk-request.entity'
@@ -75,6 +76,50 @@ export class BulkIssuanceRepository {
         offset: (page.pageNumber - 1) * page.pageSize,
       },
     )
+  }
+
+  /** An INDY template: one of the organization's credential definitions, once registered on the ledger. */
+  public findCreatedCredDef(orgId: string, id: string): Promise<CredentialDefinition | null> {
+    return this.em.findOne(CredentialDefinition, { id, organization: orgId, status: 'created' })
+  }
+
+  public listCreatedCredDefs(
+    orgId: string,
+    page: { pageNumber: number; pageSize: number },
+  ): Promise<[CredentialDefinition[], number]> {
+    return this.em.findAndCount(
+      CredentialDefinition,
+      { organization: orgId, status: 'created' },
+      {
+        orderBy: { createdAt: 'desc', id: 'asc' },
+        limit: page.pageSize,
+        offset: (page.pageNumber - 1) * page.pageSize,
+      },
+    )
+  }
+
+  /**
+   * The platform's INDY schema records of these ledger ids (their attribute definitions: data types, display names,
+   * required flags), the organization's own first: a definition may be on another organization's schema.
+   */
+  public async indySchemasByLedgerId(
+    orgId: string,
+    ledgerIds: readonly string[],
+  ): Promise<Map<string, CredentialSchema>> {
+    const found = new Map<string, CredentialSchema>()
+    if (ledgerIds.length === 0) return found
+    const schemas = await this.em.find(
+      CredentialSchema,
+      { type: 'INDY', ledgerId: { $in: [...new Set(ledgerIds)] } },
+      { orderBy: { createdAt: 'asc' } },
+    )
+    for (const schema of schemas) {
+      if (!schema.ledgerId) continue
+      const known = found.get(schema.ledgerId)
+      if (!known || (known.organization.id !== orgId && schema.organization.id === orgId))
+        found.set(schema.ledgerId, schema)
+    }
+    return found
   }
 
   /**

@@ -40,7 +40,7 @@ export class BulkRequest extends BaseEntity {
   @Property({ type: 'string', length: 10 })
   schemaType!: BulkSchemaType
 
-  /** The template: the JSON schema record id (W3C). */
+  /** The template: the JSON schema record id (W3C) or the credential definition record id (INDY). */
   @Property({ type: 'uuid' })
   templateId!: string
 

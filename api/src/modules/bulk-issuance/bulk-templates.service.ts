@@ -1,27 +1,44 @@
 import { injectable } from 'inversify'
-import { NotFoundError, NotImplementedError } from '@idplane/common'
+import { NotFoundError } from '@idplane/common'
+import { AgentClients } from '../../agent-client/agent-clients'
+import type { CredentialDefinition } from '../cred-defs/credential-definition.entity'
 import type { CredentialSchema } from '../schemas/credential-schema.entity'
 import { PublishedSchemaUrls } from '../schemas/published-schema-urls'
 import type { BulkSchemaType } from './bulk-request.entity'
 import { BulkIssuanceRepository } from './bulk-issuance.repository'
 import { templateColumns, templateCsv, templateFileName, EMAIL_COLUMN, type TemplateColumn } from './csv-template'
+import { indyRowValidator, jsonSchemaRowValidator, type RowValidator } from './row-validation'
 
-export const INDY_NOT_AVAILABLE = 'AnonCreds (INDY) is not available yet'
-
-/** A usable template: a W3C template is one of the organization's JSON schemas. */
+/**
+ * A usable template. W3C: one of the organization's JSON schemas (`templateId` is its record id). INDY: one of its
+ * credential definitions registered on the ledger (`templateId` is the definition's record id; its ledger id is
+ * `credentialDefinitionId`).
+ */
 export interface BulkTemplate {
   templateId: string
   schemaType: BulkSchemaType
   name: string
   version: string
   schemaLedgerId: string
+  /** INDY: the credential definition's ledger id. */
+  credentialDefinitionId?: string
   /** Every column of the file, `email` first; `isRequired` columns must have a value in every row. */
   columns: TemplateColumn[]
 }
 
-/** 501 for INDY until the ledger issue (spec: the other INDY routes answer the same). */
-export function refuseIndy(schemaType: BulkSchemaType): void {
-  if (schemaType === 'INDY') throw new NotImplementedError(INDY_NOT_AVAILABLE)
+/** A template with what checking and issuing its rows needs. */
+export interface ResolvedTemplate extends BulkTemplate {
+  /** The attribute columns (`columns` without `email`). */
+  attributeColumns: TemplateColumn[]
+  /** Types and constraints of the values (isValidateSchema). */
+  validator: RowValidator
+  /** W3C cells become typed JSON values; INDY cells stay text (AnonCreds signs text). */
+  typedCells: boolean
+}
+
+const NO_TEMPLATE: Record<BulkSchemaType, string> = {
+  W3C: 'Template not found: the organization has no JSON schema with this id',
+  INDY: 'Template not found: the organization has no credential definition with this id registered on the ledger',
 }
 
 @injectable()
@@ -29,6 +46,7 @@ export class BulkTemplatesService {
   public constructor(
     private readonly repository: BulkIssuanceRepository,
     private readonly urls: PublishedSchemaUrls,
+    private readonly agents: AgentClients,
   ) {}
 
   public async list(
@@ -36,19 +54,36 @@ export class BulkTemplatesService {
     schemaType: BulkSchemaType,
     page: { pageNumber: number; pageSize: number },
   ): Promise<[BulkTemplate[], number]> {
-    refuseIndy(schemaType)
-    const [schemas, total] = await this.repository.listJsonSchemas(orgId, page)
-    return [schemas.map((schema) => this.templateOf(schema)), total]
+    if (schemaType === 'W3C') {
+      const [schemas, total] = await this.repository.listJsonSchemas(orgId, page)
+      return [schemas.map((schema) => publicPart(this.w3cTemplate(schema))), total]
+    }
+    const [definitions, total] = await this.repository.listCreatedCredDefs(orgId, page)
+    const schemas = await this.repository.indySchemasByLedgerId(
+      orgId,
+      definitions.map((definition) => definition.schemaLedgerId),
+    )
+    const templates: BulkTemplate[] = []
+    for (const definition of definitions) {
+      templates.push(publicPart(await this.indyTemplate(orgId, definition, schemas.get(definition.schemaLedgerId))))
+    }
+    return [templates, total]
   }
 
   /**
-   * The organization's JSON schema behind a W3C template.
-   * @throws NotFoundError when the organization has no JSON schema with this id
+   * The template behind an id, of the given type.
+   * @throws NotFoundError when the organization has no such JSON schema (W3C) or registered definition (INDY)
    */
-  public async schemaOf(orgId: string, templateId: string): Promise<CredentialSchema> {
-    const schema = await this.repository.findJsonSchema(orgId, templateId)
-    if (!schema) throw new NotFoundError('Template not found: the organization has no JSON schema with this id')
-    return schema
+  public async resolve(orgId: string, schemaType: BulkSchemaType, templateId: string): Promise<ResolvedTemplate> {
+    if (schemaType === 'W3C') {
+      const schema = await this.repository.findJsonSchema(orgId, templateId)
+      if (!schema) throw new NotFoundError(NO_TEMPLATE.W3C)
+      return this.w3cTemplate(schema)
+    }
+    const definition = await this.repository.findCreatedCredDef(orgId, templateId)
+    if (!definition) throw new NotFoundError(NO_TEMPLATE.INDY)
+    const schemas = await this.repository.indySchemasByLedgerId(orgId, [definition.schemaLedgerId])
+    return this.indyTemplate(orgId, definition, schemas.get(definition.schemaLedgerId))
   }
 
   public async download(
@@ -56,22 +91,81 @@ export class BulkTemplatesService {
     templateId: string,
     schemaType: BulkSchemaType,
   ): Promise<{ fileName: string; csv: string }> {
-    refuseIndy(schemaType)
-    const schema = await this.schemaOf(orgId, templateId)
+    const template = await this.resolve(orgId, schemaType, templateId)
     return {
-      fileName: templateFileName(schema.name, schema.version),
-      csv: templateCsv(templateColumns(schema.attributes)),
+      fileName: templateFileName(template.name, template.version),
+      csv: templateCsv(template.attributeColumns),
     }
   }
 
-  public templateOf(schema: CredentialSchema): BulkTemplate {
+  private w3cTemplate(schema: CredentialSchema): ResolvedTemplate {
+    const attributeColumns = templateColumns(schema.attributes)
     return {
       templateId: schema.id,
       schemaType: 'W3C',
       name: schema.name,
       version: schema.version,
       schemaLedgerId: this.urls.urlOf(schema.id),
-      columns: [{ name: EMAIL_COLUMN, dataType: 'email', isRequired: true }, ...templateColumns(schema.attributes)],
+      columns: withEmail(attributeColumns),
+      attributeColumns,
+      validator: jsonSchemaRowValidator(`${schema.id}@${schema.updatedAt.getTime()}`, schema.jsonSchema),
+      typedCells: true,
     }
+  }
+
+  /**
+   * Columns from the platform's record of the schema (data types, display names, required flags); a schema the
+   * platform has no record of (published elsewhere) gives text columns, all required, from the ledger's names.
+   */
+  private async indyTemplate(
+    orgId: string,
+    definition: CredentialDefinition,
+    schema: CredentialSchema | undefined,
+  ): Promise<ResolvedTemplate> {
+    let name: string
+    let version: string
+    let attributeColumns: TemplateColumn[]
+    if (schema) {
+      ;({ name, version } = schema)
+      attributeColumns = templateColumns(schema.attributes)
+    } else {
+      const agent = await this.agents.forOrg(orgId)
+      const resolved = await agent.resolveCredentialDefinition(definition.credentialDefinitionId ?? '')
+      ;({ name, version } = resolved.schema)
+      attributeColumns = resolved.schema.attrNames.map((attrName) => ({
+        name: attrName,
+        dataType: 'string',
+        isRequired: true,
+      }))
+    }
+    return {
+      templateId: definition.id,
+      schemaType: 'INDY',
+      name,
+      version,
+      schemaLedgerId: definition.schemaLedgerId,
+      credentialDefinitionId: definition.credentialDefinitionId ?? undefined,
+      columns: withEmail(attributeColumns),
+      attributeColumns,
+      validator: indyRowValidator(attributeColumns),
+      typedCells: false,
+    }
+  }
+}
+
+function withEmail(columns: TemplateColumn[]): TemplateColumn[] {
+  return [{ name: EMAIL_COLUMN, dataType: 'email', isRequired: true }, ...columns]
+}
+
+/** What the list route answers of a template. */
+function publicPart(template: BulkTemplate): BulkTemplate {
+  return {
+    templateId: template.templateId,
+    schemaType: template.schemaType,
+    name: template.name,
+    version: template.version,
+    schemaLedgerId: template.schemaLedgerId,
+    ...(template.credentialDefinitionId ? { credentialDefinitionId: template.credentialDefinitionId } : {}),
+    columns: template.columns,
   }
 }

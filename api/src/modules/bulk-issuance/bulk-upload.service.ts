@@ -8,10 +8,10 @@ import { bulkIssuanceConfig, type BulkIssuanceConfig } from './bulk-issuance.con
 import { BulkIssuanceRepository, type NewBulkRow } from './bulk-issuance.repository'
 import { BulkMetrics } from './bulk-metrics'
 import type { BulkRowProblem, BulkSchemaType } from './bulk-request.entity'
-import { BulkTemplatesService, refuseIndy } from './bulk-templates.service'
-import { EMAIL_COLUMN, headerName, templateColumns } from './csv-template'
+import { BulkTemplatesService } from './bulk-templates.service'
+import { EMAIL_COLUMN, headerName } from './csv-template'
 import { readCsvUpload } from './csv-upload'
-import { RowChecker, subjectValidator } from './row-validation'
+import { RowChecker } from './row-validation'
 
 /** Problems kept with the request and listed in the answer; the counts are always exact. */
 export const BULK_PROBLEMS_KEPT = 1_000
@@ -56,18 +56,16 @@ export class BulkUploadService {
     query: UploadQuery,
     req: IncomingMessage,
   ): Promise<UploadSummary> {
-    refuseIndy(query.schemaType)
     // The template first: an unknown one is a 404 before a byte of the file is read.
-    const schema = await this.templates.schemaOf(orgId, query.templateId)
+    const template = await this.templates.resolve(orgId, query.schemaType, query.templateId)
     const upload = await readCsvUpload(req, this.settings)
-    const columns = templateColumns(schema.attributes)
+    const columns = template.attributeColumns
     const expected = [EMAIL_COLUMN, ...columns.map((column) => column.name)]
     const positions = headerPositions(upload.header, expected)
     const checker = new RowChecker(
       columns,
-      query.isValidateSchema
-        ? subjectValidator(`${schema.id}@${schema.updatedAt.getTime()}`, schema.jsonSchema)
-        : undefined,
+      query.isValidateSchema ? template.validator : undefined,
+      template.typedCells,
     )
     const rows: NewBulkRow[] = []
     const problems: BulkRowProblem[] = []
@@ -106,7 +104,7 @@ export class BulkUploadService {
         orgId,
         {
           schemaType: query.schemaType,
-          templateId: schema.id,
+          templateId: template.templateId,
           fileName,
           isValidateSchema: query.isValidateSchema,
           totalRows: rows.length,
@@ -122,7 +120,7 @@ export class BulkUploadService {
     return {
       requestId: request.id,
       fileName,
-      templateId: schema.id,
+      templateId: template.templateId,
       schemaType: query.schemaType,
       rows: rows.length,
       valid: rows.length - invalidCount,

@@ -1,5 +1,5 @@
 import { buildCredentialJsonSchema } from '../schemas/json-schema-builder'
-import { RowChecker, subjectValidator, typedCell } from './row-validation'
+import { indyRowValidator, jsonSchemaRowValidator, RowChecker, typedCell } from './row-validation'
 import { templateColumns } from './csv-template'
 
 const attributes = [
@@ -14,7 +14,7 @@ const jsonSchema = buildCredentialJsonSchema({ name: 'Person', attributes } as n
 function checker(validate = true): RowChecker {
   return new RowChecker(
     templateColumns(attributes),
-    validate ? subjectValidator(`test-${Math.random()}`, jsonSchema) : undefined,
+    validate ? jsonSchemaRowValidator(`test-${Math.random()}`, jsonSchema) : undefined,
   )
 }
 
@@ -83,5 +83,43 @@ describe('RowChecker', () => {
     const row = checker(false).check({ email: 'a@example.com', name: 'A very long name', age: 'old' })
     expect(row.problems).toEqual([])
     expect(row.attributes).toEqual({ name: 'A very long name', age: 'old' })
+  })
+})
+
+describe('RowChecker for INDY templates', () => {
+  const columns = templateColumns([
+    { attributeName: 'name', schemaDataType: 'string', isRequired: true },
+    { attributeName: 'score', schemaDataType: 'number', isRequired: true },
+    { attributeName: 'graduated', schemaDataType: 'date', isRequired: false },
+    { attributeName: 'at', schemaDataType: 'datetime', isRequired: false },
+  ])
+  const indy = (validate = true) => new RowChecker(columns, validate ? indyRowValidator(columns) : undefined, false)
+
+  it('keeps every value as the text of its cell (AnonCreds signs text)', () => {
+    const row = indy().check({
+      email: 'a@example.com',
+      name: 'Ann',
+      score: '007',
+      graduated: '2024-02-29',
+      at: '2024-02-29T10:00:00Z',
+    })
+    expect(row).toEqual({
+      email: 'a@example.com',
+      attributes: { name: 'Ann', score: '007', graduated: '2024-02-29', at: '2024-02-29T10:00:00Z' },
+      problems: [],
+    })
+  })
+
+  it('checks numbers, calendar dates and ISO date-times with validation on, and nothing but required cells off', () => {
+    const cells = { email: 'a@example.com', name: 'Ann', score: 'ten', graduated: '2023-02-29', at: 'noon' }
+    expect(indy().check(cells).problems).toEqual([
+      { column: 'score', reason: 'must be a number' },
+      { column: 'graduated', reason: 'must be a date (YYYY-MM-DD)' },
+      { column: 'at', reason: 'must be a date and time (ISO 8601)' },
+    ])
+    expect(indy(false).check(cells).problems).toEqual([])
+    expect(indy(false).check({ email: 'a@example.com', name: '', score: '1' }).problems).toEqual([
+      { column: 'name', reason: 'is required' },
+    ])
   })
 })

@@ -76,14 +76,58 @@ export function subjectValidator(cacheKey: string, jsonSchema: Record<string, un
   return validate
 }
 
+/** The problems of one row's attributes against its template's types and constraints (isValidateSchema). */
+export type RowValidator = (attributes: Record<string, unknown>) => CellProblem[]
+
+/** W3C: the row's credentialSubject against the JSON schema the platform publishes. */
+export function jsonSchemaRowValidator(cacheKey: string, jsonSchema: Record<string, unknown>): RowValidator {
+  const validate = subjectValidator(cacheKey, jsonSchema)
+  return (attributes) => (validate(attributes) ? [] : (validate.errors ?? []).flatMap((error) => describe(error) ?? []))
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/
+
+function isCalendarDate(value: string): boolean {
+  const match = ISO_DATE.exec(value.slice(0, 10))
+  if (!match) return false
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const date = new Date(Date.UTC(year, month - 1, day))
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
+/**
+ * INDY: AnonCreds values are text; the platform's attribute definitions say what text each holds (`number`,
+ * `date` as YYYY-MM-DD, `datetime` as ISO 8601; schemas/schema-payloads.ts).
+ */
+export function indyRowValidator(columns: readonly TemplateColumn[]): RowValidator {
+  return (attributes) => {
+    const problems: CellProblem[] = []
+    for (const column of columns) {
+      const value = attributes[column.name]
+      if (typeof value !== 'string' || value.length === 0) continue
+      const text = value.trim()
+      if (column.dataType === 'number' && !PLAIN_NUMBER.test(text))
+        problems.push({ column: column.name, reason: 'must be a number' })
+      else if (column.dataType === 'date' && !(text.length === 10 && isCalendarDate(text)))
+        problems.push({ column: column.name, reason: 'must be a date (YYYY-MM-DD)' })
+      else if (column.dataType === 'datetime' && !(ISO_DATE_TIME.test(text) && isCalendarDate(text)))
+        problems.push({ column: column.name, reason: 'must be a date and time (ISO 8601)' })
+    }
+    return problems
+  }
+}
+
 /**
  * Checks rows of one upload: e-mail syntax and required values always; with `validate` (isValidateSchema),
- * every value against the schema's types and constraints.
+ * every value against the schema's types and constraints. W3C cells become JSON values of their column's type;
+ * INDY cells stay text (`typedCells` false), as AnonCreds signs text.
  */
 export class RowChecker {
   public constructor(
     private readonly columns: readonly TemplateColumn[],
-    private readonly validate: ValidateFunction | undefined,
+    private readonly validate: RowValidator | undefined,
+    private readonly typedCells = true,
   ) {}
 
   /** `cells` by column name (email included). */
@@ -100,13 +144,12 @@ export class RowChecker {
         if (column.isRequired) problems.push({ column: column.name, reason: 'is required' })
         continue
       }
-      attributes[column.name] = typedCell(raw, column.dataType)
+      attributes[column.name] = this.typedCells ? typedCell(raw, column.dataType) : raw
     }
-    if (this.validate && !this.validate(attributes)) {
-      for (const error of this.validate.errors ?? []) {
-        const problem = describe(error)
+    if (this.validate) {
+      for (const problem of this.validate(attributes)) {
         // A missing required value is reported above, once, whatever the flag.
-        if (problem && !problems.some((known) => known.column === problem.column && known.reason === problem.reason))
+        if (!problems.some((known) => known.column === problem.column && known.reason === problem.reason))
           problems.push(problem)
       }
     }

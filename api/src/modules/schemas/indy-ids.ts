@@ -1,3 +1,5 @@
+import { hasControlCharacter } from '@idplane/common/request-input'
+
 /**
  * The forms of Indy identifiers the platform accepts (spec: Schema record, Credential definition record). They are
  * checked here only for their shape: 400 for a malformed id, before any ledger is asked (404 for an absent one).
@@ -25,13 +27,7 @@ const CRED_DEF_ID_PATTERN = new RegExp(
 /** Longest id accepted; ledger ids are far shorter. */
 export const MAX_LEDGER_ID_LENGTH = 2048
 /** Control characters (NUL among them, which PostgreSQL text cannot hold) are in no ledger id or tag. */
-export function hasControlCharacter(text: string): boolean {
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index)
-    if (code < 0x20 || code === 0x7f) return true
-  }
-  return false
-}
+export { hasControlCharacter }
 
 /** A DID the Indy ledger can hold objects of: legacy (unqualified) or did:indy. */
 export function isIndyDid(did: string): boolean {

@@ -31,7 +31,7 @@ export class ListTemplatesQuery extends PageQuery {
 
 /** `POST credentials/bulk/template`: which template to download. */
 export class DownloadTemplateDto {
-  /** W3C: the JSON schema's record id (spec: "the credential definition id"; INDY: 501 for now). */
+  /** W3C: the JSON schema's record id; INDY: the credential definition's record id (spec: "the credential definition id"). */
   @IsString()
   @MaxLength(512)
   templateId: string

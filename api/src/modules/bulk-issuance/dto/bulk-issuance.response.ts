@@ -32,6 +32,7 @@ export const TEMPLATE_SCHEMA = object<BulkTemplate>('BulkTemplate', {
   name: string,
   version: string,
   schemaLedgerId: string,
+  credentialDefinitionId: optional(string),
   columns: arrayOf(COLUMN_SCHEMA),
 })
 
