@@ -72,14 +72,11 @@ describe('bulk issuance of INDY credentials from CSV', () => {
       type: 'INDY',
       schemaPayload: { schemaName: name, schemaVersion: '1.0', attributes },
     }).expect(201)
+    // The name has a space, as schema names may: the agent once refused to read such a schema id (400).
     const created = await call('post', `/v1/orgs/${orgId}/cred-defs`, {
       tag: 'bulk',
       schemaLedgerId: schema.body.data.schemaLedgerId,
-    })
-    if (created.status !== 201)
-      throw new Error(
-        `cred-def: ${created.status} ${JSON.stringify(created.body)}; schema: ${JSON.stringify(schema.body)}`,
-      )
+    }).expect(201)
     return waitUntil(async () => {
       const current = (await call('get', `/v1/orgs/${orgId}/cred-defs/${created.body.data.id}`).expect(200)).body.data
       if (current.status === 'failed') throw new Error(`The job failed: ${current.error}`)
