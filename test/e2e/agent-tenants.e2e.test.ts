@@ -106,6 +106,10 @@ describe('one base agent serving two tenants over DIDComm HTTP', () => {
     // The issuer sees two connections, labelled with each tenant's label.
     const issuerSide = await issuer.call<Envelope<Rec[]>>('GET', '/connections')
     expect(issuerSide.body.data.map((record) => record.theirLabel).sort()).toEqual(['Alice', 'Bob'])
+    // The theirLabel filter (no tag of Credo's record: filtered on the records) finds each one.
+    const bobs = await issuer.call<Envelope<Rec[]>>('GET', '/connections?theirLabel=Bob')
+    expect(bobs.body.data.map((record) => record.id)).toEqual([connectionOfB.issuerSide])
+    expect((await issuer.call<Envelope<Rec[]>>('GET', '/connections?theirLabel=Carol')).body.data).toEqual([])
   })
 
   it('delivers a credential offered to tenant A to A only, and A proves it', async () => {

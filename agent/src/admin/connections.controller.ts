@@ -79,12 +79,20 @@ export class ConnectionsController {
   public async list(@CurrentScope() scope: AgentScope, @QueryParams() query: ConnectionQueryDto) {
     const records = await scope.agent.didcomm.connections.findAllByQuery({
       outOfBandId: query.outOfBandId,
-      alias: query.alias,
       did: query.myDid,
       theirDid: query.theirDid,
-      theirLabel: query.theirLabel,
     })
-    return ok(toJson(records))
+    // alias and theirLabel are no tags of Credo's connection record (a tag query on them matches nothing): filtered
+    // on the records instead.
+    return ok(
+      toJson(
+        records.filter(
+          (record) =>
+            (query.alias === undefined || record.alias === query.alias) &&
+            (query.theirLabel === undefined || record.theirLabel === query.theirLabel),
+        ),
+      ),
+    )
   }
 
   @Get('/connections/:connectionId')
