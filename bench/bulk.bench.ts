@@ -4,6 +4,8 @@
  * with the organization's real agent: rows per minute to the agent and the mail outbox (rows `sent`), and mails
  * delivered (files of the embedded mailer). The API runs as a real process from dist/ (npm run bench:bulk builds).
  * DATABASE_URL set: the API on that PostgreSQL server (a fresh database); else PGlite.
+ * INDY (BENCH_BULK_INDY=0 turns it off): the same execution measure with an INDY template, a credential definition
+ * published on the platform ledger through the API; each row is an AnonCreds offer (Issue Credential v2).
  */
 import { readdirSync } from 'node:fs'
 import { Agent as HttpAgent, request as httpRequest } from 'node:http'
@@ -16,6 +18,7 @@ import { type ApiProcess, call, expectJson, positiveIntEnv, signUp, startApiProc
 const ROWS = positiveIntEnv('BENCH_BULK_ROWS', 10_000)
 const UPLOADS = positiveIntEnv('BENCH_BULK_UPLOADS', 3)
 const EXEC_ROWS = positiveIntEnv('BENCH_BULK_EXEC_ROWS', 200)
+const INDY = process.env.BENCH_BULK_INDY !== '0'
 const BOUNDARY = 'bench-bulk-boundary'
 
 const ATTRIBUTES = [
@@ -35,7 +38,21 @@ function csvOf(rows: number, tag: string): Buffer {
   return Buffer.from(`${lines.join('\r\n')}\r\n`)
 }
 
-function uploadFile(api: ApiProcess, token: string, orgId: string, templateId: string, file: Buffer) {
+function indyCsvOf(rows: number, tag: string): Buffer {
+  const lines = ['email,name,age']
+  for (let index = 0; index < rows; index++)
+    lines.push(`r${index}-${tag}@example.test,"Holder ${index}, Jr",${20 + (index % 60)}`)
+  return Buffer.from(`${lines.join('\r\n')}\r\n`)
+}
+
+function uploadFile(
+  api: ApiProcess,
+  token: string,
+  orgId: string,
+  templateId: string,
+  file: Buffer,
+  schemaType: 'W3C' | 'INDY' = 'W3C',
+) {
   const body = Buffer.concat([
     Buffer.from(
       `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bench.csv"\r\nContent-Type: text/csv\r\n\r\n`,
@@ -49,7 +66,7 @@ function uploadFile(api: ApiProcess, token: string, orgId: string, templateId: s
         host: '127.0.0.1',
         port: api.port,
         method: 'POST',
-        path: `/v1/orgs/${orgId}/bulk/upload?schemaType=W3C&templateId=${templateId}`,
+        path: `/v1/orgs/${orgId}/bulk/upload?schemaType=${schemaType}&templateId=${templateId}`,
         headers: {
           authorization: `Bearer ${token}`,
           'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
@@ -72,6 +89,98 @@ function mailFiles(dataDir: string, tag: string): number {
     return readdirSync(path.join(dataDir, 'mail')).filter((name) => name.includes(tag)).length
   } catch {
     return 0
+  }
+}
+
+interface Session {
+  api: ApiProcess
+  http: HttpAgent
+  token: string
+  orgId: string
+}
+
+/**
+ * Uploads EXEC_ROWS rows of the template and executes them: ms until the request is `completed` (every row offered
+ * by the agent and its mail in the outbox) and until every mail file is written.
+ */
+async function execution(
+  session: Session,
+  schemaType: 'W3C' | 'INDY',
+  templateId: string,
+): Promise<{ sentAtMs: number; mailedAtMs: number; mailed: number }> {
+  const { api, http, token, orgId } = session
+  const tag = `x${Date.now()}`
+  const file = schemaType === 'W3C' ? csvOf(EXEC_ROWS, tag) : indyCsvOf(EXEC_ROWS, tag)
+  const uploaded = await uploadFile(api, token, orgId, templateId, file, schemaType)
+  if (uploaded.status !== 201) throw new Error(`Upload answered ${uploaded.status}: ${uploaded.body.slice(0, 300)}`)
+  const requestId = (JSON.parse(uploaded.body) as { data: { requestId: string } }).data.requestId
+  const started = performance.now()
+  await expectJson(
+    call(http, api.port, 'POST', `/v1/orgs/${orgId}/${requestId}/bulk`, { body: {}, token }),
+    201,
+    'execute',
+  )
+  let sentAtMs = 0
+  for (;;) {
+    const progress = await expectJson<{ status: string; counts: Record<string, number> }>(
+      call(http, api.port, 'GET', `/v1/orgs/${orgId}/bulk/${requestId}?pageSize=1`, { token }),
+      200,
+      'progress',
+    )
+    if (progress.status === 'completed') {
+      if (progress.counts.failed > 0) console.log(`${schemaType}: failed rows: ${progress.counts.failed}`)
+      sentAtMs = performance.now() - started
+      break
+    }
+    if (performance.now() - started > 30 * 60_000) throw new Error('Execution did not finish in 30 min')
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  while (mailFiles(api.dataDir, tag) < EXEC_ROWS && performance.now() - started < 40 * 60_000) {
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  return { sentAtMs, mailedAtMs: performance.now() - started, mailed: mailFiles(api.dataDir, tag) }
+}
+
+/** An INDY schema and a credential definition on the platform ledger, through the API: the definition's record id. */
+async function indyTemplate(session: Session): Promise<string> {
+  const { api, http, token, orgId } = session
+  const schema = await expectJson<{ schemaLedgerId: string }>(
+    call(http, api.port, 'POST', `/v1/orgs/${orgId}/schemas`, {
+      body: {
+        type: 'INDY',
+        schemaPayload: {
+          schemaName: `Bench member ${Date.now()}`,
+          schemaVersion: '1.0',
+          attributes: [
+            { attributeName: 'name', schemaDataType: 'string', displayName: 'Name', isRequired: true },
+            { attributeName: 'age', schemaDataType: 'number', displayName: 'Age', isRequired: true },
+          ],
+        },
+      },
+      token,
+    }),
+    201,
+    'INDY schema',
+  )
+  const definition = await expectJson<{ id: string }>(
+    call(http, api.port, 'POST', `/v1/orgs/${orgId}/cred-defs`, {
+      body: { tag: 'bench', schemaLedgerId: schema.schemaLedgerId },
+      token,
+    }),
+    201,
+    'credential definition',
+  )
+  const deadline = Date.now() + 300_000
+  for (;;) {
+    const record = await expectJson<{ status: string; error?: string | null }>(
+      call(http, api.port, 'GET', `/v1/orgs/${orgId}/cred-defs/${definition.id}`, { token }),
+      200,
+      'credential definition',
+    )
+    if (record.status === 'created') return definition.id
+    if (record.status === 'failed') throw new Error(`Credential definition failed: ${record.error ?? ''}`)
+    if (Date.now() > deadline) throw new Error('Credential definition not created within 5 minutes')
+    await new Promise((resolve) => setTimeout(resolve, 1000))
   }
 }
 
@@ -129,34 +238,10 @@ async function main(): Promise<void> {
       if (Date.now() > deadline) throw new Error(`Agent not ready: ${JSON.stringify(health)}`)
       await new Promise((resolve) => setTimeout(resolve, 500))
     }
-    const tag = `x${Date.now()}`
-    const uploaded = await uploadFile(api, token, orgId, schema.id, csvOf(EXEC_ROWS, tag))
-    const requestId = (JSON.parse(uploaded.body) as { data: { requestId: string } }).data.requestId
-    const started = performance.now()
-    await expectJson(
-      call(http, api.port, 'POST', `/v1/orgs/${orgId}/${requestId}/bulk`, { body: {}, token }),
-      201,
-      'execute',
-    )
-    let sentAtMs = 0
-    for (;;) {
-      const progress = await expectJson<{ status: string; counts: Record<string, number> }>(
-        call(http, api.port, 'GET', `/v1/orgs/${orgId}/bulk/${requestId}?pageSize=1`, { token }),
-        200,
-        'progress',
-      )
-      if (progress.status === 'completed') {
-        if (progress.counts.failed > 0) console.log(`failed rows: ${progress.counts.failed}`)
-        sentAtMs = performance.now() - started
-        break
-      }
-      if (performance.now() - started > 30 * 60_000) throw new Error('Execution did not finish in 30 min')
-      await new Promise((resolve) => setTimeout(resolve, 250))
-    }
-    while (mailFiles(api.dataDir, tag) < EXEC_ROWS && performance.now() - started < 40 * 60_000) {
-      await new Promise((resolve) => setTimeout(resolve, 250))
-    }
-    const mailedAtMs = performance.now() - started
+    const session: Session = { api, http, token, orgId }
+    const w3c = await execution(session, 'W3C', schema.id)
+    const indy = INDY ? await execution(session, 'INDY', await indyTemplate(session)) : undefined
+    const perMinute = (rows: number, ms: number) => Math.round((rows / ms) * 60_000)
     const sorted = [...uploadMs].sort((a, b) => a - b)
     console.log(
       JSON.stringify({
@@ -168,8 +253,14 @@ async function main(): Promise<void> {
         uploadMsMedian: Math.round(sorted[Math.floor(sorted.length / 2)]),
         uploadMsMax: Math.round(sorted.at(-1) ?? 0),
         executedRows: EXEC_ROWS,
-        rowsPerMinuteToAgentAndOutbox: Math.round((EXEC_ROWS / sentAtMs) * 60_000),
-        rowsPerMinuteMailed: Math.round((mailFiles(api.dataDir, tag) / mailedAtMs) * 60_000),
+        rowsPerMinuteToAgentAndOutbox: perMinute(EXEC_ROWS, w3c.sentAtMs),
+        rowsPerMinuteMailed: perMinute(w3c.mailed, w3c.mailedAtMs),
+        ...(indy
+          ? {
+              indyRowsPerMinuteToAgentAndOutbox: perMinute(EXEC_ROWS, indy.sentAtMs),
+              indyRowsPerMinuteMailed: perMinute(indy.mailed, indy.mailedAtMs),
+            }
+          : {}),
       }),
     )
   } finally {
