@@ -20,6 +20,15 @@ export interface QueuedRowRef {
   attempts: number
 }
 
+/** One page of templates, newest first (the id breaks ties, so pages never overlap). */
+function newestFirst(page: { pageNumber: number; pageSize: number }) {
+  return {
+    orderBy: { createdAt: 'desc', id: 'asc' } as const,
+    limit: page.pageSize,
+    offset: (page.pageNumber - 1) * page.pageSize,
+  }
+}
+
 /** Bulk issuance requests and rows; organization-scoped reads take `orgId` first. */
 @injectable()
 export class BulkIssuanceRepository {
@@ -67,15 +76,7 @@ export class BulkIssuanceRepository {
     orgId: string,
     page: { pageNumber: number; pageSize: number },
   ): Promise<[CredentialSchema[], number]> {
-    return this.em.findAndCount(
-      CredentialSchema,
-      { organization: orgId, type: 'JSON' },
-      {
-        orderBy: { createdAt: 'desc', id: 'asc' },
-        limit: page.pageSize,
-        offset: (page.pageNumber - 1) * page.pageSize,
-      },
-    )
+    return this.em.findAndCount(CredentialSchema, { organization: orgId, type: 'JSON' }, newestFirst(page))
   }
 
   /** An INDY template: one of the organization's credential definitions, once registered on the ledger. */
@@ -87,15 +88,7 @@ export class BulkIssuanceRepository {
     orgId: string,
     page: { pageNumber: number; pageSize: number },
   ): Promise<[CredentialDefinition[], number]> {
-    return this.em.findAndCount(
-      CredentialDefinition,
-      { organization: orgId, status: 'created' },
-      {
-        orderBy: { createdAt: 'desc', id: 'asc' },
-        limit: page.pageSize,
-        offset: (page.pageNumber - 1) * page.pageSize,
-      },
-    )
+    return this.em.findAndCount(CredentialDefinition, { organization: orgId, status: 'created' }, newestFirst(page))
   }
 
   /**
