@@ -50,8 +50,11 @@ class InMemoryOutbox implements Pick<MailOutboxRepository, keyof MailOutboxRepos
 class ScriptedTransport extends MailTransport {
   public readonly sent: MailMessage[] = []
   public failures = 0
+  /** Called as each send starts, before it completes. */
+  public onSend?: () => void
 
   public async send(message: MailMessage): Promise<void> {
+    this.onSend?.()
     if (this.failures > 0) {
       this.failures -= 1
       throw new UpstreamError('SMTP server did not accept the mail')
@@ -102,6 +105,18 @@ describe('MailOutbox', () => {
       await sut.relayOnce()
     }
     expect(rows.rows[0]).toMatchObject({ status: 'dead', attempts: 6 })
+  })
+
+  it('holds a claim only on the mail it is sending, so a process killed mid-round strands one mail at most', async () => {
+    await sut.add(
+      ['d', 'e', 'f'].map((name) => ({ idempotencyKey: `k:${name}`, message: mail(`${name}@example.test`) })),
+    )
+    const claimedDuringSends: number[] = []
+    transport.onSend = () => claimedDuringSends.push(rows.rows.filter((row) => row.claimToken).length)
+    transport.failures = 1
+    expect(await sut.relayOnce()).toBe(2)
+    expect(claimedDuringSends).toEqual([1, 1, 1])
+    expect(rows.rows.map((row) => row.status)).toEqual(['pending', 'sent', 'sent'])
   })
 
   it('refuses a mail without recipient before storing anything', async () => {

@@ -17,8 +17,8 @@ export const DEFAULT_MAIL_OUTBOX_POLL_INTERVAL_MS = 1_000
 export const DEFAULT_MAIL_OUTBOX_LEASE_SECONDS = 120
 /** Send attempts before a mail is marked dead (the same schedule as the queue's: about 13 minutes). */
 export const MAIL_OUTBOX_MAX_ATTEMPTS = 6
-/** Rows claimed per round. */
-const BATCH_SIZE = 20
+/** Mails sent per round at most, each claimed on its own. */
+const ROUND_SIZE = 20
 /** Sent rows are kept this long (for "was it sent?" questions), then deleted. */
 const SENT_RETENTION_MS = 7 * 86_400_000
 const SWEEP_INTERVAL_MS = 3_600_000
@@ -96,14 +96,22 @@ export class MailOutbox {
     await this.running
   }
 
-  /** One round now: claims and sends what is due. Resolves with how many mails were sent. */
+  /**
+   * One round now: claims and sends what is due, one mail at a time. Resolves with how many were sent.
+   * Claiming one mail per send (not a batch) means a process killed mid-round holds at most the mail it was
+   * sending: a batch claim left every other claimed mail waiting for the lease (2 minutes) after a crash.
+   */
   public async relayOnce(): Promise<number> {
-    const claimToken = randomUUID()
-    const claimed = await this.outbox.claim(claimToken, BATCH_SIZE, this.options.leaseSeconds)
     let sent = 0
-    for (const mail of claimed) if (await this.deliver(mail, claimToken)) sent += 1
+    let claims = 0
+    for (; claims < ROUND_SIZE; claims++) {
+      const claimToken = randomUUID()
+      const [mail] = await this.outbox.claim(claimToken, 1, this.options.leaseSeconds)
+      if (!mail) break
+      if (await this.deliver(mail, claimToken)) sent += 1
+    }
     await this.sweepIfDue()
-    if (claimed.length === BATCH_SIZE) this.again = true
+    if (claims === ROUND_SIZE) this.again = true
     return sent
   }
 
