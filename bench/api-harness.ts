@@ -204,3 +204,51 @@ export function positiveIntEnv(name: string, fallback: number): number {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`)
   return value
 }
+
+/**
+ * An INDY schema (`name` text, `age` number) and a credential definition published on the platform ledger through
+ * the API, for the benchmarks' INDY modes. Key generation is a job: the definition's record is followed until it is
+ * created. @returns its record id and ledger id
+ */
+export async function publishIndyDefinition(
+  agent: Agent,
+  port: number,
+  token: string,
+  orgId: string,
+): Promise<{ id: string; credentialDefinitionId: string }> {
+  const post = <T>(route: string, body: unknown, what: string) =>
+    expectJson<T>(call(agent, port, 'POST', route, { body, token, timeoutMs: 60_000 }), 201, what)
+  const schema = await post<{ schemaLedgerId: string }>(
+    `/v1/orgs/${orgId}/schemas`,
+    {
+      type: 'INDY',
+      schemaPayload: {
+        schemaName: `bench-${Date.now()}`,
+        schemaVersion: '1.0',
+        attributes: [
+          { attributeName: 'name', schemaDataType: 'string', displayName: 'Name', isRequired: true },
+          { attributeName: 'age', schemaDataType: 'number', displayName: 'Age', isRequired: true },
+        ],
+      },
+    },
+    'INDY schema',
+  )
+  const definition = await post<{ id: string }>(
+    `/v1/orgs/${orgId}/cred-defs`,
+    { tag: 'bench', schemaLedgerId: schema.schemaLedgerId, revocable: false },
+    'credential definition',
+  )
+  const deadline = Date.now() + 300_000
+  for (;;) {
+    const record = await expectJson<{ status: string; credentialDefinitionId: string | null; error?: string | null }>(
+      call(agent, port, 'GET', `/v1/orgs/${orgId}/cred-defs/${definition.id}`, { token, timeoutMs: 60_000 }),
+      200,
+      'credential definition',
+    )
+    if (record.status === 'created' && record.credentialDefinitionId)
+      return { id: definition.id, credentialDefinitionId: record.credentialDefinitionId }
+    if (record.status === 'failed') throw new Error(`Credential definition failed: ${record.error ?? ''}`)
+    if (Date.now() > deadline) throw new Error('Credential definition not created within 5 minutes')
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
+}

@@ -13,7 +13,15 @@ import { loadavg } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { freshDatabase, type FreshDatabase } from '../test/helpers/database'
-import { type ApiProcess, call, expectJson, positiveIntEnv, signUp, startApiProcess } from './api-harness'
+import {
+  type ApiProcess,
+  call,
+  expectJson,
+  positiveIntEnv,
+  publishIndyDefinition,
+  signUp,
+  startApiProcess,
+} from './api-harness'
 
 const ROWS = positiveIntEnv('BENCH_BULK_ROWS', 10_000)
 const UPLOADS = positiveIntEnv('BENCH_BULK_UPLOADS', 3)
@@ -141,49 +149,6 @@ async function execution(
   return { sentAtMs, mailedAtMs: performance.now() - started, mailed: mailFiles(api.dataDir, tag) }
 }
 
-/** An INDY schema and a credential definition on the platform ledger, through the API: the definition's record id. */
-async function indyTemplate(session: Session): Promise<string> {
-  const { api, http, token, orgId } = session
-  const schema = await expectJson<{ schemaLedgerId: string }>(
-    call(http, api.port, 'POST', `/v1/orgs/${orgId}/schemas`, {
-      body: {
-        type: 'INDY',
-        schemaPayload: {
-          schemaName: `Bench member ${Date.now()}`,
-          schemaVersion: '1.0',
-          attributes: [
-            { attributeName: 'name', schemaDataType: 'string', displayName: 'Name', isRequired: true },
-            { attributeName: 'age', schemaDataType: 'number', displayName: 'Age', isRequired: true },
-          ],
-        },
-      },
-      token,
-    }),
-    201,
-    'INDY schema',
-  )
-  const definition = await expectJson<{ id: string }>(
-    call(http, api.port, 'POST', `/v1/orgs/${orgId}/cred-defs`, {
-      body: { tag: 'bench', schemaLedgerId: schema.schemaLedgerId },
-      token,
-    }),
-    201,
-    'credential definition',
-  )
-  const deadline = Date.now() + 300_000
-  for (;;) {
-    const record = await expectJson<{ status: string; error?: string | null }>(
-      call(http, api.port, 'GET', `/v1/orgs/${orgId}/cred-defs/${definition.id}`, { token }),
-      200,
-      'credential definition',
-    )
-    if (record.status === 'created') return definition.id
-    if (record.status === 'failed') throw new Error(`Credential definition failed: ${record.error ?? ''}`)
-    if (Date.now() > deadline) throw new Error('Credential definition not created within 5 minutes')
-    await new Promise((resolve) => setTimeout(resolve, 1000))
-  }
-}
-
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL
   const database: FreshDatabase | undefined = serverUrl ? await freshDatabase('postgres', serverUrl) : undefined
@@ -240,7 +205,9 @@ async function main(): Promise<void> {
     }
     const session: Session = { api, http, token, orgId }
     const w3c = await execution(session, 'W3C', schema.id)
-    const indy = INDY ? await execution(session, 'INDY', await indyTemplate(session)) : undefined
+    const indy = INDY
+      ? await execution(session, 'INDY', (await publishIndyDefinition(http, api.port, token, orgId)).id)
+      : undefined
     const perMinute = (rows: number, ms: number) => Math.round((rows / ms) * 60_000)
     const sorted = [...uploadMs].sort((a, b) => a - b)
     console.log(

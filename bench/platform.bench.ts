@@ -56,6 +56,7 @@ import {
   expectJson,
   percentile,
   positiveIntEnv,
+  publishIndyDefinition,
   signUp,
   startApiProcess,
 } from './api-harness'
@@ -199,45 +200,6 @@ async function connect(context: PlatformContext) {
     isEvent('connection.state-changed', 'completed', 'outOfBandId', invitation.outOfBandRecord.id),
   )
   return { invitation, connection }
-}
-
-/**
- * INDY mode's setup: a schema and a credential definition published on the platform ledger through the API (the
- * definition's key generation is a job; its record is followed until it is created).
- */
-async function publishIndyDefinition(context: PlatformContext): Promise<string> {
-  const { orgId } = context
-  const schema = await apiCall<{ schemaLedgerId: string }>(context, 'setup', 'POST', `/v1/orgs/${orgId}/schemas`, {
-    type: 'INDY',
-    schemaPayload: {
-      schemaName: `bench-${Date.now()}`,
-      schemaVersion: '1.0',
-      attributes: [
-        { attributeName: 'name', schemaDataType: 'string', displayName: 'Name', isRequired: true },
-        { attributeName: 'age', schemaDataType: 'number', displayName: 'Age', isRequired: true },
-      ],
-    },
-  })
-  const definition = await apiCall<{ id: string }>(context, 'setup', 'POST', `/v1/orgs/${orgId}/cred-defs`, {
-    tag: 'bench',
-    schemaLedgerId: schema.schemaLedgerId,
-    revocable: false,
-  })
-  const deadline = Date.now() + 300_000
-  for (;;) {
-    const record = await apiCall<{ status: string; credentialDefinitionId: string | null; error?: string | null }>(
-      context,
-      'setup',
-      'GET',
-      `/v1/orgs/${orgId}/cred-defs/${definition.id}`,
-      undefined,
-      200,
-    )
-    if (record.status === 'created' && record.credentialDefinitionId) return record.credentialDefinitionId
-    if (record.status === 'failed') throw new Error(`Credential definition failed: ${record.error ?? ''}`)
-    if (Date.now() > deadline) throw new Error('Credential definition not created within 5 minutes')
-    await new Promise((resolve) => setTimeout(resolve, 1000))
-  }
 }
 
 /** What differs between a JSON-LD and an INDY iteration: the offer's and the request's route and body. */
@@ -518,7 +480,12 @@ async function platformSide(): Promise<Side & { indy?: Side; delivered(): Promis
     }
     const jsonLd = jsonLdKind(context)
     await platformIteration(context, jsonLd) // warm-up: contexts, caches, the first connection's DIDs
-    const indy = INDY ? indyKind(await publishIndyDefinition(context)) : undefined
+    const indy = INDY
+      ? indyKind(
+          (await publishIndyDefinition(context.http, context.api.port, context.token, context.orgId))
+            .credentialDefinitionId,
+        )
+      : undefined
     // Warm-up of INDY mode: the holder's link secret, the definition in both agents' caches.
     if (indy) await platformIteration(context, indy)
     webhook.lagsMs.length = 0

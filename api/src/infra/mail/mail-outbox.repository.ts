@@ -30,8 +30,8 @@ export class MailOutboxRepository {
       .execute()
   }
 
-  /** Claims up to `limit` due rows for `leaseSeconds` under `claimToken`, oldest first. */
-  public async claim(claimToken: string, limit: number, leaseSeconds: number): Promise<ClaimedMail[]> {
+  /** Claims the oldest due row for `leaseSeconds` under `claimToken`; undefined when none is due. */
+  public async claimOne(claimToken: string, leaseSeconds: number): Promise<ClaimedMail | undefined> {
     const rows = await this.em
       .fork()
       .getConnection()
@@ -41,16 +41,18 @@ export class MailOutboxRepository {
        where "id" in (
          select "id" from "mail_outbox"
          where "status" = 'pending' and "available_at" <= now() and ("claimed_until" is null or "claimed_until" < now())
-         order by "created_at", "id" limit ? for update skip locked)
+         order by "created_at", "id" limit 1 for update skip locked)
        returning "id", "idempotency_key", "message", "attempts"`,
-        [leaseSeconds, claimToken, limit],
+        [leaseSeconds, claimToken],
       )
-    return rows.map((row) => ({
+    const [row] = rows
+    if (!row) return undefined
+    return {
       id: row.id,
       idempotencyKey: row.idempotency_key,
       message: typeof row.message === 'string' ? (JSON.parse(row.message) as MailMessage) : row.message,
       attempts: Number(row.attempts),
-    }))
+    }
   }
 
   /** Marks a claimed row sent; false when the claim was lost (the lease ran out and another relay took it). */

@@ -19,13 +19,12 @@ class InMemoryOutbox implements Pick<MailOutboxRepository, keyof MailOutboxRepos
     }
   }
 
-  public async claim(claimToken: string, limit: number): Promise<ClaimedMail[]> {
-    const due = this.rows.filter((row) => row.status === 'pending' && !row.claimToken && row.retryIn === undefined)
-    return due.slice(0, limit).map((row) => {
-      row.claimToken = claimToken
-      row.attempts += 1
-      return { id: row.id, idempotencyKey: row.idempotencyKey, message: row.message, attempts: row.attempts }
-    })
+  public async claimOne(claimToken: string): Promise<ClaimedMail | undefined> {
+    const row = this.rows.find((row) => row.status === 'pending' && !row.claimToken && row.retryIn === undefined)
+    if (!row) return undefined
+    row.claimToken = claimToken
+    row.attempts += 1
+    return { id: row.id, idempotencyKey: row.idempotencyKey, message: row.message, attempts: row.attempts }
   }
 
   public async markSent(id: string, claimToken: string): Promise<boolean> {

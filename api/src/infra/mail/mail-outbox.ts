@@ -106,7 +106,7 @@ export class MailOutbox {
     let claims = 0
     for (; claims < ROUND_SIZE; claims++) {
       const claimToken = randomUUID()
-      const [mail] = await this.outbox.claim(claimToken, 1, this.options.leaseSeconds)
+      const mail = await this.outbox.claimOne(claimToken, this.options.leaseSeconds)
       if (!mail) break
       if (await this.deliver(mail, claimToken)) sent += 1
     }

@@ -87,15 +87,22 @@ export interface BulkRowView {
 }
 
 /** What one request's rows are issued with, looked up once per execution rather than once per row. */
-export interface IssuingContext {
+export type IssuingContext = {
   schemaName: string
   orgName: string
   options: BulkExecutionOptions
-  /** W3C: the schema's public URL and the organization's primary DID, the credential's issuer. */
-  w3c?: { schemaUrl: string; issuerDid: string }
-  /** INDY: the credential definition as the agent's registry resolves it. */
-  indy?: ResolvedCredentialDefinition
-}
+} & (
+  | {
+      /** W3C: the schema's public URL and the organization's primary DID, the credential's issuer. */
+      w3c: { schemaUrl: string; issuerDid: string }
+      indy?: never
+    }
+  | {
+      /** INDY: the credential definition as the agent's registry resolves it. */
+      indy: ResolvedCredentialDefinition
+      w3c?: never
+    }
+)
 
 function viewOf(request: BulkRequest, counts: StatusCounts): BulkRequestView {
   return {
@@ -422,12 +429,7 @@ export class BulkExecutionService {
     )
     const errors: FieldError[] = []
     for (const row of rows) {
-      const cells = Object.fromEntries(
-        Object.entries(row.attributes).map(([key, value]) => [
-          key,
-          typeof value === 'string' ? value : JSON.stringify(value),
-        ]),
-      )
+      const cells = Object.fromEntries(Object.entries(row.attributes).map(([key, value]) => [key, cellText(value)]))
       const problems = checker.check({ ...cells, email: row.email }).problems
       if (template.schemaType === 'INDY') {
         for (const name of Object.keys(row.attributes))
@@ -455,7 +457,6 @@ export function offerPlanOf(context: IssuingContext, attributes: Record<string, 
     const values = context.indy.schema.attrNames.map((name) => ({ name, value: cellText(attributes[name]) }))
     return indyPlan(context.indy, { attributes: values }, 'v2')
   }
-  if (!context.w3c) throw new InvalidInputError('The template has no issuer')
   const credential = bulkCredential({
     schemaUrl: context.w3c.schemaUrl,
     schemaName: context.schemaName,
@@ -465,6 +466,7 @@ export function offerPlanOf(context: IssuingContext, attributes: Record<string, 
   return jsonLdPlan({ credential, options: { ...BULK_SIGNING_OPTIONS } })
 }
 
+/** A stored value back as the text of its cell (arrays and objects as JSON; absent as empty). */
 function cellText(value: unknown): string {
   if (value === undefined || value === null) return ''
   return typeof value === 'string' ? value : JSON.stringify(value)

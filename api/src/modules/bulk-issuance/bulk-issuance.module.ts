@@ -16,7 +16,8 @@ import { BulkUploadService } from './bulk-upload.service'
 
 /**
  * Bulk issuance from a CSV file (spec: Credential issuance, bulk routes): templates from the organization's JSON
- * schemas (W3C) and credential definitions (INDY), streaming upload and validation, execution as one queue job per row, progress, resume on start.
+ * schemas (W3C) and credential definitions (INDY), streaming upload and validation, execution as one queue job per
+ * row, progress, resume on start.
  */
 export const bulkIssuanceModule: ApiModule = {
   name: 'bulk-issuance',

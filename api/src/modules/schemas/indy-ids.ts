@@ -26,8 +26,6 @@ const CRED_DEF_ID_PATTERN = new RegExp(
 
 /** Longest id accepted; ledger ids are far shorter. */
 export const MAX_LEDGER_ID_LENGTH = 2048
-/** Control characters (NUL among them, which PostgreSQL text cannot hold) are in no ledger id or tag. */
-export { hasControlCharacter }
 
 /** A DID the Indy ledger can hold objects of: legacy (unqualified) or did:indy. */
 export function isIndyDid(did: string): boolean {
