@@ -109,6 +109,8 @@ export class LedgerHead {
     const head = await session.head()
     if (!head) return this.anchorAfter(session, await session.insert(this.genesisTransaction()))
     const anchor = await session.anchor()
+    let check = checkAnchor({ namespace: this.trustee.namespace, trusteeVerkey: this.trustee.verkey, head, anchor })
+    if (check.isValid) return
     if (!anchor && !(await session.hasBoundTransactions())) {
       const chain = await verifyChain(session, this.trustee.namespace, { from: 1 })
       if (chain.isValid) {
@@ -116,9 +118,12 @@ export class LedgerHead {
         this.logger.warn('Anchored a ledger written before anchors existed', { seqNo: head.seqNo, hash: head.hash })
         return
       }
+      const { seqNo, reason } = chain.firstInvalid ?? {}
+      check = {
+        ...check,
+        reason: `the ledger has no anchor and its chain does not verify at seqNo ${seqNo} (${reason})`,
+      }
     }
-    const check = checkAnchor({ namespace: this.trustee.namespace, trusteeVerkey: this.trustee.verkey, head, anchor })
-    if (check.isValid) return
     this.note(check)
     throw new LedgerWritesRefusedError(
       `The ledger refuses writes: ${check.reason}. See GET /v1/ledger/verify; an operator must look into it`,

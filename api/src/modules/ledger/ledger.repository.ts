@@ -5,22 +5,16 @@ import type { ChainPosition, StoredAnchor } from './ledger-anchor'
 import { LEDGER_ANCHOR_ID } from './ledger-anchor.entity'
 import type { ChainSource } from './ledger-chain'
 import { GENESIS_PREV_HASH, transactionHash } from './ledger-crypto'
+import {
+  COLUMNS,
+  toAnchor,
+  toTransaction,
+  type HeadAndAnchorRow,
+  type StoredTransaction,
+  type TransactionRow,
+} from './ledger-rows'
 
-/** A transaction as stored and answered (txnTime as an ISO string: the form that is hashed). */
-export interface StoredTransaction {
-  seqNo: number
-  type: LedgerTransactionType
-  authorDid: string
-  objectId: string | null
-  payload: Record<string, unknown>
-  signature: string
-  /** The author's binding its signature covers; null on transactions written before bindings existed. */
-  lastSeqNo: number | null
-  prevHash: string
-  hash: string
-  txnTime: string
-  requestedByOrgId: string | null
-}
+export type { StoredTransaction } from './ledger-rows'
 
 /** What a writer decides while it holds the chain head; the session numbers, chains and hashes it. */
 export interface NewTransaction {
@@ -56,49 +50,8 @@ export interface ChainHeadSession extends LedgerReader, ChainSource {
   saveAnchor(anchor: { seqNo: number; hash: string; signature: string }): Promise<void>
 }
 
-interface TransactionRow {
-  seq_no: string | number
-  type: LedgerTransactionType
-  author_did: string
-  object_id: string | null
-  payload: Record<string, unknown> | string
-  signature: string
-  last_seq_no: string | number | null
-  prev_hash: string
-  hash: string
-  txn_time: Date | string
-  requested_by_org_id: string | null
-}
-
-interface HeadAndAnchorRow {
-  head_seq_no: string | number | null
-  head_hash: string | null
-  anchor_seq_no: string | number | null
-  anchor_hash: string | null
-  anchor_signature: string | null
-  anchored_at: Date | string | null
-}
-
-const COLUMNS =
-  'seq_no, type, author_did, object_id, payload, signature, last_seq_no, prev_hash, hash, txn_time, requested_by_org_id'
 /** pg_advisory_xact_lock key of the one chain head (any constant unique to this purpose in the database). */
 const CHAIN_HEAD_LOCK = 7_013_013_001
-
-function toTransaction(row: TransactionRow): StoredTransaction {
-  return {
-    seqNo: Number(row.seq_no),
-    type: row.type,
-    authorDid: row.author_did,
-    objectId: row.object_id,
-    payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as Record<string, unknown>) : row.payload,
-    signature: row.signature,
-    lastSeqNo: row.last_seq_no === null ? null : Number(row.last_seq_no),
-    prevHash: row.prev_hash,
-    hash: row.hash,
-    txnTime: new Date(row.txn_time).toISOString(),
-    requestedByOrgId: row.requested_by_org_id,
-  }
-}
 
 /**
  * The ledger table and its anchor. Inserts only: there is no update or delete of a transaction here, by design.
@@ -326,14 +279,4 @@ async function insertIn(
   const [stored] = rows
   if (!stored) throw new Error('The ledger insert returned no row')
   return toTransaction(stored)
-}
-
-function toAnchor(row: Partial<HeadAndAnchorRow>): StoredAnchor | undefined {
-  if (row.anchor_seq_no == null || !row.anchor_hash || !row.anchor_signature || !row.anchored_at) return undefined
-  return {
-    seqNo: Number(row.anchor_seq_no),
-    hash: row.anchor_hash,
-    signature: row.anchor_signature,
-    anchoredAt: new Date(row.anchored_at).toISOString(),
-  }
 }
