@@ -1,4 +1,4 @@
-import { canonicalJson, ledgerSigningBytes, nymPossessionBytes } from './ledger'
+import { canonicalJson, didStatePath, ledgerSigningBytes, nymPossessionBytes } from './ledger'
 
 describe('canonicalJson', () => {
   it('sorts keys recursively and keeps array order', () => {
@@ -24,8 +24,20 @@ describe('canonicalJson', () => {
     expect(ledgerSigningBytes({ ...base, payload: { name: 'n', version: '1' } })).toEqual(
       ledgerSigningBytes({ ...base, payload: { version: '1', name: 'n' } }),
     )
-    expect(nymPossessionBytes({ namespace: 'n', did: 'd', verkey: 'v' }).toString()).toBe(
-      '{"did":"d","namespace":"n","type":"NYM","verkey":"v"}',
+    expect(nymPossessionBytes({ namespace: 'n', did: 'd', verkey: 'v', lastSeqNo: 0 }).toString()).toBe(
+      '{"did":"d","lastSeqNo":0,"namespace":"n","type":"NYM","verkey":"v"}',
     )
+  })
+
+  it('signing bytes cover the binding when there is one, and are the bytes of before bindings when there is none', () => {
+    const base = { namespace: 'idplane', type: 'ATTRIB' as const, authorDid: 'x', payload: { dest: 'x' } }
+    expect(ledgerSigningBytes(base).toString()).toBe(
+      '{"authorDid":"x","namespace":"idplane","payload":{"dest":"x"},"type":"ATTRIB"}',
+    )
+    expect(ledgerSigningBytes({ ...base, lastSeqNo: 7 }).toString()).toBe(
+      '{"authorDid":"x","lastSeqNo":7,"namespace":"idplane","payload":{"dest":"x"},"type":"ATTRIB"}',
+    )
+    expect(ledgerSigningBytes({ ...base, lastSeqNo: 7 })).not.toEqual(ledgerSigningBytes({ ...base, lastSeqNo: 8 }))
+    expect(didStatePath('did:indy:idplane:x')).toBe('/dids/did%3Aindy%3Aidplane%3Ax/state')
   })
 })

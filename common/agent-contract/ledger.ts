@@ -37,19 +37,55 @@ export function canonicalJson(value: unknown): string {
   return `{${members.join(',')}}`
 }
 
-/** What the author of a transaction signs (Ed25519, signature sent as base58). */
+/**
+ * The binding that makes a signed request good once (issue 23, item 4): the seqNo of the latest transaction of the
+ * signing DID (its NYM, or one it authored) when the request is signed; 0 for a DID not on the ledger yet. The
+ * ledger accepts a request only while that is still the DID's latest transaction, so a request is refused once
+ * anything of that DID (this request included) has been appended after it was signed: a replay, or an old request
+ * posted after a newer one. Read it from `GET /v1/ledger/dids/:did/state` just before signing.
+ */
+export interface LedgerBinding {
+  lastSeqNo: number
+}
+
+/** The path (under LEDGER_PATH) of a DID's state: `{ did, lastSeqNo }`. */
+export function didStatePath(did: string): string {
+  return `/dids/${encodeURIComponent(did)}/state`
+}
+
+/**
+ * Words every refusal of a request bound to an earlier state of its DID starts with (HTTP 409): an honest writer
+ * reads the state again, signs again and retries once (two writes of one DID raced); a replay stays refused.
+ */
+export const LEDGER_STALE_REQUEST = 'Stale ledger request'
+
+/**
+ * What the author of a transaction signs (Ed25519, signature sent as base58). `lastSeqNo` is the author's binding
+ * (LedgerBinding); transactions written before bindings existed were signed without it, and canonicalJson drops an
+ * undefined member, so their bytes are unchanged.
+ */
 export function ledgerSigningBytes(input: {
   namespace: string
   type: LedgerTransactionType
   authorDid: string
   payload: unknown
+  lastSeqNo?: number
 }): Buffer {
-  const { namespace, type, authorDid, payload } = input
-  return Buffer.from(canonicalJson({ namespace, type, authorDid, payload }), 'utf8')
+  const { namespace, type, authorDid, payload, lastSeqNo } = input
+  return Buffer.from(canonicalJson({ namespace, type, authorDid, payload, lastSeqNo }), 'utf8')
 }
 
-/** What the holder of a new DID's key signs to have the platform write its NYM (proof of possession). */
-export function nymPossessionBytes(input: { namespace: string; did: string; verkey: string }): Buffer {
-  const { namespace, did, verkey } = input
-  return Buffer.from(canonicalJson({ namespace, type: 'NYM', did, verkey }), 'utf8')
+/**
+ * What the holder of a new DID's key signs to have the platform write its NYM (proof of possession), bound to the
+ * DID's state (`lastSeqNo`: 0 while the DID is not on the ledger) so that the request cannot be posted again later.
+ * Possession proofs are never stored, so there is no unbound form to verify.
+ */
+export function nymPossessionBytes(input: {
+  namespace: string
+  did: string
+  verkey: string
+  lastSeqNo: number
+}): Buffer {
+  const { namespace, did, verkey, lastSeqNo } = input
+  return Buffer.from(canonicalJson({ namespace, type: 'NYM', did, verkey, lastSeqNo }), 'utf8')
 }

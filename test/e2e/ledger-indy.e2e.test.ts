@@ -247,5 +247,33 @@ describe(`organization and wallet DIDs on the platform ledger (${process.env.DAT
     expect(verified.body.data).toMatchObject({ isValid: true })
     // Genesis, two organizations' NYM and ATTRIB, schema, cred-def, the wallet's NYM and ATTRIB.
     expect(verified.body.data.checked).toBeGreaterThanOrEqual(9)
+    // Issue 23: the head is the one the platform anchored; the schema and cred-def records point at ledger rows.
+    expect(verified.body.data).toMatchObject({
+      anchor: { isValid: true },
+      references: { isValid: true, danglingCount: 0 },
+    })
+    expect(verified.body.data.references.checked).toBeGreaterThanOrEqual(2)
+  })
+
+  it("refuses every agent-signed transaction posted again (issue 23): the agents' writes are each good once", async () => {
+    const head = (await publicGet('/v1/ledger').expect(200)).body.data.head.seqNo as number
+    const chain = (await publicGet(`/v1/ledger/transactions?from=1&limit=500`).expect(200)).body.data as {
+      type: string
+      authorDid: string
+      payload: unknown
+      signature: string
+      lastSeqNo?: number
+    }[]
+    const signedByAgents = chain.filter((txn) => txn.type !== 'NYM')
+    expect(new Set(signedByAgents.map((txn) => txn.type))).toEqual(new Set(['ATTRIB', 'SCHEMA', 'CRED_DEF']))
+    for (const { type, authorDid, payload, signature, lastSeqNo } of signedByAgents) {
+      expect(lastSeqNo).toEqual(expect.any(Number))
+      const replay = await request(platform.api.app)
+        .post('/v1/ledger/transactions')
+        .send({ type, authorDid, payload, signature, lastSeqNo })
+        .expect(409)
+      expect(replay.body.message).toMatch(/^Stale ledger request/)
+    }
+    expect((await publicGet('/v1/ledger').expect(200)).body.data.head.seqNo).toBe(head)
   })
 })

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { TypedArrayEncoder } from '@credo-ts/core'
 import {
   INDY_DID_PATTERN,
+  LEDGER_STALE_REQUEST,
   ledgerSigningBytes,
   type LedgerTransactionType,
   nymPossessionBytes,
@@ -13,8 +14,9 @@ import {
 /**
  * TEST-ONLY stand-in for the platform ledger's HTTP routes (branch `ledger`, api/src/modules/ledger), played at the
  * edge of the agent's unit tests: the contract of /work/shared and common/agent-contract/ledger.ts, with its
- * checks (Bearer token on NYMs, possession and author signatures over the canonical bytes, 409 on duplicates,
- * 404 on absent objects) and faults on demand. Answers come in the platform's envelope, as the API's do.
+ * checks (Bearer token on NYMs, possession and author signatures over the canonical bytes with the DID's binding,
+ * 409 on stale bindings and duplicates, 404 on absent objects) and faults on demand. Answers come in the platform's
+ * envelope, as the API's do.
  */
 export interface FakeLedgerTransaction {
   seqNo: number
@@ -23,6 +25,7 @@ export interface FakeLedgerTransaction {
   objectId: string | null
   payload: Record<string, unknown>
   signature: string
+  lastSeqNo: number
   txnTime: string
 }
 
@@ -41,6 +44,8 @@ export class FakeLedger {
   /** The next N requests are cut off without an answer (after the write, if `dropAfterWrite`). */
   public dropNext = 0
   public dropAfterWrite = false
+  /** Only POST requests (writes) count for `dropNext`: reads before a write go through. */
+  public dropOnlyWrites = false
   private server: Server | undefined
 
   public constructor(
@@ -67,6 +72,14 @@ export class FakeLedger {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()))
   }
 
+  /** The DID's binding: its latest transaction (its NYM or one it authored), 0 when none. */
+  public lastSeqNoOf(did: string): number {
+    return (
+      this.transactions.filter((t) => t.authorDid === did || (t.type === 'NYM' && t.objectId === did)).at(-1)?.seqNo ??
+      0
+    )
+  }
+
   public verkeyOf(did: string): string | undefined {
     return this.transactions.filter((t) => t.type === 'NYM' && t.objectId === did).at(-1)?.payload.verkey as
       | string
@@ -87,7 +100,7 @@ export class FakeLedger {
       this.failNext -= 1
       return send(response, 503, { statusCode: 503, message: 'ledger busy' })
     }
-    const drop = this.dropNext > 0
+    const drop = this.dropNext > 0 && (!this.dropOnlyWrites || request.method === 'POST')
     if (drop && !this.dropAfterWrite) {
       this.dropNext -= 1
       request.socket.destroy()
@@ -114,11 +127,17 @@ export class FakeLedger {
       return ok(200, { namespace: this.namespace, trusteeDid: 'Th7MpTaRZVRYnPiabds81Y', genesisHash: '00' })
     if (method === 'POST' && path === '/v1/ledger/nyms') {
       if (headers.authorization !== `Bearer ${this.token}`) return error(401, 'Unauthenticated')
-      const { did, verkey, signature } = body as { did: string; verkey: string; signature: string }
+      const { did, verkey, signature, lastSeqNo } = body as {
+        did: string
+        verkey: string
+        signature: string
+        lastSeqNo: number
+      }
       const verkeyBytes = TypedArrayEncoder.fromBase58(verkey)
       if (TypedArrayEncoder.toBase58(verkeyBytes.subarray(0, 16)) !== did) return error(400, 'did does not match')
-      if (!signed(nymPossessionBytes({ namespace: this.namespace, did, verkey }), signature, verkey))
+      if (!signed(nymPossessionBytes({ namespace: this.namespace, did, verkey, lastSeqNo }), signature, verkey))
         return error(400, 'signature: not the possession signature of verkey')
+      if (lastSeqNo !== this.lastSeqNoOf(did)) return error(409, `${LEDGER_STALE_REQUEST}: bound to ${lastSeqNo}`)
       const existing = this.verkeyOf(did)
       if (existing === verkey)
         return ok(
@@ -126,9 +145,16 @@ export class FakeLedger {
           this.transactions.find((t) => t.type === 'NYM' && t.objectId === did),
         )
       if (existing) return error(409, `${did} is already registered with another verkey`)
-      return ok(201, this.append('NYM', 'Th7MpTaRZVRYnPiabds81Y', did, { dest: did, verkey }, ''))
+      return ok(201, this.append('NYM', 'Th7MpTaRZVRYnPiabds81Y', did, { dest: did, verkey }, '', 0))
     }
     if (method === 'POST' && path === '/v1/ledger/transactions') return this.write(body ?? {}, ok, error)
+    const state = /^\/v1\/ledger\/dids\/([1-9A-HJ-NP-Za-km-z]{21,22})\/state$/.exec(path)
+    if (method === 'GET' && state?.[1]) return ok(200, { did: state[1], lastSeqNo: this.lastSeqNoOf(state[1]) })
+    const transaction = /^\/v1\/ledger\/transactions\/([0-9]+)$/.exec(path)
+    if (method === 'GET' && transaction) {
+      const found = this.transactions.find((t) => t.seqNo === Number(transaction[1]))
+      return found ? ok(200, found) : error(404, `No ledger transaction ${transaction[1]}`)
+    }
     const schema = /^\/v1\/ledger\/schemas\/(.+)$/.exec(path)
     if (method === 'GET' && schema) {
       const id = legacyId(schema[1], this.namespace)
@@ -175,17 +201,22 @@ export class FakeLedger {
     ok: (status: number, data: unknown) => { status: number; body: unknown },
     error: (status: number, message: string) => { status: number; body: unknown },
   ) {
-    const { type, authorDid, payload, signature } = body as {
+    const { type, authorDid, payload, signature, lastSeqNo } = body as {
       type: LedgerTransactionType
       authorDid: string
       payload: Record<string, unknown>
       signature: string
+      lastSeqNo: number
     }
     if (type === 'NYM') return error(403, 'NYMs are written through POST /v1/ledger/nyms')
     const verkey = this.verkeyOf(authorDid)
     if (!verkey) return error(400, 'authorDid: no NYM')
-    if (!signed(ledgerSigningBytes({ namespace: this.namespace, type, authorDid, payload }), signature, verkey))
+    if (
+      !signed(ledgerSigningBytes({ namespace: this.namespace, type, authorDid, payload, lastSeqNo }), signature, verkey)
+    )
       return error(400, 'signature: does not verify with the NYM verkey')
+    if (lastSeqNo !== this.lastSeqNoOf(authorDid))
+      return error(409, `${LEDGER_STALE_REQUEST}: bound to ${lastSeqNo}, latest is ${this.lastSeqNoOf(authorDid)}`)
     let objectId: string | null = null
     if (type === 'SCHEMA') objectId = `${authorDid}:2:${String(payload.name)}:${String(payload.version)}`
     if (type === 'CRED_DEF') {
@@ -195,7 +226,7 @@ export class FakeLedger {
     }
     if (objectId && this.transactions.some((t) => t.objectId === objectId))
       return error(409, `${objectId} is already on the ledger`)
-    const transaction = this.append(type, authorDid, objectId, payload, signature)
+    const transaction = this.append(type, authorDid, objectId, payload, signature, lastSeqNo)
     return ok(201, { ...transaction, ...(objectId ? { id: objectId } : {}) })
   }
 
@@ -205,6 +236,7 @@ export class FakeLedger {
     objectId: string | null,
     payload: Record<string, unknown>,
     signature: string,
+    lastSeqNo: number,
   ): FakeLedgerTransaction {
     const transaction = {
       seqNo: this.transactions.length + 1,
@@ -213,6 +245,7 @@ export class FakeLedger {
       objectId,
       payload,
       signature,
+      lastSeqNo,
       txnTime: new Date().toISOString(),
     }
     this.transactions.push(transaction)

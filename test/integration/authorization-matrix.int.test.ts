@@ -149,6 +149,8 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/v1/ledger/schemas/:schema', access: 'public' },
   { method: 'get', path: '/v1/ledger/cred-defs/:credDef', access: 'public' },
   { method: 'get', path: '/v1/ledger/dids/:did', access: 'public' },
+  // Issue 23: what a DID's next signed write must be bound to.
+  { method: 'get', path: '/v1/ledger/dids/:did/state', access: 'public' },
 ]
 
 /** Public routes served outside the OpenAPI document (plain Express routers of modules). */

@@ -13,8 +13,9 @@ import { BASE_WALLET_SCOPE } from '../../api/src/modules/cloud-wallet/base-walle
 import { CloudWalletsRepository } from '../../api/src/modules/cloud-wallet/cloud-wallets.repository'
 import { factoryClassKey } from '../../api/src/infra/tokens'
 import { Ed25519Signer } from '../../api/src/modules/ledger/ledger-crypto'
-import { LedgerService } from '../../api/src/modules/ledger/ledger.module'
-import { runLedgerVerify } from '../../api/src/modules/ledger/ledger-verify-command'
+import { LedgerHead, LedgerService } from '../../api/src/modules/ledger/ledger.module'
+import { LedgerTrustee } from '../../api/src/modules/ledger/ledger-trustee'
+import { runLedgerVerify } from '../../api/src/modules/ledger/ledger-commands'
 import { startApi, type TestApi } from '../helpers/api'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
@@ -35,25 +36,33 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
   let orgId: string
   const issuer = new Ed25519Signer(randomBytes(32))
 
-  const signed = (signer: Ed25519Signer, type: 'SCHEMA' | 'CRED_DEF' | 'ATTRIB' | 'NYM', payload: unknown) => ({
-    type,
-    authorDid: signer.did,
-    payload,
-    signature: signer.sign(ledgerSigningBytes({ namespace: NAMESPACE, type, authorDid: signer.did, payload })),
-  })
+  /** The DID's binding, as an honest writer reads it just before signing. */
+  const lastSeqNoOf = async (did: string) =>
+    (await request(api.app).get(`/v1/ledger/dids/${did}/state`).expect(200)).body.data.lastSeqNo as number
+  const signed = async (signer: Ed25519Signer, type: 'SCHEMA' | 'CRED_DEF' | 'ATTRIB' | 'NYM', payload: unknown) => {
+    const lastSeqNo = await lastSeqNoOf(signer.did)
+    const bytes = ledgerSigningBytes({ namespace: NAMESPACE, type, authorDid: signer.did, payload, lastSeqNo })
+    return { type, authorDid: signer.did, payload, lastSeqNo, signature: signer.sign(bytes) }
+  }
   const write = (body: unknown) =>
     request(api.app)
       .post('/v1/ledger/transactions')
       .send(body as object)
-  const nymRequest = (signer: Ed25519Signer, token = agentToken) =>
-    request(api.app)
+  /** An agent's NYM request for `signer`'s DID, bound to the DID's state; the answer must have `status`. */
+  const nymRequest = async (signer: Ed25519Signer, status: number, token = agentToken) => {
+    const lastSeqNo = await lastSeqNoOf(signer.did)
+    const { did, verkey } = signer
+    return request(api.app)
       .post('/v1/ledger/nyms')
       .set('Authorization', `Bearer ${token}`)
       .send({
-        did: signer.did,
-        verkey: signer.verkey,
-        signature: signer.sign(nymPossessionBytes({ namespace: NAMESPACE, did: signer.did, verkey: signer.verkey })),
+        did,
+        verkey,
+        lastSeqNo,
+        signature: signer.sign(nymPossessionBytes({ namespace: NAMESPACE, did, verkey, lastSeqNo })),
       })
+      .expect(status)
+  }
   const sql = (query: string) =>
     api.runtime.container.get(factoryClassKey(Database)).orm.em.fork().getConnection().execute(query)
 
@@ -90,25 +99,28 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
   })
 
   it('has one genesis transaction, the trustee NYM, however often and concurrently it is ensured', async () => {
-    const ledger = api.runtime.container.get(LedgerService)
+    const ledger = api.runtime.container.get(LedgerHead)
+    const trustee = api.runtime.container.get(LedgerTrustee)
     const genesis = await Promise.all(Array.from({ length: 5 }, () => ledger.ensureGenesis()))
     expect(new Set(genesis.map((txn) => txn.hash)).size).toBe(1)
     const info = (await request(api.app).get('/v1/ledger').expect(200)).body.data
     expect(info).toEqual({
       namespace: NAMESPACE,
-      trusteeDid: ledger.trusteeDid,
+      trusteeDid: trustee.did,
       genesisHash: genesis[0]?.hash,
       head: { seqNo: expect.any(Number), hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
     })
     const first = (await request(api.app).get('/v1/ledger/transactions/1').expect(200)).body.data
-    expect(first).toMatchObject({ seqNo: 1, type: 'NYM', authorDid: ledger.trusteeDid, prevHash: '0'.repeat(64) })
-    expect(first.payload).toEqual({ dest: ledger.trusteeDid, verkey: expect.any(String), role: 'TRUSTEE' })
+    expect(first).toMatchObject({ seqNo: 1, type: 'NYM', authorDid: trustee.did, prevHash: '0'.repeat(64) })
+    expect(first.payload).toEqual({ dest: trustee.did, verkey: expect.any(String), role: 'TRUSTEE' })
+    // The trustee had no transaction before its genesis NYM: bound to 0.
+    expect(first.lastSeqNo).toBe(0)
   })
 
   it('writes a NYM an agent asks for with its event token and proof of possession, idempotently', async () => {
-    const created = await nymRequest(issuer).expect(201)
+    const created = await nymRequest(issuer, 201)
     expect(created.body.data).toMatchObject({ type: 'NYM', objectId: issuer.did, payload: { dest: issuer.did } })
-    const again = await nymRequest(issuer).expect(200)
+    const again = await nymRequest(issuer, 200)
     expect(again.body.data.seqNo).toBe(created.body.data.seqNo)
     const rows = await sql(`select requested_by_org_id from ledger_transactions where object_id = '${issuer.did}'`)
     expect(rows).toEqual([{ requested_by_org_id: orgId }])
@@ -119,28 +131,28 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
     const box = api.runtime.container.get(factoryClassKey(SecretBox))
     const tenantDid = new Ed25519Signer(randomBytes(32))
     // No base wallet yet: the key is no one's.
-    await nymRequest(tenantDid, baseApiKey).expect(401)
+    await nymRequest(tenantDid, 401, baseApiKey)
     await api.runtime.container.get(CloudWalletsRepository).saveBaseWallet({
       agentEndpoint: 'http://127.0.0.1:9',
       encryptedApiKey: box.seal(baseApiKey, BASE_WALLET_SCOPE),
       encryptedWalletKey: box.seal('wallet-key', BASE_WALLET_SCOPE),
       configuredBy: null,
     })
-    const created = await nymRequest(tenantDid, baseApiKey).expect(201)
+    const created = await nymRequest(tenantDid, 201, baseApiKey)
     expect(created.body.data).toMatchObject({ type: 'NYM', objectId: tenantDid.did })
     const rows = await sql(`select requested_by_org_id from ledger_transactions where object_id = '${tenantDid.did}'`)
     expect(rows).toEqual([{ requested_by_org_id: null }])
-    await nymRequest(new Ed25519Signer(randomBytes(32)), `${baseApiKey}x`).expect(401)
+    await nymRequest(new Ed25519Signer(randomBytes(32)), 401, `${baseApiKey}x`)
   })
 
   it('refuses NYM requests without a valid agent token, with a bad proof, or with another verkey for a DID', async () => {
     const someone = new Ed25519Signer(randomBytes(32))
-    await nymRequest(someone, 'not-a-token').expect(401)
+    await nymRequest(someone, 401, 'not-a-token')
     await request(api.app).post('/v1/ledger/nyms').send({}).expect(401)
     const forged = await request(api.app)
       .post('/v1/ledger/nyms')
       .set('Authorization', `Bearer ${agentToken}`)
-      .send({ did: someone.did, verkey: someone.verkey, signature: issuer.sign(Buffer.from('x')) })
+      .send({ did: someone.did, verkey: someone.verkey, lastSeqNo: 0, signature: issuer.sign(Buffer.from('x')) })
       .expect(400)
     expect(forged.body.errors).toEqual([expect.objectContaining({ field: 'signature' })])
     const mismatched = await request(api.app)
@@ -159,14 +171,14 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
 
   it('writes a schema, refuses a duplicate with 409 and serves it by legacy and did:indy id', async () => {
     const payload = { name: 'degree', version: '1.0', attrNames: fixture.schema.attrNames }
-    const created = (await write(signed(issuer, 'SCHEMA', payload)).expect(201)).body.data
+    const created = (await write(await signed(issuer, 'SCHEMA', payload)).expect(201)).body.data
     expect(created).toMatchObject({
       type: 'SCHEMA',
       id: `${issuer.did}:2:degree:1.0`,
       didIndyId: `did:indy:${NAMESPACE}:${issuer.did}/anoncreds/v0/SCHEMA/degree/1.0`,
       objectId: `${issuer.did}:2:degree:1.0`,
     })
-    await write(signed(issuer, 'SCHEMA', payload)).expect(409)
+    await write(await signed(issuer, 'SCHEMA', payload)).expect(409)
     for (const id of [created.id, created.didIndyId]) {
       const read = (
         await request(api.app)
@@ -198,19 +210,19 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
   it('refuses writes signed by another key (400 signature) or by an author without a NYM (400 authorDid)', async () => {
     const stranger = new Ed25519Signer(randomBytes(32))
     const payload = { name: 'forged', version: '1.0', attrNames: ['a'] }
-    const forged = { ...signed(stranger, 'SCHEMA', payload), authorDid: issuer.did }
+    const forged = { ...(await signed(stranger, 'SCHEMA', payload)), authorDid: issuer.did }
     const wrongKey = await write(forged).expect(400)
     expect(wrongKey.body.errors).toEqual([expect.objectContaining({ field: 'signature' })])
-    const unknown = await write(signed(stranger, 'SCHEMA', payload)).expect(400)
+    const unknown = await write(await signed(stranger, 'SCHEMA', payload)).expect(400)
     expect(unknown.body.errors).toEqual([expect.objectContaining({ field: 'authorDid' })])
     // The signature covers the payload: one changed attribute is a bad signature.
-    const changed = { ...signed(issuer, 'SCHEMA', payload), payload: { ...payload, attrNames: ['b'] } }
+    const changed = { ...(await signed(issuer, 'SCHEMA', payload)), payload: { ...payload, attrNames: ['b'] } }
     expect((await write(changed).expect(400)).body.errors).toEqual([expect.objectContaining({ field: 'signature' })])
   })
 
   it('answers 403 to a NYM and 501 to revocation types on the public route', async () => {
-    await write(signed(issuer, 'NYM', { dest: issuer.did, verkey: issuer.verkey })).expect(403)
-    const revocation = { ...signed(issuer, 'SCHEMA', {}), type: 'REVOC_REG_DEF' }
+    await write(await signed(issuer, 'NYM', { dest: issuer.did, verkey: issuer.verkey })).expect(403)
+    const revocation = { ...(await signed(issuer, 'SCHEMA', {})), type: 'REVOC_REG_DEF' }
     expect((await write(revocation).expect(501)).body.message).toMatch(/not implemented/)
   })
 
@@ -218,10 +230,10 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
     const schemaId = `${issuer.did}:2:degree:1.0`
     const schema = (await request(api.app).get(`/v1/ledger/schemas/${encodeURIComponent(schemaId)}`)).body.data
     const payload = { schemaId, type: 'CL', tag: 'default', value: fixture.credentialDefinition.value }
-    const created = (await write(signed(issuer, 'CRED_DEF', payload)).expect(201)).body.data
+    const created = (await write(await signed(issuer, 'CRED_DEF', payload)).expect(201)).body.data
     expect(created.id).toBe(`${issuer.did}:3:CL:${schema.seqNo}:default`)
     expect(created.didIndyId).toBe(`did:indy:${NAMESPACE}:${issuer.did}/anoncreds/v0/CLAIM_DEF/${schema.seqNo}/default`)
-    await write(signed(issuer, 'CRED_DEF', payload)).expect(409)
+    await write(await signed(issuer, 'CRED_DEF', payload)).expect(409)
     for (const id of [created.id, created.didIndyId]) {
       const read = (
         await request(api.app)
@@ -245,16 +257,16 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
     ).primary.r
     const value = { primary: { ...(fixture.credentialDefinition.value.primary as object), r: withoutLinkSecret } }
     const badKeys = { schemaId: `${issuer.did}:2:degree:1.0`, type: 'CL', tag: 'bad', value }
-    const refused = await write(signed(issuer, 'CRED_DEF', badKeys)).expect(400)
+    const refused = await write(await signed(issuer, 'CRED_DEF', badKeys)).expect(400)
     expect(refused.body.errors).toEqual([expect.objectContaining({ field: 'payload.value.primary.r' })])
     const noSchema = { ...badKeys, schemaId: `${issuer.did}:2:absent:1.0`, value: fixture.credentialDefinition.value }
-    const missing = await write(signed(issuer, 'CRED_DEF', noSchema)).expect(400)
+    const missing = await write(await signed(issuer, 'CRED_DEF', noSchema)).expect(400)
     expect(missing.body.errors).toEqual([expect.objectContaining({ field: 'payload.schemaId' })])
   })
 
   it('resolves a NYM to a DID document, with a did-communication service once an ATTRIB names an endpoint', async () => {
     const holder = new Ed25519Signer(randomBytes(32))
-    await nymRequest(holder).expect(201)
+    await nymRequest(holder, 201)
     const bare = (await request(api.app).get(`/v1/ledger/dids/did:indy:${NAMESPACE}:${holder.did}`).expect(200)).body
       .data
     const id = `did:indy:${NAMESPACE}:${holder.did}`
@@ -271,7 +283,7 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
 
     const endpoint = 'https://agent.example.org/didcomm'
     await write(
-      signed(holder, 'ATTRIB', { dest: holder.did, raw: { endpoint: { endpoint, routingKeys: [] } } }),
+      await signed(holder, 'ATTRIB', { dest: holder.did, raw: { endpoint: { endpoint, routingKeys: [] } } }),
     ).expect(201)
     const withService = (await request(api.app).get(`/v1/ledger/dids/${holder.did}`).expect(200)).body.data
     expect(withService.didDocument.service).toEqual(
@@ -287,7 +299,7 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
     const sov = (await request(api.app).get(`/v1/ledger/dids/did:sov:${holder.did}`).expect(200)).body.data
     expect(sov.didDocument.authentication).toEqual([`did:sov:${holder.did}#key-1`])
     // An ATTRIB about someone else is refused: its author must be the DID it is about.
-    await write(signed(issuer, 'ATTRIB', { dest: holder.did, raw: { endpoint: { endpoint } } })).expect(400)
+    await write(await signed(issuer, 'ATTRIB', { dest: holder.did, raw: { endpoint: { endpoint } } })).expect(400)
     await request(api.app)
       .get(`/v1/ledger/dids/${new Ed25519Signer(randomBytes(32)).did}`)
       .expect(404)
@@ -296,10 +308,15 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
   })
 
   it('gives 20 concurrent writers distinct, gap-free seq numbers on one valid chain', async () => {
-    const writers = Array.from({ length: 20 }, (_, index) =>
-      write(signed(issuer, 'SCHEMA', { name: `concurrent-${index}`, version: '1.0', attrNames: ['a'] })),
+    // Twenty authors (one DID's writes are bound to each other, so they cannot all be sent at once).
+    const authors = Array.from({ length: 20 }, () => new Ed25519Signer(randomBytes(32)))
+    for (const author of authors) await nymRequest(author, 201)
+    const bodies = await Promise.all(
+      authors.map((author, index) =>
+        signed(author, 'SCHEMA', { name: `concurrent-${index}`, version: '1.0', attrNames: ['a'] }),
+      ),
     )
-    const answers = await Promise.all(writers)
+    const answers = await Promise.all(bodies.map((body) => write(body)))
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201))
     const seqNos = answers.map((answer) => answer.body.data.seqNo as number).sort((a, b) => a - b)
     expect(new Set(seqNos).size).toBe(20)
@@ -311,7 +328,13 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
       if (index > 0) expect(txn.prevHash).toBe(page[index - 1]?.hash)
     })
     const check = (await request(api.app).get('/v1/ledger/verify').expect(200)).body.data
-    expect(check).toEqual({ isValid: true, checked: page.length })
+    const head = { seqNo: page.length, hash: page.at(-1)?.hash }
+    expect(check).toEqual({
+      isValid: true,
+      checked: page.length,
+      anchor: { isValid: true, head, anchored: head },
+      references: { isValid: true, checked: 0, elsewhere: 0, danglingCount: 0, dangling: [] },
+    })
     await request(api.app).get('/v1/ledger/transactions').query({ limit: 501 }).expect(400)
     await request(api.app).get('/v1/ledger/transactions/0').expect(400)
     await request(api.app).get('/v1/ledger/transactions/999999').expect(404)

@@ -243,6 +243,7 @@ const hostileJson = fc.oneof(
       'payload',
       'signature',
       'verkey',
+      'lastSeqNo',
       '__proto__',
       'constructor',
     ),
@@ -595,17 +596,20 @@ describe('malformed input on every endpoint', () => {
         payload,
         fc.oneof(fc.constant('3yZe7d'), hostileScalar),
         pathSegment,
-        async (type, authorDid, body, signature, segment) => {
+        fc.oneof(fc.nat(), hostileScalar),
+        async (type, authorDid, body, signature, segment, lastSeqNo) => {
           const write = await request(api.app)
             .post('/v1/ledger/transactions')
             .set('Content-Type', 'application/json')
-            .send(JSON.stringify({ type, authorDid, payload: body, signature }))
+            .send(JSON.stringify({ type, authorDid, payload: body, signature, lastSeqNo }))
           assertErrorShape(write, 'POST /v1/ledger/transactions')
           expect(write.status).toBeGreaterThanOrEqual(400)
           for (const route of ['schemas', 'cred-defs', 'dids', 'transactions']) {
             const path = `/v1/ledger/${route}/${encodeURIComponent(segment)}`
             assertErrorShape(await request(api.app).get(path), `GET ${path}`)
           }
+          const state = `/v1/ledger/dids/${encodeURIComponent(segment)}/state`
+          assertErrorShape(await request(api.app).get(state), `GET ${state}`)
         },
       ),
       { numRuns: 60, seed: 20261124 },

@@ -253,6 +253,8 @@ describe('the OpenAPI document', () => {
     check('get', '/v1/ledger/cred-defs/{credDef}', await request(app).get('/v1/ledger/cred-defs/x'))
     const trustee = (await request(app).get('/v1/ledger')).body.data.trusteeDid as string
     check('get', '/v1/ledger/dids/{did}', await request(app).get(`/v1/ledger/dids/${trustee}`))
+    check('get', '/v1/ledger/dids/{did}/state', await request(app).get(`/v1/ledger/dids/${trustee}/state`))
+    check('get', '/v1/ledger/dids/{did}/state', await request(app).get('/v1/ledger/dids/x/state'))
     check('post', '/v1/ledger/nyms', await request(app).post('/v1/ledger/nyms').send({}))
     check('post', '/v1/ledger/transactions', await request(app).post('/v1/ledger/transactions').send({}))
     expect(problems).toEqual([])

@@ -12,7 +12,6 @@ import {
   TypedArrayEncoder,
 } from '@credo-ts/core'
 import { DidCommModuleConfig } from '@credo-ts/didcomm'
-import { ledgerSigningBytes, nymPossessionBytes } from '@idplane/common/agent-contract/ledger'
 
 import { indyDidDocument, indyDidFromVerkey, KmsLedgerSigner, type LedgerSigner, VERKEY_FRAGMENT } from './indy-dids'
 import type { LedgerClient } from './ledger-client'
@@ -31,7 +30,8 @@ export interface IndyLedgerDidCreateOptions extends DidCreateOptions {
 /**
  * Creates `did:indy:<namespace>:<id>` DIDs on the platform ledger: an Ed25519 key in the KMS, the DID derived from it
  * (base58 of the verkey's first 16 bytes), the NYM written by the platform's trustee on the proof that this agent
- * holds the key (`POST /v1/ledger/nyms`, authenticated with the agent's event token), then an ATTRIB with the
+ * holds the key (`POST /v1/ledger/nyms`, authenticated with the agent's event token; the proof is bound to the DID's
+ * state, so it is good once), then an ATTRIB with the
  * DIDComm endpoint signed by the new key, and a DidRecord (role created) naming the key as `#verkey`, so the DID
  * signs ledger writes (AnonCreds) and serves DIDComm. Creating again with the same key is idempotent (the NYM
  * answers 200), which is how a creation interrupted after the NYM is finished.
@@ -56,16 +56,10 @@ export class IndyLedgerDidRegistrar implements DidRegistrar {
       const verkeyBase58 = TypedArrayEncoder.toBase58(verkey)
 
       stage = 'write the NYM'
-      const possession = await kms.sign({
-        keyId,
-        algorithm: 'EdDSA',
-        data: nymPossessionBytes({ namespace, did: id, verkey: verkeyBase58 }),
-      })
-      const nym = await this.ledger.writeNym({
-        did: id,
-        verkey: verkeyBase58,
-        signature: TypedArrayEncoder.toBase58(possession.signature),
-      })
+      // The client binds the proof of possession to the DID's state on the ledger (0 before its NYM).
+      const nym = await this.ledger.writeNym({ did: id, verkey: verkeyBase58 }, async (data) =>
+        TypedArrayEncoder.toBase58((await kms.sign({ keyId, algorithm: 'EdDSA', data })).signature),
+      )
 
       const repository = agentContext.dependencyManager.resolve(DidRepository)
       const endpoint =
@@ -87,12 +81,8 @@ export class IndyLedgerDidRegistrar implements DidRegistrar {
       if (endpoint) {
         stage = 'write the endpoint ATTRIB'
         const payload = { dest: id, raw: { endpoint: { endpoint, routingKeys: [] } } }
-        const signature = await this.signer.sign(agentContext, {
-          namespace,
-          authorDid: id,
-          data: ledgerSigningBytes({ namespace, type: 'ATTRIB', authorDid: id, payload }),
-        })
-        attribSeqNo = (await this.ledger.writeTransaction({ type: 'ATTRIB', authorDid: id, payload, signature })).seqNo
+        const sign = (data: Uint8Array) => this.signer.sign(agentContext, { namespace, authorDid: id, data })
+        attribSeqNo = (await this.ledger.writeTransaction({ type: 'ATTRIB', authorDid: id, payload }, sign)).seqNo
       }
       return {
         didDocumentMetadata: {},

@@ -161,10 +161,14 @@ describe('an agent on the platform ledger', () => {
     const [record] = await agent.dids.getCreatedDids({ did: `did:indy:${NAMESPACE}:${issuerId}` })
     expect(record).toBeDefined()
     const schema = ledger.transactions.at(-1)
+    // Bound to the issuer's previous transaction: its endpoint ATTRIB.
+    const previous = ledger.transactions.filter((t) => t.authorDid === issuerId && t.seqNo < (schema?.seqNo ?? 0))
+    expect(previous.at(-1)?.type).toBe('ATTRIB')
+    expect(schema?.lastSeqNo).toBe(previous.at(-1)?.seqNo)
     expect(
       signed(
         Buffer.from(
-          `{"authorDid":"${issuerId}","namespace":"${NAMESPACE}","payload":{"attrNames":["holder"],"name":"badge","version":"2.0"},"type":"SCHEMA"}`,
+          `{"authorDid":"${issuerId}","lastSeqNo":${schema?.lastSeqNo},"namespace":"${NAMESPACE}","payload":{"attrNames":["holder"],"name":"badge","version":"2.0"},"type":"SCHEMA"}`,
         ),
         schema?.signature as string,
         ledger.verkeyOf(issuerId) as string,
@@ -190,6 +194,9 @@ describe('an agent on the platform ledger', () => {
     await ledger.stop()
     const response = await post('/dids', { method: 'indy' })
     expect(response.status).toBe(502)
-    expect(response.body.message).toMatch(/The ledger did not answer POST \/v1\/ledger\/nyms/)
+    // The NYM request is bound to the DID's state: reading it is the first request that fails.
+    expect(response.body.message).toMatch(
+      /Could not write the NYM: The ledger did not answer GET \/v1\/ledger\/dids\/.*\/state/,
+    )
   })
 })

@@ -2,7 +2,7 @@ import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto'
 
 import type { AgentContext } from '@credo-ts/core'
 import { TypedArrayEncoder } from '@credo-ts/core'
-import { canonicalJson, nymPossessionBytes } from '@idplane/common/agent-contract/ledger'
+import { canonicalJson } from '@idplane/common/agent-contract/ledger'
 
 import { FakeLedger, signed } from '../../../test/helpers/fake-ledger'
 import type { LedgerSigner } from './indy-dids'
@@ -29,8 +29,7 @@ class TestIssuer implements LedgerSigner {
   }
 
   public async register(client: LedgerClient): Promise<void> {
-    const possession = nymPossessionBytes({ namespace: NAMESPACE, did: this.did, verkey: this.verkey })
-    await client.writeNym({ did: this.did, verkey: this.verkey, signature: this.signBytes(possession) })
+    await client.writeNym({ did: this.did, verkey: this.verkey }, async (data) => this.signBytes(data))
   }
 
   public async sign(_context: AgentContext, input: { namespace: string; authorDid: string; data: Uint8Array }) {
@@ -88,13 +87,17 @@ describe('LedgerAnonCredsRegistry', () => {
       expect(registry.supportedIdentifier.test(id)).toBe(false)
   })
 
-  it('signs exactly the canonical JSON of {namespace, type, authorDid, payload} and the ledger verifies it', async () => {
+  it('signs exactly the canonical JSON of {namespace, type, authorDid, payload, lastSeqNo} and the ledger verifies it', async () => {
     const result = await registry.registerSchema(context, { schema: schemaOf(issuer.did), options: {} })
     expect(result.schemaState).toMatchObject({ state: 'finished', schemaId: `${issuer.did}:2:person:1.0` })
     const payload = { name: 'person', version: '1.0', attrNames: ['name', 'age'] }
-    const expected = `{"authorDid":"${issuer.did}","namespace":"${NAMESPACE}","payload":{"attrNames":["name","age"],"name":"person","version":"1.0"},"type":"SCHEMA"}`
+    // Bound to the issuer's NYM, its only transaction before this one.
+    const lastSeqNo = ledger.transactions.find((t) => t.type === 'NYM' && t.objectId === issuer.did)?.seqNo
+    const expected = `{"authorDid":"${issuer.did}","lastSeqNo":${lastSeqNo},"namespace":"${NAMESPACE}","payload":{"attrNames":["name","age"],"name":"person","version":"1.0"},"type":"SCHEMA"}`
     expect(issuer.signed).toEqual([{ authorDid: issuer.did, data: expected }])
-    expect(canonicalJson({ namespace: NAMESPACE, type: 'SCHEMA', authorDid: issuer.did, payload })).toBe(expected)
+    expect(canonicalJson({ namespace: NAMESPACE, type: 'SCHEMA', authorDid: issuer.did, payload, lastSeqNo })).toBe(
+      expected,
+    )
     const written = ledger.transactions.at(-1)
     expect(written).toMatchObject({ type: 'SCHEMA', authorDid: issuer.did, payload })
     expect(signed(Buffer.from(expected), written?.signature as string, issuer.verkey)).toBe(true)
@@ -193,6 +196,7 @@ describe('LedgerAnonCredsRegistry', () => {
   it('takes a 409 after an unanswered attempt of the same write as that attempt having been appended', async () => {
     ledger.dropNext = 1
     ledger.dropAfterWrite = true
+    ledger.dropOnlyWrites = true
     const result = await registry.registerSchema(context, { schema: schemaOf(issuer.did), options: {} })
     expect(result.schemaState).toMatchObject({ state: 'finished', schemaId: `${issuer.did}:2:person:1.0` })
     expect(ledger.transactions.filter((transaction) => transaction.type === 'SCHEMA')).toHaveLength(1)

@@ -21,7 +21,7 @@ import {
 } from '@credo-ts/anoncreds'
 import type { AgentContext } from '@credo-ts/core'
 import { BoundedMap } from '@idplane/common'
-import { canonicalJson, ledgerSigningBytes, type LedgerTransactionType } from '@idplane/common/agent-contract/ledger'
+import { canonicalJson, type LedgerTransactionType } from '@idplane/common/agent-contract/ledger'
 
 import { DID_INDY_PATTERN, KmsLedgerSigner, type LedgerSigner, unqualifiedIndyDid } from './indy-dids'
 import { type LedgerClient, LedgerHttpError, LedgerNotConfiguredError, type LedgerTransaction } from './ledger-client'
@@ -265,8 +265,9 @@ export class LedgerAnonCredsRegistry implements AnonCredsRegistry {
   }
 
   /**
-   * Signs and appends one transaction. A 409 is "already registered", unless an earlier attempt of this very write
-   * went unanswered (network error or 5xx) and the ledger now holds exactly this object: that attempt was appended.
+   * Signs and appends one transaction (the client binds it to the author's state). A 409 is "already registered",
+   * unless an earlier attempt of this very write went unanswered (network error or 5xx) and the ledger now holds
+   * exactly this object: that attempt was appended.
    */
   private async write(
     agentContext: AgentContext,
@@ -276,13 +277,9 @@ export class LedgerAnonCredsRegistry implements AnonCredsRegistry {
     payload: unknown,
     sameObjectSeqNo: () => Promise<number | undefined>,
   ): Promise<Pick<LedgerTransaction, 'seqNo'>> {
-    const signature = await this.signer.sign(agentContext, {
-      namespace,
-      authorDid,
-      data: ledgerSigningBytes({ namespace, type, authorDid, payload }),
-    })
+    const sign = (data: Uint8Array) => this.signer.sign(agentContext, { namespace, authorDid, data })
     try {
-      return await this.ledger.writeTransaction({ type, authorDid, payload, signature })
+      return await this.ledger.writeTransaction({ type, authorDid, payload }, sign)
     } catch (error) {
       if (error instanceof LedgerHttpError && error.status === 409) {
         const seqNo = error.afterUncertainAttempt ? await sameObjectSeqNo().catch(() => undefined) : undefined

@@ -1,4 +1,13 @@
-import { LEDGER_PATH, type LedgerTransactionType } from '@idplane/common/agent-contract/ledger'
+import {
+  didStatePath,
+  LEDGER_PATH,
+  LEDGER_STALE_REQUEST,
+  ledgerSigningBytes,
+  type LedgerTransactionType,
+  nymPossessionBytes,
+} from '@idplane/common/agent-contract/ledger'
+
+import { KeyedQueue } from '../adapters/storage/keyed-queue'
 
 /** @default 10 seconds for one request to the ledger */
 export const DEFAULT_LEDGER_TIMEOUT_MS = 10_000
@@ -23,6 +32,8 @@ export interface LedgerTransaction {
   objectId: string | null
   payload: unknown
   signature: string
+  /** The author's binding the signature covers (absent on transactions written before bindings). */
+  lastSeqNo?: number
   prevHash: string
   hash: string
   txnTime: string
@@ -50,6 +61,15 @@ export interface LedgerCredentialDefinitionAnswer {
   seqNo: number
   txnTime?: string
 }
+
+/** A DID's state: the seqNo of its latest transaction (0 when none), which its next signed request is bound to. */
+export interface LedgerDidState {
+  did: string
+  lastSeqNo: number
+}
+
+/** Signs the bytes of a ledger request with the signing DID's key: a base58 Ed25519 signature. */
+export type LedgerRequestSigner = (data: Uint8Array) => Promise<string>
 
 export interface LedgerDidAnswer {
   didDocument: Record<string, unknown>
@@ -106,6 +126,15 @@ export interface LedgerClientOptions {
   sleep?: (ms: number) => Promise<void>
 }
 
+/** How one signed write is made: its bytes and its body for a binding. */
+interface BoundWrite {
+  did: string
+  bytes(namespace: string, lastSeqNo: number): Uint8Array
+  request(signature: string, lastSeqNo: number): RequestOptions
+  /** Whether a transaction on the ledger is this very request (checked after an unanswered attempt). */
+  isThis?(transaction: LedgerTransaction, signature: string): boolean
+}
+
 interface RequestOptions {
   route: string
   path: string
@@ -119,6 +148,9 @@ interface RequestOptions {
  * answers are retried with exponential backoff and jitter; 4xx answers are final and thrown as LedgerHttpError
  * with the platform's message. Answers in the platform's envelope (`{ statusCode, message, data }`) are unwrapped.
  * The namespace is read from `GET /v1/ledger` at first use and kept (a failed read is tried again next time).
+ * Signed writes are bound to their DID's state (LedgerBinding in common/agent-contract/ledger.ts): read just before
+ * signing, one write of a DID at a time in this client, and signed again once when another writer of the DID got
+ * there first.
  */
 export class LedgerClient {
   private readonly timeoutMs: number
@@ -126,6 +158,8 @@ export class LedgerClient {
   private readonly retryBaseMs: number
   private readonly sleep: (ms: number) => Promise<void>
   private info: Promise<LedgerInfo> | undefined
+  /** Writes of one DID go one after another: each reads the state the previous one left. */
+  private readonly writesByDid = new KeyedQueue()
 
   public constructor(private readonly options: LedgerClientOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_LEDGER_TIMEOUT_MS
@@ -175,28 +209,105 @@ export class LedgerClient {
     return this.request({ route: 'did', path: `/dids/${encodeURIComponent(did)}`, method: 'GET' })
   }
 
-  /** Appends an ATTRIB, SCHEMA or CRED_DEF signed by its author. */
-  public async writeTransaction(body: {
-    type: LedgerTransactionType
-    authorDid: string
-    payload: unknown
-    signature: string
-  }): Promise<LedgerTransaction> {
-    return this.request({ route: 'transactions', path: '/transactions', method: 'POST', body })
+  /** `GET /v1/ledger/dids/:did/state`: what the DID's next signed request must be bound to. */
+  public async getDidState(did: string): Promise<LedgerDidState> {
+    return this.request({ route: 'did-state', path: didStatePath(did), method: 'GET' })
   }
 
-  /** Asks the platform (its trustee) to write the NYM of a DID whose key this agent holds. */
-  public async writeNym(body: { did: string; verkey: string; signature: string }): Promise<LedgerTransaction> {
-    return this.request({ route: 'nyms', path: '/nyms', method: 'POST', body, authorized: true })
+  public async getTransaction(seqNo: number): Promise<LedgerTransaction> {
+    return this.request({ route: 'transaction', path: `/transactions/${seqNo}`, method: 'GET' })
+  }
+
+  /**
+   * Appends an ATTRIB, SCHEMA or CRED_DEF signed by its author (`sign` holds the author's key), bound to the
+   * author's current state.
+   * @throws LedgerHttpError (a 409 naming LEDGER_STALE_REQUEST when other writers of the DID kept moving its state)
+   */
+  public async writeTransaction(
+    write: { type: LedgerTransactionType; authorDid: string; payload: unknown },
+    sign: LedgerRequestSigner,
+  ): Promise<LedgerTransaction> {
+    return this.writeBound(
+      {
+        did: write.authorDid,
+        bytes: (namespace, lastSeqNo) => ledgerSigningBytes({ namespace, ...write, lastSeqNo }),
+        request: (signature, lastSeqNo) => ({
+          route: 'transactions',
+          path: '/transactions',
+          method: 'POST',
+          body: { ...write, signature, lastSeqNo },
+        }),
+        isThis: (transaction, signature) =>
+          transaction.authorDid === write.authorDid && transaction.signature === signature,
+      },
+      sign,
+    )
+  }
+
+  /**
+   * Asks the platform (its trustee) to write the NYM of a DID whose key this agent holds; `sign` proves it, bound to
+   * the DID's state. Idempotent on the platform: the same NYM again answers with the one written.
+   */
+  public async writeNym(
+    request: { did: string; verkey: string },
+    sign: LedgerRequestSigner,
+  ): Promise<LedgerTransaction> {
+    this.tokenOrThrow()
+    return this.writeBound(
+      {
+        did: request.did,
+        bytes: (namespace, lastSeqNo) => nymPossessionBytes({ namespace, ...request, lastSeqNo }),
+        request: (signature, lastSeqNo) => ({
+          route: 'nyms',
+          path: '/nyms',
+          method: 'POST',
+          body: { ...request, signature, lastSeqNo },
+          authorized: true,
+        }),
+      },
+      sign,
+    )
+  }
+
+  /**
+   * Reads the DID's state, signs, posts; one write per DID at a time. A stale answer means another writer of the DID
+   * (another process) appended in between: read, sign and post again, once. After an attempt that went unanswered,
+   * a stale answer may be this very request having been appended: the DID's latest transaction is checked first.
+   */
+  private writeBound(write: BoundWrite, sign: LedgerRequestSigner): Promise<LedgerTransaction> {
+    return this.writesByDid.run(write.did, async () => {
+      const namespace = await this.getNamespace()
+      let uncertain = false
+      for (let round = 1; ; round += 1) {
+        const { lastSeqNo } = await this.getDidState(write.did)
+        const signature = await sign(write.bytes(namespace, lastSeqNo))
+        try {
+          return await this.request<LedgerTransaction>(write.request(signature, lastSeqNo))
+        } catch (error) {
+          if (!(error instanceof LedgerHttpError)) throw error
+          uncertain ||= error.afterUncertainAttempt
+          if (!isStaleRequest(error) || round === 2) throw withUncertainty(error, uncertain)
+          const landed = uncertain && write.isThis ? await this.latestOf(write.did) : undefined
+          if (landed && write.isThis?.(landed, signature)) return landed
+        }
+      }
+    })
+  }
+
+  /** The DID's latest transaction, or undefined when it cannot be read (the caller signs again instead). */
+  private async latestOf(did: string): Promise<LedgerTransaction | undefined> {
+    try {
+      const { lastSeqNo } = await this.getDidState(did)
+      return lastSeqNo > 0 ? await this.getTransaction(lastSeqNo) : undefined
+    } catch {
+      return undefined
+    }
   }
 
   private async request<T>(options: RequestOptions): Promise<T> {
     const baseUrl = this.options.baseUrl
     if (baseUrl === undefined) throw new LedgerNotConfiguredError()
-    if (options.authorized && !this.options.token)
-      throw new LedgerNotConfiguredError(
-        `${LEDGER_NOT_CONFIGURED} to write a NYM: the platform asks for the agent's event token (AGENT_EVENT_TOKEN)`,
-      )
+    const token = options.authorized ? this.tokenOrThrow() : undefined
     const url = `${baseUrl}${LEDGER_PATH}${options.path}`
     let uncertain = false
     let lastProblem = ''
@@ -217,7 +328,7 @@ export class LedgerClient {
           headers: {
             accept: 'application/json',
             ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-            ...(options.authorized ? { authorization: `Bearer ${this.options.token}` } : {}),
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
           },
           body: options.body === undefined ? undefined : JSON.stringify(options.body),
           signal: AbortSignal.timeout(this.timeoutMs),
@@ -259,11 +370,29 @@ export class LedgerClient {
     )
   }
 
+  /** The agent's event token, which the platform asks for on NYM requests. @throws LedgerNotConfiguredError */
+  private tokenOrThrow(): string {
+    if (this.options.token) return this.options.token
+    throw new LedgerNotConfiguredError(
+      `${LEDGER_NOT_CONFIGURED} to write a NYM: the platform asks for the agent's event token (AGENT_EVENT_TOKEN)`,
+    )
+  }
+
   /** Exponential backoff with full jitter, never under half the base. */
   private backoffMs(retry: number): number {
     const cap = this.retryBaseMs * 2 ** (retry - 1)
     return Math.max(this.retryBaseMs / 2, Math.floor(cap * Math.random()))
   }
+}
+
+/** The ledger's refusal of a request bound to an earlier state of its DID. */
+export function isStaleRequest(error: LedgerHttpError): boolean {
+  return error.status === 409 && error.message.includes(LEDGER_STALE_REQUEST)
+}
+
+/** The refusal, marked as following an unanswered attempt when an earlier round had one. */
+function withUncertainty(error: LedgerHttpError, uncertain: boolean): LedgerHttpError {
+  return uncertain && !error.afterUncertainAttempt ? new LedgerHttpError(error.status, error.message, true) : error
 }
 
 function parseJson(text: string): unknown {

@@ -6,10 +6,17 @@ export const TOKENS = {
   ReadinessChecks: Symbol.for('idplane.ReadinessChecks'),
 } as const
 
-/** A dependency whose health gates /health/ready (database, queue). */
+/** A dependency whose health gates /health/ready (database, queue), or a capability it reports on (the ledger). */
 export interface ReadinessCheck {
   name: string
   isHealthy(): Promise<boolean>
+  /**
+   * false: a failing check is shown as `degraded` (with `detail()`) but leaves the API ready, for a capability the
+   * API refuses on its own while everything else keeps serving. @default true
+   */
+  isRequired?: boolean
+  /** Why the last failing `isHealthy` failed, for a check that is not required. */
+  detail?(): string | undefined
 }
 
 /**

@@ -18,6 +18,7 @@ import { Migration20261124213000IndyDefinitions } from './Migration2026112421300
 import { Migration20261124214000BaseWalletAgent } from './Migration20261124214000BaseWalletAgent'
 import { Migration20261124220000WalletRecords } from './Migration20261124220000WalletRecords'
 import { Migration20261124223000Ledger } from './Migration20261124223000Ledger'
+import { Migration20261128120000LedgerBindingsAndAnchor } from './Migration20261128120000LedgerBindingsAndAnchor'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -40,4 +41,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124214000BaseWalletAgent', class: Migration20261124214000BaseWalletAgent },
   { name: 'Migration20261124220000WalletRecords', class: Migration20261124220000WalletRecords },
   { name: 'Migration20261124223000Ledger', class: Migration20261124223000Ledger },
+  { name: 'Migration20261128120000LedgerBindingsAndAnchor', class: Migration20261128120000LedgerBindingsAndAnchor },
 ]

@@ -33,6 +33,7 @@ describe('API_MODULES', () => {
         'EmailVerification',
         'Invitation',
         'IssuanceRecord',
+        'LedgerAnchor',
         'LedgerTransaction',
         'OrgAgent',
         'OrgDid',

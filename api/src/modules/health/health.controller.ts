@@ -24,16 +24,26 @@ export class HealthController {
     return ok({ status: 'up' }, 'Alive')
   }
 
-  /** Ready only when every dependency answers (database and queue). */
+  /**
+   * Ready only when every required dependency answers (database and queue); a capability the API refuses on its
+   * own (ledger writes) shows `degraded: <why>` without taking the API out of service.
+   */
   @Get('/ready')
   @ResponseData(READINESS_SCHEMA, { alsoAnswers: [503] })
   async ready(@Res() res: StatusSetter) {
     const results = await Promise.all(
-      this.checks.map(async (check) => [check.name, await check.isHealthy().catch(() => false)] as const),
+      this.checks.map(async (check) => ({ check, healthy: await check.isHealthy().catch(() => false) })),
     )
-    const status = Object.fromEntries(results.map(([name, healthy]) => [name, healthy ? 'up' : 'down']))
-    const isReady = results.every(([, healthy]) => healthy)
+    const status = Object.fromEntries(results.map(({ check, healthy }) => [check.name, statusOf(check, healthy)]))
+    const isReady = results.every(({ check, healthy }) => healthy || check.isRequired === false)
     res.status(isReady ? 200 : 503)
     return { ...ok(status, isReady ? 'Ready' : 'Not ready'), statusCode: isReady ? 200 : 503 }
   }
+}
+
+function statusOf(check: ReadinessCheck, healthy: boolean): string {
+  if (healthy) return 'up'
+  if (check.isRequired !== false) return 'down'
+  const detail = check.detail?.()
+  return detail ? `degraded: ${detail}` : 'degraded'
 }

@@ -18,12 +18,26 @@ export interface HashedTransactionFields {
   signature: string
   prevHash: string
   txnTime: string
+  /** The author's binding; absent (null) on transactions written before bindings, whose hash does not cover it. */
+  lastSeqNo?: number | null
 }
 
 /** hex sha256 of the canonical JSON of the transaction's fields: what chains each transaction to the previous. */
 export function transactionHash(fields: HashedTransactionFields): string {
   const { seqNo, type, authorDid, objectId, payload, signature, prevHash, txnTime } = fields
-  const canonical = canonicalJson({ seqNo, type, authorDid, objectId, payload, signature, prevHash, txnTime })
+  // canonicalJson drops an undefined member: a transaction without a binding hashes as it did before bindings.
+  const lastSeqNo = fields.lastSeqNo ?? undefined
+  const canonical = canonicalJson({
+    seqNo,
+    type,
+    authorDid,
+    objectId,
+    payload,
+    signature,
+    prevHash,
+    txnTime,
+    lastSeqNo,
+  })
   return createHash('sha256').update(canonical, 'utf8').digest('hex')
 }
 

@@ -1,6 +1,10 @@
 import { Counter, Histogram, type Registry, type RegistryContentType } from 'prom-client'
 
-export type AppendOutcome = 'appended' | 'existing' | 'conflict' | 'rejected' | 'error'
+/**
+ * `stale`: a signed request bound to an earlier state of its DID (a replay, or two writes of one DID racing);
+ * `refused`: the head did not match its signed anchor, so no write was accepted.
+ */
+export type AppendOutcome = 'appended' | 'existing' | 'conflict' | 'stale' | 'rejected' | 'refused' | 'error'
 
 /** Ledger write metrics (STYLE.md naming): how long an append takes, and appends by type and outcome. */
 export class LedgerMetrics {
@@ -17,7 +21,7 @@ export class LedgerMetrics {
     })
     this.appends = new Counter({
       name: 'idplane_api_ledger_appends_total',
-      help: 'Ledger writes by transaction type and outcome (appended, existing, conflict, rejected, error)',
+      help: 'Ledger writes by transaction type and outcome (appended, existing, conflict, stale, rejected, refused, error)',
       labelNames: ['type', 'outcome'] as const,
       registers: [registry],
     })

@@ -26,7 +26,8 @@ import { LEDGER_TRANSACTION_TYPES, type LedgerTransactionType } from '@idplane/c
   expression:
     'create unique index "ledger_transactions_object_id_unique" on "ledger_transactions" ("object_id") where "object_id" is not null',
 })
-@Index({ name: 'ledger_transactions_author_did_index', properties: ['authorDid'] })
+// The author's latest transaction (its binding, LedgerBinding) is one backward step in this index.
+@Index({ name: 'ledger_transactions_author_did_seq_no_index', properties: ['authorDid', 'seqNo'] })
 export class LedgerTransaction {
   @PrimaryKey({ type: new BigIntType('number'), autoincrement: false })
   seqNo!: number
@@ -45,6 +46,13 @@ export class LedgerTransaction {
 
   @Property({ type: 'string', length: 100 })
   signature!: string
+
+  /**
+   * The author's binding the signature covers (common/agent-contract/ledger.ts, LedgerBinding): the seqNo of the
+   * author DID's latest transaction when it signed. Null for transactions written before bindings existed.
+   */
+  @Property({ type: new BigIntType('number'), nullable: true })
+  lastSeqNo?: number | null
 
   @Property({ type: 'string', length: 64 })
   prevHash!: string

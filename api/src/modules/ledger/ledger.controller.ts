@@ -11,26 +11,23 @@ import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
 import { TOKENS } from '../../infra/tokens'
 import { AgentEventsService } from '../agents/agent-events.service'
 import { WalletEventsService } from '../cloud-wallet/wallet-events.service'
-import type { ChainCheck } from './ledger-chain'
+import type { LedgerCheck } from './ledger-check'
+import { LedgerHead } from './ledger-head.service'
+import { LedgerReadsService } from './ledger-reads.service'
+import type { CredDefView, DidState, LedgerInfo, SchemaView, TransactionView } from './ledger-views'
 import { ledgerConfig, type LedgerConfig } from './ledger.config'
 import {
   CHAIN_CHECK_SCHEMA,
   CRED_DEF_VIEW_SCHEMA,
   DID_RESOLUTION_SCHEMA,
+  DID_STATE_SCHEMA,
   LEDGER_INFO_SCHEMA,
   SCHEMA_VIEW_SCHEMA,
   TRANSACTION_SCHEMA,
 } from './ledger.schemas'
 import { arrayOf } from '../../infra/http/data-schema'
 import { ResponseData } from '../../infra/http/response-doc'
-import {
-  LedgerService,
-  type CredDefView,
-  type LedgerInfo,
-  type LedgerWrite,
-  type SchemaView,
-  type TransactionView,
-} from './ledger.service'
+import { LedgerService } from './ledger.service'
 
 /** Only what the NYM route needs of the response: 201 for a new NYM, 200 for one already there. */
 interface StatusSetter {
@@ -72,6 +69,8 @@ export class LedgerController {
 
   public constructor(
     private readonly ledger: LedgerService,
+    private readonly reads: LedgerReadsService,
+    private readonly head: LedgerHead,
     private readonly agentEvents: AgentEventsService,
     private readonly walletEvents: WalletEventsService,
     private readonly rateLimiter: RateLimiter,
@@ -84,16 +83,16 @@ export class LedgerController {
   @OpenAPI({ summary: 'The ledger: namespace, trustee DID, genesis hash and head' })
   @ResponseData(LEDGER_INFO_SCHEMA)
   async info(): Promise<Envelope<LedgerInfo>> {
-    return ok(await this.ledger.info(), 'Ledger')
+    return ok(await this.head.info(), 'Ledger')
   }
 
   @Post('/nyms')
   @OpenAPI({
     summary:
-      'An agent asks the trustee to write the NYM of a DID it holds (agent event token, or the base wallet API key for the cloud wallet agent; proof of possession)',
+      'An agent asks the trustee to write the NYM of a DID it holds (agent event token, or the base wallet API key for the cloud wallet agent; proof of possession bound to the DID state: a replay is 409)',
     security: [{ bearer: [] }],
   })
-  @ResponseData(TRANSACTION_SCHEMA, { errors: [400, 401, 409], alsoAnswers: [201] })
+  @ResponseData(TRANSACTION_SCHEMA, { errors: [400, 401, 409, 503], alsoAnswers: [201] })
   async requestNym(
     @HeaderParam('authorization') authorization: string,
     @Body({ validate: false }) body: unknown,
@@ -104,10 +103,7 @@ export class LedgerController {
     if (!isObject(body)) {
       throw new InvalidInputError('Invalid NYM request', [{ field: 'body', message: 'body must be an object' }])
     }
-    const { transaction, isNew } = await this.ledger.requestNym(
-      { did: body.did as string, verkey: body.verkey as string, signature: body.signature as string },
-      orgId,
-    )
+    const { transaction, isNew } = await this.ledger.requestNym(body, orgId)
     if (!isNew) return ok(transaction, 'NYM already on the ledger')
     res.status(201)
     return created(transaction, 'NYM written')
@@ -130,8 +126,11 @@ export class LedgerController {
 
   @Post('/transactions')
   @HttpCode(201)
-  @OpenAPI({ summary: 'A signed ATTRIB, SCHEMA or CRED_DEF write (NYM: 403; revocation types: 501)' })
-  @ResponseData(TRANSACTION_SCHEMA, { errors: [400, 403, 404, 409, 429, 501] })
+  @OpenAPI({
+    summary:
+      'A signed ATTRIB, SCHEMA or CRED_DEF write bound to the author DID state (a replay is 409; NYM: 403; revocation types: 501; 503 while the head does not match its anchor)',
+  })
+  @ResponseData(TRANSACTION_SCHEMA, { errors: [400, 403, 404, 409, 429, 501, 503] })
   async append(
     @ClientIp() clientIp: string,
     @Body({ validate: false }) body: unknown,
@@ -143,13 +142,7 @@ export class LedgerController {
     if (!isObject(body)) {
       throw new InvalidInputError('Invalid ledger transaction', [{ field: 'body', message: 'body must be an object' }])
     }
-    const write = body as unknown as LedgerWrite
-    const transaction = await this.ledger.append({
-      type: write.type,
-      authorDid: write.authorDid,
-      payload: write.payload,
-      signature: write.signature,
-    })
+    const transaction = await this.ledger.append(body)
     return created(transaction, `${transaction.type} written`)
   }
 
@@ -162,7 +155,7 @@ export class LedgerController {
   ): Promise<Envelope<TransactionView[]>> {
     const start = wholeNumber(from, 'from', { min: 1, max: MAX_SEQ_NO }, 1)
     const count = wholeNumber(limit, 'limit', { min: 1, max: MAX_PAGE_LIMIT }, DEFAULT_PAGE_LIMIT)
-    return ok(await this.ledger.transactionsFrom(start, count), 'Ledger transactions')
+    return ok(await this.reads.transactionsFrom(start, count), 'Ledger transactions')
   }
 
   @Get('/transactions/:seqNo')
@@ -170,39 +163,62 @@ export class LedgerController {
   @ResponseData(TRANSACTION_SCHEMA, { errors: [400] })
   async one(@Param('seqNo') seqNo: string): Promise<Envelope<TransactionView>> {
     const number = wholeNumber(seqNo, 'seqNo', { min: 1, max: MAX_SEQ_NO })
-    return ok(await this.ledger.transaction(number), 'Ledger transaction')
+    return ok(await this.reads.transaction(number), 'Ledger transaction')
   }
 
   @Get('/verify')
-  @OpenAPI({ summary: 'Recomputes hashes, links and signatures of seqNos `from`..`to` and names the first bad one' })
+  @OpenAPI({
+    summary:
+      'Recomputes hashes, links, signatures and bindings of seqNos `from`..`to` and names the first bad one; without `to`, also checks the signed anchor of the head and that every schema and credential definition record points at the ledger',
+  })
   @ResponseData(CHAIN_CHECK_SCHEMA, { errors: [400] })
-  async verify(@QueryParam('from') from?: string, @QueryParam('to') to?: string): Promise<Envelope<ChainCheck>> {
+  async verify(@QueryParam('from') from?: string, @QueryParam('to') to?: string): Promise<Envelope<LedgerCheck>> {
     const start = wholeNumber(from, 'from', { min: 1, max: MAX_SEQ_NO }, 1)
     const end = to === undefined || to === '' ? undefined : wholeNumber(to, 'to', { min: start, max: MAX_SEQ_NO })
-    const check = await this.ledger.verify({ from: start, to: end })
-    return ok(check, check.isValid ? 'Chain is valid' : `Chain is broken at seqNo ${check.firstInvalid?.seqNo}`)
+    const check = await this.head.verify({ from: start, to: end })
+    return ok(check, verdictOf(check))
   }
 
   @Get('/schemas/:schema')
   @OpenAPI({ summary: 'A schema by legacy id or did:indy id (URL-encoded)' })
   @ResponseData(SCHEMA_VIEW_SCHEMA, { errors: [400] })
   async schema(@Param('schema') schemaId: string): Promise<Envelope<SchemaView>> {
-    return ok(await this.ledger.schema(schemaId), 'Schema')
+    return ok(await this.reads.schema(schemaId), 'Schema')
   }
 
   @Get('/cred-defs/:credDef')
   @OpenAPI({ summary: 'A credential definition by legacy id or did:indy id (URL-encoded)' })
   @ResponseData(CRED_DEF_VIEW_SCHEMA, { errors: [400] })
   async credentialDefinition(@Param('credDef') credDefId: string): Promise<Envelope<CredDefView>> {
-    return ok(await this.ledger.credentialDefinition(credDefId), 'Credential definition')
+    return ok(await this.reads.credentialDefinition(credDefId), 'Credential definition')
   }
 
   @Get('/dids/:did')
   @OpenAPI({ summary: 'The DID document of a ledger DID (did:indy:<ns>:<id>, did:sov:<id> or bare)' })
   @ResponseData(DID_RESOLUTION_SCHEMA, { errors: [400] })
   async did(@Param('did') did: string) {
-    return ok(await this.ledger.resolveDid(did), 'DID resolved')
+    return ok(await this.reads.resolveDid(did), 'DID resolved')
   }
+
+  @Get('/dids/:did/state')
+  @OpenAPI({
+    summary:
+      "A DID's state: `lastSeqNo`, the seqNo of its latest transaction (0 when none), which its next signed write must carry",
+  })
+  @ResponseData(DID_STATE_SCHEMA, { errors: [400] })
+  async didState(@Param('did') did: string): Promise<Envelope<DidState>> {
+    return ok(await this.reads.didState(did), 'DID state')
+  }
+}
+
+function verdictOf(check: LedgerCheck): string {
+  if (!check.isValid && check.firstInvalid) return `Chain is broken at seqNo ${check.firstInvalid.seqNo}`
+  if (check.anchor && !check.anchor.isValid)
+    return `Ledger head does not match its signed anchor: ${check.anchor.reason}`
+  if (check.references && !check.references.isValid) {
+    return `${check.references.danglingCount} record(s) point at no transaction on the ledger`
+  }
+  return 'Chain is valid'
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -12,8 +12,10 @@ import {
   unchecked,
   type DataSchema,
 } from '../../infra/http/data-schema'
-import type { ChainCheck } from './ledger-chain'
-import type { CredDefView, LedgerInfo, SchemaView, TransactionView } from './ledger.service'
+import type { AnchorCheck, ChainPosition } from './ledger-anchor'
+import type { LedgerCheck } from './ledger-check'
+import type { ReferenceCheck } from './ledger-references'
+import type { CredDefView, DidState, LedgerInfo, SchemaView, TransactionView } from './ledger-views'
 
 const anyObject: SchemaObject = { type: 'object', additionalProperties: true }
 
@@ -31,6 +33,7 @@ export const TRANSACTION_SCHEMA = object<TransactionView>('LedgerTransaction', {
   objectId: nullable(string),
   payload: unchecked('LedgerPayload', anyObject),
   signature: string,
+  lastSeqNo: optional(integer),
   prevHash: string,
   hash: string,
   txnTime: string,
@@ -38,11 +41,32 @@ export const TRANSACTION_SCHEMA = object<TransactionView>('LedgerTransaction', {
   didIndyId: optional(string),
 })
 
-export const CHAIN_CHECK_SCHEMA = object<ChainCheck>('LedgerChainCheck', {
+const CHAIN_POSITION = object<ChainPosition>(undefined, { seqNo: integer, hash: string })
+
+const ANCHOR_CHECK_SCHEMA = object<AnchorCheck>('LedgerAnchorCheck', {
+  isValid: boolean,
+  anchored: optional(CHAIN_POSITION),
+  head: optional(CHAIN_POSITION),
+  reason: optional(string),
+})
+
+const REFERENCE_CHECK_SCHEMA = object<ReferenceCheck>('LedgerReferenceCheck', {
+  isValid: boolean,
+  checked: integer,
+  elsewhere: integer,
+  danglingCount: integer,
+  dangling: arrayOf(object(undefined, { kind: oneOf(['schema', 'credentialDefinition'] as const), ledgerId: string })),
+})
+
+export const CHAIN_CHECK_SCHEMA = object<LedgerCheck>('LedgerChainCheck', {
   isValid: boolean,
   checked: integer,
   firstInvalid: optional(object(undefined, { seqNo: integer, reason: string })),
+  anchor: optional(ANCHOR_CHECK_SCHEMA),
+  references: optional(REFERENCE_CHECK_SCHEMA),
 })
+
+export const DID_STATE_SCHEMA = object<DidState>('LedgerDidState', { did: string, lastSeqNo: integer })
 
 export const SCHEMA_VIEW_SCHEMA = object<SchemaView>('LedgerSchema', {
   schemaId: string,

@@ -1,0 +1,157 @@
+import { injectable } from 'inversify'
+import { InvalidInputError, NotFoundError } from '@idplane/common'
+import { buildDidDocument } from './ledger-did-document'
+import { LedgerHead } from './ledger-head.service'
+import {
+  indySchemaId,
+  legacyCredDefId,
+  legacySchemaId,
+  parseCredDefId,
+  parseDid,
+  parseSchemaId,
+  type DidRef,
+} from './ledger-ids'
+import type { AttribPayload, CredDefPayload, SchemaPayload } from './ledger-payloads'
+import { LedgerTrustee } from './ledger-trustee'
+import {
+  toTransactionView,
+  type CredDefView,
+  type DidState,
+  type SchemaView,
+  type TransactionView,
+} from './ledger-views'
+import { LedgerRepository } from './ledger.repository'
+
+/**
+ * The ledger's public reads: transactions, schemas and credential definitions by either id form, DID documents,
+ * and a DID's state (the binding its next write must carry). Reads never need a key or a binding.
+ */
+@injectable()
+export class LedgerReadsService {
+  private readonly namespace: string
+
+  public constructor(
+    private readonly transactions: LedgerRepository,
+    private readonly head: LedgerHead,
+    trustee: LedgerTrustee,
+  ) {
+    this.namespace = trustee.namespace
+  }
+
+  /** @throws NotFoundError when there is no such transaction */
+  public async transaction(seqNo: number): Promise<TransactionView> {
+    const found = await this.transactions.findBySeqNo(seqNo)
+    if (!found) throw new NotFoundError(`No ledger transaction ${seqNo}`)
+    return toTransactionView(found, this.namespace)
+  }
+
+  public async transactionsFrom(from: number, limit: number): Promise<TransactionView[]> {
+    await this.head.ensureGenesis()
+    return (await this.transactions.list(from, limit)).map((txn) => toTransactionView(txn, this.namespace))
+  }
+
+  /**
+   * What a write by `did` must be bound to: the seqNo of its latest transaction, 0 for a DID not on the ledger.
+   * @throws InvalidInputError malformed, NotFoundError a did:indy of another namespace
+   */
+  public async didState(didOrId: string): Promise<DidState> {
+    const ref = this.didRef(didOrId)
+    return { did: ref.did, lastSeqNo: await this.transactions.lastSeqNoOf(ref.did) }
+  }
+
+  /** @throws InvalidInputError for a malformed id, NotFoundError when absent (or in another namespace) */
+  public async schema(schemaId: string): Promise<SchemaView> {
+    const ref = parseSchemaId(schemaId)
+    if (!ref)
+      throw new InvalidInputError('Invalid schema id', [{ field: 'schemaId', message: 'schemaId is malformed' }])
+    if (ref.namespace !== undefined && ref.namespace !== this.namespace) {
+      throw new NotFoundError(`No schema ${schemaId} on this ledger (namespace ${this.namespace})`)
+    }
+    const found = await this.transactions.findByObjectId(legacySchemaId(ref))
+    if (!found || found.type !== 'SCHEMA') throw new NotFoundError(`No schema ${schemaId} on this ledger`)
+    const payload = found.payload as unknown as SchemaPayload
+    return {
+      schemaId,
+      schema: { issuerId: this.issuerIdFor(schemaId, found.authorDid), ...payload },
+      seqNo: found.seqNo,
+      txnTime: found.txnTime,
+    }
+  }
+
+  /** @throws InvalidInputError for a malformed id, NotFoundError when absent (or in another namespace) */
+  public async credentialDefinition(credDefId: string): Promise<CredDefView> {
+    const ref = parseCredDefId(credDefId)
+    if (!ref) {
+      throw new InvalidInputError('Invalid credential definition id', [
+        { field: 'credDefId', message: 'credDefId is malformed' },
+      ])
+    }
+    if (ref.namespace !== undefined && ref.namespace !== this.namespace) {
+      throw new NotFoundError(`No credential definition ${credDefId} on this ledger (namespace ${this.namespace})`)
+    }
+    const found = await this.transactions.findByObjectId(legacyCredDefId(ref))
+    if (!found || found.type !== 'CRED_DEF')
+      throw new NotFoundError(`No credential definition ${credDefId} on this ledger`)
+    const payload = found.payload as unknown as CredDefPayload
+    const isIndy = ref.namespace !== undefined
+    const schemaRef = parseSchemaId(payload.schemaId)
+    return {
+      credentialDefinitionId: credDefId,
+      credentialDefinition: {
+        issuerId: this.issuerIdFor(credDefId, found.authorDid),
+        // A did:indy cred-def names its schema by its did:indy id too (what Credo's anoncreds format expects).
+        schemaId: isIndy && schemaRef ? indySchemaId(this.namespace, schemaRef) : payload.schemaId,
+        type: 'CL',
+        tag: payload.tag,
+        value: payload.value,
+      },
+      seqNo: found.seqNo,
+      txnTime: found.txnTime,
+    }
+  }
+
+  /** The DID resolution result of a ledger DID. @throws InvalidInputError malformed, NotFoundError unknown */
+  public async resolveDid(
+    didOrId: string,
+  ): Promise<{ didDocument: Record<string, unknown>; didDocumentMetadata: Record<string, unknown> }> {
+    const ref = this.didRef(didOrId)
+    const nym = await this.transactions.findNym(ref.did)
+    if (!nym) throw new NotFoundError(`DID ${didOrId} is not on this ledger`)
+    const attrib = await this.transactions.findLatestAttrib(ref.did)
+    const method = ref.method === 'sov' ? 'sov' : 'indy'
+    const id = method === 'sov' ? `did:sov:${ref.did}` : `did:indy:${this.namespace}:${ref.did}`
+    const didDocument = await buildDidDocument({
+      id,
+      method,
+      verkey: (nym.payload as { verkey: string }).verkey,
+      endpoint: attrib ? (attrib.payload as unknown as AttribPayload).raw.endpoint : undefined,
+    })
+    return {
+      didDocument,
+      didDocumentMetadata: {
+        nymSeqNo: nym.seqNo,
+        created: nym.txnTime,
+        ...(attrib ? { attribSeqNo: attrib.seqNo, updated: attrib.txnTime } : {}),
+      },
+    }
+  }
+
+  /** A DID in any form this ledger answers for. @throws InvalidInputError, NotFoundError (another namespace) */
+  private didRef(didOrId: string): DidRef {
+    const ref = parseDid(didOrId)
+    if (!ref) {
+      throw new InvalidInputError('Invalid DID', [
+        { field: 'did', message: 'did must be did:indy:<namespace>:<id>, did:sov:<id> or an Indy DID' },
+      ])
+    }
+    if (ref.namespace !== undefined && ref.namespace !== this.namespace) {
+      throw new NotFoundError(`DID ${didOrId} is not on this ledger (namespace ${this.namespace})`)
+    }
+    return ref
+  }
+
+  /** did:indy ids are answered with a did:indy issuer, legacy ids with the bare DID (as Credo's registry does). */
+  private issuerIdFor(objectId: string, authorDid: string): string {
+    return objectId.startsWith('did:indy:') ? `did:indy:${this.namespace}:${authorDid}` : authorDid
+  }
+}
