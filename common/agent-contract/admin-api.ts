@@ -1,7 +1,9 @@
 /**
- * The agent's admin REST API as the platform calls it: paths, request bodies and the `data` of the answers. The
- * agent's DTO classes (agent/src/admin/dto/) implement the request types, so a field the agent drops or renames
- * fails to compile there; the API's AgentClient (api/src/agent-client/) sends them. Every answer is an envelope
+ * The agent's admin REST API as the platform calls it: the request bodies and the `data` of the answers. Each
+ * operation (method, path, these types, its errors) is declared once in `operations/` (operation.ts); the API's
+ * AgentClient (api/src/agent-client/) calls the declarations and the agent registers its routes from them
+ * (agent/src/admin/admin-routes.ts). The agent's DTO classes (agent/src/admin/dto/) implement the request types, so a
+ * field the agent drops or renames fails to compile there. Every answer is an envelope
  * `{ statusCode, message, data }`; errors are `{ statusCode, message, error, errors? }` (common/http-errors.ts).
  * Records are Credo records as their `toJSON()` writes them: the fields the platform reads are named, the rest
  * pass through.
@@ -404,6 +406,20 @@ export interface CreateAnonCredsCredentialDefinitionRequest {
 export interface AnonCredsCredentialDefinitionResponse {
   credentialDefinitionId: string
   credentialDefinition: { issuerId: string; schemaId: string; type: 'CL'; tag: string; value: unknown }
+}
+
+/** GET /anoncreds/credential-definition query */
+export interface ResolveCredentialDefinitionQuery {
+  credentialDefinitionId: string
+}
+
+/** GET /anoncreds/credentials, one entry: a credential the wallet holds, as Credo describes it. */
+export interface AnonCredsCredentialInfo {
+  credentialId: string
+  attributes: Record<string, string>
+  schemaId: string
+  credentialDefinitionId: string
+  [field: string]: unknown
 }
 
 /** GET /anoncreds/credential-definition?credentialDefinitionId=: any definition the registry resolves, with its schema. */
