@@ -246,6 +246,8 @@ export interface AnonCredsOffer {
  * offer (`credentialFormats.anoncreds`, Issue Credential v2 in the `anoncreds` format or v1 in the `indy` format).
  */
 export type OfferCredentialRequest = (JsonLdOffer | AnonCredsOfferRequest) & {
+  /** @default 'v2'; 'v1' only with AnonCreds (a JSON-LD offer with 'v1' is refused) */
+  protocolVersion?: 'v1' | 'v2'
   connectionId: string
   comment?: string
   goalCode?: string
@@ -260,6 +262,8 @@ export interface AnonCredsOfferRequest {
 
 /** POST /credentials/oob/offer: a JSON-LD or an AnonCreds offer, as POST /credentials/offer. */
 export type OobOfferCredentialRequest = (JsonLdOffer | AnonCredsOfferRequest) & {
+  /** @default 'v2'; 'v1' only with AnonCreds */
+  protocolVersion?: 'v1' | 'v2'
   comment?: string
   label?: string
   imageUrl?: string
@@ -416,10 +420,16 @@ export interface ResolveCredentialDefinitionQuery {
 /** GET /anoncreds/credentials, one entry: a credential the wallet holds, as Credo describes it. */
 export interface AnonCredsCredentialInfo {
   credentialId: string
-  attributes: Record<string, string>
+  /** Raw values by attribute name. */
+  attributes: Record<string, string | number>
   schemaId: string
   credentialDefinitionId: string
-  [field: string]: unknown
+  revocationRegistryId: string | null
+  credentialRevocationId: string | null
+  methodName: string
+  linkSecretId: string
+  createdAt: string
+  updatedAt: string
 }
 
 /** GET /anoncreds/credential-definition?credentialDefinitionId=: any definition the registry resolves, with its schema. */
