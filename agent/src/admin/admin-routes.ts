@@ -130,10 +130,10 @@ function bindOperations(
         continue
       }
       if (operation.hasBody !== (route.body !== undefined)) {
-        problems.push(`${kind}.${name} ${operation.hasBody ? 'needs' : 'takes no'} a body DTO`)
+        problems.push(`${kind}.${name} ${operation.hasBody ? 'needs a' : 'takes no'} body DTO`)
       }
       if (operation.hasQuery !== (route.query !== undefined)) {
-        problems.push(`${kind}.${name} ${operation.hasQuery ? 'needs' : 'takes no'} a query DTO`)
+        problems.push(`${kind}.${name} ${operation.hasQuery ? 'needs a' : 'takes no'} query DTO`)
       }
       bound.push({ kind, operation, route })
     }
