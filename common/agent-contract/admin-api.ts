@@ -1,7 +1,9 @@
 /**
- * The agent's admin REST API as the platform calls it: paths, request bodies and the `data` of the answers. The
- * agent's DTO classes (agent/src/admin/dto/) implement the request types, so a field the agent drops or renames
- * fails to compile there; the API's AgentClient (api/src/agent-client/) sends them. Every answer is an envelope
+ * The agent's admin REST API as the platform calls it: the request bodies and the `data` of the answers. Each
+ * operation (method, path, these types, its errors) is declared once in `operations/` (operation.ts); the API's
+ * AgentClient (api/src/agent-client/) calls the declarations and the agent registers its routes from them
+ * (agent/src/admin/admin-routes.ts). The agent's DTO classes (agent/src/admin/dto/) implement the request types, so a
+ * field the agent drops or renames fails to compile there. Every answer is an envelope
  * `{ statusCode, message, data }`; errors are `{ statusCode, message, error, errors? }` (common/http-errors.ts).
  * Records are Credo records as their `toJSON()` writes them: the fields the platform reads are named, the rest
  * pass through.
@@ -244,6 +246,8 @@ export interface AnonCredsOffer {
  * offer (`credentialFormats.anoncreds`, Issue Credential v2 in the `anoncreds` format or v1 in the `indy` format).
  */
 export type OfferCredentialRequest = (JsonLdOffer | AnonCredsOfferRequest) & {
+  /** @default 'v2'; 'v1' only with AnonCreds (a JSON-LD offer with 'v1' is refused) */
+  protocolVersion?: 'v1' | 'v2'
   connectionId: string
   comment?: string
   goalCode?: string
@@ -258,6 +262,8 @@ export interface AnonCredsOfferRequest {
 
 /** POST /credentials/oob/offer: a JSON-LD or an AnonCreds offer, as POST /credentials/offer. */
 export type OobOfferCredentialRequest = (JsonLdOffer | AnonCredsOfferRequest) & {
+  /** @default 'v2'; 'v1' only with AnonCreds */
+  protocolVersion?: 'v1' | 'v2'
   comment?: string
   label?: string
   imageUrl?: string
@@ -404,6 +410,26 @@ export interface CreateAnonCredsCredentialDefinitionRequest {
 export interface AnonCredsCredentialDefinitionResponse {
   credentialDefinitionId: string
   credentialDefinition: { issuerId: string; schemaId: string; type: 'CL'; tag: string; value: unknown }
+}
+
+/** GET /anoncreds/credential-definition query */
+export interface ResolveCredentialDefinitionQuery {
+  credentialDefinitionId: string
+}
+
+/** GET /anoncreds/credentials, one entry: a credential the wallet holds, as Credo describes it. */
+export interface AnonCredsCredentialInfo {
+  credentialId: string
+  /** Raw values by attribute name. */
+  attributes: Record<string, string | number>
+  schemaId: string
+  credentialDefinitionId: string
+  revocationRegistryId: string | null
+  credentialRevocationId: string | null
+  methodName: string
+  linkSecretId: string
+  createdAt: string
+  updatedAt: string
 }
 
 /** GET /anoncreds/credential-definition?credentialDefinitionId=: any definition the registry resolves, with its schema. */

@@ -1,31 +1,33 @@
 import { randomUUID } from 'node:crypto'
 
 import type { Logger } from '@idplane/common'
+import { ADMIN_OPERATION_KINDS, type AdminOperationKinds } from '@idplane/common/agent-contract/operations'
 import { measureRequestDurations } from '@idplane/common/http-metrics'
-import { markBodyParsed, rejectNulInUrl, rejectUnsafeJsonBody } from '@idplane/common/request-input'
+import { rejectNulInUrl, rejectUnsafeJsonBody } from '@idplane/common/request-input'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
-import {
-  getMetadataArgsStorage,
-  type RoutingControllersOptions,
-  useContainer,
-  useExpressServer,
-} from 'routing-controllers'
-import { routingControllersToSpec } from 'routing-controllers-openapi'
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema'
 
 import type { AgentMetrics } from '../metrics/agent-metrics'
 import { ApiKeyCheck } from './admin-auth'
-import { AgentController } from './agent.controller'
-import { AnonCredsController } from './anoncreds.controller'
+import { adminOpenApi } from './admin-openapi'
+import { type AdminControllers, registerAdminRoutes } from './admin-routes'
+import { agentController } from './agent.controller'
 import type { AgentRuntime } from './agent-runtime'
-import { agentScope } from './agent-scope'
-import { ConnectionsController } from './connections.controller'
-import { CredentialsController } from './credentials.controller'
-import { DidsController } from './dids.controller'
-import { errorHandler } from './error-handler'
-import { MessagesController } from './messages.controller'
-import { ProofsController } from './proofs.controller'
-import { TenantsController } from './tenants.controller'
+import { agentScope, scopeOf } from './agent-scope'
+import { anonCredsController } from './anoncreds.controller'
+import { AnonCredsService } from './anoncreds.service'
+import { connectionsController } from './connections.controller'
+import { ConnectionsService } from './connections.service'
+import { credentialsController } from './credentials.controller'
+import { CredentialsService } from './credentials.service'
+import { didsController } from './dids.controller'
+import { DidsService } from './dids.service'
+import { errorHandler, toErrorBody } from './error-handler'
+import { messagesController } from './messages.controller'
+import { MessagesService } from './messages.service'
+import { proofsController } from './proofs.controller'
+import { ProofsService } from './proofs.service'
+import { tenantsController } from './tenants.controller'
+import { rejectLoneSurrogates } from './text-input'
 
 export interface AdminAppDeps {
   runtime: AgentRuntime
@@ -34,26 +36,30 @@ export interface AdminAppDeps {
   logger: Logger
 }
 
-const CONTROLLERS = [
-  AgentController,
-  ConnectionsController,
-  MessagesController,
-  CredentialsController,
-  ProofsController,
-  AnonCredsController,
-  DidsController,
-  TenantsController,
-]
+/**
+ * A controller for every kind of operation the contract declares (common/agent-contract/operations/): a kind
+ * without one fails to type-check here, and an operation without a handler stops the app at start.
+ */
+export function adminControllers(runtime: AgentRuntime): AdminControllers<AdminOperationKinds> {
+  return {
+    agent: agentController(runtime),
+    dids: didsController(new DidsService(runtime)),
+    connections: connectionsController(new ConnectionsService(runtime)),
+    messages: messagesController(new MessagesService()),
+    credentials: credentialsController(new CredentialsService(runtime)),
+    proofs: proofsController(new ProofsService(runtime)),
+    anoncreds: anonCredsController(new AnonCredsService()),
+    tenants: tenantsController(runtime),
+  }
+}
 
 /**
- * The agent's admin REST API: the same stack as api/ (Express 5, routing-controllers, class-validator),
- * JSON envelopes, its own OpenAPI document at /api-json, Prometheus at /metrics.
+ * The agent's admin REST API: Express 5 with the routes of the declared operations (admin-routes.ts: API key,
+ * class-validator DTOs, envelopes), its own OpenAPI document at /api-json, Prometheus at /metrics.
  */
 export function createAdminApp(deps: AdminAppDeps): Express {
   const app = express()
   const apiKey = new ApiKeyCheck(deps.apiKey)
-  const instances = new Map<unknown, unknown>(CONTROLLERS.map((cls) => [cls, new cls(deps.runtime)]))
-  useContainer({ get: (cls) => instances.get(cls) as never })
 
   app.disable('x-powered-by')
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -85,35 +91,18 @@ export function createAdminApp(deps: AdminAppDeps): Express {
     next()
   })
   app.use(agentScope(deps.runtime, apiKey))
-  // The same input checks as the API's pipeline (issue 8): NUL in URLs or bodies, deep nesting, `__proto__`.
-  // express.json's default limit (100 kB) is the one routing-controllers' own parser applied before.
-  app.use(
-    rejectNulInUrl,
-    express.json(),
-    rejectUnsafeJsonBody(),
-    (req: Request, _res: Response, next: NextFunction) => {
-      if (req.body !== undefined) markBodyParsed(req)
-      next()
-    },
-  )
+  // The same input checks as the API's pipeline (issue 8): NUL in URLs or bodies, deep nesting, `__proto__`; and
+  // text that is no Unicode, which the agent's storage cannot keep (issue 23). express.json's default limit
+  // (100 kB) is the one the admin API always had.
+  app.use(rejectNulInUrl, express.json(), rejectUnsafeJsonBody(), rejectLoneSurrogates)
 
-  const options: RoutingControllersOptions = {
-    controllers: CONTROLLERS,
-    defaultErrorHandler: false,
-    classTransformer: true,
-    validation: { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } },
-    authorizationChecker: (action) => apiKey.isAuthorized((action.request as Request).header('authorization')),
-  }
-  useExpressServer(app, options)
-
-  const spec = routingControllersToSpec(getMetadataArgsStorage(), options, {
-    info: { title: 'idplane agent admin API', version: '1' },
-    components: {
-      schemas: validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' }) as never,
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-    },
-    security: [{ bearer: [] }],
+  const operations = registerAdminRoutes(app, ADMIN_OPERATION_KINDS, adminControllers(deps.runtime), {
+    isAuthorized: (req) => apiKey.isAuthorized(req.header('authorization')),
+    scopeOf,
+    statusOf: (error) => toErrorBody(error).statusCode,
+    logger: deps.logger,
   })
+  const spec = adminOpenApi(operations)
   app.get('/api-json', (_req: Request, res: Response) => {
     res.json(spec)
   })

@@ -1,6 +1,5 @@
 import { InvalidInputError, UnauthenticatedError } from '@idplane/common'
 import type { NextFunction, Request, Response } from 'express'
-import { type Action, createParamDecorator } from 'routing-controllers'
 
 import type { IdplaneModules, ScopedAgent } from '../credo/build-agent'
 import type { ApiKeyCheck } from './admin-auth'
@@ -52,10 +51,7 @@ export function agentScope(runtime: AgentRuntime, apiKey: ApiKeyCheck) {
   }
 }
 
-/** Controller parameter: the scope resolved for this request. */
-export function CurrentScope() {
-  return createParamDecorator({
-    required: true,
-    value: (action: Action): AgentScope => (action.response as Response).locals[SCOPE_KEY] as AgentScope,
-  })
+/** The scope resolved for this request; undefined before the agent is initialized (only GET /agent runs then). */
+export function scopeOf(res: Response): AgentScope | undefined {
+  return res.locals[SCOPE_KEY] as AgentScope | undefined
 }

@@ -10,7 +10,7 @@ import {
 import { type FieldError, InvalidInputError } from '@idplane/common'
 import { flattenValidationErrors, type ValidationErrorLike } from '@idplane/common/http-errors'
 
-import type { CreateInvitationDto } from './dto/connections.dto'
+import type { CreateInvitationRequest } from '@idplane/common/agent-contract/admin-api'
 
 export type Ed25519PublicKey = Kms.PublicJwk<Kms.Ed25519PublicJwk>
 
@@ -43,7 +43,7 @@ export interface InvitationDefaults {
  * error (and the route with a 500) are checked first and answered as 400s naming the fields.
  * @throws {InvalidInputError} for a malformed field or a combination Credo refuses
  */
-export function toInvitationOptions(body: CreateInvitationDto, defaults: InvitationDefaults): InvitationOptions {
+export function toInvitationOptions(body: CreateInvitationRequest, defaults: InvitationDefaults): InvitationOptions {
   assertCombination(body)
   const messages = body.messages?.length ? toDidCommMessages(body.messages, defaults.messageClasses) : undefined
   return {
@@ -66,7 +66,7 @@ export function toInvitationOptions(body: CreateInvitationDto, defaults: Invitat
   }
 }
 
-function assertCombination(body: CreateInvitationDto): void {
+function assertCombination(body: CreateInvitationRequest): void {
   const fields: FieldError[] = []
   const hasMessages = (body.messages?.length ?? 0) > 0
   if (body.handshake === false && !hasMessages) {
@@ -84,7 +84,7 @@ function assertCombination(body: CreateInvitationDto): void {
   if (fields.length > 0) throw new InvalidInputError('These invitation options cannot be combined', fields)
 }
 
-function toInvitationService(body: CreateInvitationDto): InvitationService {
+function toInvitationService(body: CreateInvitationRequest): InvitationService {
   if (body.invitationDid !== undefined) return { kind: 'did', did: body.invitationDid }
   if (body.routing) {
     const recipientKey = parseEd25519PublicKey(body.routing.recipientKey, 'routing.recipientKey')

@@ -1,39 +1,27 @@
-import { Authorized, Body, Delete, Get, HttpCode, JsonController, Param, Post } from 'routing-controllers'
+import type { TENANT_OPERATIONS } from '@idplane/common/agent-contract/operations/tenants'
 
+import type { AdminController } from './admin-routes'
 import type { AgentRuntime } from './agent-runtime'
 import { CreateTenantDto, toTenantResponse } from './dto/tenants.dto'
-import { created, ok } from './envelope'
 
-/** Tenants of the base wallet (cloud wallets); other routes act on one with `X-Tenant-Id`. */
-@Authorized()
-@JsonController('/tenants')
-export class TenantsController {
-  public constructor(private readonly runtime: AgentRuntime) {}
-
-  @Post()
-  @HttpCode(201)
-  public async create(@Body() body: CreateTenantDto) {
-    const record = await this.runtime.tenants.create({
-      label: body.label,
-      connectionImageUrl: body.connectionImageUrl,
-    })
-    return created(toTenantResponse(record), 'Tenant created')
-  }
-
-  @Get()
-  public async list() {
-    return ok((await this.runtime.tenants.list()).map(toTenantResponse))
-  }
-
-  @Get('/:tenantId')
-  public async get(@Param('tenantId') tenantId: string) {
-    return ok(toTenantResponse(await this.runtime.tenants.get(tenantId)))
-  }
-
-  /** Removes the tenant with its records and keys. */
-  @Delete('/:tenantId')
-  public async remove(@Param('tenantId') tenantId: string) {
-    await this.runtime.tenants.delete(tenantId)
-    return ok({ id: tenantId }, 'Tenant deleted')
+/** Tenants of the base wallet (cloud wallets), through the base agent's TenantsService. */
+export function tenantsController(runtime: AgentRuntime): AdminController<typeof TENANT_OPERATIONS> {
+  return {
+    createTenant: {
+      body: CreateTenantDto,
+      handle: async ({ body }) =>
+        toTenantResponse(
+          await runtime.tenants.create({ label: body.label, connectionImageUrl: body.connectionImageUrl }),
+        ),
+    },
+    listTenants: { handle: async () => (await runtime.tenants.list()).map(toTenantResponse) },
+    getTenant: { handle: async ({ params }) => toTenantResponse(await runtime.tenants.get(params.tenantId)) },
+    /** Removes the tenant with its records and keys. */
+    deleteTenant: {
+      handle: async ({ params }) => {
+        await runtime.tenants.delete(params.tenantId)
+        return { id: params.tenantId }
+      },
+    },
   }
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { Registry } from 'prom-client'
 import {
   ConflictError,
+  Logger,
   InvalidInputError,
   NotFoundError,
   silentLogger,
@@ -141,6 +142,39 @@ describe('AgentClient against a stand-in agent', () => {
     const error = await failureOf(client.listProofs())
     expect(error).toBeInstanceOf(UpstreamError)
     expect(toKnownErrorResponse(error)?.body.statusCode).toBe(502)
+  })
+
+  it("logs the agent's refusal of the caller's input at info, and a refused key at warn", async () => {
+    const lines: { level: string; message: string; data?: Record<string, unknown> }[] = []
+    const logger = new Logger({}, 'debug')
+    for (const level of ['debug', 'info', 'warn', 'error'] as const) {
+      logger[level] = (message: string, data?: Record<string, unknown>) => void lines.push({ level, message, data })
+    }
+    let status = 409
+    const agent = await aStandInAgent((_req, res) =>
+      json(res, status, { statusCode: status, message: 'Credential record is in invalid state done', error: 'x' }),
+    )
+    servers.push(agent.server)
+    const client = new AgentClient(
+      { orgId: 'org-1', endpoint: agent.url, apiKey: API_KEY },
+      { timeoutMs: 2000, metrics, logger },
+    )
+    await failureOf(client.acceptCredentialOffer({ credentialRecordId: 'c1' }))
+    status = 401
+    await failureOf(client.acceptCredentialOffer({ credentialRecordId: 'c1' }))
+    expect(lines).toEqual([
+      {
+        level: 'info',
+        message: 'Agent refused the call',
+        data: {
+          orgId: 'org-1',
+          operation: 'acceptCredentialOffer',
+          status: 409,
+          error: 'Credential record is in invalid state done',
+        },
+      },
+      expect.objectContaining({ level: 'warn', data: expect.objectContaining({ status: 401 }) as unknown }),
+    ])
   })
 
   it('maps an agent that does not answer in time to UpstreamError (502) after the timeout', async () => {

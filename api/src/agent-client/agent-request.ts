@@ -8,6 +8,12 @@ import {
   UpstreamError,
 } from '@idplane/common'
 import { TENANT_HEADER, type AgentEnvelope } from '@idplane/common/agent-contract/admin-api'
+import {
+  type AnyAdminOperation,
+  type OperationInput,
+  type OperationResult,
+  operationPath,
+} from '@idplane/common/agent-contract/operation'
 import { failureDetail } from '@idplane/common/agent-contract/probe'
 import type { AgentCallOutcome, AgentClientMetrics } from './agent-client-metrics'
 
@@ -37,6 +43,31 @@ export interface AgentCall {
   path: string
   body?: unknown
   query?: object
+}
+
+/**
+ * One declared admin operation (common/agent-contract/operations/) with its timeout, error mapping and metrics: the
+ * path from the declaration's template and `input.params`, `input.body` as JSON, `input.query` as the query string.
+ * @throws as requestAgent
+ */
+export function callOperation<O extends AnyAdminOperation>(
+  target: AgentTarget,
+  operation: O,
+  input: OperationInput<O>,
+  options: AgentRequestOptions,
+): Promise<OperationResult<O>> {
+  const { params, body, query } = input as { params?: object; body?: unknown; query?: object }
+  return requestAgent<OperationResult<O>>(
+    target,
+    {
+      operation: operation.name,
+      method: operation.method,
+      path: operationPath(operation, params),
+      body: operation.hasBody ? body : undefined,
+      query: operation.hasQuery ? query : undefined,
+    },
+    options,
+  )
 }
 
 /**
@@ -71,8 +102,20 @@ export async function requestAgent<T>(target: AgentTarget, call: AgentCall, opti
       outcome = 'success'
       return body.data as T
     }
-    if (response.status >= 400 && response.status < 500) outcome = 'rejected'
-    throw toAgentError(response.status, body, call.operation)
+    const refusal = toAgentError(response.status, body, call.operation)
+    if (response.status >= 400 && response.status < 500) {
+      outcome = 'rejected'
+      // The caller's mistake (an unknown record, a bad invitation) reaches the caller as a 4xx and needs nobody;
+      // a refused key (401/403, a 502 for the caller) needs an operator.
+      const level = refusal instanceof UpstreamError ? 'warn' : 'info'
+      options.logger[level]('Agent refused the call', {
+        orgId: target.orgId,
+        operation: call.operation,
+        status: response.status,
+        error: refusal.message,
+      })
+    }
+    throw refusal
   } catch (error) {
     if (outcome !== 'success' && outcome !== 'rejected') {
       options.logger.warn('Agent call failed', {
@@ -117,11 +160,6 @@ async function send(target: AgentTarget, call: AgentCall, timeoutMs: number): Pr
     body: call.body === undefined ? undefined : JSON.stringify(call.body),
     signal: AbortSignal.timeout(timeoutMs),
   })
-}
-
-/** Path segments from callers (record ids) never change the route. */
-export function segment(value: string): string {
-  return encodeURIComponent(value)
 }
 
 function queryString(query: object | undefined): string {

@@ -170,11 +170,13 @@ export class AgentProvisioner {
       const did = hasPrimary
         ? undefined
         : (
-            await this.agentClients.forAgent(agent, controllerEndpoint).createDid({
-              method: agent.didMethod,
-              ...(agent.domain ? { domain: agent.domain } : {}),
-              ...(agent.encryptedSeed ? { seed: this.secrets.seedOf(agent) } : {}),
-            })
+            await this.agentClients
+              .forTarget({ orgId, endpoint: controllerEndpoint, apiKey: this.secrets.apiKeyOf(agent) })
+              .createDid({
+                method: agent.didMethod,
+                ...(agent.domain ? { domain: agent.domain } : {}),
+                ...(agent.encryptedSeed ? { seed: this.secrets.seedOf(agent) } : {}),
+              })
           ).did
       const recorded = await this.agents.completeClaim(orgId, token, 'DID_CREATED', async () => {
         if (did) await this.dids.register(orgId, did, agent.didMethod, { primary: true })

@@ -15,6 +15,8 @@ import { AgentPortCounter } from './agent-port-counter.entity'
 import { AgentEvent } from './agent-event.entity'
 import { AgentClients } from '../../agent-client/agent-clients'
 import { AgentClientMetrics } from '../../agent-client/agent-client-metrics'
+import { AgentEndpointLookup } from '../../agent-client/agent-endpoint-lookup'
+import { AgentEndpoints } from './agent-endpoints'
 import { AgentPortsRepository } from './agent-ports.repository'
 
 /**
@@ -50,6 +52,9 @@ export const agentsModule: ApiModule = {
       .inSingletonScope()
     // The one owner of calls to agents (api/src/agent-client/), for every module that talks to one.
     bind(AgentClients).toSelf().inSingletonScope()
+    // agent-client asks where an organization's agent is through its port; this module answers.
+    bind(AgentEndpoints).toSelf().inSingletonScope()
+    bind(AgentEndpointLookup).toService(AgentEndpoints)
     bind(AgentClientMetrics)
       .toDynamicValue((context) => new AgentClientMetrics(context.get<Registry<RegistryContentType>>(Registry)))
       .inSingletonScope()

@@ -1,0 +1,184 @@
+import type { Query } from '@credo-ts/core'
+import type { DidCommCredentialExchangeRecord, DidCommCredentialState } from '@credo-ts/didcomm'
+import type {
+  AcceptOfferRequest,
+  AnonCredsOffer,
+  AnonCredsOfferRequest,
+  CredentialRecordJson,
+  ExchangeQuery,
+  JsonLdOffer,
+  OfferCredentialRequest,
+  OobCredentialOffer,
+  OobOfferCredentialRequest,
+  OutOfBandRecordJson,
+} from '@idplane/common/agent-contract/admin-api'
+import { InvalidInputError } from '@idplane/common'
+
+import { assertOfferSignable } from '../formats/jsonld/offer-dry-run'
+import { withSuiteContext } from '../formats/jsonld/suite-context'
+import { AgentRecords, toRecordJson } from './agent-records'
+import type { AgentRuntime } from './agent-runtime'
+import type { AgentScope } from './agent-scope'
+import { protocolStep } from './credo-errors'
+import { toJson } from './envelope'
+import { toAutoAcceptCredential } from './exchange-mapping'
+
+export const CREDENTIAL_RECORDS = new AgentRecords<
+  DidCommCredentialExchangeRecord,
+  ExchangeQuery,
+  Query<DidCommCredentialExchangeRecord>,
+  CredentialRecordJson
+>({
+  name: 'Credential record',
+  api: (agent) => agent.didcomm.credentials,
+  toQuery: (filter) => ({
+    threadId: filter.threadId,
+    connectionId: filter.connectionId,
+    state: filter.state as DidCommCredentialState | undefined,
+  }),
+})
+
+type ExchangeOptions = {
+  comment?: string
+  goalCode?: string
+  autoAcceptCredential: ReturnType<typeof toAutoAcceptCredential>
+}
+
+/**
+ * Issue Credential v2 with W3C JSON-LD credentials, v1 and v2 with AnonCreds (issuer and holder side). What a format
+ * service refuses is the caller's: an offer it cannot make is a 400, an offer the holder cannot accept a 409.
+ */
+export class CredentialsService {
+  public constructor(private readonly runtime: AgentRuntime) {}
+
+  /**
+   * JSON-LD over Issue Credential v2, or AnonCreds: v2 in the `anoncreds` format, v1 in the `indy` format (the
+   * same offer; v1 carries only that one).
+   */
+  public async offer(scope: AgentScope, body: OfferCredentialRequest): Promise<CredentialRecordJson> {
+    const options: ExchangeOptions & { connectionId: string } = {
+      connectionId: body.connectionId,
+      comment: body.comment,
+      goalCode: body.goalCode,
+      autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
+    }
+    const credentials = scope.agent.didcomm.credentials
+    const anoncreds = anonCredsOfferOf(body)
+    if (!anoncreds && body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
+    const record = await protocolStep('input', 'The credential offer cannot be made', async () =>
+      anoncreds
+        ? body.protocolVersion === 'v1'
+          ? credentials.offerCredential({ ...options, protocolVersion: 'v1', credentialFormats: { indy: anoncreds } })
+          : credentials.offerCredential({ ...options, protocolVersion: 'v2', credentialFormats: { anoncreds } })
+        : credentials.offerCredential({
+            ...options,
+            protocolVersion: 'v2',
+            credentialFormats: { jsonld: await signableJsonLd(scope, body as JsonLdOffer) },
+          }),
+    )
+    return toRecordJson<CredentialRecordJson>(record)
+  }
+
+  public async offerOutOfBand(scope: AgentScope, body: OobOfferCredentialRequest): Promise<OobCredentialOffer> {
+    const agent = scope.agent
+    const options: ExchangeOptions = {
+      comment: body.comment,
+      goalCode: body.goalCode,
+      autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
+    }
+    const credentials = agent.didcomm.credentials
+    const anoncreds = anonCredsOfferOf(body)
+    if (!anoncreds && body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
+    const { message, credentialExchangeRecord } = await protocolStep(
+      'input',
+      'The credential offer cannot be made',
+      async () =>
+        anoncreds
+          ? body.protocolVersion === 'v1'
+            ? credentials.createOffer({ ...options, protocolVersion: 'v1', credentialFormats: { indy: anoncreds } })
+            : credentials.createOffer({ ...options, protocolVersion: 'v2', credentialFormats: { anoncreds } })
+          : credentials.createOffer({
+              ...options,
+              protocolVersion: 'v2',
+              credentialFormats: { jsonld: await signableJsonLd(scope, body as JsonLdOffer) },
+            }),
+    )
+    const oob = await agent.didcomm.oob.createInvitation({
+      label: body.label ?? scope.label,
+      imageUrl: body.imageUrl ?? scope.imageUrl,
+      messages: [message],
+      handshake: true,
+      autoAcceptConnection: true,
+    })
+    return {
+      invitationUrl: oob.outOfBandInvitation.toUrl({ domain: this.runtime.endpoints[0] }),
+      invitation: oob.outOfBandInvitation.toJSON(),
+      outOfBandRecord: toRecordJson<OutOfBandRecordJson>(oob),
+      credentialRecord: toRecordJson<CredentialRecordJson>(credentialExchangeRecord),
+    }
+  }
+
+  /** Holder: accepts an offer; one its format service cannot accept (or a record in another state) is a 409. */
+  public async acceptOffer(scope: AgentScope, body: AcceptOfferRequest): Promise<CredentialRecordJson> {
+    const credentialFormats = await anonCredsFormatsFor(scope, body)
+    const record = await protocolStep('state', 'The credential offer cannot be accepted', () =>
+      scope.agent.didcomm.credentials.acceptOffer({
+        credentialExchangeRecordId: body.credentialRecordId,
+        autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
+        comment: body.comment,
+        // Holder binding: `{ jsonld: { credentialSubjectId } }` (IdplaneJsonLdCredentialFormatService); Credo's type
+        // for JSON-LD accept-offer options is empty.
+        credentialFormats: credentialFormats as never,
+      }),
+    )
+    return toRecordJson<CredentialRecordJson>(record)
+  }
+
+  public formData(scope: AgentScope, credentialRecordId: string): Promise<Record<string, unknown>> {
+    return protocolStep('state', 'The format data cannot be read', async () => {
+      return toJson(await scope.agent.didcomm.credentials.getFormatData(credentialRecordId)) as Record<string, unknown>
+    })
+  }
+}
+
+/** The AnonCreds offer of a body, when it is one (`credentialFormats.anoncreds`; JSON-LD offers have none). */
+function anonCredsOfferOf(body: OfferCredentialRequest | OobOfferCredentialRequest): AnonCredsOffer | undefined {
+  const anoncreds = (body as Partial<AnonCredsOfferRequest>).credentialFormats?.anoncreds
+  return anoncreds && { credentialDefinitionId: anoncreds.credentialDefinitionId, attributes: anoncreds.attributes }
+}
+
+/** The JSON-LD offer, signed once as a dry run: one that cannot be signed is a 400 with the reason. */
+async function signableJsonLd(scope: AgentScope, body: JsonLdOffer) {
+  const credential = withSuiteContext(body.credential, body.options.proofType)
+  // The DTO validated the shape we rely on; Credo validates the credential itself (ClassValidationError → 400).
+  const jsonld = {
+    credential: credential as never,
+    options: { proofType: body.options.proofType, proofPurpose: body.options.proofPurpose },
+  }
+  await assertOfferSignable(scope.agent.context, jsonld)
+  return jsonld
+}
+
+/**
+ * A holder names AnonCreds options (`linkSecretId`) as `anoncreds` or `indy` without knowing which format the offer
+ * came in; Credo looks them up under the offer's own format key (v1: always `indy`), and a v2 offer given the other
+ * key fails. So the options move to the key the offer uses.
+ */
+async function anonCredsFormatsFor(
+  scope: AgentScope,
+  body: AcceptOfferRequest,
+): Promise<Record<string, unknown> | undefined> {
+  const formats = body.credentialFormats
+  if (!formats || (formats.anoncreds === undefined && formats.indy === undefined)) return formats
+  const options = formats.anoncreds ?? formats.indy
+  const record = await CREDENTIAL_RECORDS.find(scope, body.credentialRecordId)
+  if (record.protocolVersion === 'v1') return { indy: options }
+  const offer = (await scope.agent.didcomm.credentials.getFormatData(body.credentialRecordId)).offer ?? {}
+  return { [offer.indy ? 'indy' : 'anoncreds']: options }
+}
+
+function v1NeedsAnonCreds() {
+  return new InvalidInputError('Issue Credential v1 carries AnonCreds only', [
+    { field: 'protocolVersion', message: 'v1 needs credentialFormats.anoncreds' },
+  ])
+}

@@ -1,0 +1,176 @@
+import {
+  ClaimFormat,
+  DidDocumentBuilder,
+  getEd25519VerificationKey2018,
+  JsonTransformer,
+  Kms,
+  PeerDidNumAlgo,
+  TypedArrayEncoder,
+  W3cCredential,
+  W3cJsonLdVerifiableCredential,
+} from '@credo-ts/core'
+import type {
+  CreateDidRequest,
+  CreatedDid,
+  CredentialCheck,
+  DidListEntry,
+  SignCredentialRequest,
+  VerifyCredentialRequest,
+} from '@idplane/common/agent-contract/admin-api'
+import { InvalidInputError, UpstreamError } from '@idplane/common'
+import sodium from 'libsodium-wrappers'
+
+import { sodiumReady } from '../adapters/kms/didcomm-v1-box'
+import type { IndyLedgerDidCreateOptions } from '../ledger/indy-did-registrar'
+import type { AgentRuntime } from './agent-runtime'
+import type { AgentScope } from './agent-scope'
+import { protocolStep } from './credo-errors'
+import { toJson } from './envelope'
+import { ledgerFailure } from './ledger-failures'
+
+const ED25519 = { kty: 'OKP', crv: 'Ed25519' } as const
+
+/** DIDs (did:key, did:peer, did:web, did:indy on the platform ledger) and W3C JSON-LD signing outside any exchange. */
+export class DidsService {
+  public constructor(private readonly runtime: AgentRuntime) {}
+
+  /**
+   * @throws {InvalidInputError} did:web without a domain, an endpoint that is no URL, a ledger refusal
+   * @throws {ConflictError} when another tenant owns the key (the same seed)
+   */
+  public async create(scope: AgentScope, body: CreateDidRequest): Promise<CreatedDid> {
+    const agent = scope.agent
+    if (body.method === 'web' && !body.domain)
+      throw new InvalidInputError('domain is required for did:web', [{ field: 'domain', message: 'is required' }])
+    if (body.method === 'indy' && body.endpoint !== undefined && !/^https?:\/\/\S+$/.test(body.endpoint))
+      throw new InvalidInputError('endpoint must be an http(s) URL', [{ field: 'endpoint', message: 'is not a URL' }])
+    const keyId = await this.keyFor(scope, body)
+    return protocolStep('input', 'The DID cannot be created', async () => {
+      if (body.method === 'key') {
+        return assertFinished((await agent.dids.create({ method: 'key', options: { keyId } })).didState)
+      }
+      if (body.method === 'indy') {
+        const result = await agent.dids.create<IndyLedgerDidCreateOptions>({
+          method: 'indy',
+          options: { keyId, endpoint: body.endpoint },
+        })
+        if (result.didState.state !== 'finished') throw ledgerFailure('DID', failureReason(result.didState))
+        return assertFinished(result.didState)
+      }
+      if (body.method === 'peer') {
+        const result = await agent.dids.create({
+          method: 'peer',
+          options: { numAlgo: PeerDidNumAlgo.InceptionKeyWithoutDoc, keyId },
+        })
+        return assertFinished(result.didState)
+      }
+      return this.importDidWeb(scope, `did:web:${body.domain}`, keyId)
+    })
+  }
+
+  public async list(scope: AgentScope): Promise<DidListEntry[]> {
+    const records = await scope.agent.dids.getCreatedDids()
+    return records.map((record) => ({
+      did: record.did,
+      method: record.did.split(':')[1] ?? '',
+      // The envelope's JSON writes the date as ISO text, as the contract types it.
+      createdAt: record.createdAt.toISOString(),
+    }))
+  }
+
+  /** @throws {InvalidInputError} for a credential or verification method that cannot be used (an unresolvable DID) */
+  public sign(scope: AgentScope, body: SignCredentialRequest): Promise<Record<string, unknown>> {
+    return protocolStep('input', 'The credential cannot be signed', async () => {
+      const credential = JsonTransformer.fromJSON(body.credential, W3cCredential)
+      const signed = await scope.agent.w3cCredentials.signCredential({
+        format: ClaimFormat.LdpVc,
+        credential,
+        proofType: body.proofType,
+        verificationMethod: body.verificationMethod,
+      })
+      return toJson(signed) as Record<string, unknown>
+    })
+  }
+
+  public verify(scope: AgentScope, body: VerifyCredentialRequest): Promise<CredentialCheck> {
+    return protocolStep('input', 'The credential cannot be checked', async () => {
+      const credential = JsonTransformer.fromJSON(body.credential, W3cJsonLdVerifiableCredential)
+      const result = await scope.agent.w3cCredentials.verifyCredential({ credential })
+      return { isValid: result.isValid, error: result.error?.message }
+    })
+  }
+
+  private async importDidWeb(scope: AgentScope, did: string, keyId: string): Promise<CreatedDid> {
+    const agent = scope.agent
+    const publicJwk = Kms.PublicJwk.fromPublicJwk((await agent.kms.getPublicKey({ keyId })) as Kms.KmsJwkPublicOkp)
+    const verificationMethod = getEd25519VerificationKey2018({
+      id: `${did}#key-1`,
+      controller: did,
+      publicJwk: publicJwk as Kms.PublicJwk<Kms.Ed25519PublicJwk>,
+    })
+    const didDocument = new DidDocumentBuilder(did)
+      .addContext('https://w3id.org/security/suites/ed25519-2018/v1')
+      .addVerificationMethod(verificationMethod)
+      .addAuthentication(verificationMethod.id)
+      .addAssertionMethod(verificationMethod.id)
+      .build()
+    await agent.dids.import({ did, didDocument, keys: [{ kmsKeyId: keyId, didDocumentRelativeKeyId: '#key-1' }] })
+    return { did, didDocument: didDocument.toJSON() }
+  }
+
+  /**
+   * A new Ed25519 key, or the one given as a 32-character seed or a 64-hex-digit private key. A tenant's key is
+   * claimed for its routing, so messages to the DID reach the tenant.
+   * @throws {ConflictError} when another tenant owns the key (the same seed)
+   */
+  private async keyFor(scope: AgentScope, body: CreateDidRequest): Promise<string> {
+    const keyId = await createKey(scope, body)
+    if (scope.tenantId === undefined) return keyId
+    const publicJwk = await scope.agent.kms.getPublicKey({ keyId })
+    if (!publicJwk) throw new Error('The key just created is missing')
+    // DIDComm v1 envelopes name Ed25519 keys only; nothing else can route a message.
+    if (publicJwk.kty !== 'OKP') return keyId
+    try {
+      await this.runtime.tenants.claimRecipientKey(scope.tenantId, Kms.PublicJwk.fromPublicJwk(publicJwk).fingerprint)
+    } catch (error) {
+      await scope.agent.kms.deleteKey({ keyId }).catch(() => undefined)
+      throw error
+    }
+    return keyId
+  }
+}
+
+async function createKey(scope: AgentScope, body: CreateDidRequest): Promise<string> {
+  const kms = scope.agent.kms
+  const secret = body.seed
+    ? Buffer.from(body.seed, 'utf8')
+    : body.privatekey
+      ? Buffer.from(body.privatekey, 'hex')
+      : undefined
+  if (!secret) return (await kms.createKey({ type: ED25519 })).keyId
+  await sodiumReady()
+  const { publicKey } = sodium.crypto_sign_seed_keypair(secret)
+  const imported = await kms.importKey({
+    privateJwk: {
+      ...ED25519,
+      d: TypedArrayEncoder.toBase64URL(secret),
+      x: TypedArrayEncoder.toBase64URL(publicKey),
+    },
+  })
+  return imported.keyId
+}
+
+function assertFinished(state: {
+  state: string
+  did?: string
+  didDocument?: { toJSON(): unknown }
+  reason?: string
+}): CreatedDid {
+  if (state.state !== 'finished' || !state.did)
+    throw new UpstreamError(`DID creation failed: ${state.reason ?? state.state}`)
+  return { did: state.did, didDocument: state.didDocument?.toJSON() as Record<string, unknown> | undefined }
+}
+
+function failureReason(state: { state: string; reason?: string }): string {
+  return state.reason ?? state.state
+}
