@@ -32,7 +32,7 @@ describe('API_MODULES', () => {
         'EcosystemOrg',
         'EmailVerification',
         'Invitation',
-        'IssuanceRecord',
+        'CredentialRecord',
         'LedgerTransaction',
         'OrgAgent',
         'OrgDid',

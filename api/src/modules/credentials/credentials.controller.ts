@@ -20,11 +20,11 @@ import { ORG_ROLES } from '../memberships/org-roles'
 import { CredentialRecordParams } from './dto/credential-path.params'
 import {
   EMAIL_OFFERS_SCHEMA,
-  ISSUANCE_RECORD_DETAIL_SCHEMA,
-  ISSUANCE_RECORD_SCHEMA,
+  CREDENTIAL_RECORD_DETAIL_SCHEMA,
+  CREDENTIAL_RECORD_SCHEMA,
   OOB_OFFER_SCHEMA,
-  toIssuanceRecordResponse,
-} from './dto/issuance-record.response'
+  toCredentialRecordResponse,
+} from './dto/credential.response'
 import {
   EmailOfferCredentialDto,
   IssuanceQuery,
@@ -45,7 +45,7 @@ export class CredentialsController {
   @HttpCode(201)
   @Authorized(ORG_ROLES.issuers)
   @OpenAPI({ summary: 'Offer a credential over each given connection; one issuance record per entry' })
-  @ResponseData(arrayOf(ISSUANCE_RECORD_SCHEMA), { errors: [404, 409, 502] })
+  @ResponseData(arrayOf(CREDENTIAL_RECORD_SCHEMA), { errors: [404, 409, 502] })
   async offer(
     @Param('orgId') orgId: string,
     @QueryParams() query: IssuanceQuery,
@@ -83,7 +83,7 @@ export class CredentialsController {
   @Get('/credentials')
   @Authorized(ORG_ROLES.membersAndHolders)
   @OpenAPI({ summary: "The organization's issuance records, paginated; free-text search and sort" })
-  @ResponseData(pageOf(ISSUANCE_RECORD_SCHEMA))
+  @ResponseData(pageOf(CREDENTIAL_RECORD_SCHEMA))
   async list(@Param('orgId') orgId: string, @QueryParams() query: ListCredentialsQuery) {
     const [records, total] = await this.credentials.list(orgId, {
       pageNumber: query.pageNumber,
@@ -92,13 +92,13 @@ export class CredentialsController {
       sortField: (query.sortField ?? 'createDateTime') as CredentialSortField,
       sortBy: query.sortBy?.toUpperCase() === 'ASC' ? 'ASC' : 'DESC',
     })
-    return ok(toPage(records.map(toIssuanceRecordResponse), total, query), 'Issuance records fetched')
+    return ok(toPage(records.map(toCredentialRecordResponse), total, query), 'Issuance records fetched')
   }
 
   @Get('/credentials/:credentialRecordId')
   @Authorized(ORG_ROLES.membersAndHolders)
   @OpenAPI({ summary: "One issuance record with the agent's live exchange detail" })
-  @ResponseData(ISSUANCE_RECORD_DETAIL_SCHEMA)
+  @ResponseData(CREDENTIAL_RECORD_DETAIL_SCHEMA)
   async get(@Params() params: CredentialRecordParams) {
     return ok(await this.credentials.get(params.orgId, params.credentialRecordId), 'Issuance record fetched')
   }

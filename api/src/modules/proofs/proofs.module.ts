@@ -3,8 +3,8 @@ import { Registry, type RegistryContentType } from 'prom-client'
 import type { ApiModule } from '../../infra/api-module'
 import { ProofEventsHandler } from './proof-events.handler'
 import { ProofMetrics } from './proof-metrics'
-import { ProofRecord } from './proof-record.entity'
-import { ProofRecordsRepository } from './proof-records.repository'
+import { ProofRecord } from './proof.entity'
+import { ProofsRepository } from './proofs.repository'
 import { ProofsController, ProofsV2Controller } from './proofs.controller'
 import { ProofsService } from './proofs.service'
 
@@ -18,7 +18,7 @@ export const proofsModule: ApiModule = {
   entities: [ProofRecord],
   agentEventHandlers: [{ kind: 'proof', handler: ProofEventsHandler }],
   bindings: new ContainerModule(({ bind }) => {
-    bind(ProofRecordsRepository).toSelf().inSingletonScope()
+    bind(ProofsRepository).toSelf().inSingletonScope()
     bind(ProofsService).toSelf().inSingletonScope()
     bind(ProofEventsHandler).toSelf().inSingletonScope()
     bind(ProofMetrics)

@@ -38,9 +38,9 @@ import type {
 import { indyRequestFromAttributes, indyRequestFromJson } from './indy-proof-request'
 import { anonCredsProofView, verificationStatusOf } from './verified-proof'
 import { ProofMetrics } from './proof-metrics'
-import type { ProofRecord } from './proof-record.entity'
-import { ProofRecordsRepository, type ProofFields } from './proof-records.repository'
-import { proofTransition } from './proof-states'
+import type { ProofRecord } from './proof.entity'
+import { ProofsRepository, type ProofFields } from './proofs.repository'
+import { proofTransition } from './proof.states'
 
 /** The platform event announcing each new state of a proof record (docs/api-usage.md, "Events"). */
 export const PROOF_STATE_CHANGED = 'proof.state-changed'
@@ -62,7 +62,7 @@ export class ProofsService {
   private readonly logger: Logger
 
   public constructor(
-    private readonly records: ProofRecordsRepository,
+    private readonly records: ProofsRepository,
     private readonly agents: AgentClients,
     private readonly modules: ModuleRegistry,
     private readonly shortUrls: ShortUrls,
@@ -247,7 +247,7 @@ export class ProofsService {
 
   /**
    * Applies one agent `proof` event (ProofEventsHandler), in the transaction that stores the event: idempotent,
-   * and a late or repeated event never moves the record backwards (proof-states.ts).
+   * and a late or repeated event never moves the record backwards (proof.states.ts).
    */
   public async applyAgentEvent(orgId: string, record: Record<string, unknown>, occurredAt: string): Promise<void> {
     const fields = fieldsOf(record, occurredAt)

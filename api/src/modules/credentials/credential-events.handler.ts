@@ -1,7 +1,7 @@
 import { injectable } from 'inversify'
 import type { AgentEventHandler, AppliedAgentEvent } from '../../infra/api-module'
-import { IssuanceRecordsService, type AgentExchangeReport } from './issuance-records.service'
-import { isKnownState } from './issuance-record.states'
+import { CredentialRecordsService, type AgentExchangeReport } from './credential-records.service'
+import { isKnownState } from './credential.states'
 
 function text(value: unknown, maxLength: number): string | undefined {
   return typeof value === 'string' && value.length > 0 && value.length <= maxLength ? value : undefined
@@ -41,8 +41,8 @@ export function reportOf(event: AppliedAgentEvent): AgentExchangeReport | undefi
  * exchanges (events with `tenantId`) are the holder's, not the organization's: not recorded here.
  */
 @injectable()
-export class IssuanceRecordsHandler implements AgentEventHandler {
-  public constructor(private readonly records: IssuanceRecordsService) {}
+export class CredentialEventsHandler implements AgentEventHandler {
+  public constructor(private readonly records: CredentialRecordsService) {}
 
   public async handle(orgId: string, event: AppliedAgentEvent): Promise<void> {
     if (event.tenantId !== undefined) return

@@ -18,13 +18,13 @@ export interface CredentialSummary {
 
 /**
  * One credential exchange of the organization's agent (spec: Credential issuance record), kept up to date from
- * the agent's `credential` events (issuance-records.handler.ts). `credentialRecordId` is the agent's exchange
+ * the agent's `credential` events (credential-events.handler.ts). `credentialRecordId` is the agent's exchange
  * record id, which the API shows as the record's `id`.
  */
 @Entity({ tableName: 'issuance_records' })
 @Unique({ properties: ['organization', 'credentialRecordId'] })
 @Index({ properties: ['organization', 'createdAt'] })
-export class IssuanceRecord extends BaseEntity {
+export class CredentialRecord extends BaseEntity {
   @ManyToOne(() => Organization, { deleteRule: 'cascade' })
   organization!: Organization
 

@@ -12,11 +12,11 @@ import {
   CREDENTIAL_TYPES,
   type CredentialSummary,
   type CredentialType,
-  type IssuanceRecord,
-} from '../issuance-record.entity'
+  type CredentialRecord,
+} from '../credential.entity'
 
 /** An issuance record as the API shows it (spec: Credential issuance record, plus the fields after `createdAt`). */
-export interface IssuanceRecordResponse {
+export interface CredentialRecordResponse {
   /** The agent's credential exchange record id (`:credentialRecordId`). */
   id: string
   state: string
@@ -36,11 +36,11 @@ export interface IssuanceRecordResponse {
 }
 
 /** The single read: the record and what the agent holds now (null when the agent has no such record or is down). */
-export interface IssuanceRecordDetailResponse extends IssuanceRecordResponse {
+export interface CredentialRecordDetailResponse extends CredentialRecordResponse {
   agentDetail: { record: Record<string, unknown>; formData: Record<string, unknown> } | null
 }
 
-export function toIssuanceRecordResponse(record: IssuanceRecord): IssuanceRecordResponse {
+export function toCredentialRecordResponse(record: CredentialRecord): CredentialRecordResponse {
   return {
     id: record.credentialRecordId,
     state: record.state,
@@ -84,16 +84,19 @@ const RECORD_PROPERTIES = {
   updatedAt: dateTime,
 }
 
-export const ISSUANCE_RECORD_SCHEMA = object<IssuanceRecordResponse>('IssuanceRecord', RECORD_PROPERTIES)
+export const CREDENTIAL_RECORD_SCHEMA = object<CredentialRecordResponse>('IssuanceRecord', RECORD_PROPERTIES)
 
-const AGENT_DETAIL_SCHEMA: DataSchema<IssuanceRecordDetailResponse['agentDetail']> = unchecked('IssuanceAgentDetail', {
-  type: 'object',
-  nullable: true,
-  description: "The agent's exchange record and format data (offer, request, issued credential)",
-  properties: { record: { type: 'object' }, formData: { type: 'object' } },
-})
+const AGENT_DETAIL_SCHEMA: DataSchema<CredentialRecordDetailResponse['agentDetail']> = unchecked(
+  'IssuanceAgentDetail',
+  {
+    type: 'object',
+    nullable: true,
+    description: "The agent's exchange record and format data (offer, request, issued credential)",
+    properties: { record: { type: 'object' }, formData: { type: 'object' } },
+  },
+)
 
-export const ISSUANCE_RECORD_DETAIL_SCHEMA = object<IssuanceRecordDetailResponse>('IssuanceRecordDetail', {
+export const CREDENTIAL_RECORD_DETAIL_SCHEMA = object<CredentialRecordDetailResponse>('IssuanceRecordDetail', {
   ...RECORD_PROPERTIES,
   agentDetail: AGENT_DETAIL_SCHEMA,
 })
@@ -105,7 +108,7 @@ export interface OobOfferResponse {
   shortUrl: string | null
   outOfBandId: string
   invitation: Record<string, unknown>
-  record: IssuanceRecordResponse
+  record: CredentialRecordResponse
 }
 
 export const OOB_OFFER_SCHEMA = object<OobOfferResponse>('OobCredentialOffer', {
@@ -113,20 +116,20 @@ export const OOB_OFFER_SCHEMA = object<OobOfferResponse>('OobCredentialOffer', {
   shortUrl: nullable(string),
   outOfBandId: string,
   invitation: unchecked('OobInvitation', { type: 'object', description: 'The raw out-of-band invitation' }),
-  record: ISSUANCE_RECORD_SCHEMA,
+  record: CREDENTIAL_RECORD_SCHEMA,
 })
 
 /** `POST credentials/oob/email`: one entry per address. */
 export interface EmailOfferResponse {
   emailId: string
   invitationUrl: string
-  record: IssuanceRecordResponse
+  record: CredentialRecordResponse
 }
 
 export const EMAIL_OFFERS_SCHEMA = arrayOf(
   object<EmailOfferResponse>('EmailCredentialOffer', {
     emailId: string,
     invitationUrl: string,
-    record: ISSUANCE_RECORD_SCHEMA,
+    record: CREDENTIAL_RECORD_SCHEMA,
   }),
 )

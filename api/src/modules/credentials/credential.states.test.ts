@@ -1,4 +1,4 @@
-import { shouldApply, type StateReport } from './issuance-record.states'
+import { shouldApply, type StateReport } from './credential.states'
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 24, 10, 0, seconds))
 const report = (state: string, seconds = 0): StateReport => ({ state, at: at(seconds) })

@@ -2,10 +2,10 @@ import { inject, injectable } from 'inversify'
 import { ModuleRegistry } from '../../infra/module-registry'
 import { platformEvent } from '../../infra/platform-events'
 import { CredentialMetrics } from './credential-metrics'
-import { toIssuanceRecordResponse } from './dto/issuance-record.response'
-import type { IssuanceRecord } from './issuance-record.entity'
-import { isTerminalState, shouldApply } from './issuance-record.states'
-import { IssuanceRecordsRepository } from './issuance-records.repository'
+import { toCredentialRecordResponse } from './dto/credential.response'
+import type { CredentialRecord } from './credential.entity'
+import { isTerminalState, shouldApply } from './credential.states'
+import { CredentialsRepository } from './credentials.repository'
 
 /** The platform event type announcing an issuance record's new state (docs/api-usage.md, "Events"). */
 export const CREDENTIAL_STATE_CHANGED = 'credential.state-changed'
@@ -27,7 +27,7 @@ export interface AgentExchangeReport {
 /** What the platform adds to a record it created itself (offer routes), never overwritten by events. */
 export type RecordDetails = Partial<
   Pick<
-    IssuanceRecord,
+    CredentialRecord,
     'credentialSummary' | 'schemaId' | 'credentialDefinitionId' | 'outOfBandId' | 'emailId' | 'credentialType'
   >
 >
@@ -38,15 +38,19 @@ export type RecordDetails = Partial<
  * transaction.
  */
 @injectable()
-export class IssuanceRecordsService {
+export class CredentialRecordsService {
   public constructor(
-    private readonly records: IssuanceRecordsRepository,
+    private readonly records: CredentialsRepository,
     private readonly modules: ModuleRegistry,
     @inject(CredentialMetrics) private readonly metrics: CredentialMetrics,
   ) {}
 
   /** Call inside a transaction (the agent-event route's, or `records.transactional`). */
-  public async apply(orgId: string, report: AgentExchangeReport, details: RecordDetails = {}): Promise<IssuanceRecord> {
+  public async apply(
+    orgId: string,
+    report: AgentExchangeReport,
+    details: RecordDetails = {},
+  ): Promise<CredentialRecord> {
     const { record, isNew } = await this.records.lockOrCreate(orgId, {
       credentialRecordId: report.credentialRecordId,
       state: report.state,
@@ -72,7 +76,7 @@ export class IssuanceRecordsService {
     if (isChange) {
       this.metrics.stateChanges.inc({ state: record.state })
       await this.modules.publish([
-        platformEvent(CREDENTIAL_STATE_CHANGED, { orgId }, { ...toIssuanceRecordResponse(record) }),
+        platformEvent(CREDENTIAL_STATE_CHANGED, { orgId }, { ...toCredentialRecordResponse(record) }),
       ])
     }
     return record

@@ -1,4 +1,4 @@
-import { proofTransition } from './proof-states'
+import { proofTransition } from './proof.states'
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 24, 12, 0, seconds))
 const version = (state: string, seconds: number) => ({ state, updatedAt: at(seconds) })

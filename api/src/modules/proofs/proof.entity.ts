@@ -5,7 +5,7 @@ import { Organization } from '../orgs/organization.entity'
 /**
  * An organization's proof exchange (spec: Proof record), kept from its agent's answers and `proof` events. The id
  * is the agent's proof exchange record id (a UUID), so the platform's and the agent's records are named alike.
- * `createdAt` is the agent record's; `agentUpdatedAt` orders updates (proof-states.ts).
+ * `createdAt` is the agent record's; `agentUpdatedAt` orders updates (proof.states.ts).
  */
 @Entity({ tableName: 'proof_records' })
 @Index({ properties: ['organization', 'createdAt'] })

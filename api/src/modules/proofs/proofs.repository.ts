@@ -3,7 +3,7 @@ import { LockMode, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../orgs/like-pattern'
-import { ProofRecord } from './proof-record.entity'
+import { ProofRecord } from './proof.entity'
 
 export type ProofSortField = 'createDateTime' | 'updateDateTime' | 'state' | 'connectionId'
 
@@ -38,7 +38,7 @@ export interface ProofFields {
 
 /** Proof records of organizations; every lookup takes the organization first. */
 @injectable()
-export class ProofRecordsRepository {
+export class ProofsRepository {
   public constructor(private readonly em: EntityManager) {}
 
   /** Runs `work` in one transaction (or the caller's); this repository's calls inside it join it. */

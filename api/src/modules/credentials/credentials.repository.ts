@@ -3,9 +3,9 @@ import { LockMode, type FilterQuery, type QueryOrder } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../orgs/like-pattern'
-import { IssuanceRecord } from './issuance-record.entity'
+import { CredentialRecord } from './credential.entity'
 
-export interface IssuanceRecordPageQuery {
+export interface CredentialRecordPageQuery {
   pageNumber: number
   pageSize: number
   search?: string
@@ -14,14 +14,14 @@ export interface IssuanceRecordPageQuery {
 }
 
 /** What a new row starts with (the agent's view of the exchange at that moment). */
-export interface NewIssuanceRecord {
+export interface NewCredentialRecord {
   credentialRecordId: string
   state: string
   agentUpdatedAt: Date
   createdAt?: Date
 }
 
-const SORT_COLUMNS: Record<IssuanceRecordPageQuery['sortField'], keyof IssuanceRecord> = {
+const SORT_COLUMNS: Record<CredentialRecordPageQuery['sortField'], keyof CredentialRecord> = {
   createDateTime: 'createdAt',
   updateDateTime: 'updatedAt',
   state: 'state',
@@ -30,7 +30,7 @@ const SORT_COLUMNS: Record<IssuanceRecordPageQuery['sortField'], keyof IssuanceR
 
 /** Issuance record queries; every one takes the organization id first. */
 @injectable()
-export class IssuanceRecordsRepository {
+export class CredentialsRepository {
   public constructor(private readonly em: EntityManager) {}
 
   /** Runs `work` in one transaction; this repository's calls inside it join it. */
@@ -45,12 +45,12 @@ export class IssuanceRecordsRepository {
    */
   public async lockOrCreate(
     orgId: string,
-    initial: NewIssuanceRecord,
-  ): Promise<{ record: IssuanceRecord; isNew: boolean }> {
+    initial: NewCredentialRecord,
+  ): Promise<{ record: CredentialRecord; isNew: boolean }> {
     const now = new Date()
-    const defaults = new IssuanceRecord()
+    const defaults = new CredentialRecord()
     const inserted = await this.em
-      .createQueryBuilder(IssuanceRecord)
+      .createQueryBuilder(CredentialRecord)
       .insert({
         id: defaults.id,
         organization: orgId,
@@ -66,7 +66,7 @@ export class IssuanceRecordsRepository {
       .ignore()
       .execute('run')
     const record = await this.em.findOneOrFail(
-      IssuanceRecord,
+      CredentialRecord,
       { organization: orgId, credentialRecordId: initial.credentialRecordId },
       { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
     )
@@ -77,13 +77,13 @@ export class IssuanceRecordsRepository {
     await this.em.flush()
   }
 
-  public findForOrg(orgId: string, credentialRecordId: string): Promise<IssuanceRecord | null> {
-    return this.em.findOne(IssuanceRecord, { organization: orgId, credentialRecordId })
+  public findForOrg(orgId: string, credentialRecordId: string): Promise<CredentialRecord | null> {
+    return this.em.findOne(CredentialRecord, { organization: orgId, credentialRecordId })
   }
 
   /** A page of the organization's records; `search` matches state, ids, e-mail, schema and credential types. */
-  public listForOrg(orgId: string, query: IssuanceRecordPageQuery): Promise<[IssuanceRecord[], number]> {
-    const where: FilterQuery<IssuanceRecord> = { organization: orgId }
+  public listForOrg(orgId: string, query: CredentialRecordPageQuery): Promise<[CredentialRecord[], number]> {
+    const where: FilterQuery<CredentialRecord> = { organization: orgId }
     if (query.search) {
       const pattern = containsPattern(query.search)
       where.$or = [
@@ -97,7 +97,7 @@ export class IssuanceRecordsRepository {
       ]
     }
     const direction = query.sortBy.toLowerCase() as `${QueryOrder.asc | QueryOrder.desc}`
-    return this.em.findAndCount(IssuanceRecord, where, {
+    return this.em.findAndCount(CredentialRecord, where, {
       orderBy: { [SORT_COLUMNS[query.sortField]]: direction, id: 'asc' },
       limit: query.pageSize,
       offset: pageOffset(query),
@@ -106,8 +106,8 @@ export class IssuanceRecordsRepository {
 
   /** Deletes every record of the organization; returns the agent record ids they named. */
   public async deleteAllForOrg(orgId: string): Promise<string[]> {
-    const rows = await this.em.find(IssuanceRecord, { organization: orgId }, { fields: ['credentialRecordId'] })
-    await this.em.nativeDelete(IssuanceRecord, { organization: orgId })
+    const rows = await this.em.find(CredentialRecord, { organization: orgId }, { fields: ['credentialRecordId'] })
+    await this.em.nativeDelete(CredentialRecord, { organization: orgId })
     return rows.map((row) => row.credentialRecordId)
   }
 }
