@@ -29,7 +29,7 @@ describe('API_MODULES', () => {
         'CredentialDefinition',
         'CredentialSchema',
         'Ecosystem',
-        'EcosystemOrg',
+        'EcosystemMembership',
         'EmailVerification',
         'Invitation',
         'CredentialRecord',

@@ -19,7 +19,7 @@ export type EcosystemOrgStatus = (typeof ECOSYSTEM_ORG_STATUSES)[number]
 @Entity({ tableName: 'ecosystem_orgs' })
 @Unique({ properties: ['ecosystem', 'organization'] })
 @Index({ properties: ['organization', 'status'] })
-export class EcosystemOrg extends BaseEntity {
+export class EcosystemMembership extends BaseEntity {
   @ManyToOne(() => Ecosystem, { deleteRule: 'cascade' })
   ecosystem!: Ecosystem
 

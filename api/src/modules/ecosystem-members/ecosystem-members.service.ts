@@ -3,11 +3,12 @@ import { Logger, NotFoundError } from '@idplane/common'
 import type { Principal } from '../../infra/auth/token.service'
 import { ModuleRegistry } from '../../infra/module-registry'
 import type { PlatformEvent } from '../../infra/platform-events'
-import type { EcosystemOrg, EcosystemOrgStatus } from './ecosystem-org.entity'
-import { ECOSYSTEM_EVENT_TYPES, ecosystemEvents } from './ecosystem-events'
-import { nextEcosystemOrgState, stateOf } from './ecosystem-org.states'
-import { EcosystemAccess, existingEcosystem } from './ecosystem-access'
-import { EcosystemsRepository, type PageWindow } from './ecosystems.repository'
+import type { EcosystemMembership, EcosystemOrgStatus } from '../ecosystems/ecosystem-membership.entity'
+import { ECOSYSTEM_EVENT_TYPES, ecosystemEvents } from '../ecosystems/ecosystem-events'
+import { nextEcosystemOrgState, stateOf } from '../ecosystems/ecosystem-membership.states'
+import { EcosystemAccess, existingEcosystem } from '../ecosystems/ecosystem-access'
+import { EcosystemsRepository, type PageWindow } from '../ecosystems/ecosystems.repository'
+import { EcosystemMembersRepository } from './ecosystem-members.repository'
 
 /** What the lead does with the organizations of its ecosystem: list them, remove them, set their status. */
 @injectable()
@@ -16,6 +17,7 @@ export class EcosystemMembersService {
 
   public constructor(
     private readonly ecosystems: EcosystemsRepository,
+    private readonly members: EcosystemMembersRepository,
     private readonly access: EcosystemAccess,
     private readonly modules: ModuleRegistry,
     logger: Logger,
@@ -27,9 +29,13 @@ export class EcosystemMembersService {
    * Every organization of the ecosystem (the lead first), with role and status.
    * @throws NotFoundError, ForbiddenError (not the lead)
    */
-  public async list(principal: Principal, ecosystemId: string, window: PageWindow): Promise<[EcosystemOrg[], number]> {
+  public async list(
+    principal: Principal,
+    ecosystemId: string,
+    window: PageWindow,
+  ): Promise<[EcosystemMembership[], number]> {
     await this.access.ledEcosystem(principal, ecosystemId, 'list its members')
-    return this.ecosystems.listMembers(ecosystemId, window)
+    return this.members.list(ecosystemId, window)
   }
 
   /**
@@ -47,7 +53,7 @@ export class EcosystemMembersService {
       const events = rows.flatMap((row) =>
         ecosystemEvents(ECOSYSTEM_EVENT_TYPES.memberRemoved, row, ecosystem.leadOrganization.id),
       )
-      await this.ecosystems.remove(rows)
+      await this.members.remove(rows)
       await this.modules.publish(events)
       return rows.length
     })
@@ -66,7 +72,7 @@ export class EcosystemMembersService {
     ecosystemId: string,
     orgIds: readonly string[],
     status: EcosystemOrgStatus,
-  ): Promise<EcosystemOrg[]> {
+  ): Promise<EcosystemMembership[]> {
     await this.access.ledEcosystem(principal, ecosystemId, 'change the status of members')
     const rows = await this.ecosystems.transactional(async () => {
       const ecosystem = existingEcosystem(await this.ecosystems.lockEcosystem(ecosystemId))
@@ -85,7 +91,7 @@ export class EcosystemMembersService {
   }
 
   /** The rows of every listed organization, in the order listed (duplicates once). */
-  private async rowsOf(ecosystemId: string, orgIds: readonly string[]): Promise<EcosystemOrg[]> {
+  private async rowsOf(ecosystemId: string, orgIds: readonly string[]): Promise<EcosystemMembership[]> {
     const wanted = [...new Set(orgIds.map((id) => id.toLowerCase()))]
     const rows = await this.ecosystems.memberships(ecosystemId, wanted)
     const byOrg = new Map(rows.map((row) => [row.organization.id, row]))
@@ -93,6 +99,6 @@ export class EcosystemMembersService {
     if (missing.length > 0) {
       throw new NotFoundError(`Not organizations of this ecosystem: ${missing.join(', ')}`)
     }
-    return wanted.map((id) => byOrg.get(id) as EcosystemOrg)
+    return wanted.map((id) => byOrg.get(id) as EcosystemMembership)
   }
 }

@@ -1,13 +1,13 @@
 import { injectable } from 'inversify'
 import { ConflictError, Logger, NotFoundError } from '@idplane/common'
-import { MembershipsRepository } from './memberships.repository'
-import { MembershipsService } from './memberships.service'
-import type { OrgCaller } from './org-caller.decorator'
-import { assertMayChangeRoles, removesLastOwner } from './role-grants'
+import { MembershipsRepository } from '../memberships/memberships.repository'
+import { MembershipsService } from '../memberships/memberships.service'
+import type { OrgCaller } from '../memberships/org-caller.decorator'
+import { assertMayChangeRoles, removesLastOwner } from '../memberships/role-grants'
 
 /** Changing a member's roles (spec: `PUT /orgs/:orgId/user-roles/:userId`). */
 @injectable()
-export class MemberRolesService {
+export class UserRolesService {
   private readonly logger: Logger
 
   public constructor(
@@ -15,7 +15,7 @@ export class MemberRolesService {
     private readonly roles: MembershipsService,
     logger: Logger,
   ) {
-    this.logger = logger.child({ component: 'member-roles' })
+    this.logger = logger.child({ component: 'user-roles' })
   }
 
   /**

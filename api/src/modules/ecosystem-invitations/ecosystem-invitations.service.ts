@@ -9,15 +9,16 @@ import { TOKENS } from '../../infra/tokens'
 import { resolveClientAlias } from '../auth/client-aliases'
 import { MembershipsService } from '../memberships/memberships.service'
 import { ORG_ROLES } from '../memberships/org-roles'
-import type { InvitationAnswer } from './dto/invitation.dto'
-import type { InvitationStatusQuery, ListInvitationsByRoleQuery } from './dto/list-invitations.query'
-import type { Ecosystem } from './ecosystem.entity'
-import type { EcosystemOrg, EcosystemOrgStatus } from './ecosystem-org.entity'
-import { ECOSYSTEM_EVENT_TYPES, ecosystemEvents } from './ecosystem-events'
+import type { InvitationAnswer } from './dto/ecosystem-invitation.dto'
+import type { InvitationStatusQuery, ListInvitationsByRoleQuery } from './dto/list-ecosystem-invitations.query'
+import type { Ecosystem } from '../ecosystems/ecosystem.entity'
+import type { EcosystemMembership, EcosystemOrgStatus } from '../ecosystems/ecosystem-membership.entity'
+import { ECOSYSTEM_EVENT_TYPES, ecosystemEvents } from '../ecosystems/ecosystem-events'
 import { buildEcosystemInvitationMail } from './ecosystem-invitation-mail'
-import { nextEcosystemOrgState, stateOf } from './ecosystem-org.states'
-import { EcosystemAccess, existingEcosystem } from './ecosystem-access'
-import { EcosystemsRepository } from './ecosystems.repository'
+import { nextEcosystemOrgState, stateOf } from '../ecosystems/ecosystem-membership.states'
+import { EcosystemAccess, existingEcosystem } from '../ecosystems/ecosystem-access'
+import { EcosystemsRepository } from '../ecosystems/ecosystems.repository'
+import { EcosystemInvitationsRepository } from './ecosystem-invitations.repository'
 
 /** Inviting organizations into an ecosystem, their answers, and the lists of invitations. */
 @injectable()
@@ -26,6 +27,7 @@ export class EcosystemInvitationsService {
 
   public constructor(
     private readonly ecosystems: EcosystemsRepository,
+    private readonly invitations: EcosystemInvitationsRepository,
     private readonly access: EcosystemAccess,
     private readonly memberships: MembershipsService,
     private readonly outbox: MailOutbox,
@@ -42,14 +44,14 @@ export class EcosystemInvitationsService {
    * @throws ForbiddenError unless the caller is an owner or admin of the lead organization
    * @throws InvalidStateError when the organization is already in the ecosystem (any status, or the lead)
    */
-  public async invite(principal: Principal, ecosystemId: string, orgId: string): Promise<EcosystemOrg> {
+  public async invite(principal: Principal, ecosystemId: string, orgId: string): Promise<EcosystemMembership> {
     await this.access.ledEcosystem(principal, ecosystemId, 'invite organizations')
     const row = await this.ecosystems.transactional(async () => {
       const ecosystem = existingEcosystem(await this.ecosystems.lockEcosystem(ecosystemId))
       const organization = await this.ecosystems.findOrganization(orgId)
       if (!organization) throw new NotFoundError('Organization not found')
       nextEcosystemOrgState(stateOf(await this.ecosystems.membership(ecosystemId, orgId)), 'invite')
-      const invitation = await this.ecosystems.addInvitation(
+      const invitation = await this.invitations.add(
         ecosystem,
         organization,
         principal.kind === 'user' ? principal.userId : null,
@@ -75,7 +77,7 @@ export class EcosystemInvitationsService {
     ecosystemId: string,
     orgId: string,
     answer: InvitationAnswer,
-  ): Promise<EcosystemOrg> {
+  ): Promise<EcosystemMembership> {
     await this.access.assertManagerOf(principal, orgId, 'answer its ecosystem invitations')
     const row = await this.ecosystems.transactional(async () => {
       const ecosystem = existingEcosystem(await this.ecosystems.lockEcosystem(ecosystemId))
@@ -98,13 +100,16 @@ export class EcosystemInvitationsService {
    * @throws ForbiddenError unless the caller owns the organization, or (lead) when it does not lead the ecosystem
    * @throws NotFoundError (lead) when the ecosystem does not exist
    */
-  public async listByRole(principal: Principal, query: ListInvitationsByRoleQuery): Promise<[EcosystemOrg[], number]> {
+  public async listByRole(
+    principal: Principal,
+    query: ListInvitationsByRoleQuery,
+  ): Promise<[EcosystemMembership[], number]> {
     if (!(await this.access.holds(principal, query.orgId, ORG_ROLES.owner))) {
       throw new ForbiddenError('Only an owner of the organization can list its ecosystem invitations')
     }
     const window = { limit: query.pageSize, offset: pageOffset(query) }
     if (query.role === 'ECOSYSTEM_MEMBER') {
-      return this.ecosystems.listInvitationsReceived(query.orgId, query.ecosystemId, window)
+      return this.invitations.listReceived(query.orgId, query.ecosystemId, window)
     }
     // ListInvitationsByRoleQuery requires ecosystemId with ECOSYSTEM_LEAD.
     const ecosystemId = query.ecosystemId as string
@@ -112,27 +117,30 @@ export class EcosystemInvitationsService {
     if (ecosystem.leadOrganization.id !== query.orgId.toLowerCase()) {
       throw new ForbiddenError('The organization is not the lead of this ecosystem')
     }
-    return this.ecosystems.listInvitationsSent(ecosystemId, window)
+    return this.invitations.listSent(ecosystemId, window)
   }
 
   /**
    * The caller's view of ecosystem building (docs/decisions.md, "Ecosystems"): the invitations with the
    * status that the organizations where the caller is owner or admin sent as lead or received.
    */
-  public async listByStatus(principal: Principal, query: InvitationStatusQuery): Promise<[EcosystemOrg[], number]> {
+  public async listByStatus(
+    principal: Principal,
+    query: InvitationStatusQuery,
+  ): Promise<[EcosystemMembership[], number]> {
     const orgIds =
       principal.kind === 'client'
         ? [principal.orgId]
         : await this.memberships.organizationsWhereUserHolds(principal.userId, ORG_ROLES.ownerAdmin)
     const status = query.status.toUpperCase() as EcosystemOrgStatus
-    return this.ecosystems.listInvitationsOfOrgs(orgIds, status, {
+    return this.invitations.listOfOrgs(orgIds, status, {
       limit: query.pageSize,
       offset: pageOffset(query),
     })
   }
 
   /** One mail per owner of the invited organization, keyed by invitation and owner (sent once each). */
-  private async mailOwners(invitation: EcosystemOrg, ecosystem: Ecosystem): Promise<void> {
+  private async mailOwners(invitation: EcosystemMembership, ecosystem: Ecosystem): Promise<void> {
     const owners = await this.memberships.holdersOf(invitation.organization.id, 'owner')
     const frontEnd = resolveClientAlias(this.config.clientAliases, undefined)
     await this.outbox.add(

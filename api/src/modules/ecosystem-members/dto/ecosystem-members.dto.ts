@@ -1,7 +1,7 @@
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsUUID } from 'class-validator'
-import { QueryEnum } from './query-enum'
+import { QueryEnum } from '../../ecosystems/dto/query-enum'
 import { PageQuery } from '../../../infra/http/pagination'
-import { ECOSYSTEM_ORG_STATUSES, type EcosystemOrgStatus } from '../ecosystem-org.entity'
+import { ECOSYSTEM_ORG_STATUSES, type EcosystemOrgStatus } from '../../ecosystems/ecosystem-membership.entity'
 
 /** Our bound on `orgIds` in one request (the spec only says non-empty). */
 export const MAX_ORG_IDS = 100

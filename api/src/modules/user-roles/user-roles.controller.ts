@@ -4,9 +4,9 @@ import { OpenAPI } from 'routing-controllers-openapi'
 import { done } from '../../infra/http/envelope'
 import { UserRolesParams } from './dto/user-roles.params'
 import { ReplaceUserRolesDto } from './dto/replace-user-roles.dto'
-import { MemberRolesService } from './member-roles.service'
-import { CurrentOrgCaller, type OrgCaller } from './org-caller.decorator'
-import { ORG_ROLES } from './org-roles'
+import { UserRolesService } from './user-roles.service'
+import { CurrentOrgCaller, type OrgCaller } from '../memberships/org-caller.decorator'
+import { ORG_ROLES } from '../memberships/org-roles'
 import { ResponseData } from '../../infra/http/response-doc'
 import { messageOnly } from '../../infra/http/data-schema'
 
@@ -14,7 +14,7 @@ import { messageOnly } from '../../infra/http/data-schema'
 @JsonController('/v1/orgs/:orgId/user-roles')
 @OpenAPI({ tags: ['Invitations and membership'] })
 export class UserRolesController {
-  public constructor(private readonly memberRoles: MemberRolesService) {}
+  public constructor(private readonly userRoles: UserRolesService) {}
 
   @Put('/:userId')
   @Authorized(ORG_ROLES.ownerAdmin)
@@ -25,7 +25,7 @@ export class UserRolesController {
     @CurrentOrgCaller() caller: OrgCaller,
     @Body({ required: true }) body: ReplaceUserRolesDto,
   ) {
-    await this.memberRoles.replace(params.orgId, caller, params.userId, body.orgRoleId)
+    await this.userRoles.replace(params.orgId, caller, params.userId, body.orgRoleId)
     return done('User roles updated')
   }
 }

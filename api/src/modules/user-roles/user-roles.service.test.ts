@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, silentLogger } from '@idplane/common'
-import { MemberRolesService } from './member-roles.service'
+import { UserRolesService } from './user-roles.service'
 import { InMemoryDirectory, anOrganization, roleId } from '../invitations/invitations.fakes'
 
-describe('MemberRolesService', () => {
+describe('UserRolesService', () => {
   let directory: InMemoryDirectory
-  let sut: MemberRolesService
+  let sut: UserRolesService
   const org = anOrganization()
   const ownerId = randomUUID()
   const memberId = randomUUID()
@@ -15,7 +15,7 @@ describe('MemberRolesService', () => {
     directory.organizations.push(org)
     directory.setRoles(org.id, ownerId, ['owner'])
     directory.setRoles(org.id, memberId, ['member'])
-    sut = new MemberRolesService(directory.membershipsRepository(), directory.roles(), silentLogger)
+    sut = new UserRolesService(directory.membershipsRepository(), directory.roles(), silentLogger)
   })
 
   it('replaces all of a member’s roles', async () => {

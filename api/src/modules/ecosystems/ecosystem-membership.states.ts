@@ -1,5 +1,9 @@
 import { InvalidStateError } from '@idplane/common'
-import { ECOSYSTEM_ORG_STATUSES, type EcosystemOrg, type EcosystemOrgStatus } from './ecosystem-org.entity'
+import {
+  ECOSYSTEM_ORG_STATUSES,
+  type EcosystemMembership,
+  type EcosystemOrgStatus,
+} from './ecosystem-membership.entity'
 
 /**
  * Where an organization stands in an ecosystem: no row (`none`), a member row in one of the spec's statuses,
@@ -35,7 +39,7 @@ export const ECOSYSTEM_ORG_TRANSITIONS: readonly EcosystemOrgTransition[] = [
 ]
 
 /** The state of an organization's row (null: not in the ecosystem). */
-export function stateOf(row: Pick<EcosystemOrg, 'role' | 'status'> | null): EcosystemOrgState {
+export function stateOf(row: Pick<EcosystemMembership, 'role' | 'status'> | null): EcosystemOrgState {
   if (!row) return 'none'
   return row.role === 'ECOSYSTEM_LEAD' ? 'LEAD' : row.status
 }

@@ -1,7 +1,7 @@
 import { IsOptional, IsUUID, ValidateIf } from 'class-validator'
-import { QueryEnum } from './query-enum'
+import { QueryEnum } from '../../ecosystems/dto/query-enum'
 import { PageQuery } from '../../../infra/http/pagination'
-import { ECOSYSTEM_ORG_ROLES, type EcosystemOrgRole } from '../ecosystem-org.entity'
+import { ECOSYSTEM_ORG_ROLES, type EcosystemOrgRole } from '../../ecosystems/ecosystem-membership.entity'
 
 /**
  * Query of `GET /ecosystem/invitations`: as `ECOSYSTEM_LEAD`, the invitations the organization sent in one

@@ -1,5 +1,5 @@
 import { IsUUID } from 'class-validator'
-import { QueryEnum } from './query-enum'
+import { QueryEnum } from '../../ecosystems/dto/query-enum'
 
 /**
  * Body of `POST /ecosystem/invitation` (the organization invited) and of `PUT /ecosystem/invitation/status`

@@ -1,5 +1,5 @@
 import { InvalidStateError } from '@idplane/common'
-import { ECOSYSTEM_ORG_STATUSES } from './ecosystem-org.entity'
+import { ECOSYSTEM_ORG_STATUSES } from './ecosystem-membership.entity'
 import {
   ECOSYSTEM_ORG_EVENTS,
   ECOSYSTEM_ORG_STATES,
@@ -7,7 +7,7 @@ import {
   stateOf,
   type EcosystemOrgEvent,
   type EcosystemOrgState,
-} from './ecosystem-org.states'
+} from './ecosystem-membership.states'
 
 type Expected = ReturnType<typeof nextEcosystemOrgState> | 'given' | 'refused'
 
