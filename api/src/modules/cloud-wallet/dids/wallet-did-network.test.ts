@@ -1,5 +1,5 @@
 import { InvalidInputError } from '@idplane/common'
-import { checkIndyNetwork } from './cloud-wallets.service'
+import { checkIndyNetwork } from './wallet-dids.service'
 
 describe('checkIndyNetwork (POST /v1/did with method indy)', () => {
   it('accepts no network, the ledger namespace, and the namespace in did:indy style', () => {
