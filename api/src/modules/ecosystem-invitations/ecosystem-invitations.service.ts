@@ -7,7 +7,7 @@ import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { ModuleRegistry } from '../../infra/module-registry'
 import { TOKENS } from '../../infra/tokens'
 import { resolveClientAlias } from '../auth/client-aliases'
-import { MembershipsService } from '../memberships/memberships.service'
+import { MembershipsRepository } from '../memberships/memberships.repository'
 import { ORG_ROLES } from '../memberships/org-roles'
 import type { InvitationAnswer } from './dto/ecosystem-invitation.dto'
 import type { InvitationStatusQuery, ListInvitationsByRoleQuery } from './dto/list-ecosystem-invitations.query'
@@ -29,7 +29,7 @@ export class EcosystemInvitationsService {
     private readonly ecosystems: EcosystemsRepository,
     private readonly invitations: EcosystemInvitationsRepository,
     private readonly access: EcosystemAccess,
-    private readonly memberships: MembershipsService,
+    private readonly memberships: MembershipsRepository,
     private readonly outbox: MailOutbox,
     private readonly modules: ModuleRegistry,
     @inject(TOKENS.Config) private readonly config: Config,

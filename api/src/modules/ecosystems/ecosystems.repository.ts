@@ -1,7 +1,7 @@
 import { injectable } from 'inversify'
 import { LockMode, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { containsPattern } from '../orgs/like-pattern'
+import { containsPattern } from '../../infra/db/like-pattern'
 import { Organization } from '../orgs/organization.entity'
 import { Ecosystem } from './ecosystem.entity'
 import { ECOSYSTEM_ORG_STATUSES, EcosystemMembership, type EcosystemOrgStatus } from './ecosystem-membership.entity'

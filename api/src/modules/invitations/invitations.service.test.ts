@@ -48,6 +48,8 @@ describe('InvitationsService', () => {
     sut = new InvitationsService(
       directory.repository(),
       directory.roles(),
+      directory.membershipsRepository(),
+      directory.orgsRepository(),
       directory.usersRepository(),
       outbox,
       CONFIG,

@@ -5,7 +5,9 @@ import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
 import { TOKENS } from '../../infra/tokens'
 import { resolveClientAlias } from '../auth/client-aliases'
+import { MembershipsRepository } from '../memberships/memberships.repository'
 import { MembershipsService } from '../memberships/memberships.service'
+import { OrgsRepository } from '../orgs/orgs.repository'
 import type { OrgCaller } from '../memberships/org-caller.decorator'
 import { assertMayGrant } from '../memberships/role-grants'
 import type { Organization } from '../orgs/organization.entity'
@@ -36,6 +38,8 @@ export class InvitationsService {
   public constructor(
     private readonly invitations: InvitationsRepository,
     private readonly memberships: MembershipsService,
+    private readonly members: MembershipsRepository,
+    private readonly orgs: OrgsRepository,
     private readonly users: UsersRepository,
     private readonly outbox: MailOutbox,
     @inject(TOKENS.Config) private readonly config: Config,
@@ -83,9 +87,9 @@ export class InvitationsService {
     )
 
     return this.invitations.transactional(async () => {
-      const organization = await this.memberships.lockOrganization(orgId)
+      const organization = await this.orgs.lock(orgId)
       if (!organization) throw new NotFoundError('Organization not found')
-      const members = await this.memberships.memberEmails(orgId, emails)
+      const members = await this.members.memberEmails(orgId, emails)
       if (members.length > 0) {
         throw new ConflictError(
           `Already a member of this organization: ${members.join(', ')}; change a member's roles with PUT /orgs/:orgId/user-roles/:userId`,
@@ -126,7 +130,7 @@ export class InvitationsService {
   /** Invitations of every status, newest first, with their roles. */
   public async listForOrg(orgId: string, query: InvitationPageQuery): Promise<[RoledInvitation[], number]> {
     const [invitations, total] = await this.invitations.listForOrg(orgId, query)
-    return [withRoles(invitations, await this.memberships.listDefinitions()), total]
+    return [withRoles(invitations, await this.members.listDefinitions()), total]
   }
 
   /**

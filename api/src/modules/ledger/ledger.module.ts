@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify'
 import { Registry, type RegistryContentType } from 'prom-client'
 import type { ApiModule } from '../../infra/api-module'
+import { WalletLedger } from '../cloud-wallet/dids/wallet-ledger'
 import { LedgerController } from './ledger.controller'
 import { ledgerConfig } from './ledger.config'
 import { LedgerMetrics } from './ledger-metrics'
@@ -25,6 +26,8 @@ export const ledgerModule: ApiModule = {
   bindings: new ContainerModule(({ bind }) => {
     bind(LedgerRepository).toSelf().inSingletonScope()
     bind(LedgerService).toSelf().inSingletonScope()
+    // The cloud wallet's port: its DIDs check a did:indy network against this ledger's namespace.
+    bind(WalletLedger).toService(LedgerService)
     bind(LedgerController).toSelf().inSingletonScope()
     bind(LedgerMetrics)
       .toDynamicValue((context) => new LedgerMetrics(context.get<Registry<RegistryContentType>>(Registry)))

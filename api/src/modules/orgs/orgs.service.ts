@@ -7,6 +7,7 @@ import { checkTargetUrl } from '../../infra/net/delivery-target'
 import { TOKENS } from '../../infra/tokens'
 import { pageOffset, toPage, type Page } from '../../infra/http/pagination'
 import { ModuleRegistry } from '../../infra/module-registry'
+import { MembershipsRepository } from '../memberships/memberships.repository'
 import { MembershipsService } from '../memberships/memberships.service'
 import { ORG_ROLE_NAMES, type OrgRole } from '../memberships/org-role.entity'
 import type { Organization } from './organization.entity'
@@ -34,6 +35,7 @@ export class OrgsService {
   public constructor(
     @inject(OrgsRepository) private readonly orgs: OrgStore,
     private readonly memberships: MembershipsService,
+    private readonly membershipsRepository: MembershipsRepository,
     private readonly modules: ModuleRegistry,
     logger: Logger,
     private readonly sessions: SessionRevocationsService,
@@ -78,7 +80,7 @@ export class OrgsService {
             cityId: input.cityId ?? null,
             createdBy: userId,
           })
-          await this.memberships.grant(created.id, userId, [await this.memberships.definitionByName('owner')])
+          await this.memberships.grant(created.id, userId, [await this.membershipsRepository.definitionByName('owner')])
           return created
         })
         this.logger.info('Created Organization', { orgId: org.id, slug, userId })
@@ -104,7 +106,7 @@ export class OrgsService {
       { search: query.search, role: ORG_ROLE_NAMES.find((name) => name === query.role) },
       { limit: query.pageSize, offset: pageOffset(query) },
     )
-    const roles = await this.memberships.rolesOfUserIn(
+    const roles = await this.membershipsRepository.rolesOfUserIn(
       userId,
       orgs.map((org) => org.id),
     )

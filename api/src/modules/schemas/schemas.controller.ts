@@ -8,9 +8,7 @@ import { pageOf } from '../../infra/http/data-schema'
 import { CurrentOrgCaller, type OrgCaller } from '../memberships/org-caller.decorator'
 import { ORG_ROLES } from '../memberships/org-roles'
 import { CreateSchemaDto } from './dto/create-schema.dto'
-import { CredDefsService } from '../cred-defs/cred-defs.service'
-import { CRED_DEF_SCHEMA, toCredDefResponse } from '../cred-defs/dto/cred-def.response'
-import { ListSchemaCredDefsQuery, ListSchemasQuery } from './dto/list-schemas.query'
+import { ListSchemasQuery } from './dto/list-schemas.query'
 import { SchemaPathParams } from './dto/schema-path.params'
 import {
   SCHEMA_READ_SCHEMA,
@@ -26,10 +24,7 @@ import { SchemasService } from './schemas.service'
 @JsonController('/v1/orgs/:orgId/schemas')
 @OpenAPI({ tags: ['Schemas'] })
 export class SchemasController {
-  public constructor(
-    private readonly schemas: SchemasService,
-    private readonly definitions: CredDefsService,
-  ) {}
+  public constructor(private readonly schemas: SchemasService) {}
 
   @Post()
   @HttpCode(201)
@@ -75,38 +70,6 @@ export class SchemasController {
     const ledger = await this.schemas.ledgerSchema(params.orgId, reference.schemaId)
     const record = await this.schemas.recordOfLedgerId(params.orgId, reference.schemaId)
     return ok(toSchemaReadResponse(ledger, record ? this.detailOf(record) : undefined), 'Schema fetched')
-  }
-
-  @Get('/:schemaId/cred-defs')
-  @Authorized(ORG_ROLES.members)
-  @OpenAPI({
-    summary:
-      "The organization's credential definitions of the schema (ledger id or record id); always empty for JSON " +
-      'schemas (definitions are INDY); 404 for a ledger id on no ledger',
-  })
-  @ResponseData(pageOf(CRED_DEF_SCHEMA), { errors: [502] })
-  async credDefs(@Params() params: SchemaPathParams, @QueryParams() query: ListSchemaCredDefsQuery) {
-    const reference = await this.schemas.reference(params.orgId, params.schemaId)
-    let schemaLedgerId: string
-    if (reference.kind === 'record') {
-      if (reference.schema.type !== 'INDY' || !reference.schema.ledgerId)
-        return ok(toPage([], 0, query), 'Credential definitions fetched')
-      schemaLedgerId = reference.schema.ledgerId
-    } else {
-      schemaLedgerId = reference.schemaId
-      // Not one of ours: 404 unless the ledger has it.
-      if (!(await this.schemas.recordOfLedgerId(params.orgId, schemaLedgerId)))
-        await this.schemas.ledgerSchema(params.orgId, schemaLedgerId)
-    }
-    const [definitions, total] = await this.definitions.list(params.orgId, {
-      pageNumber: query.pageNumber,
-      pageSize: query.pageSize,
-      searchByText: query.searchByText,
-      sortField: query.sortField,
-      sortBy: query.sortBy,
-      schemaLedgerId,
-    })
-    return ok(toPage(definitions.map(toCredDefResponse), total, query), 'Credential definitions fetched')
   }
 
   private detailOf(schema: CredentialSchema) {

@@ -15,7 +15,12 @@ describe('UserRolesService', () => {
     directory.organizations.push(org)
     directory.setRoles(org.id, ownerId, ['owner'])
     directory.setRoles(org.id, memberId, ['member'])
-    sut = new UserRolesService(directory.membershipsRepository(), directory.roles(), silentLogger)
+    sut = new UserRolesService(
+      directory.membershipsRepository(),
+      directory.roles(),
+      directory.orgsRepository(),
+      silentLogger,
+    )
   })
 
   it('replaces all of a member’s roles', async () => {

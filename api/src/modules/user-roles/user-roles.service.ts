@@ -3,6 +3,7 @@ import { ConflictError, Logger, NotFoundError } from '@idplane/common'
 import { MembershipsRepository } from '../memberships/memberships.repository'
 import { MembershipsService } from '../memberships/memberships.service'
 import type { OrgCaller } from '../memberships/org-caller.decorator'
+import { OrgsRepository } from '../orgs/orgs.repository'
 import { assertMayChangeRoles, removesLastOwner } from '../memberships/role-grants'
 
 /** Changing a member's roles (spec: `PUT /orgs/:orgId/user-roles/:userId`). */
@@ -13,6 +14,7 @@ export class UserRolesService {
   public constructor(
     private readonly memberships: MembershipsRepository,
     private readonly roles: MembershipsService,
+    private readonly orgs: OrgsRepository,
     logger: Logger,
   ) {
     this.logger = logger.child({ component: 'user-roles' })
@@ -30,14 +32,14 @@ export class UserRolesService {
     const next = roles.map((role) => role.name)
     await this.memberships.transactional(async () => {
       // The organization row lock serializes role changes, so two owners cannot demote each other at once.
-      if (!(await this.memberships.lockOrganization(orgId))) throw new NotFoundError('Organization not found')
-      const current = await this.roles.rolesOf(orgId, userId)
+      if (!(await this.orgs.lock(orgId))) throw new NotFoundError('Organization not found')
+      const current = await this.memberships.roleNamesOf(orgId, userId)
       if (current.length === 0) throw new NotFoundError('User is not a member of this organization')
       assertMayChangeRoles(caller.roles, current, next)
       if (removesLastOwner(current, next, await this.memberships.countOwners(orgId))) {
         throw new ConflictError('An organization must keep at least one owner')
       }
-      await this.roles.replace(orgId, userId, roles)
+      await this.memberships.replace(orgId, userId, roles)
     })
     this.logger.info('Replaced member roles', { orgId, userId, roles: next })
   }

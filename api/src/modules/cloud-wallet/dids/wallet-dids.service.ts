@@ -1,13 +1,10 @@
-import { inject, injectable } from 'inversify'
+import { injectable } from 'inversify'
 import { InvalidInputError, NotImplementedError } from '@idplane/common'
 import type { AgentDidMethod, CreatedDid, DidListEntry } from '@idplane/common/agent-contract/admin-api'
 import type { Principal } from '../../../infra/auth/token.service'
-import type { Config } from '../../../infra/config'
-import { sectionOf } from '../../../infra/config-section'
-import { TOKENS } from '../../../infra/tokens'
-import { ledgerConfig, type LedgerConfig } from '../../ledger/ledger.config'
 import type { CreateWalletDidDto } from '../dto/wallet.dto'
 import { WalletAccess } from '../wallet-access'
+import { WalletLedger } from './wallet-ledger'
 
 const AGENT_DID_METHODS: readonly string[] = ['key', 'peer', 'web', 'indy'] satisfies AgentDidMethod[]
 /** Ledger methods the spec names that this platform has no ledger for (docs/decisions.md, "Cloud wallet"). */
@@ -31,14 +28,10 @@ export function checkIndyNetwork(network: string | undefined, namespace: string)
 /** The cloud wallet's DIDs. */
 @injectable()
 export class WalletDidsService {
-  private readonly ledger: LedgerConfig
-
   public constructor(
     private readonly access: WalletAccess,
-    @inject(TOKENS.Config) config: Config,
-  ) {
-    this.ledger = sectionOf(config, ledgerConfig)
-  }
+    private readonly ledger: WalletLedger,
+  ) {}
 
   /**
    * @throws NotImplementedError (501) for `polygon` and for importing an existing `did`
