@@ -3,6 +3,8 @@ import { InvalidInputError, InvalidStateError, NotFoundError, UpstreamError, typ
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { AgentClient } from '../../agent-client/agent-client'
 import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { connectionsConfig } from '../connections/connections.config'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { TOKENS } from '../../infra/tokens'
 import { OrgsRepository } from '../orgs/orgs.repository'
@@ -50,7 +52,7 @@ export class CredentialsService {
     @inject(CredentialMetrics) private readonly metrics: CredentialMetrics,
     @inject(TOKENS.Config) config: Config,
   ) {
-    this.oobBatchSize = config.limits.oobBatchSize
+    this.oobBatchSize = sectionOf(config, connectionsConfig).oobBatchSize
   }
 
   /**

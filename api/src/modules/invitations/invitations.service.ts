@@ -1,6 +1,8 @@
 import { inject, injectable } from 'inversify'
 import { ConflictError, Logger, NotFoundError } from '@idplane/common'
 import type { ClientAlias, Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { authConfig, type AuthConfig } from '../auth/auth.config'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
 import { TOKENS } from '../../infra/tokens'
@@ -35,6 +37,8 @@ export const INVITATION_MAIL_RATE_LIMIT_SCOPE = 'invitation-mail-org'
 export class InvitationsService {
   private readonly logger: Logger
 
+  private readonly auth: AuthConfig
+
   public constructor(
     private readonly invitations: InvitationsRepository,
     private readonly memberships: MembershipsService,
@@ -46,6 +50,7 @@ export class InvitationsService {
     logger: Logger,
     private readonly rateLimiter: RateLimiter,
   ) {
+    this.auth = sectionOf(config, authConfig)
     this.logger = logger.child({ component: 'invitations' })
   }
 
@@ -79,7 +84,7 @@ export class InvitationsService {
       [
         {
           key: rateLimitKey(INVITATION_MAIL_RATE_LIMIT_SCOPE, orgId),
-          rule: this.config.auth.invitationMailLimit,
+          rule: this.auth.invitationMailLimit,
           cost: invitees.length,
         },
       ],

@@ -3,6 +3,8 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import { ConflictError, ForbiddenError, Logger, NotFoundError } from '@idplane/common'
 import type { Principal } from '../../infra/auth/token.service'
 import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { orgsConfig, type OrgsConfig } from './orgs.config'
 import { checkTargetUrl } from '../../infra/net/delivery-target'
 import { TOKENS } from '../../infra/tokens'
 import { pageOffset, toPage, type Page } from '../../infra/http/pagination'
@@ -32,6 +34,8 @@ export type OrgStore = Pick<OrgsRepository, keyof OrgsRepository>
 export class OrgsService {
   private readonly logger: Logger
 
+  private readonly settings: OrgsConfig
+
   public constructor(
     @inject(OrgsRepository) private readonly orgs: OrgStore,
     private readonly memberships: MembershipsService,
@@ -42,6 +46,7 @@ export class OrgsService {
     private readonly credentials: ClientCredentialsRepository,
     @inject(TOKENS.Config) private readonly config: Config,
   ) {
+    this.settings = sectionOf(config, orgsConfig)
     this.logger = logger.child({ component: 'orgs' })
   }
 
@@ -165,7 +170,7 @@ export class OrgsService {
 
   /** Organizations per user (LIMIT_ORGS_PER_USER; 0: none), counted under a per-user lock in the transaction. */
   private async checkOrgQuota(userId: string): Promise<void> {
-    const limit = this.config.quotas.orgsPerUser
+    const limit = this.settings.orgsPerUser
     if (limit === 0) return
     if ((await this.orgs.countCreatedByLocked(userId)) >= limit) {
       throw new ConflictError(`You have created ${limit} organizations, the most one user may create; delete one first`)

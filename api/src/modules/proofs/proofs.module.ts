@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify'
 import { Registry, type RegistryContentType } from 'prom-client'
 import type { ApiModule } from '../../infra/api-module'
+import { proofsConfig } from './proofs.config'
 import { ProofEventsHandler } from './proof-events.handler'
 import { ProofMetrics } from './proof-metrics'
 import { ProofRecord } from './proof.entity'
@@ -14,6 +15,7 @@ import { ProofsService } from './proofs.service'
  */
 export const proofsModule: ApiModule = {
   name: 'proofs',
+  config: proofsConfig,
   controllers: [ProofsController, ProofsV2Controller],
   entities: [ProofRecord],
   agentEventHandlers: [{ kind: 'proof', handler: ProofEventsHandler }],

@@ -12,6 +12,9 @@ import { EntityManager } from '@mikro-orm/postgresql'
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { AgentClient } from '../../agent-client/agent-client'
 import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { connectionsConfig, type ConnectionsConfig } from '../connections/connections.config'
+import { proofsConfig, type ProofsConfig } from './proofs.config'
 import { escapeHtml } from '../../infra/http/escape-html'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { ModuleRegistry } from '../../infra/module-registry'
@@ -61,6 +64,8 @@ type AgentProofFormat =
 export class ProofsService {
   private readonly logger: Logger
 
+  private readonly limits: ProofsConfig & ConnectionsConfig
+
   public constructor(
     private readonly records: ProofsRepository,
     private readonly agents: AgentClients,
@@ -69,9 +74,10 @@ export class ProofsService {
     private readonly outbox: MailOutbox,
     private readonly metrics: ProofMetrics,
     private readonly em: EntityManager,
-    @inject(TOKENS.Config) private readonly config: Config,
+    @inject(TOKENS.Config) config: Config,
     logger: Logger,
   ) {
+    this.limits = { ...sectionOf(config, proofsConfig), ...sectionOf(config, connectionsConfig) }
     this.logger = logger.child({ component: 'proofs' })
   }
 
@@ -89,7 +95,7 @@ export class ProofsService {
    * agent refuses one, the records of those already sent are kept and the error is answered, naming the connection.
    */
   public async requestMany(orgId: string, requestType: RequestType, body: RequestProofV2Dto): Promise<ProofResponse[]> {
-    const limit = this.config.limits.proofRequestConnections
+    const limit = this.limits.proofRequestConnections
     if (body.connectionId.length > limit) {
       throw new InvalidInputError(`connectionId holds at most ${limit} connection ids (PROOF_REQ_CONN_LIMIT)`, [
         { field: 'connectionId', message: `must hold 1 to ${limit} connection ids` },
@@ -128,7 +134,7 @@ export class ProofsService {
     body: OobProofRequestDto,
   ): Promise<OobProofResponse[]> {
     const emails = body.emailId ? [...new Set(body.emailId.map((address) => address.toLowerCase()))] : undefined
-    const limit = this.config.limits.oobBatchSize
+    const limit = this.limits.oobBatchSize
     if (emails && emails.length > limit) {
       throw new InvalidInputError(`emailId holds at most ${limit} addresses (OOB_BATCH_SIZE)`, [
         { field: 'emailId', message: `must hold 1 to ${limit} addresses` },
