@@ -1,8 +1,8 @@
 import { injectable } from 'inversify'
 import { Authorized, Body, Get, HttpCode, JsonController, Param, Params, Post, QueryParams } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
-import { created, ok } from '../../infra/http/envelope'
-import { toPage } from '../../infra/http/pagination'
+import { created, ok, type Envelope } from '../../infra/http/envelope'
+import { toPage, type Page } from '../../infra/http/pagination'
 import { ResponseData } from '../../infra/http/response-doc'
 import { pageOf } from '../../infra/http/data-schema'
 import { CurrentOrgCaller, type OrgCaller } from '../memberships/org-caller.decorator'
@@ -16,6 +16,8 @@ import {
   toSchemaDetailResponse,
   toSchemaReadResponse,
   toSchemaResponse,
+  type SchemaReadResponse,
+  type SchemaResponse,
 } from './dto/schema.response'
 import type { CredentialSchema } from './credential-schema.entity'
 import { SchemasService } from './schemas.service'
@@ -40,7 +42,7 @@ export class SchemasController {
     @Param('orgId') orgId: string,
     @CurrentOrgCaller() caller: OrgCaller,
     @Body({ required: true }) body: CreateSchemaDto,
-  ) {
+  ): Promise<Envelope<SchemaResponse>> {
     const schema = await this.schemas.create(orgId, caller, body)
     return created(toSchemaResponse(schema, this.schemas.ledgerIdOf(schema)), 'Schema created')
   }
@@ -49,7 +51,10 @@ export class SchemasController {
   @Authorized(ORG_ROLES.members)
   @OpenAPI({ summary: "The organization's schemas of both types, paginated; searchByText matches names" })
   @ResponseData(pageOf(SCHEMA_SCHEMA))
-  async list(@Param('orgId') orgId: string, @QueryParams() query: ListSchemasQuery) {
+  async list(
+    @Param('orgId') orgId: string,
+    @QueryParams() query: ListSchemasQuery,
+  ): Promise<Envelope<Page<SchemaResponse>>> {
     const [schemas, total] = await this.schemas.list(orgId, query)
     const items = schemas.map((schema) => toSchemaResponse(schema, this.schemas.ledgerIdOf(schema)))
     return ok(toPage(items, total, query), 'Schemas fetched')
@@ -64,7 +69,7 @@ export class SchemasController {
       'public URL (schemaLedgerId of a JSON schema): the record with its JSON Schema',
   })
   @ResponseData(SCHEMA_READ_SCHEMA, { errors: [502] })
-  async get(@Params() params: SchemaPathParams) {
+  async get(@Params() params: SchemaPathParams): Promise<Envelope<SchemaReadResponse>> {
     const reference = await this.schemas.reference(params.orgId, params.schemaId)
     if (reference.kind === 'record') return ok(this.detailOf(reference.schema), 'Schema fetched')
     const ledger = await this.schemas.ledgerSchema(params.orgId, reference.schemaId)

@@ -1,7 +1,7 @@
 import { injectable } from 'inversify'
 import { Authorized, Body, JsonController, Params, Put } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
-import { done } from '../../infra/http/envelope'
+import { done, type Envelope } from '../../infra/http/envelope'
 import { UserRolesParams } from './dto/user-roles.params'
 import { ReplaceUserRolesDto } from './dto/replace-user-roles.dto'
 import { UserRolesService } from './user-roles.service'
@@ -24,7 +24,7 @@ export class UserRolesController {
     @Params() params: UserRolesParams,
     @CurrentOrgCaller() caller: OrgCaller,
     @Body({ required: true }) body: ReplaceUserRolesDto,
-  ) {
+  ): Promise<Envelope<never>> {
     await this.userRoles.replace(params.orgId, caller, params.userId, body.orgRoleId)
     return done('User roles updated')
   }
