@@ -12,8 +12,8 @@ export const ECOSYSTEM_ORG_STATUSES = ['ACCEPTED', 'REJECTED', 'PENDING'] as con
 export type EcosystemOrgStatus = (typeof ECOSYSTEM_ORG_STATUSES)[number]
 
 /**
- * One organization in one ecosystem: the lead (ACCEPTED from creation) or a member, whose row is the
- * invitation (PENDING), then its answer. Removing a member deletes the row, which is the state table's
+ * An organization's membership of one ecosystem (table `ecosystem_orgs`): the lead (ACCEPTED from creation) or a
+ * member, whose row is the invitation while PENDING, then its answer (docs/decisions.md, "Module layout"). Removing a member deletes the row, which is the state table's
  * "removed"; it can then be invited again.
  */
 @Entity({ tableName: 'ecosystem_orgs' })

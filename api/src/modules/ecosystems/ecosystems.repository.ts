@@ -26,8 +26,9 @@ export interface NewEcosystem {
 }
 
 /**
- * Ecosystems and their organizations. Queries about one ecosystem take its id first, and those about one
- * organization's view take the organization id first. Inside `transactional()` every query joins the
+ * Ecosystems and the membership lookups every ecosystem module needs (one organization's row, its ecosystems, the
+ * member counts); invitations and member lists are their modules' repositories. Queries about one ecosystem take
+ * its id first, and those about one organization's view take the organization id first. Inside `transactional()` every query joins the
  * transaction (the global em resolves to the transaction's fork).
  */
 @injectable()
