@@ -74,9 +74,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
   // The global em resolves to the request's fork inside RequestContext (see infra/http/request-context.ts).
   container.bind(EntityManager).toConstantValue(database.orm.em)
   container.bind(TokenService).toConstantValue(new TokenService(config.jwt))
-  container
-    .bind(PasswordHasher)
-    .toConstantValue(new PasswordHasher(options.passwordHashLogN, config.auth.passwordHashing))
+  container.bind(PasswordHasher).toConstantValue(new PasswordHasher(options.passwordHashLogN, config.passwordHashing))
   container
     .bind<ReadinessCheck>(TOKENS.ReadinessChecks)
     .toConstantValue({ name: 'database', isHealthy: () => database.isHealthy() })

@@ -22,8 +22,12 @@ export async function aMember(api: TestApi, orgId?: string, roles: OrgRoleName[]
 
 /** Gives an existing user roles in an organization (kept once when already held). */
 export async function grantRoles(api: TestApi, orgId: string, userId: string, roles: OrgRoleName[]): Promise<void> {
-  const service = new MembershipsService(new MembershipsRepository(api.runtime.container.get(EntityManager).fork()))
-  await service.grant(orgId, userId, await Promise.all(roles.map((role) => service.definitionByName(role))))
+  const memberships = new MembershipsRepository(api.runtime.container.get(EntityManager).fork())
+  await new MembershipsService(memberships).grant(
+    orgId,
+    userId,
+    await Promise.all(roles.map((role) => memberships.definitionByName(role))),
+  )
 }
 
 /** The body of POST /v1/orgs with a unique name; overrides replace or add fields. */

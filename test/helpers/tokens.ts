@@ -45,12 +45,13 @@ export async function anOrganizationWith(
     description: 'An organization for tests',
   })
   await em.flush()
-  const roles = new MembershipsService(new MembershipsRepository(em))
+  const memberships = new MembershipsRepository(em)
+  const roles = new MembershipsService(memberships)
   for (const member of members) {
     await roles.grant(
       org.id,
       member.user.id,
-      await Promise.all(member.roles.map((role) => roles.definitionByName(role))),
+      await Promise.all(member.roles.map((role) => memberships.definitionByName(role))),
     )
   }
   return org.id

@@ -1,26 +1,21 @@
 import path from 'node:path'
 import { loadConfig } from './config'
 
-describe('loadConfig: quotas and the agents bind host', () => {
-  it('defaults to 10 organizations per user, 20 process agents and loopback for agents', () => {
+// The quotas (LIMIT_ORGS_PER_USER, LIMIT_PROCESS_AGENTS) are the orgs and agents modules' settings now: their
+// tests are modules/orgs/orgs.config.test.ts and modules/agents/agents.config.test.ts.
+describe('loadConfig: the agents bind host', () => {
+  it('defaults to loopback for agents', () => {
     const config = loadConfig({})
-    expect(config.quotas).toEqual({ orgsPerUser: 10, processAgents: 20 })
     expect(config.agents.bindHost).toBe('127.0.0.1')
   })
 
-  it('takes 0 as no limit and binds agents where AGENT_HOST points unless AGENT_BIND_HOST says otherwise', () => {
-    expect(loadConfig({ LIMIT_ORGS_PER_USER: '0', LIMIT_PROCESS_AGENTS: '0' }).quotas).toEqual({
-      orgsPerUser: 0,
-      processAgents: 0,
-    })
+  it('binds agents where AGENT_HOST points unless AGENT_BIND_HOST says otherwise', () => {
     expect(loadConfig({ AGENT_HOST: '10.0.0.5' }).agents.bindHost).toBe('10.0.0.5')
     expect(loadConfig({ AGENT_HOST: 'agents.internal' }).agents.bindHost).toBe('127.0.0.1')
     expect(loadConfig({ AGENT_BIND_HOST: '0.0.0.0' }).agents.bindHost).toBe('0.0.0.0')
   })
 
   it('reports bad values by name', () => {
-    expect(() => loadConfig({ LIMIT_ORGS_PER_USER: '-1' })).toThrow(/LIMIT_ORGS_PER_USER/)
-    expect(() => loadConfig({ LIMIT_PROCESS_AGENTS: 'many' })).toThrow(/LIMIT_PROCESS_AGENTS/)
     expect(() => loadConfig({ AGENT_BIND_HOST: 'every interface' })).toThrow(/AGENT_BIND_HOST/)
   })
 })

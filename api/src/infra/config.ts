@@ -14,25 +14,6 @@ export const DEFAULT_PORT = 5000
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 86_400
 /** @default 30 days: refresh tokens rotate on every use, so a long family life is safe. */
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 86_400
-/** @default 15 minutes for an e-mail verification code. */
-export const DEFAULT_VERIFICATION_CODE_TTL_SECONDS = 900
-
-/**
- * @default 2000 ms: how old a process's copy of the revoked sessions may get before it is reloaded
- * (SESSION_REVOCATION_REFRESH_MS). A revoked session is refused on every replica within this interval.
- */
-export const DEFAULT_SESSION_REVOCATION_REFRESH_MS = 2_000
-/**
- * @default 200 invitation mails per organization per window (RATE_LIMIT_INVITATION_MAIL_MAX): four full
- * 50-address batches an hour, enough for onboarding a team, too few for using the API as a mail relay.
- */
-export const DEFAULT_INVITATION_MAIL_LIMIT = 200
-/** @default 3600 seconds (RATE_LIMIT_INVITATION_MAIL_WINDOW_SECONDS). */
-export const DEFAULT_INVITATION_MAIL_WINDOW_SECONDS = 3_600
-
-/** Upper bound of SESSION_REVOCATION_REFRESH_MS: the issue's promise of refusal within 5 seconds. */
-export const MAX_SESSION_REVOCATION_REFRESH_MS = 5_000
-
 /** @default 6 GET /agent attempts (spec: Limits, "Agent provisioning constants"). */
 export const DEFAULT_AGENT_POLL_ATTEMPTS = 6
 /** @default 10 000 ms between GET /agent attempts (same spec section). */
@@ -45,17 +26,6 @@ export const DEFAULT_AGENT_REQUEST_TIMEOUT_MS = 30_000
  * (WEBHOOK_ALLOW_PRIVATE_TARGETS; tests and closed networks turn it on).
  */
 export const DEFAULT_WEBHOOK_ALLOW_PRIVATE_TARGETS = false
-
-/** @default 10 organizations created per user (LIMIT_ORGS_PER_USER; 0: no limit). */
-export const DEFAULT_LIMIT_ORGS_PER_USER = 10
-/** @default 20 agents on the process runtime (LIMIT_PROCESS_AGENTS; 0: no limit): each takes hundreds of MB. */
-export const DEFAULT_LIMIT_PROCESS_AGENTS = 20
-
-/** Quotas (docs/decisions.md, "Quotas"); 0 turns a limit off. */
-export interface QuotasConfig {
-  readonly orgsPerUser: number
-  readonly processAgents: number
-}
 
 /** Where and how organizations' agents run (docs/configuration.md, "Agent provisioning"). */
 export interface AgentsConfig {
@@ -140,18 +110,8 @@ export interface Config {
     readonly accessTokenTtlSeconds: number
     readonly refreshTokenTtlSeconds: number
   }
-  readonly auth: {
-    readonly verificationCodeTtlSeconds: number
-    readonly signInLimit: RateLimitRule
-    readonly verificationMailLimit: RateLimitRule
-    readonly clientLimit: RateLimitRule
-    /** SESSION_REVOCATION_REFRESH_MS (see DEFAULT_SESSION_REVOCATION_REFRESH_MS). */
-    readonly sessionCheckIntervalMs: number
-    /** Invitation mails per organization (RATE_LIMIT_INVITATION_MAIL_*), counted per mail. */
-    readonly invitationMailLimit: RateLimitRule
-    /** PASSWORD_HASH_CONCURRENCY / PASSWORD_HASH_QUEUE_MAX (infra/auth/password-hasher.ts). */
-    readonly passwordHashing: { readonly concurrency: number; readonly maxQueued: number }
-  }
+  /** PASSWORD_HASH_CONCURRENCY / PASSWORD_HASH_QUEUE_MAX (infra/auth/password-hasher.ts). */
+  readonly passwordHashing: { readonly concurrency: number; readonly maxQueued: number }
   /** The transactional mail outbox (infra/mail/mail-outbox.ts). */
   readonly mailOutbox: { readonly pollIntervalMs: number; readonly leaseSeconds: number }
   readonly clientAliases: readonly ClientAlias[]
@@ -163,11 +123,9 @@ export interface Config {
   readonly features: {
     readonly hideExperimentalOidcControllers: boolean
   }
-  readonly limits: { readonly proofRequestConnections: number; readonly oobBatchSize: number }
   /** Modules' own settings by section name (ApiModule.config); read them with sectionOf(config, section). */
   readonly sections?: Readonly<Record<string, unknown>>
   readonly webhooks: { readonly allowPrivateTargets: boolean }
-  readonly quotas: QuotasConfig
 }
 
 const DEFAULT_CLIENT_ALIAS = (publicUrl: string): ClientAlias => ({ alias: 'IDPLANE', name: 'idplane', url: publicUrl })
@@ -246,36 +204,9 @@ export function loadConfig(
       accessTokenTtlSeconds: env.int('JWT_EXPIRES_IN_SECONDS', DEFAULT_ACCESS_TOKEN_TTL_SECONDS, { min: 60 }),
       refreshTokenTtlSeconds: env.int('JWT_REFRESH_EXPIRES_IN_SECONDS', DEFAULT_REFRESH_TOKEN_TTL_SECONDS, { min: 60 }),
     },
-    auth: {
-      verificationCodeTtlSeconds: env.int('VERIFICATION_CODE_TTL_SECONDS', DEFAULT_VERIFICATION_CODE_TTL_SECONDS, {
-        min: 30,
-      }),
-      signInLimit: {
-        limit: env.int('RATE_LIMIT_SIGNIN_MAX', 10, { min: 1 }),
-        windowSeconds: env.int('RATE_LIMIT_SIGNIN_WINDOW_SECONDS', 300, { min: 1 }),
-      },
-      verificationMailLimit: {
-        limit: env.int('RATE_LIMIT_VERIFICATION_MAIL_MAX', 3, { min: 1 }),
-        windowSeconds: env.int('RATE_LIMIT_VERIFICATION_MAIL_WINDOW_SECONDS', 600, { min: 1 }),
-      },
-      clientLimit: {
-        limit: env.int('RATE_LIMIT_CLIENT_MAX', 100, { min: 1 }),
-        windowSeconds: env.int('RATE_LIMIT_CLIENT_WINDOW_SECONDS', 60, { min: 1 }),
-      },
-      invitationMailLimit: {
-        limit: env.int('RATE_LIMIT_INVITATION_MAIL_MAX', DEFAULT_INVITATION_MAIL_LIMIT, { min: 1 }),
-        windowSeconds: env.int('RATE_LIMIT_INVITATION_MAIL_WINDOW_SECONDS', DEFAULT_INVITATION_MAIL_WINDOW_SECONDS, {
-          min: 1,
-        }),
-      },
-      sessionCheckIntervalMs: env.int('SESSION_REVOCATION_REFRESH_MS', DEFAULT_SESSION_REVOCATION_REFRESH_MS, {
-        min: 100,
-        max: MAX_SESSION_REVOCATION_REFRESH_MS,
-      }),
-      passwordHashing: {
-        concurrency: env.int('PASSWORD_HASH_CONCURRENCY', DEFAULT_PASSWORD_HASH_CONCURRENCY, { min: 1, max: 64 }),
-        maxQueued: env.int('PASSWORD_HASH_QUEUE_MAX', DEFAULT_PASSWORD_HASH_QUEUE_MAX, { min: 0, max: 10_000 }),
-      },
+    passwordHashing: {
+      concurrency: env.int('PASSWORD_HASH_CONCURRENCY', DEFAULT_PASSWORD_HASH_CONCURRENCY, { min: 1, max: 64 }),
+      maxQueued: env.int('PASSWORD_HASH_QUEUE_MAX', DEFAULT_PASSWORD_HASH_QUEUE_MAX, { min: 0, max: 10_000 }),
     },
     mailOutbox: {
       pollIntervalMs: env.int('MAIL_OUTBOX_POLL_INTERVAL_MS', DEFAULT_MAIL_OUTBOX_POLL_INTERVAL_MS, {
@@ -291,14 +222,9 @@ export function loadConfig(
     features: {
       hideExperimentalOidcControllers: env.bool('HIDE_EXPERIMENTAL_OIDC_CONTROLLERS', true),
     },
-    limits: {
-      proofRequestConnections: env.int('PROOF_REQ_CONN_LIMIT', 10, { min: 1, max: 1000 }),
-      oobBatchSize: env.int('OOB_BATCH_SIZE', 50, { min: 1, max: 10_000 }),
-    },
     webhooks: {
       allowPrivateTargets: env.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', DEFAULT_WEBHOOK_ALLOW_PRIVATE_TARGETS),
     },
-    quotas: loadQuotasConfig(env),
   }
   const withSections: Config = { ...config, sections: readConfigSections(env, config, sections) }
   env.assertValid('api')
@@ -362,14 +288,6 @@ function loadAgentBindHost(env: EnvReader, agentHost: string): string {
   if (isIP(bindHost) === 0 && bindHost !== 'localhost')
     env.problem('AGENT_BIND_HOST', 'must be an IP address or localhost')
   return bindHost
-}
-
-/** LIMIT_* quotas; 0 means no limit. */
-function loadQuotasConfig(env: EnvReader): QuotasConfig {
-  return {
-    orgsPerUser: env.int('LIMIT_ORGS_PER_USER', DEFAULT_LIMIT_ORGS_PER_USER, { min: 0, max: 1_000_000 }),
-    processAgents: env.int('LIMIT_PROCESS_AGENTS', DEFAULT_LIMIT_PROCESS_AGENTS, { min: 0, max: 100_000 }),
-  }
 }
 
 /** PEM keys may be given raw, with literal \n, or base64-encoded (easier in Kubernetes Secrets and .env files). */

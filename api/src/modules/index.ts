@@ -5,6 +5,7 @@ import { membershipsModule } from './memberships/memberships.module'
 import { authModule } from './auth/auth.module'
 import { orgsModule } from './orgs/orgs.module'
 import { invitationsModule } from './invitations/invitations.module'
+import { userRolesModule } from './user-roles/user-roles.module'
 import { agentsModule } from './agents/agents.module'
 import { mailPagesModule } from './mail-pages/mail-pages.module'
 import { shortUrlsModule } from './short-urls/short-urls.module'
@@ -13,6 +14,8 @@ import { messagesModule } from './messages/messages.module'
 import { schemasModule } from './schemas/schemas.module'
 import { credDefsModule } from './cred-defs/cred-defs.module'
 import { ecosystemsModule } from './ecosystems/ecosystems.module'
+import { ecosystemMembersModule } from './ecosystem-members/ecosystem-members.module'
+import { ecosystemInvitationsModule } from './ecosystem-invitations/ecosystem-invitations.module'
 import { proofsModule } from './proofs/proofs.module'
 import { credentialsModule } from './credentials/credentials.module'
 import { webhooksModule } from './webhooks/webhooks.module'
@@ -31,6 +34,7 @@ export const API_MODULES: ApiModule[] = [
   authModule,
   orgsModule,
   invitationsModule,
+  userRolesModule,
   agentsModule,
   mailPagesModule,
   shortUrlsModule,
@@ -39,9 +43,11 @@ export const API_MODULES: ApiModule[] = [
   schemasModule,
   credDefsModule,
   ecosystemsModule,
+  ecosystemMembersModule,
+  ecosystemInvitationsModule,
   proofsModule,
-  bulkIssuanceModule,
   credentialsModule,
+  bulkIssuanceModule,
   webhooksModule,
   cloudWalletModule,
   ledgerModule,

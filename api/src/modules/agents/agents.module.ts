@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify'
 import { Registry, type RegistryContentType } from 'prom-client'
 import type { ApiModule } from '../../infra/api-module'
+import { agentsConfig } from './agents.config'
 import { AgentsController } from './agents.controller'
 import { AgentEventsController } from './agent-events.controller'
 import { AgentsService } from './agents.service'
@@ -25,6 +26,7 @@ import { AgentPortsRepository } from './agent-ports.repository'
  */
 export const agentsModule: ApiModule = {
   name: 'agents',
+  config: agentsConfig,
   controllers: [AgentsController, AgentEventsController],
   entities: [OrgAgent, AgentPortCounter, AgentEvent],
   // The embedded platform comes back up with its agents; unfinished provisioning resumes.

@@ -3,6 +3,8 @@ import { ConflictError, IdplaneError, Logger, NotFoundError } from '@idplane/com
 import { AgentRuntime, agentSchemaName } from '../../agent-runtime/agent-runtime'
 import { probeAgent } from '@idplane/common/agent-contract/probe'
 import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { agentsConfig, type AgentsModuleConfig } from './agents.config'
 import { TOKENS } from '../../infra/tokens'
 import { AgentProvisioner } from './agent-provisioner'
 import { AgentSecretsService } from './agent-secrets'
@@ -19,6 +21,8 @@ const HEALTH_PROBE_TIMEOUT_MS = 2_000
 export class AgentsService {
   private readonly log: Logger
 
+  private readonly settings: AgentsModuleConfig
+
   public constructor(
     @inject(TOKENS.Config) private readonly config: Config,
     private readonly agents: AgentsRepository,
@@ -28,6 +32,7 @@ export class AgentsService {
     private readonly provisioner: AgentProvisioner,
     logger: Logger,
   ) {
+    this.settings = sectionOf(config, agentsConfig)
     this.log = logger.child({ component: 'agents' })
   }
 
@@ -105,7 +110,7 @@ export class AgentsService {
 
   /** Runs the insert or retry under the process-runtime quota (LIMIT_PROCESS_AGENTS; 0: none). */
   private async withinQuota<T>(work: () => Promise<T>): Promise<T> {
-    const limit = this.config.quotas.processAgents
+    const limit = this.settings.processAgents
     if (this.runtime.kind !== 'process' || limit === 0) return work()
     return this.agents.withQuotaLock(async () => {
       if ((await this.agents.countActive('process')) >= limit) {

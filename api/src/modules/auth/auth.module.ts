@@ -3,6 +3,8 @@ import { Logger } from '@idplane/common'
 import type { ApiModule } from '../../infra/api-module'
 import type { Config } from '../../infra/config'
 import { TOKENS } from '../../infra/tokens'
+import { sectionOf } from '../../infra/config-section'
+import { authConfig } from './auth.config'
 import { RateLimitStore } from '../../infra/rate-limit/rate-limit-store'
 import { SqlRateLimitStore } from '../../infra/rate-limit/sql-rate-limit-store'
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter'
@@ -25,6 +27,7 @@ export const authModule: ApiModule = {
   name: 'auth',
   controllers: [AuthController],
   entities: [EmailVerification, RefreshToken, RateLimitHit, RevokedSession],
+  config: authConfig,
   bindings: new ContainerModule(({ bind }) => {
     bind(AuthController).toSelf().inSingletonScope()
     bind(AuthService).toSelf().inSingletonScope()
@@ -39,13 +42,8 @@ export const authModule: ApiModule = {
     bind(RateLimitStore).to(SqlRateLimitStore).inSingletonScope()
     bind(RateLimiter)
       .toDynamicValue((context) => {
-        const config = context.get<Config>(TOKENS.Config)
-        const rules = [
-          config.auth.signInLimit,
-          config.auth.verificationMailLimit,
-          config.auth.clientLimit,
-          config.auth.invitationMailLimit,
-        ]
+        const auth = sectionOf(context.get<Config>(TOKENS.Config), authConfig)
+        const rules = [auth.signInLimit, auth.verificationMailLimit, auth.clientLimit, auth.invitationMailLimit]
         return new RateLimiter(context.get(RateLimitStore), context.get(Logger), {
           retentionSeconds: Math.max(...rules.map((rule) => rule.windowSeconds)),
         })

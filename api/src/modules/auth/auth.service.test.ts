@@ -12,6 +12,7 @@ import {
 import { PasswordHasher } from '../../infra/auth/password-hasher'
 import { TokenService } from '../../infra/auth/token.service'
 import { loadConfig } from '../../infra/config'
+import { authConfig } from './auth.config'
 import type { MailOutbox } from '../../infra/mail/mail-outbox'
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter'
 import { AuthService, SIGN_IN_FAILED_MESSAGE } from './auth.service'
@@ -29,7 +30,7 @@ const keys = generateKeyPairSync('rsa', {
 })
 
 describe('AuthService', () => {
-  const config = loadConfig({ DATA_DIR: '/tmp/idplane-unit', RATE_LIMIT_SIGNIN_MAX: '3' })
+  const config = loadConfig({ DATA_DIR: '/tmp/idplane-unit', RATE_LIMIT_SIGNIN_MAX: '3' }, [authConfig])
   const hasher = new PasswordHasher(4)
   const tokens = new TokenService({ ...config.jwt, ...keys })
   let users: FakeUsersRepository

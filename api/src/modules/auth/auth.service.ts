@@ -3,6 +3,8 @@ import { inject, injectable } from 'inversify'
 import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import { ConflictError, Logger, UnauthenticatedError } from '@idplane/common'
 import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { authConfig, type AuthConfig } from './auth.config'
 import { TOKENS } from '../../infra/tokens'
 import { TokenService } from '../../infra/auth/token.service'
 import { PasswordHasher } from '../../infra/auth/password-hasher'
@@ -31,8 +33,10 @@ export class AuthService {
   /** Hash compared against when the address is unknown, so both failures take the same time. */
   private decoyHash?: Promise<string>
 
+  private readonly settings: AuthConfig
+
   public constructor(
-    @inject(TOKENS.Config) private readonly config: Config,
+    @inject(TOKENS.Config) config: Config,
     private readonly users: UsersRepository,
     private readonly verifications: EmailVerificationService,
     private readonly refreshTokens: RefreshTokenService,
@@ -41,6 +45,7 @@ export class AuthService {
     private readonly rateLimiter: RateLimiter,
     logger: Logger,
   ) {
+    this.settings = sectionOf(config, authConfig)
     this.logger = logger.child({ component: 'auth' })
   }
 
@@ -83,8 +88,8 @@ export class AuthService {
   public async signIn(email: string, password: string, clientIp: string): Promise<IssuedSession> {
     await this.rateLimiter.enforce(
       [
-        { key: rateLimitKey(CLIENT_RATE_LIMIT_SCOPE, clientIp), rule: this.config.auth.clientLimit },
-        { key: rateLimitKey('signin-address', rateLimitAddress(email)), rule: this.config.auth.signInLimit },
+        { key: rateLimitKey(CLIENT_RATE_LIMIT_SCOPE, clientIp), rule: this.settings.clientLimit },
+        { key: rateLimitKey('signin-address', rateLimitAddress(email)), rule: this.settings.signInLimit },
       ],
       'Too many sign-in attempts; try again later',
     )
@@ -113,7 +118,7 @@ export class AuthService {
 
   private enforceClientLimit(clientIp: string): Promise<void> {
     return this.rateLimiter.enforce(
-      [{ key: rateLimitKey(CLIENT_RATE_LIMIT_SCOPE, clientIp), rule: this.config.auth.clientLimit }],
+      [{ key: rateLimitKey(CLIENT_RATE_LIMIT_SCOPE, clientIp), rule: this.settings.clientLimit }],
       'Too many requests; try again later',
     )
   }

@@ -7,6 +7,7 @@ import {
   asDouble,
 } from '../../../../test/helpers/auth-fakes'
 import { loadConfig } from '../../infra/config'
+import { authConfig } from './auth.config'
 import type { MailOutbox } from '../../infra/mail/mail-outbox'
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter'
 import { EmailVerificationService, MAX_FAILED_VERIFICATION_ATTEMPTS } from './email-verification.service'
@@ -22,15 +23,18 @@ describe('EmailVerificationService', () => {
   let mail: RecordingMailService
   let sut: EmailVerificationService
 
-  const config = loadConfig({
-    DATA_DIR: '/tmp/idplane-unit',
-    VERIFICATION_CODE_TTL_SECONDS: '600',
-    RATE_LIMIT_VERIFICATION_MAIL_MAX: '2',
-    CLIENT_ALIASES: JSON.stringify([
-      { alias: 'PORTAL', name: 'Portal', url: 'https://portal.example.test' },
-      { alias: 'WALLET', name: 'Wallet', url: 'https://wallet.example.test' },
-    ]),
-  })
+  const config = loadConfig(
+    {
+      DATA_DIR: '/tmp/idplane-unit',
+      VERIFICATION_CODE_TTL_SECONDS: '600',
+      RATE_LIMIT_VERIFICATION_MAIL_MAX: '2',
+      CLIENT_ALIASES: JSON.stringify([
+        { alias: 'PORTAL', name: 'Portal', url: 'https://portal.example.test' },
+        { alias: 'WALLET', name: 'Wallet', url: 'https://wallet.example.test' },
+      ]),
+    },
+    [authConfig],
+  )
 
   const codeOfLastMail = (): string => {
     const match = /verificationCode=(\d+)/.exec(mail.sent.at(-1)?.text ?? '')

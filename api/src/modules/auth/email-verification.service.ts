@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { inject, injectable } from 'inversify'
 import { InvalidInputError, Logger } from '@idplane/common'
 import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { authConfig, type AuthConfig } from './auth.config'
 import { TOKENS } from '../../infra/tokens'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
@@ -30,6 +32,8 @@ const codeField = (message: string) => [{ field: 'verificationCode', message }]
 export class EmailVerificationService {
   private readonly logger: Logger
 
+  private readonly settings: AuthConfig
+
   public constructor(
     @inject(TOKENS.Config) private readonly config: Config,
     private readonly verifications: EmailVerificationsRepository,
@@ -38,6 +42,7 @@ export class EmailVerificationService {
     private readonly rateLimiter: RateLimiter,
     logger: Logger,
   ) {
+    this.settings = sectionOf(config, authConfig)
     this.logger = logger.child({ component: 'email-verification' })
   }
 
@@ -55,10 +60,10 @@ export class EmailVerificationService {
     const alias = resolveClientAlias(this.config.clientAliases, requestedAlias)
     await this.rateLimiter.enforce(
       [
-        { key: rateLimitKey(CLIENT_RATE_LIMIT_SCOPE, clientIp), rule: this.config.auth.clientLimit },
+        { key: rateLimitKey(CLIENT_RATE_LIMIT_SCOPE, clientIp), rule: this.settings.clientLimit },
         {
           key: rateLimitKey('verification-mail-address', rateLimitAddress(email)),
-          rule: this.config.auth.verificationMailLimit,
+          rule: this.settings.verificationMailLimit,
         },
       ],
       'Too many verification mails requested; try again later',
@@ -68,7 +73,7 @@ export class EmailVerificationService {
       await this.outbox.add([{ idempotencyKey: `account-exists:${randomUUID()}`, message }])
       return
     }
-    const ttlSeconds = this.config.auth.verificationCodeTtlSeconds
+    const ttlSeconds = this.settings.verificationCodeTtlSeconds
     const code = generateVerificationCode()
     const link = verificationLink(alias, email, code)
     // The code and its mail are stored together: no code that was never mailed, no mail of a lost code.
@@ -96,7 +101,7 @@ export class EmailVerificationService {
    */
   public async verify(email: string, code: string, clientIp: string): Promise<void> {
     await this.rateLimiter.enforce(
-      [{ key: rateLimitKey(CLIENT_RATE_LIMIT_SCOPE, clientIp), rule: this.config.auth.clientLimit }],
+      [{ key: rateLimitKey(CLIENT_RATE_LIMIT_SCOPE, clientIp), rule: this.settings.clientLimit }],
       'Too many requests; try again later',
     )
     const verification = await this.verifications.findNewest(email)

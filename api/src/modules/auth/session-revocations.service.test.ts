@@ -1,16 +1,20 @@
 import { UnauthenticatedError, silentLogger } from '@idplane/common'
 import { FakeRevokedSessionsRepository, asDouble } from '../../../../test/helpers/auth-fakes'
 import { loadConfig } from '../../infra/config'
+import { authConfig } from './auth.config'
 import { SessionRevocationsService } from './session-revocations.service'
 
 const T0 = new Date('2026-11-24T10:00:00.000Z')
 
 describe('SessionRevocationsService', () => {
-  const config = loadConfig({
-    DATA_DIR: '/tmp/idplane-unit',
-    SESSION_REVOCATION_REFRESH_MS: '2000',
-    JWT_EXPIRES_IN_SECONDS: '600',
-  })
+  const config = loadConfig(
+    {
+      DATA_DIR: '/tmp/idplane-unit',
+      SESSION_REVOCATION_REFRESH_MS: '2000',
+      JWT_EXPIRES_IN_SECONDS: '600',
+    },
+    [authConfig],
+  )
   let shared: FakeRevokedSessionsRepository
   let replicaA: SessionRevocationsService
   let replicaB: SessionRevocationsService

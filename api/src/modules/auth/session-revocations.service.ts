@@ -1,6 +1,8 @@
 import { inject, injectable } from 'inversify'
 import { Logger, UnauthenticatedError, UpstreamError } from '@idplane/common'
 import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { authConfig, type AuthConfig } from './auth.config'
 import { TOKENS } from '../../infra/tokens'
 import { SessionCheck } from '../../infra/auth/session-check'
 import type { SessionRevocationReason } from './revoked-session.entity'
@@ -33,12 +35,15 @@ export class SessionRevocationsService extends SessionCheck {
   private loading?: Promise<void>
   private lastSweepAt = 0
 
+  private readonly settings: AuthConfig
+
   public constructor(
     @inject(TOKENS.Config) private readonly config: Config,
     private readonly revocations: RevokedSessionsRepository,
     logger: Logger,
   ) {
     super()
+    this.settings = sectionOf(config, authConfig)
     this.logger = logger.child({ component: 'sessions' })
   }
 
@@ -67,7 +72,7 @@ export class SessionRevocationsService extends SessionCheck {
   }
 
   private async ensureFresh(): Promise<void> {
-    if (Date.now() - this.loadedAt < this.config.auth.sessionCheckIntervalMs) return
+    if (Date.now() - this.loadedAt < this.settings.sessionCheckIntervalMs) return
     // One reload at a time per process, shared by the requests that arrive meanwhile.
     this.loading ??= this.reload().finally(() => {
       this.loading = undefined

@@ -19,7 +19,7 @@ import { platformEvent } from '../../infra/platform-events'
 import { Queue, type QueueMessage } from '../../infra/queue/queue'
 import { TOKENS } from '../../infra/tokens'
 import { indyPlan, jsonLdPlan, reportOfAgentRecord, type OfferPlan } from '../credentials/agent-offers'
-import { IssuanceRecordsService, type RecordDetails } from '../credentials/issuance-records.service'
+import { CredentialRecordsService, type RecordDetails } from '../credentials/credential-records.service'
 import { OrgsRepository } from '../orgs/orgs.repository'
 import { SchemasRepository } from '../schemas/schemas.repository'
 import { ShortUrls } from '../short-urls/short-urls.service'
@@ -150,7 +150,7 @@ export class BulkExecutionService {
     private readonly agents: AgentClients,
     private readonly shortUrls: ShortUrls,
     private readonly mail: MailOutbox,
-    private readonly issuanceRecords: IssuanceRecordsService,
+    private readonly issuanceRecords: CredentialRecordsService,
     private readonly orgs: OrgsRepository,
     private readonly schemas: SchemasRepository,
     private readonly modules: ModuleRegistry,

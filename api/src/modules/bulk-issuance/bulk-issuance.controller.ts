@@ -17,7 +17,7 @@ import { OpenAPI } from 'routing-controllers-openapi'
 import type { RequestBodyObject } from 'openapi3-ts'
 import { created, ok, type Envelope } from '../../infra/http/envelope'
 import { messageOnly, pageOf } from '../../infra/http/data-schema'
-import { toPage } from '../../infra/http/pagination'
+import { toPage, type Page } from '../../infra/http/pagination'
 import { ResponseData } from '../../infra/http/response-doc'
 import { CurrentOrgCaller, type OrgCaller } from '../memberships/org-caller.decorator'
 import type { OrgRoleName } from '../memberships/org-role.entity'
@@ -33,7 +33,16 @@ import {
   ProgressQueryDto,
   UploadQueryDto,
 } from './dto/bulk-issuance.dto'
-import { EXECUTION_SCHEMA, PROGRESS_SCHEMA, TEMPLATE_SCHEMA, UPLOAD_SUMMARY_SCHEMA } from './dto/bulk-issuance.response'
+import {
+  EXECUTION_SCHEMA,
+  PROGRESS_SCHEMA,
+  TEMPLATE_SCHEMA,
+  UPLOAD_SUMMARY_SCHEMA,
+  type BulkExecution,
+  type BulkProgress,
+} from './dto/bulk-issuance.response'
+import type { BulkTemplate } from './bulk-templates.service'
+import type { UploadSummary } from './bulk-upload.service'
 
 /** The raw request of the upload route (its body is read as a stream, not parsed). */
 interface UploadRequest extends IncomingMessage {
@@ -85,7 +94,10 @@ export class BulkIssuanceController {
       'the ledger (INDY)',
   })
   @ResponseData(pageOf(TEMPLATE_SCHEMA))
-  async listTemplates(@Param('orgId') orgId: string, @QueryParams() query: ListTemplatesQuery) {
+  async listTemplates(
+    @Param('orgId') orgId: string,
+    @QueryParams() query: ListTemplatesQuery,
+  ): Promise<Envelope<Page<BulkTemplate>>> {
     const [templates, total] = await this.templates.list(orgId, query.schemaType ?? 'W3C', query)
     return ok(toPage(templates, total, query), 'Bulk issuance templates fetched')
   }
@@ -131,7 +143,7 @@ export class BulkIssuanceController {
     @QueryParams() query: UploadQueryDto,
     @Req() req: UploadRequest,
     @Res() res: RawResponse,
-  ) {
+  ): Promise<Envelope<UploadSummary>> {
     try {
       const summary = await this.uploads.upload(
         orgId,
@@ -167,7 +179,7 @@ export class BulkIssuanceController {
     @Params() params: BulkRequestParams,
     @QueryParams() query: ExecuteQueryDto,
     @Body() body: ExecuteBulkDto,
-  ) {
+  ): Promise<Envelope<BulkExecution>> {
     const view = await this.executions.execute(
       params.orgId,
       params.requestId,
@@ -181,7 +193,10 @@ export class BulkIssuanceController {
   @Authorized(BULK_ROLES)
   @OpenAPI({ summary: 'Progress of a bulk issuance (extension): counts by status and the rows, paginated' })
   @ResponseData(PROGRESS_SCHEMA)
-  async progress(@Params() params: BulkRequestParams, @QueryParams() query: ProgressQueryDto) {
+  async progress(
+    @Params() params: BulkRequestParams,
+    @QueryParams() query: ProgressQueryDto,
+  ): Promise<Envelope<BulkProgress>> {
     const { request, rows } = await this.executions.progress(params.orgId, params.requestId, query)
     return ok({ ...request, rows: toPage(rows[0], rows[1], query) }, 'Bulk issuance progress fetched')
   }

@@ -4,9 +4,7 @@ import type { ApiModule } from '../../infra/api-module'
 import { BaseWallet } from './base-wallet.entity'
 import { BaseWalletService } from './base-wallet.service'
 import { CloudWallet } from './cloud-wallet.entity'
-import { CloudWalletController } from './cloud-wallet.controller'
 import { CloudWalletsRepository } from './cloud-wallets.repository'
-import { CloudWalletsService } from './cloud-wallets.service'
 import { cloudWalletConfig } from './cloud-wallet.config'
 import { CLOUD_WALLET_METRICS, CloudWalletMetrics } from './cloud-wallet-metrics'
 import { ManagedBaseAgent } from './managed-base-agent'
@@ -16,16 +14,39 @@ import { WalletRecord } from './wallet-record.entity'
 import { WalletRecordMetrics } from './wallet-record-metrics'
 import { WalletRecords } from './wallet-records'
 import { WalletRecordsRepository } from './wallet-records.repository'
+import { WalletAccess } from './wallet-access'
+import { CloudWalletsController } from './wallets/cloud-wallets.controller'
+import { CloudWalletsService } from './wallets/cloud-wallets.service'
+import { WalletConnectionsController } from './connections/wallet-connections.controller'
+import { WalletConnectionsService } from './connections/wallet-connections.service'
+import { WalletCredentialsController } from './credentials/wallet-credentials.controller'
+import { WalletCredentialsService } from './credentials/wallet-credentials.service'
+import { WalletProofsController } from './proofs/wallet-proofs.controller'
+import { WalletProofsService } from './proofs/wallet-proofs.service'
+import { WalletDidsController } from './dids/wallet-dids.controller'
+import { WalletDidsService } from './dids/wallet-dids.service'
+import { WalletMessagesController } from './messages/wallet-messages.controller'
+import { WalletMessagesService } from './messages/wallet-messages.service'
 
 /**
  * The holder cloud wallet (spec: Cloud wallet): one multi-tenant base agent (configured by a platform admin, or the
  * platform's own, CLOUD_WALLET_BASE_AGENT), each signed-in user gets one tenant of it, and every wallet route acts
  * only as the caller's tenant. The base agent's events (BASE_WALLET_EVENTS_PATH) keep each wallet's holder records
- * and reach the tenant's webhook.
+ * and reach the tenant's webhook. The routes are split by resource (wallets, connections, credentials, proofs, dids,
+ * messages: a controller and a service each); the base wallet, the wallet access rule (WalletAccess), the holder
+ * records and the base agent's events are shared here.
  */
 export const cloudWalletModule: ApiModule = {
   name: 'cloud-wallet',
-  controllers: [CloudWalletController, WalletEventsController],
+  controllers: [
+    CloudWalletsController,
+    WalletConnectionsController,
+    WalletCredentialsController,
+    WalletProofsController,
+    WalletDidsController,
+    WalletMessagesController,
+    WalletEventsController,
+  ],
   entities: [BaseWallet, CloudWallet, WalletRecord],
   config: cloudWalletConfig,
   // A managed base agent that exists comes back with the API (in the background); a new one starts on first use.
@@ -44,8 +65,19 @@ export const cloudWalletModule: ApiModule = {
       })
       .inSingletonScope()
     bind(BaseWalletService).toSelf().inSingletonScope()
+    bind(WalletAccess).toSelf().inSingletonScope()
     bind(CloudWalletsService).toSelf().inSingletonScope()
-    bind(CloudWalletController).toSelf().inSingletonScope()
+    bind(CloudWalletsController).toSelf().inSingletonScope()
+    bind(WalletConnectionsService).toSelf().inSingletonScope()
+    bind(WalletConnectionsController).toSelf().inSingletonScope()
+    bind(WalletCredentialsService).toSelf().inSingletonScope()
+    bind(WalletCredentialsController).toSelf().inSingletonScope()
+    bind(WalletProofsService).toSelf().inSingletonScope()
+    bind(WalletProofsController).toSelf().inSingletonScope()
+    bind(WalletDidsService).toSelf().inSingletonScope()
+    bind(WalletDidsController).toSelf().inSingletonScope()
+    bind(WalletMessagesService).toSelf().inSingletonScope()
+    bind(WalletMessagesController).toSelf().inSingletonScope()
     bind(WalletRecordsRepository).toSelf().inSingletonScope()
     bind(WalletRecords).toSelf().inSingletonScope()
     bind(WalletEventsService).toSelf().inSingletonScope()

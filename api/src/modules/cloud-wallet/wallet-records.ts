@@ -12,8 +12,8 @@ import {
   type StateOrder,
 } from '../../infra/records/record-order'
 import { CONNECTION_ORDER } from '../connections/connection.states'
-import { ISSUANCE_ORDER } from '../credentials/issuance-record.states'
-import { PROOF_ORDER } from '../proofs/proof-states'
+import { ISSUANCE_ORDER } from '../credentials/credential.states'
+import { PROOF_ORDER } from '../proofs/proof.states'
 import {
   WALLET_RECORD_KINDS,
   WALLET_RECORD_LIMITS,

@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify'
 import { Registry, type RegistryContentType } from 'prom-client'
 import type { ApiModule } from '../../infra/api-module'
+import { connectionsConfig } from './connections.config'
 import { ConnectionsController } from './connections.controller'
 import { ConnectionsService } from './connections.service'
 import { ConnectionsRepository } from './connections.repository'
@@ -15,6 +16,7 @@ import { ConnectionDeletion } from './connection-deletion.entity'
  */
 export const connectionsModule: ApiModule = {
   name: 'connections',
+  config: connectionsConfig,
   controllers: [ConnectionsController],
   entities: [Connection, ConnectionDeletion],
   agentEventHandlers: [{ kind: 'connection', handler: ConnectionRecords }],

@@ -1,14 +1,14 @@
 import { injectable } from 'inversify'
 import { Authorized, Body, Get, HttpCode, JsonController, Param, Params, Post, QueryParams } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
-import { created, ok } from '../../infra/http/envelope'
-import { toPage } from '../../infra/http/pagination'
+import { created, ok, type Envelope } from '../../infra/http/envelope'
+import { toPage, type Page } from '../../infra/http/pagination'
 import { ResponseData } from '../../infra/http/response-doc'
 import { pageOf } from '../../infra/http/data-schema'
 import { CurrentOrgCaller, type OrgCaller } from '../memberships/org-caller.decorator'
 import { ORG_ROLES } from '../memberships/org-roles'
 import { CredDefsService } from './cred-defs.service'
-import { CRED_DEF_SCHEMA, toCredDefResponse } from './dto/cred-def.response'
+import { CRED_DEF_SCHEMA, toCredDefResponse, type CredDefResponse } from './dto/cred-def.response'
 import { CreateCredDefDto, CredDefPathParams, ListCredDefsQuery } from './dto/cred-defs.dto'
 
 @injectable()
@@ -31,7 +31,7 @@ export class CredDefsController {
     @Param('orgId') orgId: string,
     @CurrentOrgCaller() caller: OrgCaller,
     @Body({ required: true }) body: CreateCredDefDto,
-  ) {
+  ): Promise<Envelope<CredDefResponse>> {
     const definition = await this.credDefs.create(orgId, caller, body)
     return created(toCredDefResponse(definition), 'Credential definition creation started')
   }
@@ -44,7 +44,10 @@ export class CredDefsController {
       'false every one; searchByText matches tags and schema ids',
   })
   @ResponseData(pageOf(CRED_DEF_SCHEMA))
-  async list(@Param('orgId') orgId: string, @QueryParams() query: ListCredDefsQuery) {
+  async list(
+    @Param('orgId') orgId: string,
+    @QueryParams() query: ListCredDefsQuery,
+  ): Promise<Envelope<Page<CredDefResponse>>> {
     const [definitions, total] = await this.credDefs.list(orgId, {
       pageNumber: query.pageNumber,
       pageSize: query.pageSize,
@@ -60,7 +63,7 @@ export class CredDefsController {
   @Authorized(ORG_ROLES.members)
   @OpenAPI({ summary: 'One credential definition by ledger id (URL-encoded) or by record id' })
   @ResponseData(CRED_DEF_SCHEMA)
-  async get(@Params() params: CredDefPathParams) {
+  async get(@Params() params: CredDefPathParams): Promise<Envelope<CredDefResponse>> {
     const definition = await this.credDefs.get(params.orgId, params.credDefId)
     return ok(toCredDefResponse(definition), 'Credential definition fetched')
   }

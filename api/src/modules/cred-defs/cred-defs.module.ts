@@ -8,20 +8,23 @@ import { CredDefsController } from './cred-defs.controller'
 import { CredDefsRepository } from './cred-defs.repository'
 import { CredDefsService } from './cred-defs.service'
 import { CredentialDefinition } from './credential-definition.entity'
+import { SchemaCredDefsController } from './schema-cred-defs.controller'
 
 /**
  * INDY credential definitions (spec: Credential definitions): records, and their key generation as queued jobs
- * that survive restarts (CredDefsService). The schemas module lists a schema's definitions from this module's table.
+ * that survive restarts (CredDefsService), and a schema's definitions (`GET /orgs/:orgId/schemas/:schemaId/cred-defs`,
+ * SchemaCredDefsController).
  */
 export const credDefsModule: ApiModule = {
   name: 'cred-defs',
-  controllers: [CredDefsController],
+  controllers: [CredDefsController, SchemaCredDefsController],
   entities: [CredentialDefinition],
   config: credDefsConfig,
   bindings: new ContainerModule(({ bind }) => {
     bind(CredDefsRepository).toSelf().inSingletonScope()
     bind(CredDefsService).toSelf().inSingletonScope()
     bind(CredDefsController).toSelf().inSingletonScope()
+    bind(SchemaCredDefsController).toSelf().inSingletonScope()
     bind(CredDefMetrics)
       .toDynamicValue((context) => new CredDefMetrics(context.get<Registry<RegistryContentType>>(Registry)))
       .inSingletonScope()

@@ -2,7 +2,7 @@ import { injectable } from 'inversify'
 import { LockMode, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
-import { containsPattern } from '../orgs/like-pattern'
+import { containsPattern } from '../../infra/db/like-pattern'
 import { Organization } from '../orgs/organization.entity'
 import { CredentialDefinition } from './credential-definition.entity'
 

@@ -7,7 +7,7 @@ import type {
 } from '@idplane/common/agent-contract/admin-api'
 import { schemaIdOf, summarizeCredential } from './credential-summary'
 import type { CredentialContent } from './issuance-input'
-import type { AgentExchangeReport, RecordDetails } from './issuance-records.service'
+import type { AgentExchangeReport, RecordDetails } from './credential-records.service'
 
 /** The agent's answer about a new exchange, as a report the records apply. */
 export function reportOfAgentRecord(record: CredentialRecordJson): AgentExchangeReport {

@@ -1,4 +1,4 @@
-import type { CredentialSummary } from './issuance-record.entity'
+import type { CredentialSummary } from './credential.entity'
 
 const MAX_LISTED = 50
 

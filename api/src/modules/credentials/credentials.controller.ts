@@ -12,19 +12,23 @@ import {
   QueryParams,
 } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
-import { created, done, ok } from '../../infra/http/envelope'
+import { created, done, ok, type Envelope } from '../../infra/http/envelope'
 import { arrayOf, pageOf, messageOnly } from '../../infra/http/data-schema'
-import { toPage } from '../../infra/http/pagination'
+import { toPage, type Page } from '../../infra/http/pagination'
 import { ResponseData } from '../../infra/http/response-doc'
 import { ORG_ROLES } from '../memberships/org-roles'
 import { CredentialRecordParams } from './dto/credential-path.params'
 import {
   EMAIL_OFFERS_SCHEMA,
-  ISSUANCE_RECORD_DETAIL_SCHEMA,
-  ISSUANCE_RECORD_SCHEMA,
+  CREDENTIAL_RECORD_DETAIL_SCHEMA,
+  CREDENTIAL_RECORD_SCHEMA,
   OOB_OFFER_SCHEMA,
-  toIssuanceRecordResponse,
-} from './dto/issuance-record.response'
+  toCredentialRecordResponse,
+  type CredentialRecordDetailResponse,
+  type CredentialRecordResponse,
+  type EmailOfferResponse,
+  type OobOfferResponse,
+} from './dto/credential.response'
 import {
   EmailOfferCredentialDto,
   IssuanceQuery,
@@ -45,12 +49,12 @@ export class CredentialsController {
   @HttpCode(201)
   @Authorized(ORG_ROLES.issuers)
   @OpenAPI({ summary: 'Offer a credential over each given connection; one issuance record per entry' })
-  @ResponseData(arrayOf(ISSUANCE_RECORD_SCHEMA), { errors: [404, 409, 502] })
+  @ResponseData(arrayOf(CREDENTIAL_RECORD_SCHEMA), { errors: [404, 409, 502] })
   async offer(
     @Param('orgId') orgId: string,
     @QueryParams() query: IssuanceQuery,
     @Body({ required: true }) body: OfferCredentialDto,
-  ) {
+  ): Promise<Envelope<CredentialRecordResponse[]>> {
     return created(await this.credentials.offer(orgId, query, body), 'Credential offered')
   }
 
@@ -63,7 +67,7 @@ export class CredentialsController {
     @Param('orgId') orgId: string,
     @QueryParams() query: IssuanceQuery,
     @Body({ required: true }) body: OobOfferCredentialDto,
-  ) {
+  ): Promise<Envelope<OobOfferResponse>> {
     return created(await this.credentials.offerOutOfBand(orgId, query, body), 'Out-of-band credential offer created')
   }
 
@@ -76,15 +80,18 @@ export class CredentialsController {
     @Param('orgId') orgId: string,
     @QueryParams() query: IssuanceQuery,
     @Body({ required: true }) body: EmailOfferCredentialDto,
-  ) {
+  ): Promise<Envelope<EmailOfferResponse[]>> {
     return created(await this.credentials.offerByEmail(orgId, query, body), 'Credential offers mailed')
   }
 
   @Get('/credentials')
   @Authorized(ORG_ROLES.membersAndHolders)
   @OpenAPI({ summary: "The organization's issuance records, paginated; free-text search and sort" })
-  @ResponseData(pageOf(ISSUANCE_RECORD_SCHEMA))
-  async list(@Param('orgId') orgId: string, @QueryParams() query: ListCredentialsQuery) {
+  @ResponseData(pageOf(CREDENTIAL_RECORD_SCHEMA))
+  async list(
+    @Param('orgId') orgId: string,
+    @QueryParams() query: ListCredentialsQuery,
+  ): Promise<Envelope<Page<CredentialRecordResponse>>> {
     const [records, total] = await this.credentials.list(orgId, {
       pageNumber: query.pageNumber,
       pageSize: query.pageSize,
@@ -92,14 +99,14 @@ export class CredentialsController {
       sortField: (query.sortField ?? 'createDateTime') as CredentialSortField,
       sortBy: query.sortBy?.toUpperCase() === 'ASC' ? 'ASC' : 'DESC',
     })
-    return ok(toPage(records.map(toIssuanceRecordResponse), total, query), 'Issuance records fetched')
+    return ok(toPage(records.map(toCredentialRecordResponse), total, query), 'Issuance records fetched')
   }
 
   @Get('/credentials/:credentialRecordId')
   @Authorized(ORG_ROLES.membersAndHolders)
   @OpenAPI({ summary: "One issuance record with the agent's live exchange detail" })
-  @ResponseData(ISSUANCE_RECORD_DETAIL_SCHEMA)
-  async get(@Params() params: CredentialRecordParams) {
+  @ResponseData(CREDENTIAL_RECORD_DETAIL_SCHEMA)
+  async get(@Params() params: CredentialRecordParams): Promise<Envelope<CredentialRecordDetailResponse>> {
     return ok(await this.credentials.get(params.orgId, params.credentialRecordId), 'Issuance record fetched')
   }
 
@@ -107,7 +114,7 @@ export class CredentialsController {
   @Authorized(ORG_ROLES.owner)
   @OpenAPI({ summary: "Delete every issuance record of the organization, the platform's and the agent's" })
   @ResponseData(messageOnly, { errors: [409, 502] })
-  async deleteAll(@Param('orgId') orgId: string) {
+  async deleteAll(@Param('orgId') orgId: string): Promise<Envelope<never>> {
     const count = await this.credentials.deleteAll(orgId)
     return done(`${count} issuance record(s) deleted`)
   }

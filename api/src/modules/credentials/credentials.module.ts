@@ -4,10 +4,10 @@ import type { ApiModule } from '../../infra/api-module'
 import { CredentialMetrics } from './credential-metrics'
 import { CredentialsController } from './credentials.controller'
 import { CredentialsService } from './credentials.service'
-import { IssuanceRecord } from './issuance-record.entity'
-import { IssuanceRecordsHandler } from './issuance-records.handler'
-import { IssuanceRecordsRepository } from './issuance-records.repository'
-import { IssuanceRecordsService } from './issuance-records.service'
+import { CredentialRecord } from './credential.entity'
+import { CredentialEventsHandler } from './credential-events.handler'
+import { CredentialsRepository } from './credentials.repository'
+import { CredentialRecordsService } from './credential-records.service'
 
 /**
  * W3C JSON-LD credential issuance (spec: Credential issuance, not bulk) and the organization's issuance records,
@@ -16,12 +16,12 @@ import { IssuanceRecordsService } from './issuance-records.service'
 export const credentialsModule: ApiModule = {
   name: 'credentials',
   controllers: [CredentialsController],
-  entities: [IssuanceRecord],
-  agentEventHandlers: [{ kind: 'credential', handler: IssuanceRecordsHandler }],
+  entities: [CredentialRecord],
+  agentEventHandlers: [{ kind: 'credential', handler: CredentialEventsHandler }],
   bindings: new ContainerModule(({ bind }) => {
-    bind(IssuanceRecordsRepository).toSelf().inSingletonScope()
-    bind(IssuanceRecordsService).toSelf().inSingletonScope()
-    bind(IssuanceRecordsHandler).toSelf().inSingletonScope()
+    bind(CredentialsRepository).toSelf().inSingletonScope()
+    bind(CredentialRecordsService).toSelf().inSingletonScope()
+    bind(CredentialEventsHandler).toSelf().inSingletonScope()
     bind(CredentialsService).toSelf().inSingletonScope()
     bind(CredentialsController).toSelf().inSingletonScope()
     bind(CredentialMetrics)

@@ -3,6 +3,8 @@ import { InvalidInputError, InvalidStateError, NotFoundError, UpstreamError, typ
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { AgentClient } from '../../agent-client/agent-client'
 import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { connectionsConfig } from '../connections/connections.config'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { TOKENS } from '../../infra/tokens'
 import { OrgsRepository } from '../orgs/orgs.repository'
@@ -18,21 +20,21 @@ import type {
   OobOfferCredentialDto,
 } from './dto/issue-credential.dto'
 import {
-  toIssuanceRecordResponse,
+  toCredentialRecordResponse,
   type EmailOfferResponse,
-  type IssuanceRecordDetailResponse,
-  type IssuanceRecordResponse,
+  type CredentialRecordDetailResponse,
+  type CredentialRecordResponse,
   type OobOfferResponse,
-} from './dto/issuance-record.response'
+} from './dto/credential.response'
 import { checkIndyAttributes, checkIssuanceRequest, credentialTypeOf, type CredentialContent } from './issuance-input'
-import type { IssuanceRecord } from './issuance-record.entity'
-import { IssuanceRecordsRepository, type IssuanceRecordPageQuery } from './issuance-records.repository'
-import { IssuanceRecordsService } from './issuance-records.service'
+import type { CredentialRecord } from './credential.entity'
+import { CredentialsRepository, type CredentialRecordPageQuery } from './credentials.repository'
+import { CredentialRecordsService } from './credential-records.service'
 
 /**
  * Issuance through the organization's agent (spec: Credential issuance, not bulk): W3C JSON-LD over Issue Credential
  * v2, and AnonCreds (INDY) over v1 (the `indy` format) or v2 (the `anoncreds` format). Records are created
- * from the agent's answer (state `offer-sent`) and kept up to date from its events (issuance-records.handler.ts).
+ * from the agent's answer (state `offer-sent`) and kept up to date from its events (credential-events.handler.ts).
  * Body fields the agent cannot apply are accepted and ignored (docs/decisions.md, "Credentials").
  */
 @injectable()
@@ -41,8 +43,8 @@ export class CredentialsService {
 
   public constructor(
     private readonly agents: AgentClients,
-    private readonly records: IssuanceRecordsRepository,
-    private readonly recordUpdates: IssuanceRecordsService,
+    private readonly records: CredentialsRepository,
+    private readonly recordUpdates: CredentialRecordsService,
     private readonly schemaCheck: CredentialSchemaCheck,
     private readonly shortUrls: ShortUrls,
     private readonly mail: MailOutbox,
@@ -50,7 +52,7 @@ export class CredentialsService {
     @inject(CredentialMetrics) private readonly metrics: CredentialMetrics,
     @inject(TOKENS.Config) config: Config,
   ) {
-    this.oobBatchSize = config.limits.oobBatchSize
+    this.oobBatchSize = sectionOf(config, connectionsConfig).oobBatchSize
   }
 
   /**
@@ -59,7 +61,11 @@ export class CredentialsService {
    * @throws InvalidInputError for missing fields, a credential its schema refuses, or one the agent cannot sign
    * @throws NotFoundError (INDY) for a credential definition the agent's registry cannot resolve
    */
-  public async offer(orgId: string, query: IssuanceQuery, body: OfferCredentialDto): Promise<IssuanceRecordResponse[]> {
+  public async offer(
+    orgId: string,
+    query: IssuanceQuery,
+    body: OfferCredentialDto,
+  ): Promise<CredentialRecordResponse[]> {
     const contents = body.credentialData.map((content, index) => ({ content, prefix: `credentialData[${index}].` }))
     const plans = await this.plan(orgId, query, body, contents)
     const agent = await this.agents.forOrg(orgId)
@@ -67,7 +73,7 @@ export class CredentialsService {
     for (const connectionId of new Set(body.credentialData.map((entry) => entry.connectionId))) {
       await agent.getConnection(connectionId)
     }
-    const created: IssuanceRecordResponse[] = []
+    const created: CredentialRecordResponse[] = []
     for (const [index, entry] of body.credentialData.entries()) {
       const plan = plans[index]
       const agentRecord = await this.timed('connection', () =>
@@ -82,7 +88,7 @@ export class CredentialsService {
       const record = await this.records.transactional(() =>
         this.recordUpdates.apply(orgId, reportOfAgentRecord(agentRecord), plan.details),
       )
-      created.push(toIssuanceRecordResponse(record))
+      created.push(toCredentialRecordResponse(record))
     }
     return created
   }
@@ -119,7 +125,7 @@ export class CredentialsService {
         shortUrl,
         outOfBandId: made.outOfBandRecord.id,
         invitation: made.invitation,
-        record: toIssuanceRecordResponse(record),
+        record: toCredentialRecordResponse(record),
       }
     })
   }
@@ -175,14 +181,14 @@ export class CredentialsService {
           credentialTypes: record.credentialSummary?.types ?? [],
         })
         await this.mail.add([{ idempotencyKey: `credential-offer:${orgId}:${record.credentialRecordId}`, message }])
-        return { emailId: entry.emailId, invitationUrl, record: toIssuanceRecordResponse(record) }
+        return { emailId: entry.emailId, invitationUrl, record: toCredentialRecordResponse(record) }
       })
       sent.push(result)
     }
     return sent
   }
 
-  public list(orgId: string, query: IssuanceRecordPageQuery): Promise<[IssuanceRecord[], number]> {
+  public list(orgId: string, query: CredentialRecordPageQuery): Promise<[CredentialRecord[], number]> {
     return this.records.listForOrg(orgId, query)
   }
 
@@ -191,10 +197,10 @@ export class CredentialsService {
    * credential). `agentDetail` is null when the agent no longer has the record or cannot be asked.
    * @throws NotFoundError when the organization has no such record
    */
-  public async get(orgId: string, credentialRecordId: string): Promise<IssuanceRecordDetailResponse> {
+  public async get(orgId: string, credentialRecordId: string): Promise<CredentialRecordDetailResponse> {
     const record = await this.records.findForOrg(orgId, credentialRecordId)
     if (!record) throw new NotFoundError('Issuance record not found')
-    return { ...toIssuanceRecordResponse(record), agentDetail: await this.agentDetail(orgId, credentialRecordId) }
+    return { ...toCredentialRecordResponse(record), agentDetail: await this.agentDetail(orgId, credentialRecordId) }
   }
 
   /**
@@ -259,7 +265,7 @@ export class CredentialsService {
   private async agentDetail(
     orgId: string,
     credentialRecordId: string,
-  ): Promise<IssuanceRecordDetailResponse['agentDetail']> {
+  ): Promise<CredentialRecordDetailResponse['agentDetail']> {
     try {
       const agent = await this.agents.forOrg(orgId)
       const [record, formData] = await Promise.all([

@@ -1,5 +1,5 @@
 import { InvalidInputError, NotFoundError, type FieldError } from '@idplane/common'
-import { CREDENTIAL_TYPES, type CredentialType } from './issuance-record.entity'
+import { CREDENTIAL_TYPES, type CredentialType } from './credential.entity'
 
 /** Spec: Credential issuance, `credentialType` "INDY default". */
 export const DEFAULT_CREDENTIAL_TYPE: CredentialType = 'INDY'

@@ -1,6 +1,6 @@
 import { platformEvent, type PlatformEvent } from '../../infra/platform-events'
 import { toMembershipResponse } from './dto/ecosystem.response'
-import type { EcosystemOrg } from './ecosystem-org.entity'
+import type { EcosystemMembership } from './ecosystem-membership.entity'
 
 /** The `ecosystem.*` platform events (docs/api-usage.md, "Events"). */
 export const ECOSYSTEM_EVENT_TYPES = {
@@ -17,7 +17,11 @@ export type EcosystemEventType = (typeof ECOSYSTEM_EVENT_TYPES)[keyof typeof ECO
  * One event per affected organization, each carrying the membership record: the organization of the row and
  * the ecosystem's lead, so that each one's webhook receives its own copy.
  */
-export function ecosystemEvents(type: EcosystemEventType, row: EcosystemOrg, leadOrgId: string): PlatformEvent[] {
+export function ecosystemEvents(
+  type: EcosystemEventType,
+  row: EcosystemMembership,
+  leadOrgId: string,
+): PlatformEvent[] {
   const record = { ...toMembershipResponse(row) }
   const orgIds = [...new Set([row.organization.id, leadOrgId])]
   return orgIds.map((orgId) => platformEvent(type, { orgId }, record))

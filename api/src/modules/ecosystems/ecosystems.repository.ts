@@ -1,10 +1,10 @@
 import { injectable } from 'inversify'
 import { LockMode, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { containsPattern } from '../orgs/like-pattern'
+import { containsPattern } from '../../infra/db/like-pattern'
 import { Organization } from '../orgs/organization.entity'
 import { Ecosystem } from './ecosystem.entity'
-import { ECOSYSTEM_ORG_STATUSES, EcosystemOrg, type EcosystemOrgStatus } from './ecosystem-org.entity'
+import { ECOSYSTEM_ORG_STATUSES, EcosystemMembership, type EcosystemOrgStatus } from './ecosystem-membership.entity'
 import type { EcosystemSortField, EcosystemSortOrder } from './dto/list-ecosystems.query'
 
 export interface PageWindow {
@@ -26,8 +26,9 @@ export interface NewEcosystem {
 }
 
 /**
- * Ecosystems and their organizations. Queries about one ecosystem take its id first, and those about one
- * organization's view take the organization id first. Inside `transactional()` every query joins the
+ * Ecosystems and the membership lookups every ecosystem module needs (one organization's row, its ecosystems, the
+ * member counts); invitations and member lists are their modules' repositories. Queries about one ecosystem take
+ * its id first, and those about one organization's view take the organization id first. Inside `transactional()` every query joins the
  * transaction (the global em resolves to the transaction's fork).
  */
 @injectable()
@@ -52,7 +53,7 @@ export class EcosystemsRepository {
       leadOrganization: lead,
       createdBy,
     })
-    this.em.create(EcosystemOrg, { ecosystem, organization: lead, role: 'ECOSYSTEM_LEAD', status: 'ACCEPTED' })
+    this.em.create(EcosystemMembership, { ecosystem, organization: lead, role: 'ECOSYSTEM_LEAD', status: 'ACCEPTED' })
     await this.em.flush()
     return ecosystem
   }
@@ -74,15 +75,15 @@ export class EcosystemsRepository {
   }
 
   /** The rows of an organization that leads an ecosystem or is an accepted member of it, with their ecosystem. */
-  public listForOrg(orgId: string, query: EcosystemPageQuery): Promise<[EcosystemOrg[], number]> {
-    const where: FilterQuery<EcosystemOrg> = {
+  public listForOrg(orgId: string, query: EcosystemPageQuery): Promise<[EcosystemMembership[], number]> {
+    const where: FilterQuery<EcosystemMembership> = {
       organization: orgId,
       $or: [{ role: 'ECOSYSTEM_LEAD' }, { status: 'ACCEPTED' }],
     }
     if (query.search) where.ecosystem = { name: { $ilike: containsPattern(query.search) } }
     const field = query.sortField === 'name' ? 'name' : 'createdAt'
-    const orderBy = { ecosystem: { [field]: query.sortBy, id: 'asc' } } as QueryOrderMap<EcosystemOrg>
-    return this.em.findAndCount(EcosystemOrg, where, {
+    const orderBy = { ecosystem: { [field]: query.sortBy, id: 'asc' } } as QueryOrderMap<EcosystemMembership>
+    return this.em.findAndCount(EcosystemMembership, where, {
       populate: ['ecosystem', 'ecosystem.leadOrganization'],
       orderBy,
       limit: query.limit,
@@ -91,84 +92,20 @@ export class EcosystemsRepository {
   }
 
   /** One organization's row in an ecosystem, with both loaded. */
-  public membership(ecosystemId: string, orgId: string): Promise<EcosystemOrg | null> {
+  public membership(ecosystemId: string, orgId: string): Promise<EcosystemMembership | null> {
     return this.em.findOne(
-      EcosystemOrg,
+      EcosystemMembership,
       { ecosystem: ecosystemId, organization: orgId },
       { populate: ['ecosystem', 'organization'] },
     )
   }
 
   /** The rows of the given organizations in an ecosystem, with both loaded. */
-  public memberships(ecosystemId: string, orgIds: readonly string[]): Promise<EcosystemOrg[]> {
+  public memberships(ecosystemId: string, orgIds: readonly string[]): Promise<EcosystemMembership[]> {
     return this.em.find(
-      EcosystemOrg,
+      EcosystemMembership,
       { ecosystem: ecosystemId, organization: { $in: [...orgIds] } },
       { populate: ['ecosystem', 'organization'] },
-    )
-  }
-
-  /** A new PENDING member row (the invitation); flushes. */
-  public async addInvitation(ecosystem: Ecosystem, organization: Organization, invitedBy: string | null) {
-    const row = this.em.create(EcosystemOrg, {
-      ecosystem,
-      organization,
-      role: 'ECOSYSTEM_MEMBER',
-      status: 'PENDING',
-      invitedBy,
-    })
-    await this.em.flush()
-    return row
-  }
-
-  /** Every organization of the ecosystem: the lead first, then members in the order they were invited. */
-  public listMembers(ecosystemId: string, window: PageWindow): Promise<[EcosystemOrg[], number]> {
-    return this.em.findAndCount(
-      EcosystemOrg,
-      { ecosystem: ecosystemId },
-      {
-        populate: ['ecosystem', 'organization'],
-        orderBy: { role: 'asc', createdAt: 'asc', id: 'asc' },
-        limit: window.limit,
-        offset: window.offset,
-      },
-    )
-  }
-
-  /** The invitations sent in an ecosystem (its member rows, every status), newest first. */
-  public listInvitationsSent(ecosystemId: string, window: PageWindow): Promise<[EcosystemOrg[], number]> {
-    return this.pageOfInvitations({ ecosystem: ecosystemId, role: 'ECOSYSTEM_MEMBER' }, window)
-  }
-
-  /** The invitations an organization received (every status), newest first; optionally of one ecosystem. */
-  public listInvitationsReceived(
-    orgId: string,
-    ecosystemId: string | undefined,
-    window: PageWindow,
-  ): Promise<[EcosystemOrg[], number]> {
-    const where: FilterQuery<EcosystemOrg> = { organization: orgId, role: 'ECOSYSTEM_MEMBER' }
-    if (ecosystemId) where.ecosystem = ecosystemId
-    return this.pageOfInvitations(where, window)
-  }
-
-  /**
-   * Invitations with one status that the organizations sent (as lead) or received, newest first: the view of
-   * `GET /ecosystem/invitation/status`.
-   */
-  public listInvitationsOfOrgs(
-    orgIds: readonly string[],
-    status: EcosystemOrgStatus,
-    window: PageWindow,
-  ): Promise<[EcosystemOrg[], number]> {
-    if (orgIds.length === 0) return Promise.resolve([[], 0])
-    const ids = [...orgIds]
-    return this.pageOfInvitations(
-      {
-        role: 'ECOSYSTEM_MEMBER',
-        status,
-        $or: [{ organization: { $in: ids } }, { ecosystem: { leadOrganization: { $in: ids } } }],
-      },
-      window,
     )
   }
 
@@ -176,26 +113,16 @@ export class EcosystemsRepository {
   public async countMembersByStatus(ecosystemId: string): Promise<Record<EcosystemOrgStatus, number>> {
     const counts = { ACCEPTED: 0, REJECTED: 0, PENDING: 0 } satisfies Record<EcosystemOrgStatus, number>
     for (const status of ECOSYSTEM_ORG_STATUSES) {
-      counts[status] = await this.em.count(EcosystemOrg, { ecosystem: ecosystemId, role: 'ECOSYSTEM_MEMBER', status })
+      counts[status] = await this.em.count(EcosystemMembership, {
+        ecosystem: ecosystemId,
+        role: 'ECOSYSTEM_MEMBER',
+        status,
+      })
     }
     return counts
   }
 
-  public async remove(rows: readonly EcosystemOrg[]): Promise<void> {
-    for (const row of rows) this.em.remove(row)
-    await this.em.flush()
-  }
-
   public async flush(): Promise<void> {
     await this.em.flush()
-  }
-
-  private pageOfInvitations(where: FilterQuery<EcosystemOrg>, window: PageWindow): Promise<[EcosystemOrg[], number]> {
-    return this.em.findAndCount(EcosystemOrg, where, {
-      populate: ['ecosystem', 'organization'],
-      orderBy: { createdAt: 'desc', id: 'asc' },
-      limit: window.limit,
-      offset: window.offset,
-    })
   }
 }

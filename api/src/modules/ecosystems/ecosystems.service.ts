@@ -8,7 +8,7 @@ import type { EcosystemDashboardResponse } from './dto/ecosystem.response'
 import { toEcosystemResponse } from './dto/ecosystem.response'
 import type { ListEcosystemsQuery } from './dto/list-ecosystems.query'
 import type { Ecosystem } from './ecosystem.entity'
-import type { EcosystemOrg } from './ecosystem-org.entity'
+import type { EcosystemMembership } from './ecosystem-membership.entity'
 import { EcosystemAccess, existingEcosystem } from './ecosystem-access'
 import { EcosystemsRepository } from './ecosystems.repository'
 
@@ -49,7 +49,7 @@ export class EcosystemsService {
    * The ecosystems the organization leads or is an accepted member of, with its role in each.
    * @throws ForbiddenError unless the caller is a platform admin or holds a member role in the organization
    */
-  public async listForOrg(principal: Principal, query: ListEcosystemsQuery): Promise<[EcosystemOrg[], number]> {
+  public async listForOrg(principal: Principal, query: ListEcosystemsQuery): Promise<[EcosystemMembership[], number]> {
     const mayRead =
       (await this.access.holds(principal, query.orgId, ORG_ROLES.members)) ||
       (await this.access.isPlatformAdmin(principal))

@@ -1,7 +1,7 @@
 import { injectable, multiInject } from 'inversify'
 import { Get, JsonController, Res } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
-import { ok } from '../../infra/http/envelope'
+import { ok, type Envelope } from '../../infra/http/envelope'
 import { TOKENS, type ReadinessCheck } from '../../infra/tokens'
 import { ResponseData } from '../../infra/http/response-doc'
 import { LIVENESS_SCHEMA, READINESS_SCHEMA } from './dto/health.response'
@@ -20,7 +20,7 @@ export class HealthController {
   /** The process is up (no dependency checks: a slow database must not get the pod restarted). */
   @Get('/live')
   @ResponseData(LIVENESS_SCHEMA)
-  live() {
+  live(): Envelope<{ status: string }> {
     return ok({ status: 'up' }, 'Alive')
   }
 
@@ -30,7 +30,7 @@ export class HealthController {
    */
   @Get('/ready')
   @ResponseData(READINESS_SCHEMA, { alsoAnswers: [503] })
-  async ready(@Res() res: StatusSetter) {
+  async ready(@Res() res: StatusSetter): Promise<Envelope<Record<string, string>>> {
     const results = await Promise.all(
       this.checks.map(async (check) => ({ check, healthy: await check.isHealthy().catch(() => false) })),
     )

@@ -3,6 +3,7 @@ import { InvalidInputError } from '@idplane/common'
 import { ORG_ROLE_NAMES, OrgRole, type OrgRoleName } from '../memberships/org-role.entity'
 import type { MembershipsRepository } from '../memberships/memberships.repository'
 import type { MembershipsService } from '../memberships/memberships.service'
+import type { OrgsRepository } from '../orgs/orgs.repository'
 import type { UsersRepository } from '../users/users.repository'
 import { Organization } from '../orgs/organization.entity'
 import { User } from '../users/user.entity'
@@ -42,7 +43,10 @@ export function anInvitation(organization: Organization, overrides: Partial<Invi
   )
 }
 
-/** Users, memberships and invitations in memory, behind the repositories' and MembershipsService's public methods. */
+/**
+ * Users, organizations, memberships and invitations in memory, behind the repositories' and MembershipsService's
+ * public methods.
+ */
 export class InMemoryDirectory {
   public readonly organizations: Organization[] = []
   public readonly users: User[] = []
@@ -112,40 +116,43 @@ export class InMemoryDirectory {
     })
   }
 
-  public membershipsRepository(): MembershipsRepository {
-    return fake<MembershipsRepository>({
-      transactional: (work) => this.transactional(work),
-      lockOrganization: (orgId) => this.lockOrganization(orgId),
-      countOwners: (orgId) => this.countOwners(orgId),
+  public orgsRepository(): OrgsRepository {
+    return fake<OrgsRepository>({
+      lock: (orgId) => this.lockOrganization(orgId),
     })
   }
 
-  public roles(): MembershipsService {
-    return fake<MembershipsService>({
-      lockOrganization: (orgId) => this.lockOrganization(orgId),
+  public membershipsRepository(): MembershipsRepository {
+    return fake<MembershipsRepository>({
+      transactional: (work) => this.transactional(work),
       countOwners: (orgId) => this.countOwners(orgId),
       memberEmails: async (orgId, emails) =>
         this.users
           .filter((user) => emails.includes(user.email) && this.rolesOfSync(orgId, user.id).length > 0)
           .map((user) => user.email),
       listDefinitions: async () => ROLE_DEFINITIONS,
-      definitionsByIds: async (ids, field = 'orgRoleId') => {
-        const unique = [...new Set(ids)]
-        const found = ROLE_DEFINITIONS.filter((role) => unique.includes(role.id))
-        if (found.length !== unique.length) throw new InvalidInputError('Unknown role id', [{ field, message: 'x' }])
-        return found
-      },
-      rolesOf: async (orgId, userId) => this.rolesOfSync(orgId, userId),
-      grant: async (orgId, userId, roles) => {
-        const held = this.rolesOfSync(orgId, userId)
-        this.setRoles(orgId, userId, [...new Set([...held, ...roles.map((role) => role.name)])])
-      },
+      roleNamesOf: async (orgId, userId) => this.rolesOfSync(orgId, userId),
       replace: async (orgId, userId, roles) => {
         this.setRoles(
           orgId,
           userId,
           roles.map((role) => role.name),
         )
+      },
+    })
+  }
+
+  public roles(): MembershipsService {
+    return fake<MembershipsService>({
+      definitionsByIds: async (ids, field = 'orgRoleId') => {
+        const unique = [...new Set(ids)]
+        const found = ROLE_DEFINITIONS.filter((role) => unique.includes(role.id))
+        if (found.length !== unique.length) throw new InvalidInputError('Unknown role id', [{ field, message: 'x' }])
+        return found
+      },
+      grant: async (orgId, userId, roles) => {
+        const held = this.rolesOfSync(orgId, userId)
+        this.setRoles(orgId, userId, [...new Set([...held, ...roles.map((role) => role.name)])])
       },
     })
   }

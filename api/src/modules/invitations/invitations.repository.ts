@@ -2,7 +2,7 @@ import { injectable } from 'inversify'
 import { LockMode, type FilterQuery } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
-import { containsPattern } from '../orgs/like-pattern'
+import { containsPattern } from '../../infra/db/like-pattern'
 import { Organization } from '../orgs/organization.entity'
 import { INVITATION_STATUSES, Invitation, type InvitationStatus } from './invitation.entity'
 import type { Invitee } from './invitees'
@@ -16,7 +16,7 @@ export interface InvitationPageQuery {
 /**
  * Invitation queries. Organization-side lookups take `orgId` first and invitee-side lookups take the
  * invitee's e-mail first, so a read across organizations or across people cannot be written by accident.
- * Inside `transactional()` every query here (and other repositories', MembershipsService's organization lock
+ * Inside `transactional()` every query here (and other repositories', OrgsRepository's organization lock
  * included) joins the transaction: the global em resolves to the transaction's fork.
  */
 @injectable()

@@ -10,19 +10,23 @@ import {
 import { InMemoryRateLimitStore } from '../../../../test/helpers/auth-fakes'
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter'
 import { loadConfig } from '../../infra/config'
+import { authConfig } from '../auth/auth.config'
 import type { MailMessage } from '../../infra/mail/mailer'
 import type { MailOutbox } from '../../infra/mail/mail-outbox'
 import { InvitationsService } from './invitations.service'
 import { InMemoryDirectory, anInvitation, anOrganization, fake, roleId } from './invitations.fakes'
 
-const CONFIG = loadConfig({
-  DATA_DIR: '/tmp/idplane-invitations-unit',
-  RATE_LIMIT_INVITATION_MAIL_MAX: '5',
-  CLIENT_ALIASES: JSON.stringify([
-    { alias: 'portal', name: 'Portal', url: 'https://portal.example' },
-    { alias: 'admin', name: 'Admin', url: 'https://admin.example/' },
-  ]),
-})
+const CONFIG = loadConfig(
+  {
+    DATA_DIR: '/tmp/idplane-invitations-unit',
+    RATE_LIMIT_INVITATION_MAIL_MAX: '5',
+    CLIENT_ALIASES: JSON.stringify([
+      { alias: 'portal', name: 'Portal', url: 'https://portal.example' },
+      { alias: 'admin', name: 'Admin', url: 'https://admin.example/' },
+    ]),
+  },
+  [authConfig],
+)
 
 describe('InvitationsService', () => {
   let directory: InMemoryDirectory
@@ -48,6 +52,8 @@ describe('InvitationsService', () => {
     sut = new InvitationsService(
       directory.repository(),
       directory.roles(),
+      directory.membershipsRepository(),
+      directory.orgsRepository(),
       directory.usersRepository(),
       outbox,
       CONFIG,

@@ -1,11 +1,15 @@
 import { inject, injectable } from 'inversify'
 import { ConflictError, Logger, NotFoundError } from '@idplane/common'
 import type { ClientAlias, Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { authConfig, type AuthConfig } from '../auth/auth.config'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
 import { TOKENS } from '../../infra/tokens'
 import { resolveClientAlias } from '../auth/client-aliases'
+import { MembershipsRepository } from '../memberships/memberships.repository'
 import { MembershipsService } from '../memberships/memberships.service'
+import { OrgsRepository } from '../orgs/orgs.repository'
 import type { OrgCaller } from '../memberships/org-caller.decorator'
 import { assertMayGrant } from '../memberships/role-grants'
 import type { Organization } from '../orgs/organization.entity'
@@ -33,15 +37,20 @@ export const INVITATION_MAIL_RATE_LIMIT_SCOPE = 'invitation-mail-org'
 export class InvitationsService {
   private readonly logger: Logger
 
+  private readonly auth: AuthConfig
+
   public constructor(
     private readonly invitations: InvitationsRepository,
     private readonly memberships: MembershipsService,
+    private readonly members: MembershipsRepository,
+    private readonly orgs: OrgsRepository,
     private readonly users: UsersRepository,
     private readonly outbox: MailOutbox,
     @inject(TOKENS.Config) private readonly config: Config,
     logger: Logger,
     private readonly rateLimiter: RateLimiter,
   ) {
+    this.auth = sectionOf(config, authConfig)
     this.logger = logger.child({ component: 'invitations' })
   }
 
@@ -75,7 +84,7 @@ export class InvitationsService {
       [
         {
           key: rateLimitKey(INVITATION_MAIL_RATE_LIMIT_SCOPE, orgId),
-          rule: this.config.auth.invitationMailLimit,
+          rule: this.auth.invitationMailLimit,
           cost: invitees.length,
         },
       ],
@@ -83,9 +92,9 @@ export class InvitationsService {
     )
 
     return this.invitations.transactional(async () => {
-      const organization = await this.memberships.lockOrganization(orgId)
+      const organization = await this.orgs.lock(orgId)
       if (!organization) throw new NotFoundError('Organization not found')
-      const members = await this.memberships.memberEmails(orgId, emails)
+      const members = await this.members.memberEmails(orgId, emails)
       if (members.length > 0) {
         throw new ConflictError(
           `Already a member of this organization: ${members.join(', ')}; change a member's roles with PUT /orgs/:orgId/user-roles/:userId`,
@@ -126,7 +135,7 @@ export class InvitationsService {
   /** Invitations of every status, newest first, with their roles. */
   public async listForOrg(orgId: string, query: InvitationPageQuery): Promise<[RoledInvitation[], number]> {
     const [invitations, total] = await this.invitations.listForOrg(orgId, query)
-    return [withRoles(invitations, await this.memberships.listDefinitions()), total]
+    return [withRoles(invitations, await this.members.listDefinitions()), total]
   }
 
   /**

@@ -17,6 +17,7 @@ describe('UserInvitationsService', () => {
     sut = new UserInvitationsService(
       directory.repository(),
       directory.roles(),
+      directory.membershipsRepository(),
       directory.usersRepository(),
       silentLogger,
     )

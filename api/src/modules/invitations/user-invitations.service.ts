@@ -1,6 +1,7 @@
 import { injectable } from 'inversify'
 import { ForbiddenError, Logger, NotFoundError } from '@idplane/common'
 import type { Principal } from '../../infra/auth/token.service'
+import { MembershipsRepository } from '../memberships/memberships.repository'
 import { MembershipsService } from '../memberships/memberships.service'
 import { UsersRepository } from '../users/users.repository'
 import type { InvitationResponseStatus } from './dto/update-invitation-status.dto'
@@ -17,6 +18,7 @@ export class UserInvitationsService {
   public constructor(
     private readonly invitations: InvitationsRepository,
     private readonly memberships: MembershipsService,
+    private readonly roleDefinitions: MembershipsRepository,
     private readonly users: UsersRepository,
     logger: Logger,
   ) {
@@ -31,7 +33,7 @@ export class UserInvitationsService {
   public async listMine(principal: Principal, query: InvitationPageQuery): Promise<[RoledInvitation[], number]> {
     const invitee = invitedUserOf(principal)
     const [invitations, total] = await this.invitations.listForEmail(invitee.email, query)
-    return [withRoles(invitations, await this.memberships.listDefinitions()), total]
+    return [withRoles(invitations, await this.roleDefinitions.listDefinitions()), total]
   }
 
   /**

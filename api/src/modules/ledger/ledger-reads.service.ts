@@ -22,6 +22,12 @@ import {
 } from './ledger-views'
 import { LedgerRepository } from './ledger.repository'
 
+/** A ledger DID resolved: its document and the ledger's metadata about it. */
+export interface DidResolution {
+  didDocument: Record<string, unknown>
+  didDocumentMetadata: Record<string, unknown>
+}
+
 /**
  * The ledger's public reads: transactions, schemas and credential definitions by either id form, DID documents,
  * and a DID's state (the binding its next write must carry). Reads never need a key or a binding.
@@ -111,9 +117,7 @@ export class LedgerReadsService {
   }
 
   /** The DID resolution result of a ledger DID. @throws InvalidInputError malformed, NotFoundError unknown */
-  public async resolveDid(
-    didOrId: string,
-  ): Promise<{ didDocument: Record<string, unknown>; didDocumentMetadata: Record<string, unknown> }> {
+  public async resolveDid(didOrId: string): Promise<DidResolution> {
     const ref = this.didRef(didOrId)
     const nym = await this.transactions.findNym(ref.did)
     if (!nym) throw new NotFoundError(`DID ${didOrId} is not on this ledger`)

@@ -13,7 +13,7 @@ import { AgentEventsService } from '../agents/agent-events.service'
 import { WalletEventsService } from '../cloud-wallet/wallet-events.service'
 import type { LedgerCheck } from './ledger-check'
 import { LedgerHead } from './ledger-head.service'
-import { LedgerReadsService } from './ledger-reads.service'
+import { LedgerReadsService, type DidResolution } from './ledger-reads.service'
 import type { CredDefView, DidState, LedgerInfo, SchemaView, TransactionView } from './ledger-views'
 import { ledgerConfig, type LedgerConfig } from './ledger.config'
 import {
@@ -196,7 +196,7 @@ export class LedgerController {
   @Get('/dids/:did')
   @OpenAPI({ summary: 'The DID document of a ledger DID (did:indy:<ns>:<id>, did:sov:<id> or bare)' })
   @ResponseData(DID_RESOLUTION_SCHEMA, { errors: [400] })
-  async did(@Param('did') did: string) {
+  async did(@Param('did') did: string): Promise<Envelope<DidResolution>> {
     return ok(await this.reads.resolveDid(did), 'DID resolved')
   }
 

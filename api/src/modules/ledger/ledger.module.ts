@@ -2,6 +2,7 @@ import { ContainerModule } from 'inversify'
 import { Registry, type RegistryContentType } from 'prom-client'
 import type { ApiModule } from '../../infra/api-module'
 import { TOKENS, type ReadinessCheck } from '../../infra/tokens'
+import { WalletLedger } from '../cloud-wallet/dids/wallet-ledger'
 import { LedgerAnchor } from './ledger-anchor.entity'
 import { LedgerController } from './ledger.controller'
 import { ledgerConfig } from './ledger.config'
@@ -38,6 +39,8 @@ export const ledgerModule: ApiModule = {
     bind(LedgerHead).toSelf().inSingletonScope()
     bind(LedgerService).toSelf().inSingletonScope()
     bind(LedgerReadsService).toSelf().inSingletonScope()
+    // The cloud wallet's port: its DIDs check a did:indy network against this ledger's namespace.
+    bind(WalletLedger).toService(LedgerTrustee)
     bind(LedgerController).toSelf().inSingletonScope()
     bind(LedgerMetrics)
       .toDynamicValue((context) => new LedgerMetrics(context.get<Registry<RegistryContentType>>(Registry)))

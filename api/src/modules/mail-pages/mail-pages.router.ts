@@ -11,7 +11,7 @@ import { EmailVerificationService } from '../auth/email-verification.service'
 import { VerifyEmailQuery } from '../auth/dto/verify-email.query'
 import { withRoles } from '../invitations/invitation-roles'
 import { InvitationsRepository } from '../invitations/invitations.repository'
-import { MembershipsService } from '../memberships/memberships.service'
+import { MembershipsRepository } from '../memberships/memberships.repository'
 import { sendPage } from './html-page'
 import {
   INVITATION_PAGE_PATH,
@@ -33,7 +33,7 @@ export function mailPages(container: Container): Router {
   const logger = container.get(Logger).child({ component: 'mail-pages' })
   const verifications = container.get(EmailVerificationService)
   const invitations = container.get(InvitationsRepository)
-  const roles = container.get(MembershipsService)
+  const roles = container.get(MembershipsRepository)
   const router = express.Router()
 
   /** Any error becomes a page with the status and message the JSON API would answer. */

@@ -7,19 +7,17 @@ import { MembershipsRepository } from './memberships.repository'
 import { MembershipsService } from './memberships.service'
 import { MembershipsCounter } from './memberships.counter'
 import { MemberRoleLookup } from './member-role-lookup'
-import { MemberRolesService } from './member-roles.service'
-import { UserRolesController } from './user-roles.controller'
 import { PlatformAdmins } from './platform-admins'
 import { platformAdminsConfig } from './platform-admins.config'
 
 /**
- * Role definitions, user-organization roles and the user-roles route; also the role lookup behind
- * `@Authorized(roles)`, the organization lock and the owner count. Orgs (the creator becomes owner) and
+ * Role definitions and user-organization roles; also the role lookup behind `@Authorized(roles)`, the
+ * organization lock and the owner count (the user-roles route is the user-roles module's). Orgs (the creator becomes owner) and
  * invitations (acceptance) grant roles through MembershipsService. PlatformAdmins says who is a platform admin.
  */
 export const membershipsModule: ApiModule = {
   name: 'memberships',
-  controllers: [UserRolesController],
+  controllers: [],
   entities: [OrgRole, UserOrgRole],
   counter: MembershipsCounter,
   config: platformAdminsConfig,
@@ -27,8 +25,6 @@ export const membershipsModule: ApiModule = {
     bind(MembershipsRepository).toSelf().inSingletonScope()
     bind(MembershipsService).toSelf().inSingletonScope()
     bind(MembershipsCounter).toSelf().inSingletonScope()
-    bind(MemberRolesService).toSelf().inSingletonScope()
-    bind(UserRolesController).toSelf().inSingletonScope()
     bind(MemberRoleLookup).toSelf().inSingletonScope()
     bind(OrgRoleLookup).toService(MemberRoleLookup)
     bind(PlatformAdmins).toSelf().inSingletonScope()

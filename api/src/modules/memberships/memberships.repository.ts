@@ -1,11 +1,9 @@
 import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { LockMode } from '@mikro-orm/core'
 import { OrgRole, type OrgRoleName } from './org-role.entity'
 import { UserOrgRole } from './user-org-role.entity'
 import { User } from '../users/user.entity'
-import { Organization } from '../orgs/organization.entity'
-import { containsPattern } from '../orgs/like-pattern'
+import { containsPattern } from '../../infra/db/like-pattern'
 
 export interface PageWindow {
   limit: number
@@ -23,14 +21,6 @@ export class MembershipsRepository {
 
   public transactional<T>(work: () => Promise<T>): Promise<T> {
     return this.em.transactional(() => work())
-  }
-
-  /**
-   * The organization lock: holds the organization row until the transaction ends, so that membership changes
-   * of one organization (invitations, role replacements, the primary DID) happen one at a time.
-   */
-  public lockOrganization(orgId: string): Promise<Organization | null> {
-    return this.em.findOne(Organization, { id: orgId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
   }
 
   public listDefinitions(): Promise<OrgRole[]> {
@@ -63,7 +53,7 @@ export class MembershipsRepository {
   public async add(orgId: string, userId: string, roles: OrgRole[]): Promise<void> {
     for (const role of roles) {
       this.em.create(UserOrgRole, {
-        organization: this.em.getReference(Organization, orgId),
+        organization: orgId,
         user: this.em.getReference(User, userId),
         orgRole: role,
       })
@@ -77,7 +67,7 @@ export class MembershipsRepository {
       await em.nativeDelete(UserOrgRole, { organization: orgId, user: userId })
       for (const role of roles) {
         em.create(UserOrgRole, {
-          organization: em.getReference(Organization, orgId),
+          organization: orgId,
           user: em.getReference(User, userId),
           orgRole: role,
         })

@@ -6,6 +6,8 @@ import { TokenService } from '../../infra/auth/token.service'
 import { isUuid } from '../../infra/auth/authorization'
 import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
 import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { authConfig, type AuthConfig } from '../auth/auth.config'
 import { TOKENS } from '../../infra/tokens'
 import type { ClientCredential } from './client-credential.entity'
 import { ClientCredentialsRepository } from './client-credentials.repository'
@@ -52,15 +54,18 @@ export class ClientCredentialsService {
   /** A hash verified when the client id is unknown, so that answer takes as long as a wrong secret. */
   private decoyHash?: Promise<string>
 
+  private readonly auth: AuthConfig
+
   public constructor(
     private readonly credentials: ClientCredentialsRepository,
     private readonly hasher: PasswordHasher,
     private readonly tokens: TokenService,
     private readonly rateLimiter: RateLimiter,
-    @inject(TOKENS.Config) private readonly config: Config,
+    @inject(TOKENS.Config) config: Config,
     logger: Logger,
     private readonly sessions: SessionRevocationsService,
   ) {
+    this.auth = sectionOf(config, authConfig)
     this.logger = logger.child({ component: 'client-credentials' })
   }
 
@@ -101,7 +106,7 @@ export class ClientCredentialsService {
    */
   public async exchange(clientId: string, clientSecret: string, clientIp: string): Promise<ClientSession> {
     await this.rateLimiter.enforce(
-      [{ key: rateLimitKey(TOKEN_RATE_LIMIT_SCOPE, clientIp), rule: this.config.auth.clientLimit }],
+      [{ key: rateLimitKey(TOKEN_RATE_LIMIT_SCOPE, clientIp), rule: this.auth.clientLimit }],
       'Too many token requests; try again later',
     )
     const credential = isUuid(clientId) ? await this.credentials.findByClientId(clientId) : null

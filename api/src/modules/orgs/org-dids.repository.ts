@@ -3,14 +3,14 @@ import { EntityManager } from '@mikro-orm/postgresql'
 import { NotFoundError } from '@idplane/common'
 import { OrgDid } from './org-did.entity'
 import { Organization } from './organization.entity'
-import { MembershipsRepository } from '../memberships/memberships.repository'
+import { OrgsRepository } from './orgs.repository'
 
 /** Storage of an organization's DIDs; every query takes the organization id first. */
 @injectable()
 export class OrgDidsRepository {
   public constructor(
     private readonly em: EntityManager,
-    private readonly memberships: MembershipsRepository,
+    private readonly orgs: OrgsRepository,
   ) {}
 
   public async listForOrg(orgId: string): Promise<OrgDid[]> {
@@ -41,8 +41,8 @@ export class OrgDidsRepository {
    */
   public async withOrganizationLocked<T>(orgId: string, work: () => Promise<T>): Promise<T> {
     return this.em.transactional(async () => {
-      // The one organization lock (memberships owns it), so DID and membership changes queue on the same row.
-      if (!(await this.memberships.lockOrganization(orgId))) throw new NotFoundError('Organization not found')
+      // The one organization lock (OrgsRepository.lock), so DID and membership changes queue on the same row.
+      if (!(await this.orgs.lock(orgId))) throw new NotFoundError('Organization not found')
       return work()
     })
   }

@@ -3,7 +3,7 @@ import { NotFoundError } from '@idplane/common'
 import type { ActivityCounts, DashboardEntries } from '../../infra/api-module'
 import { ModuleRegistry } from '../../infra/module-registry'
 import { pageOffset, toPage, type Page } from '../../infra/http/pagination'
-import { MembershipsService } from '../memberships/memberships.service'
+import { MembershipsRepository } from '../memberships/memberships.repository'
 import type { User } from '../users/user.entity'
 import type { OrgRole } from '../memberships/org-role.entity'
 import { OrgsRepository } from './orgs.repository'
@@ -18,7 +18,7 @@ import type { ListMembersQuery } from './dto/list-members.query'
 export class OrgMembersService {
   public constructor(
     @inject(OrgsRepository) private readonly orgs: OrgStore,
-    private readonly memberships: MembershipsService,
+    private readonly memberships: MembershipsRepository,
     private readonly modules: ModuleRegistry,
   ) {}
 

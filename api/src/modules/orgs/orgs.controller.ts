@@ -17,7 +17,7 @@ import type { Principal } from '../../infra/auth/token.service'
 import { created, done, ok, type Envelope } from '../../infra/http/envelope'
 import type { Page } from '../../infra/http/pagination'
 import type { ActivityCounts, DashboardEntries } from '../../infra/api-module'
-import { MembershipsService } from '../memberships/memberships.service'
+import { MembershipsRepository } from '../memberships/memberships.repository'
 import { ORG_ROLES } from '../memberships/org-roles'
 import { OrgsService } from './orgs.service'
 import { OrgMembersService } from './org-members.service'
@@ -46,7 +46,7 @@ export class OrgsController {
   public constructor(
     private readonly orgs: OrgsService,
     private readonly members: OrgMembersService,
-    private readonly memberships: MembershipsService,
+    private readonly memberships: MembershipsRepository,
   ) {}
 
   @Post()

@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify'
 import type { ApiModule } from '../../infra/api-module'
+import { orgsConfig } from './orgs.config'
 import { PublicProfilesController } from './public-profiles.controller'
 import { OrgsController } from './orgs.controller'
 import { OrgDidsController } from './org-dids.controller'
@@ -22,6 +23,7 @@ import { ClientCredential } from './client-credential.entity'
  */
 export const orgsModule: ApiModule = {
   name: 'orgs',
+  config: orgsConfig,
   controllers: [PublicProfilesController, OrgsController, OrgDidsController, ClientCredentialsController],
   entities: [Organization, OrgDid, ClientCredential],
   counter: OrgsCounter,

@@ -1,9 +1,9 @@
 import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
-import type { FilterQuery } from '@mikro-orm/core'
+import { LockMode, type FilterQuery } from '@mikro-orm/core'
 import { Organization } from './organization.entity'
 import type { OrgRoleName } from '../memberships/org-role.entity'
-import { containsPattern } from './like-pattern'
+import { containsPattern } from '../../infra/db/like-pattern'
 
 export interface PageWindow {
   limit: number
@@ -40,6 +40,15 @@ export class OrgsRepository {
   public async countCreatedByLocked(userId: string): Promise<number> {
     await this.em.execute('select pg_advisory_xact_lock(hashtext(?))', [`orgs-created-by:${userId}`])
     return this.em.count(Organization, { createdBy: userId })
+  }
+
+  /**
+   * The organization lock: holds the organization row until the transaction ends, so that membership changes
+   * of one organization (invitations, role replacements, the primary DID) happen one at a time; null when it does
+   * not exist.
+   */
+  public lock(orgId: string): Promise<Organization | null> {
+    return this.em.findOne(Organization, { id: orgId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
   }
 
   public async findById(orgId: string): Promise<Organization | null> {

@@ -3,10 +3,13 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import { ConflictError, ForbiddenError, Logger, NotFoundError } from '@idplane/common'
 import type { Principal } from '../../infra/auth/token.service'
 import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { orgsConfig, type OrgsConfig } from './orgs.config'
 import { checkTargetUrl } from '../../infra/net/delivery-target'
 import { TOKENS } from '../../infra/tokens'
 import { pageOffset, toPage, type Page } from '../../infra/http/pagination'
 import { ModuleRegistry } from '../../infra/module-registry'
+import { MembershipsRepository } from '../memberships/memberships.repository'
 import { MembershipsService } from '../memberships/memberships.service'
 import { ORG_ROLE_NAMES, type OrgRole } from '../memberships/org-role.entity'
 import type { Organization } from './organization.entity'
@@ -31,15 +34,19 @@ export type OrgStore = Pick<OrgsRepository, keyof OrgsRepository>
 export class OrgsService {
   private readonly logger: Logger
 
+  private readonly settings: OrgsConfig
+
   public constructor(
     @inject(OrgsRepository) private readonly orgs: OrgStore,
     private readonly memberships: MembershipsService,
+    private readonly membershipsRepository: MembershipsRepository,
     private readonly modules: ModuleRegistry,
     logger: Logger,
     private readonly sessions: SessionRevocationsService,
     private readonly credentials: ClientCredentialsRepository,
     @inject(TOKENS.Config) private readonly config: Config,
   ) {
+    this.settings = sectionOf(config, orgsConfig)
     this.logger = logger.child({ component: 'orgs' })
   }
 
@@ -78,7 +85,7 @@ export class OrgsService {
             cityId: input.cityId ?? null,
             createdBy: userId,
           })
-          await this.memberships.grant(created.id, userId, [await this.memberships.definitionByName('owner')])
+          await this.memberships.grant(created.id, userId, [await this.membershipsRepository.definitionByName('owner')])
           return created
         })
         this.logger.info('Created Organization', { orgId: org.id, slug, userId })
@@ -104,7 +111,7 @@ export class OrgsService {
       { search: query.search, role: ORG_ROLE_NAMES.find((name) => name === query.role) },
       { limit: query.pageSize, offset: pageOffset(query) },
     )
-    const roles = await this.memberships.rolesOfUserIn(
+    const roles = await this.membershipsRepository.rolesOfUserIn(
       userId,
       orgs.map((org) => org.id),
     )
@@ -163,7 +170,7 @@ export class OrgsService {
 
   /** Organizations per user (LIMIT_ORGS_PER_USER; 0: none), counted under a per-user lock in the transaction. */
   private async checkOrgQuota(userId: string): Promise<void> {
-    const limit = this.config.quotas.orgsPerUser
+    const limit = this.settings.orgsPerUser
     if (limit === 0) return
     if ((await this.orgs.countCreatedByLocked(userId)) >= limit) {
       throw new ConflictError(`You have created ${limit} organizations, the most one user may create; delete one first`)

@@ -12,8 +12,8 @@ import {
   QueryParams,
 } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
-import { created, ok } from '../../infra/http/envelope'
-import { toPage } from '../../infra/http/pagination'
+import { created, ok, type Envelope } from '../../infra/http/envelope'
+import { toPage, type Page } from '../../infra/http/pagination'
 import { ResponseData } from '../../infra/http/response-doc'
 import { arrayOf, pageOf } from '../../infra/http/data-schema'
 import { ORG_ROLES } from '../memberships/org-roles'
@@ -25,6 +25,11 @@ import {
   PROOF_DETAIL_SCHEMA,
   PROOF_SCHEMA,
   VERIFIED_PROOF_SCHEMA,
+  type DeletedProofsResponse,
+  type OobProofResponse,
+  type ProofDetailResponse,
+  type ProofResponse,
+  type VerifiedProofResponse,
 } from './dto/proof.response'
 import { OobProofRequestDto, RequestProofDto, RequestProofV2Dto, RequestTypeQuery } from './dto/request-proof.dto'
 import { ProofsService } from './proofs.service'
@@ -58,7 +63,7 @@ export class ProofsController {
     @Param('orgId') orgId: string,
     @QueryParams() query: RequestTypeQuery,
     @Body({ required: true }) body: RequestProofDto,
-  ) {
+  ): Promise<Envelope<ProofResponse>> {
     return created(await this.proofs.request(orgId, query.requestType, body), 'Proof requested')
   }
 
@@ -73,7 +78,7 @@ export class ProofsController {
     @Param('orgId') orgId: string,
     @QueryParams() query: RequestTypeQuery,
     @Body({ required: true }) body: OobProofRequestDto,
-  ) {
+  ): Promise<Envelope<OobProofResponse[]>> {
     return created(await this.proofs.requestOutOfBand(orgId, query.requestType, body), 'Out-of-band proof requested')
   }
 
@@ -82,7 +87,7 @@ export class ProofsController {
   @Authorized(PROOF_ROLES.verifiers)
   @OpenAPI({ summary: 'Verify the presentation received for a proof request; isVerified tells the result' })
   @ResponseData(PROOF_SCHEMA, { errors: AGENT_ERRORS })
-  async verify(@Params() params: OrgProofParams) {
+  async verify(@Params() params: OrgProofParams): Promise<Envelope<ProofResponse>> {
     return created(await this.proofs.verify(params.orgId, params.proofId), 'Proof verified')
   }
 
@@ -90,7 +95,10 @@ export class ProofsController {
   @Authorized(PROOF_ROLES.readers)
   @OpenAPI({ summary: "The organization's proof records, paginated; search and sort" })
   @ResponseData(pageOf(PROOF_SCHEMA))
-  async list(@Param('orgId') orgId: string, @QueryParams() query: ListProofsQuery) {
+  async list(
+    @Param('orgId') orgId: string,
+    @QueryParams() query: ListProofsQuery,
+  ): Promise<Envelope<Page<ProofResponse>>> {
     const [items, total] = await this.proofs.list(orgId, query)
     return ok(toPage(items, total, query), 'Proof records fetched')
   }
@@ -99,7 +107,7 @@ export class ProofsController {
   @Authorized(PROOF_ROLES.readers)
   @OpenAPI({ summary: 'One proof record with the request and the submitted presentation' })
   @ResponseData(PROOF_DETAIL_SCHEMA, { errors: [502] })
-  async get(@Params() params: OrgProofParams) {
+  async get(@Params() params: OrgProofParams): Promise<Envelope<ProofDetailResponse>> {
     return ok(await this.proofs.get(params.orgId, params.proofId), 'Proof record fetched')
   }
 
@@ -107,7 +115,7 @@ export class ProofsController {
   @Authorized(PROOF_ROLES.readers)
   @OpenAPI({ summary: 'The revealed values of a proof and its verification status' })
   @ResponseData(VERIFIED_PROOF_SCHEMA, { errors: [502] })
-  async verified(@Params() params: OrgProofParams) {
+  async verified(@Params() params: OrgProofParams): Promise<Envelope<VerifiedProofResponse>> {
     return ok(await this.proofs.verified(params.orgId, params.proofId), 'Verified proof fetched')
   }
 
@@ -115,7 +123,7 @@ export class ProofsController {
   @Authorized(PROOF_ROLES.owner)
   @OpenAPI({ summary: "Delete every verification record of the organization, the platform's and the agent's" })
   @ResponseData(DELETED_PROOFS_SCHEMA, { errors: [409, 502] })
-  async deleteAll(@Param('orgId') orgId: string) {
+  async deleteAll(@Param('orgId') orgId: string): Promise<Envelope<DeletedProofsResponse>> {
     return ok({ deletedRecords: await this.proofs.deleteAll(orgId) }, 'Verification records deleted')
   }
 }
@@ -138,7 +146,7 @@ export class ProofsV2Controller {
     @Param('orgId') orgId: string,
     @QueryParams() query: RequestTypeQuery,
     @Body({ required: true }) body: RequestProofV2Dto,
-  ) {
+  ): Promise<Envelope<ProofResponse[]>> {
     return created(await this.proofs.requestMany(orgId, query.requestType, body), 'Proofs requested')
   }
 }

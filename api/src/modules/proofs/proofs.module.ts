@@ -1,10 +1,11 @@
 import { ContainerModule } from 'inversify'
 import { Registry, type RegistryContentType } from 'prom-client'
 import type { ApiModule } from '../../infra/api-module'
+import { proofsConfig } from './proofs.config'
 import { ProofEventsHandler } from './proof-events.handler'
 import { ProofMetrics } from './proof-metrics'
-import { ProofRecord } from './proof-record.entity'
-import { ProofRecordsRepository } from './proof-records.repository'
+import { ProofRecord } from './proof.entity'
+import { ProofsRepository } from './proofs.repository'
 import { ProofsController, ProofsV2Controller } from './proofs.controller'
 import { ProofsService } from './proofs.service'
 
@@ -14,11 +15,12 @@ import { ProofsService } from './proofs.service'
  */
 export const proofsModule: ApiModule = {
   name: 'proofs',
+  config: proofsConfig,
   controllers: [ProofsController, ProofsV2Controller],
   entities: [ProofRecord],
   agentEventHandlers: [{ kind: 'proof', handler: ProofEventsHandler }],
   bindings: new ContainerModule(({ bind }) => {
-    bind(ProofRecordsRepository).toSelf().inSingletonScope()
+    bind(ProofsRepository).toSelf().inSingletonScope()
     bind(ProofsService).toSelf().inSingletonScope()
     bind(ProofEventsHandler).toSelf().inSingletonScope()
     bind(ProofMetrics)

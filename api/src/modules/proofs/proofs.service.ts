@@ -12,6 +12,9 @@ import { EntityManager } from '@mikro-orm/postgresql'
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { AgentClient } from '../../agent-client/agent-client'
 import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { connectionsConfig, type ConnectionsConfig } from '../connections/connections.config'
+import { proofsConfig, type ProofsConfig } from './proofs.config'
 import { escapeHtml } from '../../infra/http/escape-html'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { ModuleRegistry } from '../../infra/module-registry'
@@ -38,9 +41,9 @@ import type {
 import { indyRequestFromAttributes, indyRequestFromJson } from './indy-proof-request'
 import { anonCredsProofView, verificationStatusOf } from './verified-proof'
 import { ProofMetrics } from './proof-metrics'
-import type { ProofRecord } from './proof-record.entity'
-import { ProofRecordsRepository, type ProofFields } from './proof-records.repository'
-import { proofTransition } from './proof-states'
+import type { ProofRecord } from './proof.entity'
+import { ProofsRepository, type ProofFields } from './proofs.repository'
+import { proofTransition } from './proof.states'
 
 /** The platform event announcing each new state of a proof record (docs/api-usage.md, "Events"). */
 export const PROOF_STATE_CHANGED = 'proof.state-changed'
@@ -61,17 +64,20 @@ type AgentProofFormat =
 export class ProofsService {
   private readonly logger: Logger
 
+  private readonly limits: ProofsConfig & ConnectionsConfig
+
   public constructor(
-    private readonly records: ProofRecordsRepository,
+    private readonly records: ProofsRepository,
     private readonly agents: AgentClients,
     private readonly modules: ModuleRegistry,
     private readonly shortUrls: ShortUrls,
     private readonly outbox: MailOutbox,
     private readonly metrics: ProofMetrics,
     private readonly em: EntityManager,
-    @inject(TOKENS.Config) private readonly config: Config,
+    @inject(TOKENS.Config) config: Config,
     logger: Logger,
   ) {
+    this.limits = { ...sectionOf(config, proofsConfig), ...sectionOf(config, connectionsConfig) }
     this.logger = logger.child({ component: 'proofs' })
   }
 
@@ -89,7 +95,7 @@ export class ProofsService {
    * agent refuses one, the records of those already sent are kept and the error is answered, naming the connection.
    */
   public async requestMany(orgId: string, requestType: RequestType, body: RequestProofV2Dto): Promise<ProofResponse[]> {
-    const limit = this.config.limits.proofRequestConnections
+    const limit = this.limits.proofRequestConnections
     if (body.connectionId.length > limit) {
       throw new InvalidInputError(`connectionId holds at most ${limit} connection ids (PROOF_REQ_CONN_LIMIT)`, [
         { field: 'connectionId', message: `must hold 1 to ${limit} connection ids` },
@@ -128,7 +134,7 @@ export class ProofsService {
     body: OobProofRequestDto,
   ): Promise<OobProofResponse[]> {
     const emails = body.emailId ? [...new Set(body.emailId.map((address) => address.toLowerCase()))] : undefined
-    const limit = this.config.limits.oobBatchSize
+    const limit = this.limits.oobBatchSize
     if (emails && emails.length > limit) {
       throw new InvalidInputError(`emailId holds at most ${limit} addresses (OOB_BATCH_SIZE)`, [
         { field: 'emailId', message: `must hold 1 to ${limit} addresses` },
@@ -247,7 +253,7 @@ export class ProofsService {
 
   /**
    * Applies one agent `proof` event (ProofEventsHandler), in the transaction that stores the event: idempotent,
-   * and a late or repeated event never moves the record backwards (proof-states.ts).
+   * and a late or repeated event never moves the record backwards (proof.states.ts).
    */
   public async applyAgentEvent(orgId: string, record: Record<string, unknown>, occurredAt: string): Promise<void> {
     const fields = fieldsOf(record, occurredAt)

@@ -1,16 +1,14 @@
 import { injectable } from 'inversify'
 import { Authorized, Body, Get, HttpCode, JsonController, Param, Params, Post, QueryParams } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
-import { created, ok } from '../../infra/http/envelope'
-import { toPage } from '../../infra/http/pagination'
+import { created, ok, type Envelope } from '../../infra/http/envelope'
+import { toPage, type Page } from '../../infra/http/pagination'
 import { ResponseData } from '../../infra/http/response-doc'
 import { pageOf } from '../../infra/http/data-schema'
 import { CurrentOrgCaller, type OrgCaller } from '../memberships/org-caller.decorator'
 import { ORG_ROLES } from '../memberships/org-roles'
 import { CreateSchemaDto } from './dto/create-schema.dto'
-import { CredDefsService } from '../cred-defs/cred-defs.service'
-import { CRED_DEF_SCHEMA, toCredDefResponse } from '../cred-defs/dto/cred-def.response'
-import { ListSchemaCredDefsQuery, ListSchemasQuery } from './dto/list-schemas.query'
+import { ListSchemasQuery } from './dto/list-schemas.query'
 import { SchemaPathParams } from './dto/schema-path.params'
 import {
   SCHEMA_READ_SCHEMA,
@@ -18,6 +16,8 @@ import {
   toSchemaDetailResponse,
   toSchemaReadResponse,
   toSchemaResponse,
+  type SchemaReadResponse,
+  type SchemaResponse,
 } from './dto/schema.response'
 import type { CredentialSchema } from './credential-schema.entity'
 import { SchemasService } from './schemas.service'
@@ -26,10 +26,7 @@ import { SchemasService } from './schemas.service'
 @JsonController('/v1/orgs/:orgId/schemas')
 @OpenAPI({ tags: ['Schemas'] })
 export class SchemasController {
-  public constructor(
-    private readonly schemas: SchemasService,
-    private readonly definitions: CredDefsService,
-  ) {}
+  public constructor(private readonly schemas: SchemasService) {}
 
   @Post()
   @HttpCode(201)
@@ -45,7 +42,7 @@ export class SchemasController {
     @Param('orgId') orgId: string,
     @CurrentOrgCaller() caller: OrgCaller,
     @Body({ required: true }) body: CreateSchemaDto,
-  ) {
+  ): Promise<Envelope<SchemaResponse>> {
     const schema = await this.schemas.create(orgId, caller, body)
     return created(toSchemaResponse(schema, this.schemas.ledgerIdOf(schema)), 'Schema created')
   }
@@ -54,7 +51,10 @@ export class SchemasController {
   @Authorized(ORG_ROLES.members)
   @OpenAPI({ summary: "The organization's schemas of both types, paginated; searchByText matches names" })
   @ResponseData(pageOf(SCHEMA_SCHEMA))
-  async list(@Param('orgId') orgId: string, @QueryParams() query: ListSchemasQuery) {
+  async list(
+    @Param('orgId') orgId: string,
+    @QueryParams() query: ListSchemasQuery,
+  ): Promise<Envelope<Page<SchemaResponse>>> {
     const [schemas, total] = await this.schemas.list(orgId, query)
     const items = schemas.map((schema) => toSchemaResponse(schema, this.schemas.ledgerIdOf(schema)))
     return ok(toPage(items, total, query), 'Schemas fetched')
@@ -69,44 +69,12 @@ export class SchemasController {
       'public URL (schemaLedgerId of a JSON schema): the record with its JSON Schema',
   })
   @ResponseData(SCHEMA_READ_SCHEMA, { errors: [502] })
-  async get(@Params() params: SchemaPathParams) {
+  async get(@Params() params: SchemaPathParams): Promise<Envelope<SchemaReadResponse>> {
     const reference = await this.schemas.reference(params.orgId, params.schemaId)
     if (reference.kind === 'record') return ok(this.detailOf(reference.schema), 'Schema fetched')
     const ledger = await this.schemas.ledgerSchema(params.orgId, reference.schemaId)
     const record = await this.schemas.recordOfLedgerId(params.orgId, reference.schemaId)
     return ok(toSchemaReadResponse(ledger, record ? this.detailOf(record) : undefined), 'Schema fetched')
-  }
-
-  @Get('/:schemaId/cred-defs')
-  @Authorized(ORG_ROLES.members)
-  @OpenAPI({
-    summary:
-      "The organization's credential definitions of the schema (ledger id or record id); always empty for JSON " +
-      'schemas (definitions are INDY); 404 for a ledger id on no ledger',
-  })
-  @ResponseData(pageOf(CRED_DEF_SCHEMA), { errors: [502] })
-  async credDefs(@Params() params: SchemaPathParams, @QueryParams() query: ListSchemaCredDefsQuery) {
-    const reference = await this.schemas.reference(params.orgId, params.schemaId)
-    let schemaLedgerId: string
-    if (reference.kind === 'record') {
-      if (reference.schema.type !== 'INDY' || !reference.schema.ledgerId)
-        return ok(toPage([], 0, query), 'Credential definitions fetched')
-      schemaLedgerId = reference.schema.ledgerId
-    } else {
-      schemaLedgerId = reference.schemaId
-      // Not one of ours: 404 unless the ledger has it.
-      if (!(await this.schemas.recordOfLedgerId(params.orgId, schemaLedgerId)))
-        await this.schemas.ledgerSchema(params.orgId, schemaLedgerId)
-    }
-    const [definitions, total] = await this.definitions.list(params.orgId, {
-      pageNumber: query.pageNumber,
-      pageSize: query.pageSize,
-      searchByText: query.searchByText,
-      sortField: query.sortField,
-      sortBy: query.sortBy,
-      schemaLedgerId,
-    })
-    return ok(toPage(definitions.map(toCredDefResponse), total, query), 'Credential definitions fetched')
   }
 
   private detailOf(schema: CredentialSchema) {

@@ -148,6 +148,22 @@ export class SchemasService {
     return this.schemas.findByLedgerId(orgId, schemaId)
   }
 
+  /**
+   * The ledger id of the INDY schema `schemaId` names (record id, public URL or ledger id), for listing its credential
+   * definitions; null for a schema of the organization with none (a JSON schema: definitions are INDY).
+   * @throws NotFoundError when the organization has no such record, or a ledger id of neither the organization
+   *   nor any ledger its agent reads
+   */
+  public async indyLedgerIdOf(orgId: string, schemaId: string): Promise<string | null> {
+    const reference = await this.reference(orgId, schemaId)
+    if (reference.kind === 'record') {
+      return reference.schema.type === 'INDY' && reference.schema.ledgerId ? reference.schema.ledgerId : null
+    }
+    // Not one of ours: 404 unless the ledger has it.
+    if (!(await this.recordOfLedgerId(orgId, reference.schemaId))) await this.ledgerSchema(orgId, reference.schemaId)
+    return reference.schemaId
+  }
+
   /** The `schemaLedgerId` of a schema: the ledger id (INDY) or the public URL (JSON). */
   public ledgerIdOf(schema: CredentialSchema): string {
     return schema.ledgerId ?? this.urls.urlOf(schema.id)

@@ -70,7 +70,10 @@ const REQUEST_PROPERTIES = {
   completedAt: nullable(dateTime),
 }
 
-export const EXECUTION_SCHEMA = object<BulkRequestView & { queuedNow: number }>('BulkExecution', {
+/** What `POST /:requestId/bulk` answers: the request with how many rows this call queued. */
+export type BulkExecution = BulkRequestView & { queuedNow: number }
+
+export const EXECUTION_SCHEMA = object<BulkExecution>('BulkExecution', {
   ...REQUEST_PROPERTIES,
   queuedNow: integer,
 })

@@ -3,10 +3,10 @@ import type { Ecosystem } from '../ecosystem.entity'
 import {
   ECOSYSTEM_ORG_ROLES,
   ECOSYSTEM_ORG_STATUSES,
-  type EcosystemOrg,
+  type EcosystemMembership,
   type EcosystemOrgRole,
   type EcosystemOrgStatus,
-} from '../ecosystem-org.entity'
+} from '../ecosystem-membership.entity'
 
 /** An ecosystem as the API shows it (spec: Ecosystem; stored fields beyond the create fields are ours). */
 export interface EcosystemResponse {
@@ -63,7 +63,7 @@ export function toEcosystemResponse(ecosystem: Ecosystem): EcosystemResponse {
 }
 
 /** The row with its ecosystem and organization loaded. */
-export function toMembershipResponse(row: EcosystemOrg): EcosystemMembershipResponse {
+export function toMembershipResponse(row: EcosystemMembership): EcosystemMembershipResponse {
   return {
     id: row.id,
     ecosystemId: row.ecosystem.id,

@@ -1,6 +1,6 @@
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator'
 import { PageQuery } from '../../../infra/http/pagination'
-import type { ProofSortField } from '../proof-records.repository'
+import type { ProofSortField } from '../proofs.repository'
 
 export const PROOF_SORT_FIELDS: readonly ProofSortField[] = [
   'createDateTime',

@@ -10,7 +10,7 @@ import {
   unchecked,
   uuid,
 } from '../../../infra/http/data-schema'
-import type { ProofRecord } from '../proof-record.entity'
+import type { ProofRecord } from '../proof.entity'
 
 /** A proof record as the API shows it (spec: Proof record, plus the fields docs/decisions.md "Proofs" lists). */
 export interface ProofResponse {

@@ -1,0 +1,66 @@
+import { injectable } from 'inversify'
+import {
+  Authorized,
+  Body,
+  CurrentUser,
+  Get,
+  HttpCode,
+  JsonController,
+  Params,
+  Post,
+  QueryParams,
+} from 'routing-controllers'
+import { OpenAPI } from 'routing-controllers-openapi'
+import type { Principal } from '../../../infra/auth/token.service'
+import { arrayOf } from '../../../infra/http/data-schema'
+import { created, ok, type Envelope } from '../../../infra/http/envelope'
+import { ResponseData } from '../../../infra/http/response-doc'
+import type { CredentialRecordJson } from '@idplane/common/agent-contract/admin-api'
+import { AcceptOfferDto, CredentialRecordIdParams, WalletCredentialsQuery } from '../dto/wallet.dto'
+import { WALLET_CREDENTIAL_SCHEMA } from '../dto/wallet.response'
+import { WalletCredentialsService } from './wallet-credentials.service'
+
+/**
+ * Spec: Cloud wallet, credentials. Every route needs a signed-in user (an organization client gets 403) and acts on the
+ * caller's own tenant only; 409 while no base wallet is configured, 404 before the caller created a wallet.
+ */
+@injectable()
+@JsonController('/v1')
+@OpenAPI({ tags: ['Cloud wallet'] })
+export class WalletCredentialsController {
+  public constructor(private readonly walletCredentials: WalletCredentialsService) {}
+
+  @Get('/credential')
+  @Authorized()
+  @OpenAPI({ summary: "The cloud wallet's credential records, filtered" })
+  @ResponseData(arrayOf(WALLET_CREDENTIAL_SCHEMA), { errors: [403, 404, 409, 502, 503] })
+  async credentials(
+    @CurrentUser({ required: true }) principal: Principal,
+    @QueryParams() query: WalletCredentialsQuery,
+  ): Promise<Envelope<CredentialRecordJson[]>> {
+    return ok(await this.walletCredentials.list(principal, query), 'Credentials fetched')
+  }
+
+  @Get('/credential/:credentialRecordId')
+  @Authorized()
+  @OpenAPI({ summary: 'One credential record of the cloud wallet' })
+  @ResponseData(WALLET_CREDENTIAL_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  async credential(
+    @CurrentUser({ required: true }) principal: Principal,
+    @Params() params: CredentialRecordIdParams,
+  ): Promise<Envelope<CredentialRecordJson>> {
+    return ok(await this.walletCredentials.get(principal, params.credentialRecordId), 'Credential fetched')
+  }
+
+  @Post('/accept-offer')
+  @HttpCode(201)
+  @Authorized()
+  @OpenAPI({ summary: 'Accept a credential offer the cloud wallet received' })
+  @ResponseData(WALLET_CREDENTIAL_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  async acceptOffer(
+    @CurrentUser({ required: true }) principal: Principal,
+    @Body({ required: true }) body: AcceptOfferDto,
+  ): Promise<Envelope<CredentialRecordJson>> {
+    return created(await this.walletCredentials.acceptOffer(principal, body), 'Offer accepted')
+  }
+}

@@ -1,0 +1,79 @@
+import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy'
+import { type Opt } from '@mikro-orm/core'
+import { BaseEntity } from '../../infra/db/base.entity'
+import { Organization } from '../orgs/organization.entity'
+
+/** Credential formats of the spec's `credentialType`: INDY (AnonCreds) and JSONLD (W3C). */
+export const CREDENTIAL_TYPES = ['INDY', 'JSONLD'] as const
+export type CredentialType = (typeof CREDENTIAL_TYPES)[number]
+
+/** What the platform keeps of the offered credential: enough to recognise it in a list, no attribute values. */
+export interface CredentialSummary {
+  /** The credential's `type` values, `VerifiableCredential` first as written. */
+  types: string[]
+  issuer: string | null
+  /** Names of the `credentialSubject` claims (values stay in the agent's wallet and the holder's). */
+  attributeNames: string[]
+}
+
+/**
+ * One credential exchange of the organization's agent (spec: Credential issuance record), kept up to date from
+ * the agent's `credential` events (credential-events.handler.ts). `credentialRecordId` is the agent's exchange
+ * record id, which the API shows as the record's `id`.
+ */
+@Entity({ tableName: 'issuance_records' })
+@Unique({ properties: ['organization', 'credentialRecordId'] })
+@Index({ properties: ['organization', 'createdAt'] })
+export class CredentialRecord extends BaseEntity {
+  @ManyToOne(() => Organization, { deleteRule: 'cascade' })
+  organization!: Organization
+
+  @Property({ type: 'string', length: 100 })
+  credentialRecordId!: string
+
+  @Property({ type: 'string', length: 40 })
+  state!: string
+
+  /** `issuer` for offers this platform made; `holder` when the organization's agent received one. */
+  @Property({ type: 'string', length: 20 })
+  role: Opt<string> = 'issuer'
+
+  @Property({ type: 'string', length: 100, nullable: true })
+  connectionId?: string | null
+
+  @Property({ type: 'string', length: 100, nullable: true })
+  threadId?: string | null
+
+  @Property({ type: 'string', length: 10, nullable: true })
+  protocolVersion?: string | null
+
+  @Property({ type: 'string', length: 10 })
+  credentialType: Opt<CredentialType> = 'JSONLD'
+
+  /** INDY only; always null for JSON-LD credentials. */
+  @Property({ type: 'string', length: 300, nullable: true })
+  credentialDefinitionId?: string | null
+
+  /** JSON-LD: the `credentialSchema.id` the credential names, when it names one. */
+  @Property({ type: 'string', length: 2000, nullable: true })
+  schemaId?: string | null
+
+  @Property({ type: 'json', columnType: 'jsonb', nullable: true })
+  credentialSummary?: CredentialSummary | null
+
+  /** The out-of-band invitation that carried the offer (OOB and e-mail offers). */
+  @Property({ type: 'string', length: 100, nullable: true })
+  outOfBandId?: string | null
+
+  /** The address an e-mail offer went to. */
+  @Property({ type: 'string', length: 320, nullable: true })
+  emailId?: string | null
+
+  /** Why the exchange ended in `abandoned` or `declined` (the agent's or the holder's problem report). */
+  @Property({ type: 'text', nullable: true })
+  errorMessage?: string | null
+
+  /** The agent record's own `updatedAt` (or the event's time) of the last state applied: the ordering key. */
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  agentUpdatedAt!: Date
+}

@@ -1,0 +1,77 @@
+import { injectable } from 'inversify'
+import {
+  Authorized,
+  Body,
+  CurrentUser,
+  Delete,
+  Get,
+  JsonController,
+  Put,
+  QueryParams,
+  UseBefore,
+} from 'routing-controllers'
+import { OpenAPI } from 'routing-controllers-openapi'
+import type { Principal } from '../../infra/auth/token.service'
+import { messageOnly, pageOf } from '../../infra/http/data-schema'
+import { done, ok, type Envelope } from '../../infra/http/envelope'
+import { pageOffset, toPage, type Page } from '../../infra/http/pagination'
+import { ResponseData } from '../../infra/http/response-doc'
+import {
+  ECOSYSTEM_MEMBERSHIP_SCHEMA,
+  ECOSYSTEM_MEMBERSHIPS_SCHEMA,
+  toMembershipResponse,
+  type EcosystemMembershipResponse,
+} from '../ecosystems/dto/ecosystem.response'
+import { EcosystemFeatureGate } from '../ecosystems/ecosystem-feature.gate'
+import { EcosystemMembersDto, ListMembersQuery, MemberStatusQuery } from './dto/ecosystem-members.dto'
+import { EcosystemMembersService } from './ecosystem-members.service'
+
+/**
+ * Ecosystem members (spec: Endpoints, Ecosystems). Every route needs a token; the ecosystem roles are checked by the
+ * service (EcosystemAccess), since the organization of a route is in its query, its body or its ecosystem.
+ */
+@injectable()
+@JsonController('/v1/ecosystem')
+@UseBefore(EcosystemFeatureGate)
+@OpenAPI({ tags: ['Ecosystems'] })
+export class EcosystemMembersController {
+  public constructor(private readonly members: EcosystemMembersService) {}
+
+  @Get('/members')
+  @Authorized()
+  @OpenAPI({ summary: 'Every organization of the ecosystem with its role and status (ecosystem lead)' })
+  @ResponseData(pageOf(ECOSYSTEM_MEMBERSHIP_SCHEMA), { errors: [403, 404] })
+  async listMembers(
+    @CurrentUser({ required: true }) principal: Principal,
+    @QueryParams() query: ListMembersQuery,
+  ): Promise<Envelope<Page<EcosystemMembershipResponse>>> {
+    const window = { limit: query.pageSize, offset: pageOffset(query) }
+    const [rows, total] = await this.members.list(principal, query.ecosystemId, window)
+    return ok(toPage(rows.map(toMembershipResponse), total, query), 'Ecosystem members fetched')
+  }
+
+  @Delete('/member')
+  @Authorized()
+  @OpenAPI({ summary: 'Remove organizations from the ecosystem, all or none (ecosystem lead)' })
+  @ResponseData(messageOnly, { errors: [403, 404, 409] })
+  async removeMembers(
+    @CurrentUser({ required: true }) principal: Principal,
+    @Body({ required: true }) body: EcosystemMembersDto,
+  ): Promise<Envelope<never>> {
+    const removed = await this.members.remove(principal, body.ecosystemId, body.orgIds)
+    return done(`${removed} organization${removed === 1 ? '' : 's'} removed from the ecosystem`)
+  }
+
+  @Put('/member/status')
+  @Authorized()
+  @OpenAPI({ summary: 'Set the status of organizations of the ecosystem, all or none (ecosystem lead)' })
+  @ResponseData(ECOSYSTEM_MEMBERSHIPS_SCHEMA, { errors: [403, 404, 409] })
+  async setMemberStatus(
+    @CurrentUser({ required: true }) principal: Principal,
+    @QueryParams() query: MemberStatusQuery,
+    @Body({ required: true }) body: EcosystemMembersDto,
+  ): Promise<Envelope<EcosystemMembershipResponse[]>> {
+    const rows = await this.members.setStatus(principal, body.ecosystemId, body.orgIds, query.status)
+    return ok(rows.map(toMembershipResponse), 'Member status updated')
+  }
+}

@@ -1,0 +1,29 @@
+import { injectable } from 'inversify'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { EcosystemMembership } from '../ecosystems/ecosystem-membership.entity'
+import type { PageWindow } from '../ecosystems/ecosystems.repository'
+
+/** The organizations of an ecosystem (its EcosystemMembership rows, the lead's included), as its lead manages them. */
+@injectable()
+export class EcosystemMembersRepository {
+  public constructor(private readonly em: EntityManager) {}
+
+  /** Every organization of the ecosystem: the lead first, then members in the order they were invited. */
+  public list(ecosystemId: string, window: PageWindow): Promise<[EcosystemMembership[], number]> {
+    return this.em.findAndCount(
+      EcosystemMembership,
+      { ecosystem: ecosystemId },
+      {
+        populate: ['ecosystem', 'organization'],
+        orderBy: { role: 'asc', createdAt: 'asc', id: 'asc' },
+        limit: window.limit,
+        offset: window.offset,
+      },
+    )
+  }
+
+  public async remove(rows: readonly EcosystemMembership[]): Promise<void> {
+    for (const row of rows) this.em.remove(row)
+    await this.em.flush()
+  }
+}

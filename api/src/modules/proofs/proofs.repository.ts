@@ -1,0 +1,132 @@
+import { injectable } from 'inversify'
+import { LockMode, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { pageOffset } from '../../infra/http/pagination'
+import { containsPattern } from '../../infra/db/like-pattern'
+import { ProofRecord } from './proof.entity'
+
+export type ProofSortField = 'createDateTime' | 'updateDateTime' | 'state' | 'connectionId'
+
+export interface ProofPageQuery {
+  pageNumber: number
+  pageSize: number
+  searchByText?: string
+  sortField: ProofSortField
+  sortBy: 'ASC' | 'DESC'
+}
+
+const SORT_COLUMNS: Record<ProofSortField, keyof ProofRecord> = {
+  createDateTime: 'createdAt',
+  updateDateTime: 'updatedAt',
+  state: 'state',
+  connectionId: 'connectionId',
+}
+
+/** What the platform stores of an agent's proof exchange record. */
+export interface ProofFields {
+  id: string
+  state: string
+  role: string
+  connectionId: string | null
+  threadId: string
+  protocolVersion: string
+  isVerified: boolean | null
+  errorMessage: string | null
+  createdAt: Date
+  agentUpdatedAt: Date
+}
+
+/** Proof records of organizations; every lookup takes the organization first. */
+@injectable()
+export class ProofsRepository {
+  public constructor(private readonly em: EntityManager) {}
+
+  /** Runs `work` in one transaction (or the caller's); this repository's calls inside it join it. */
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return this.em.transactional(() => work())
+  }
+
+  /**
+   * The organization's record with this id, locked until the transaction ends; inserted first (in `request-sent`'s
+   * place, the given fields) when absent, so that an agent event and the creating request racing for one record
+   * both find it. `isNew` tells whether this call inserted it.
+   * @returns null when the id belongs to another organization's record
+   */
+  public async lockOrInsert(
+    orgId: string,
+    fields: ProofFields,
+    extra: { outOfBandId?: string | null; requestType?: string | null },
+  ): Promise<{ record: ProofRecord; isNew: boolean } | null> {
+    const now = new Date()
+    const inserted = await this.em.execute<{ id: string }[]>(
+      `insert into proof_records (id, created_at, updated_at, organization_id, state, role, connection_id, thread_id,
+         protocol_version, is_verified, error_message, out_of_band_id, request_type, agent_updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       on conflict (id) do nothing returning id`,
+      [
+        fields.id,
+        fields.createdAt,
+        now,
+        orgId,
+        fields.state,
+        fields.role,
+        fields.connectionId,
+        fields.threadId,
+        fields.protocolVersion,
+        fields.isVerified,
+        fields.errorMessage,
+        extra.outOfBandId ?? null,
+        extra.requestType ?? null,
+        fields.agentUpdatedAt,
+      ],
+    )
+    const record = await this.em.findOne(
+      ProofRecord,
+      { id: fields.id, organization: orgId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    )
+    return record ? { record, isNew: inserted.length > 0 } : null
+  }
+
+  public async flush(): Promise<void> {
+    await this.em.flush()
+  }
+
+  public findForOrg(orgId: string, proofId: string): Promise<ProofRecord | null> {
+    return this.em.findOne(ProofRecord, { id: proofId, organization: orgId })
+  }
+
+  /** A page of the organization's records; `searchByText` matches state, connection, thread and error. */
+  public listForOrg(orgId: string, query: ProofPageQuery): Promise<[ProofRecord[], number]> {
+    const where: FilterQuery<ProofRecord> = { organization: orgId }
+    if (query.searchByText) {
+      const pattern = containsPattern(query.searchByText)
+      where.$or = [
+        { state: { $ilike: pattern } },
+        { connectionId: { $ilike: pattern } },
+        { threadId: { $ilike: pattern } },
+        { errorMessage: { $ilike: pattern } },
+      ]
+    }
+    const direction = query.sortBy === 'ASC' ? 'asc' : 'desc'
+    const orderBy = { [SORT_COLUMNS[query.sortField]]: direction, id: 'asc' } as QueryOrderMap<ProofRecord>
+    return this.em.findAndCount(ProofRecord, where, {
+      orderBy,
+      limit: query.pageSize,
+      offset: pageOffset(query),
+    })
+  }
+
+  /** Deletes every record of the organization; the number deleted. */
+  public deleteAllForOrg(orgId: string): Promise<number> {
+    return this.em.nativeDelete(ProofRecord, { organization: orgId })
+  }
+
+  public async countByState(orgId: string): Promise<Record<string, number>> {
+    const rows = await this.em.execute<{ state: string; count: string | number }[]>(
+      'select state, count(*) as count from proof_records where organization_id = ? group by state',
+      [orgId],
+    )
+    return Object.fromEntries(rows.map((row) => [row.state, Number(row.count)]))
+  }
+}
