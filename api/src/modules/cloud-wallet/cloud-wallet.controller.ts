@@ -53,6 +53,7 @@ import {
   WALLET_CONNECTION_SCHEMA,
   WALLET_CREATED_DID_SCHEMA,
   WALLET_CREDENTIAL_SCHEMA,
+  WALLET_FORMAT_DATA_SCHEMA,
   WALLET_DID_SCHEMA,
   WALLET_INVITATION_SCHEMA,
   WALLET_PROOF_SCHEMA,
@@ -167,6 +168,17 @@ export class CloudWalletController {
     return ok(await this.wallets.credential(principal, params.credentialRecordId), 'Credential fetched')
   }
 
+  @Get('/credential/:credentialRecordId/format-data')
+  @Authorized()
+  @OpenAPI({ summary: 'What a credential offer of the cloud wallet holds (or the credential issued), by format' })
+  @ResponseData(WALLET_FORMAT_DATA_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  async credentialFormatData(
+    @CurrentUser({ required: true }) principal: Principal,
+    @Params() params: CredentialRecordIdParams,
+  ): Promise<Envelope<Record<string, unknown>>> {
+    return ok(await this.wallets.credentialFormatData(principal, params.credentialRecordId), 'Format data fetched')
+  }
+
   @Post('/accept-offer')
   @HttpCode(201)
   @Authorized()
@@ -199,6 +211,17 @@ export class CloudWalletController {
     @Params() params: ProofRecordIdParams,
   ): Promise<Envelope<ProofRecordJson>> {
     return ok(await this.wallets.proof(principal, params.proofRecordId), 'Proof fetched')
+  }
+
+  @Get('/proofs/:proofRecordId/format-data')
+  @Authorized()
+  @OpenAPI({ summary: 'What a proof request of the cloud wallet asks for (and what was presented), by format' })
+  @ResponseData(WALLET_FORMAT_DATA_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  async proofFormatData(
+    @CurrentUser({ required: true }) principal: Principal,
+    @Params() params: ProofRecordIdParams,
+  ): Promise<Envelope<Record<string, unknown>>> {
+    return ok(await this.wallets.proofFormatData(principal, params.proofRecordId), 'Format data fetched')
   }
 
   @Post('/proofs/accept-request')

@@ -187,6 +187,14 @@ export class CloudWalletsService {
     )
   }
 
+  /** What the offer (or the issued credential) holds, by format; read from the wallet's agent. */
+  public async credentialFormatData(
+    principal: Principal,
+    credentialRecordId: string,
+  ): Promise<Record<string, unknown>> {
+    return (await this.tenantOf(principal)).getCredentialFormData(credentialRecordId)
+  }
+
   public async acceptOffer(principal: Principal, body: AcceptOfferDto): Promise<CredentialRecordJson> {
     const owner = await this.walletOf(principal)
     // Read first: another wallet's record id is a 404 here, before anything is attempted on it.
@@ -211,6 +219,11 @@ export class CloudWalletsService {
   public async proof(principal: Principal, proofRecordId: string): Promise<ProofRecordJson> {
     const owner = await this.walletOf(principal)
     return this.readThrough(owner, 'proof', proofRecordId, () => owner.agent.getProof(proofRecordId))
+  }
+
+  /** What the proof request asks for (and, once answered, what was presented), by format. */
+  public async proofFormatData(principal: Principal, proofRecordId: string): Promise<Record<string, unknown>> {
+    return (await (await this.tenantOf(principal)).getProofFormData(proofRecordId)).formData
   }
 
   public async acceptProofRequest(principal: Principal, body: AcceptProofRequestDto): Promise<ProofRecordJson> {

@@ -37,7 +37,7 @@ import { EcosystemOrgParams } from './dto/ecosystem-org.params'
 import { EcosystemInvitationDto, InvitationAnswerQuery } from './dto/invitation.dto'
 import { ListEcosystemsQuery } from './dto/list-ecosystems.query'
 import { InvitationStatusQuery, ListInvitationsByRoleQuery } from './dto/list-invitations.query'
-import { EcosystemMembersDto, ListMembersQuery, MemberStatusQuery } from './dto/members.dto'
+import { EcosystemMembersDto, ListEcosystemMembersQuery, MemberStatusQuery } from './dto/members.dto'
 import { EcosystemFeatureGate } from './ecosystem-feature.gate'
 import { EcosystemInvitationsService } from './ecosystem-invitations.service'
 import { EcosystemMembersService } from './ecosystem-members.service'
@@ -145,7 +145,7 @@ export class EcosystemsController {
   @ResponseData(pageOf(ECOSYSTEM_MEMBERSHIP_SCHEMA), { errors: [403, 404] })
   async listMembers(
     @CurrentUser({ required: true }) principal: Principal,
-    @QueryParams() query: ListMembersQuery,
+    @QueryParams() query: ListEcosystemMembersQuery,
   ): Promise<Envelope<Page<EcosystemMembershipResponse>>> {
     const window = { limit: query.pageSize, offset: pageOffset(query) }
     const [rows, total] = await this.members.list(principal, query.ecosystemId, window)
