@@ -2,7 +2,19 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'helm/', '**/*.cjs', 'scripts/', '*.config.js'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'data/',
+      'coverage/',
+      'helm/',
+      '**/*.cjs',
+      'scripts/',
+      '*.config.js',
+      'console/src/api/openapi.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
