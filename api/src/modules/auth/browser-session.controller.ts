@@ -23,6 +23,15 @@ export const REFRESH_COOKIE = 'idplane_refresh'
 /** The cookie is sent to these routes only, never with the API calls that carry the access token. */
 export const BROWSER_SESSION_PATH = '/v1/auth/session'
 
+/** The cookie in the OpenAPI document (routing-controllers-openapi leaves cookie parameters out). */
+const REFRESH_COOKIE_PARAMETER = {
+  in: 'cookie' as const,
+  name: REFRESH_COOKIE,
+  required: false,
+  schema: { type: 'string' as const },
+  description: 'The refresh token, set by sign-in and refresh; HttpOnly, so a browser sends it without script',
+}
+
 /** Only what the routes need of the response; an interface keeps decorator metadata a plain Object. */
 interface CookieWriter {
   cookie(name: string, value: string, options: CookieOptions): unknown
@@ -59,10 +68,15 @@ export class BrowserSessionController {
 
   @Post('/refresh')
   @HttpCode(200)
-  @OpenAPI({ summary: "Renew the access token with the session cookie (rotates the cookie's refresh token)" })
+  @OpenAPI({
+    summary: "Renew the access token with the session cookie (rotates the cookie's refresh token)",
+    parameters: [REFRESH_COOKIE_PARAMETER],
+  })
   @ResponseData(BROWSER_SESSION_SCHEMA, { errors: [401, 429] })
   async refresh(
-    @CookieParam(REFRESH_COOKIE) presented: string | undefined,
+    // Declared `string` for the parameter's metadata (a union reflects as Object, which the pipeline refuses); it is
+    // undefined when the browser sent no cookie.
+    @CookieParam(REFRESH_COOKIE, { required: false }) presented: string,
     @ClientIp() clientIp: string,
     @Res() res: CookieWriter,
   ): Promise<Envelope<BrowserSessionResponse>> {
@@ -77,10 +91,13 @@ export class BrowserSessionController {
   }
 
   @Delete('')
-  @OpenAPI({ summary: 'Sign out: end the session (its refresh and access tokens) and drop the cookie' })
+  @OpenAPI({
+    summary: 'Sign out: end the session (its refresh and access tokens) and drop the cookie',
+    parameters: [REFRESH_COOKIE_PARAMETER],
+  })
   @ResponseData(messageOnly, { errors: [429] })
   async signOut(
-    @CookieParam(REFRESH_COOKIE) presented: string | undefined,
+    @CookieParam(REFRESH_COOKIE, { required: false }) presented: string,
     @ClientIp() clientIp: string,
     @Res() res: CookieWriter,
   ): Promise<Envelope<never>> {
