@@ -111,4 +111,12 @@ function precompress(dir) {
   }
 }
 
-if (import.meta.filename === process.argv[1]) await buildConsole()
+// `node scripts/build-console.mjs` builds; `--types <document.json> <out.d.ts>` only writes the client types of a
+// document (the console's contract test generates them from altered documents).
+if (import.meta.filename === process.argv[1]) {
+  const typesAt = process.argv.indexOf('--types')
+  if (typesAt > 0) {
+    const [documentFile, outFile] = process.argv.slice(typesAt + 1)
+    writeFileSync(outFile, await clientTypesFor(JSON.parse(readFileSync(documentFile, 'utf8'))))
+  } else await buildConsole()
+}

@@ -123,9 +123,9 @@ function TopBar(props: { isSignedIn: boolean; path: string }) {
             applyTheme(nextTheme)
             setTheme(nextTheme)
           }}
-          aria-label={`Theme: ${theme}. Switch to ${nextTheme}`}
+          title={`Switch to the ${nextTheme === 'system' ? "system's" : nextTheme} theme`}
         >
-          {theme === 'dark' ? 'Dark' : theme === 'light' ? 'Light' : 'Auto'} theme
+          Theme: {theme === 'dark' ? 'dark' : theme === 'light' ? 'light' : 'auto'}
         </button>
         {props.isSignedIn && (
           <button

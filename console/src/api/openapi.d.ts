@@ -3492,7 +3492,10 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
-            cookie?: never;
+            cookie?: {
+                /** @description The refresh token, set by sign-in and refresh; HttpOnly, so a browser sends it without script */
+                idplane_refresh?: string;
+            };
         };
         requestBody?: never;
         responses: {
@@ -3517,7 +3520,10 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
-            cookie?: never;
+            cookie?: {
+                /** @description The refresh token, set by sign-in and refresh; HttpOnly, so a browser sends it without script */
+                idplane_refresh?: string;
+            };
         };
         requestBody?: never;
         responses: {

@@ -3,6 +3,8 @@
 // docs/decisions.md, "Console sessions"). Expiry is handled silently: the token is renewed a minute before it ends,
 // and a request answered 401 renews it once and is retried.
 
+import { api } from './client'
+
 export interface SessionState {
   /** Whether the first restore (cookie → access token) has finished. */
   isReady: boolean
@@ -11,10 +13,7 @@ export interface SessionState {
 
 interface TokenAnswer {
   data?: { access_token?: string; expires_in?: number }
-  message?: string
 }
-
-const SESSION_PATH = '/v1/auth/session'
 /** Renew this long before the access token expires. */
 const RENEW_EARLY_MS = 60_000
 
@@ -61,15 +60,9 @@ function forget(): void {
 
 /** Signs in; resolves with the API's message on failure, undefined on success. */
 export async function signIn(email: string, password: string): Promise<string | undefined> {
-  const response = await fetch(SESSION_PATH, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    credentials: 'same-origin',
-    body: JSON.stringify({ email, password }),
-  })
-  const answer = (await response.json().catch(() => ({}))) as TokenAnswer
-  if (!response.ok) return answer.message ?? `Sign-in failed (${response.status})`
-  adopt(answer)
+  const answer = await api.POST('/v1/auth/session', { body: { email, password } })
+  if (!answer.data) return answer.error?.message ?? `Sign-in failed (${answer.response.status})`
+  adopt(answer.data)
   return undefined
 }
 
@@ -79,12 +72,12 @@ export async function signIn(email: string, password: string): Promise<string | 
  */
 export function refreshSession(): Promise<boolean> {
   pendingRefresh ??= withRefreshLock(async () => {
-    const response = await fetch(`${SESSION_PATH}/refresh`, { method: 'POST', credentials: 'same-origin' })
-    if (!response.ok) {
+    const answer = await api.POST('/v1/auth/session/refresh')
+    if (!answer.data) {
       forget()
       return false
     }
-    adopt((await response.json()) as TokenAnswer)
+    adopt(answer.data)
     return true
   })
     .catch(() => {
@@ -104,7 +97,7 @@ function withRefreshLock<T>(work: () => Promise<T>): Promise<T> {
 
 /** Ends the session on the server (its refresh and access tokens) and forgets the token here. */
 export async function signOut(): Promise<void> {
-  await fetch(SESSION_PATH, { method: 'DELETE', credentials: 'same-origin' }).catch(() => undefined)
+  await api.DELETE('/v1/auth/session').catch(() => undefined)
   forget()
 }
 

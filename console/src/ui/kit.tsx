@@ -280,7 +280,17 @@ export function CopyField(props: { label: string; value: string }) {
   )
 }
 
-const TERMINAL_GOOD = ['done', 'completed', 'created', 'DID_CREATED', 'delivered', 'accepted', 'ACCEPTED', 'sent']
+const TERMINAL_GOOD = [
+  'done',
+  'completed',
+  'created',
+  'DID_CREATED',
+  'delivered',
+  'accepted',
+  'ACCEPTED',
+  'sent',
+  'verified',
+]
 const TERMINAL_BAD = ['abandoned', 'declined', 'failed', 'FAILED', 'dead', 'rejected', 'REJECTED', 'invalid']
 
 /** A record's state as a badge (with text, never colour alone). */

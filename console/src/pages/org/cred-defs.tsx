@@ -143,7 +143,7 @@ export function CreateCredDef(props: {
           />
         )}
         <TextField label="Tag" value={tag} onValue={setTag} required hint="Tells definitions of one schema apart." />
-        {/* Revocation registries do not exist yet (issue 21): the choice is shown, off, until they do. */}
+        {/* Revocation registries do not exist yet (issue 25): the choice is shown, off, until they do. */}
         <CheckboxField
           label="Revocable"
           checked={false}

@@ -86,7 +86,7 @@ export function typedValue(dataType: string, raw: string): unknown {
 }
 
 /** `employee badge` → `EmployeeBadge`: the credential type after VerifiableCredential, as bulk issuance names it. */
-function typeName(schemaName: string): string {
+export function typeName(schemaName: string): string {
   const name = schemaName
     .normalize('NFKD')
     .replace(/[^A-Za-z0-9]+/g, ' ')

@@ -37,6 +37,10 @@ export function useOrg(): OrgContextValue {
   return value
 }
 
+/**
+ * The organization's sections, in navigation order. A new capability is a page and one entry here: OpenID4VC issuance
+ * and verification (issue 29) go beside Issuance and Verification, revocation (issue 25) into those two pages.
+ */
 const SECTIONS: { path: string; label: string }[] = [
   { path: '', label: 'Overview' },
   { path: 'agent', label: 'Agent and DIDs' },

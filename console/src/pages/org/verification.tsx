@@ -21,7 +21,7 @@ import {
 import { useAction, useLoad } from '../../ui/hooks'
 import { QrCode } from '../../ui/qr-code'
 import { useOrg } from './org-layout'
-import { templateForSchema, type CredentialTemplate } from './credential-form'
+import { templateForSchema, typeName, type CredentialTemplate } from './credential-form'
 
 type RequestType = 'INDY' | 'PRESENTATIONEXCHANGE'
 type Delivery = 'connection' | 'oob'
@@ -96,7 +96,12 @@ export function VerificationPage() {
   )
 }
 
-/** A presentation definition asking for the chosen attributes of credentials under one JSON schema. */
+/**
+ * A presentation definition asking for the chosen attributes of credentials under one JSON schema. `schema.uri` is the
+ * credential's type (what a holder's wallet looks credentials up by: a type, an expanded type or a context; Credo does
+ * not look at `credentialSchema`), and a field pins `credentialSchema.id` to this schema's URL, since two
+ * organizations may name schemas alike.
+ */
 function definitionFor(template: CredentialTemplate, attributes: string[]) {
   return {
     id: crypto.randomUUID(),
@@ -104,8 +109,13 @@ function definitionFor(template: CredentialTemplate, attributes: string[]) {
       {
         id: 'credential',
         name: template.schemaName,
-        schema: [{ uri: template.schemaUrl }],
-        constraints: { fields: attributes.map((name) => ({ path: [`$.credentialSubject.${name}`] })) },
+        schema: [{ uri: typeName(template.schemaName) }],
+        constraints: {
+          fields: [
+            { path: ['$.credentialSchema.id'], filter: { type: 'string', const: template.schemaUrl } },
+            ...attributes.map((name) => ({ path: [`$.credentialSubject.${name}`] })),
+          ],
+        },
       },
     ],
   }

@@ -5,6 +5,19 @@ import { offerPreview } from './exchange-data'
 
 type CredentialRecord = Schemas['WalletCredentialRecord']
 
+/**
+ * The DID a JSON-LD credential is bound to when its offer names no subject: the wallet's first did:key, made on first
+ * use. Without a subject DID the wallet could not sign a presentation of the credential later.
+ */
+async function holderDid(): Promise<string> {
+  const dids = (await call(() => api.GET('/v1/did'))).data ?? []
+  const existing = dids.find((entry) => entry.did.startsWith('did:key:'))
+  if (existing) return existing.did
+  const created = await call(() => api.POST('/v1/did', { body: { method: 'key', keyType: 'ed25519' } }))
+  if (!created.data) throw new Error('The wallet could not create a DID for the credential')
+  return created.data.did
+}
+
 export function WalletCredentialsPage() {
   const credentials = useLoad(async () => (await call(() => api.GET('/v1/credential'))).data ?? [], [], {
     pollMs: 3_000,
@@ -95,7 +108,10 @@ function CredentialCard(props: { record: CredentialRecord; onChange: () => void 
                   busy={action.isBusy}
                   onClick={() =>
                     void action.run(async () => {
-                      const formats = preview.format === 'anoncreds' ? { anoncreds: {} } : { jsonld: {} }
+                      const formats =
+                        preview.format === 'anoncreds'
+                          ? { anoncreds: {} }
+                          : { jsonld: preview.subjectId ? {} : { credentialSubjectId: await holderDid() } }
                       await call(() =>
                         api.POST('/v1/accept-offer', {
                           body: {

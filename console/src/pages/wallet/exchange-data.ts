@@ -10,6 +10,8 @@ export interface OfferPreview {
   format: 'jsonld' | 'anoncreds' | 'unknown'
   types: string[]
   issuer?: string
+  /** The credential subject's id when the issuer set one (JSON-LD). */
+  subjectId?: string
   attributes: [string, string][]
 }
 
@@ -31,6 +33,7 @@ export function offerPreview(formatData: Json): OfferPreview {
       format: 'jsonld',
       types,
       issuer,
+      subjectId: typeof subject.id === 'string' ? subject.id : undefined,
       attributes: Object.entries(subject)
         .filter(([name]) => name !== 'id')
         .map(([name, value]): [string, string] => [name, display(value)]),
@@ -46,6 +49,13 @@ export function offerPreview(formatData: Json): OfferPreview {
       return [String(entry.name ?? ''), display(entry.value)]
     }),
   }
+}
+
+/** Paths of the credential itself (not its subject) that requests commonly name, in words. */
+const READABLE_PATHS: Record<string, string> = {
+  '$.credentialSchema.id': 'the schema the credential follows',
+  '$.issuer': 'who issued the credential',
+  '$.type': 'the type of the credential',
 }
 
 export interface RequestPreview {
@@ -69,7 +79,7 @@ export function requestPreview(formatData: Json): RequestPreview {
       for (const field of Array.isArray(fields) ? fields : []) {
         const paths = asObject(field)?.path
         const first = Array.isArray(paths) ? String(paths[0] ?? '') : ''
-        disclosed.push(first.replace(/^\$\.credentialSubject\./, '').replace(/^\$\./, ''))
+        disclosed.push(READABLE_PATHS[first] ?? first.replace(/^\$\.credentialSubject\./, '').replace(/^\$\./, ''))
       }
     }
     return {

@@ -75,7 +75,7 @@ function ProofCard(props: { record: ProofRecord; onChange: () => void }) {
         {(preview) => (
           <>
             {preview.purpose && <p>Purpose: {preview.purpose}</p>}
-            <h4>The verifier will see</h4>
+            <h4>{preview.format === 'presentation-exchange' ? 'The verifier asks for' : 'The verifier will see'}</h4>
             {preview.disclosed.length > 0 ? (
               <ul class="disclosed">
                 {preview.disclosed.map((item) => (
@@ -84,6 +84,12 @@ function ProofCard(props: { record: ProofRecord; onChange: () => void }) {
               </ul>
             ) : (
               <p class="muted">No attribute values.</p>
+            )}
+            {preview.format === 'presentation-exchange' && (
+              <p class="hint">
+                This kind of credential is shared whole: the verifier sees every attribute of the credential the wallet
+                presents, not only these.
+              </p>
             )}
             {preview.proven.length > 0 && (
               <>
