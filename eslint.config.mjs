@@ -13,6 +13,7 @@ export default tseslint.config(
       'scripts/',
       '*.config.js',
       'console/src/api/openapi.d.ts',
+      '.console-contract-*/',
     ],
   },
   js.configs.recommended,
