@@ -20,14 +20,8 @@ import {
 import { useAction, useLoad } from '../../ui/hooks'
 import { QrCode } from '../../ui/qr-code'
 import { useOrg } from './org-layout'
-import {
-  indyAttributes,
-  inputTypeOf,
-  jsonLdCredential,
-  templateForCredDef,
-  templateForSchema,
-  type CredentialTemplate,
-} from './credential-form'
+import { templateForCredDef, templateForSchema } from './credential-form'
+import { indyAttributes, inputTypeOf, jsonLdCredential, type CredentialTemplate } from './credential-shape'
 
 type Delivery = 'connection' | 'oob' | 'email'
 

@@ -21,7 +21,8 @@ import {
 import { useAction, useLoad } from '../../ui/hooks'
 import { QrCode } from '../../ui/qr-code'
 import { useOrg } from './org-layout'
-import { templateForSchema, typeName, type CredentialTemplate } from './credential-form'
+import { templateForSchema } from './credential-form'
+import { typeName, type CredentialTemplate } from './credential-shape'
 
 type RequestType = 'INDY' | 'PRESENTATIONEXCHANGE'
 type Delivery = 'connection' | 'oob'
