@@ -71,9 +71,13 @@ describe('browser sessions', () => {
     await request(api.app).get('/v1/orgs').set('Authorization', `Bearer ${token}`).expect(401)
   })
 
-  it('answers 401 to a refresh without the cookie', async () => {
-    const answer = await request(api.app).post(`${SESSION}/refresh`).expect(401)
-    expect(answer.body).toMatchObject({ statusCode: 401, message: 'No browser session; sign in' })
+  it('answers 400 to a refresh without the cookie (a missing credential, as /auth/refresh-token without its field)', async () => {
+    const answer = await request(api.app).post(`${SESSION}/refresh`).expect(400)
+    expect(answer.body).toMatchObject({
+      statusCode: 400,
+      message: 'No browser session: sign in',
+      errors: [{ field: 'idplane_refresh', message: 'cookie is missing' }],
+    })
   })
 
   it('signs out: the cookie is cleared, its refresh token and the access token stop working', async () => {

@@ -2,7 +2,7 @@ import type { CookieOptions } from 'express'
 import { inject, injectable } from 'inversify'
 import { Body, CookieParam, Delete, HttpCode, JsonController, Post, Res } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
-import { UnauthenticatedError } from '@idplane/common'
+import { InvalidInputError, UnauthenticatedError } from '@idplane/common'
 import type { Config } from '../../infra/config'
 import { TOKENS } from '../../infra/tokens'
 import { done, ok, type Envelope } from '../../infra/http/envelope'
@@ -80,7 +80,13 @@ export class BrowserSessionController {
     @ClientIp() clientIp: string,
     @Res() res: CookieWriter,
   ): Promise<Envelope<BrowserSessionResponse>> {
-    if (!presented) throw new UnauthenticatedError('No browser session; sign in')
+    // Like /auth/refresh-token without its body field: the request lacks its credential (400), which is not a token
+    // that failed (401).
+    if (!presented) {
+      throw new InvalidInputError('No browser session: sign in', [
+        { field: REFRESH_COOKIE, message: 'cookie is missing' },
+      ])
+    }
     try {
       return ok(this.answer(res, await this.auth.refresh(presented, clientIp)), 'Token refreshed')
     } catch (error) {
