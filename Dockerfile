@@ -9,7 +9,7 @@
 
 ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
-# Compile TypeScript with swc (scripts/build.mjs) into dist/.
+# Compile TypeScript with swc (scripts/build.mjs) into dist/, and build the web console into dist/console.
 FROM ${NODE_IMAGE} AS builder
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -20,6 +20,8 @@ COPY common/ ./common/
 COPY api/ ./api/
 COPY agent/ ./agent/
 COPY operator/ ./operator/
+# The web console: type-checked against the API just compiled, bundled into dist/console (served at /console).
+COPY console/ ./console/
 RUN node scripts/build.mjs
 
 # Production dependencies only, installed from the same lockfile.

@@ -38,6 +38,7 @@ run: build
 
 typecheck: install
 	npx tsc -p tsconfig.json --noEmit
+	npx tsc -p console/tsconfig.json
 
 lint: install
 	npx eslint .

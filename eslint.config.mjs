@@ -2,7 +2,20 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'helm/', '**/*.cjs', 'scripts/', '*.config.js'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'data/',
+      'coverage/',
+      'helm/',
+      '**/*.cjs',
+      'scripts/',
+      '*.config.js',
+      'console/src/api/openapi.d.ts',
+      '.console-contract-*/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

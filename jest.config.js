@@ -30,7 +30,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{common,api,agent,operator}/**/*.test.ts'],
+      testMatch: ['<rootDir>/{common,api,agent,operator,console}/**/*.test.ts'],
       testPathIgnorePatterns: ['\\.(int|e2e|k8s)\\.test\\.ts$', '/node_modules/'],
     },
     {

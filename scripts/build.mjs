@@ -59,3 +59,9 @@ function* allFiles(dir) {
     else yield full
   }
 }
+
+// The web console last: its client types come from the API just compiled (scripts/build-console.mjs).
+if (!process.argv.includes('--no-console')) {
+  const { buildConsole } = await import('./build-console.mjs')
+  await buildConsole()
+}

@@ -14,7 +14,8 @@ describe('short invitation links', () => {
   let orgId: string
 
   beforeAll(async () => {
-    api = await startApi({ API_PUBLIC_URL: 'https://id.example.test' })
+    // With the console off a browser goes to the long URL; console.int.test.ts covers the console's redirect.
+    api = await startApi({ API_PUBLIC_URL: 'https://id.example.test', CONSOLE_ENABLED: 'false' })
     links = api.runtime.container.get(ShortUrls)
     const owner = await aUserWithToken(api)
     orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])

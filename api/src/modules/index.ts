@@ -22,6 +22,7 @@ import { webhooksModule } from './webhooks/webhooks.module'
 import { bulkIssuanceModule } from './bulk-issuance/bulk-issuance.module'
 import { cloudWalletModule } from './cloud-wallet/cloud-wallet.module'
 import { ledgerModule } from './ledger/ledger.module'
+import { consoleModule } from './console/console.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -51,4 +52,5 @@ export const API_MODULES: ApiModule[] = [
   webhooksModule,
   cloudWalletModule,
   ledgerModule,
+  consoleModule,
 ]

@@ -9,6 +9,7 @@ import { RateLimitStore } from '../../infra/rate-limit/rate-limit-store'
 import { SqlRateLimitStore } from '../../infra/rate-limit/sql-rate-limit-store'
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter'
 import { AuthController } from './auth.controller'
+import { BrowserSessionController } from './browser-session.controller'
 import { EmailVerification } from './email-verification.entity'
 import { RefreshToken } from './refresh-token.entity'
 import { RateLimitHit } from './rate-limit-hit.entity'
@@ -22,14 +23,15 @@ import { RevokedSessionsRepository } from './revoked-sessions.repository'
 import { SessionRevocationsService } from './session-revocations.service'
 import { SessionCheck } from '../../infra/auth/session-check'
 
-/** The /v1/auth routes. Also binds the RateLimiter, which other modules may inject. */
+/** The /v1/auth routes (and the browser sessions of the console under /v1/auth/session). Also binds the RateLimiter, which other modules may inject. */
 export const authModule: ApiModule = {
   name: 'auth',
-  controllers: [AuthController],
+  controllers: [AuthController, BrowserSessionController],
   entities: [EmailVerification, RefreshToken, RateLimitHit, RevokedSession],
   config: authConfig,
   bindings: new ContainerModule(({ bind }) => {
     bind(AuthController).toSelf().inSingletonScope()
+    bind(BrowserSessionController).toSelf().inSingletonScope()
     bind(AuthService).toSelf().inSingletonScope()
     bind(EmailVerificationService).toSelf().inSingletonScope()
     bind(RefreshTokenService).toSelf().inSingletonScope()

@@ -34,6 +34,7 @@ export class AuthService {
   private decoyHash?: Promise<string>
 
   private readonly settings: AuthConfig
+  private readonly refreshTokenTtlMs: number
 
   public constructor(
     @inject(TOKENS.Config) config: Config,
@@ -46,6 +47,7 @@ export class AuthService {
     logger: Logger,
   ) {
     this.settings = sectionOf(config, authConfig)
+    this.refreshTokenTtlMs = config.jwt.refreshTokenTtlSeconds * 1000
     this.logger = logger.child({ component: 'auth' })
   }
 
@@ -101,7 +103,8 @@ export class AuthService {
     const refreshToken = await this.refreshTokens.issue(user.id, sessionId)
     const access = this.tokens.signForUser(user, sessionId)
     this.logger.info('Signed in user', { userId: user.id, sessionId })
-    return { accessToken: access.accessToken, expiresIn: access.expiresIn, refreshToken }
+    const refreshExpiresAt = new Date(Date.now() + this.refreshTokenTtlMs)
+    return { accessToken: access.accessToken, expiresIn: access.expiresIn, refreshToken, refreshExpiresAt }
   }
 
   /**
@@ -113,7 +116,22 @@ export class AuthService {
     await this.enforceClientLimit(clientIp)
     const rotated = await this.refreshTokens.rotate(presented)
     const access = this.tokens.signForUser(rotated.user, rotated.familyId)
-    return { accessToken: access.accessToken, expiresIn: access.expiresIn, refreshToken: rotated.refreshToken }
+    return {
+      accessToken: access.accessToken,
+      expiresIn: access.expiresIn,
+      refreshToken: rotated.refreshToken,
+      refreshExpiresAt: rotated.expiresAt,
+    }
+  }
+
+  /**
+   * Sign-out of a browser session (docs/decisions.md, "Console sessions"): ends the refresh token's session and
+   * the access tokens it issued. Idempotent: an unknown or already ended token is not an error.
+   * @throws RateLimitedError past auth.clientLimit per client
+   */
+  public async signOut(presented: string, clientIp: string): Promise<void> {
+    await this.enforceClientLimit(clientIp)
+    await this.refreshTokens.endSession(presented)
   }
 
   private enforceClientLimit(clientIp: string): Promise<void> {

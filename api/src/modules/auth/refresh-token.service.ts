@@ -13,6 +13,8 @@ export interface RotatedRefreshToken {
   /** The sign-in session the token belongs to; access tokens carry it as `sid`. */
   familyId: string
   refreshToken: string
+  /** When the family ends (fixed at sign-in; successors keep it). */
+  expiresAt: Date
 }
 
 /**
@@ -54,7 +56,22 @@ export class RefreshTokenService {
     // Two requests racing with one token: the second loses here and is treated as reuse.
     if (!(await this.tokens.markUsed(token, new Date()))) return this.rejectReuse(token)
     const refreshToken = await this.store(token.user.id, token.familyId, token.expiresAt)
-    return { user: token.user, familyId: token.familyId, refreshToken }
+    return { user: token.user, familyId: token.familyId, refreshToken, expiresAt: token.expiresAt }
+  }
+
+  /**
+   * Sign-out: ends the session the presented token belongs to, its refresh tokens and its access tokens, in one
+   * transaction. An unknown token ends nothing (sign-out stays idempotent); resolves with whether one was found.
+   */
+  public async endSession(presented: string): Promise<boolean> {
+    const token = await this.tokens.findByHash(sha256Hex(presented))
+    if (!token) return false
+    await this.tokens.transactional(async () => {
+      await this.sessions.revoke([token.familyId], 'signed-out')
+      await this.tokens.revokeFamily(token.familyId, new Date())
+    })
+    this.logger.info('Ended session at sign-out', { userId: token.user.id, sessionId: token.familyId })
+    return true
   }
 
   private async store(userId: string, familyId: string, expiresAt: Date): Promise<string> {

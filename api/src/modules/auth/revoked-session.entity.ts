@@ -1,7 +1,11 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy'
 
 /** Why a session ended; kept for the log and for an operator reading the table. */
-export type SessionRevocationReason = 'refresh-token-reuse' | 'client-credentials-rotated' | 'organization-deleted'
+export type SessionRevocationReason =
+  | 'refresh-token-reuse'
+  | 'client-credentials-rotated'
+  | 'organization-deleted'
+  | 'signed-out'
 
 /**
  * A session (`sid` of access tokens) that was ended before its tokens expired: a refresh-token family after

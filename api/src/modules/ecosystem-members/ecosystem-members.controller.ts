@@ -23,7 +23,7 @@ import {
   type EcosystemMembershipResponse,
 } from '../ecosystems/dto/ecosystem.response'
 import { EcosystemFeatureGate } from '../ecosystems/ecosystem-feature.gate'
-import { EcosystemMembersDto, ListMembersQuery, MemberStatusQuery } from './dto/ecosystem-members.dto'
+import { EcosystemMembersDto, ListEcosystemMembersQuery, MemberStatusQuery } from './dto/ecosystem-members.dto'
 import { EcosystemMembersService } from './ecosystem-members.service'
 
 /**
@@ -43,7 +43,7 @@ export class EcosystemMembersController {
   @ResponseData(pageOf(ECOSYSTEM_MEMBERSHIP_SCHEMA), { errors: [403, 404] })
   async listMembers(
     @CurrentUser({ required: true }) principal: Principal,
-    @QueryParams() query: ListMembersQuery,
+    @QueryParams() query: ListEcosystemMembersQuery,
   ): Promise<Envelope<Page<EcosystemMembershipResponse>>> {
     const window = { limit: query.pageSize, offset: pageOffset(query) }
     const [rows, total] = await this.members.list(principal, query.ecosystemId, window)

@@ -17,7 +17,7 @@ import { created, ok, type Envelope } from '../../../infra/http/envelope'
 import { ResponseData } from '../../../infra/http/response-doc'
 import type { CredentialRecordJson } from '@idplane/common/agent-contract/admin-api'
 import { AcceptOfferDto, CredentialRecordIdParams, WalletCredentialsQuery } from '../dto/wallet.dto'
-import { WALLET_CREDENTIAL_SCHEMA } from '../dto/wallet.response'
+import { WALLET_CREDENTIAL_SCHEMA, WALLET_FORMAT_DATA_SCHEMA } from '../dto/wallet.response'
 import { WalletCredentialsService } from './wallet-credentials.service'
 
 /**
@@ -50,6 +50,17 @@ export class WalletCredentialsController {
     @Params() params: CredentialRecordIdParams,
   ): Promise<Envelope<CredentialRecordJson>> {
     return ok(await this.walletCredentials.get(principal, params.credentialRecordId), 'Credential fetched')
+  }
+
+  @Get('/credential/:credentialRecordId/format-data')
+  @Authorized()
+  @OpenAPI({ summary: 'What a credential offer of the cloud wallet holds (or the credential issued), by format' })
+  @ResponseData(WALLET_FORMAT_DATA_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  async credentialFormatData(
+    @CurrentUser({ required: true }) principal: Principal,
+    @Params() params: CredentialRecordIdParams,
+  ): Promise<Envelope<Record<string, unknown>>> {
+    return ok(await this.walletCredentials.formatData(principal, params.credentialRecordId), 'Format data fetched')
   }
 
   @Post('/accept-offer')

@@ -27,6 +27,11 @@ export class WalletCredentialsService {
     )
   }
 
+  /** What the offer (or the issued credential) holds, by format; read from the wallet's agent. */
+  public async formatData(principal: Principal, credentialRecordId: string): Promise<Record<string, unknown>> {
+    return (await this.access.tenantOf(principal)).getCredentialFormData(credentialRecordId)
+  }
+
   public async acceptOffer(principal: Principal, body: AcceptOfferDto): Promise<CredentialRecordJson> {
     const owner = await this.access.walletOf(principal)
     // Read first: another wallet's record id is a 404 here, before anything is attempted on it.

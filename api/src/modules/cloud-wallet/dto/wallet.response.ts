@@ -76,6 +76,14 @@ export const WALLET_PROOF_SCHEMA = unchecked<ProofRecordJson>(
   'WalletProofRecord',
   agentRecord(['id', 'state'], exchangeFields),
 )
+/**
+ * The format data of a holder's exchange (Credo's getFormatData: offer, request, credential or presentation per
+ * format): what an offer contains and what a proof request asks for, shown before the holder answers.
+ */
+export const WALLET_FORMAT_DATA_SCHEMA = unchecked<Record<string, unknown>>('WalletFormatData', {
+  type: 'object',
+  additionalProperties: true,
+})
 export const WALLET_BASIC_MESSAGE_SCHEMA = unchecked<BasicMessageRecordJson>(
   'WalletBasicMessageRecord',
   agentRecord(['id', 'content'], { id: text, content: text, sentTime: text, connectionId: text, role: text }),

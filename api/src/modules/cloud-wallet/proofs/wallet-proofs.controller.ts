@@ -17,7 +17,7 @@ import { created, ok, type Envelope } from '../../../infra/http/envelope'
 import { ResponseData } from '../../../infra/http/response-doc'
 import type { ProofRecordJson } from '@idplane/common/agent-contract/admin-api'
 import { AcceptProofRequestDto, ProofRecordIdParams, WalletProofsQuery } from '../dto/wallet.dto'
-import { WALLET_PROOF_SCHEMA } from '../dto/wallet.response'
+import { WALLET_FORMAT_DATA_SCHEMA, WALLET_PROOF_SCHEMA } from '../dto/wallet.response'
 import { WalletProofsService } from './wallet-proofs.service'
 
 /**
@@ -50,6 +50,17 @@ export class WalletProofsController {
     @Params() params: ProofRecordIdParams,
   ): Promise<Envelope<ProofRecordJson>> {
     return ok(await this.walletProofs.get(principal, params.proofRecordId), 'Proof fetched')
+  }
+
+  @Get('/proofs/:proofRecordId/format-data')
+  @Authorized()
+  @OpenAPI({ summary: 'What a proof request of the cloud wallet asks for (and what was presented), by format' })
+  @ResponseData(WALLET_FORMAT_DATA_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  async proofFormatData(
+    @CurrentUser({ required: true }) principal: Principal,
+    @Params() params: ProofRecordIdParams,
+  ): Promise<Envelope<Record<string, unknown>>> {
+    return ok(await this.walletProofs.formatData(principal, params.proofRecordId), 'Format data fetched')
   }
 
   @Post('/proofs/accept-request')

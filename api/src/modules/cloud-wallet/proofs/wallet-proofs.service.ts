@@ -25,6 +25,11 @@ export class WalletProofsService {
     return this.access.readThrough(owner, 'proof', proofRecordId, () => owner.agent.getProof(proofRecordId))
   }
 
+  /** What the proof request asks for (and, once answered, what was presented), by format. */
+  public async formatData(principal: Principal, proofRecordId: string): Promise<Record<string, unknown>> {
+    return (await (await this.access.tenantOf(principal)).getProofFormData(proofRecordId)).formData
+  }
+
   public async acceptRequest(principal: Principal, body: AcceptProofRequestDto): Promise<ProofRecordJson> {
     const owner = await this.access.walletOf(principal)
     await owner.agent.getProof(body.proofRecordId)

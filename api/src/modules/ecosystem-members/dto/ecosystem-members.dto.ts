@@ -7,7 +7,7 @@ import { ECOSYSTEM_ORG_STATUSES, type EcosystemOrgStatus } from '../../ecosystem
 export const MAX_ORG_IDS = 100
 
 /** Query of `GET /ecosystem/members`. */
-export class ListMembersQuery extends PageQuery {
+export class ListEcosystemMembersQuery extends PageQuery {
   @IsUUID('4')
   ecosystemId: string
 }
