@@ -37,6 +37,7 @@ export const API_MODULES: ApiModule[] = [
   invitationsModule,
   userRolesModule,
   agentsModule,
+  consoleModule,
   mailPagesModule,
   shortUrlsModule,
   connectionsModule,
@@ -52,5 +53,4 @@ export const API_MODULES: ApiModule[] = [
   webhooksModule,
   cloudWalletModule,
   ledgerModule,
-  consoleModule,
 ]
