@@ -3,6 +3,7 @@
  * requests, presentations) into typed values. Anything that does not have the anoncreds-rs shape is an
  * AnonCredsError of kind `malformed` naming the path; nothing here throws anything else.
  */
+import type { NonRevocProofJson } from '../revocation/types'
 import { attributeCommonView } from '../attributes'
 import { malformed } from '../errors'
 import { parseDecimal } from '../math'
@@ -109,6 +110,8 @@ export interface CredentialDefinition {
   readonly issuerId: string
   readonly schemaId: string
   readonly publicKey: PrimaryPublicKey
+  /** The `value.revocation` JSON, or null for a definition without revocation. */
+  readonly revocation: unknown
 }
 
 export function parseCredentialDefinition(value: unknown, path: string): CredentialDefinition {
@@ -127,10 +130,13 @@ export function parseCredentialDefinition(value: unknown, path: string): Credent
     r,
   }
   if (n % 2n === 0n || n < 1n << 1000n) throw malformed(`${p}.n`, 'is not an RSA modulus')
+  const revocation = object(json.value, `${path}.value`).revocation
   return {
     issuerId: nonEmptyString(json.issuerId, `${path}.issuerId`),
     schemaId: nonEmptyString(json.schemaId, `${path}.schemaId`),
     publicKey,
+    // Read when a proof needs it (revocation/keys.ts), so definitions without revocation stay cheap.
+    revocation: isAbsent(revocation) ? null : revocation,
   }
 }
 
@@ -285,9 +291,7 @@ function decimalMap(value: unknown, path: string): Map<string, bigint> {
 
 export function parsePrimaryProof(value: unknown, path: string): PrimaryProof {
   const sub = object(value, path)
-  if (!isAbsent(sub.non_revoc_proof)) {
-    throw malformed(`${path}.non_revoc_proof`, 'non-revocation proofs are not supported yet')
-  }
+  const nonRevocProof = isAbsent(sub.non_revoc_proof) ? null : sub.non_revoc_proof
   const primary = object(sub.primary_proof, `${path}.primary_proof`)
   const p = `${path}.primary_proof.eq_proof`
   const eq = object(primary.eq_proof, p)
@@ -328,7 +332,7 @@ export function parsePrimaryProof(value: unknown, path: string): PrimaryProof {
       predicate,
     }
   })
-  return { eqProof, geProofs }
+  return { eqProof, geProofs, nonRevocProof: nonRevocProof as NonRevocProofJson | null }
 }
 
 export function parseByteList(value: unknown, path: string): Uint8Array[] {

@@ -11,7 +11,7 @@
  */
 import { blsBasic, type BlsPostPrecomputeFn } from '@noble/curves/abstract/bls.js'
 import { Field } from '@noble/curves/abstract/modular.js'
-import { psiFrobenius, tower12, type Fp12, type Fp2 } from '@noble/curves/abstract/tower.js'
+import { psiFrobenius, tower12, type Fp12, type Fp2 as Fp2Element } from '@noble/curves/abstract/tower.js'
 import { weierstrass, type WeierstrassPoint } from '@noble/curves/abstract/weierstrass.js'
 
 /** |u|; u itself is negative (Milagro's SIGN_OF_X = NEGATIVEX). */
@@ -28,7 +28,7 @@ const tower = tower12({
   X_LEN: BN_U_ABS.toString(2).length,
   FP2_NONRESIDUE: [1n, 1n],
   // b' = b / xi = 2 / (1 + i) = 1 - i
-  Fp2mulByB: ({ c0, c1 }: Fp2) => {
+  Fp2mulByB: ({ c0, c1 }: Fp2Element) => {
     const { Fp } = tower.Fp2
     // (c0 + c1 i)(1 - i) = (c0 + c1) + (c1 - c0) i
     return tower.Fp2.create({ c0: Fp.add(c0, c1), c1: Fp.sub(c1, c0) })
@@ -113,7 +113,8 @@ export const G2 = weierstrass(
   },
 )
 export type G1Point = WeierstrassPoint<bigint>
-export type G2Point = WeierstrassPoint<Fp2>
+export type G2Point = WeierstrassPoint<Fp2Element>
+export type { Fp2Element }
 
 /**
  * The optimal-ate fix-up after the Miller loop over |6u + 2|: with u < 0 the loop value is conjugated (noble does

@@ -13,7 +13,20 @@
  * (x.a, x.b, y.a, y.b), GT 512 bytes (the 12 coordinates, zero padding), all big-endian, normal (not Montgomery)
  * form of the affine coordinates.
  */
-import { Fp, Fp12Field, Fp2, Fr, G1, G2, isGtElement, P, type G1Point, type G2Point, type Gt } from './bn254'
+import {
+  Fp,
+  Fp12Field,
+  Fp2,
+  Fr,
+  G1,
+  G2,
+  isGtElement,
+  P,
+  type Fp2Element,
+  type G1Point,
+  type G2Point,
+  type Gt,
+} from './bn254'
 
 /** 2^280 mod p, Milagro's Montgomery radix (5 limbs of 56 bits). */
 const MONTGOMERY_R = (1n << 280n) % P
@@ -91,7 +104,7 @@ export function parseG2(text: unknown, what: string, options: { allowInfinity?: 
 }
 
 /** Milagro's coordinate order a.a, a.b, b.a, b.b, c.a, c.b (each an Fp2) against noble's (c0.c0, c1.c0, c0.c1, ...). */
-function gtFromMilagro(c: Fp2[]): Gt {
+function gtFromMilagro(c: Fp2Element[]): Gt {
   const [a0, a1, b0, b1, c0, c1] = c
   return Fp12Field.create({
     c0: { c0: a0, c1: c0, c2: b1 },
@@ -99,14 +112,14 @@ function gtFromMilagro(c: Fp2[]): Gt {
   })
 }
 
-function gtToMilagro(value: Gt): Fp2[] {
+function gtToMilagro(value: Gt): Fp2Element[] {
   const { c0, c1 } = value
   return [c0.c0, c1.c1, c1.c0, c0.c2, c0.c1, c1.c2]
 }
 
 export function parseGt(text: unknown, what: string): Gt {
   const coordinates = readCoordinates(text, 12, what)
-  const pairs: Fp2[] = []
+  const pairs: Fp2Element[] = []
   for (let i = 0; i < 12; i += 2) pairs.push(Fp2.create({ c0: coordinates[i], c1: coordinates[i + 1] }))
   const value = gtFromMilagro(pairs)
   if (!isGtElement(value)) throw new EncodingError(`${what}: not an element of the pairing group`)
@@ -189,19 +202,21 @@ export function g2Bytes(point: G2Point): Uint8Array {
 
 /** Several G2 points in tails-file form at once: one field inversion for all of them (Montgomery's batch trick). */
 export function g2BytesBatch(points: G2Point[], target: Uint8Array, offset: number): void {
-  const affine = G2.normalizeZ(points)
-  for (let k = 0; k < affine.length; k++) {
-    const point = affine[k]
+  const inverses = Fp2.invertBatch(points.map((point) => point.Z))
+  for (let k = 0; k < points.length; k++) {
+    const point = points[k]
     const base = offset + k * G2_BYTES
     if (point.is0()) {
       target.fill(0, base, base + G2_BYTES)
       writeField(target, base + 64, 1n)
       continue
     }
-    writeField(target, base, point.X.c0)
-    writeField(target, base + 32, point.X.c1)
-    writeField(target, base + 64, point.Y.c0)
-    writeField(target, base + 96, point.Y.c1)
+    const x = Fp2.mul(point.X, inverses[k])
+    const y = Fp2.mul(point.Y, inverses[k])
+    writeField(target, base, x.c0)
+    writeField(target, base + 32, x.c1)
+    writeField(target, base + 64, y.c0)
+    writeField(target, base + 96, y.c1)
   }
 }
 
