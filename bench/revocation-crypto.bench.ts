@@ -37,7 +37,13 @@ average('pairing (G2 lines cached)', 20, () => pairing(p, q))
 average('pairing (new G2 point)', 10, () => pairing(p, g2Mul(q, 3n)))
 
 const { publicKey } = generateRevocationKeys()
-const credentialDefinition = { schemaId: 's', type: 'CL', tag: 't', issuerId: 'i', value: { primary: {}, revocation: publicKey } }
+const credentialDefinition = {
+  schemaId: 's',
+  type: 'CL',
+  tag: 't',
+  issuerId: 'i',
+  value: { primary: {}, revocation: publicKey },
+}
 for (const size of [1000, 10000]) {
   const created = time(`registry of ${size} with tails (${(2 * size + 1) * 128} bytes)`, () =>
     createRevocationRegistryDefinition({
@@ -92,12 +98,25 @@ const options = () => ({
     non_revoked: { from: data.timestamp, to: data.timestamp },
   },
   schemas: {
-    [data.presentation.identifiers[0].schema_id]: { issuerId: 'x', name: 'schema name', version: 'schema version', attrNames: ['attr'] },
+    [data.presentation.identifiers[0].schema_id]: {
+      issuerId: 'x',
+      name: 'schema name',
+      version: 'schema version',
+      attrNames: ['attr'],
+    },
   },
-  credentialDefinitions: { [data.presentation.identifiers[0].cred_def_id]: { ...credDefBody, issuerId: id.split(':')[0] } },
+  credentialDefinitions: {
+    [data.presentation.identifiers[0].cred_def_id]: { ...credDefBody, issuerId: id.split(':')[0] },
+  },
   revocationRegistryDefinitions: { [revRegId]: { ...rest, issuerId: 'x', value: registryValue } },
   revocationStatusLists: [
-    { revRegDefId: revRegId, issuerId: 'x', revocationList: new Array(100).fill(0), currentAccumulator: data.revReg.value.accum, timestamp: data.timestamp },
+    {
+      revRegDefId: revRegId,
+      issuerId: 'x',
+      revocationList: new Array(100).fill(0),
+      currentAccumulator: data.revReg.value.accum,
+      timestamp: data.timestamp,
+    },
   ],
 })
 time('verify presentation with non-revocation proof (first, keys parsed)', () => checkPresentation(options()))

@@ -30,19 +30,45 @@ const nonce = /string nonce = "([0-9]+)"/.exec(test)[1]
 const timestamp = Number(/long timestamp = ([0-9]+);/.exec(test)[1])
 writeFileSync(
   path.join(out, 'indy-credx-presentation.json'),
-  JSON.stringify({ source: 'esatus/indy-shared-rs PresentationApiTests.cs, "VerifyPresentationAsync() works."', nonce, timestamp, credDef, revRegDef, revReg, presentation }, null, 2) + '\n',
+  JSON.stringify(
+    {
+      source: 'esatus/indy-shared-rs PresentationApiTests.cs, "VerifyPresentationAsync() works."',
+      nonce,
+      timestamp,
+      credDef,
+      revRegDef,
+      revReg,
+      presentation,
+    },
+    null,
+    2,
+  ) + '\n',
 )
 
 // 2. anoncreds-rs test vectors (JSON as published; the tails file as base64).
 for (const name of [
-  'anoncreds-credential-definition', 'anoncreds-credential-offer', 'anoncreds-credential-request', 'anoncreds-legacy-credential',
-  'anoncreds-link-secret', 'anoncreds-presentation-request', 'anoncreds-revocation-registry-definition',
-  'anoncreds-revocation-status-list', 'anoncreds-schema', 'w3c-presentation-anoncreds',
+  'anoncreds-credential-definition',
+  'anoncreds-credential-offer',
+  'anoncreds-credential-request',
+  'anoncreds-legacy-credential',
+  'anoncreds-link-secret',
+  'anoncreds-presentation-request',
+  'anoncreds-revocation-registry-definition',
+  'anoncreds-revocation-status-list',
+  'anoncreds-schema',
+  'w3c-presentation-anoncreds',
 ]) {
   writeFileSync(path.join(out, `${name}.json`), readFileSync(path.join(vectors, 'test-vectors', `${name}.json`)))
 }
 const tails = readFileSync(path.join(vectors, 'test-vectors', 'anoncreds-tails-file'))
 writeFileSync(
   path.join(out, 'anoncreds-tails-file.json'),
-  JSON.stringify({ source: 'TimoGlastra/anoncreds-w3c-test-vectors test-vectors/anoncreds-tails-file', base64: tails.toString('base64') }, null, 2) + '\n',
+  JSON.stringify(
+    {
+      source: 'TimoGlastra/anoncreds-w3c-test-vectors test-vectors/anoncreds-tails-file',
+      base64: tails.toString('base64'),
+    },
+    null,
+    2,
+  ) + '\n',
 )

@@ -444,11 +444,17 @@ function checkNonRevokedIntervals(
     let from = interval.from
     const registryOverrides = own(overrideMap, identifier.revRegId)
     if (from !== undefined && !isAbsent(registryOverrides)) {
-      const accepted = own(object(registryOverrides, `nonRevokedIntervalOverrides.${identifier.revRegId}`), String(from))
+      const accepted = own(
+        object(registryOverrides, `nonRevokedIntervalOverrides.${identifier.revRegId}`),
+        String(from),
+      )
       if (!isAbsent(accepted)) from = index(accepted, `nonRevokedIntervalOverrides.${identifier.revRegId}.${from}`)
     }
     if (identifier.timestamp === null) reject(`credential ${i} has no timestamp for its non-revocation proof`)
-    if ((from !== undefined && identifier.timestamp < from) || (interval.to !== undefined && identifier.timestamp > interval.to))
+    if (
+      (from !== undefined && identifier.timestamp < from) ||
+      (interval.to !== undefined && identifier.timestamp > interval.to)
+    )
       reject(`credential ${i} was proven non-revoked at ${identifier.timestamp}, outside the requested interval`)
   })
 }

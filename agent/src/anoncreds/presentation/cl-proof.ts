@@ -471,10 +471,7 @@ export function verifyProof(
       expectedCList.push(...[...ge.t, ge.tDelta].map(bigintToBytes))
     }
   }
-  if (
-    cList.length !== expectedCList.length ||
-    expectedCList.some((value, i) => !sameBytes(value, cList[i]))
-  ) {
+  if (cList.length !== expectedCList.length || expectedCList.some((value, i) => !sameBytes(value, cList[i]))) {
     return { valid: false, reason: 'c_list does not match the proofs' }
   }
   const recomputed = hashToBigint([...taus, ...cList, bigintToBytes(nonce)])

@@ -129,13 +129,19 @@ export function readNonRevocationCredential(json: unknown, path: string): NonRev
     throw new TypeError(`${path}.i: expected a revocation index`)
   }
   const gI = parseG1(field(json, 'g_i', path), `${path}.g_i`)
-  const signatureGI = parseG1(field(witnessSignature, 'g_i', `${path}.witness_signature`), `${path}.witness_signature.g_i`)
+  const signatureGI = parseG1(
+    field(witnessSignature, 'g_i', `${path}.witness_signature`),
+    `${path}.witness_signature.g_i`,
+  )
   if (!gI.equals(signatureGI)) throw new TypeError(`${path}.witness_signature.g_i: differs from g_i`)
   return {
     sigma: parseG1(field(json, 'sigma', path), `${path}.sigma`),
     c: parseScalar(field(json, 'c', path), `${path}.c`),
     vrPrimePrime: parseScalar(field(json, 'vr_prime_prime', path), `${path}.vr_prime_prime`),
-    sigmaI: parseG2(field(witnessSignature, 'sigma_i', `${path}.witness_signature`), `${path}.witness_signature.sigma_i`),
+    sigmaI: parseG2(
+      field(witnessSignature, 'sigma_i', `${path}.witness_signature`),
+      `${path}.witness_signature.sigma_i`,
+    ),
     uI: parseG2(field(witnessSignature, 'u_i', `${path}.witness_signature`), `${path}.witness_signature.u_i`),
     gI,
     i,

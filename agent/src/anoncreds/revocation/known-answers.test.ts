@@ -104,14 +104,19 @@ describe('indy-credx presentation with a non-revocation proof (esatus/indy-share
 
   it('fails with another accumulator, a tampered response or a timestamp outside the interval', () => {
     const other = options()
-    other.revocationStatusLists = [{ ...statusList, currentAccumulator: fixture('anoncreds-revocation-status-list').currentAccumulator }]
+    other.revocationStatusLists = [
+      { ...statusList, currentAccumulator: fixture('anoncreds-revocation-status-list').currentAccumulator },
+    ]
     expect(verifyPresentation(other)).toBe(false)
     const tampered = options()
     const xList = tampered.presentation.proof.proofs[0].non_revoc_proof.x_list
     xList.r = xList.r_prime
     expect(verifyPresentation(tampered)).toBe(false)
     const late = options()
-    late.presentationRequest.requested_attributes.reft.non_revoked = { from: data.timestamp + 1, to: data.timestamp + 5 }
+    late.presentationRequest.requested_attributes.reft.non_revoked = {
+      from: data.timestamp + 1,
+      to: data.timestamp + 5,
+    }
     expect(checkPresentation(late)).toMatchObject({ valid: false })
   })
 })

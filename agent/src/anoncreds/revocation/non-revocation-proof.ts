@@ -254,7 +254,8 @@ export function formatCList(c: CList): NonRevocProofJson['c_list'] {
 }
 
 function object(json: unknown, path: string): Record<string, unknown> {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new TypeError(`${path}: expected an object`)
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new TypeError(`${path}: expected an object`)
   return json as Record<string, unknown>
 }
 

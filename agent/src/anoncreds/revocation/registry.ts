@@ -167,7 +167,10 @@ export function revocationRegistryDefinitionOf(value: unknown, path: string): Pa
   if (cached) return cached
   if (json.revocDefType !== 'CL_ACCUM') throw malformed(`${path}.revocDefType`, 'must be "CL_ACCUM"')
   const v = object(json.value, `${path}.value`)
-  const accumKey = object(object(v.publicKeys, `${path}.value.publicKeys`).accumKey, `${path}.value.publicKeys.accumKey`)
+  const accumKey = object(
+    object(v.publicKeys, `${path}.value.publicKeys`).accumKey,
+    `${path}.value.publicKeys.accumKey`,
+  )
   const parsed: ParsedRevocationRegistryDefinition = {
     issuerId: nonEmpty(json.issuerId, `${path}.issuerId`),
     credDefId: nonEmpty(json.credDefId, `${path}.credDefId`),
@@ -215,10 +218,17 @@ export function statusListOf(value: unknown, path: string): ParsedStatusList {
   // anoncreds-rs reads `accum` as an alias of currentAccumulator.
   const accumulatorText = json.currentAccumulator ?? json.accum
   const timestamp = json.timestamp
-  if (timestamp !== undefined && timestamp !== null && (typeof timestamp !== 'number' || !Number.isSafeInteger(timestamp) || timestamp < 0))
+  if (
+    timestamp !== undefined &&
+    timestamp !== null &&
+    (typeof timestamp !== 'number' || !Number.isSafeInteger(timestamp) || timestamp < 0)
+  )
     throw malformed(`${path}.timestamp`, 'must be a non-negative integer')
   const parsed: ParsedStatusList = {
-    revRegDefId: json.revRegDefId === undefined || json.revRegDefId === null ? null : nonEmpty(json.revRegDefId, `${path}.revRegDefId`),
+    revRegDefId:
+      json.revRegDefId === undefined || json.revRegDefId === null
+        ? null
+        : nonEmpty(json.revRegDefId, `${path}.revRegDefId`),
     issuerId: nonEmpty(json.issuerId, `${path}.issuerId`),
     revoked,
     accumulator:
@@ -273,7 +283,10 @@ export interface CreateRevocationStatusListOptions {
 /** anoncreds-rs create_revocation_status_list. */
 export function createRevocationStatusList(options: CreateRevocationStatusListOptions): RevocationStatusList {
   const key = revocationKeyOf(options.credentialDefinition)
-  const definition = revocationRegistryDefinitionOf(options.revocationRegistryDefinition, 'revocationRegistryDefinition')
+  const definition = revocationRegistryDefinitionOf(
+    options.revocationRegistryDefinition,
+    'revocationRegistryDefinition',
+  )
   const gamma = gammaOf(options.revocationRegistryDefinitionPrivate, 'revocationRegistryDefinitionPrivate')
   const byDefault = options.issuanceByDefault ?? true
   const L = definition.maxCredNum
@@ -315,7 +328,10 @@ export interface UpdateRevocationStatusListOptions {
  */
 export function updateRevocationStatusList(options: UpdateRevocationStatusListOptions): RevocationStatusList {
   const key = revocationKeyOf(options.credentialDefinition)
-  const definition = revocationRegistryDefinitionOf(options.revocationRegistryDefinition, 'revocationRegistryDefinition')
+  const definition = revocationRegistryDefinitionOf(
+    options.revocationRegistryDefinition,
+    'revocationRegistryDefinition',
+  )
   const gamma = gammaOf(options.revocationRegistryDefinitionPrivate, 'revocationRegistryDefinitionPrivate')
   const current = statusListOf(options.revocationStatusList, 'revocationStatusList')
   if (current.accumulator === null)
