@@ -1,9 +1,9 @@
 /**
  * verifyPresentation: the verifier's side of an AnonCreds v1 presentation, as anoncreds-rs
- * `verify_presentation` without revocation: every requested referent answered, revealed values equal to the
- * proof's and correctly encoded, restrictions met by the credentials' identifiers, each sub proof showing
- * exactly what the request asks (predicates included: their bound and type come from the request, not from
- * the proof), and the CL proof valid for the request's nonce.
+ * `verify_presentation`: every requested referent answered, revealed values equal to the proof's and correctly
+ * encoded, restrictions met by the credentials' identifiers, each sub proof showing exactly what the request asks
+ * (predicates included: their bound and type come from the request, not from the proof), non-revocation proven
+ * at a status list inside the requested interval, and the CL proof valid for the request's nonce.
  */
 import { encodeCredentialAttribute } from './encoding'
 import { AnonCredsError, malformed } from './errors'
@@ -34,9 +34,8 @@ import {
   string,
 } from './presentation/parse'
 import { matchesQuery, type Query, queryTags } from './presentation/restrictions'
-import type { G2Point } from './revocation/bn254'
 import { readRevocationPublicKey } from './revocation/keys'
-import { readNonRevocationProof } from './revocation/non-revocation-proof'
+import type { NonRevocationProof } from './revocation/non-revocation-proof'
 import { readingRevocation, revocationRegistryDefinitionOf, statusListOf } from './revocation/registry'
 
 export interface VerifyPresentationOptions {
@@ -56,8 +55,8 @@ export type PresentationCheck = { valid: true } | { valid: false; reason: string
 
 /**
  * True when the presentation answers the request. A presentation that is well formed but wrong (tampered,
- * another nonce, restrictions not met) gives false; input without the anoncreds-rs shape throws an
- * AnonCredsError of kind `malformed` (or `unsupported` for revocation).
+ * another nonce, restrictions not met, revoked, a registry or status list the verifier was not given) gives false;
+ * input without the anoncreds-rs shape throws an AnonCredsError of kind `malformed`.
  */
 export function verifyPresentation(options: VerifyPresentationOptions): boolean {
   return checkPresentation(options).valid
@@ -287,9 +286,15 @@ function check(options: VerifyPresentationOptions): PresentationCheck {
   }
 
   checkRestrictions(request, requestedProof, identifiers, schemas, credDefs)
-  checkNonRevokedIntervals(input.presentationRequest, requestedProof, identifiers, input.nonRevokedIntervalOverrides)
+  checkNonRevokedIntervals(
+    input.presentationRequest,
+    requestedProof,
+    identifiers,
+    credDefs,
+    input.nonRevokedIntervalOverrides,
+  )
   const nonRevocation = identifiers.map((identifier, i) =>
-    nonRevocationToVerify(identifier, proofs[i].nonRevocProof, known(credDefs, identifier.credDefId), input, i),
+    nonRevocationToVerify(identifier, proofs[i].nonRevocation, known(credDefs, identifier.credDefId), input, i),
   )
 
   const subProofs: SubProofToVerify[] = identifiers.map((identifier, i) => {
@@ -400,14 +405,17 @@ function narrower(a: Interval, b: Interval): Interval {
 }
 
 /**
- * anoncreds-rs' check_non_revoked_interval: for a credential from a revocation registry, the narrowest interval its
- * referents ask for (their own, else the request's) must contain the identifier's timestamp; a verifier may accept
- * an earlier `from` per registry (`nonRevokedIntervalOverrides`, as anoncreds-rs' nonrevoke_interval_override).
+ * anoncreds-rs' check_non_revoked_interval, made strict: the narrowest interval a credential's referents ask for
+ * (their own, else the request's) must contain the identifier's timestamp, and when the credential definition
+ * supports revocation such an interval needs a registry and a timestamp (anoncreds-rs lets a prover that names no
+ * registry skip the check under a request-wide interval, which would let a revoked credential pass). A verifier may
+ * accept an earlier `from` per registry (`nonRevokedIntervalOverrides`, as anoncreds-rs' nonrevoke_interval_override).
  */
 function checkNonRevokedIntervals(
   requestJson: unknown,
   requestedProof: RequestedProof,
   identifiers: readonly Identifier[],
+  credDefs: ReadonlyMap<string, CredentialDefinition>,
   overrides: unknown,
 ): void {
   const json = object(requestJson, 'presentationRequest')
@@ -438,9 +446,11 @@ function checkNonRevokedIntervals(
   )
   const overrideMap = isAbsent(overrides) ? {} : object(overrides, 'nonRevokedIntervalOverrides')
   identifiers.forEach((identifier, i) => {
-    if (identifier.revRegId === null) return
+    if (known(credDefs, identifier.credDefId).revocation === null) return
     const interval = local[i] ?? global
     if (!interval) return
+    if (identifier.revRegId === null)
+      reject(`credential ${i} must be proven non-revoked and names no revocation registry`)
     let from = interval.from
     const registryOverrides = own(overrideMap, identifier.revRegId)
     if (from !== undefined && !isAbsent(registryOverrides)) {
@@ -461,42 +471,46 @@ function checkNonRevokedIntervals(
 
 /**
  * The registry state a credential's non-revocation proof is checked against: its definition by `rev_reg_id` and the
- * status list of that registry with the identifier's timestamp (anoncreds-rs looks them up the same way).
+ * status list of that registry with the identifier's timestamp (anoncreds-rs looks them up the same way). A sub proof
+ * with a registry but no timestamp proves nothing about revocation (allowed when no interval asks for it, as in
+ * anoncreds-rs); one with both must carry its non-revocation proof (anoncreds-rs would skip a missing one).
  */
 function nonRevocationToVerify(
   identifier: Identifier,
-  proofJson: unknown,
+  proof: NonRevocationProof | undefined,
   credDef: CredentialDefinition,
   input: Record<string, unknown>,
   i: number,
 ): NonRevocationToVerify | undefined {
-  if (identifier.revRegId === null) {
-    if (!isAbsent(proofJson)) reject(`sub proof ${i} has a non-revocation proof but no revocation registry`)
+  const { revRegId, timestamp } = identifier
+  if (revRegId !== null && credDef.revocation === null)
+    reject(`credential definition ${identifier.credDefId} does not support revocation`)
+  if (revRegId === null || timestamp === null) {
+    if (proof) reject(`sub proof ${i} has a non-revocation proof without a revocation registry and timestamp`)
     return undefined
   }
-  if (identifier.timestamp === null) reject(`identifier ${i} names a revocation registry without a timestamp`)
-  if (isAbsent(proofJson)) reject(`sub proof ${i} has no non-revocation proof`)
-  if (credDef.revocation === null) reject(`credential definition ${identifier.credDefId} does not support revocation`)
+  if (!proof) reject(`sub proof ${i} has no non-revocation proof`)
   const definitions = isAbsent(input.revocationRegistryDefinitions)
     ? {}
     : object(input.revocationRegistryDefinitions, 'revocationRegistryDefinitions')
   const definition = revocationRegistryDefinitionOf(
-    own(definitions, identifier.revRegId) ?? reject(`revocation registry ${identifier.revRegId} was not given`),
-    `revocationRegistryDefinitions.${identifier.revRegId}`,
+    own(definitions, revRegId) ?? reject(`revocation registry ${revRegId} was not given`),
+    `revocationRegistryDefinitions.${revRegId}`,
   )
   if (definition.credDefId !== identifier.credDefId)
-    reject(`revocation registry ${identifier.revRegId} is not for ${identifier.credDefId}`)
+    reject(`revocation registry ${revRegId} is not for ${identifier.credDefId}`)
   const lists = isAbsent(input.revocationStatusLists) ? [] : input.revocationStatusLists
   if (!Array.isArray(lists)) throw malformed('revocationStatusLists', 'must be an array')
   const list = lists
     .map((entry, k) => statusListOf(entry, `revocationStatusLists[${k}]`))
-    .find((entry) => entry.revRegDefId === identifier.revRegId && entry.timestamp === identifier.timestamp)
-  if (!list) reject(`no status list of ${identifier.revRegId} at ${identifier.timestamp} was given`)
-  if (list.accumulator === null) reject(`the status list of ${identifier.revRegId} has no accumulator`)
-  return readingRevocation(`presentation.proof.proofs[${i}]`, () => ({
+    .find((entry) => entry.revRegDefId === revRegId && entry.timestamp === timestamp)
+  if (!list) reject(`no status list of ${revRegId} at ${timestamp} was given`)
+  if (list.accumulator === null) reject(`the status list of ${revRegId} has no accumulator`)
+  const accumulator = list.accumulator
+  return readingRevocation(`credentialDefinitions.${identifier.credDefId}.value.revocation`, () => ({
     key: readRevocationPublicKey(credDef.revocation, `credentialDefinitions.${identifier.credDefId}.value.revocation`),
-    accumulator: list.accumulator as G2Point,
+    accumulator,
     accumulatorKey: definition.accumulatorKey,
-    proof: readNonRevocationProof(proofJson, `presentation.proof.proofs[${i}].non_revoc_proof`),
+    proof,
   }))
 }

@@ -3,7 +3,6 @@
  * requests, presentations) into typed values. Anything that does not have the anoncreds-rs shape is an
  * AnonCredsError of kind `malformed` naming the path; nothing here throws anything else.
  */
-import type { NonRevocProofJson } from '../revocation/types'
 import { attributeCommonView } from '../attributes'
 import { malformed } from '../errors'
 import { parseDecimal } from '../math'
@@ -16,6 +15,8 @@ import type {
   PrimaryPublicKey,
   PrimarySignature,
 } from './cl-proof'
+import { readNonRevocationProof, type NonRevocationProof } from '../revocation/non-revocation-proof'
+import { readingRevocation } from '../revocation/registry'
 import { parseRestrictions, type Query } from './restrictions'
 
 export type Json = Record<string, unknown>
@@ -289,9 +290,19 @@ function decimalMap(value: unknown, path: string): Map<string, bigint> {
   return map
 }
 
-export function parsePrimaryProof(value: unknown, path: string): PrimaryProof {
+export interface SubProof extends PrimaryProof {
+  /** The parsed `non_revoc_proof`, absent when the sub proof has none. */
+  readonly nonRevocation?: NonRevocationProof
+}
+
+/** A sub proof: its primary proof and, when present, its non-revocation proof (both shapes checked here). */
+export function parsePrimaryProof(value: unknown, path: string): SubProof {
   const sub = object(value, path)
-  const nonRevocProof = isAbsent(sub.non_revoc_proof) ? null : sub.non_revoc_proof
+  const nonRevocation = isAbsent(sub.non_revoc_proof)
+    ? undefined
+    : readingRevocation(`${path}.non_revoc_proof`, () =>
+        readNonRevocationProof(sub.non_revoc_proof, `${path}.non_revoc_proof`),
+      )
   const primary = object(sub.primary_proof, `${path}.primary_proof`)
   const p = `${path}.primary_proof.eq_proof`
   const eq = object(primary.eq_proof, p)
@@ -332,7 +343,7 @@ export function parsePrimaryProof(value: unknown, path: string): PrimaryProof {
       predicate,
     }
   })
-  return { eqProof, geProofs, nonRevocProof: nonRevocProof as NonRevocProofJson | null }
+  return nonRevocation ? { eqProof, geProofs, nonRevocation } : { eqProof, geProofs }
 }
 
 export function parseByteList(value: unknown, path: string): Uint8Array[] {

@@ -22,7 +22,6 @@ export const R = 0x2523648240000001ba344d8000000007ff9f800000000010a100000000000
 
 export const Fr = Field(R)
 
-let fp12Ref: ReturnType<typeof tower12>['Fp12'] | undefined
 const tower = tower12({
   ORDER: P,
   X_LEN: BN_U_ABS.toString(2).length,
@@ -38,11 +37,10 @@ const tower = tower12({
 export const Fp = tower.Fp
 export const Fp2 = tower.Fp2
 export const Fp12Field = tower.Fp12
-fp12Ref = tower.Fp12
 
 /** f^|u| for f in the cyclotomic subgroup (|u| = 2^62 + 2^55 + 1). */
 function cyclotomicPowU(f: Fp12): Fp12 {
-  const F = fp12Ref!
+  const F = tower.Fp12
   let acc = f
   for (let i = 0; i < 7; i++) acc = F._cyclotomicSquare(acc) // f^(2^7)
   acc = F.mul(acc, f) // f^(2^7 + 1)
@@ -52,7 +50,7 @@ function cyclotomicPowU(f: Fp12): Fp12 {
 
 /** f^u with the sign of u (negative): the inverse, which in the cyclotomic subgroup is the conjugate. */
 function cyclotomicPowSignedU(f: Fp12): Fp12 {
-  return fp12Ref!.conjugate(cyclotomicPowU(f))
+  return tower.Fp12.conjugate(cyclotomicPowU(f))
 }
 
 /**
@@ -61,7 +59,7 @@ function cyclotomicPowSignedU(f: Fp12): Fp12 {
  * calculating pairings on ordinary elliptic curves" (2009): the exact exponent, as Milagro computes it.
  */
 export function finalExponentiate(f: Fp12): Fp12 {
-  const F = fp12Ref!
+  const F = tower.Fp12
   let m = F.mul(F.conjugate(f), F.inv(f)) // f^(p^6 - 1)
   m = F.mul(F.frobeniusMap(m, 2), m) // ^(p^2 + 1)
   const fu = cyclotomicPowSignedU(m)

@@ -31,6 +31,12 @@ const rCred = { ...issued, vrPrimePrime: (issued.vrPrimePrime + vrPrime) % R }
 const witness = parseG2(credential.witness.omega, 'omega')
 const definition = revocationRegistryDefinitionOf(registry.revocationRegistryDefinition, 'definition')
 
+function accumulatorOf(list: unknown) {
+  const { accumulator } = statusListOf(list, 'list')
+  if (!accumulator) throw new Error('the status list has no accumulator')
+  return accumulator
+}
+
 function hash(parts: Uint8Array[]): bigint {
   const h = createHash('sha256')
   for (const part of parts) h.update(part)
@@ -39,7 +45,7 @@ function hash(parts: Uint8Array[]): bigint {
 
 /** Proves against `proverList`, verifies against `verifierList`; true when the verifier's tau list matches. */
 function proveAndVerify(proverList: unknown, verifierList: unknown): boolean {
-  const proverAccumulator = statusListOf(proverList, 'prover').accumulator!
+  const proverAccumulator = accumulatorOf(proverList)
   const m2Tilde = 123456789n << 200n
   const init = initNonRevocationProof(key, rCred, proverAccumulator, witness, m2Tilde)
   const nonce = Uint8Array.of(1, 2, 3)
@@ -48,7 +54,7 @@ function proveAndVerify(proverList: unknown, verifierList: unknown): boolean {
   const proof = readNonRevocationProof(JSON.parse(JSON.stringify(json)), 'proof')
   // The primary proof's m2 response, whose residue is the credential's m2.
   const m2Response = m2Tilde + cHash * rCred.m2
-  const accumulator = statusListOf(verifierList, 'verifier').accumulator!
+  const accumulator = accumulatorOf(verifierList)
   const taus = tauList(key, accumulator, definition.accumulatorKey, proof.xList, proof.cList, m2Response, cHash)
   return hash([...taus, ...init.cListBytes, nonce]) === cHash
 }
@@ -64,7 +70,7 @@ describe('non-revocation proof, our prover and verifier', () => {
   })
 
   it('writes the anoncreds-rs JSON shape', () => {
-    const init = initNonRevocationProof(key, rCred, statusListOf(statusList, 'l').accumulator!, witness, 5n)
+    const init = initNonRevocationProof(key, rCred, accumulatorOf(statusList), witness, 5n)
     const json = init.finalize(7n)
     expect(Object.keys(json)).toEqual(['x_list', 'c_list'])
     expect(Object.keys(json.x_list)).toEqual([
