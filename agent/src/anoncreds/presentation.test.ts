@@ -535,8 +535,14 @@ describe('AnonCreds presentations against anoncreds-rs (WASM oracle)', () => {
         ours(req, { credentialsProve: [{ entryIndex: 5, referent: 'name', isPredicate: false, reveal: true }] }),
       ).toThrow(AnonCredsError)
       expect(() => ours(req, { credentials: [{ credential: world.person.credential, revocationState: {} }] })).toThrow(
-        expect.objectContaining({ kind: 'unsupported' }),
+        expect.objectContaining({ kind: 'malformed' }),
       )
+      // A well-formed revocation state for a credential issued without revocation cannot be used.
+      const infinity = `1 ${'0'.repeat(64)} 1 ${'0'.repeat(64)} 1 ${'0'.repeat(64)} 1 ${'0'.repeat(64)} 1 ${'0'.repeat(64)} 1 ${'0'.repeat(64)}`
+      const state = { witness: { omega: infinity }, rev_reg: { accum: infinity }, timestamp: 5 }
+      expect(() =>
+        ours(req, { credentials: [{ credential: world.person.credential, revocationState: state }] }),
+      ).toThrow(expect.objectContaining({ kind: 'invalid', message: 'the credential is not revocable' }))
     })
   })
 })

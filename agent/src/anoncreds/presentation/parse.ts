@@ -15,6 +15,7 @@ import type {
   PrimaryPublicKey,
   PrimarySignature,
 } from './cl-proof'
+import { readNonRevocationCredential, type NonRevocationCredential } from '../revocation/keys'
 import { readNonRevocationProof, type NonRevocationProof } from '../revocation/non-revocation-proof'
 import { readingRevocation } from '../revocation/registry'
 import { parseRestrictions, type Query } from './restrictions'
@@ -153,6 +154,8 @@ export interface Credential {
   /** By canonical attribute name. */
   readonly values: ReadonlyMap<string, AttributeValue>
   readonly signature: PrimarySignature
+  /** The processed non-revocation signature (`r_credential`), null for a credential without revocation. */
+  readonly revocation: NonRevocationCredential | null
 }
 
 export function parseCredential(value: unknown, path: string): Credential {
@@ -167,15 +170,19 @@ export function parseCredential(value: unknown, path: string): Credential {
     values.set(key, { raw: string(attr.raw, `${path}.values.${name}.raw`), encoded })
   }
   const signature = object(json.signature, `${path}.signature`)
-  if (!isAbsent(signature.r_credential)) {
-    throw malformed(`${path}.signature.r_credential`, 'revocable credentials are not supported yet')
-  }
+  const rPath = `${path}.signature.r_credential`
+  const revocation = isAbsent(signature.r_credential)
+    ? null
+    : readingRevocation(rPath, () => readNonRevocationCredential(signature.r_credential, rPath))
+  const revRegId = isAbsent(json.rev_reg_id) ? null : nonEmptyString(json.rev_reg_id, `${path}.rev_reg_id`)
+  if ((revocation === null) !== (revRegId === null))
+    throw malformed(`${path}.rev_reg_id`, 'must be given exactly when the signature has r_credential')
   const p = object(signature.p_credential, `${path}.signature.p_credential`)
   const sp = `${path}.signature.p_credential`
   return {
     schemaId: nonEmptyString(json.schema_id, `${path}.schema_id`),
     credDefId: nonEmptyString(json.cred_def_id, `${path}.cred_def_id`),
-    revRegId: isAbsent(json.rev_reg_id) ? null : nonEmptyString(json.rev_reg_id, `${path}.rev_reg_id`),
+    revRegId,
     values,
     signature: {
       m2: decimal(p.m_2, `${sp}.m_2`),
@@ -183,6 +190,7 @@ export function parseCredential(value: unknown, path: string): Credential {
       e: positiveDecimal(p.e, `${sp}.e`),
       v: positiveDecimal(p.v, `${sp}.v`),
     },
+    revocation,
   }
 }
 

@@ -216,12 +216,13 @@ export function g1Sum(terms: Array<[G1Point, bigint]>): G1Point {
   return acc
 }
 
+/** point^scalar (any scalar, reduced modulo r; zero and the point at infinity give infinity). */
 export function g1Mul(point: G1Point, scalar: bigint): G1Point {
   const s = Fr.create(scalar)
-  return s === 0n ? G1.ZERO : point.multiply(s)
+  return s === 0n || point.is0() ? G1.ZERO : point.multiply(s)
 }
 
 export function g2Mul(point: G2Point, scalar: bigint): G2Point {
   const s = Fr.create(scalar)
-  return s === 0n ? G2.ZERO : point.multiply(s)
+  return s === 0n || point.is0() ? G2.ZERO : point.multiply(s)
 }

@@ -163,12 +163,6 @@ function writeField(target: Uint8Array, offset: number, value: bigint): void {
   }
 }
 
-function readField(source: Uint8Array, offset: number): bigint {
-  let v = 0n
-  for (let i = 0; i < 32; i++) v = (v << 8n) | BigInt(source[offset + i])
-  return v
-}
-
 export const G1_BYTES = 128
 export const G2_BYTES = 128
 export const GT_BYTES = 512
@@ -198,40 +192,6 @@ export function g2Bytes(point: G2Point): Uint8Array {
   writeField(out, 64, y.c0)
   writeField(out, 96, y.c1)
   return out
-}
-
-/** Several G2 points in tails-file form at once: one field inversion for all of them (Montgomery's batch trick). */
-export function g2BytesBatch(points: G2Point[], target: Uint8Array, offset: number): void {
-  const inverses = Fp2.invertBatch(points.map((point) => point.Z))
-  for (let k = 0; k < points.length; k++) {
-    const point = points[k]
-    const base = offset + k * G2_BYTES
-    if (point.is0()) {
-      target.fill(0, base, base + G2_BYTES)
-      writeField(target, base + 64, 1n)
-      continue
-    }
-    const x = Fp2.mul(point.X, inverses[k])
-    const y = Fp2.mul(point.Y, inverses[k])
-    writeField(target, base, x.c0)
-    writeField(target, base + 32, x.c1)
-    writeField(target, base + 64, y.c0)
-    writeField(target, base + 96, y.c1)
-  }
-}
-
-/** A tail as the tails file stores it (clsignatures' PointG2::from_bytes, which does not check the curve; we do). */
-export function g2FromBytes(source: Uint8Array, offset: number): G2Point {
-  const x = Fp2.create({ c0: readField(source, offset), c1: readField(source, offset + 32) })
-  const y = Fp2.create({ c0: readField(source, offset + 64), c1: readField(source, offset + 96) })
-  for (const v of [x.c0, x.c1, y.c0, y.c1]) if (v >= P) throw new EncodingError('tail: coordinate out of range')
-  const point = G2.fromAffine({ x, y })
-  try {
-    point.assertValidity()
-  } catch {
-    throw new EncodingError('tail: not a point of the group G2')
-  }
-  return point
 }
 
 export function gtBytes(value: Gt): Uint8Array {

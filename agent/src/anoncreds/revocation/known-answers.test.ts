@@ -10,7 +10,7 @@ import { verifyPresentation, checkPresentation } from '../verify'
 import { Fr, g1Mul, g2Mul, gtEquals, gtMul, pairing } from './bn254'
 import { formatG2, formatGt, g2Bytes, parseG1, parseG2, parseGt, parseScalar } from './encoding'
 import { readRevocationPublicKey } from './keys'
-import { buildTailsFile, tailsHash } from './registry'
+import { buildTailsFile, tailsHash } from './tails'
 
 const dir = path.join(__dirname, '../../../../test/fixtures/anoncreds-revocation')
 const fixture = (name: string) => JSON.parse(readFileSync(path.join(dir, `${name}.json`), 'utf8'))

@@ -96,7 +96,7 @@ describe('non-revocation proof, our prover and verifier', () => {
   })
 
   it('marks the index revoked and moves the accumulator', () => {
-    expect(revoked.revocationList[rCred.i - 1]).toBe(1)
+    expect(revoked.revocationList[rCred.i]).toBe(1)
     expect(revoked.currentAccumulator).not.toBe(statusList.currentAccumulator)
     expect(Object.keys(revoked)).toEqual([
       'revRegDefId',
