@@ -6,9 +6,10 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 
+import { decodeMsgpack, type MsgpackMap, type MsgpackValue } from '../../../../test/helpers/msgpack'
 import { verifyPresentation, checkPresentation } from '../verify'
-import { Fr, g1Mul, g2Mul, gtEquals, gtMul, pairing } from './bn254'
-import { formatG2, formatGt, g2Bytes, parseG1, parseG2, parseGt, parseScalar } from './encoding'
+import { Fp2, Fr, G1, G2, g1Mul, g2Mul, gtEquals, gtMul, pairing } from './bn254'
+import { formatG1, formatG2, formatGt, g2Bytes, parseG1, parseG2, parseGt, parseScalar } from './encoding'
 import { readRevocationPublicKey } from './keys'
 import { buildTailsFile, tailsHash } from './tails'
 
@@ -118,5 +119,146 @@ describe('indy-credx presentation with a non-revocation proof (esatus/indy-share
       to: data.timestamp + 5,
     }
     expect(checkPresentation(late)).toMatchObject({ valid: false })
+  })
+})
+
+describe('an anoncreds-rs presentation with a non-revocation proof (the W3C presentation of the test vectors)', () => {
+  // anoncreds-rs' W3C form carries the same CL proof as its legacy form, MessagePack-encoded: big numbers and
+  // scalars as big-endian bytes, points in their byte form. Rewritten here as the legacy presentation JSON.
+  const w3c = fixture('w3c-presentation-anoncreds')
+  const request = fixture('anoncreds-presentation-request')
+  const unpack = (proofValue: string) => {
+    const [, body] = decodeMsgpack(Buffer.from(proofValue.slice(1), 'base64url')) as [number, MsgpackMap]
+    return body
+  }
+  const credentialProof = unpack(w3c.verifiableCredential[0].proof.proofValue)
+  const { aggregated } = unpack(w3c.proof.proofValue) as { aggregated: MsgpackMap }
+  const hex = (value: MsgpackValue) => Buffer.from(value as number[]).toString('hex')
+  const decimal = (value: MsgpackValue) => BigInt('0x' + (hex(value) || '0')).toString()
+  const scalar = (value: MsgpackValue) => hex(value).toUpperCase().padStart(64, '0')
+  const field = (value: MsgpackValue, at: number) => BigInt('0x' + hex(value).slice(2 * at, 2 * at + 64))
+  const g1 = (value: MsgpackValue) => formatG1(G1.fromAffine({ x: field(value, 1), y: field(value, 33) }))
+  const g2 = (value: MsgpackValue) =>
+    formatG2(
+      G2.fromAffine({
+        x: Fp2.create({ c0: field(value, 0), c1: field(value, 32) }),
+        y: Fp2.create({ c0: field(value, 64), c1: field(value, 96) }),
+      }),
+    )
+  const map = (value: MsgpackValue, convert: (item: MsgpackValue) => string) =>
+    Object.fromEntries(Object.entries(value as MsgpackMap).map(([key, item]) => [key, convert(item)]))
+
+  const subProof = credentialProof.sub_proof as MsgpackMap
+  const primary = subProof.primary_proof as MsgpackMap
+  const eq = primary.eq_proof as MsgpackMap
+  const nonRevocation = subProof.non_revoc_proof as MsgpackMap
+  const cList = nonRevocation.c_list as MsgpackMap
+  const revealed = map(eq.revealed_attrs, decimal)
+  const revRegId = credentialProof.rev_reg_id as string
+  const presentation = {
+    proof: {
+      proofs: [
+        {
+          primary_proof: {
+            eq_proof: {
+              revealed_attrs: revealed,
+              a_prime: decimal(eq.a_prime),
+              e: decimal(eq.e),
+              v: decimal(eq.v),
+              m: map(eq.m, decimal),
+              m2: decimal(eq.m2),
+            },
+            ge_proofs: (primary.ge_proofs as MsgpackMap[]).map((ge) => ({
+              u: map(ge.u, decimal),
+              r: map(ge.r, decimal),
+              mj: decimal(ge.mj),
+              alpha: decimal(ge.alpha),
+              t: map(ge.t, decimal),
+              predicate: ge.predicate,
+            })),
+          },
+          non_revoc_proof: {
+            x_list: map(nonRevocation.x_list, scalar),
+            c_list: {
+              e: g1(cList.e),
+              d: g1(cList.d),
+              a: g1(cList.a),
+              g: g1(cList.g),
+              w: g2(cList.w),
+              s: g2(cList.s),
+              u: g2(cList.u),
+            },
+          },
+        },
+      ],
+      aggregated_proof: {
+        c_hash: decimal(aggregated.c_hash),
+        c_list: (aggregated.c_list as MsgpackValue[]).map((bytes) => [...(bytes as number[])]),
+      },
+    },
+    requested_proof: {
+      revealed_attrs: {},
+      revealed_attr_groups: {
+        attr2_referent: {
+          sub_proof_index: 0,
+          values: {
+            name: { raw: 'Alex', encoded: revealed.name },
+            height: { raw: '175', encoded: revealed.height },
+          },
+        },
+      },
+      self_attested_attrs: {},
+      unrevealed_attrs: {},
+      predicates: { predicate1_referent: { sub_proof_index: 0 } },
+    },
+    identifiers: [
+      {
+        schema_id: credentialProof.schema_id,
+        cred_def_id: credentialProof.cred_def_id,
+        rev_reg_id: revRegId,
+        timestamp: credentialProof.timestamp,
+      },
+    ],
+  }
+  const options = () => ({
+    presentation: structuredClone(presentation),
+    presentationRequest: request,
+    schemas: { [credentialProof.schema_id as string]: fixture('anoncreds-schema') },
+    credentialDefinitions: {
+      [credentialProof.cred_def_id as string]: fixture('anoncreds-credential-definition').credentialDefinition,
+    },
+    revocationRegistryDefinitions: {
+      [revRegId]: fixture('anoncreds-revocation-registry-definition').revocationRegistryDefinition,
+    },
+    revocationStatusLists: [fixture('anoncreds-revocation-status-list')],
+    // The list is of timestamp 12, the request asks from 13: the verifier accepts 12 for 13.
+    nonRevokedIntervalOverrides: { [revRegId]: { 13: 12 } },
+  })
+
+  it('verifies with its c_list being the non-revocation C list, then the primary proof', () => {
+    expect(presentation.proof.aggregated_proof.c_list.slice(0, 7)).toEqual(
+      Object.values(cList).map((bytes) => [...(bytes as number[])]),
+    )
+    expect(checkPresentation(options())).toEqual({ valid: true })
+  })
+
+  it('fails with a tampered non-revocation response, another accumulator, or without the interval override', () => {
+    const tampered = options()
+    const xList = tampered.presentation.proof.proofs[0].non_revoc_proof.x_list
+    xList.m_prime = xList.m
+    expect(checkPresentation(tampered)).toMatchObject({ valid: false })
+    const other = options()
+    other.revocationStatusLists = [
+      {
+        ...fixture('anoncreds-revocation-status-list'),
+        currentAccumulator: fixture('indy-credx-presentation').revReg.value.accum,
+      },
+    ]
+    expect(checkPresentation(other)).toMatchObject({ valid: false })
+    const strict = { ...options(), nonRevokedIntervalOverrides: {} }
+    expect(checkPresentation(strict)).toEqual({
+      valid: false,
+      reason: 'credential 0 was proven non-revoked at 12, outside the requested interval',
+    })
   })
 })
