@@ -90,9 +90,10 @@ export function signNonRevocation(options: SignNonRevocationOptions): SignedNonR
 }
 
 /**
- * The holder's check after adding vr' (clsignatures' _test_witness_signature): the witness fits the accumulator,
- * e(g_i, acc) / e(g, omega) = z; the witness signature is the issuer's, e(pk g_i, sigma_i) = e(g, g'); and sigma
- * signs m2, vr'' and g_i, e(sigma, y h_cap^c) = e(h0 h1^m2 h2^vr'' g_i, h_cap).
+ * The holder's check after adding vr' (clsignatures' _test_witness_signature, and u_i): the witness fits the
+ * accumulator, e(g_i, acc) / e(g, omega) = z; the witness signature is the issuer's, e(pk g_i, sigma_i) = e(g, g');
+ * u_i belongs to g_i, e(g_i, u) = e(g, u_i); and sigma signs m2, vr'' and g_i,
+ * e(sigma, y h_cap^c) = e(h0 h1^m2 h2^vr'' g_i, h_cap).
  */
 export function checkNonRevocationSignature(
   key: RevocationPublicKey,
@@ -112,6 +113,13 @@ export function checkNonRevocationSignature(
     [minusG, key.gDash],
   ])
   if (!gtIsOne(witnessSignature)) return false
+  // u_i = u^(gamma^i), which the proofs use: e(g_i, u) = e(g, u_i). clsignatures leaves it unchecked (a wrong one
+  // only shows when a presentation fails); it costs one more pairing product.
+  const uI = pairingProduct([
+    [credential.gI, key.u],
+    [minusG, credential.uI],
+  ])
+  if (!gtIsOne(uI)) return false
   const signed = key.h0.add(g1Mul(key.h1, credential.m2)).add(g1Mul(key.h2, credential.vrPrimePrime)).add(credential.gI)
   const signature = pairingProduct([
     [credential.sigma, key.y.add(g2Mul(key.hCap, credential.c))],

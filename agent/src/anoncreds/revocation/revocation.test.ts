@@ -7,6 +7,8 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 
+import fc from 'fast-check'
+
 import { createCredential, processCredential } from '../credential'
 import { readCredentialDefinition, readCredentialDefinitionPrivate } from '../credential-definition'
 import { createCredentialRequest } from '../credential-request'
@@ -413,6 +415,144 @@ describe('our issuer and holder with a revocation registry', () => {
         }),
       ).kind,
     ).toBe('malformed')
+  })
+
+  /** Every path into `value` (the first three elements of arrays). */
+  function pathsOf(value: unknown): (string | number)[][] {
+    const paths: (string | number)[][] = []
+    const walk = (item: unknown, at: (string | number)[]) => {
+      paths.push(at)
+      if (Array.isArray(item)) item.slice(0, 3).forEach((v, i) => walk(v, [...at, i]))
+      else if (typeof item === 'object' && item !== null) Object.entries(item).forEach(([k, v]) => walk(v, [...at, k]))
+    }
+    walk(value, [])
+    return paths.slice(1)
+  }
+
+  function replaced<T>(value: T, at: (string | number)[], replacement: unknown): T {
+    const copy = clone(value) as Json
+    let parent = copy
+    for (const key of at.slice(0, -1)) parent = parent[key]
+    parent[at[at.length - 1]] = replacement
+    return copy as T
+  }
+
+  /** Replacement values: JSON of any kind, big numbers, and revocation-looking text (points, scalars, infinity). */
+  const replacements = () => {
+    const points = [
+      list100.currentAccumulator,
+      credentialDefinition.value.revocation.h,
+      credentialDefinition.value.revocation.u,
+    ]
+    return fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.bigInt({ min: -(2n ** 64n), max: 2n ** 300n }).map(String),
+      fc.constantFrom(...points),
+      fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }).map((v) => v.toString(16).toUpperCase().padStart(64, '0')),
+      fc.constant(`1 ${'0'.repeat(64)} 1 ${'0'.repeat(64)} 1 ${'0'.repeat(64)}`),
+      fc.integer({ min: -2, max: 14 }),
+    )
+  }
+
+  it('answers any mutation of a presentation with a non-revocation proof, or of what the verifier is given, with false or an AnonCredsError', () => {
+    const { processed } = issue(7)
+    const req = request({ from: 50, to: 150 })
+    const good = prove(processed, state(7, list100), req)
+    const verifierInputs = {
+      list: list100,
+      registry: registry.revocationRegistryDefinition,
+      revocation: credentialDefinition.value.revocation,
+    }
+    const presentationPaths = pathsOf(good).filter(
+      (at) => at.includes('non_revoc_proof') || at[0] === 'identifiers' || (at.includes('c_list') && Number(at[3]) < 7),
+    )
+    const inputPaths = pathsOf(verifierInputs)
+    // Fields the verifier does not read: the bits (the accumulator speaks for them), the tails' hash and place.
+    const unread = ['revocationList', 'tailsHash', 'tailsLocation', 'tag', 'issuerId', 'maxCredNum']
+    fc.assert(
+      fc.property(fc.boolean(), fc.nat(), replacements(), (inPresentation, pick, replacement) => {
+        const paths = inPresentation ? presentationPaths : inputPaths
+        const at = paths[pick % paths.length]
+        const presentation = inPresentation ? replaced(good, at, replacement) : good
+        const inputs = inPresentation ? verifierInputs : replaced(verifierInputs, at, replacement)
+        try {
+          const result = checkPresentation({
+            presentation,
+            presentationRequest: req,
+            schemas: { [schemaId]: schema },
+            credentialDefinitions: {
+              [credDefId]: {
+                ...credentialDefinition,
+                value: { ...credentialDefinition.value, revocation: inputs.revocation },
+              },
+            },
+            revocationRegistryDefinitions: { [revRegDefId]: inputs.registry },
+            revocationStatusLists: [inputs.list],
+          })
+          const unchanged =
+            JSON.stringify(presentation) === JSON.stringify(good) &&
+            JSON.stringify(inputs) === JSON.stringify(verifierInputs)
+          return !result.valid || unchanged || (!inPresentation && at.some((key) => unread.includes(String(key))))
+        } catch (error) {
+          return error instanceof AnonCredsError
+        }
+      }),
+      { numRuns: 40 },
+    )
+  })
+
+  it('answers any mutation of a revocable credential, its request metadata or registry when processing with an AnonCredsError', () => {
+    const { credential, credentialRequestMetadata } = issue(8)
+    const good = {
+      credential: {
+        rev_reg_id: credential.rev_reg_id,
+        rev_reg: credential.rev_reg,
+        witness: credential.witness,
+        r: credential.signature.r_credential,
+      },
+      vrPrime: credentialRequestMetadata.link_secret_blinding_data.vr_prime,
+      registry: registry.revocationRegistryDefinition,
+    }
+    const paths = pathsOf(good)
+    // Not signed: the registry id (the holder cannot check it) and the index (g_i is what is signed; a wrong i only
+    // gives a witness that will not fit later), and the definition fields processing does not read.
+    const unsigned = ['rev_reg_id', 'i', 'tailsHash', 'tailsLocation', 'tag', 'issuerId', 'maxCredNum']
+    fc.assert(
+      fc.property(fc.nat(), replacements(), (pick, replacement) => {
+        const at = paths[pick % paths.length]
+        const bad = replaced(good, at, replacement)
+        try {
+          processCredential({
+            credential: {
+              ...credential,
+              rev_reg_id: bad.credential.rev_reg_id,
+              rev_reg: bad.credential.rev_reg,
+              witness: bad.credential.witness,
+              signature: { ...credential.signature, r_credential: bad.credential.r },
+            },
+            credentialRequestMetadata: {
+              ...credentialRequestMetadata,
+              link_secret_blinding_data: {
+                ...credentialRequestMetadata.link_secret_blinding_data,
+                vr_prime: bad.vrPrime,
+              },
+            },
+            linkSecret,
+            credentialDefinition,
+            revocationRegistryDefinition: bad.registry,
+          })
+          // Without any revocation part it is a credential that cannot be revoked (nor prove non-revocation).
+          const revocationPart = (bad.credential ?? {}) as Json
+          const stripped = ['rev_reg_id', 'rev_reg', 'witness', 'r'].every((key) => revocationPart[key] == null)
+          return (
+            stripped || JSON.stringify(bad) === JSON.stringify(good) || at.some((key) => unsigned.includes(String(key)))
+          )
+        } catch (error) {
+          return error instanceof AnonCredsError
+        }
+      }),
+      { numRuns: 40 },
+    )
   })
 
   it('computes the same tails file in worker threads as in this thread', async () => {
