@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 
 import { checkPresentation } from '../agent/src/anoncreds/verify'
-import { G1, G2, g1Mul, g2Mul, pairing } from '../agent/src/anoncreds/revocation/bn254'
+import { G1, G2, pairing } from '../agent/src/anoncreds/revocation/bn254'
+import { g1Mul, g2Mul } from '../agent/src/anoncreds/revocation/multiply'
 import { generateRevocationKeys, randomScalar } from '../agent/src/anoncreds/revocation/keys'
 import {
   createRevocationRegistryDefinition,

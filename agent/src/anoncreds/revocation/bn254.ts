@@ -99,7 +99,7 @@ const TWIST_B = Fp2.create({ c0: 1n, c1: P - 1n })
 
 const frobenius = psiFrobenius(Fp, Fp2, Fp2.NONRESIDUE)
 /** [6u^2] on G2 equals the Frobenius endomorphism psi there (p = 6u^2 mod r on a BN twist): a fast subgroup test. */
-const SIX_U_SQUARED = 6n * BN_U_ABS * BN_U_ABS
+export const SIX_U_SQUARED = 6n * BN_U_ABS * BN_U_ABS
 
 export const G1 = weierstrass({ p: P, n: R, h: 1n, a: 0n, b: 2n, Gx: P - 1n, Gy: 1n }, { Fp, Fn: Fr })
 export const G2 = weierstrass(
@@ -110,6 +110,17 @@ export const G2 = weierstrass(
     isTorsionFree: (c, point) => point.multiplyUnsafe(SIX_U_SQUARED).equals(frobenius.G2psi(c, point)),
   },
 )
+/** The Frobenius endomorphism psi of the twist, which is [p] = [6u^2] on G2. */
+export function g2Psi(point: WeierstrassPoint<Fp2Element>): WeierstrassPoint<Fp2Element> {
+  return frobenius.G2psi(G2, point)
+}
+
+/** Whether the projective point satisfies the twist's equation y^2 = x^3 + b'. */
+export function isOnTwist(point: WeierstrassPoint<Fp2Element>): boolean {
+  const { x, y } = point.toAffine()
+  return Fp2.eql(Fp2.sqr(y), Fp2.add(Fp2.mul(Fp2.sqr(x), x), TWIST_B))
+}
+
 export type G1Point = WeierstrassPoint<bigint>
 export type G2Point = WeierstrassPoint<Fp2Element>
 export type { Fp2Element }
@@ -204,25 +215,4 @@ export function isGtElement(a: Gt): boolean {
   const p2 = F.frobeniusMap(a, 2)
   const p4 = F.frobeniusMap(p2, 2)
   return F.eql(F.mul(p4, a), p2)
-}
-
-/** Computes a multi-scalar product sum s_i * P_i on G1 (points may repeat; zero scalars are skipped). */
-export function g1Sum(terms: Array<[G1Point, bigint]>): G1Point {
-  let acc = G1.ZERO
-  for (const [point, scalar] of terms) {
-    const s = Fr.create(scalar)
-    if (s !== 0n) acc = acc.add(point.multiply(s))
-  }
-  return acc
-}
-
-/** point^scalar (any scalar, reduced modulo r; zero and the point at infinity give infinity). */
-export function g1Mul(point: G1Point, scalar: bigint): G1Point {
-  const s = Fr.create(scalar)
-  return s === 0n || point.is0() ? G1.ZERO : point.multiply(s)
-}
-
-export function g2Mul(point: G2Point, scalar: bigint): G2Point {
-  const s = Fr.create(scalar)
-  return s === 0n || point.is0() ? G2.ZERO : point.multiply(s)
 }

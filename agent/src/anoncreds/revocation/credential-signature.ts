@@ -5,7 +5,7 @@
  * witness signature sigma_i = g'^(1/(sk + gamma^i)), u_i = u^(gamma^i), and the witness of i in the current
  * accumulator; the holder adds vr' to vr'' and checks the three pairing equations clsignatures checks.
  */
-import { Fr, g1Mul, g2Mul, gtEquals, gtIsOne, pairingProduct, type G1Point, type G2Point, type Gt } from './bn254'
+import { Fr, gtEquals, gtIsOne, pairingProduct, type G1Point, type G2Point, type Gt } from './bn254'
 import {
   randomScalar,
   reduceToScalar,
@@ -13,6 +13,7 @@ import {
   type RevocationPrivateKey,
   type RevocationPublicKey,
 } from './keys'
+import { g1Msm, g1Mul, g2Mul } from './multiply'
 import { tailExponent } from './registry'
 
 export interface RevocationBlinding {
@@ -75,7 +76,13 @@ export function signNonRevocation(options: SignNonRevocationOptions): SignedNonR
   while (Fr.add(privateKey.x, c) === 0n) c = randomScalar()
   const vrPrimePrime = randomScalar()
   const sigma = g1Mul(
-    key.h0.add(g1Mul(key.h1, m2)).add(options.ur).add(gI).add(g1Mul(key.h2, vrPrimePrime)),
+    g1Msm([
+      [key.h1, m2],
+      [key.h2, vrPrimePrime],
+    ])
+      .add(key.h0)
+      .add(options.ur)
+      .add(gI),
     inverse(Fr.add(privateKey.x, c), 'x + c'),
   )
   const sigmaI = g2Mul(key.gDash, inverse(Fr.add(privateKey.sk, gammaI), 'sk + gamma^i'))
@@ -120,7 +127,12 @@ export function checkNonRevocationSignature(
     [minusG, credential.uI],
   ])
   if (!gtIsOne(uI)) return false
-  const signed = key.h0.add(g1Mul(key.h1, credential.m2)).add(g1Mul(key.h2, credential.vrPrimePrime)).add(credential.gI)
+  const signed = g1Msm([
+    [key.h1, credential.m2],
+    [key.h2, credential.vrPrimePrime],
+  ])
+    .add(key.h0)
+    .add(credential.gI)
   const signature = pairingProduct([
     [credential.sigma, key.y.add(g2Mul(key.hCap, credential.c))],
     [signed.negate(), key.hCap],

@@ -5,7 +5,8 @@
  */
 import { randomBytes } from 'node:crypto'
 
-import { Fr, G1, G2, g1Mul, g2Mul, R, type G1Point, type G2Point } from './bn254'
+import { Fr, G1, G2, R, type G1Point, type G2Point } from './bn254'
+import { g1Mul, g2Mul } from './multiply'
 import { formatG1, formatG2, formatScalar, parseG1, parseG2, parseScalar } from './encoding'
 import type {
   CredentialRevocationPrivateKeyJson,

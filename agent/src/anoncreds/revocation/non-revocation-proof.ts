@@ -5,7 +5,8 @@
  * the responses of the X list. Its C list and tau list (t1..t8) enter the presentation's one Fiat-Shamir challenge
  * before the primary proof of the same credential, byte for byte as clsignatures writes them.
  */
-import { G1, gtMul, gtPow, pairingProduct, R, type G1Point, type G2Point, type Gt } from './bn254'
+import { gtMul, gtPow, pairingProduct, R, type G1Point, type G2Point, type Gt } from './bn254'
+import { g1Msm, g2Mul } from './multiply'
 import { formatG1, formatG2, formatScalar, g1Bytes, g2Bytes, gtBytes, parseG1, parseG2, parseScalar } from './encoding'
 import { randomScalar, reduceToScalar, type NonRevocationCredential, type RevocationPublicKey } from './keys'
 import type { NonRevocProofJson } from './types'
@@ -55,12 +56,7 @@ const mul = (a: bigint, b: bigint) => (a * b) % R
 
 /** sum of s_i * P_i, skipping zero scalars (so a zero challenge leaves the expected values out). */
 function combine(terms: Array<[G1Point, bigint]>): G1Point {
-  let acc = G1.ZERO
-  for (const [point, scalar] of terms) {
-    const s = reduceToScalar(scalar)
-    if (s !== 0n && !point.is0()) acc = acc.add(point.multiply(s))
-  }
-  return acc
+  return g1Msm(terms.map(([point, scalar]) => [point, reduceToScalar(scalar)] as const))
 }
 
 export function cListBytes(c: CList): Uint8Array[] {
@@ -84,6 +80,7 @@ export function tauList(
   const ch = reduceToScalar(challenge)
   const minus = neg(ch)
   const pkG = key.pk.add(c.g)
+  const gCh = combine([[key.g, ch]])
   const t1 = combine([
     [c.e, minus],
     [key.h, x.rho],
@@ -113,16 +110,15 @@ export function tauList(
       key.y,
     ],
   ])
+  // t4 and t8 pair the same G1 point, htilde^r g^-c, with the accumulator and with u.
+  const rTerm = combine([
+    [key.htilde, x.r],
+    [c.g, minus],
+  ])
   let t4 = pairingProduct([
-    [
-      combine([
-        [key.htilde, x.r],
-        [c.g, minus],
-      ]),
-      accumulator,
-    ],
+    [rTerm, accumulator],
     [combine([[key.g, neg(x.r_prime)]]), key.hCap],
-    [combine([[key.g, ch]]), c.w],
+    [gCh, c.w],
   ])
   if (ch !== 0n) {
     if (!accumulatorKey) throw new Error('the accumulator key is needed to verify')
@@ -153,18 +149,12 @@ export function tauList(
       ]),
       c.s,
     ],
-    [combine([[key.g, ch]]), key.gDash],
+    [gCh, key.gDash],
   ])
   const t8 = pairingProduct([
-    [
-      combine([
-        [key.htilde, x.r],
-        [c.g, minus],
-      ]),
-      key.u,
-    ],
+    [rTerm, key.u],
     [combine([[key.g, neg(x.r_prime_prime_prime)]]), key.hCap],
-    [combine([[key.g, ch]]), c.u],
+    [gCh, c.u],
   ])
   return [g1Bytes(t1), g1Bytes(t2), gtBytes(t3), gtBytes(t4), g1Bytes(t5), g1Bytes(t6), gtBytes(t7), gtBytes(t8)]
 }
@@ -221,9 +211,9 @@ export function initNonRevocationProof(
     ]),
     a: credential.sigma.add(combine([[key.htilde, rho]])),
     g: credential.gI.add(combine([[key.htilde, r]])),
-    w: witness.add(key.hCap.multiply(rPrime)),
-    s: credential.sigmaI.add(key.hCap.multiply(rPrimePrime)),
-    u: credential.uI.add(key.hCap.multiply(rPrimePrimePrime)),
+    w: witness.add(g2Mul(key.hCap, rPrime)),
+    s: credential.sigmaI.add(g2Mul(key.hCap, rPrimePrime)),
+    u: credential.uI.add(g2Mul(key.hCap, rPrimePrimePrime)),
   }
   const tildes = Object.fromEntries(X_NAMES.map((name) => [name, randomScalar()])) as XList
   const tauBytes = tauList(key, accumulator, null, tildes, cList, m2Tilde, 0n)

@@ -6,9 +6,10 @@
  * so a registry of L holds the indices 1 to L-1. The accumulator holds g'^(gamma^(L+1-i)) for every issued i.
  */
 import { AnonCredsError, malformed } from '../errors'
-import { Fr, G2, g1Mul, pairing, R, type G2Point, type Gt } from './bn254'
+import { Fr, G2, pairing, R, type G2Point, type Gt } from './bn254'
 import { EncodingError, formatG2, formatGt, formatScalar, parseG2, parseGt, parseScalar } from './encoding'
 import { randomScalar, readRevocationPublicKey } from './keys'
+import { g1Mul, g2Mul } from './multiply'
 import { buildTailsFile, buildTailsFileInWorkers, tailsHash } from './tails'
 import type { RevocationRegistryDefinition, RevocationRegistryDefinitionPrivate, RevocationStatusList } from './types'
 
@@ -282,7 +283,7 @@ export function createRevocationStatusList(options: CreateRevocationStatusListOp
       power = (power * gamma) % R
       sum = (sum + power) % R
     }
-    accumulator = sum === 0n ? G2.ZERO : key.gDash.multiply(sum)
+    accumulator = g2Mul(key.gDash, sum)
   }
   return statusListJson(
     nonEmpty(options.revocationRegistryDefinitionId, 'revocationRegistryDefinitionId'),
@@ -344,7 +345,7 @@ export function updateRevocationStatusList(options: UpdateRevocationStatusListOp
     revoked[i] = true
     delta = (delta - tailExponent(gamma, L, i) + R) % R
   }
-  const accumulator = delta === 0n ? current.accumulator : current.accumulator.add(key.gDash.multiply(delta))
+  const accumulator = delta === 0n ? current.accumulator : current.accumulator.add(g2Mul(key.gDash, delta))
   return statusListJson(
     current.revRegDefId,
     current.issuerId,
