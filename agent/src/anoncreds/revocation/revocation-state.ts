@@ -8,6 +8,7 @@
 import { AnonCredsError, malformed } from '../errors'
 import { G2, type G2Point } from './bn254'
 import { formatG2, parseG2 } from './encoding'
+import { g2SumAffine, type AffineG2 } from './multiply'
 import { readingRevocation, revocationRegistryDefinitionOf, statusListOf, type ParsedStatusList } from './registry'
 import { TailsReader } from './tails'
 import type { CredentialRevocationState } from './types'
@@ -88,21 +89,23 @@ export function createOrUpdateRevocationState(
     const old = readRevocationState(options.oldRevocationState, 'oldRevocationState')
     const oldList = statusListOf(options.oldRevocationStatusList, 'oldRevocationStatusList')
     usable(oldList, L, 'oldRevocationStatusList')
-    witness = old.witness
+    const added: AffineG2[] = []
+    const removed: AffineG2[] = []
     readingRevocation('tailsFile', () => {
       // Bit 0 is no credential (the from-scratch sum ignores it too).
       for (let j = 1; j < L; j++) {
         if (j === i || list.revoked[j] === oldList.revoked[j]) continue
-        witness = list.revoked[j] ? witness.subtract(tailFor(j)) : witness.add(tailFor(j))
+        ;(list.revoked[j] ? removed : added).push(tailFor(j))
       }
     })
+    witness = g2SumAffine(old.witness, added, removed)
   } else {
-    witness = readingRevocation('tailsFile', () => {
-      let sum = G2.ZERO
+    const issued: AffineG2[] = []
+    readingRevocation('tailsFile', () => {
       // Index L has no bit: it stays accumulated (issuance by default).
-      for (let j = 1; j <= L; j++) if (j !== i && !(j < L && list.revoked[j])) sum = sum.add(tailFor(j))
-      return sum
+      for (let j = 1; j <= L; j++) if (j !== i && !(j < L && list.revoked[j])) issued.push(tailFor(j))
     })
+    witness = g2SumAffine(G2.ZERO, issued)
   }
   return { witness: { omega: formatG2(witness) }, rev_reg: { accum: formatG2(accumulator) }, timestamp }
 }

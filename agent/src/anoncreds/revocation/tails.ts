@@ -12,6 +12,7 @@ import { encodeBase58 } from '@idplane/common/base58'
 
 import { Fp2, G2, P, R, type G2Point } from './bn254'
 import { EncodingError, G2_BYTES } from './encoding'
+import type { AffineG2 } from './multiply'
 import { bestWindowBits, computeTails, type TailsKernelInput } from './tails-kernel'
 
 /** anoncreds-rs' tails file version tag. */
@@ -135,16 +136,16 @@ export class TailsReader {
     this.maxCredNum = maxCredNum
   }
 
-  /** Tail k (0 to 2L). */
-  public tail(k: number): G2Point {
+  /** Tail k (0 to 2L) as affine coordinates (x0, x1, y0, y1), checked on the curve. */
+  public tail(k: number): AffineG2 {
     if (!Number.isInteger(k) || k < 0 || k > 2 * this.maxCredNum) throw new EncodingError(`tail ${k}: out of range`)
     const offset = TAILS_VERSION.length + k * G2_BYTES
-    const coordinates = [0, 32, 64, 96].map((delta) => readField(this.file, offset + delta))
-    if (coordinates.some((v) => v >= P)) throw new EncodingError(`tail ${k}: coordinate out of range`)
-    const x = Fp2.create({ c0: coordinates[0], c1: coordinates[1] })
-    const y = Fp2.create({ c0: coordinates[2], c1: coordinates[3] })
+    const [x0, x1, y0, y1] = [0, 32, 64, 96].map((delta) => readField(this.file, offset + delta))
+    if (x0 >= P || x1 >= P || y0 >= P || y1 >= P) throw new EncodingError(`tail ${k}: coordinate out of range`)
+    const x = Fp2.create({ c0: x0, c1: x1 })
+    const y = Fp2.create({ c0: y0, c1: y1 })
     if (!Fp2.eql(Fp2.sqr(y), Fp2.add(Fp2.mul(Fp2.sqr(x), x), G2.CURVE().b)))
       throw new EncodingError(`tail ${k}: not a point of the curve`)
-    return G2.fromAffine({ x, y })
+    return [x0, x1, y0, y1]
   }
 }
