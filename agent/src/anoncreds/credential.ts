@@ -26,9 +26,9 @@ import {
   type NonRevocationCredential,
 } from './revocation/keys'
 import {
-  FIRST_INDEX,
+  FIRST_REVOCATION_INDEX,
   gammaOf,
-  lastIndex,
+  lastRevocationIndex,
   readingRevocation,
   revocationRegistryDefinitionOf,
   statusListOf,
@@ -194,9 +194,9 @@ function readRevocationConfiguration(value: unknown, credDefId: string): Revocat
       `${path}.revocationStatusList.revocationList`,
     )
   const index = config.registryIndex
-  const last = lastIndex(definition.maxCredNum)
-  if (typeof index !== 'number' || !Number.isInteger(index) || index < FIRST_INDEX || index > last)
-    throw malformed(`${path}.registryIndex`, `must be an index from ${FIRST_INDEX} to ${last}`)
+  const last = lastRevocationIndex(definition.maxCredNum)
+  if (typeof index !== 'number' || !Number.isInteger(index) || index < FIRST_REVOCATION_INDEX || index > last)
+    throw malformed(`${path}.registryIndex`, `must be an index from ${FIRST_REVOCATION_INDEX} to ${last}`)
   return {
     revRegDefId,
     maxCredNum: definition.maxCredNum,

@@ -10,14 +10,14 @@ import { Fr, G2, pairing, R, type G2Point, type Gt } from './bn254'
 import { EncodingError, formatG2, formatGt, formatScalar, parseG2, parseGt, parseScalar } from './encoding'
 import { randomScalar, readRevocationPublicKey } from './keys'
 import { g1Mul, g2Mul } from './multiply'
-import { buildTailsFile, buildTailsFileInWorkers, tailsHash } from './tails'
+import { buildTailsFile, buildTailsFileInWorkers, TailsReader, tailsHash } from './tails'
 import type { RevocationRegistryDefinition, RevocationRegistryDefinitionPrivate, RevocationStatusList } from './types'
 
 /** The lowest credential index (clsignatures refuses 0). */
-export const FIRST_INDEX = 1
+export const FIRST_REVOCATION_INDEX = 1
 
 /** The highest index a registry of maxCredNum can issue and revoke: its status list has bits 0..maxCredNum-1. */
-export function lastIndex(maxCredNum: number): number {
+export function lastRevocationIndex(maxCredNum: number): number {
   return maxCredNum - 1
 }
 
@@ -175,6 +175,20 @@ export function readRevocationRegistryDefinition(value: unknown): RevocationRegi
   return value as RevocationRegistryDefinition
 }
 
+/**
+ * Checks a downloaded tails file against its registry definition (size, version and `tailsHash`): AnonCredsError
+ * `invalid` when it is another file or was altered, `malformed` when it is not bytes.
+ */
+export function checkTailsFile(tailsFile: unknown, revocationRegistryDefinition: unknown): TailsReader {
+  const definition = revocationRegistryDefinitionOf(revocationRegistryDefinition, 'revocationRegistryDefinition')
+  if (!(tailsFile instanceof Uint8Array)) throw malformed('tailsFile', 'must be bytes (a Uint8Array)')
+  try {
+    return new TailsReader(tailsFile, definition.maxCredNum, definition.tailsHash)
+  } catch (error) {
+    throw new AnonCredsError('invalid', (error as Error).message, 'tailsFile', { cause: error })
+  }
+}
+
 function gammaOf(value: unknown, path: string): bigint {
   const json = object(object(value, path).value, `${path}.value`)
   return readingRevocation(`${path}.value.gamma`, () => parseScalar(json.gamma, `${path}.value.gamma`))
@@ -328,8 +342,8 @@ export function updateRevocationStatusList(options: UpdateRevocationStatusListOp
   let delta = 0n
   const indices = (list: readonly number[] | undefined, path: string) =>
     (list ?? []).map((i, k) => {
-      if (!Number.isInteger(i) || i < FIRST_INDEX || i > lastIndex(L))
-        throw malformed(`${path}[${k}]`, `must be an index from ${FIRST_INDEX} to ${lastIndex(L)}`)
+      if (!Number.isInteger(i) || i < FIRST_REVOCATION_INDEX || i > lastRevocationIndex(L))
+        throw malformed(`${path}[${k}]`, `must be an index from ${FIRST_REVOCATION_INDEX} to ${lastRevocationIndex(L)}`)
       return i
     })
   const issued = new Set(indices(options.issued, 'issued'))

@@ -9,8 +9,13 @@ import { AnonCredsError, malformed } from '../errors'
 import { G2, type G2Point } from './bn254'
 import { formatG2, parseG2 } from './encoding'
 import { g2SumAffine, type AffineG2 } from './multiply'
-import { readingRevocation, revocationRegistryDefinitionOf, statusListOf, type ParsedStatusList } from './registry'
-import { TailsReader } from './tails'
+import {
+  checkTailsFile,
+  readingRevocation,
+  revocationRegistryDefinitionOf,
+  statusListOf,
+  type ParsedStatusList,
+} from './registry'
 import type { CredentialRevocationState } from './types'
 
 export interface CreateOrUpdateRevocationStateOptions {
@@ -71,14 +76,7 @@ export function createOrUpdateRevocationState(
   const i = options.revocationRegistryIndex
   if (typeof i !== 'number' || !Number.isInteger(i) || i < 1 || i > L)
     throw malformed('revocationRegistryIndex', `must be an index from 1 to ${L}`)
-  if (!(options.tailsFile instanceof Uint8Array)) throw malformed('tailsFile', 'must be bytes (a Uint8Array)')
-  let tails: TailsReader
-  try {
-    tails = new TailsReader(options.tailsFile, L, definition.tailsHash)
-  } catch (error) {
-    // The wrong file, or a tampered one: it does not belong to this registry.
-    throw new AnonCredsError('invalid', (error as Error).message, 'tailsFile', { cause: error })
-  }
+  const tails = checkTailsFile(options.tailsFile, options.revocationRegistryDefinition)
   const hasOldState = !isAbsent(options.oldRevocationState)
   if (hasOldState !== !isAbsent(options.oldRevocationStatusList))
     throw malformed('oldRevocationState', 'comes with oldRevocationStatusList')

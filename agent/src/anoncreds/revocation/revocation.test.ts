@@ -19,7 +19,12 @@ import { Fr } from './bn254'
 import { g1Mul } from './multiply'
 import { parseG1, parseScalar } from './encoding'
 import { readRevocationPublicKey } from './keys'
-import { createRevocationRegistryDefinition, createRevocationStatusList, updateRevocationStatusList } from './registry'
+import {
+  checkTailsFile,
+  createRevocationRegistryDefinition,
+  createRevocationStatusList,
+  updateRevocationStatusList,
+} from './registry'
 import { createOrUpdateRevocationState } from './revocation-state'
 import { buildTailsFile, computeTailsFileInWorkers } from './tails'
 
@@ -399,6 +404,14 @@ describe('our issuer and holder with a revocation registry', () => {
         tailsFile: Uint8Array.from(registry.tailsFile).fill(7, 500, 501),
       }),
     ).toThrow(expect.objectContaining({ kind: 'invalid', message: expect.stringMatching(/tailsHash/) }))
+    expect(() => checkTailsFile(registry.tailsFile, registry.revocationRegistryDefinition)).not.toThrow()
+    expect(
+      anonCredsErrorOf(() => checkTailsFile(registry.tailsFile.subarray(1), registry.revocationRegistryDefinition))
+        .kind,
+    ).toBe('invalid')
+    expect(anonCredsErrorOf(() => checkTailsFile('tails', registry.revocationRegistryDefinition)).kind).toBe(
+      'malformed',
+    )
     expect(anonCredsErrorOf(() => state(13, list100)).kind).toBe('malformed')
     const { timestamp: _t, ...untimed } = list100
     expect(anonCredsErrorOf(() => state(2, untimed)).kind).toBe('invalid')
