@@ -78,13 +78,26 @@ function field(json: unknown, name: string, path: string): unknown {
   return (json as Record<string, unknown>)[name]
 }
 
-/** Parsed keys are cached per JSON object: a verifier reads the same definition for every presentation. */
+/**
+ * Parsed keys are cached per JSON object and by content (the most recent few): a verifier reads the same definition
+ * for every presentation, often as a new object, and the cached points keep their pairing line coefficients.
+ */
 const publicKeys = new WeakMap<object, RevocationPublicKey>()
+const recentKeys = new Map<string, RevocationPublicKey>()
+const RECENT_KEYS = 64
+const KEY_FIELDS = ['g', 'g_dash', 'h', 'h0', 'h1', 'h2', 'htilde', 'h_cap', 'u', 'pk', 'y'] as const
 
 export function readRevocationPublicKey(json: unknown, path: string): RevocationPublicKey {
   if (typeof json === 'object' && json !== null) {
     const cached = publicKeys.get(json)
     if (cached) return cached
+  }
+  const texts = KEY_FIELDS.map((name) => field(json, name, path))
+  const content = texts.every((text) => typeof text === 'string') ? texts.join('|') : undefined
+  const recent = content === undefined ? undefined : recentKeys.get(content)
+  if (recent) {
+    publicKeys.set(json as object, recent)
+    return recent
   }
   const g1 = (name: string) => parseG1(field(json, name, path), `${path}.${name}`)
   const g2 = (name: string) => parseG2(field(json, name, path), `${path}.${name}`)
@@ -102,6 +115,10 @@ export function readRevocationPublicKey(json: unknown, path: string): Revocation
     y: g2('y'),
   }
   publicKeys.set(json as object, key)
+  if (content !== undefined) {
+    if (recentKeys.size >= RECENT_KEYS) recentKeys.delete(recentKeys.keys().next().value as string)
+    recentKeys.set(content, key)
+  }
   return key
 }
 

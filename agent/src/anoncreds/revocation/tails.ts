@@ -57,17 +57,15 @@ const tails = computeTails(workerData);
 parentPort.postMessage(tails, [tails.buffer]);
 `
 
-function runWorker(input: TailsKernelInput): Promise<Uint8Array> {
+function runWorker(worker: Worker): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: input })
     worker.once('message', (tails: Uint8Array) => {
       resolve(tails)
       void worker.terminate()
     })
     worker.once('error', reject)
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`the tails worker exited with code ${code}`))
-    })
+    // After a message this is a no-op; before one it means the worker ended without an answer.
+    worker.once('exit', (code) => reject(new Error(`the tails worker exited with code ${code}`)))
   })
 }
 
@@ -84,9 +82,23 @@ export async function computeTailsFileInWorkers(
   const total = 2 * maxCredNum + 1
   const count = Math.max(1, Math.min(threads, Math.floor(total / MIN_TAILS_PER_WORKER)))
   const bounds = Array.from({ length: count + 1 }, (_, k) => Math.round((total * k) / count))
-  const parts = await Promise.all(
-    bounds.slice(0, -1).map((from, k) => runWorker(kernelInput(gDash, gamma, maxCredNum, from, bounds[k + 1]))),
-  )
+  const workers = bounds
+    .slice(0, -1)
+    .map(
+      (from, k) =>
+        new Worker(WORKER_SOURCE, {
+          eval: true,
+          workerData: kernelInput(gDash, gamma, maxCredNum, from, bounds[k + 1]),
+        }),
+    )
+  let parts: Uint8Array[]
+  try {
+    parts = await Promise.all(workers.map(runWorker))
+  } catch (error) {
+    // One failed: the others' work is of no use.
+    for (const worker of workers) void worker.terminate()
+    throw error
+  }
   const file = new Uint8Array(tailsFileSize(maxCredNum))
   file.set(TAILS_VERSION, 0)
   parts.forEach((part, k) => file.set(part, TAILS_VERSION.length + bounds[k] * G2_BYTES))

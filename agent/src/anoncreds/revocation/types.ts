@@ -43,7 +43,10 @@ export interface RevocationRegistryDefinitionPrivate {
   value: { gamma: string }
 }
 
-/** anoncreds-rs' RevocationStatusList: `revocationList` holds 1 for a revoked index (0-based), 0 otherwise. */
+/**
+ * anoncreds-rs' RevocationStatusList: `revocationList[i]` is 1 when the credential of index i is revoked (or not yet
+ * issued, with issuance on demand), 0 otherwise; entry 0 is no credential.
+ */
 export interface RevocationStatusList {
   revRegDefId?: string
   issuerId: string
