@@ -127,7 +127,7 @@ export function createCredential(options: CreateCredentialOptions): Credential {
   )
   const revocable =
     revocation && definition.revocation && privateKey.revocation && request.ur
-      ? signNonRevocation({
+      ? signRevocable({
           key: definition.revocation,
           privateKey: privateKey.revocation,
           gamma: revocation.gamma,
@@ -151,6 +151,19 @@ export function createCredential(options: CreateCredentialOptions): Credential {
     signature_correctness_proof: { se: toDecimal(correctness.se), c: toDecimal(correctness.c) },
     rev_reg: revocable ? { accum: formatG2(revocable.accumulator) } : null,
     witness: revocable ? { omega: formatG2(revocable.witness) } : null,
+  }
+}
+
+/** signNonRevocation's RangeError (a secret sum without inverse: never for real keys) as the library's error. */
+function signRevocable(options: Parameters<typeof signNonRevocation>[0]): ReturnType<typeof signNonRevocation> {
+  try {
+    return signNonRevocation(options)
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new AnonCredsError('invalid', `createCredential: ${error.message}`, 'revocationConfiguration', {
+        cause: error,
+      })
+    throw error
   }
 }
 
