@@ -57,15 +57,15 @@ const tails = computeTails(workerData);
 parentPort.postMessage(tails, [tails.buffer]);
 `
 
+/** The worker's tails, once the thread has ended (its script ends after posting them), so none outlives a call. */
 function runWorker(worker: Worker): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    worker.once('message', (tails: Uint8Array) => {
-      resolve(tails)
-      void worker.terminate()
-    })
+    let tails: Uint8Array | undefined
+    worker.once('message', (message: Uint8Array) => (tails = message))
     worker.once('error', reject)
-    // After a message this is a no-op; before one it means the worker ended without an answer.
-    worker.once('exit', (code) => reject(new Error(`the tails worker exited with code ${code}`)))
+    worker.once('exit', (code) =>
+      tails ? resolve(tails) : reject(new Error(`the tails worker exited with code ${code} and no tails`)),
+    )
   })
 }
 
@@ -82,15 +82,13 @@ export async function computeTailsFileInWorkers(
   const total = 2 * maxCredNum + 1
   const count = Math.max(1, Math.min(threads, Math.floor(total / MIN_TAILS_PER_WORKER)))
   const bounds = Array.from({ length: count + 1 }, (_, k) => Math.round((total * k) / count))
-  const workers = bounds
-    .slice(0, -1)
-    .map(
-      (from, k) =>
-        new Worker(WORKER_SOURCE, {
-          eval: true,
-          workerData: kernelInput(gDash, gamma, maxCredNum, from, bounds[k + 1]),
-        }),
-    )
+  const workers = bounds.slice(0, -1).map(
+    (from, k) =>
+      new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: kernelInput(gDash, gamma, maxCredNum, from, bounds[k + 1]),
+      }),
+  )
   let parts: Uint8Array[]
   try {
     parts = await Promise.all(workers.map(runWorker))
