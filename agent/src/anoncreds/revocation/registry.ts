@@ -68,7 +68,7 @@ export interface CreateRevocationRegistryDefinitionOptions {
   tailsLocation: string
   /**
    * Worker threads that compute the tails file (default: one per core, at most 4); 0 computes it in the calling
-   * thread, which then blocks for the whole computation (about 0.2 ms per credential on this project's machine).
+   * thread, which then blocks for the whole computation (about 0.35 ms of CPU per credential: docs/benchmarks.md).
    */
   tailsThreads?: number
 }
