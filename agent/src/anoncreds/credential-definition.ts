@@ -9,7 +9,15 @@ import {
 import { AnonCredsError, malformed } from './errors'
 import { assertIdentifier } from './identifiers'
 import { bitLength, toDecimal } from './math'
-import { readAbsent, readArray, readBigint, readEntries, readObject, readString, type Json } from './read'
+import { readArray, readBigint, readEntries, readObject, readString, type Json } from './read'
+import {
+  generateRevocationKeys,
+  readRevocationPrivateKey,
+  readRevocationPublicKey,
+  type RevocationPrivateKey,
+  type RevocationPublicKey,
+} from './revocation/keys'
+import { readingRevocation } from './revocation/registry'
 import { readSchema } from './schema'
 import type {
   CredentialDefinition,
@@ -35,7 +43,8 @@ export interface CreateCredentialDefinitionResult {
 
 /**
  * A CL credential definition for a schema: a fresh 2048-bit key (two 1024-bit safe primes from OpenSSL),
- * one R per attribute (common view of its name) plus master_secret for the link secret.
+ * one R per attribute (common view of its name) plus master_secret for the link secret; with `supportRevocation`
+ * also the revocation key pair on the pairing curve (`value.revocation`, private `r_key`), as anoncreds-rs.
  */
 export async function createCredentialDefinition(
   options: CreateCredentialDefinitionOptions,
@@ -44,25 +53,31 @@ export async function createCredentialDefinition(
   const issuerId = assertIdentifier('issuerId', readString(options.issuerId, 'issuerId'), 'issuerId')
   const tag = readString(options.tag, 'tag', { nonEmpty: false, maxLength: 256 })
   if ((options.signatureType ?? 'CL') !== 'CL') throw malformed('signatureType', 'only CL is supported')
-  if (options.supportRevocation) {
-    throw new AnonCredsError('unsupported', 'revocation is not supported yet', 'supportRevocation')
-  }
+  if (options.supportRevocation !== undefined && typeof options.supportRevocation !== 'boolean')
+    throw malformed('supportRevocation', 'expected a boolean')
   const schema = readSchema(options.schema)
   const names = schema.attrNames.map(attributeCommonView)
   if (new Set(names).size !== names.length) {
     throw malformed('schema.attrNames', 'two attribute names are equal without spaces and case')
   }
   const { publicKey, privateKey, correctness } = await generatePrimaryKey([LINK_SECRET_ATTRIBUTE, ...names])
+  const revocation = options.supportRevocation ? generateRevocationKeys() : undefined
   return {
     credentialDefinition: {
       schemaId,
       type: 'CL',
       tag,
-      value: { primary: writePrimaryPublicKey(publicKey) },
+      value: {
+        primary: writePrimaryPublicKey(publicKey),
+        ...(revocation ? { revocation: revocation.publicKey } : {}),
+      },
       issuerId,
     },
     credentialDefinitionPrivate: {
-      value: { p_key: { p: toDecimal(privateKey.p), q: toDecimal(privateKey.q) }, r_key: null },
+      value: {
+        p_key: { p: toDecimal(privateKey.p), q: toDecimal(privateKey.q) },
+        r_key: revocation ? revocation.privateKey : null,
+      },
     },
     keyCorrectnessProof: writeKeyCorrectnessProof(correctness),
   }
@@ -85,6 +100,8 @@ export function writeKeyCorrectnessProof(proof: KeyCorrectness): KeyCorrectnessP
 export interface ParsedCredentialDefinition {
   json: CredentialDefinition
   publicKey: PrimaryPublicKey
+  /** The revocation public key, null for a definition without revocation. */
+  revocation: RevocationPublicKey | null
 }
 
 /** A modulus below this cannot be a CL key anyone should trust (ours and anoncreds-rs's are 2048 bits). */
@@ -95,7 +112,13 @@ export function readCredentialDefinition(value: Json, path = 'credentialDefiniti
   const definition = readObject(value, path)
   if (definition.type !== 'CL') throw malformed(`${path}.type`, 'only CL credential definitions are supported')
   const body = readObject(definition.value, `${path}.value`)
-  readAbsent(body.revocation, `${path}.value.revocation`)
+  const revocationJson = body.revocation
+  const revocation =
+    revocationJson === undefined || revocationJson === null
+      ? null
+      : readingRevocation(`${path}.value.revocation`, () =>
+          readRevocationPublicKey(revocationJson, `${path}.value.revocation`),
+        )
   const primary = readObject(body.primary, `${path}.value.primary`)
   const p = `${path}.value.primary`
   const n = readBigint(primary.n, `${p}.n`)
@@ -123,19 +146,56 @@ export function readCredentialDefinition(value: Json, path = 'credentialDefiniti
     schemaId: assertIdentifier('schemaId', readString(definition.schemaId, `${path}.schemaId`), `${path}.schemaId`),
     type: 'CL',
     tag: readString(definition.tag, `${path}.tag`, { nonEmpty: false }),
-    value: { primary: writePrimaryPublicKey(publicKey) },
+    value: {
+      primary: writePrimaryPublicKey(publicKey),
+      // Parsed (points on the curve, G2 points in the group), written back as given.
+      ...(revocation ? { revocation: revocationJson as CredentialDefinition['value']['revocation'] } : {}),
+    },
     issuerId: assertIdentifier('issuerId', readString(definition.issuerId, `${path}.issuerId`), `${path}.issuerId`),
   }
-  return { json, publicKey }
+  return { json, publicKey, revocation }
 }
 
+export interface ParsedCredentialDefinitionPrivate extends PrimaryPrivateKey {
+  /** The revocation secrets, null for a definition without revocation. */
+  revocation: RevocationPrivateKey | null
+}
+
+/**
+ * Reads the private part and checks it belongs to the definition: p and q factor the modulus; the revocation
+ * secrets give the public pk = g^sk and y = h_cap^x (and are present exactly when the definition has revocation).
+ */
 export function readCredentialDefinitionPrivate(
   value: Json,
-  publicKey: PrimaryPublicKey,
+  definition: Pick<ParsedCredentialDefinition, 'publicKey' | 'revocation'>,
   path = 'credentialDefinitionPrivate',
-): PrimaryPrivateKey {
+): ParsedCredentialDefinitionPrivate {
+  const publicKey = definition.publicKey
   const body = readObject(readObject(value, path).value, `${path}.value`)
-  readAbsent(body.r_key, `${path}.value.r_key`)
+  const rKeyJson = body.r_key
+  const revocation =
+    rKeyJson === undefined || rKeyJson === null
+      ? null
+      : readingRevocation(`${path}.value.r_key`, () => readRevocationPrivateKey(rKeyJson, `${path}.value.r_key`))
+  if ((revocation === null) !== (definition.revocation === null)) {
+    throw new AnonCredsError(
+      'invalid',
+      'the private key and the credential definition differ in revocation support',
+      `${path}.value.r_key`,
+    )
+  }
+  if (revocation && definition.revocation) {
+    const key = definition.revocation
+    if (
+      !key.g.multiply(nonZero(revocation.sk)).equals(key.pk) ||
+      !key.hCap.multiply(nonZero(revocation.x)).equals(key.y)
+    )
+      throw new AnonCredsError(
+        'invalid',
+        'the revocation private key does not belong to this credential definition',
+        `${path}.value.r_key`,
+      )
+  }
   const key = readObject(body.p_key, `${path}.value.p_key`)
   const p = readBigint(key.p, `${path}.value.p_key.p`)
   const q = readBigint(key.q, `${path}.value.p_key.q`)
@@ -143,7 +203,13 @@ export function readCredentialDefinitionPrivate(
   if ((2n * p + 1n) * (2n * q + 1n) !== publicKey.n) {
     throw new AnonCredsError('invalid', 'the private key does not belong to this credential definition', path)
   }
-  return { p, q }
+  return { p, q, revocation }
+}
+
+/** A zero secret has no use (and noble refuses to multiply by it); it cannot match a real public key. */
+function nonZero(scalar: bigint): bigint {
+  if (scalar === 0n) throw new AnonCredsError('invalid', 'a revocation secret is zero')
+  return scalar
 }
 
 export function readKeyCorrectnessProof(value: Json, path = 'keyCorrectnessProof'): KeyCorrectness {

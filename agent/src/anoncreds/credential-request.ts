@@ -8,7 +8,6 @@ import { isLegacyCredentialDefinitionId, isLegacyDid, isUri, assertIdentifier } 
 import { readLinkSecret } from './link-secret'
 import { toDecimal } from './math'
 import {
-  readAbsent,
   readArray,
   readBigint,
   readEntries,
@@ -18,6 +17,10 @@ import {
   readString,
   type Json,
 } from './read'
+import type { G1Point } from './revocation/bn254'
+import { blindRevocationSecret } from './revocation/credential-signature'
+import { formatG1, formatScalar, parseG1, parseScalar } from './revocation/encoding'
+import { readingRevocation } from './revocation/registry'
 import type { CredentialRequest, CredentialRequestMetadata } from './types'
 
 export interface CreateCredentialRequestOptions {
@@ -32,13 +35,14 @@ export interface CreateCredentialRequestOptions {
 
 /**
  * The holder's request: checks the issuer's key correctness proof (refusing a key it cannot trust), blinds the
- * link secret against the offer's nonce, and keeps v' in the metadata for processCredential.
+ * link secret against the offer's nonce, and keeps v' in the metadata for processCredential; for a definition with
+ * revocation also blinds a random vr' as `ur` (kept as `vr_prime`).
  */
 export function createCredentialRequest(options: CreateCredentialRequestOptions): {
   credentialRequest: CredentialRequest
   credentialRequestMetadata: CredentialRequestMetadata
 } {
-  const { publicKey } = readCredentialDefinition(options.credentialDefinition)
+  const { publicKey, revocation } = readCredentialDefinition(options.credentialDefinition)
   const offer = readCredentialOffer(options.credentialOffer)
   const linkSecret = readLinkSecret(options.linkSecret)
   const linkSecretId = readString(options.linkSecretId, 'linkSecretId', { maxLength: 1024 })
@@ -55,18 +59,22 @@ export function createCredentialRequest(options: CreateCredentialRequestOptions)
   }
   const hidden = new Map([[LINK_SECRET_ATTRIBUTE, linkSecret]])
   const { blinded, proof, vPrime } = blindSecrets(publicKey, hidden, offer.nonce)
+  const revocationBlinding = revocation ? blindRevocationSecret(revocation) : null
   const nonce = createNonce()
   return {
     credentialRequest: {
       ...(entropy === undefined ? {} : { entropy }),
       ...(proverDid === undefined ? {} : { prover_did: proverDid }),
       cred_def_id: offer.json.cred_def_id,
-      blinded_ms: writeBlindedSecrets(blinded),
+      blinded_ms: writeBlindedSecrets(blinded, revocationBlinding?.ur ?? null),
       blinded_ms_correctness_proof: writeBlindedSecretsProof(proof),
       nonce,
     },
     credentialRequestMetadata: {
-      link_secret_blinding_data: { v_prime: toDecimal(vPrime), vr_prime: null },
+      link_secret_blinding_data: {
+        v_prime: toDecimal(vPrime),
+        vr_prime: revocationBlinding ? formatScalar(revocationBlinding.vrPrime) : null,
+      },
       nonce,
       link_secret_name: linkSecretId,
     },
@@ -84,8 +92,13 @@ function checkEntropy(entropy: string | undefined, proverDid: string | undefined
   if (!isUri(proverDid) && !isLegacyDid(proverDid)) throw malformed('proverDid', 'is not a valid DID')
 }
 
-function writeBlindedSecrets(blinded: BlindedSecrets): CredentialRequest['blinded_ms'] {
-  return { u: toDecimal(blinded.u), ur: null, hidden_attributes: blinded.hiddenAttributes, committed_attributes: {} }
+function writeBlindedSecrets(blinded: BlindedSecrets, ur: G1Point | null): CredentialRequest['blinded_ms'] {
+  return {
+    u: toDecimal(blinded.u),
+    ur: ur ? formatG1(ur) : null,
+    hidden_attributes: blinded.hiddenAttributes,
+    committed_attributes: {},
+  }
 }
 
 function writeBlindedSecretsProof(proof: BlindedSecretsProof): CredentialRequest['blinded_ms_correctness_proof'] {
@@ -99,6 +112,8 @@ export interface ParsedCredentialRequest {
   /** What the issuer hashes into the credential context m2: entropy, else the prover DID. */
   entropy: string
   blinded: BlindedSecrets
+  /** The blinded revocation secret h2^vr', null when the holder's definition had no revocation. */
+  ur: G1Point | null
   proof: BlindedSecretsProof
   nonce: bigint
 }
@@ -115,7 +130,11 @@ export function readCredentialRequest(value: Json, path = 'credentialRequest'): 
   checkEntropy(entropy, proverDid, credDefId)
 
   const blindedJson = readObject(request.blinded_ms, `${path}.blinded_ms`)
-  readAbsent(blindedJson.ur, `${path}.blinded_ms.ur`)
+  const urJson = blindedJson.ur
+  const ur =
+    urJson === undefined || urJson === null
+      ? null
+      : readingRevocation(`${path}.blinded_ms.ur`, () => parseG1(urJson, `${path}.blinded_ms.ur`))
   const hiddenAttributes = readArray(blindedJson.hidden_attributes, `${path}.blinded_ms.hidden_attributes`, 130).map(
     (name, i) => readString(name, `${path}.blinded_ms.hidden_attributes[${i}]`, { maxLength: 256 }),
   )
@@ -147,23 +166,26 @@ export function readCredentialRequest(value: Json, path = 'credentialRequest'): 
     ...(entropy === undefined ? {} : { entropy }),
     ...(proverDid === undefined ? {} : { prover_did: proverDid }),
     cred_def_id: credDefId,
-    blinded_ms: writeBlindedSecrets(blinded),
+    blinded_ms: writeBlindedSecrets(blinded, ur),
     blinded_ms_correctness_proof: writeBlindedSecretsProof(proof),
     nonce: toDecimal(nonce),
   }
   // checkEntropy guarantees one of the two.
-  return { json, entropy: entropy ?? proverDid ?? '', blinded, proof, nonce }
+  return { json, entropy: entropy ?? proverDid ?? '', blinded, ur, proof, nonce }
 }
 
 export function readCredentialRequestMetadata(
   value: Json,
   path = 'credentialRequestMetadata',
-): { vPrime: bigint; nonce: bigint; linkSecretName: string } {
+): { vPrime: bigint; vrPrime: bigint | null; nonce: bigint; linkSecretName: string } {
   const metadata = readObject(value, path)
   const blinding = readObject(metadata.link_secret_blinding_data, `${path}.link_secret_blinding_data`)
-  readAbsent(blinding.vr_prime, `${path}.link_secret_blinding_data.vr_prime`)
+  const vrPath = `${path}.link_secret_blinding_data.vr_prime`
+  const vrJson = blinding.vr_prime
   return {
     vPrime: readBigint(blinding.v_prime, `${path}.link_secret_blinding_data.v_prime`, { maxBits: 4096 }),
+    vrPrime:
+      vrJson === undefined || vrJson === null ? null : readingRevocation(vrPath, () => parseScalar(vrJson, vrPath)),
     nonce: readNonce(metadata.nonce, `${path}.nonce`),
     linkSecretName: readString(metadata.link_secret_name, `${path}.link_secret_name`, { nonEmpty: false }),
   }

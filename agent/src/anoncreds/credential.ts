@@ -15,8 +15,35 @@ import { AnonCredsError, guarded, malformed } from './errors'
 import { assertIdentifier } from './identifiers'
 import { readLinkSecret } from './link-secret'
 import { toDecimal } from './math'
-import { readAbsent, readBigint, readObject, readString, type Json } from './read'
+import { readBigint, readObject, readString, type Json } from './read'
+import { type G2Point } from './revocation/bn254'
+import { checkNonRevocationSignature, signNonRevocation, withVrPrime } from './revocation/credential-signature'
+import { formatG2, parseG2 } from './revocation/encoding'
+import {
+  formatNonRevocationCredential,
+  readNonRevocationCredential,
+  reduceToScalar,
+  type NonRevocationCredential,
+} from './revocation/keys'
+import {
+  FIRST_REVOCATION_INDEX,
+  gammaOf,
+  lastRevocationIndex,
+  readingRevocation,
+  revocationRegistryDefinitionOf,
+  statusListOf,
+} from './revocation/registry'
 import type { Credential, CredentialValues } from './types'
+
+/** Where the credential goes in a revocation registry (anoncreds-rs CredentialRevocationConfig). */
+export interface CredentialRevocationConfiguration {
+  revocationRegistryDefinition: Json
+  revocationRegistryDefinitionPrivate: Json
+  /** The registry's current status list; the credential's `rev_reg_id` is its `revRegDefId`. */
+  revocationStatusList: Json
+  /** The credential's index, 1 to maxCredNum-1 (bit `registryIndex` of the status list). */
+  registryIndex: number
+}
 
 export interface CreateCredentialOptions {
   credentialDefinition: Json
@@ -26,19 +53,20 @@ export interface CreateCredentialOptions {
   /** Raw values by attribute name; encoded as anoncreds-rs does unless attributeEncodedValues names one. */
   attributeRawValues: Record<string, string>
   attributeEncodedValues?: Record<string, string>
-  revocationConfiguration?: undefined
+  /** Issues a revocable credential at this index of the registry; without it the credential cannot be revoked. */
+  revocationConfiguration?: CredentialRevocationConfiguration
 }
 
 /**
  * The issuer signs: checks the holder's blinded link secret proof against the offer's nonce, then signs every
  * attribute of the definition (all must be given, no others) and proves the signature bound to the request nonce.
+ * With a revocation configuration the credential context binds the index, and the credential carries the
+ * non-revocation signature, the accumulator it was issued against and its witness (`rev_reg`, `witness`).
  */
 export function createCredential(options: CreateCredentialOptions): Credential {
-  if (options.revocationConfiguration !== undefined) {
-    throw new AnonCredsError('unsupported', 'revocation is not supported yet', 'revocationConfiguration')
-  }
-  const { publicKey } = readCredentialDefinition(options.credentialDefinition)
-  const privateKey = readCredentialDefinitionPrivate(options.credentialDefinitionPrivate, publicKey)
+  const definition = readCredentialDefinition(options.credentialDefinition)
+  const { publicKey } = definition
+  const privateKey = readCredentialDefinitionPrivate(options.credentialDefinitionPrivate, definition)
   const offer = readCredentialOffer(options.credentialOffer)
   const request = readCredentialRequest(options.credentialRequest)
   if (request.json.cred_def_id !== offer.json.cred_def_id) {
@@ -75,19 +103,121 @@ export function createCredential(options: CreateCredentialOptions): Credential {
       'credentialRequest.blinded_ms_correctness_proof',
     )
   }
-  const m2 = credentialContext(request.entropy)
+  const revocation =
+    options.revocationConfiguration === undefined || options.revocationConfiguration === null
+      ? null
+      : readRevocationConfiguration(options.revocationConfiguration, offer.json.cred_def_id)
+  if (revocation) {
+    if (!definition.revocation || !privateKey.revocation)
+      throw new AnonCredsError(
+        'invalid',
+        'the credential definition does not support revocation',
+        'credentialDefinition.value.revocation',
+      )
+    if (!request.ur)
+      throw new AnonCredsError(
+        'invalid',
+        'the request has no blinded revocation secret (ur): it was made for a definition without revocation',
+        'credentialRequest.blinded_ms.ur',
+      )
+  }
+  const m2 = credentialContext(request.entropy, revocation ? revocation.index : undefined)
   const { signature, correctness } = guarded('createCredential', () =>
     signPrimary(publicKey, privateKey, request.blinded.u, m2, known, request.nonce),
   )
+  const revocable =
+    revocation && definition.revocation && privateKey.revocation && request.ur
+      ? signRevocable({
+          key: definition.revocation,
+          privateKey: privateKey.revocation,
+          gamma: revocation.gamma,
+          maxCredNum: revocation.maxCredNum,
+          index: revocation.index,
+          accumulator: revocation.accumulator,
+          inAccumulator: revocation.inAccumulator,
+          m2,
+          ur: request.ur,
+        })
+      : null
   return {
     schema_id: offer.json.schema_id,
     cred_def_id: offer.json.cred_def_id,
-    rev_reg_id: null,
+    rev_reg_id: revocation ? revocation.revRegDefId : null,
     values,
-    signature: { p_credential: writeSignature(signature), r_credential: null },
+    signature: {
+      p_credential: writeSignature(signature),
+      r_credential: revocable ? formatNonRevocationCredential(revocable.credential) : null,
+    },
     signature_correctness_proof: { se: toDecimal(correctness.se), c: toDecimal(correctness.c) },
-    rev_reg: null,
-    witness: null,
+    rev_reg: revocable ? { accum: formatG2(revocable.accumulator) } : null,
+    witness: revocable ? { omega: formatG2(revocable.witness) } : null,
+  }
+}
+
+/** signNonRevocation's RangeError (a secret sum without inverse: never for real keys) as the library's error. */
+function signRevocable(options: Parameters<typeof signNonRevocation>[0]): ReturnType<typeof signNonRevocation> {
+  try {
+    return signNonRevocation(options)
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new AnonCredsError('invalid', `createCredential: ${error.message}`, 'revocationConfiguration', {
+        cause: error,
+      })
+    throw error
+  }
+}
+
+interface RevocationTarget {
+  revRegDefId: string
+  maxCredNum: number
+  gamma: bigint
+  index: number
+  accumulator: G2Point
+  inAccumulator: boolean
+}
+
+function readRevocationConfiguration(value: unknown, credDefId: string): RevocationTarget {
+  const path = 'revocationConfiguration'
+  const config = readObject(value, path)
+  const definition = revocationRegistryDefinitionOf(
+    config.revocationRegistryDefinition,
+    `${path}.revocationRegistryDefinition`,
+  )
+  if (definition.credDefId !== credDefId)
+    throw new AnonCredsError(
+      'invalid',
+      'the revocation registry is for another credential definition than the offer',
+      `${path}.revocationRegistryDefinition.credDefId`,
+    )
+  const gamma = gammaOf(config.revocationRegistryDefinitionPrivate, `${path}.revocationRegistryDefinitionPrivate`)
+  const list = statusListOf(config.revocationStatusList, `${path}.revocationStatusList`)
+  // anoncreds-rs takes the credential's rev_reg_id from the list; a credential without it could never be checked.
+  if (list.revRegDefId === null) throw malformed(`${path}.revocationStatusList.revRegDefId`, 'is required')
+  const revRegDefId = assertIdentifier(
+    'revocationRegistryDefinitionId',
+    list.revRegDefId,
+    `${path}.revocationStatusList.revRegDefId`,
+  )
+  if (list.accumulator === null)
+    throw new AnonCredsError('invalid', 'the status list has no accumulator', `${path}.revocationStatusList`)
+  if (list.revoked.length !== definition.maxCredNum)
+    throw new AnonCredsError(
+      'invalid',
+      'the status list does not have maxCredNum entries',
+      `${path}.revocationStatusList.revocationList`,
+    )
+  const index = config.registryIndex
+  const last = lastRevocationIndex(definition.maxCredNum)
+  if (typeof index !== 'number' || !Number.isInteger(index) || index < FIRST_REVOCATION_INDEX || index > last)
+    throw malformed(`${path}.registryIndex`, `must be an index from ${FIRST_REVOCATION_INDEX} to ${last}`)
+  return {
+    revRegDefId,
+    maxCredNum: definition.maxCredNum,
+    gamma,
+    index,
+    accumulator: list.accumulator,
+    // anoncreds-rs: a 0 bit means the index is already accumulated (issuance by default).
+    inAccumulator: !list.revoked[index],
   }
 }
 
@@ -100,18 +230,67 @@ function writeSignature(signature: PrimarySignature): Credential['signature']['p
   }
 }
 
+/** A credential's revocation part: its non-revocation signature and the registry state it was issued with. */
+export interface ParsedCredentialRevocation {
+  revRegId: string
+  signature: NonRevocationCredential
+  accumulator: G2Point | null
+  witness: G2Point | null
+}
+
 export interface ParsedCredential {
   json: Credential
   signature: PrimarySignature
   correctness: SignatureCorrectness
   values: CredentialValues
+  /** Null for a credential issued without a revocation registry. */
+  revocation: ParsedCredentialRevocation | null
+}
+
+function isAbsent(value: Json): boolean {
+  return value === undefined || value === null
+}
+
+/** rev_reg.accum or witness.omega: null when absent, else a G2 point. */
+function readRegistryPoint(value: Json, field: 'accum' | 'omega', path: string): G2Point | null {
+  if (isAbsent(value)) return null
+  const text = readObject(value, path)[field]
+  return readingRevocation(`${path}.${field}`, () => parseG2(text, `${path}.${field}`, { allowInfinity: true }))
+}
+
+function readCredentialRevocation(
+  credential: Record<string, Json>,
+  signatureJson: Record<string, Json>,
+  path: string,
+): ParsedCredentialRevocation | null {
+  const rPath = `${path}.signature.r_credential`
+  const accumulator = readRegistryPoint(credential.rev_reg, 'accum', `${path}.rev_reg`)
+  const witness = readRegistryPoint(credential.witness, 'omega', `${path}.witness`)
+  if (isAbsent(signatureJson.r_credential)) {
+    for (const field of ['rev_reg_id', 'rev_reg', 'witness'] as const) {
+      if (!isAbsent(credential[field])) throw malformed(`${path}.${field}`, 'must be null without r_credential')
+    }
+    return null
+  }
+  if (isAbsent(credential.rev_reg_id)) throw malformed(`${path}.rev_reg_id`, 'is required with r_credential')
+  if ((accumulator === null) !== (witness === null))
+    throw malformed(`${path}.witness`, 'rev_reg and witness come together')
+  return {
+    revRegId: assertIdentifier(
+      'revocationRegistryDefinitionId',
+      readString(credential.rev_reg_id, `${path}.rev_reg_id`),
+      `${path}.rev_reg_id`,
+    ),
+    signature: readingRevocation(rPath, () => readNonRevocationCredential(signatureJson.r_credential, rPath)),
+    accumulator,
+    witness,
+  }
 }
 
 export function readCredential(value: Json, path = 'credential'): ParsedCredential {
   const credential = readObject(value, path)
-  for (const field of ['rev_reg_id', 'rev_reg', 'witness'] as const) readAbsent(credential[field], `${path}.${field}`)
   const signatureJson = readObject(credential.signature, `${path}.signature`)
-  readAbsent(signatureJson.r_credential, `${path}.signature.r_credential`)
+  const revocation = readCredentialRevocation(credential, signatureJson, path)
   const primary = readObject(signatureJson.p_credential, `${path}.signature.p_credential`)
   const sp = `${path}.signature.p_credential`
   const signature: PrimarySignature = {
@@ -133,14 +312,17 @@ export function readCredential(value: Json, path = 'credential'): ParsedCredenti
       readString(credential.cred_def_id, `${path}.cred_def_id`),
       `${path}.cred_def_id`,
     ),
-    rev_reg_id: null,
+    rev_reg_id: revocation ? revocation.revRegId : null,
     values,
-    signature: { p_credential: writeSignature(signature), r_credential: null },
+    signature: {
+      p_credential: writeSignature(signature),
+      r_credential: revocation ? formatNonRevocationCredential(revocation.signature) : null,
+    },
     signature_correctness_proof: { se: toDecimal(correctness.se), c: toDecimal(correctness.c) },
-    rev_reg: null,
-    witness: null,
+    rev_reg: revocation?.accumulator ? { accum: formatG2(revocation.accumulator) } : null,
+    witness: revocation?.witness ? { omega: formatG2(revocation.witness) } : null,
   }
-  return { json, signature, correctness, values }
+  return { json, signature, correctness, values, revocation }
 }
 
 export interface ProcessCredentialOptions {
@@ -148,22 +330,23 @@ export interface ProcessCredentialOptions {
   credentialRequestMetadata: Json
   linkSecret: string
   credentialDefinition: Json
-  revocationRegistryDefinition?: undefined
+  /** The definition of the credential's revocation registry; required for a revocable credential. */
+  revocationRegistryDefinition?: Json
 }
 
 /**
  * The holder accepts a credential: unblinds v with v' from its request, then verifies the signature over every
- * attribute and its link secret and the issuer's correctness proof against the request nonce. Returns the
- * processed credential (a new object; the input is not changed) or throws AnonCredsError('invalid').
+ * attribute and its link secret and the issuer's correctness proof against the request nonce; for a revocable
+ * credential also adds vr' to vr'' and checks the non-revocation signature and witness against the registry's
+ * accumulator key. Returns the processed credential (a new object; the input is not changed) or throws
+ * AnonCredsError('invalid').
  */
 export function processCredential(options: ProcessCredentialOptions): Credential {
-  if (options.revocationRegistryDefinition !== undefined) {
-    throw new AnonCredsError('unsupported', 'revocation is not supported yet', 'revocationRegistryDefinition')
-  }
   const parsed = readCredential(options.credential)
   const metadata = readCredentialRequestMetadata(options.credentialRequestMetadata)
   const linkSecret = readLinkSecret(options.linkSecret)
-  const { publicKey } = readCredentialDefinition(options.credentialDefinition)
+  const definition = readCredentialDefinition(options.credentialDefinition)
+  const { publicKey } = definition
 
   const values = valuesByCommonView(parsed.values, 'credential.values')
   if (values.has(LINK_SECRET_ATTRIBUTE)) throw malformed(`credential.values.${LINK_SECRET_ATTRIBUTE}`, 'is reserved')
@@ -188,10 +371,63 @@ export function processCredential(options: ProcessCredentialOptions): Credential
       'credential.signature',
     )
   }
+  const rCredential = parsed.revocation
+    ? processNonRevocation(
+        parsed.revocation,
+        parsed.json.cred_def_id,
+        signature.m2,
+        definition,
+        metadata.vrPrime,
+        options,
+      )
+    : null
   return {
     ...parsed.json,
-    signature: { p_credential: writeSignature(signature), r_credential: null },
+    signature: {
+      p_credential: writeSignature(signature),
+      r_credential: rCredential ? formatNonRevocationCredential(rCredential) : null,
+    },
   }
+}
+
+/**
+ * The revocation half of processing. anoncreds-rs skips it silently when the registry definition or vr' is missing,
+ * leaving a credential that can never prove non-revocation; we refuse instead.
+ */
+function processNonRevocation(
+  revocation: ParsedCredentialRevocation,
+  credDefId: string,
+  m2: bigint,
+  definition: ReturnType<typeof readCredentialDefinition>,
+  vrPrime: bigint | null,
+  options: ProcessCredentialOptions,
+): NonRevocationCredential {
+  const fail = (message: string, path: string): never => {
+    throw new AnonCredsError('invalid', message, path)
+  }
+  const key = definition.revocation ?? fail('the credential definition has no revocation key', 'credentialDefinition')
+  if (isAbsent(options.revocationRegistryDefinition))
+    fail('a revocable credential needs its revocation registry definition', 'revocationRegistryDefinition')
+  const registry = revocationRegistryDefinitionOf(options.revocationRegistryDefinition, 'revocationRegistryDefinition')
+  if (registry.credDefId !== credDefId)
+    fail('the revocation registry is for another credential definition', 'revocationRegistryDefinition.credDefId')
+  const vr = vrPrime ?? fail('the request metadata has no vr_prime', 'credentialRequestMetadata')
+  const signature = revocation.signature
+  if (signature.i > registry.maxCredNum)
+    fail('the revocation index is outside the registry', 'credential.signature.r_credential.i')
+  // The two halves must sign the same credential context, or no presentation could link them.
+  if (signature.m2 !== reduceToScalar(m2))
+    fail('the revocation signature is for another credential context', 'credential.signature.r_credential.m2')
+  const accumulator =
+    revocation.accumulator ?? fail('the credential has no accumulator (rev_reg)', 'credential.rev_reg')
+  const witness = revocation.witness ?? fail('the credential has no witness', 'credential.witness')
+  const processed = withVrPrime(signature, vr)
+  if (!checkNonRevocationSignature(key, registry.accumulatorKey, accumulator, witness, processed))
+    fail(
+      'the non-revocation signature or witness is invalid (tampered, another registry, or another request)',
+      'credential.signature.r_credential',
+    )
+  return processed
 }
 
 /** Attribute names as the credential definition keys them (useful for tags and restrictions). */

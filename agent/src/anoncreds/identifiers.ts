@@ -12,12 +12,17 @@ const LEGACY_CRED_DEF_ID = new RegExp(
   `^${BASE58}{21,22}:3:CL:(([1-9][0-9]*)|([a-zA-Z0-9]{21,22}:2:[^:]+:[0-9.]+)):([^:]+)?$`,
 )
 
-export type IdentifierKind = 'issuerId' | 'schemaId' | 'credentialDefinitionId'
+const LEGACY_REV_REG_DEF_ID = new RegExp(
+  `^${BASE58}{21,22}:4:${BASE58}{21,22}:3:CL:(([1-9][0-9]*)|([a-zA-Z0-9]{21,22}:2:[^:]+:[0-9.]+)):([^:]+):CL_ACCUM:([^:]+)?$`,
+)
+
+export type IdentifierKind = 'issuerId' | 'schemaId' | 'credentialDefinitionId' | 'revocationRegistryDefinitionId'
 
 const LEGACY: Record<IdentifierKind, RegExp> = {
   issuerId: LEGACY_DID,
   schemaId: LEGACY_SCHEMA_ID,
   credentialDefinitionId: LEGACY_CRED_DEF_ID,
+  revocationRegistryDefinitionId: LEGACY_REV_REG_DEF_ID,
 }
 
 export function isValidIdentifier(kind: IdentifierKind, id: string): boolean {

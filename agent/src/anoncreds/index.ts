@@ -1,7 +1,8 @@
 /**
- * AnonCreds v1 in TypeScript, JSON-compatible with anoncreds-rs (CL signatures, no revocation yet). Functions
- * take and return the anoncreds-rs JSON objects; malformed or tampered input throws AnonCredsError (an
- * InvalidInputError, so a 400 when it escapes). No Credo imports: agent/src/formats/anoncreds/ builds on this.
+ * AnonCreds v1 in TypeScript, JSON-compatible with anoncreds-rs (CL signatures, revocation with CL_ACCUM
+ * registries: revocation/index.ts describes that flow). Functions take and return the anoncreds-rs JSON objects;
+ * malformed or tampered input throws AnonCredsError (an InvalidInputError, so a 400 when it escapes). No Credo
+ * imports: agent/src/formats/anoncreds/ builds on this.
  */
 export { createSchema, readSchema, MAX_ATTRIBUTES_COUNT } from './schema'
 export {
@@ -26,6 +27,7 @@ export {
   readCredential,
   credentialAttributeNames,
   type CreateCredentialOptions,
+  type CredentialRevocationConfiguration,
   type ProcessCredentialOptions,
 } from './credential'
 export { attributeCommonView } from './attributes'
@@ -52,3 +54,6 @@ export type {
 export { checkPresentation, type PresentationCheck, verifyPresentation, type VerifyPresentationOptions } from './verify'
 // Validates a presentation request's shape (admin input before it goes out); throws AnonCredsError.
 export { parsePresentationRequest as readPresentationRequest } from './presentation/parse'
+
+// Revocation (revocation/index.ts): registries, tails files, status lists, holder revocation states.
+export * from './revocation'

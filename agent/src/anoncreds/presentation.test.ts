@@ -433,13 +433,28 @@ describe('AnonCreds presentations against anoncreds-rs (WASM oracle)', () => {
         (p) => (p.requested_proof.revealed_attrs.name.sub_proof_index = -1),
         (p) => (p.identifiers = {}),
         (p) => (p.proof.proofs[0].non_revoc_proof = {}),
-        (p) => (p.identifiers[0].rev_reg_id = 'rev'),
+        (p) => (p.proof.proofs[0].non_revoc_proof = { x_list: {}, c_list: {} }),
+        (p) => (p.identifiers[0].rev_reg_id = 7),
       ]
       for (const mutate of mutations) {
         const bad = clone(good)
         mutate(bad)
         expect(() => verify(bad, req)).toThrow(AnonCredsError)
       }
+      // Well-formed revocation data that does not fit the verifier's objects is a failed check, not an error.
+      const named = clone(good)
+      named.identifiers[0].rev_reg_id = 'rev'
+      expect(
+        checkPresentation({
+          presentation: named,
+          presentationRequest: req,
+          schemas: world.schemas,
+          credentialDefinitions: world.credentialDefinitions,
+        }),
+      ).toEqual({
+        valid: false,
+        reason: `credential definition ${good.identifiers[0].cred_def_id} does not support revocation`,
+      })
       expect(() => verify(good, { ...req, nonce: 'abc' })).toThrow(AnonCredsError)
       expect(() =>
         verify(good, { ...req, requested_predicates: { x: { name: 'age', p_type: '=', p_value: 1 } } }),
@@ -520,8 +535,14 @@ describe('AnonCreds presentations against anoncreds-rs (WASM oracle)', () => {
         ours(req, { credentialsProve: [{ entryIndex: 5, referent: 'name', isPredicate: false, reveal: true }] }),
       ).toThrow(AnonCredsError)
       expect(() => ours(req, { credentials: [{ credential: world.person.credential, revocationState: {} }] })).toThrow(
-        expect.objectContaining({ kind: 'unsupported' }),
+        expect.objectContaining({ kind: 'malformed' }),
       )
+      // A well-formed revocation state for a credential issued without revocation cannot be used.
+      const infinity = `1 ${'0'.repeat(64)} 1 ${'0'.repeat(64)} 1 ${'0'.repeat(64)} 1 ${'0'.repeat(64)} 1 ${'0'.repeat(64)} 1 ${'0'.repeat(64)}`
+      const state = { witness: { omega: infinity }, rev_reg: { accum: infinity }, timestamp: 5 }
+      expect(() =>
+        ours(req, { credentials: [{ credential: world.person.credential, revocationState: state }] }),
+      ).toThrow(expect.objectContaining({ kind: 'invalid', message: 'the credential is not revocable' }))
     })
   })
 })

@@ -4,6 +4,10 @@
  * self-attested values, the link secret and the schemas and credential definitions by id).
  */
 import { AnonCredsError, invalid, malformed } from './errors'
+import { readRevocationPublicKey } from './revocation/keys'
+import { initNonRevocationProof, type NonRevocationInit } from './revocation/non-revocation-proof'
+import { readingRevocation } from './revocation/registry'
+import { readRevocationState } from './revocation/revocation-state'
 import { toDecimal } from './math'
 import {
   type ClPredicate,
@@ -42,8 +46,9 @@ import type {
 
 export interface PresentationCredentialEntry {
   credential: unknown
+  /** The status list's timestamp the non-revocation proof is for (defaults to the revocation state's). */
   timestamp?: number
-  /** Reserved for revocation; refused for now. */
+  /** The credential's revocation state (createOrUpdateRevocationState): adds a non-revocation proof. */
   revocationState?: unknown
 }
 
@@ -67,14 +72,19 @@ export interface CreatePresentationOptions {
 interface EntryPlan {
   credential: Credential
   timestamp: number | null
+  revocationState: RevocationState | null
   attributes: { referent: string; reveal: boolean }[]
   predicates: string[]
 }
 
+type RevocationState = ReturnType<typeof readRevocationState>
+
 /**
  * Builds the presentation JSON. Throws AnonCredsError: `malformed` for inputs without the anoncreds-rs shape,
  * `invalid` when the credentials cannot prove the request (missing attribute, unmet predicate, schema or
- * credential definition not given), `unsupported` for revocation.
+ * credential definition not given, a revocation state for a credential that is not revocable). A credential with
+ * a revocation state gets a non-revocation proof against the state's accumulator (a revoked credential still gets
+ * one, as with anoncreds-rs: the verifier answers false).
  */
 export function createPresentation(options: CreatePresentationOptions): PresentationJson {
   try {
@@ -100,21 +110,22 @@ function buildPresentation(options: CreatePresentationOptions): PresentationJson
   if (!Array.isArray(input.credentials)) throw malformed('credentials', 'must be an array')
   if (!Array.isArray(input.credentialsProve)) throw malformed('credentialsProve', 'must be an array')
   const plans: EntryPlan[] = input.credentials.map((entry: unknown, i: number) => {
-    const e = object(entry, `credentials[${i}]`)
-    if (!isAbsent(e.revocationState)) {
-      throw new AnonCredsError(
-        'unsupported',
-        'revocation states are not supported yet',
-        `credentials[${i}].revocationState`,
-      )
+    const path = `credentials[${i}]`
+    const e = object(entry, path)
+    const credential = parseCredential(e.credential, `${path}.credential`)
+    let timestamp = isAbsent(e.timestamp) ? null : index(e.timestamp, `${path}.timestamp`)
+    const revocationState = isAbsent(e.revocationState)
+      ? null
+      : readRevocationState(e.revocationState, `${path}.revocationState`)
+    if (revocationState) {
+      if (!credential.revocation) throw invalid('the credential is not revocable', `${path}.revocationState`)
+      if (timestamp !== null && timestamp !== revocationState.timestamp)
+        throw invalid("the timestamp differs from the revocation state's", `${path}.timestamp`)
+      timestamp = revocationState.timestamp
+    } else if (credential.revocation && timestamp !== null) {
+      throw invalid('a timestamp for a revocable credential needs its revocation state', `${path}.revocationState`)
     }
-    const timestamp = isAbsent(e.timestamp) ? null : index(e.timestamp, `credentials[${i}].timestamp`)
-    return {
-      credential: parseCredential(e.credential, `credentials[${i}].credential`),
-      timestamp,
-      attributes: [],
-      predicates: [],
-    }
+    return { credential, timestamp, revocationState, attributes: [], predicates: [] }
   })
   const usedReferents = new Set<string>()
   input.credentialsProve.forEach((entry: unknown, i: number) => {
@@ -164,17 +175,38 @@ function buildPresentation(options: CreatePresentationOptions): PresentationJson
     const schema = parseSchema(schemaJson, `schemas.${credential.schemaId}`)
     const credDef = parseCredentialDefinition(credDefJson, `credentialDefinitions.${credential.credDefId}`)
     const subRequest = recordRequestedProof(plan, request, subProofIndex, requestedProof)
-    builder.addSubProof(proofInput(credential, schema, credDef, linkSecret), subRequest)
+    builder.addSubProof(
+      proofInput(credential, schema, credDef, linkSecret),
+      subRequest,
+      nonRevocationFor(plan, credDef, `credentialDefinitions.${credential.credDefId}`),
+    )
+    // As anoncreds-rs: a revocable credential names its registry even when it proves nothing about revocation.
     identifiers.push({
       schema_id: credential.schemaId,
       cred_def_id: credential.credDefId,
-      rev_reg_id: null,
+      rev_reg_id: credential.revRegId,
       timestamp: plan.timestamp,
     })
   }
   if (Object.keys(requestedProof.revealed_attr_groups ?? {}).length === 0) delete requestedProof.revealed_attr_groups
   const proof = builder.finalize(request.nonce)
   return { proof: proofToJson(proof), requested_proof: requestedProof, identifiers }
+}
+
+/** The non-revocation sub proof's first move, for a credential given with its revocation state. */
+function nonRevocationFor(
+  plan: EntryPlan,
+  credDef: CredentialDefinition,
+  path: string,
+): ((m2Tilde: bigint) => NonRevocationInit) | undefined {
+  const { revocationState: state } = plan
+  const signature = plan.credential.revocation
+  if (!state || !signature) return undefined
+  if (credDef.revocation === null) throw invalid('the credential definition does not support revocation', path)
+  const key = readingRevocation(`${path}.value.revocation`, () =>
+    readRevocationPublicKey(credDef.revocation, `${path}.value.revocation`),
+  )
+  return (m2Tilde) => initNonRevocationProof(key, signature, state.accumulator, state.witness, m2Tilde)
 }
 
 function proofInput(credential: Credential, schema: Schema, credDef: CredentialDefinition, linkSecret: bigint) {
@@ -247,7 +279,7 @@ function numbered(values: readonly bigint[], delta?: bigint): Record<string, str
 
 function proofToJson(proof: ClProof): PresentationJson['proof'] {
   const proofs = proof.proofs.map(
-    ({ eqProof, geProofs }): SubProofJson => ({
+    ({ eqProof, geProofs, nonRevocProof }): SubProofJson => ({
       primary_proof: {
         eq_proof: {
           revealed_attrs: sortedRecord(eqProof.revealedAttrs),
@@ -268,7 +300,7 @@ function proofToJson(proof: ClProof): PresentationJson['proof'] {
           }),
         ),
       },
-      non_revoc_proof: null,
+      non_revoc_proof: nonRevocProof ?? null,
     }),
   )
   return {

@@ -1,8 +1,15 @@
 /**
  * The AnonCreds v1 objects exactly as anoncreds-rs serializes them (field names, nesting, decimal strings for
  * big numbers, `null` where anoncreds-rs writes an absent Option without skipping it). Revocation parts are
- * typed as `null`/absent for now; the revocation issue widens these types.
+ * Milagro BN254 text (revocation/types.ts), `null` for a credential definition or credential without revocation.
  */
+import type {
+  CredentialRevocationPrivateKeyJson,
+  CredentialRevocationPublicKeyJson,
+  NonRevocationCredentialSignatureJson,
+  RevocationRegistryJson,
+  WitnessJson,
+} from './revocation/types'
 
 /** A big integer as anoncreds-rs writes it: a decimal string. */
 export type BigDecimal = string
@@ -29,8 +36,8 @@ export interface CredentialDefinition {
   tag: string
   value: {
     primary: CredentialPrimaryPublicKey
-    /** Absent without revocation (anoncreds-rs skips it); the revocation issue adds its type. */
-    revocation?: unknown
+    /** Absent without revocation (anoncreds-rs skips it). */
+    revocation?: CredentialRevocationPublicKeyJson
   }
   issuerId: string
 }
@@ -39,7 +46,8 @@ export interface CredentialDefinitionPrivate {
   value: {
     /** The safe primes' halves p' and q' (n = (2p'+1)(2q'+1)). */
     p_key: { p: BigDecimal; q: BigDecimal }
-    r_key: null
+    /** The revocation secrets; null for a definition without revocation. */
+    r_key: CredentialRevocationPrivateKeyJson | null
   }
 }
 
@@ -60,7 +68,8 @@ export interface CredentialOffer {
 
 export interface BlindedCredentialSecrets {
   u: BigDecimal
-  ur: null
+  /** h2^vr' (a G1 point), the blinding of the revocation part; null for a definition without revocation. */
+  ur: string | null
   hidden_attributes: string[]
   committed_attributes: Record<string, BigDecimal>
 }
@@ -82,7 +91,8 @@ export interface CredentialRequest {
 }
 
 export interface CredentialRequestMetadata {
-  link_secret_blinding_data: { v_prime: BigDecimal; vr_prime: null }
+  /** vr_prime: a scalar modulo the pairing group order (hex), null for a definition without revocation. */
+  link_secret_blinding_data: { v_prime: BigDecimal; vr_prime: string | null }
   nonce: BigDecimal
   link_secret_name: string
 }
@@ -101,15 +111,18 @@ export interface PrimaryCredentialSignature {
   v: BigDecimal
 }
 
+/** A credential; the revocation fields are null for a credential issued without a revocation registry. */
 export interface Credential {
   schema_id: string
   cred_def_id: string
-  rev_reg_id: null
+  rev_reg_id: string | null
   values: CredentialValues
-  signature: { p_credential: PrimaryCredentialSignature; r_credential: null }
+  signature: { p_credential: PrimaryCredentialSignature; r_credential: NonRevocationCredentialSignatureJson | null }
   signature_correctness_proof: { se: BigDecimal; c: BigDecimal }
-  rev_reg: null
-  witness: null
+  /** The accumulator when the credential was issued. */
+  rev_reg: RevocationRegistryJson | null
+  /** The witness for that accumulator (holders compute newer ones from the tails file). */
+  witness: WitnessJson | null
 }
 
 /** A link secret is a 256-bit number in decimal. */

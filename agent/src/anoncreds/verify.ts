@@ -1,13 +1,19 @@
 /**
  * verifyPresentation: the verifier's side of an AnonCreds v1 presentation, as anoncreds-rs
- * `verify_presentation` without revocation: every requested referent answered, revealed values equal to the
- * proof's and correctly encoded, restrictions met by the credentials' identifiers, each sub proof showing
- * exactly what the request asks (predicates included: their bound and type come from the request, not from
- * the proof), and the CL proof valid for the request's nonce.
+ * `verify_presentation`: every requested referent answered, revealed values equal to the proof's and correctly
+ * encoded, restrictions met by the credentials' identifiers, each sub proof showing exactly what the request asks
+ * (predicates included: their bound and type come from the request, not from the proof), non-revocation proven
+ * at a status list inside the requested interval, and the CL proof valid for the request's nonce.
  */
 import { encodeCredentialAttribute } from './encoding'
 import { AnonCredsError, malformed } from './errors'
-import { type ClPredicate, dedupePredicates, type SubProofToVerify, verifyProof } from './presentation/cl-proof'
+import {
+  type ClPredicate,
+  dedupePredicates,
+  type NonRevocationToVerify,
+  type SubProofToVerify,
+  verifyProof,
+} from './presentation/cl-proof'
 import {
   canonicalAttributeName,
   type CredentialDefinition,
@@ -28,20 +34,29 @@ import {
   string,
 } from './presentation/parse'
 import { matchesQuery, type Query, queryTags } from './presentation/restrictions'
+import { readRevocationPublicKey } from './revocation/keys'
+import type { NonRevocationProof } from './revocation/non-revocation-proof'
+import { readingRevocation, revocationRegistryDefinitionOf, statusListOf } from './revocation/registry'
 
 export interface VerifyPresentationOptions {
   presentation: unknown
   presentationRequest: unknown
   schemas: Readonly<Record<string, unknown>>
   credentialDefinitions: Readonly<Record<string, unknown>>
+  /** Revocation registry definitions by id (needed for presentations with non-revocation proofs). */
+  revocationRegistryDefinitions?: Readonly<Record<string, unknown>>
+  /** The status lists the holder proved against, found by `revRegDefId` and `timestamp`. */
+  revocationStatusLists?: readonly unknown[]
+  /** Per registry, a requested `from` mapped to the earlier one the verifier accepts (anoncreds-rs override). */
+  nonRevokedIntervalOverrides?: Readonly<Record<string, Readonly<Record<string, number>>>>
 }
 
 export type PresentationCheck = { valid: true } | { valid: false; reason: string }
 
 /**
  * True when the presentation answers the request. A presentation that is well formed but wrong (tampered,
- * another nonce, restrictions not met) gives false; input without the anoncreds-rs shape throws an
- * AnonCredsError of kind `malformed` (or `unsupported` for revocation).
+ * another nonce, restrictions not met, revoked, a registry or status list the verifier was not given) gives false;
+ * input without the anoncreds-rs shape throws an AnonCredsError of kind `malformed`.
  */
 export function verifyPresentation(options: VerifyPresentationOptions): boolean {
   return checkPresentation(options).valid
@@ -137,19 +152,19 @@ function parseRequestedProof(value: unknown, path: string): RequestedProof {
 interface Identifier {
   schemaId: string
   credDefId: string
+  revRegId: string | null
+  timestamp: number | null
 }
 
 function parseIdentifiers(value: unknown, path: string): Identifier[] {
   if (!Array.isArray(value)) throw malformed(path, 'must be an array')
   return value.map((entry, i) => {
     const id = object(entry, `${path}[${i}]`)
-    if (!isAbsent(id.rev_reg_id)) {
-      throw new AnonCredsError('unsupported', 'revocation is not supported yet', `${path}[${i}].rev_reg_id`)
-    }
-    if (!isAbsent(id.timestamp)) index(id.timestamp, `${path}[${i}].timestamp`)
     return {
       schemaId: nonEmptyString(id.schema_id, `${path}[${i}].schema_id`),
       credDefId: nonEmptyString(id.cred_def_id, `${path}[${i}].cred_def_id`),
+      revRegId: isAbsent(id.rev_reg_id) ? null : nonEmptyString(id.rev_reg_id, `${path}[${i}].rev_reg_id`),
+      timestamp: isAbsent(id.timestamp) ? null : index(id.timestamp, `${path}[${i}].timestamp`),
     }
   })
 }
@@ -271,6 +286,16 @@ function check(options: VerifyPresentationOptions): PresentationCheck {
   }
 
   checkRestrictions(request, requestedProof, identifiers, schemas, credDefs)
+  checkNonRevokedIntervals(
+    input.presentationRequest,
+    requestedProof,
+    identifiers,
+    credDefs,
+    input.nonRevokedIntervalOverrides,
+  )
+  const nonRevocation = identifiers.map((identifier, i) =>
+    nonRevocationToVerify(identifier, proofs[i].nonRevocation, known(credDefs, identifier.credDefId), input, i),
+  )
 
   const subProofs: SubProofToVerify[] = identifiers.map((identifier, i) => {
     const proof = proofs[i]
@@ -288,6 +313,7 @@ function check(options: VerifyPresentationOptions): PresentationCheck {
         predicates: dedupePredicates(subRequests[i].predicates),
       },
       proof,
+      nonRevocation: nonRevocation[i],
     }
   })
   return verifyProof(subProofs, cHash, cList, request.nonce)
@@ -354,4 +380,137 @@ function checkRestrictions(
     if (!matchesQuery(predicate.restrictions, filterFor(subProofIndex), values))
       reject(`predicate "${referent}" does not meet its restrictions`)
   }
+}
+
+interface Interval {
+  from?: number
+  to?: number
+}
+
+function parseInterval(value: unknown, path: string): Interval | undefined {
+  if (isAbsent(value)) return undefined
+  const json = object(value, path)
+  return {
+    from: isAbsent(json.from) ? undefined : index(json.from, `${path}.from`),
+    to: isAbsent(json.to) ? undefined : index(json.to, `${path}.to`),
+  }
+}
+
+/** The narrower of two intervals (anoncreds-rs NonRevokedInterval::compare_and_set). */
+function narrower(a: Interval, b: Interval): Interval {
+  return {
+    from: a.from === undefined ? b.from : b.from === undefined ? a.from : Math.max(a.from, b.from),
+    to: a.to === undefined ? b.to : b.to === undefined ? a.to : Math.min(a.to, b.to),
+  }
+}
+
+/**
+ * anoncreds-rs' check_non_revoked_interval, made strict: the narrowest interval a credential's referents ask for
+ * (their own, else the request's) must contain the identifier's timestamp, and when the credential definition
+ * supports revocation such an interval needs a registry and a timestamp (anoncreds-rs lets a prover that names no
+ * registry skip the check under a request-wide interval, which would let a revoked credential pass). A verifier may
+ * accept an earlier `from` per registry (`nonRevokedIntervalOverrides`, as anoncreds-rs' nonrevoke_interval_override).
+ */
+function checkNonRevokedIntervals(
+  requestJson: unknown,
+  requestedProof: RequestedProof,
+  identifiers: readonly Identifier[],
+  credDefs: ReadonlyMap<string, CredentialDefinition>,
+  overrides: unknown,
+): void {
+  const json = object(requestJson, 'presentationRequest')
+  const global = parseInterval(json.non_revoked, 'presentationRequest.non_revoked')
+  const local = identifiers.map((): Interval | undefined => undefined)
+  const note = (subProofIndex: number, interval: Interval | undefined) => {
+    if (!interval || subProofIndex >= local.length) return
+    local[subProofIndex] = local[subProofIndex] ? narrower(local[subProofIndex], interval) : interval
+  }
+  const attrs = isAbsent(json.requested_attributes) ? {} : object(json.requested_attributes, 'requested_attributes')
+  const preds = isAbsent(json.requested_predicates) ? {} : object(json.requested_predicates, 'requested_predicates')
+  const attributeInterval = (referent: string) =>
+    parseInterval(
+      object(own(attrs, referent), `requested_attributes.${referent}`).non_revoked,
+      `requested_attributes.${referent}.non_revoked`,
+    )
+  requestedProof.revealed.forEach((info, referent) => note(info.subProofIndex, attributeInterval(referent)))
+  requestedProof.groups.forEach((group, referent) => note(group.subProofIndex, attributeInterval(referent)))
+  requestedProof.unrevealed.forEach((subProofIndex, referent) => note(subProofIndex, attributeInterval(referent)))
+  requestedProof.predicates.forEach((subProofIndex, referent) =>
+    note(
+      subProofIndex,
+      parseInterval(
+        object(own(preds, referent), `requested_predicates.${referent}`).non_revoked,
+        `requested_predicates.${referent}.non_revoked`,
+      ),
+    ),
+  )
+  const overrideMap = isAbsent(overrides) ? {} : object(overrides, 'nonRevokedIntervalOverrides')
+  identifiers.forEach((identifier, i) => {
+    if (known(credDefs, identifier.credDefId).revocation === null) return
+    const interval = local[i] ?? global
+    if (!interval) return
+    if (identifier.revRegId === null)
+      reject(`credential ${i} must be proven non-revoked and names no revocation registry`)
+    let from = interval.from
+    const registryOverrides = own(overrideMap, identifier.revRegId)
+    if (from !== undefined && !isAbsent(registryOverrides)) {
+      const accepted = own(
+        object(registryOverrides, `nonRevokedIntervalOverrides.${identifier.revRegId}`),
+        String(from),
+      )
+      if (!isAbsent(accepted)) from = index(accepted, `nonRevokedIntervalOverrides.${identifier.revRegId}.${from}`)
+    }
+    if (identifier.timestamp === null) reject(`credential ${i} has no timestamp for its non-revocation proof`)
+    if (
+      (from !== undefined && identifier.timestamp < from) ||
+      (interval.to !== undefined && identifier.timestamp > interval.to)
+    )
+      reject(`credential ${i} was proven non-revoked at ${identifier.timestamp}, outside the requested interval`)
+  })
+}
+
+/**
+ * The registry state a credential's non-revocation proof is checked against: its definition by `rev_reg_id` and the
+ * status list of that registry with the identifier's timestamp (anoncreds-rs looks them up the same way). A sub proof
+ * with a registry but no timestamp proves nothing about revocation (allowed when no interval asks for it, as in
+ * anoncreds-rs); one with both must carry its non-revocation proof (anoncreds-rs would skip a missing one).
+ */
+function nonRevocationToVerify(
+  identifier: Identifier,
+  proof: NonRevocationProof | undefined,
+  credDef: CredentialDefinition,
+  input: Record<string, unknown>,
+  i: number,
+): NonRevocationToVerify | undefined {
+  const { revRegId, timestamp } = identifier
+  if (revRegId !== null && credDef.revocation === null)
+    reject(`credential definition ${identifier.credDefId} does not support revocation`)
+  if (revRegId === null || timestamp === null) {
+    if (proof) reject(`sub proof ${i} has a non-revocation proof without a revocation registry and timestamp`)
+    return undefined
+  }
+  if (!proof) reject(`sub proof ${i} has no non-revocation proof`)
+  const definitions = isAbsent(input.revocationRegistryDefinitions)
+    ? {}
+    : object(input.revocationRegistryDefinitions, 'revocationRegistryDefinitions')
+  const definition = revocationRegistryDefinitionOf(
+    own(definitions, revRegId) ?? reject(`revocation registry ${revRegId} was not given`),
+    `revocationRegistryDefinitions.${revRegId}`,
+  )
+  if (definition.credDefId !== identifier.credDefId)
+    reject(`revocation registry ${revRegId} is not for ${identifier.credDefId}`)
+  const lists = isAbsent(input.revocationStatusLists) ? [] : input.revocationStatusLists
+  if (!Array.isArray(lists)) throw malformed('revocationStatusLists', 'must be an array')
+  const list = lists
+    .map((entry, k) => statusListOf(entry, `revocationStatusLists[${k}]`))
+    .find((entry) => entry.revRegDefId === revRegId && entry.timestamp === timestamp)
+  if (!list) reject(`no status list of ${revRegId} at ${timestamp} was given`)
+  if (list.accumulator === null) reject(`the status list of ${revRegId} has no accumulator`)
+  const accumulator = list.accumulator
+  return readingRevocation(`credentialDefinitions.${identifier.credDefId}.value.revocation`, () => ({
+    key: readRevocationPublicKey(credDef.revocation, `credentialDefinitions.${identifier.credDefId}.value.revocation`),
+    accumulator,
+    accumulatorKey: definition.accumulatorKey,
+    proof,
+  }))
 }

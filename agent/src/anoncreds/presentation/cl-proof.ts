@@ -11,6 +11,15 @@
  */
 import { LARGE_E_START, LARGE_VPRIME, LINK_SECRET_ATTRIBUTE } from '../cl/constants'
 import { bigintToBytes, hashToBigint, modInverse, modPow, randomBits } from '../math'
+import type { G2Point, Gt } from '../revocation/bn254'
+import type { RevocationPublicKey } from '../revocation/keys'
+import {
+  cListBytes,
+  tauList,
+  type NonRevocationInit,
+  type NonRevocationProof,
+} from '../revocation/non-revocation-proof'
+import type { NonRevocProofJson } from '../revocation/types'
 import { fourSquares } from './four-squares'
 
 // Bit sizes of the proof's random values (anoncreds-clsignatures constants.rs); the signature's own sizes are
@@ -80,6 +89,8 @@ export interface GeProof {
 export interface PrimaryProof {
   readonly eqProof: EqProof
   readonly geProofs: readonly GeProof[]
+  /** Set by the prover when the credential was proven non-revoked (the JSON's `non_revoc_proof`). */
+  readonly nonRevocProof?: NonRevocProofJson | null
 }
 
 export interface ClProof {
@@ -222,6 +233,7 @@ interface GeInit {
 interface SubProofInit {
   eq: EqInit
   ge: GeInit[]
+  nonRevocationInit: NonRevocationInit | undefined
   values: ReadonlyMap<string, bigint>
   unrevealed: string[]
   revealed: string[]
@@ -241,10 +253,18 @@ export class ProofBuilder {
   // The link secret is common to all credentials: one blinding for it makes the verifier's equality check work.
   private readonly common = new Map([[LINK_SECRET_ATTRIBUTE, randomBits(LARGE_MVECT)]])
   private readonly inits: SubProofInit[] = []
-  private readonly cList: bigint[] = []
-  private readonly tauList: bigint[] = []
+  private readonly cList: Uint8Array[] = []
+  private readonly tauList: Uint8Array[] = []
 
-  public addSubProof(credential: CredentialForProof, request: SubProofRequest): void {
+  /**
+   * Adds one credential's sub proof. `nonRevocation` starts its non-revocation proof from the primary proof's m2
+   * blinding (it enters the C and tau lists first, as in clsignatures).
+   */
+  public addSubProof(
+    credential: CredentialForProof,
+    request: SubProofRequest,
+    nonRevocation?: (m2Tilde: bigint) => NonRevocationInit,
+  ): void {
     const { publicKey: pk, signature, values, schemaAttrs } = credential
     const attrs = new Set([...schemaAttrs, LINK_SECRET_ATTRIBUTE])
     if (attrs.size !== values.size || [...values.keys()].some((name) => !attrs.has(name))) {
@@ -283,13 +303,18 @@ export class ProofBuilder {
     const predicates = [...request.predicates].sort(comparePredicates)
     const ge = predicates.map((predicate) => this.initGeProof(pk, mTilde, values, predicate))
 
-    this.cList.push(eq.aPrime)
-    this.tauList.push(eq.t)
-    for (const g of ge) {
-      this.cList.push(...g.t, g.tDelta)
-      this.tauList.push(...g.taus)
+    const nonRevocationInit = nonRevocation?.(eq.m2Tilde)
+    if (nonRevocationInit) {
+      this.cList.push(...nonRevocationInit.cListBytes)
+      this.tauList.push(...nonRevocationInit.tauBytes)
     }
-    this.inits.push({ eq, ge, values, unrevealed, revealed })
+    this.cList.push(bigintToBytes(eq.aPrime))
+    this.tauList.push(bigintToBytes(eq.t))
+    for (const g of ge) {
+      this.cList.push(...[...g.t, g.tDelta].map(bigintToBytes))
+      this.tauList.push(...g.taus.map(bigintToBytes))
+    }
+    this.inits.push({ eq, ge, values, unrevealed, revealed, nonRevocationInit })
   }
 
   private initGeProof(
@@ -319,9 +344,9 @@ export class ProofBuilder {
   }
 
   public finalize(nonce: bigint): ClProof {
-    const cList = this.cList.map(bigintToBytes)
-    const c = hashToBigint([...this.tauList.map(bigintToBytes), ...cList, bigintToBytes(nonce)])
-    const proofs = this.inits.map(({ eq, ge, values, unrevealed, revealed }): PrimaryProof => {
+    const cList = [...this.cList]
+    const c = hashToBigint([...this.tauList, ...cList, bigintToBytes(nonce)])
+    const proofs = this.inits.map(({ eq, ge, values, unrevealed, revealed, nonRevocationInit }): PrimaryProof => {
       const m = new Map<string, bigint>()
       for (const name of unrevealed) m.set(name, c * (values.get(name) as bigint) + (eq.mTilde.get(name) as bigint))
       const eqProof: EqProof = {
@@ -345,7 +370,7 @@ export class ProofBuilder {
           predicate: g.predicate,
         }
       })
-      return { eqProof, geProofs }
+      return { eqProof, geProofs, nonRevocProof: nonRevocationInit?.finalize(c) ?? null }
     })
     return { proofs, cHash: c, cList }
   }
@@ -356,6 +381,15 @@ export interface SubProofToVerify {
   readonly schemaAttrs: readonly string[]
   readonly request: SubProofRequest
   readonly proof: PrimaryProof
+  /** The credential's non-revocation proof with the registry state it was made against. */
+  readonly nonRevocation?: NonRevocationToVerify
+}
+
+export interface NonRevocationToVerify {
+  readonly key: RevocationPublicKey
+  readonly accumulator: G2Point
+  readonly accumulatorKey: Gt
+  readonly proof: NonRevocationProof
 }
 
 /** Why a proof was rejected; verifyProof reports it instead of throwing. */
@@ -376,8 +410,8 @@ export function verifyProof(
   cList: readonly Uint8Array[],
   nonce: bigint,
 ): ProofCheck {
-  const taus: bigint[] = []
-  const expectedCList: bigint[] = []
+  const taus: Uint8Array[] = []
+  const expectedCList: Uint8Array[] = []
   let linkSecretResponse: bigint | undefined
   for (const [index, sub] of subProofs.entries()) {
     const { publicKey: pk, proof, request } = sub
@@ -401,14 +435,23 @@ export function verifyProof(
     if (eqProof.aPrime <= 0n || eqProof.aPrime >= pk.n)
       return { valid: false, reason: `sub proof ${index}: A' out of range` }
 
+    if (sub.nonRevocation) {
+      const { key, accumulator, accumulatorKey, proof: nonRevocation } = sub.nonRevocation
+      // The legacy ursa form carries its own m2 response and signs the challenge the other way.
+      const legacy = nonRevocation.legacyM2 !== undefined
+      const m2 = legacy ? (nonRevocation.legacyM2 as bigint) : eqProof.m2
+      const challenge = legacy ? -cHash : cHash
+      taus.push(...tauList(key, accumulator, accumulatorKey, nonRevocation.xList, nonRevocation.cList, m2, challenge))
+      expectedCList.push(...cListBytes(nonRevocation.cList))
+    }
     const unrevealed = unrevealedAttributes(sub.schemaAttrs, revealed)
     const t1 = calcTeq(pk, eqProof.aPrime, eqProof.e, eqProof.v, eqProof.m, eqProof.m2, unrevealed)
     let rar = modPow(eqProof.aPrime, E_START_VALUE, pk.n)
     for (const [name, value] of eqProof.revealedAttrs) rar = mulMod(rar, modPow(publicR(pk, name), value, pk.n), pk.n)
     // (Z / rar)^-c
     const t2 = modPow(mulMod(rar, modInverse(pk.z, pk.n), pk.n), cHash, pk.n)
-    taus.push(mulMod(t1, t2, pk.n))
-    expectedCList.push(eqProof.aPrime)
+    taus.push(bigintToBytes(mulMod(t1, t2, pk.n)))
+    expectedCList.push(bigintToBytes(eqProof.aPrime))
 
     for (const ge of proof.geProofs) {
       const name = ge.predicate.attrName
@@ -424,17 +467,14 @@ export function verifyProof(
       const bound = mulMod(modPow(pk.z, predicateBound(ge.predicate), pk.n), deltaTerm, pk.n)
       geTaus[ITERATION] = mulMod(modPow(bound, -cHash, pk.n), geTaus[ITERATION], pk.n)
       geTaus[ITERATION + 1] = mulMod(modPow(ge.tDelta, -cHash, pk.n), geTaus[ITERATION + 1], pk.n)
-      taus.push(...geTaus)
-      expectedCList.push(...ge.t, ge.tDelta)
+      taus.push(...geTaus.map(bigintToBytes))
+      expectedCList.push(...[...ge.t, ge.tDelta].map(bigintToBytes))
     }
   }
-  if (
-    cList.length !== expectedCList.length ||
-    expectedCList.some((value, i) => !sameBytes(bigintToBytes(value), cList[i]))
-  ) {
+  if (cList.length !== expectedCList.length || expectedCList.some((value, i) => !sameBytes(value, cList[i]))) {
     return { valid: false, reason: 'c_list does not match the proofs' }
   }
-  const recomputed = hashToBigint([...taus.map(bigintToBytes), ...cList, bigintToBytes(nonce)])
+  const recomputed = hashToBigint([...taus, ...cList, bigintToBytes(nonce)])
   return recomputed === cHash
     ? { valid: true }
     : { valid: false, reason: 'the challenge does not match (tampered proof or wrong nonce)' }

@@ -15,6 +15,9 @@ import type {
   PrimaryPublicKey,
   PrimarySignature,
 } from './cl-proof'
+import { readNonRevocationCredential, type NonRevocationCredential } from '../revocation/keys'
+import { readNonRevocationProof, type NonRevocationProof } from '../revocation/non-revocation-proof'
+import { readingRevocation } from '../revocation/registry'
 import { parseRestrictions, type Query } from './restrictions'
 
 export type Json = Record<string, unknown>
@@ -109,6 +112,8 @@ export interface CredentialDefinition {
   readonly issuerId: string
   readonly schemaId: string
   readonly publicKey: PrimaryPublicKey
+  /** The `value.revocation` JSON, or null for a definition without revocation. */
+  readonly revocation: unknown
 }
 
 export function parseCredentialDefinition(value: unknown, path: string): CredentialDefinition {
@@ -127,10 +132,13 @@ export function parseCredentialDefinition(value: unknown, path: string): Credent
     r,
   }
   if (n % 2n === 0n || n < 1n << 1000n) throw malformed(`${p}.n`, 'is not an RSA modulus')
+  const revocation = object(json.value, `${path}.value`).revocation
   return {
     issuerId: nonEmptyString(json.issuerId, `${path}.issuerId`),
     schemaId: nonEmptyString(json.schemaId, `${path}.schemaId`),
     publicKey,
+    // Read when a proof needs it (revocation/keys.ts), so definitions without revocation stay cheap.
+    revocation: isAbsent(revocation) ? null : revocation,
   }
 }
 
@@ -146,6 +154,8 @@ export interface Credential {
   /** By canonical attribute name. */
   readonly values: ReadonlyMap<string, AttributeValue>
   readonly signature: PrimarySignature
+  /** The processed non-revocation signature (`r_credential`), null for a credential without revocation. */
+  readonly revocation: NonRevocationCredential | null
 }
 
 export function parseCredential(value: unknown, path: string): Credential {
@@ -160,15 +170,19 @@ export function parseCredential(value: unknown, path: string): Credential {
     values.set(key, { raw: string(attr.raw, `${path}.values.${name}.raw`), encoded })
   }
   const signature = object(json.signature, `${path}.signature`)
-  if (!isAbsent(signature.r_credential)) {
-    throw malformed(`${path}.signature.r_credential`, 'revocable credentials are not supported yet')
-  }
+  const rPath = `${path}.signature.r_credential`
+  const revocation = isAbsent(signature.r_credential)
+    ? null
+    : readingRevocation(rPath, () => readNonRevocationCredential(signature.r_credential, rPath))
+  const revRegId = isAbsent(json.rev_reg_id) ? null : nonEmptyString(json.rev_reg_id, `${path}.rev_reg_id`)
+  if ((revocation === null) !== (revRegId === null))
+    throw malformed(`${path}.rev_reg_id`, 'must be given exactly when the signature has r_credential')
   const p = object(signature.p_credential, `${path}.signature.p_credential`)
   const sp = `${path}.signature.p_credential`
   return {
     schemaId: nonEmptyString(json.schema_id, `${path}.schema_id`),
     credDefId: nonEmptyString(json.cred_def_id, `${path}.cred_def_id`),
-    revRegId: isAbsent(json.rev_reg_id) ? null : nonEmptyString(json.rev_reg_id, `${path}.rev_reg_id`),
+    revRegId,
     values,
     signature: {
       m2: decimal(p.m_2, `${sp}.m_2`),
@@ -176,6 +190,7 @@ export function parseCredential(value: unknown, path: string): Credential {
       e: positiveDecimal(p.e, `${sp}.e`),
       v: positiveDecimal(p.v, `${sp}.v`),
     },
+    revocation,
   }
 }
 
@@ -283,11 +298,19 @@ function decimalMap(value: unknown, path: string): Map<string, bigint> {
   return map
 }
 
-export function parsePrimaryProof(value: unknown, path: string): PrimaryProof {
+export interface SubProof extends PrimaryProof {
+  /** The parsed `non_revoc_proof`, absent when the sub proof has none. */
+  readonly nonRevocation?: NonRevocationProof
+}
+
+/** A sub proof: its primary proof and, when present, its non-revocation proof (both shapes checked here). */
+export function parsePrimaryProof(value: unknown, path: string): SubProof {
   const sub = object(value, path)
-  if (!isAbsent(sub.non_revoc_proof)) {
-    throw malformed(`${path}.non_revoc_proof`, 'non-revocation proofs are not supported yet')
-  }
+  const nonRevocation = isAbsent(sub.non_revoc_proof)
+    ? undefined
+    : readingRevocation(`${path}.non_revoc_proof`, () =>
+        readNonRevocationProof(sub.non_revoc_proof, `${path}.non_revoc_proof`),
+      )
   const primary = object(sub.primary_proof, `${path}.primary_proof`)
   const p = `${path}.primary_proof.eq_proof`
   const eq = object(primary.eq_proof, p)
@@ -328,7 +351,7 @@ export function parsePrimaryProof(value: unknown, path: string): PrimaryProof {
       predicate,
     }
   })
-  return { eqProof, geProofs }
+  return nonRevocation ? { eqProof, geProofs, nonRevocation } : { eqProof, geProofs }
 }
 
 export function parseByteList(value: unknown, path: string): Uint8Array[] {

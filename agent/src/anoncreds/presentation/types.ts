@@ -1,8 +1,8 @@
 /**
  * The JSON of AnonCreds v1 presentation requests and presentations, field for field as anoncreds-rs
- * serializes them. Revocation: `non_revoked`, `rev_reg_id`, `timestamp` and `non_revoc_proof` are carried
- * (null when absent) so the revocation work can fill them; this build refuses a non-revocation proof.
+ * serializes them. Revocation: `non_revoked`, `rev_reg_id`, `timestamp` and `non_revoc_proof` (null when absent).
  */
+import type { NonRevocProofJson } from '../revocation/types'
 
 export type PredicateTypeJson = '>=' | '<=' | '>' | '<'
 
@@ -59,7 +59,7 @@ export interface GeProofJson {
 
 export interface SubProofJson {
   primary_proof: { eq_proof: EqProofJson; ge_proofs: GeProofJson[] }
-  non_revoc_proof: null
+  non_revoc_proof: NonRevocProofJson | null
 }
 
 export interface RevealedAttributeInfoJson {
