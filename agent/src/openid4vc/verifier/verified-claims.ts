@@ -1,0 +1,77 @@
+import { ClaimFormat, type VerifiablePresentation } from '@credo-ts/core'
+
+/** What one verified presentation disclosed, for the session record and the webhook. */
+export interface DisclosedCredential {
+  /** The DCQL credential query id or the PE input descriptor id it answers. */
+  queryId: string
+  format: 'dc+sd-jwt' | 'mso_mdoc' | 'jwt_vc_json' | 'ldp_vc' | 'other'
+  /** `iss` of an SD-JWT VC, the issuer of a W3C credential; absent for mdoc (signed by x509 only). */
+  issuer?: string
+  /** SD-JWT VC: `vct`; mdoc: `docType`; W3C: the types. */
+  type?: string | string[]
+  /** SD-JWT VC: the disclosed claims (registered JWT claims and `cnf` left out); mdoc: namespaces of elements. */
+  claims: Record<string, unknown>
+}
+
+/** JWT claims an SD-JWT VC carries beside the subject's claims. */
+const SD_JWT_ENVELOPE = new Set(['iss', 'iat', 'nbf', 'exp', 'cnf', 'vct', 'vct#integrity', 'status', 'sub', '_sd_alg'])
+
+/** The disclosed content of verified presentations, keyed by the query they answer. */
+export function disclosedCredentials(presentations: Record<string, VerifiablePresentation[]>): DisclosedCredential[] {
+  const out: DisclosedCredential[] = []
+  for (const [queryId, list] of Object.entries(presentations)) {
+    for (const presentation of list) out.push(...describe(queryId, presentation))
+  }
+  return out
+}
+
+function describe(queryId: string, presentation: VerifiablePresentation): DisclosedCredential[] {
+  switch (presentation.claimFormat) {
+    case ClaimFormat.SdJwtDc: {
+      const claims: Record<string, unknown> = {}
+      for (const [name, value] of Object.entries(presentation.prettyClaims))
+        if (!SD_JWT_ENVELOPE.has(name)) claims[name] = value
+      const sub = presentation.prettyClaims.sub
+      return [
+        {
+          queryId,
+          format: 'dc+sd-jwt',
+          issuer: typeof presentation.payload.iss === 'string' ? presentation.payload.iss : undefined,
+          type: String(presentation.payload.vct),
+          claims: sub === undefined ? claims : { sub, ...claims },
+        },
+      ]
+    }
+    case ClaimFormat.MsoMdoc:
+      return presentation.documents.map((document) => ({
+        queryId,
+        format: 'mso_mdoc' as const,
+        type: document.docType,
+        claims: document.issuerSignedNamespaces,
+      }))
+    case ClaimFormat.JwtVp:
+    case ClaimFormat.LdpVp: {
+      const format = presentation.claimFormat === ClaimFormat.JwtVp ? 'jwt_vc_json' : 'ldp_vc'
+      const credentials = Array.isArray(presentation.verifiableCredential)
+        ? presentation.verifiableCredential
+        : [presentation.verifiableCredential]
+      return credentials.map((credential) => {
+        const json =
+          typeof credential === 'object' && credential !== null && 'toJson' in credential
+            ? credential.toJson()
+            : credential
+        const record = (json ?? {}) as Record<string, unknown>
+        const issuer = record.issuer
+        return {
+          queryId,
+          format,
+          issuer: typeof issuer === 'string' ? issuer : (issuer as { id?: string } | undefined)?.id,
+          type: record.type as string[] | undefined,
+          claims: (record.credentialSubject ?? {}) as Record<string, unknown>,
+        }
+      })
+    }
+    default:
+      return [{ queryId, format: 'other', claims: {} }]
+  }
+}
