@@ -76,14 +76,25 @@ export class X509CertificatesService {
         { field: 'sanDnsNames', message: 'must name the verifier host (x509_san_dns)' },
       ])
     }
-    const notBefore = input.notBefore ?? new Date()
-    const notAfter = input.notAfter ?? new Date(notBefore.getTime() + DEFAULT_CERTIFICATE_VALIDITY_DAYS * DAY_MS)
+    const authority = input.issuerCertificateId
+      ? await this.usableAuthority(agentContext, input.issuerCertificateId)
+      : undefined
+    // Certificates hold whole seconds.
+    const notBefore = wholeSeconds(input.notBefore ?? new Date())
+    const defaultNotAfter = new Date(notBefore.getTime() + DEFAULT_CERTIFICATE_VALIDITY_DAYS * DAY_MS)
+    const authorityNotAfter = authority ? new Date(authority.notAfter) : undefined
+    const notAfter = wholeSeconds(
+      input.notAfter ??
+        (authorityNotAfter && authorityNotAfter < defaultNotAfter ? authorityNotAfter : defaultNotAfter),
+    )
     if (!(notAfter.getTime() > notBefore.getTime())) {
       throw new InvalidInputError('Invalid validity', [{ field: 'notAfter', message: 'must be after notBefore' }])
     }
-    const authority = input.issuerCertificateId
-      ? await this.usableAuthority(agentContext, input.issuerCertificateId, notAfter)
-      : undefined
+    if (authorityNotAfter && notAfter.getTime() > authorityNotAfter.getTime()) {
+      throw new InvalidInputError('The certificate would outlive its issuer', [
+        { field: 'notAfter', message: `must not be after the issuer certificate's notAfter (${authority?.notAfter})` },
+      ])
+    }
 
     const kms = agentContext.resolve(Kms.KeyManagementApi)
     const created = await kms.createKey({ type: keyTypeJwk(input.keyType) })
@@ -260,11 +271,7 @@ export class X509CertificatesService {
     return [credoCertificate(record), ...record.chain.map((encoded) => X509Certificate.fromEncodedCertificate(encoded))]
   }
 
-  private async usableAuthority(
-    agentContext: AgentContext,
-    id: string,
-    notAfter: Date,
-  ): Promise<X509CertificateRecord> {
+  private async usableAuthority(agentContext: AgentContext, id: string): Promise<X509CertificateRecord> {
     const authority = await this.certificates.findById(agentContext, id)
     if (!authority) throw new NotFoundError('Issuer certificate not found')
     if (authority.purpose !== 'authority')
@@ -272,11 +279,6 @@ export class X509CertificatesService {
     if (authority.status !== 'active') throw new InvalidStateError('The issuer certificate is not active')
     if (new Date(authority.notAfter).getTime() <= Date.now())
       throw new InvalidStateError('The issuer certificate has expired')
-    if (notAfter.getTime() > new Date(authority.notAfter).getTime()) {
-      throw new InvalidInputError('The certificate would outlive its issuer', [
-        { field: 'notAfter', message: `must not be after the issuer certificate's notAfter (${authority.notAfter})` },
-      ])
-    }
     return authority
   }
 
@@ -324,6 +326,10 @@ export function credoCertificate(record: X509CertificateRecord): X509Certificate
   const certificate = X509Certificate.fromEncodedCertificate(record.certificate)
   certificate.keyId = record.keyId
   return certificate
+}
+
+function wholeSeconds(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / 1000) * 1000)
 }
 
 export function fingerprintOf(base64Der: string): string {
