@@ -8,6 +8,7 @@ import {
 } from '@credo-ts/openid4vc'
 import { InvalidInputError } from '@idplane/common'
 
+import { StateChangeOutbox } from '../../agent/src/events/state-change-outbox'
 import { HolderService } from '../../agent/src/openid4vc/holder/holder.service'
 import { CredentialOffersService } from '../../agent/src/openid4vc/issuer/credential-offers.service'
 import { CredentialTemplatesService } from '../../agent/src/openid4vc/issuer/credential-templates.service'
@@ -40,9 +41,16 @@ describe('OpenID4VC with SD-JWT VC (our issuer and verifier agent, a Credo holde
   let issuerId: string
   let templateId: string
   let verifierId: string
+  /** Event bodies the organization's outbox committed (the real storage and outbox, a recording sender). */
+  const events: { kind: string; record: Record<string, unknown> }[] = []
+  const sender = {
+    reserve: () => undefined,
+    release: () => undefined,
+    enqueue: (event: { body: string }) => events.push(JSON.parse(event.body) as (typeof events)[number]),
+  }
 
   beforeAll(async () => {
-    organization = await startOpenId4VcAgent()
+    organization = await startOpenId4VcAgent({ events: new StateChangeOutbox('acme', sender) })
     wallet = await startOpenId4VcAgent()
     const org = organization.agent.context
     verification = await org.resolve(X509CertificatesService).create(org, {
@@ -180,6 +188,26 @@ describe('OpenID4VC with SD-JWT VC (our issuer and verifier agent, a Credo holde
         claims: { given_name: 'Ada', department: 'Engines', employee_number: 42 },
       },
     ])
+
+    // Every state of both sessions went out through the outbox, the offer's codes left out.
+    const statesOf = (kind: string, id: string) =>
+      events.filter((event) => event.kind === kind && event.record.id === id).map((event) => event.record.state)
+    expect(statesOf('openid4vc-issuance', offer.session.id)).toEqual([
+      'OfferCreated',
+      'OfferUriRetrieved',
+      'AccessTokenRequested',
+      'AccessTokenCreated',
+      'CredentialRequestReceived',
+      'Completed',
+    ])
+    expect(statesOf('openid4vc-verification', request.session.id)).toEqual([
+      'RequestCreated',
+      'RequestUriRetrieved',
+      'ResponseVerified',
+    ])
+    const issuanceBodies = JSON.stringify(events.filter((event) => event.kind === 'openid4vc-issuance'))
+    expect(issuanceBodies).not.toContain(String(offer.txCode))
+    expect(issuanceBodies).not.toContain('preAuthorizedCode')
   })
 
   it('refuses a tampered disclosure, a wrong nonce and a replayed response', async () => {
