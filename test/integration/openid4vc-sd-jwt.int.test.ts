@@ -286,6 +286,40 @@ describe('OpenID4VC with SD-JWT VC (our issuer and verifier agent, a Credo holde
     expect(sessionC.session.state).toBe(OpenId4VcVerificationSessionState.Error)
     expect(sessionC.disclosed).toBeUndefined()
   })
+
+  it('issues by the authorization code flow once the wallet presented what the template asks for', async () => {
+    const org = organization.agent.context
+    const holder = wallet.agent.context
+    const permit = await org.resolve(CredentialTemplatesService).create(org, issuerId, {
+      name: 'Parking permit',
+      format: 'dc+sd-jwt',
+      vct: 'https://acme.example/credentials/parking',
+      claims: [{ path: ['plate'], mandatory: true }],
+      signer: { method: 'did', did: issuerDid },
+      authorization: { type: 'presentation', dcql: employeeQuery },
+    })
+    const offers = org.resolve(CredentialOffersService)
+    const offer = await offers.create(org, issuerId, {
+      credentials: [{ templateId: permit.id, claims: { plate: 'W-12345' } }],
+    })
+    expect(offer.txCode).toBeUndefined()
+    const summary = await holder.resolve(HolderService).resolveOffer(holder, offer.offerUri)
+    expect(summary.isPreAuthorized).toBe(false)
+    // The wallet holds an employee credential: it presents it, then gets the permit.
+    await holder.resolve(HolderService).acceptOffer(holder, { offerUri: (await offerEmployee('Ada')).offerUri })
+    const [permitHeld] = await holder.resolve(HolderService).acceptOffer(holder, { offerUri: offer.offerUri })
+    expect(permitHeld).toMatchObject({ format: 'dc+sd-jwt', claims: { plate: 'W-12345' } })
+    const session = await waitUntil(async () => {
+      const record = await offers.get(org, offer.session.id)
+      return record.state === OpenId4VcIssuanceSessionState.Completed ? record : undefined
+    })
+    expect(session.presentation?.openId4VcVerificationSessionId).toBeDefined()
+    const presented = await org
+      .resolve(PresentationsService)
+      .get(org, String(session.presentation?.openId4VcVerificationSessionId))
+    expect(presented.session.state).toBe(OpenId4VcVerificationSessionState.ResponseVerified)
+    expect(presented.disclosed?.[0].claims).toMatchObject({ department: 'Engines' })
+  })
 })
 
 type RequestPayload = Record<string, unknown>

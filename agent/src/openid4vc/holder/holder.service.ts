@@ -15,7 +15,10 @@ import {
   W3cCredentialRepository,
 } from '@credo-ts/core'
 import {
+  getScopesFromCredentialConfigurationsSupported,
+  OpenId4VciAuthorizationFlow,
   type OpenId4VciCredentialBindingResolver,
+  type OpenId4VciRequestTokenResponse,
   type OpenId4VciResolvedCredentialOffer,
   OpenId4VcHolderApi,
   type OpenId4VpResolvedAuthorizationRequest,
@@ -26,6 +29,11 @@ import { InvalidInputError, InvalidStateError, NotFoundError } from '@idplane/co
 import type { X509KeyType } from '../x509/x509-certificate.record'
 import { type CredentialSelection, selectDcqlCredentials } from './dcql-selection'
 import { PendingAuthorizationRequestRecord, PendingAuthorizationRequestRepository } from './pending-request.record'
+
+/** The wallet's OAuth 2 client id at issuers' authorization servers (public client, PKCE). */
+const WALLET_CLIENT_ID = 'idplane-wallet'
+/** Never opened: the presentation-based authorization returns the code directly, not by redirect. */
+const WALLET_REDIRECT_URI = 'https://wallet.idplane.invalid/authorized'
 
 /** How long a resolved request without `exp` waits for the holder's answer. */
 const PENDING_REQUEST_TTL_MS = 10 * 60 * 1000
@@ -45,7 +53,10 @@ export interface OfferSummary {
 
 export interface AcceptOfferInput {
   offerUri: string
+  /** Pre-authorized offers that ask for one. */
   txCode?: string
+  /** Offers authorized by a presentation: the holder's choice for the issuer's request (else chosen automatically). */
+  presentation?: { selections?: Record<string, CredentialSelection> }
   /** @default every offered configuration */
   configurationIds?: string[]
   /** Key type of the holder keys the credentials are bound to. @default 'P-256' */
@@ -112,39 +123,84 @@ export class HolderService {
    */
   public async acceptOffer(agentContext: AgentContext, input: AcceptOfferInput): Promise<HeldCredential[]> {
     const resolved = await this.resolve(agentContext, input.offerUri)
-    const grant = resolved.credentialOfferPayload.grants?.[preAuthorizedCodeGrantIdentifier]
-    if (!grant)
-      throw new InvalidStateError(
-        'Only pre-authorized offers can be accepted here; this one needs an authorization at the issuer',
-      )
-    if (grant.tx_code && !input.txCode) {
-      throw new InvalidInputError('The offer needs a transaction code', [
-        { field: 'txCode', message: 'is required by this offer' },
-      ])
-    }
     const batchSize = input.batchSize ?? 1
     if (!(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= MAX_HOLDER_BATCH)) {
       throw new InvalidInputError('Invalid batch size', [
         { field: 'batchSize', message: `must be a whole number from 1 to ${MAX_HOLDER_BATCH}` },
       ])
     }
-    const holder = agentContext.resolve(OpenId4VcHolderApi)
-    const token = await holder
-      .requestToken({ resolvedCredentialOffer: resolved, txCode: input.txCode })
-      .catch((error: unknown) => {
-        throw new InvalidInputError(`The issuer refused the token request: ${messageOf(error)}`, [
-          { field: input.txCode ? 'txCode' : 'offerUri', message: 'was refused by the issuer' },
-        ])
-      })
-    const response = await holder.requestCredentials({
+    const token = resolved.credentialOfferPayload.grants?.[preAuthorizedCodeGrantIdentifier]
+      ? await this.preAuthorizedToken(agentContext, resolved, input.txCode)
+      : await this.tokenAfterPresentation(agentContext, resolved, input.presentation ?? {})
+    const response = await agentContext.resolve(OpenId4VcHolderApi).requestCredentials({
       resolvedCredentialOffer: resolved,
       ...token,
+      clientId: WALLET_CLIENT_ID,
       credentialConfigurationIds: input.configurationIds,
       credentialBindingResolver: bindingResolver(input.keyType ?? 'P-256', batchSize),
     })
     const held: HeldCredential[] = []
     for (const { record } of response.credentials) held.push(describeRecord(await this.store(agentContext, record)))
     return held
+  }
+
+  private async preAuthorizedToken(
+    agentContext: AgentContext,
+    resolved: OpenId4VciResolvedCredentialOffer,
+    txCode: string | undefined,
+  ): Promise<OpenId4VciRequestTokenResponse> {
+    const grant = resolved.credentialOfferPayload.grants?.[preAuthorizedCodeGrantIdentifier]
+    if (grant?.tx_code && !txCode) {
+      throw new InvalidInputError('The offer needs a transaction code', [
+        { field: 'txCode', message: 'is required by this offer' },
+      ])
+    }
+    try {
+      return await agentContext.resolve(OpenId4VcHolderApi).requestToken({ resolvedCredentialOffer: resolved, txCode })
+    } catch (error) {
+      throw new InvalidInputError(`The issuer refused the token request: ${messageOf(error)}`, [
+        { field: txCode ? 'txCode' : 'offerUri', message: 'was refused by the issuer' },
+      ])
+    }
+  }
+
+  /**
+   * The authorization code flow where the issuer authorizes by a presentation (its authorization challenge
+   * endpoint): the wallet answers the issuer's OID4VP request with the holder's selections, then redeems the code.
+   * An issuer that sends the holder to a web login instead needs a browser, which this wallet does not have.
+   */
+  private async tokenAfterPresentation(
+    agentContext: AgentContext,
+    resolved: OpenId4VciResolvedCredentialOffer,
+    presentation: { selections?: Record<string, CredentialSelection> },
+  ): Promise<OpenId4VciRequestTokenResponse> {
+    const holder = agentContext.resolve(OpenId4VcHolderApi)
+    const authorization = await holder.resolveOpenId4VciAuthorizationRequest(resolved, {
+      clientId: WALLET_CLIENT_ID,
+      redirectUri: WALLET_REDIRECT_URI,
+      scope: getScopesFromCredentialConfigurationsSupported(resolved.offeredCredentialConfigurations),
+    })
+    if (authorization.authorizationFlow !== OpenId4VciAuthorizationFlow.PresentationDuringIssuance) {
+      throw new InvalidStateError(
+        'This offer needs a login at the issuer in a browser; the wallet cannot accept it here',
+      )
+    }
+    const answered = await this.answerRequest(agentContext, {
+      payload: (await this.resolveAuthorizationRequest(agentContext, authorization.openid4vpRequestUrl))
+        .authorizationRequestPayload as Record<string, unknown>,
+      selections: presentation.selections,
+    })
+    const { authorizationCode } = await holder.retrieveAuthorizationCodeUsingPresentation({
+      authSession: authorization.authSession,
+      resolvedCredentialOffer: resolved,
+      presentationDuringIssuanceSession: answered.presentationDuringIssuanceSession,
+    })
+    return holder.requestToken({
+      resolvedCredentialOffer: resolved,
+      code: authorizationCode,
+      clientId: WALLET_CLIENT_ID,
+      redirectUri: WALLET_REDIRECT_URI,
+    })
   }
 
   public async listCredentials(agentContext: AgentContext): Promise<HeldCredential[]> {
@@ -193,42 +249,53 @@ export class HolderService {
   ): Promise<{ status: number; redirectUri?: string }> {
     const { payload, pending } = await this.requestToAnswer(agentContext, input)
     try {
-      const holder = agentContext.resolve(OpenId4VcHolderApi)
-      const dcqlQuery = payload.dcql_query
-      if (dcqlQuery !== undefined) {
-        const queryResult = await agentContext
-          .resolve(DcqlService)
-          .getCredentialsForRequest(agentContext, dcqlQuery as never)
-        const credentials = selectDcqlCredentials(queryResult, input.selections ?? {}, (result) =>
-          holder.selectCredentialsForDcqlRequest(result),
-        )
-        return answer(
-          await holder.acceptOpenId4VpAuthorizationRequest({
-            authorizationRequestPayload: payload as never,
-            dcql: { credentials },
-          }),
-        )
-      }
-      if (input.selections)
-        throw new InvalidInputError('Selections apply to DCQL requests', [
-          { field: 'selections', message: 'only for DCQL requests' },
-        ])
-      const forRequest = await agentContext
-        .resolve(DifPresentationExchangeService)
-        .getCredentialsForRequest(agentContext, payload.presentation_definition as never)
-      if (!forRequest.areRequirementsSatisfied)
-        throw new InvalidStateError('The wallet holds no credentials answering this request')
-      const credentials = holder.selectCredentialsForPresentationExchangeRequest(forRequest)
-      return answer(
-        await holder.acceptOpenId4VpAuthorizationRequest({
-          authorizationRequestPayload: payload as never,
-          presentationExchange: { credentials },
-        }),
-      )
+      const { status, redirectUri } = await this.answerRequest(agentContext, { payload, selections: input.selections })
+      return { status, ...(redirectUri ? { redirectUri } : {}) }
     } finally {
       // One answer per request: a verifier takes a response once.
       if (pending) await this.pending.delete(agentContext, pending)
     }
+  }
+
+  private async answerRequest(
+    agentContext: AgentContext,
+    input: { payload: Record<string, unknown>; selections?: Record<string, CredentialSelection> },
+  ): Promise<Answered> {
+    const { payload, selections } = input
+    const holder = agentContext.resolve(OpenId4VcHolderApi)
+    const dcqlQuery = payload.dcql_query
+    if (dcqlQuery !== undefined) {
+      const queryResult = await agentContext
+        .resolve(DcqlService)
+        .getCredentialsForRequest(agentContext, dcqlQuery as never)
+      const credentials = selectDcqlCredentials(queryResult, selections ?? {}, (result) =>
+        holder.selectCredentialsForDcqlRequest(result),
+      )
+      return answered(
+        await holder.acceptOpenId4VpAuthorizationRequest({
+          authorizationRequestPayload: payload as never,
+          dcql: { credentials },
+        }),
+      )
+    }
+    if (selections) {
+      throw new InvalidInputError('Selections apply to DCQL requests', [
+        { field: 'selections', message: 'only for DCQL requests' },
+      ])
+    }
+    const forRequest = await agentContext
+      .resolve(DifPresentationExchangeService)
+      .getCredentialsForRequest(agentContext, payload.presentation_definition as never)
+    if (!forRequest.areRequirementsSatisfied) {
+      throw new InvalidStateError('The wallet holds no credentials answering this request')
+    }
+    const credentials = holder.selectCredentialsForPresentationExchangeRequest(forRequest)
+    return answered(
+      await holder.acceptOpenId4VpAuthorizationRequest({
+        authorizationRequestPayload: payload as never,
+        presentationExchange: { credentials },
+      }),
+    )
   }
 
   private async requestToAnswer(
@@ -455,17 +522,32 @@ function describeRecord(record: SdJwtVcRecord | MdocRecord | W3cCredentialRecord
   }
 }
 
-function answer(result: { ok: boolean; serverResponse?: { status: number; body?: unknown }; redirectUri?: string }): {
+interface Answered {
   status: number
   redirectUri?: string
-} {
+  /** Set when the request was the issuer's, in the authorization code flow. */
+  presentationDuringIssuanceSession?: string
+}
+
+function answered(result: {
+  ok: boolean
+  serverResponse?: { status: number; body?: unknown }
+  redirectUri?: string
+  presentationDuringIssuanceSession?: string
+}): Answered {
   const status = result.serverResponse?.status ?? 0
   if (!result.ok) {
     throw new InvalidStateError(
       `The verifier refused the response (HTTP ${status}): ${JSON.stringify(result.serverResponse?.body ?? null).slice(0, 300)}`,
     )
   }
-  return { status, ...(result.redirectUri ? { redirectUri: result.redirectUri } : {}) }
+  return {
+    status,
+    ...(result.redirectUri ? { redirectUri: result.redirectUri } : {}),
+    ...(result.presentationDuringIssuanceSession
+      ? { presentationDuringIssuanceSession: result.presentationDuringIssuanceSession }
+      : {}),
+  }
 }
 
 function messageOf(error: unknown): string {

@@ -56,18 +56,14 @@ function describe(queryId: string, presentation: VerifiablePresentation): Disclo
         ? presentation.verifiableCredential
         : [presentation.verifiableCredential]
       return credentials.map((credential) => {
-        const json =
-          typeof credential === 'object' && credential !== null && 'toJson' in credential
-            ? credential.toJson()
-            : credential
-        const record = (json ?? {}) as Record<string, unknown>
-        const issuer = record.issuer
+        const json = credential.jsonCredential
+        const subject = Array.isArray(json.credentialSubject) ? json.credentialSubject[0] : json.credentialSubject
         return {
           queryId,
           format,
-          issuer: typeof issuer === 'string' ? issuer : (issuer as { id?: string } | undefined)?.id,
-          type: record.type as string[] | undefined,
-          claims: (record.credentialSubject ?? {}) as Record<string, unknown>,
+          issuer: credential.issuerId,
+          type: credential.type,
+          claims: (subject ?? {}) as Record<string, unknown>,
         }
       })
     }
