@@ -90,12 +90,14 @@ export class IdplaneOpenId4VcModule implements Module {
 
   public async initialize(rootAgentContext: AgentContext): Promise<void> {
     await this.credo.initialize(rootAgentContext)
-    // After Credo's routes: anything else on the public paths is a JSON 404, never Express's HTML page.
+    // After Credo's routes. Credo's routers call next() after answering (to end the agent session), so a request
+    // arrives here answered: left alone, since Express's final handler would destroy the kept-alive socket.
     this.app.use((_req: Request, res: Response) => {
+      if (res.headersSent) return
       res.status(404).json({ error: 'not_found', error_description: 'Not found' })
     })
-    this.app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
-      if (res.headersSent) return next(error)
+    this.app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+      if (res.headersSent) return
       const status = statusOf(error)
       res
         .status(status)
