@@ -176,7 +176,7 @@ describe('OpenID4VC with ISO mdoc signed under the organization x509 certificate
     const found = await org.resolve(PresentationsService).get(org, request.session.id)
     expect(found.session.state).toBe(OpenId4VcVerificationSessionState.Error)
     expect(found.session.errorMessage).toMatch(
-      /Certificate: 'CN=Acme short-lived signer, C=AT' used after it is allowed/,
+      /Certificate: 'C=AT, CN=Acme short-lived signer' used after it is allowed/,
     )
     expect(found.disclosed).toBeUndefined()
   })

@@ -27,6 +27,13 @@ import { X509TrustAnchorRepository } from './x509/x509-trust-anchor.record'
 
 type Constructor = new (...args: never[]) => unknown
 
+/**
+ * Largest body the public endpoints read: authorization responses carry presentations (an mdoc device response,
+ * several SD-JWTs, or a JWE of them), above body-parser's 100 kB default.
+ * @default '1mb'
+ */
+const PUBLIC_BODY_LIMIT = '1mb'
+
 /** Path prefixes of the public endpoints on the inbound port, under the agent's endpoint. */
 export const OPENID4VCI_PATH = '/oid4vci'
 export const OPENID4VP_PATH = '/oid4vp'
@@ -51,6 +58,15 @@ export class IdplaneOpenId4VcModule implements Module {
     const base = options.publicBaseUrl.replace(/\/+$/, '')
     this.app = express()
     this.app.disable('x-powered-by')
+    // Bodies are read here, before Credo's routers (which then leave them): a body that cannot be read is a JSON 400
+    // or 413 rather than Credo failing on a request it has not correlated yet.
+    this.app.use(
+      express.json({ limit: PUBLIC_BODY_LIMIT }),
+      express.urlencoded({ extended: false, limit: PUBLIC_BODY_LIMIT }),
+    )
+    this.app.use(answerUnreadableBody)
+    // Credo's routers expect an issuer or verifier id after their base path.
+    this.app.all([OPENID4VCI_PATH, `${OPENID4VCI_PATH}/`, OPENID4VP_PATH, `${OPENID4VP_PATH}/`], answerNotFound)
     this.credo = new OpenId4VcModule({
       app: this.app,
       issuer: {
@@ -91,21 +107,13 @@ export class IdplaneOpenId4VcModule implements Module {
   public async initialize(rootAgentContext: AgentContext): Promise<void> {
     await this.credo.initialize(rootAgentContext)
     // After Credo's routes. Credo's routers call next() after answering (to end the agent session), so a request
-    // arrives here answered: left alone, since Express's final handler would destroy the kept-alive socket.
-    this.app.use((_req: Request, res: Response) => {
-      if (res.headersSent) return
-      res.status(404).json({ error: 'not_found', error_description: 'Not found' })
+    // may arrive here answered: it is left alone, since Express's final handler would destroy the kept-alive socket.
+    this.app.use((req: Request, res: Response) => {
+      if (!res.headersSent) answerNotFound(req, res)
     })
     this.app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
       if (res.headersSent) return
-      const status = statusOf(error)
-      res
-        .status(status)
-        .json(
-          status < 500
-            ? { error: 'invalid_request', error_description: 'The request could not be read' }
-            : { error: 'server_error', error_description: 'An unexpected error occurred on the server.' },
-        )
+      res.status(500).json({ error: 'server_error', error_description: 'An unexpected error occurred on the server.' })
     })
   }
 
@@ -115,8 +123,16 @@ export class IdplaneOpenId4VcModule implements Module {
   }
 }
 
-/** Body-parser errors carry the status they mean (400 malformed, 413 too large). */
-function statusOf(error: unknown): number {
+function answerNotFound(_req: Request, res: Response): void {
+  res.status(404).json({ error: 'not_found', error_description: 'Not found' })
+}
+
+/** Body-parser errors carry the status they mean (400 malformed, 413 too large, 415 charset). */
+function answerUnreadableBody(error: unknown, _req: Request, res: Response, next: NextFunction): void {
   const status = (error as { status?: unknown } | null)?.status
-  return typeof status === 'number' && status >= 400 && status < 600 ? status : 500
+  if (typeof status !== 'number' || status < 400 || status >= 500) return next(error)
+  res.status(status).json({
+    error: 'invalid_request',
+    error_description: status === 413 ? 'The request body is too large' : 'The request body could not be read',
+  })
 }

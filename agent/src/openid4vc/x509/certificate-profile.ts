@@ -14,18 +14,21 @@ export interface X509NameInput {
   locality?: string
 }
 
-/** Attribute types in the order a distinguished name is written (most specific first). */
+/**
+ * Attribute types in the order they are encoded, country first (X.500 habit). Credo's certificate builder
+ * (@peculiar/x509) encodes a name string's attributes in the order written.
+ */
 const NAME_ATTRIBUTES: ReadonlyArray<[keyof X509NameInput, string]> = [
-  ['commonName', 'CN'],
-  ['organizationalUnit', 'OU'],
-  ['organization', 'O'],
-  ['locality', 'L'],
-  ['stateOrProvince', 'ST'],
   ['country', 'C'],
+  ['stateOrProvince', 'ST'],
+  ['locality', 'L'],
+  ['organization', 'O'],
+  ['organizationalUnit', 'OU'],
+  ['commonName', 'CN'],
 ]
 
 /**
- * The name as an RFC 4514 string (what Credo's certificate builder parses).
+ * The name as a string of RFC 4514 attributes (escaped as it says) in encoding order, what Credo's builder parses.
  * @throws {InvalidInputError} for an empty common name, a country that is not two letters, or control characters
  */
 export function distinguishedName(name: X509NameInput, field = 'subject'): string {
