@@ -287,6 +287,56 @@ describe('OpenID4VC with SD-JWT VC (our issuer and verifier agent, a Credo holde
     expect(sessionC.disclosed).toBeUndefined()
   })
 
+  it('lets the holder withhold a claim the verifier can do without, and the verifier refuse one it cannot', async () => {
+    const org = organization.agent.context
+    const holder = wallet.agent.context
+    const walletService = holder.resolve(HolderService)
+    const [held] = await walletService.acceptOffer(holder, { offerUri: (await offerEmployee('Mary')).offerUri })
+    const presentations = org.resolve(PresentationsService)
+    const ask = (claimSets?: string[][]) =>
+      presentations.createRequest(org, {
+        verifierId,
+        query: {
+          type: 'dcql',
+          dcql: {
+            credentials: [
+              {
+                id: 'employee',
+                format: 'dc+sd-jwt',
+                meta: { vct_values: [VCT] },
+                claims: [
+                  { id: 'name', path: ['given_name'] },
+                  { id: 'dept', path: ['department'] },
+                ],
+                ...(claimSets ? { claim_sets: claimSets } : {}),
+              },
+            ],
+          },
+        },
+      })
+    const selections = { employee: { credentialId: held.id, withhold: [['department']] } }
+
+    const flexible = await ask([['name', 'dept'], ['name']])
+    const askedFlexible = await walletService.resolveRequest(holder, flexible.requestUri)
+    await walletService.acceptRequest(holder, { requestId: askedFlexible.requestId, selections })
+    const accepted = await presentations.get(org, flexible.session.id)
+    expect(accepted.session.state).toBe(OpenId4VcVerificationSessionState.ResponseVerified)
+    expect(accepted.disclosed?.[0].claims).toEqual({ given_name: 'Mary', employee_number: 42 })
+
+    const strict = await ask()
+    const askedStrict = await walletService.resolveRequest(holder, strict.requestUri)
+    await expect(walletService.acceptRequest(holder, { requestId: askedStrict.requestId, selections })).rejects.toThrow(
+      /refused/,
+    )
+    expect((await presentations.get(org, strict.session.id)).session.state).toBe(
+      OpenId4VcVerificationSessionState.Error,
+    )
+    // The kept request is gone once answered.
+    await expect(walletService.acceptRequest(holder, { requestId: askedStrict.requestId })).rejects.toThrow(
+      'Authorization request not found',
+    )
+  })
+
   it('issues by the authorization code flow once the wallet presented what the template asks for', async () => {
     const org = organization.agent.context
     const holder = wallet.agent.context

@@ -24,7 +24,7 @@ import {
   type OpenId4VpResolvedAuthorizationRequest,
   preAuthorizedCodeGrantIdentifier,
 } from '@credo-ts/openid4vc'
-import { InvalidInputError, InvalidStateError, NotFoundError } from '@idplane/common'
+import { IdplaneError, InvalidInputError, InvalidStateError, NotFoundError, UpstreamError } from '@idplane/common'
 
 import type { X509KeyType } from '../x509/x509-certificate.record'
 import { type CredentialSelection, selectDcqlCredentials } from './dcql-selection'
@@ -132,13 +132,21 @@ export class HolderService {
     const token = resolved.credentialOfferPayload.grants?.[preAuthorizedCodeGrantIdentifier]
       ? await this.preAuthorizedToken(agentContext, resolved, input.txCode)
       : await this.tokenAfterPresentation(agentContext, resolved, input.presentation ?? {})
-    const response = await agentContext.resolve(OpenId4VcHolderApi).requestCredentials({
-      resolvedCredentialOffer: resolved,
-      ...token,
-      clientId: WALLET_CLIENT_ID,
-      credentialConfigurationIds: input.configurationIds,
-      credentialBindingResolver: bindingResolver(input.keyType ?? 'P-256', batchSize),
-    })
+    const response = await agentContext
+      .resolve(OpenId4VcHolderApi)
+      .requestCredentials({
+        resolvedCredentialOffer: resolved,
+        ...token,
+        clientId: WALLET_CLIENT_ID,
+        credentialConfigurationIds: input.configurationIds,
+        credentialBindingResolver: bindingResolver(input.keyType ?? 'P-256', batchSize),
+      })
+      .catch((error: unknown) => {
+        if (error instanceof IdplaneError) throw error
+        // The issuer refused the request, or sent credentials the wallet cannot verify (signature, an x509 chain
+        // to none of its trust anchors).
+        throw new UpstreamError(`The credentials could not be received: ${messageOf(error)}`, { cause: error })
+      })
     const held: HeldCredential[] = []
     for (const { record } of response.credentials) held.push(describeRecord(await this.store(agentContext, record)))
     return held
