@@ -116,10 +116,12 @@ export class HolderService {
   }
 
   /**
-   * Redeems a pre-authorized offer and stores the credentials (verified by Credo on receipt: signature and, for
-   * x509-signed ones, a chain to a trust anchor).
+   * Redeems an offer, pre-authorized (with its transaction code) or authorized by a presentation the wallet makes, and
+   * stores the credentials (verified by Credo on receipt: signature and, for x509-signed ones, a chain to a trust
+   * anchor of this context).
    * @throws {InvalidInputError} for a bad offer or transaction code
-   * @throws {InvalidStateError} for an offer of the authorization code flow (it needs a browser)
+   * @throws {InvalidStateError} for an offer that needs a web login at the issuer (no browser here)
+   * @throws {UpstreamError} when the issuer refuses the credential request or sends credentials that do not verify
    */
   public async acceptOffer(agentContext: AgentContext, input: AcceptOfferInput): Promise<HeldCredential[]> {
     const resolved = await this.resolve(agentContext, input.offerUri)
