@@ -153,7 +153,13 @@ describe('OpenID4VC with an independent holder (Sphereon OID4VCI client and @sd-
     const result = await presentations.get(org, request.session.id)
     expect(result.session.state).toBe(OpenId4VcVerificationSessionState.ResponseVerified)
     expect(result.disclosed).toEqual([
-      { queryId: 'employee', format: 'dc+sd-jwt', type: VCT, claims: { given_name: 'Ada', department: 'Engines' } },
+      {
+        queryId: 'employee',
+        format: 'dc+sd-jwt',
+        issuerCertificateSubject: 'C=AT, CN=Acme credentials',
+        type: VCT,
+        claims: { given_name: 'Ada', department: 'Engines' },
+      },
     ])
   })
 

@@ -139,6 +139,7 @@ describe('OpenID4VC with ISO mdoc signed under the organization x509 certificate
       {
         queryId: 'mdl',
         format: 'mso_mdoc',
+        issuerCertificateSubject: 'C=AT, O=Acme, CN=Acme document signer',
         type: MDL,
         claims: { [NAMESPACE]: { given_name: 'Ada', age_over_18: true } },
       },

@@ -337,6 +337,33 @@ describe('OpenID4VC with SD-JWT VC (our issuer and verifier agent, a Credo holde
     )
   })
 
+  it('makes a HAIP request (DCQL, direct_post.jwt, x509_hash client id) that the wallet answers', async () => {
+    const org = organization.agent.context
+    const holder = wallet.agent.context
+    await holder.resolve(HolderService).acceptOffer(holder, { offerUri: (await offerEmployee('Hedy')).offerUri })
+    const presentations = org.resolve(PresentationsService)
+    await expect(
+      presentations.createRequest(org, {
+        verifierId,
+        isHaip: true,
+        responseMode: 'direct_post',
+        query: { type: 'dcql', dcql: employeeQuery },
+      }),
+    ).rejects.toThrow(InvalidInputError)
+    const request = await presentations.createRequest(org, {
+      verifierId,
+      isHaip: true,
+      query: { type: 'dcql', dcql: employeeQuery },
+    })
+    expect(request.requestUri).toMatch(/client_id=x509_hash%3A/)
+    const asked = await holder.resolve(HolderService).resolveRequest(holder, request.requestUri)
+    expect(asked).toMatchObject({ verifier: { clientIdPrefix: 'x509_hash' }, responseMode: 'direct_post.jwt' })
+    await holder.resolve(HolderService).acceptRequest(holder, { requestId: asked.requestId })
+    expect((await presentations.get(org, request.session.id)).session.state).toBe(
+      OpenId4VcVerificationSessionState.ResponseVerified,
+    )
+  })
+
   it('issues by the authorization code flow once the wallet presented what the template asks for', async () => {
     const org = organization.agent.context
     const holder = wallet.agent.context

@@ -1,4 +1,4 @@
-import { ClaimFormat, type VerifiablePresentation } from '@credo-ts/core'
+import { ClaimFormat, type VerifiablePresentation, X509Certificate } from '@credo-ts/core'
 
 /** What one verified presentation disclosed, for the session record and the webhook. */
 export interface DisclosedCredential {
@@ -7,6 +7,8 @@ export interface DisclosedCredential {
   format: 'dc+sd-jwt' | 'mso_mdoc' | 'jwt_vc_json' | 'ldp_vc' | 'other'
   /** `iss` of an SD-JWT VC, the issuer of a W3C credential; absent for mdoc (signed by x509 only). */
   issuer?: string
+  /** The subject of the certificate that signed it (mdoc, SD-JWT VC with x5c), already checked against a trust anchor. */
+  issuerCertificateSubject?: string
   /** SD-JWT VC: `vct`; mdoc: `docType`; W3C: the types. */
   type?: string | string[]
   /** SD-JWT VC: the disclosed claims (registered JWT claims and `cnf` left out); mdoc: namespaces of elements. */
@@ -32,11 +34,15 @@ function describe(queryId: string, presentation: VerifiablePresentation): Disclo
       for (const [name, value] of Object.entries(presentation.prettyClaims))
         if (!SD_JWT_ENVELOPE.has(name)) claims[name] = value
       const sub = presentation.prettyClaims.sub
+      const x5c = presentation.header.x5c
       return [
         {
           queryId,
           format: 'dc+sd-jwt',
           issuer: typeof presentation.payload.iss === 'string' ? presentation.payload.iss : undefined,
+          ...(Array.isArray(x5c) && typeof x5c[0] === 'string'
+            ? { issuerCertificateSubject: X509Certificate.fromEncodedCertificate(x5c[0]).subject }
+            : {}),
           type: String(presentation.payload.vct),
           claims: sub === undefined ? claims : { sub, ...claims },
         },
@@ -46,6 +52,7 @@ function describe(queryId: string, presentation: VerifiablePresentation): Disclo
       return presentation.documents.map((document) => ({
         queryId,
         format: 'mso_mdoc' as const,
+        issuerCertificateSubject: X509Certificate.fromRawCertificate(document.signingCertificate).subject,
         type: document.docType,
         claims: document.issuerSignedNamespaces,
       }))
