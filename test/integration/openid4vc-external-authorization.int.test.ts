@@ -13,6 +13,9 @@ import { waitUntil } from '../helpers/agent-process'
 import { freePort } from '../helpers/agent-in-process'
 import { type OpenId4VcTestAgent, startOpenId4VcAgent } from '../helpers/openid4vc-agents'
 
+// Two agents start per file; on PGlite at a machine load of 20+ that alone can take over a minute.
+jest.setTimeout(180_000)
+
 /**
  * An external OAuth 2 authorization server in the test: metadata, a JWKS and a token endpoint that answers any
  * authorization code with an RFC 9068 access token (ES256) for the issuer, carrying the offer's `issuer_state` and the

@@ -11,6 +11,9 @@ import { X509CertificatesService } from '../../agent/src/openid4vc/x509/x509-cer
 import { waitUntil } from '../helpers/agent-process'
 import { type OpenId4VcTestAgent, startOpenId4VcAgent } from '../helpers/openid4vc-agents'
 
+// Two agents start per file; on PGlite at a machine load of 20+ that alone can take over a minute.
+jest.setTimeout(180_000)
+
 const MDL = 'org.iso.18013.5.1.mDL'
 const NAMESPACE = 'org.iso.18013.5.1'
 
@@ -151,14 +154,14 @@ describe('OpenID4VC with ISO mdoc signed under the organization x509 certificate
     const org = organization.agent.context
     const certificates = org.resolve(X509CertificatesService)
     const [authority] = await certificates.list(org, { purpose: 'authority', status: 'active' })
-    // An Ed25519 document signer valid for a few seconds.
+    // An Ed25519 document signer valid for 20 seconds: time to issue with, even on a loaded machine; then it expires.
     const shortLived = await certificates.create(org, {
       keyType: 'Ed25519',
       purpose: 'issuance',
       subject: { commonName: 'Acme short-lived signer', country: 'AT' },
       issuerCertificateId: authority.id,
       notBefore: new Date(Date.now() - 60_000),
-      notAfter: new Date(Date.now() + 4_000),
+      notAfter: new Date(Date.now() + 20_000),
     })
     await certificates.activate(org, shortLived.id)
     const credentialId = await issueMdl('Grace')

@@ -4,6 +4,9 @@ import { IssuersService } from '../../agent/src/openid4vc/issuer/issuers.service
 import { type InProcessAgent, startInProcessAgent } from '../helpers/agent-in-process'
 import { type OpenId4VcTestAgent, startOpenId4VcAgent } from '../helpers/openid4vc-agents'
 
+// Two agents start per file; on PGlite at a machine load of 20+ that alone can take over a minute.
+jest.setTimeout(180_000)
+
 /** GETs over one kept-alive connection, as wallets' HTTP clients do. */
 function getAll(urls: string[]): Promise<{ status: number; body: string; type: string }[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })

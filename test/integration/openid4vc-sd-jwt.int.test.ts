@@ -20,6 +20,9 @@ import { X509CertificatesService } from '../../agent/src/openid4vc/x509/x509-cer
 import { waitUntil } from '../helpers/agent-process'
 import { type OpenId4VcTestAgent, startOpenId4VcAgent } from '../helpers/openid4vc-agents'
 
+// Two agents start per file; on PGlite at a machine load of 20+ that alone can take over a minute.
+jest.setTimeout(180_000)
+
 const VCT = 'https://acme.example/credentials/employee'
 
 const employeeQuery = {

@@ -10,6 +10,9 @@ import { VerifiersService } from '../../agent/src/openid4vc/verifier/verifiers.s
 import { waitUntil } from '../helpers/agent-process'
 import { type OpenId4VcTestAgent, startOpenId4VcAgent } from '../helpers/openid4vc-agents'
 
+// Two agents start per file; on PGlite at a machine load of 20+ that alone can take over a minute.
+jest.setTimeout(180_000)
+
 const degreeDefinition = {
   id: 'degree-request',
   input_descriptors: [

@@ -7,6 +7,9 @@ import { IdplaneAdaptersModule } from '../../agent/src/adapters/idplane-adapters
 import { X509CertificatesService } from '../../agent/src/openid4vc/x509/x509-certificates.service'
 import { type OpenId4VcTestAgent, startOpenId4VcAgent } from '../helpers/openid4vc-agents'
 
+// Two agents start per file; on PGlite at a machine load of 20+ that alone can take over a minute.
+jest.setTimeout(180_000)
+
 function pemOf(base64Der: string): string {
   return `-----BEGIN CERTIFICATE-----\n${base64Der.match(/.{1,64}/g)?.join('\n')}\n-----END CERTIFICATE-----\n`
 }
