@@ -43,6 +43,11 @@ export interface AgentConfig {
   readonly isMemorySaving: boolean
   /** TEST-ONLY: directory agents on one machine share as their AnonCreds registry (AGENT_ANONCREDS_TEST_REGISTRY_DIR). */
   readonly anonCredsTestRegistryDir: string | undefined
+  /**
+   * OpenID4VC issuer, verifier and holder with x509 certificates (AGENT_OPENID4VC); their public endpoints are
+   * served on the inbound port under the endpoint. Off: `@credo-ts/openid4vc` is never loaded.
+   */
+  readonly isOpenId4VcEnabled: boolean
 }
 
 /**
@@ -55,6 +60,9 @@ export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 8
 
 /** @default true: the agent keeps its heap small (docs/benchmarks.md, agent memory) */
 export const DEFAULT_MEMORY_SAVING = true
+
+/** @default false: OpenID4VC is for organizations that use it (the API's flag turns it on for their agents) */
+export const DEFAULT_OPENID4VC = false
 
 /** @default 64 megabytes of mirrored record JSON */
 export const DEFAULT_RECORD_MIRROR_MB = 64
@@ -109,6 +117,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     env.problem(AGENT_ENV.bindHost, 'must be an IP address or localhost')
   }
   const exitOnStdinClose = env.bool(AGENT_ENV.exitOnStdinClose, false)
+  const isOpenId4VcEnabled = env.bool(AGENT_ENV.openId4Vc, DEFAULT_OPENID4VC)
   env.assertValid('agent')
   return {
     label,
@@ -126,6 +135,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     exitOnStdinClose,
     isMemorySaving,
     anonCredsTestRegistryDir: anonCredsTestRegistryDir ? path.resolve(anonCredsTestRegistryDir) : undefined,
+    isOpenId4VcEnabled,
   }
 }
 

@@ -43,7 +43,16 @@ describe('the launch env of common/agent-contract read by the agent', () => {
       bindHost: '127.0.0.1',
       exitOnStdinClose: true,
       isMemorySaving: true,
+      isOpenId4VcEnabled: false,
     })
+  })
+
+  it('round-trips the OpenID4VC switch, off unless set', () => {
+    const base = { label: 'acme', adminPort: 8003, inboundPort: 9003, endpoint: 'http://127.0.0.1:9003', ...secrets }
+    expect(buildAgentEnv({ ...base, openId4Vc: true })[AGENT_ENV.openId4Vc]).toBe('true')
+    expect(loadConfig(buildAgentEnv({ ...base, openId4Vc: true })).isOpenId4VcEnabled).toBe(true)
+    expect(buildAgentEnv(base)).not.toHaveProperty(AGENT_ENV.openId4Vc)
+    expect(loadConfig(buildAgentEnv(base)).isOpenId4VcEnabled).toBe(false)
   })
 
   it('round-trips a launch on PostgreSQL with its schema', () => {

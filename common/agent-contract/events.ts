@@ -13,7 +13,17 @@ export const AGENT_EVENTS_PATH = '/v1/internal/agent-events'
  */
 export const BASE_WALLET_EVENTS_PATH = '/v1/internal/wallet-agent-events'
 
-export const AGENT_EVENT_KINDS = ['connection', 'credential', 'proof', 'basic-message', 'question-answer'] as const
+export const AGENT_EVENT_KINDS = [
+  'connection',
+  'credential',
+  'proof',
+  'basic-message',
+  'question-answer',
+  /** OpenID4VCI: an issuance session (one per credential offer), Credo's record less its codes. */
+  'openid4vc-issuance',
+  /** OpenID4VP: a verification session (one per presentation request), Credo's record. */
+  'openid4vc-verification',
+] as const
 export type AgentEventKind = (typeof AGENT_EVENT_KINDS)[number]
 
 /** Most events one request may carry (the agent sends at most 20). */

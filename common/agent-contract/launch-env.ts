@@ -19,6 +19,7 @@ export const AGENT_ENV = {
   recordMirrorMb: 'AGENT_RECORD_MIRROR_MB',
   bindHost: 'AGENT_BIND_HOST',
   exitOnStdinClose: 'AGENT_EXIT_ON_STDIN_CLOSE',
+  openId4Vc: 'AGENT_OPENID4VC',
   /** Agent-side tuning, not set by launchers (docs/agent.md). */
   pgliteSharedBuffersMb: 'AGENT_PGLITE_SHARED_BUFFERS_MB',
   memorySaving: 'AGENT_MEMORY_SAVING',
@@ -58,6 +59,8 @@ export interface AgentPlainSettings {
   bindHost?: string
   /** Exit when stdin reaches its end: a process-runtime agent ends with the API that spawned it. */
   exitOnStdinClose?: boolean
+  /** OpenID4VC issuer, verifier and holder with x509, public endpoints on the inbound port (docs/agent.md). */
+  openId4Vc?: boolean
 }
 
 export type AgentLaunchSettings = AgentPlainSettings & AgentSecretSettings
@@ -87,6 +90,7 @@ export function agentPlainEnv(settings: AgentPlainSettings): Record<string, stri
     [AGENT_ENV.recordMirrorMb]: settings.recordMirrorMb === undefined ? undefined : String(settings.recordMirrorMb),
     [AGENT_ENV.bindHost]: settings.bindHost,
     [AGENT_ENV.exitOnStdinClose]: settings.exitOnStdinClose ? 'true' : undefined,
+    [AGENT_ENV.openId4Vc]: settings.openId4Vc ? 'true' : undefined,
   })
 }
 

@@ -27,6 +27,7 @@ import { LedgerAnonCredsRegistry } from '../ledger/ledger-anoncreds-registry'
 import { LedgerClient } from '../ledger/ledger-client'
 import { LedgerDidResolver } from '../ledger/ledger-did-resolver'
 import { IdplaneW3cCredentialsModule } from '../formats/jsonld/idplane-w3c-credentials.module'
+import type { IdplaneOpenId4VcModule } from '../openid4vc/openid4vc.module'
 import { NarrowingDifPresentationExchangeModule } from '../formats/presentation-exchange/narrowing-presentation-exchange'
 import { TenancyModule } from '../tenancy/tenancy.module'
 import { DidCommNodeHttpInboundTransport } from '../transport/didcomm-http-inbound.transport'
@@ -50,6 +51,11 @@ export interface BuildAgentOptions {
   anonCredsTestRegistryDir?: string
   /** The platform ledger (AGENT_LEDGER_URL); without one, did:indy, did:sov and ledger identifiers answer an error. */
   ledger?: LedgerClient
+  /**
+   * OpenID4VC and x509 (AGENT_OPENID4VC), built by the caller from `agent/src/openid4vc`, which it loads only when
+   * enabled (so other agents never load `@credo-ts/openid4vc`). Its public endpoints share the inbound port.
+   */
+  openId4Vc?: IdplaneOpenId4VcModule
 }
 
 /**
@@ -96,6 +102,7 @@ export function buildAgent(options: BuildAgentOptions) {
               port: options.inboundPort,
               host: options.inboundHost,
               onMessage: options.onInboundMessage,
+              otherRequests: options.openId4Vc?.handlePublicRequest,
             }),
           ],
           outbound: [new DidCommNodeHttpOutboundTransport()],
@@ -130,6 +137,7 @@ export function buildAgent(options: BuildAgentOptions) {
       }),
       questionAnswer: new QuestionAnswerModule(),
       tenancy: new TenancyModule(),
+      ...(options.openId4Vc ? { openid4vc: options.openId4Vc } : {}),
     },
   })
   agent.didcomm.registerMessageHandlerMiddleware(abandonFailedCredentialExchanges())

@@ -11,6 +11,8 @@ import {
 import { QuestionAnswerEventTypes, QuestionAnswerRecord } from '@credo-ts/question-answer'
 import type { AgentEventKind } from '@idplane/common/agent-contract/events'
 
+import { OPENID4VC_FORWARDED_EVENTS, OPENID4VC_FORWARDED_RECORD_TYPES } from '../openid4vc/openid4vc-events'
+
 /** Credo record types (their static `type`) whose creation and state changes are announced, with the event kind. */
 export const FORWARDED_RECORD_TYPES: Readonly<Record<string, AgentEventKind>> = {
   [DidCommConnectionRecord.type]: 'connection',
@@ -18,6 +20,7 @@ export const FORWARDED_RECORD_TYPES: Readonly<Record<string, AgentEventKind>> = 
   [DidCommProofExchangeRecord.type]: 'proof',
   [DidCommBasicMessageRecord.type]: 'basic-message',
   [QuestionAnswerRecord.type]: 'question-answer',
+  ...OPENID4VC_FORWARDED_RECORD_TYPES,
 }
 
 /** Credo's state-changed events of those records, with the payload key that holds the record (for metrics). */
@@ -34,6 +37,7 @@ export const FORWARDED_EVENTS: Readonly<Record<string, { kind: AgentEventKind; r
     recordKey: 'basicMessageRecord',
   },
   [QuestionAnswerEventTypes.QuestionAnswerStateChanged]: { kind: 'question-answer', recordKey: 'questionAnswerRecord' },
+  ...OPENID4VC_FORWARDED_EVENTS,
 }
 
 export interface CredoEventLike {

@@ -4,6 +4,7 @@ import type { OutboxDraft, WriteEvents } from '../adapters/storage/write-events'
 import { tenantIdOfContext } from '../tenancy/tenant-session-coordinator'
 import { eventBody } from '@idplane/common/agent-contract/events'
 
+import { recordJsonForEvent } from '../openid4vc/openid4vc-events'
 import { FORWARDED_RECORD_TYPES } from './event-mapper'
 
 /** What the outbox needs of the sender: ids held while their statement runs, then sent or let go. */
@@ -40,7 +41,7 @@ export class StateChangeOutbox implements WriteEvents {
         ...(tenantId ? { tenantId } : {}),
         occurredAt: this.now().toISOString(),
       },
-      recordJson,
+      recordJsonForEvent(type, recordJson),
     )
     this.sender.reserve(id)
     return { id, kind, body }

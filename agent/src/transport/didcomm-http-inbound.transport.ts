@@ -20,6 +20,8 @@ export interface DidCommNodeHttpInboundTransportOptions {
   host?: string
   /** Called for every message taken in (metrics). */
   onMessage?: () => void
+  /** Takes every request for a path other than `/` (the OpenID4VC endpoints); without it those are 404. */
+  otherRequests?: (req: IncomingMessage, res: ServerResponse) => void
 }
 
 /**
@@ -68,7 +70,8 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
 
   private async handle(agentContext: AgentContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]
-    if (path !== '/') return answer(res, 404, 'Not found')
+    if (path !== '/')
+      return this.options.otherRequests ? this.options.otherRequests(req, res) : answer(res, 404, 'Not found')
     if (req.method !== 'POST') return answer(res, 405, 'Only POST is supported', { allow: 'POST' })
     const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
     if (!SUPPORTED_MEDIA_TYPES.includes(mediaType)) {

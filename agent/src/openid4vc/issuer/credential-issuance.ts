@@ -1,0 +1,165 @@
+import {
+  type AgentContext,
+  ClaimFormat,
+  DidsApi,
+  W3cCredential,
+  W3cCredentialSubject,
+  w3cDate,
+  type X509Certificate,
+} from '@credo-ts/core'
+import type {
+  OpenId4VcIssuanceSessionRecord,
+  OpenId4VciCredentialRequestToCredentialMapper,
+  OpenId4VciSignCredentials,
+} from '@credo-ts/openid4vc'
+import { InvalidStateError } from '@idplane/common'
+
+import { X509CertificatesService } from '../x509/x509-certificates.service'
+import { type ClaimValues, checkClaimValues, disclosureFrameFor, isPlainObject } from './claim-values'
+import { type CredentialTemplateRecord, CredentialTemplateRepository } from './credential-template.record'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** Where an offer keeps the claim values of each template, in the issuance session's `issuanceMetadata`. */
+export interface OfferIssuanceMetadata {
+  credentials: Record<string, ClaimValues>
+}
+
+/** The offered claim values of one template, read back from the issuance session. */
+export function offeredClaims(session: OpenId4VcIssuanceSessionRecord, templateId: string): ClaimValues {
+  const credentials = session.issuanceMetadata?.credentials
+  const values = isPlainObject(credentials) ? credentials[templateId] : undefined
+  if (!isPlainObject(values)) throw new InvalidStateError('The offer holds no claims for this credential')
+  return values
+}
+
+/**
+ * Credo's credential mapper: when a wallet asks for a credential, the template (the credential configuration id)
+ * and the claims stored with the offer say what to sign, one credential per key the wallet proved (batch issuance).
+ * SD-JWT VCs get a disclosure for every selectively disclosable claim and are signed with the template's DID or
+ * the active issuance certificate; mdocs with the active issuance certificate; W3C JWT VCs with the DID, their
+ * subject being the holder's DID.
+ */
+export const mapCredentialRequest: OpenId4VciCredentialRequestToCredentialMapper = async ({
+  agentContext,
+  issuanceSession,
+  credentialConfigurationId,
+  holderBinding,
+}) => {
+  const template = await agentContext
+    .resolve(CredentialTemplateRepository)
+    .findById(agentContext, credentialConfigurationId)
+  if (!template) throw new InvalidStateError('The credential template of this offer no longer exists')
+  // Checked again: the template may have changed since the offer was made.
+  const values = checkClaimValues(template, offeredClaims(issuanceSession, template.id))
+  const now = new Date()
+  const expiresAt = template.validityDays ? new Date(now.getTime() + template.validityDays * DAY_MS) : undefined
+  return signOptionsFor(agentContext, { template, values, now, expiresAt, holderBinding })
+}
+
+type HolderBinding = Parameters<OpenId4VciCredentialRequestToCredentialMapper>[0]['holderBinding']
+
+async function signOptionsFor(
+  agentContext: AgentContext,
+  options: {
+    template: CredentialTemplateRecord
+    values: ClaimValues
+    now: Date
+    expiresAt?: Date
+    holderBinding: HolderBinding
+  },
+): Promise<OpenId4VciSignCredentials> {
+  const { template, values, now, expiresAt, holderBinding } = options
+  switch (template.format) {
+    case 'dc+sd-jwt': {
+      const issuer = await sdJwtIssuerFor(agentContext, template)
+      const disclosureFrame = disclosureFrameFor(template, values)
+      return {
+        type: 'credentials',
+        format: ClaimFormat.SdJwtDc,
+        credentials: holderBinding.keys.map((holder) => ({
+          payload: {
+            ...values,
+            vct: String(template.vct),
+            iat: seconds(now),
+            ...(expiresAt ? { exp: seconds(expiresAt) } : {}),
+          },
+          holder:
+            holder.method === 'did'
+              ? { method: 'did' as const, didUrl: holder.didUrl }
+              : { method: 'jwk' as const, jwk: holder.jwk },
+          issuer,
+          disclosureFrame,
+        })),
+      }
+    }
+    case 'mso_mdoc': {
+      const [issuerCertificate] = await issuanceChain(agentContext)
+      return {
+        type: 'credentials',
+        format: ClaimFormat.MsoMdoc,
+        credentials: holderBinding.keys.map((holder) => ({
+          docType: String(template.doctype),
+          namespaces: values as Record<string, Record<string, unknown>>,
+          issuerCertificate,
+          holderKey: holder.jwk,
+          validityInfo: { signed: now, validFrom: now, ...(expiresAt ? { validUntil: expiresAt } : {}) },
+        })),
+      }
+    }
+    case 'jwt_vc_json': {
+      if (holderBinding.bindingMethod !== 'did')
+        throw new InvalidStateError('A W3C JWT credential is bound to a DID of the holder')
+      const verificationMethod = await assertionMethodOf(agentContext, signerDid(template))
+      return {
+        type: 'credentials',
+        format: ClaimFormat.JwtVc,
+        credentials: holderBinding.keys.map((holder) => ({
+          verificationMethod,
+          credential: new W3cCredential({
+            type: template.types ?? ['VerifiableCredential'],
+            issuer: signerDid(template),
+            issuanceDate: w3cDate(now.getTime()),
+            ...(expiresAt ? { expirationDate: w3cDate(expiresAt.getTime()) } : {}),
+            credentialSubject: new W3cCredentialSubject({ id: holder.didUrl.split('#')[0], claims: values }),
+          }),
+        })),
+      }
+    }
+  }
+}
+
+async function sdJwtIssuerFor(agentContext: AgentContext, template: CredentialTemplateRecord) {
+  if (template.signer.method === 'did') {
+    return { method: 'did' as const, didUrl: await assertionMethodOf(agentContext, template.signer.did) }
+  }
+  const x5c = await issuanceChain(agentContext)
+  return { method: 'x5c' as const, x5c }
+}
+
+/** The active issuance certificate's chain, leaf first (its key in the KMS). */
+async function issuanceChain(agentContext: AgentContext): Promise<[X509Certificate, ...X509Certificate[]]> {
+  const certificates = agentContext.resolve(X509CertificatesService)
+  const record = await certificates.activeFor(agentContext, 'issuance')
+  if (new Date(record.notAfter).getTime() <= Date.now())
+    throw new InvalidStateError('The active issuance certificate has expired')
+  const [leaf, ...rest] = certificates.signingChain(record)
+  return [leaf, ...rest]
+}
+
+function signerDid(template: CredentialTemplateRecord): string {
+  if (template.signer.method !== 'did') throw new InvalidStateError('This template is not signed with a DID')
+  return template.signer.did
+}
+
+/** The first assertion method of one of the organization's DIDs (its key is in the KMS). */
+export async function assertionMethodOf(agentContext: AgentContext, did: string): Promise<string> {
+  const { didDocument } = await agentContext.resolve(DidsApi).resolveCreatedDidDocumentWithKeys(did)
+  const [first] = didDocument.assertionMethod ?? []
+  if (first === undefined) throw new InvalidStateError('The signing DID has no assertion method')
+  return typeof first === 'string' ? didDocument.dereferenceKey(first).id : first.id
+}
+
+function seconds(date: Date): number {
+  return Math.floor(date.getTime() / 1000)
+}
