@@ -33,8 +33,9 @@ node-version:
 build: install
 	node scripts/build.mjs
 
+# The embedded platform's agents talk to each other on loopback: private targets allowed unless the caller says no.
 run: build
-	node dist/api/src/main.js
+	NETWORK_ALLOW_PRIVATE_TARGETS=$${NETWORK_ALLOW_PRIVATE_TARGETS:-$${WEBHOOK_ALLOW_PRIVATE_TARGETS:-true}} node dist/api/src/main.js
 
 typecheck: install
 	npx tsc -p tsconfig.json --noEmit

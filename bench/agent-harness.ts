@@ -108,6 +108,8 @@ export async function startAgent(label: string, eventUrl: string, options: Agent
       AGENT_EVENT_URL: eventUrl,
       AGENT_EVENT_TOKEN: EVENT_TOKEN,
       LOG_LEVEL: 'warn',
+      // The bench's agents reach each other on loopback.
+      AGENT_ALLOW_PRIVATE_TARGETS: 'true',
       ...database,
       ...options.env,
     },

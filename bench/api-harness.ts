@@ -116,6 +116,8 @@ export async function startApiProcess(
       API_GATEWAY_HOST: '127.0.0.1',
       API_GATEWAY_PORT: String(port),
       LOG_LEVEL: 'warn',
+      // The bench's agents reach each other on loopback.
+      NETWORK_ALLOW_PRIVATE_TARGETS: 'true',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -20,6 +20,7 @@ import { OutboxSender } from './events/outbox/outbox-sender'
 import { StateChangeOutbox } from './events/state-change-outbox'
 import { IdleCollector } from './idle-collector'
 import { AgentMetrics } from './metrics/agent-metrics'
+import { OutboundTargetGuard } from './transport/outbound-target-guard'
 
 /** The running agent program: database, Credo agent, admin server, event outbox; `stop` undoes `start`. */
 export class AgentProcess {
@@ -85,6 +86,7 @@ export class AgentProcess {
       logLevel: config.logLevel,
       anonCredsTestRegistryDir: config.anonCredsTestRegistryDir,
       openId4Vc,
+      outboundTargets: new OutboundTargetGuard(config.allowPrivateTargets),
       ledger: new LedgerClient({
         baseUrl: config.ledgerUrl,
         token: config.events?.token,

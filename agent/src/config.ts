@@ -41,6 +41,11 @@ export interface AgentConfig {
   readonly exitOnStdinClose: boolean
   /** V8 favours memory over speed, and garbage is collected when the agent goes idle (idle-collector.ts). */
   readonly isMemorySaving: boolean
+  /**
+   * AGENT_ALLOW_PRIVATE_TARGETS (the platform's NETWORK_ALLOW_PRIVATE_TARGETS): invitation URLs and DIDComm
+   * endpoints may be private or loopback addresses. Off: refused (transport/outbound-target-guard.ts).
+   */
+  readonly allowPrivateTargets: boolean
   /** TEST-ONLY: directory agents on one machine share as their AnonCreds registry (AGENT_ANONCREDS_TEST_REGISTRY_DIR). */
   readonly anonCredsTestRegistryDir: string | undefined
   /**
@@ -63,6 +68,8 @@ export const DEFAULT_MEMORY_SAVING = true
 
 /** @default false: OpenID4VC is for organizations that use it (the API's flag turns it on for their agents) */
 export const DEFAULT_OPENID4VC = false
+/** @default false: private, loopback and metadata targets refused (production) */
+export const DEFAULT_ALLOW_PRIVATE_TARGETS = false
 
 /** @default 64 megabytes of mirrored record JSON */
 export const DEFAULT_RECORD_MIRROR_MB = 64
@@ -118,6 +125,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const exitOnStdinClose = env.bool(AGENT_ENV.exitOnStdinClose, false)
   const isOpenId4VcEnabled = env.bool(AGENT_ENV.openId4Vc, DEFAULT_OPENID4VC)
+  const allowPrivateTargets = env.bool(AGENT_ENV.allowPrivateTargets, DEFAULT_ALLOW_PRIVATE_TARGETS)
   env.assertValid('agent')
   return {
     label,
@@ -134,6 +142,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     bindHost,
     exitOnStdinClose,
     isMemorySaving,
+    allowPrivateTargets,
     anonCredsTestRegistryDir: anonCredsTestRegistryDir ? path.resolve(anonCredsTestRegistryDir) : undefined,
     isOpenId4VcEnabled,
   }

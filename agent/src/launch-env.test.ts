@@ -26,6 +26,7 @@ describe('the launch env of common/agent-contract read by the agent', () => {
       recordMirrorMb: 8,
       bindHost: '127.0.0.1',
       exitOnStdinClose: true,
+      allowPrivateTargets: true,
       ...secrets,
     }
     expect(loadConfig(buildAgentEnv(settings))).toEqual({
@@ -44,6 +45,7 @@ describe('the launch env of common/agent-contract read by the agent', () => {
       exitOnStdinClose: true,
       isMemorySaving: true,
       isOpenId4VcEnabled: false,
+      allowPrivateTargets: true,
     })
   })
 
@@ -75,6 +77,8 @@ describe('the launch env of common/agent-contract read by the agent', () => {
       schema: 'agent_0123456789ab',
     })
     expect(config.events).toBeUndefined()
+    // Production's default: private, loopback and metadata targets refused.
+    expect(config.allowPrivateTargets).toBe(false)
   })
 
   it('splits into the secret part (a Secret) and the plain part (a pod spec), leaving absent values out', () => {

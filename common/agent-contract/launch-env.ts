@@ -20,6 +20,7 @@ export const AGENT_ENV = {
   bindHost: 'AGENT_BIND_HOST',
   exitOnStdinClose: 'AGENT_EXIT_ON_STDIN_CLOSE',
   openId4Vc: 'AGENT_OPENID4VC',
+  allowPrivateTargets: 'AGENT_ALLOW_PRIVATE_TARGETS',
   /** Agent-side tuning, not set by launchers (docs/agent.md). */
   pgliteSharedBuffersMb: 'AGENT_PGLITE_SHARED_BUFFERS_MB',
   memorySaving: 'AGENT_MEMORY_SAVING',
@@ -61,6 +62,11 @@ export interface AgentPlainSettings {
   exitOnStdinClose?: boolean
   /** OpenID4VC issuer, verifier and holder with x509, public endpoints on the inbound port (docs/agent.md). */
   openId4Vc?: boolean
+  /**
+   * The platform's NETWORK_ALLOW_PRIVATE_TARGETS: invitation URLs and DIDComm endpoints may be private or loopback
+   * addresses. Unset: refused (production).
+   */
+  allowPrivateTargets?: boolean
 }
 
 export type AgentLaunchSettings = AgentPlainSettings & AgentSecretSettings
@@ -91,6 +97,7 @@ export function agentPlainEnv(settings: AgentPlainSettings): Record<string, stri
     [AGENT_ENV.bindHost]: settings.bindHost,
     [AGENT_ENV.exitOnStdinClose]: settings.exitOnStdinClose ? 'true' : undefined,
     [AGENT_ENV.openId4Vc]: settings.openId4Vc ? 'true' : undefined,
+    [AGENT_ENV.allowPrivateTargets]: settings.allowPrivateTargets ? 'true' : undefined,
   })
 }
 

@@ -165,6 +165,68 @@ describe('one base agent serving two tenants over DIDComm HTTP', () => {
     expect(verified.body.data.isVerified).toBe(true)
   })
 
+  it("answers a verifier's hostile PE pattern in linear time, and the base agent keeps answering meanwhile", async () => {
+    // `(a|a?)+$` against 28 `a`s and a `!` took 8 s on V8's backtracking engine, the agent silent all along (issue 23).
+    const hostileName = 'a'.repeat(5_000) + '!'
+    const issuerDid = (await issuer.call<Envelope<{ did: string }>>('POST', '/dids', { method: 'key' })).body.data.did
+    const holderDid = (await tenantB.api.call<Envelope<{ did: string }>>('POST', '/dids', { method: 'key' })).body.data
+      .did
+    const offer = await issuer.call<Envelope<Rec & { threadId: string }>>('POST', '/credentials/offer', {
+      connectionId: connectionOfB.issuerSide,
+      credential: aDegreeCredential(issuerDid, holderDid, hostileName),
+      options: signingOptions(),
+    })
+    expect(offer.status).toBe(201)
+    const offerOfB = await waitUntil(async () => {
+      const list = await tenantB.api.call<Envelope<Rec[]>>('GET', `/credentials?threadId=${offer.body.data.threadId}`)
+      return list.body.data.find((record) => record.state === 'offer-received')
+    })
+    await tenantB.api.call('POST', '/credentials/accept-offer', { credentialRecordId: offerOfB.id })
+    await waitUntil(async () => {
+      const record = await tenantB.api.call<Envelope<Rec>>('GET', `/credentials/${offerOfB.id}`)
+      return record.body.data.state === 'done' ? true : undefined
+    })
+
+    const request = await issuer.call<Envelope<Rec & { threadId: string }>>('POST', '/proofs/request', {
+      connectionId: connectionOfB.issuerSide,
+      presentationDefinition: aDegreePresentationDefinition([
+        { path: ['$.credentialSubject.degree.name'], filter: { type: 'string', pattern: '(a|a?)+$' } },
+      ]),
+    })
+    const requestOfB = await waitUntil(async () => {
+      const list = await tenantB.api.call<Envelope<Rec[]>>('GET', `/proofs?threadId=${request.body.data.threadId}`)
+      return list.body.data.find((record) => record.state === 'request-received')
+    })
+    const probes: number[] = []
+    let isAccepting = true
+    const probing = (async () => {
+      while (isAccepting) {
+        const started = performance.now()
+        expect((await fetch(`${wallet.adminUrl}/agent`)).status).toBe(200)
+        probes.push(performance.now() - started)
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+    })()
+    const started = performance.now()
+    const accepted = await tenantB.api.call('POST', '/proofs/accept-request', { proofRecordId: requestOfB.id })
+    const took = performance.now() - started
+    isAccepting = false
+    await probing
+    expect(accepted.status).toBe(201)
+    expect(took).toBeLessThan(5_000)
+    expect(Math.max(...probes)).toBeLessThan(1_000)
+    await waitUntil(async () => {
+      const record = await issuer.call<Envelope<Rec>>('GET', `/proofs/${request.body.data.id}`)
+      return ['presentation-received', 'done'].includes(record.body.data.state) ? true : undefined
+    })
+    // The verifier evaluates the same filter on the presentation, with the same matcher.
+    const verified = await issuer.call<Envelope<{ isVerified: boolean }>>(
+      'POST',
+      `/proofs/${request.body.data.id}/verify`,
+    )
+    expect(verified.body.data.isVerified).toBe(true)
+  })
+
   it('deletes tenant A with its records and keys; tenant B keeps working', async () => {
     expect((await wallet.call('DELETE', `/tenants/${tenantA.id}`)).status).toBe(200)
     expect((await wallet.call('GET', `/tenants/${tenantA.id}`)).status).toBe(404)

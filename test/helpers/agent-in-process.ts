@@ -8,6 +8,7 @@ import { PgSqlClient } from '../../agent/src/adapters/sql/pg-sql-client'
 import { migrateSchema } from '../../agent/src/adapters/sql/schema-migrations'
 import type { SqlClient } from '../../agent/src/adapters/sql/sql-client'
 import { buildAgent, type IdplaneAgent } from '../../agent/src/credo/build-agent'
+import { OutboundTargetGuard } from '../../agent/src/transport/outbound-target-guard'
 
 /** A port the OS just handed out and released: good enough for tests on 127.0.0.1. */
 export async function freePort(): Promise<number> {
@@ -53,6 +54,8 @@ export async function startInProcessAgent(): Promise<InProcessAgent> {
     logger: process.env.AGENT_TEST_LOG ? new Logger({ port }, 'debug') : silentLogger,
     logLevel: process.env.AGENT_TEST_LOG ? 'debug' : 'error',
     adapters: new IdplaneAdaptersModule(sql, keys),
+    // Test agents reach each other on loopback.
+    outboundTargets: new OutboundTargetGuard(true),
   })
   await agent.initialize()
   return {

@@ -48,6 +48,8 @@ export async function spawnAgent(options: SpawnOptions): Promise<SpawnedAgent> {
       AGENT_WALLET_KEY: `wallet-key-of-${options.label}-0001`,
       AGENT_DATA_DIR: dataDir,
       LOG_LEVEL: process.env.AGENT_TEST_LOG ? 'debug' : 'warn',
+      // Test agents reach each other on loopback (production refuses private targets).
+      AGENT_ALLOW_PRIVATE_TARGETS: 'true',
       ...options.env,
     },
     stdio: ['ignore', process.env.AGENT_TEST_LOG ? 'inherit' : 'ignore', 'inherit'],

@@ -20,7 +20,14 @@ export interface ApiProcess {
 export async function spawnApi(port: number, env: Record<string, string>): Promise<ApiProcess> {
   const child = spawn(process.execPath, ['dist/api/src/main.js'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', API_GATEWAY_PORT: String(port), API_GATEWAY_HOST: '127.0.0.1', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      API_GATEWAY_PORT: String(port),
+      API_GATEWAY_HOST: '127.0.0.1',
+      // Agents and receivers of tests listen on loopback (production refuses private targets).
+      NETWORK_ALLOW_PRIVATE_TARGETS: 'true',
+      ...env,
+    },
     stdio: ['ignore', process.env.IDPLANE_TEST_LOGS ? 'inherit' : 'ignore', 'inherit'],
   })
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

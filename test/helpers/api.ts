@@ -33,7 +33,13 @@ export const TEST_SCRYPT_LOG_N = 12
  * The API on a fresh database with a private data dir. DATABASE_URL / AMQP_URL from the environment choose
  * the real services (CI) or the embedded defaults, exactly as in production.
  */
-export async function startApi(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestApi> {
+export async function startApi(
+  env: Record<string, string> = {},
+  options: {
+    logger?: Logger
+    /** scrypt's cost, production's where a test measures hashing. */ passwordHashLogN?: number
+  } = {},
+): Promise<TestApi> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-api-'))
   const database = await freshDatabase()
   // Test files on one broker must not consume each other's mail: each gets its own queue names.
@@ -45,11 +51,15 @@ export async function startApi(env: Record<string, string> = {}, options: { logg
     LOG_LEVEL: 'error',
     // No base-wallet agent process for every test that touches a wallet route; cloud-wallet-managed tests ask for one.
     CLOUD_WALLET_BASE_AGENT: 'external',
+    // Agents and receivers of tests listen on loopback; tests of the refusal pass 'false' (production's default).
+    NETWORK_ALLOW_PRIVATE_TARGETS: 'true',
     ...env,
   }
   const loaded = loadConfig(baseEnv, configSectionsOf(API_MODULES))
   const config: Config = { ...loaded, database: database.target, isEmbedded: database.kind === 'pglite' }
-  const runtime = await createRuntime(config, options.logger ?? silentLogger, { passwordHashLogN: TEST_SCRYPT_LOG_N })
+  const runtime = await createRuntime(config, options.logger ?? silentLogger, {
+    passwordHashLogN: options.passwordHashLogN ?? TEST_SCRYPT_LOG_N,
+  })
   const app = createApp(runtime.container)
   return {
     app,

@@ -16,6 +16,7 @@ import { buildAgent, type IdplaneAgent } from '../../agent/src/credo/build-agent
 import { LedgerClient } from '../../agent/src/ledger/ledger-client'
 import { AgentMetrics } from '../../agent/src/metrics/agent-metrics'
 import type { FakeLedger } from './fake-ledger'
+import { OutboundTargetGuard } from '../../agent/src/transport/outbound-target-guard'
 
 export const LEDGER_AGENT_API_KEY = 'ledger-agent-test-api-key'
 
@@ -47,6 +48,8 @@ export async function startLedgerAgent(ledger: FakeLedger, label: string): Promi
     logLevel: 'error',
     adapters: new IdplaneAdaptersModule(sql, await EncryptedKeyStorage.open(sql, 'test-wallet-key')),
     ledger: new LedgerClient({ baseUrl: ledger.url, token: ledger.token, retryBaseMs: 10 }),
+    // Test agents reach each other on loopback.
+    outboundTargets: new OutboundTargetGuard(true),
   })
   await agent.initialize()
   const runtime = new AgentRuntime(label, [endpoint])

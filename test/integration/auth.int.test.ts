@@ -8,6 +8,8 @@ import request from 'supertest'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { Logger } from '@idplane/common'
 import { API_MODULES } from '../../api/src/modules'
+import { PasswordHasher } from '../../api/src/infra/auth/password-hasher'
+import { User } from '../../api/src/modules/users/user.entity'
 import type { Principal } from '../../api/src/infra/auth/token.service'
 import { ok } from '../../api/src/infra/http/envelope'
 import { startApi, type TestApi } from '../helpers/api'
@@ -568,5 +570,65 @@ describe('Authentication per-client rate limit', () => {
       .set('X-Forwarded-For', '203.0.113.10')
       .send({ email: newEmail(), password: 'x1' })
       .expect(401)
+  })
+})
+
+describe('Sign-in during a flood of wrong sign-ins from one address (issue 22, item 11)', () => {
+  let api: TestApi
+
+  beforeAll(async () => {
+    // A real scrypt cost (32 MiB; production's 128 MiB takes seconds on a loaded 2-core test machine), so that hashing
+    // is what a flood queues for; rate limits wide enough for the whole flood to reach the hashing.
+    api = await startApi(
+      {
+        API_TRUST_PROXY: 'true',
+        RATE_LIMIT_CLIENT_MAX: '10000',
+        RATE_LIMIT_CLIENT_WINDOW_SECONDS: '3600',
+        RATE_LIMIT_SIGNIN_MAX: '10000',
+      },
+      { passwordHashLogN: 15 },
+    )
+  })
+
+  afterAll(async () => {
+    await api?.stop()
+  })
+
+  it('lets a correct sign-in from another address through in under 2 s while 40 wrong ones from one address queue', async () => {
+    const email = newEmail()
+    const password = 'correct-horse-42'
+    const em = api.runtime.container.get(EntityManager).fork()
+    em.create(User, {
+      email,
+      firstName: 'Real',
+      lastName: 'User',
+      passwordHash: await api.runtime.container.get(PasswordHasher).hash(password),
+      isEmailVerified: true,
+    })
+    await em.flush()
+    const signIn = (from: string, body: object) =>
+      request(api.app).post('/v1/auth/signin').set('X-Forwarded-For', from).send(body)
+
+    // 40 wrong sign-ins in flight from one address the whole time: each answered one is sent again at once.
+    let isFlooding = true
+    const floodStatuses: number[] = []
+    const flooder = async () => {
+      while (isFlooding) {
+        floodStatuses.push((await signIn('198.51.100.66', { email: newEmail(), password: 'wrong-pass-1' })).status)
+      }
+    }
+    const flooding = Promise.all(Array.from({ length: 40 }, flooder))
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const started = performance.now()
+    const real = await signIn('203.0.113.77', { email, password })
+    const took = performance.now() - started
+    isFlooding = false
+    await flooding
+    expect(real.status).toBe(200)
+    expect(real.body.data.access_token).toEqual(expect.any(String))
+    expect(took).toBeLessThan(2_000)
+    // The flood waited its turn or was refused at once; nothing failed otherwise.
+    expect(floodStatuses.every((status) => status === 401 || status === 429)).toBe(true)
+    expect(floodStatuses).toContain(429)
   })
 })

@@ -330,6 +330,89 @@ describe('bulk issuance routes (no agent process)', () => {
   })
 })
 
+/** Patterns that froze the API on V8's backtracking engine (issue 23, item 1): 28 `a`s and a `!` took 4 s. */
+const HOSTILE_PATTERNS = ['(a+)+$', '((a+))+$', '(a|a)+$', '(a|a?)+$', '^(a|b|ab)*c$', '(a?){30}a{30}']
+
+describe('bulk upload against schemas with hostile patterns', () => {
+  let api: TestApi
+  let owner: TestUser
+  let orgId: string
+  let server: http.Server
+  let base: string
+
+  beforeAll(async () => {
+    api = await startApi()
+    owner = await aUserWithToken(api)
+    orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+    // A real listening server, so that /health/live below competes for the same event loop as the upload.
+    server = http.createServer(api.app)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+
+  afterAll(async () => {
+    server?.closeAllConnections()
+    await new Promise((resolve) => server?.close(resolve))
+    await api?.stop()
+    await deleteBulkQueues(api)
+  })
+
+  it('checks 10,000-character hostile cells in well under a second each, and /health/live stays fast meanwhile', async () => {
+    const schema = await request(api.app)
+      .post(`/v1/orgs/${orgId}/schemas`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({
+        type: 'JSON',
+        schemaPayload: {
+          schemaName: `Hostile ${randomUUID().slice(0, 6)}`,
+          schemaType: 'NO_LEDGER',
+          attributes: HOSTILE_PATTERNS.map((pattern, index) => ({
+            attributeName: `p${index}`,
+            displayName: pattern,
+            schemaDataType: 'string',
+            isRequired: false,
+            pattern,
+          })),
+        },
+      })
+    expect(schema.status).toBe(201)
+    const header = ['email', ...HOSTILE_PATTERNS.map((_pattern, index) => `p${index}`)].join(',')
+    const runs = ['a'.repeat(9_999) + '!', 'ab'.repeat(4_999) + '!', 'a'.repeat(28) + '!']
+    const rows = Array.from({ length: 30 }, (_row, index) =>
+      [`r${index}@example.test`, ...HOSTILE_PATTERNS.map(() => runs[index % runs.length])].join(','),
+    )
+    const body = new FormData()
+    body.append('file', new Blob([[header, ...rows].join('\n')], { type: 'text/csv' }), 'hostile.csv')
+    const query = new URLSearchParams({ schemaType: 'W3C', templateId: schema.body.data.id })
+    const liveness: number[] = []
+    let isUploading = true
+    const probe = (async () => {
+      while (isUploading) {
+        const started = performance.now()
+        expect((await fetch(`${base}/health/live`)).status).toBe(200)
+        liveness.push(performance.now() - started)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    })()
+    const started = performance.now()
+    const res = await fetch(`${base}/v1/orgs/${orgId}/bulk/upload?${query}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${owner.token}` },
+      body,
+    })
+    const took = performance.now() - started
+    isUploading = false
+    await probe
+    const answer = (await res.json()) as { data: { rows: number; valid: number; invalid: { count: number } } }
+    expect(res.status).toBe(201)
+    // 180 hostile cells, 10,000 characters for most: each answered in well under a second (all of them together).
+    expect(took).toBeLessThan(5_000)
+    expect(answer.data).toMatchObject({ rows: 30, valid: 0, invalid: { count: 30 } })
+    expect(liveness.length).toBeGreaterThan(0)
+    expect(Math.max(...liveness)).toBeLessThan(500)
+  })
+})
+
 describe('bulk issuance execution with the real agent program', () => {
   let compiled: CompiledProgram | undefined
   let api: TestApi

@@ -83,6 +83,18 @@ const hostileSchemaBody = fc.record(
               fc.oneof(
                 hostileScalar,
                 fc.constantFrom('string', 'integer', 'array', 'object', '(a+)+$', '[', 'toString'),
+                // Patterns that froze the API on a backtracking engine (issue 23), and syntax that needs one.
+                fc.constantFrom(
+                  '((a+))+$',
+                  '(a|a)+$',
+                  '(a|a?)+$',
+                  '^(a|b|ab)*c$',
+                  '(a?){30}a{30}',
+                  '(a)\\1',
+                  '(?<=a)b',
+                  'a{1001}',
+                  '(a{100}){100}',
+                ),
                 fc.json({ maxDepth: 2 }).map((text) => JSON.parse(text) as unknown),
               ),
             ),
@@ -614,6 +626,75 @@ describe('malformed input on every endpoint', () => {
       ),
       { numRuns: 60, seed: 20261124 },
     )
+  })
+
+  it('answers schemas with hostile patterns and W3C offers checked against them quickly, never 5xx', async () => {
+    const patterns = ['(a+)+$', '((a+))+$', '(a|a)+$', '(a|a?)+$', '^(a|b|ab)*c$', '(a?){30}a{30}']
+    const schema = await request(api.app)
+      .post(`/v1/orgs/${orgId}/schemas`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({
+        type: 'JSON',
+        schemaPayload: {
+          schemaName: `Hostile patterns ${randomUUID().slice(0, 6)}`,
+          schemaType: 'NO_LEDGER',
+          attributes: patterns.map((pattern, index) => ({
+            attributeName: `p${index}`,
+            displayName: `P${index}`,
+            schemaDataType: 'string',
+            isRequired: false,
+            pattern,
+          })),
+        },
+      })
+    assertErrorShape(schema, 'POST schemas')
+    expect(schema.status).toBe(201)
+    for (const refused of ['(a)\\1', '(?=a)a', '(?<!a)b']) {
+      const res = await request(api.app)
+        .post(`/v1/orgs/${orgId}/schemas`)
+        .set('Authorization', `Bearer ${owner.token}`)
+        .send({
+          type: 'JSON',
+          schemaPayload: {
+            schemaName: `Refused ${randomUUID().slice(0, 6)}`,
+            schemaType: 'NO_LEDGER',
+            attributes: [
+              { attributeName: 'p', displayName: 'P', schemaDataType: 'string', isRequired: true, pattern: refused },
+            ],
+          },
+        })
+      assertErrorShape(res, 'POST schemas')
+      expect(res.status).toBe(400)
+      expect(res.body.errors[0].message).toMatch(/not supported/)
+    }
+    for (const [index] of patterns.entries()) {
+      for (const value of [
+        'a'.repeat(28) + '!',
+        'a'.repeat(9_999) + '!',
+        'ab'.repeat(4_999) + '!',
+        'a'.repeat(10_001),
+      ]) {
+        const started = performance.now()
+        const res = await request(api.app)
+          .post(`/v1/orgs/${orgId}/credentials/oob/offer`)
+          .query({ credentialType: 'JSONLD' })
+          .set('Authorization', `Bearer ${owner.token}`)
+          .send({
+            credential: {
+              '@context': ['https://www.w3.org/2018/credentials/v1'],
+              type: ['VerifiableCredential'],
+              issuer: 'did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH',
+              issuanceDate: '2024-01-01T00:00:00Z',
+              credentialSubject: { [`p${index}`]: value },
+              credentialSchema: { id: schema.body.data.schemaLedgerId, type: 'JsonSchemaValidator2018' },
+            },
+            options: { proofType: 'Ed25519Signature2018', proofPurpose: 'assertionMethod' },
+          })
+        assertErrorShape(res, `POST credentials/oob/offer p${index}`)
+        expect(res.status).toBeGreaterThanOrEqual(400)
+        expect(performance.now() - started).toBeLessThan(1_000)
+      }
+    }
   })
 
   it('answers raw non-JSON bodies with 400 or 415, never 5xx', async () => {

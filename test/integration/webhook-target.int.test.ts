@@ -14,12 +14,13 @@ describe('notificationWebhook targets', () => {
         notificationWebhook,
       })
 
-  describe('by default', () => {
+  describe('by default (production: NETWORK_ALLOW_PRIVATE_TARGETS unset)', () => {
     let api: TestApi
     let user: TestUser
 
     beforeAll(async () => {
-      api = await startApi()
+      // The test helper allows private targets for the agents of other tests; '' is unset, as in production.
+      api = await startApi({ NETWORK_ALLOW_PRIVATE_TARGETS: '' })
       user = await aUserWithToken(api)
     })
 
@@ -50,12 +51,12 @@ describe('notificationWebhook targets', () => {
     })
   })
 
-  describe('with WEBHOOK_ALLOW_PRIVATE_TARGETS=true', () => {
+  describe('with WEBHOOK_ALLOW_PRIVATE_TARGETS=true (the older name of NETWORK_ALLOW_PRIVATE_TARGETS)', () => {
     let api: TestApi
     let user: TestUser
 
     beforeAll(async () => {
-      api = await startApi({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })
+      api = await startApi({ NETWORK_ALLOW_PRIVATE_TARGETS: '', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })
       user = await aUserWithToken(api)
     })
 

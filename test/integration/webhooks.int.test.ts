@@ -471,13 +471,14 @@ describe('webhooks', () => {
   }
 })
 
-describe('webhooks without WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
+describe('webhooks without NETWORK_ALLOW_PRIVATE_TARGETS (nor its alias WEBHOOK_ALLOW_PRIVATE_TARGETS)', () => {
   let api: TestApi
   let owner: TestUser
   let orgId: string
 
   beforeAll(async () => {
-    api = await startApi()
+    // The test helper allows private targets for the agents of other tests; '' is unset, as in production.
+    api = await startApi({ NETWORK_ALLOW_PRIVATE_TARGETS: '' })
     owner = await aUserWithToken(api)
     orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
   })

@@ -25,6 +25,8 @@ import type { AgentScope } from './agent-scope'
 import { protocolStep } from './credo-errors'
 import { InvitationDids } from './invitation-dids'
 import { toInvitationOptions } from './oob-invitation-options'
+import { checkInvitationServices, fetchInvitation } from '../transport/invitation-fetch'
+import { OutboundTargetGuard } from '../transport/outbound-target-guard'
 
 /** Connection records: alias and theirLabel are no tags of Credo's record (a tag query on them matches nothing). */
 export const CONNECTION_RECORDS = new AgentRecords<
@@ -73,7 +75,12 @@ export class ConnectionsService {
   public async receiveInvitationUrl(scope: AgentScope, body: ReceiveInvitationUrlRequest): Promise<ReceivedInvitation> {
     let invitation: DidCommOutOfBandInvitation
     try {
-      invitation = await scope.agent.didcomm.oob.parseInvitation(body.invitationUrl)
+      // Not Credo's parseInvitation: its fetch follows redirects anywhere (transport/invitation-fetch.ts).
+      invitation = await fetchInvitation(
+        body.invitationUrl,
+        scope.agent.dependencyManager.resolve(OutboundTargetGuard),
+        scope.agent.config.agentDependencies,
+      )
     } catch (error) {
       // Credo's reason (no `oob` parameter, not a DIDComm message, a short link that answers nothing usable).
       if (error instanceof IdplaneError) throw error
@@ -123,6 +130,7 @@ export class ConnectionsService {
     invitation: DidCommOutOfBandInvitation,
     body: ReceiveInvitationOptions,
   ): Promise<ReceivedInvitation> {
+    await checkInvitationServices(invitation, scope.agent.dependencyManager.resolve(OutboundTargetGuard))
     const { outOfBandRecord, connectionRecord } = await protocolStep('input', 'The invitation cannot be received', () =>
       scope.agent.didcomm.oob.receiveInvitation(invitation, {
         label: body.label ?? scope.label,

@@ -32,6 +32,7 @@ import { NarrowingDifPresentationExchangeModule } from '../formats/presentation-
 import { TenancyModule } from '../tenancy/tenancy.module'
 import { DidCommNodeHttpInboundTransport } from '../transport/didcomm-http-inbound.transport'
 import { DidCommNodeHttpOutboundTransport } from '../transport/didcomm-http-outbound.transport'
+import { OutboundTargetGuard } from '../transport/outbound-target-guard'
 import { abandonFailedCredentialExchanges } from './abandon-failed-credential-exchanges'
 import { CachingKeyDidResolver, CachingPeerDidResolver } from './caching-did-resolvers'
 import { CredoLogger } from './credo-logger'
@@ -56,6 +57,8 @@ export interface BuildAgentOptions {
    * enabled (so other agents never load `@credo-ts/openid4vc`). Its public endpoints share the inbound port.
    */
   openId4Vc?: IdplaneOpenId4VcModule
+  /** Where DIDComm messages and invitation fetches may go (AGENT_ALLOW_PRIVATE_TARGETS). @default private refused */
+  outboundTargets?: OutboundTargetGuard
 }
 
 /**
@@ -66,6 +69,7 @@ export interface BuildAgentOptions {
 export function buildAgent(options: BuildAgentOptions) {
   cacheX25519Conversions()
   const ledger = options.ledger ?? new LedgerClient({ baseUrl: undefined })
+  const outboundTargets = options.outboundTargets ?? new OutboundTargetGuard(false)
   const agent = new Agent({
     config: {
       logger: new CredoLogger(options.logger.child({ component: 'credo' }), options.logLevel),
@@ -105,7 +109,7 @@ export function buildAgent(options: BuildAgentOptions) {
               otherRequests: options.openId4Vc?.handlePublicRequest,
             }),
           ],
-          outbound: [new DidCommNodeHttpOutboundTransport()],
+          outbound: [new DidCommNodeHttpOutboundTransport(outboundTargets)],
         },
         // One message at a time stalls ~10 s per message when several connections start at once (DESIGN.md).
         processDidCommMessagesConcurrently: true,
@@ -141,6 +145,8 @@ export function buildAgent(options: BuildAgentOptions) {
     },
   })
   agent.didcomm.registerMessageHandlerMiddleware(abandonFailedCredentialExchanges())
+  // The admin API's invitation fetch asks the same guard as the transport (tenants resolve it from their parent).
+  agent.dependencyManager.registerInstance(OutboundTargetGuard, outboundTargets)
   return agent
 }
 

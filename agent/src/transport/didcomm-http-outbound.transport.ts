@@ -8,6 +8,7 @@ import {
 } from '@credo-ts/didcomm'
 
 import { httpPost, HttpPostTimeoutError } from './http-post'
+import { OutboundTargetGuard } from './outbound-target-guard'
 
 /** How long a receiver may take to answer (Credo's own transport waits as long). */
 const SEND_TIMEOUT_MS = 15000
@@ -23,6 +24,9 @@ export class DidCommNodeHttpOutboundTransport implements DidCommOutboundTranspor
   private active = false
   private sending = 0
   private idle: (() => void) | undefined
+
+  /** @param targets where messages may go (AGENT_ALLOW_PRIVATE_TARGETS); by default no private target */
+  public constructor(private readonly targets = new OutboundTargetGuard(false)) {}
 
   public start(agentContext: AgentContext): Promise<void> {
     this.agentContext = agentContext
@@ -45,9 +49,17 @@ export class DidCommNodeHttpOutboundTransport implements DidCommOutboundTranspor
     const mimeType = agentContext.dependencyManager.resolve(DidCommModuleConfig).didCommMimeType
     this.sending++
     try {
+      // Before every send: an invitation or a DID document names the endpoint, so anyone could point us inward.
+      const { lookup } = await this.targets.check(endpoint, 'endpoint')
       let answer: { status: number; body: string }
       try {
-        answer = await httpPost(endpoint, JSON.stringify(payload), { 'content-type': mimeType }, SEND_TIMEOUT_MS)
+        answer = await httpPost(
+          endpoint,
+          JSON.stringify(payload),
+          { 'content-type': mimeType },
+          SEND_TIMEOUT_MS,
+          lookup,
+        )
       } catch (error) {
         // With return routing the receiver may hold the connection open for a reply that never comes.
         if (error instanceof HttpPostTimeoutError && outboundPackage.responseRequested) return

@@ -1,5 +1,6 @@
 import http from 'node:http'
 import https from 'node:https'
+import type { LookupFunction } from 'node:net'
 
 /**
  * Keep-alive connection pools for the agent's outgoing POSTs (DIDComm messages, platform events). node:http costs
@@ -36,15 +37,17 @@ export async function httpPost(
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
+  /** Connects to these addresses instead of resolving the name (a checked target: OutboundTargetGuard). */
+  lookup?: LookupFunction,
 ): Promise<HttpPostResult> {
   const target = new URL(url)
   const agent = AGENTS[target.protocol as keyof typeof AGENTS]
   if (!agent) throw new Error(`Unsupported URL scheme: ${target.protocol}`)
   try {
-    return await send(target, agent, body, headers, timeoutMs)
+    return await send(target, agent, body, headers, timeoutMs, lookup)
   } catch (error) {
     if (!(error instanceof StaleConnectionError)) throw error
-    return send(target, agent, body, headers, timeoutMs)
+    return send(target, agent, body, headers, timeoutMs, lookup)
   }
 }
 
@@ -56,6 +59,7 @@ function send(
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
+  lookup: LookupFunction | undefined,
 ): Promise<HttpPostResult> {
   const transport = target.protocol === 'https:' ? https : http
   const payload = Buffer.from(body, 'utf8')
@@ -64,6 +68,7 @@ function send(
     const request = transport.request(target, {
       method: 'POST',
       agent,
+      ...(lookup ? { lookup } : {}),
       headers: { ...headers, 'content-length': String(payload.length) },
     })
     const timer = setTimeout(() => request.destroy(new HttpPostTimeoutError(target.href, timeoutMs)), timeoutMs)

@@ -11,9 +11,15 @@ export function createAgentRuntime(config: Config, logger: Logger): AgentRuntime
     return new KubernetesRuntime({
       agents: config.agents,
       database: config.database,
+      network: config.network,
       kubeConfig: loadKubeConfig(config.agents.kubeconfigPath),
       logger: runtimeLogger,
     })
   }
-  return new ProcessRuntime({ agents: config.agents, database: config.database, logger: runtimeLogger })
+  return new ProcessRuntime({
+    agents: config.agents,
+    database: config.database,
+    network: config.network,
+    logger: runtimeLogger,
+  })
 }

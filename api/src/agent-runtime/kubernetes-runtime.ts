@@ -33,6 +33,8 @@ const LABELS = { 'app.kubernetes.io/name': 'idplane-agent', 'app.kubernetes.io/m
 export interface KubernetesRuntimeOptions {
   agents: AgentsConfig
   database: Config['database']
+  /** Passed on to agents (AGENT_ALLOW_PRIVATE_TARGETS, through spec.env). @default private targets refused */
+  network?: Config['network']
   kubeConfig: k8s.KubeConfig
   logger: Logger
 }
@@ -177,6 +179,9 @@ export class KubernetesRuntime extends AgentRuntime {
           { name: AGENT_ENV.ledgerUrl, value: agents.internalUrl },
           ...(database.kind === 'postgres'
             ? [{ name: AGENT_ENV.databaseSchema, value: agentSchemaName(launch.orgId) }]
+            : []),
+          ...(this.options.network?.allowPrivateTargets
+            ? [{ name: AGENT_ENV.allowPrivateTargets, value: 'true' }]
             : []),
         ],
       },

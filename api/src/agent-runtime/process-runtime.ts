@@ -72,6 +72,8 @@ interface Supervision {
 export interface ProcessRuntimeOptions {
   agents: AgentsConfig
   database: Config['database']
+  /** Passed on to agents (AGENT_ALLOW_PRIVATE_TARGETS). @default private targets refused */
+  network?: Config['network']
   logger: Logger
   /** Restart delays; tests shorten them. @default the RESTART_BACKOFF_* constants */
   backoff?: { initialMs: number; maxMs: number; resetMs: number }
@@ -404,6 +406,7 @@ export class ProcessRuntime extends AgentRuntime {
         logLevel: this.options.logger.isEnabled('debug') ? 'debug' : 'info',
         bindHost: agents.bindHost,
         exitOnStdinClose: true,
+        allowPrivateTargets: this.options.network?.allowPrivateTargets ?? false,
         ...storage,
       }),
       // TEST-ONLY: agents of one test share a directory as their AnonCreds registry (agent/src/config.ts).

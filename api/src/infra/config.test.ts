@@ -32,3 +32,24 @@ describe('loadConfig: the agents test AnonCreds registry (TEST-ONLY)', () => {
     )
   })
 })
+
+describe('loadConfig: private targets of outgoing calls (NETWORK_ALLOW_PRIVATE_TARGETS)', () => {
+  it('refuses them by default, as production must', () => {
+    expect(loadConfig({}).network.allowPrivateTargets).toBe(false)
+  })
+
+  it('reads NETWORK_ALLOW_PRIVATE_TARGETS, and WEBHOOK_ALLOW_PRIVATE_TARGETS as its alias', () => {
+    expect(loadConfig({ NETWORK_ALLOW_PRIVATE_TARGETS: 'true' }).network.allowPrivateTargets).toBe(true)
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).network.allowPrivateTargets).toBe(true)
+    expect(
+      loadConfig({ NETWORK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' }).network
+        .allowPrivateTargets,
+    ).toBe(true)
+  })
+
+  it('refuses the two names set to different values', () => {
+    expect(() => loadConfig({ NETWORK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE_TARGETS: must agree with NETWORK_ALLOW_PRIVATE_TARGETS/,
+    )
+  })
+})

@@ -5,7 +5,11 @@ import { ADMIN_PORT_COUNTER_START, INBOUND_PORT_COUNTER_START } from '@idplane/c
 import { IMAGE_PULL_POLICIES, type ImagePullPolicy } from '@idplane/common/orgagent.types'
 import { readConfigSections, type ConfigSection } from './config-section'
 import { AGENT_ENDPOINT_PROTOCOLS } from '@idplane/common/agent-contract/endpoint'
-import { DEFAULT_PASSWORD_HASH_CONCURRENCY, DEFAULT_PASSWORD_HASH_QUEUE_MAX } from './auth/password-hasher'
+import {
+  DEFAULT_PASSWORD_HASH_CONCURRENCY,
+  DEFAULT_PASSWORD_HASH_QUEUE_MAX,
+  DEFAULT_PASSWORD_HASH_QUEUE_PER_CLIENT,
+} from './auth/password-hasher'
 import { DEFAULT_MAIL_OUTBOX_LEASE_SECONDS, DEFAULT_MAIL_OUTBOX_POLL_INTERVAL_MS } from './mail/mail-outbox'
 
 /** @default 5000, the spec's gateway port (Limits table). */
@@ -22,10 +26,15 @@ export const DEFAULT_AGENT_POLL_INTERVAL_MS = 10_000
 export const DEFAULT_AGENT_REQUEST_TIMEOUT_MS = 30_000
 
 /**
- * @default false: outgoing webhooks may not target private, loopback, link-local or metadata addresses
- * (WEBHOOK_ALLOW_PRIVATE_TARGETS; tests and closed networks turn it on).
+ * @default false: nothing the platform calls on a user's say-so (webhooks, an organization's notificationWebhook,
+ * invitation URLs and DIDComm endpoints its agents reach) may be a private, loopback, link-local or metadata address
+ * (NETWORK_ALLOW_PRIVATE_TARGETS, formerly WEBHOOK_ALLOW_PRIVATE_TARGETS; development, tests and closed networks turn
+ * it on). Agents get it as AGENT_ALLOW_PRIVATE_TARGETS.
  */
-export const DEFAULT_WEBHOOK_ALLOW_PRIVATE_TARGETS = false
+export const DEFAULT_NETWORK_ALLOW_PRIVATE_TARGETS = false
+/** The setting's name; WEBHOOK_ALLOW_PRIVATE_TARGETS is read as an alias (docs/configuration.md). */
+export const NETWORK_ALLOW_PRIVATE_TARGETS_ENV = 'NETWORK_ALLOW_PRIVATE_TARGETS'
+const WEBHOOK_ALLOW_PRIVATE_TARGETS_ALIAS = 'WEBHOOK_ALLOW_PRIVATE_TARGETS'
 
 /** Where and how organizations' agents run (docs/configuration.md, "Agent provisioning"). */
 export interface AgentsConfig {
@@ -110,8 +119,12 @@ export interface Config {
     readonly accessTokenTtlSeconds: number
     readonly refreshTokenTtlSeconds: number
   }
-  /** PASSWORD_HASH_CONCURRENCY / PASSWORD_HASH_QUEUE_MAX (infra/auth/password-hasher.ts). */
-  readonly passwordHashing: { readonly concurrency: number; readonly maxQueued: number }
+  /** PASSWORD_HASH_CONCURRENCY / PASSWORD_HASH_QUEUE_MAX / PASSWORD_HASH_QUEUE_PER_CLIENT (infra/auth/password-hasher.ts). */
+  readonly passwordHashing: {
+    readonly concurrency: number
+    readonly maxQueued: number
+    readonly maxQueuedPerClient: number
+  }
   /** The transactional mail outbox (infra/mail/mail-outbox.ts). */
   readonly mailOutbox: { readonly pollIntervalMs: number; readonly leaseSeconds: number }
   readonly clientAliases: readonly ClientAlias[]
@@ -125,7 +138,8 @@ export interface Config {
   }
   /** Modules' own settings by section name (ApiModule.config); read them with sectionOf(config, section). */
   readonly sections?: Readonly<Record<string, unknown>>
-  readonly webhooks: { readonly allowPrivateTargets: boolean }
+  /** Outgoing calls to targets users choose (docs/decisions.md, "Outgoing targets"). */
+  readonly network: { readonly allowPrivateTargets: boolean }
 }
 
 const DEFAULT_CLIENT_ALIAS = (publicUrl: string): ClientAlias => ({ alias: 'IDPLANE', name: 'idplane', url: publicUrl })
@@ -207,6 +221,10 @@ export function loadConfig(
     passwordHashing: {
       concurrency: env.int('PASSWORD_HASH_CONCURRENCY', DEFAULT_PASSWORD_HASH_CONCURRENCY, { min: 1, max: 64 }),
       maxQueued: env.int('PASSWORD_HASH_QUEUE_MAX', DEFAULT_PASSWORD_HASH_QUEUE_MAX, { min: 0, max: 10_000 }),
+      maxQueuedPerClient: env.int('PASSWORD_HASH_QUEUE_PER_CLIENT', DEFAULT_PASSWORD_HASH_QUEUE_PER_CLIENT, {
+        min: 0,
+        max: 10_000,
+      }),
     },
     mailOutbox: {
       pollIntervalMs: env.int('MAIL_OUTBOX_POLL_INTERVAL_MS', DEFAULT_MAIL_OUTBOX_POLL_INTERVAL_MS, {
@@ -222,13 +240,28 @@ export function loadConfig(
     features: {
       hideExperimentalOidcControllers: env.bool('HIDE_EXPERIMENTAL_OIDC_CONTROLLERS', true),
     },
-    webhooks: {
-      allowPrivateTargets: env.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', DEFAULT_WEBHOOK_ALLOW_PRIVATE_TARGETS),
-    },
+    network: { allowPrivateTargets: readAllowPrivateTargets(env) },
   }
   const withSections: Config = { ...config, sections: readConfigSections(env, config, sections) }
   env.assertValid('api')
   return withSections
+}
+
+/** NETWORK_ALLOW_PRIVATE_TARGETS, or its older name WEBHOOK_ALLOW_PRIVATE_TARGETS; both set must agree. */
+function readAllowPrivateTargets(env: EnvReader): boolean {
+  const alias = env.bool(WEBHOOK_ALLOW_PRIVATE_TARGETS_ALIAS, DEFAULT_NETWORK_ALLOW_PRIVATE_TARGETS)
+  const value = env.bool(NETWORK_ALLOW_PRIVATE_TARGETS_ENV, alias)
+  if (
+    env.string(NETWORK_ALLOW_PRIVATE_TARGETS_ENV) !== undefined &&
+    env.string(WEBHOOK_ALLOW_PRIVATE_TARGETS_ALIAS) !== undefined &&
+    value !== alias
+  ) {
+    env.problem(
+      WEBHOOK_ALLOW_PRIVATE_TARGETS_ALIAS,
+      `must agree with ${NETWORK_ALLOW_PRIVATE_TARGETS_ENV} (it is its alias)`,
+    )
+  }
+  return value
 }
 
 /**

@@ -1,3 +1,6 @@
+import { BoundedMap } from '@idplane/common'
+import { LinearRegExp } from '@idplane/common/linear-regexp'
+
 /**
  * A cheap, conservative test of whether a credential can satisfy a DIF Presentation Exchange v1 definition, used to
  * narrow the holder's candidates before PEX evaluates them (PEX runs a JSONPath engine per credential and field, so
@@ -90,15 +93,27 @@ function filterVerdict(filter: Record<string, unknown>, value: unknown): Verdict
   }
   if (filter.pattern !== undefined) {
     if (typeof filter.pattern !== 'string') return 'maybe'
-    let pattern: RegExp
+    // The linear-time matcher: a verifier's pattern must not cost the holder more than its length (issue 23).
     try {
-      pattern = new RegExp(filter.pattern, 'u')
+      if (typeof value === 'string' && !patternOf(filter.pattern).test(value)) return 'no'
     } catch {
-      return 'maybe'
+      return 'maybe' // refused pattern or value: PEX decides, and reports it
     }
-    if (typeof value === 'string' && !pattern.test(value)) return 'no'
   }
   return 'maybe'
+}
+
+/** Compiled filter patterns: a definition asks the same of every candidate credential. */
+const compiledPatterns = new BoundedMap<string, LinearRegExp>(200)
+
+/** @throws UnsupportedPatternError, SyntaxError for a pattern the matcher will not run */
+function patternOf(source: string): LinearRegExp {
+  let pattern = compiledPatterns.get(source)
+  if (!pattern) {
+    pattern = new LinearRegExp(source)
+    compiledPatterns.set(source, pattern)
+  }
+  return pattern
 }
 
 function isScalar(value: unknown): boolean {

@@ -12,6 +12,7 @@ import {
 import { BoundedMap } from '@idplane/common'
 
 import { mayMatchDefinition, type PresentationDefinitionV1Like } from './candidate-prefilter'
+import { installLinearFilterEvaluation } from './linear-filter-evaluation'
 
 type CandidateQuery = (agentContext: AgentContext, definition: DifPresentationExchangeDefinition) => Promise<unknown[]>
 
@@ -76,9 +77,13 @@ function encodedCredential(context: string, record: W3cCredentialRecord): object
   return encoded
 }
 
-/** Replaces Credo's default `pex` module: the same service, narrowed. */
+/**
+ * Replaces Credo's default `pex` module: the same service, narrowed, and PEX's filters evaluated with the linear-time
+ * pattern matcher (linear-filter-evaluation.ts).
+ */
 export class NarrowingDifPresentationExchangeModule extends DifPresentationExchangeModule {
   public override register(dependencyManager: DependencyManager): void {
+    installLinearFilterEvaluation()
     dependencyManager.registerSingleton(DifPresentationExchangeService, NarrowingDifPresentationExchangeService)
   }
 }

@@ -14,10 +14,18 @@ export const DEFAULT_PASSWORD_HASH_CONCURRENCY = 2
  * about (8 / 2 + 1) x 0.3 s = 1.5 s however many arrive; the ones past the queue get a 429 at once.
  */
 export const DEFAULT_PASSWORD_HASH_QUEUE_MAX = 8
+/**
+ * @default 2 waiting per client address (PASSWORD_HASH_QUEUE_PER_CLIENT): a flood from one address keeps at most
+ * this many of the queue and runs in at most all slots but one, and slots go to the addresses in turn, so another
+ * address's sign-in starts at once or after about one hash.
+ */
+export const DEFAULT_PASSWORD_HASH_QUEUE_PER_CLIENT = 2
 
 export interface PasswordHashingLimits {
   concurrency: number
   maxQueued: number
+  /** @default DEFAULT_PASSWORD_HASH_QUEUE_PER_CLIENT */
+  maxQueuedPerClient?: number
 }
 
 function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
@@ -40,24 +48,39 @@ export class PasswordHasher {
       maxQueued: DEFAULT_PASSWORD_HASH_QUEUE_MAX,
     },
   ) {
-    // Bounded so that a burst of bogus sign-ins costs a real one a bounded wait (or a fast 429), not seconds.
-    this.gate = new ConcurrencyGate({ ...limits, busyMessage: 'Too many sign-ins at once; try again in a moment' })
+    // Bounded so that a burst of bogus sign-ins costs a real one a bounded wait (or a fast 429), not seconds, and
+    // fair across client addresses so that one address's burst does not refuse everyone else (issue 22, item 11).
+    this.gate = new ConcurrencyGate({
+      maxQueuedPerClient: DEFAULT_PASSWORD_HASH_QUEUE_PER_CLIENT,
+      // One address never holds every slot: another address's sign-in starts at once, not after a hash.
+      maxRunningPerClient: Math.max(1, limits.concurrency - 1),
+      ...limits,
+      busyMessage: 'Too many sign-ins at once; try again in a moment',
+    })
   }
 
-  /** @throws RateLimitedError when the hashing slots and their queue are full */
-  public async hash(secret: string): Promise<string> {
+  /**
+   * @param client the caller's address (clientAddressOf): its share of the hashing queue and its turn
+   * @throws RateLimitedError when the hashing slots and their queue (or this client's share) are full
+   */
+  public async hash(secret: string, client?: string): Promise<string> {
     const salt = randomBytes(16)
-    const key = await this.gate.run(() => scrypt(secret, salt, 32, this.options(this.logN, 8, 1)))
+    const key = await this.gate.run(() => scrypt(secret, salt, 32, this.options(this.logN, 8, 1)), client)
     return ['scrypt', this.logN, 8, 1, salt.toString('base64'), key.toString('base64')].join('$')
   }
 
-  /** @throws RateLimitedError when the hashing slots and their queue are full */
-  public async verify(secret: string, encoded: string): Promise<boolean> {
+  /**
+   * @param client the caller's address (clientAddressOf): its share of the hashing queue and its turn
+   * @throws RateLimitedError when the hashing slots and their queue (or this client's share) are full
+   */
+  public async verify(secret: string, encoded: string, client?: string): Promise<boolean> {
     const [scheme, logN, r, p, salt, hash] = encoded.split('$')
     if (scheme !== 'scrypt' || !salt || !hash) return false
     const expected = Buffer.from(hash, 'base64')
-    const actual = await this.gate.run(() =>
-      scrypt(secret, Buffer.from(salt, 'base64'), expected.length, this.options(Number(logN), Number(r), Number(p))),
+    const actual = await this.gate.run(
+      () =>
+        scrypt(secret, Buffer.from(salt, 'base64'), expected.length, this.options(Number(logN), Number(r), Number(p))),
+      client,
     )
     return actual.length === expected.length && timingSafeEqual(actual, expected)
   }

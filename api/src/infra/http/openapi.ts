@@ -1,6 +1,8 @@
 import { getMetadataArgsStorage, type RoutingControllersOptions } from 'routing-controllers'
 import { routingControllersToSpec, parseRoutes, getFullPath, type IRoute } from 'routing-controllers-openapi'
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema'
+import { defaultConverters } from 'class-validator-jsonschema/build/defaultConverters'
+import { ValidationTypes } from 'class-validator'
 // class-transformer keeps its @Type() metadata here; without it nested DTO arrays render as `Array`.
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage'
 import type {
@@ -69,6 +71,7 @@ export function buildOpenApiDocument(options: RoutingControllersOptions, publicU
   const schemas = validationMetadatasToSchemas({
     refPointerPrefix: '#/components/schemas/',
     classTransformerMetadataStorage: defaultMetadataStorage,
+    additionalConverters: { [ValidationTypes.CUSTOM_VALIDATION]: customValidationSchema },
   }) as SchemaComponents
   const spec = routingControllersToSpec(storage, options, {
     info: {
@@ -102,6 +105,19 @@ export function buildOpenApiDocument(options: RoutingControllersOptions, publicU
   for (const path of Object.keys(spec.paths)) if (path.startsWith(INTERNAL_PATH_PREFIX)) delete spec.paths[path]
   dropUnusedSchemas(spec)
   return spec
+}
+
+/**
+ * A custom validator on a free-form object (a PE filter, say) adds nothing to the schema: the library's default
+ * would point at a component named `Object` that does not exist.
+ */
+const customValidationSchema: (typeof defaultConverters)[string] = (meta, options) => {
+  const target = meta.target
+  const type: unknown =
+    typeof target === 'function' ? Reflect.getMetadata('design:type', target.prototype, meta.propertyName) : undefined
+  if (type === Object) return {}
+  const convert = defaultConverters[ValidationTypes.CUSTOM_VALIDATION]
+  return typeof convert === 'function' ? convert(meta, options) : convert
 }
 
 /** Path parameters named `...Id` are uuids in this API (organizations, invitations, users, client ids). */

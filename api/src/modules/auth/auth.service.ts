@@ -60,7 +60,7 @@ export class AuthService {
    */
   public async signUp(input: SignUpInput, clientIp: string): Promise<User> {
     await this.enforceClientLimit(clientIp)
-    const passwordHash = await this.hasher.hash(input.password)
+    const passwordHash = await this.hasher.hash(input.password, clientIp)
     let user: User
     try {
       user = await this.verifications.withVerifiedAddress(input.email, async (verification) => {
@@ -96,7 +96,7 @@ export class AuthService {
       'Too many sign-in attempts; try again later',
     )
     const user = await this.users.findWithPasswordHash(email)
-    const isValid = await this.hasher.verify(password, user?.passwordHash ?? (await this.decoy()))
+    const isValid = await this.hasher.verify(password, user?.passwordHash ?? (await this.decoy()), clientIp)
     if (!user || !isValid) throw new UnauthenticatedError(SIGN_IN_FAILED_MESSAGE)
 
     const sessionId = randomUUID()

@@ -69,6 +69,28 @@ describe('RowChecker', () => {
     )
   })
 
+  it('checks a pattern on a hostile cell in linear time, and refuses a cell too long for a pattern', () => {
+    const patterned = [
+      { attributeName: 'code', displayName: 'Code', schemaDataType: 'string', isRequired: true, pattern: '(a|a?)+$' },
+      { attributeName: 'run', displayName: 'Run', schemaDataType: 'string', isRequired: false, pattern: '^(a+)+$' },
+    ]
+    const rows = new RowChecker(
+      templateColumns(patterned),
+      jsonSchemaRowValidator(
+        `test-${Math.random()}`,
+        buildCredentialJsonSchema({ name: 'Code', attributes: patterned } as never),
+      ),
+    )
+    const started = performance.now()
+    const hostile = rows.check({ email: 'a@example.com', code: 'a'.repeat(9_999) + '!', run: 'a'.repeat(9_999) + '!' })
+    expect(performance.now() - started).toBeLessThan(500)
+    expect(hostile.problems).toEqual([{ column: 'run', reason: expect.stringMatching(/must match pattern/) }])
+    const tooLong = rows.check({ email: 'a@example.com', code: 'a'.repeat(10_001), run: 'aaa' })
+    expect(tooLong.problems).toEqual([
+      { column: 'code', reason: expect.stringMatching(/longer than 10000 characters/) },
+    ])
+  })
+
   it('requires the e-mail and required attributes once, with or without schema validation', () => {
     for (const validate of [true, false]) {
       const row = checker(validate).check({ email: ' ', name: '', age: '', member: '', born: '', tags: '' })

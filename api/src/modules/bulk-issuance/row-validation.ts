@@ -1,5 +1,11 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
+import {
+  LINEAR_REGEXP_LIMITS,
+  linearRegExpEngine,
+  UnsupportedPatternError,
+  withPatternWorkBudget,
+} from '@idplane/common/linear-regexp'
 import { isEmail } from 'class-validator'
 import { BoundedMap } from '@idplane/common'
 import { EMAIL_COLUMN, type TemplateColumn } from './csv-template'
@@ -50,6 +56,8 @@ function newAjv(): Ajv2020 {
     validateSchema: false,
     addUsedSchema: false,
     multipleOfPrecision: 9,
+    // Patterns run on the linear-time matcher: V8's backtracking engine froze the API on `(a|a?)+$` (issue 23).
+    code: { regExp: linearRegExpEngine },
   })
   addFormats(ajv)
   return ajv
@@ -82,7 +90,25 @@ export type RowValidator = (attributes: Record<string, unknown>) => CellProblem[
 /** W3C: the row's credentialSubject against the JSON schema the platform publishes. */
 export function jsonSchemaRowValidator(cacheKey: string, jsonSchema: Record<string, unknown>): RowValidator {
   const validate = subjectValidator(cacheKey, jsonSchema)
-  return (attributes) => (validate(attributes) ? [] : (validate.errors ?? []).flatMap((error) => describe(error) ?? []))
+  return (attributes) => {
+    try {
+      const isValid = withPatternWorkBudget(LINEAR_REGEXP_LIMITS.documentWork, () => validate(attributes))
+      return isValid ? [] : (validate.errors ?? []).flatMap((error) => describe(error) ?? [])
+    } catch (error) {
+      // A value too long, or too costly, to be checked against its pattern (LINEAR_REGEXP_LIMITS): the row is refused.
+      if (!(error instanceof UnsupportedPatternError)) throw error
+      return [{ column: longestTextColumn(attributes) ?? '(row)', reason: error.reason }]
+    }
+  }
+}
+
+/** The column holding the longest text: the one a pattern limit refused, in practice. */
+function longestTextColumn(attributes: Record<string, unknown>): string | undefined {
+  let longest: [string, number] | undefined
+  for (const [column, value] of Object.entries(attributes)) {
+    if (typeof value === 'string' && (!longest || value.length > longest[1])) longest = [column, value.length]
+  }
+  return longest?.[0]
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/

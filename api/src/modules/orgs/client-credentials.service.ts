@@ -111,10 +111,11 @@ export class ClientCredentialsService {
     )
     const credential = isUuid(clientId) ? await this.credentials.findByClientId(clientId) : null
     if (!credential) {
-      await this.hasher.verify(clientSecret, await this.decoy())
+      await this.hasher.verify(clientSecret, await this.decoy(), clientIp)
       throw new UnauthenticatedError(INVALID_CLIENT)
     }
-    if (!(await this.hasher.verify(clientSecret, credential.secretHash))) throw new UnauthenticatedError(INVALID_CLIENT)
+    if (!(await this.hasher.verify(clientSecret, credential.secretHash, clientIp)))
+      throw new UnauthenticatedError(INVALID_CLIENT)
     // The session is the credential: rotating it or deleting the organization revokes every token it issued.
     const sessionId = clientId
     const orgId = credential.organization.id

@@ -5,7 +5,7 @@ import type { Principal } from '../../infra/auth/token.service'
 import type { Config } from '../../infra/config'
 import { sectionOf } from '../../infra/config-section'
 import { orgsConfig, type OrgsConfig } from './orgs.config'
-import { checkTargetUrl } from '../../infra/net/delivery-target'
+import { checkTargetUrl } from '@idplane/common/net/delivery-target'
 import { TOKENS } from '../../infra/tokens'
 import { pageOffset, toPage, type Page } from '../../infra/http/pagination'
 import { ModuleRegistry } from '../../infra/module-registry'
@@ -62,7 +62,7 @@ export class OrgsService {
     if (input.notificationWebhook !== undefined) {
       // Names are checked again after DNS resolution when a delivery is made (checkDeliveryTarget).
       checkTargetUrl(input.notificationWebhook, {
-        allowPrivateTargets: this.config.webhooks.allowPrivateTargets,
+        allowPrivateTargets: this.config.network.allowPrivateTargets,
         field: 'notificationWebhook',
       })
     }

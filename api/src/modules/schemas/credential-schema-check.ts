@@ -1,6 +1,12 @@
 import { injectable } from 'inversify'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
+import {
+  LINEAR_REGEXP_LIMITS,
+  linearRegExpEngine,
+  UnsupportedPatternError,
+  withPatternWorkBudget,
+} from '@idplane/common/linear-regexp'
 import { BoundedMap, InvalidInputError, type FieldError } from '@idplane/common'
 import { PublishedSchemaUrls } from './published-schema-urls'
 import { SchemasRepository } from './schemas.repository'
@@ -34,6 +40,8 @@ export class CredentialSchemaCheck {
       validateSchema: false,
       addUsedSchema: false,
       multipleOfPrecision: 9,
+      // Patterns run on the linear-time matcher: V8's backtracking engine froze the API on `(a|a?)+$` (issue 23).
+      code: { regExp: linearRegExpEngine },
     })
     addFormats(this.ajv)
   }
@@ -77,7 +85,7 @@ export class CredentialSchemaCheck {
       validate = this.ajv.compile({ ...schema.jsonSchema, $id: url })
       this.compiled.set(key, validate)
     }
-    if (validate(credential)) return
+    if (passesWith(validate, credential, `${schema.name} ${schema.version}`)) return
     const failures = (validate.errors ?? []).slice(0, ERRORS_LISTED).map(describeFailure)
     throw new InvalidInputError(
       `The credential does not match its schema ${schema.name} ${schema.version}: ${failures
@@ -85,6 +93,21 @@ export class CredentialSchemaCheck {
         .join('; ')}`,
       failures,
     )
+  }
+}
+
+/**
+ * Whether the credential passes. A value too long or too costly for its pattern (LINEAR_REGEXP_LIMITS) is a 400
+ * naming the schema, not a failure of the platform.
+ */
+function passesWith(validate: ValidateFunction, credential: Record<string, unknown>, schema: string): boolean {
+  try {
+    return withPatternWorkBudget(LINEAR_REGEXP_LIMITS.documentWork, () => validate(credential))
+  } catch (error) {
+    if (!(error instanceof UnsupportedPatternError)) throw error
+    throw new InvalidInputError(`The credential cannot be checked against its schema ${schema}: ${error.reason}`, [
+      { field: 'credentialSubject', message: error.reason },
+    ])
   }
 }
 

@@ -1,4 +1,5 @@
 import { InvalidInputError, type FieldError } from '@idplane/common'
+import { patternRefusal } from '@idplane/common/linear-regexp'
 
 /** The data types of a `JSON` attribute definition (spec: Schema attribute definition, type JSON). */
 export const JSON_SCHEMA_DATA_TYPES = [
@@ -49,12 +50,6 @@ const DESCRIPTIVE_FIELDS = ['attributeName', 'displayName', 'schemaDataType', 'i
 /** RFC 4648 / RFC 2045 encodings JSON Schema names for `contentEncoding`. */
 const CONTENT_ENCODINGS = ['7bit', '8bit', 'binary', 'quoted-printable', 'base16', 'base32', 'base64', 'base64url']
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i
-/**
- * A quantified group that itself contains a quantifier (`(a+)+`, `(\d{2})*`): the shape of catastrophic
- * backtracking. Credential validation runs these patterns on the API's event loop, so they are refused.
- */
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,?\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,?\d*\})/
-
 /** Where a definition sits: top-level attributes need every descriptive field; nested ones only a data type. */
 type Position = 'attribute' | 'property' | 'nested'
 
@@ -232,11 +227,12 @@ class DefinitionChecker {
       this.fail(`${path}.minLength`, 'must not exceed maxLength')
     if (definition.pattern !== undefined) {
       const pattern = definition.pattern
+      // Patterns are run by the linear-time matcher (common/linear-regexp), never by V8's backtracking engine: any
+      // pattern it accepts is safe whatever its shape, and what it refuses (backreferences, lookaround) is named.
+      const refusal = typeof pattern === 'string' ? patternRefusal(pattern) : undefined
       if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > SCHEMA_LIMITS.patternLength)
         this.fail(`${path}.pattern`, `must be a regular expression of 1 to ${SCHEMA_LIMITS.patternLength} characters`)
-      else if (!compiles(pattern)) this.fail(`${path}.pattern`, 'is not a valid regular expression')
-      else if (NESTED_QUANTIFIER.test(pattern))
-        this.fail(`${path}.pattern`, 'must not repeat a group that itself repeats (catastrophic backtracking)')
+      else if (refusal) this.fail(`${path}.pattern`, refusal)
       else node.pattern = pattern
     }
     if (definition.enum !== undefined) {
@@ -469,16 +465,6 @@ export function attributeNames(attributes: unknown): string[] {
         isPlainObject(attribute) && typeof attribute.attributeName === 'string' ? [attribute.attributeName] : [],
       )
     : []
-}
-
-function compiles(pattern: string): boolean {
-  try {
-    // ajv compiles `pattern` with the unicode flag; a pattern must be valid under it.
-    new RegExp(pattern, 'u')
-    return true
-  } catch {
-    return false
-  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -67,7 +67,7 @@ export class WebhookRelay {
     this.logger = logger.child({ component: 'webhook-relay' })
     this.settings = sectionOf(config, webhooksConfig)
     this.queueName = `${config.queue.namePrefix}${WEBHOOK_QUEUE}`
-    this.sendOptions = { timeoutMs: this.settings.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets }
+    this.sendOptions = { timeoutMs: this.settings.timeoutMs, allowPrivateTargets: config.network.allowPrivateTargets }
   }
 
   /** Consumes the queue and starts the relay rounds; call once per process. */

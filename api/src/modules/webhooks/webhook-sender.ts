@@ -1,8 +1,8 @@
 import http from 'node:http'
 import https from 'node:https'
-import { isIP, type LookupFunction } from 'node:net'
+import type { LookupFunction } from 'node:net'
 import { InvalidInputError } from '@idplane/common'
-import { checkDeliveryTarget, type Resolver } from '../../infra/net/delivery-target'
+import { checkDeliveryTarget, pinnedLookup, type Resolver } from '@idplane/common/net/delivery-target'
 
 /**
  * Connections to receivers are kept open between deliveries (a TCP and TLS handshake per event was a large part of
@@ -50,14 +50,8 @@ export async function postWebhook(
   } catch (error) {
     return { isSuccess: false, error: describe(error) }
   }
-  const address = target.addresses[0] ?? ''
-  const family = isIP(address) === 6 ? 6 : 4
   // Hands the checked address to the socket instead of resolving the name again.
-  const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if (lookupOptions.all)
-      (callback as (error: null, all: { address: string; family: number }[]) => void)(null, [{ address, family }])
-    else callback(null, address, family)
-  }
+  const lookup = pinnedLookup(target)
   const isHttps = target.url.protocol === 'https:'
   const attempt = (agent: http.Agent | false) =>
     send(isHttps ? https : http, target.url, body, headers, lookup, agent, options.timeoutMs)

@@ -6,7 +6,7 @@ import { OrgRoleLookup } from '../../infra/auth/org-role-lookup'
 import type { Principal } from '../../infra/auth/token.service'
 import type { Config } from '../../infra/config'
 import { SecretBox } from '../../infra/crypto/secret-box'
-import { checkTargetUrl } from '../../infra/net/delivery-target'
+import { checkTargetUrl } from '@idplane/common/net/delivery-target'
 import { TOKENS } from '../../infra/tokens'
 import type { Webhook } from './webhook.entity'
 import { WebhooksRepository } from './webhooks.repository'
@@ -27,7 +27,7 @@ export class WebhooksService {
   /**
    * Registers the organization's webhook, replacing the URL and secret of one registered before (a secret left
    * out means none).
-   * @throws InvalidInputError for a private or loopback target while WEBHOOK_ALLOW_PRIVATE_TARGETS is off
+   * @throws InvalidInputError for a private or loopback target while NETWORK_ALLOW_PRIVATE_TARGETS is off
    */
   public async registerForOrg(orgId: string, input: { webhookUrl: string; webhookSecret?: string }): Promise<Webhook> {
     this.checkUrl(input.webhookUrl)
@@ -160,6 +160,6 @@ export class WebhooksService {
 
   private checkUrl(url: string): void {
     // Names are checked again, after DNS resolution, before each delivery (checkDeliveryTarget).
-    checkTargetUrl(url, { allowPrivateTargets: this.config.webhooks.allowPrivateTargets, field: 'webhookUrl' })
+    checkTargetUrl(url, { allowPrivateTargets: this.config.network.allowPrivateTargets, field: 'webhookUrl' })
   }
 }

@@ -12,6 +12,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator'
+import { HasRunnablePatterns } from './filter-patterns'
 
 /**
  * DIF Presentation Exchange v1 presentation definition (spec: Verification, `presentationDefinition`). The spec's
@@ -45,7 +46,8 @@ export class ConstraintFieldDto {
   @IsOptional() @IsString() @MaxLength(TEXT) id?: string
   @IsOptional() @IsString() @MaxLength(TEXT) name?: string
   @IsOptional() @IsString() @MaxLength(TEXT) purpose?: string
-  @IsOptional() @IsObject() filter?: Record<string, unknown>
+  // Passed to the agents as it is; its patterns must be ones their linear-time matcher runs.
+  @IsOptional() @IsObject() @HasRunnablePatterns() filter?: Record<string, unknown>
   @IsOptional() @IsBoolean() optional?: boolean
   @IsOptional() @IsIn(['required', 'preferred']) predicate?: 'required' | 'preferred'
   @IsOptional() @IsBoolean() intent_to_retain?: boolean

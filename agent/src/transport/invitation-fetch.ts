@@ -1,0 +1,165 @@
+import http from 'node:http'
+import https from 'node:https'
+import type { LookupFunction } from 'node:net'
+
+import type { AgentDependencies } from '@credo-ts/core'
+import { type DidCommOutOfBandInvitation, parseInvitationShortUrl } from '@credo-ts/didcomm'
+import { InvalidInputError } from '@idplane/common'
+
+import type { OutboundTargetGuard } from './outbound-target-guard'
+
+/** Redirects followed from an invitation URL, each to a checked target. */
+export const INVITATION_MAX_REDIRECTS = 3
+/** Largest answer read from an invitation URL (an invitation with attachments is a few kilobytes). */
+export const INVITATION_MAX_BYTES = 256 * 1024
+/** Longest wait for a whole invitation fetch, redirects included. */
+export const INVITATION_FETCH_TIMEOUT_MS = 10_000
+
+const ENCODED_INVITATION = /[?&](oob|c_i|d_m)=/
+
+/**
+ * The invitation at `invitationUrl`, parsed by Credo (an encoded `oob`/`c_i`/`d_m` URL, or a short URL answering
+ * the invitation's JSON or redirecting to an encoded URL). A short URL is fetched with a GET whose every hop is
+ * checked by `guard` (no private or loopback target, nor a redirect to one), at most INVITATION_MAX_REDIRECTS
+ * redirects, INVITATION_MAX_BYTES and INVITATION_FETCH_TIMEOUT_MS.
+ * @throws InvalidInputError naming `invitationUrl` for a refused target, a redirect to one, or an answer too large,
+ *   too slow or unreachable; Credo's error when what came back is no invitation
+ */
+export async function fetchInvitation(
+  invitationUrl: string,
+  guard: OutboundTargetGuard,
+  dependencies: AgentDependencies,
+): Promise<DidCommOutOfBandInvitation> {
+  let refusal: InvalidInputError | undefined
+  const fetchChecked = async (url: string | URL | Request): Promise<Response> => {
+    try {
+      return await getChecked(String(url), guard)
+    } catch (error) {
+      refusal = error instanceof InvalidInputError ? error : undefined
+      throw error
+    }
+  }
+  try {
+    return await parseInvitationShortUrl(invitationUrl, { ...dependencies, fetch: fetchChecked as typeof fetch })
+  } catch (error) {
+    // Credo replaces a failed fetch by a generic "InvitationUrl is invalid": the reason is ours to tell.
+    if (refusal) throw refusal
+    throw error
+  }
+}
+
+/**
+ * Refuses an invitation whose inline DIDComm services all point where the agent may not send (the transport checks
+ * every send again, services given as DIDs included): a clear 400 now rather than an exchange that fails later.
+ * @throws InvalidInputError naming the first refused service endpoint
+ */
+export async function checkInvitationServices(
+  invitation: DidCommOutOfBandInvitation,
+  guard: OutboundTargetGuard,
+): Promise<void> {
+  const endpoints = invitation
+    .getServices()
+    .flatMap((service) => (typeof service === 'string' ? [] : [service.serviceEndpoint]))
+    .filter((endpoint) => /^https?:/i.test(endpoint))
+  let firstRefusal: unknown
+  for (const [index, endpoint] of endpoints.entries()) {
+    try {
+      await guard.check(endpoint, `invitation.services[${index}].serviceEndpoint`)
+      return
+    } catch (error) {
+      firstRefusal ??= error
+    }
+  }
+  if (firstRefusal) throw firstRefusal
+}
+
+/** GET with redirects followed by hand, each hop checked; a redirect to an encoded invitation URL is handed back. */
+async function getChecked(start: string, guard: OutboundTargetGuard): Promise<Response> {
+  const deadline = Date.now() + INVITATION_FETCH_TIMEOUT_MS
+  let url = start
+  for (let hop = 0; ; hop++) {
+    const target = await guard.check(url, 'invitationUrl').catch((error: unknown) => {
+      if (hop === 0 || !(error instanceof InvalidInputError)) throw error
+      const reason = `redirects to a target that ${error.fields[0]?.message ?? 'is refused'}`
+      throw new InvalidInputError(`Invalid invitationUrl: ${reason}`, [{ field: 'invitationUrl', message: reason }])
+    })
+    const answer = await get(target.url, target.lookup, deadline)
+    const location = answer.headers.location
+    if (answer.status >= 300 && answer.status < 400 && location) {
+      const next = new URL(location, target.url).href
+      // Credo reads the invitation from a redirect's Location (301/302 only); nothing more to fetch.
+      if (ENCODED_INVITATION.test(next)) return asResponse(answer, target.url.href, 302, next)
+      if (hop >= INVITATION_MAX_REDIRECTS) {
+        const reason = `redirects more than ${INVITATION_MAX_REDIRECTS} times`
+        throw new InvalidInputError(`Invalid invitationUrl: ${reason}`, [{ field: 'invitationUrl', message: reason }])
+      }
+      url = next
+      continue
+    }
+    return asResponse(answer, target.url.href, answer.status)
+  }
+}
+
+interface Answer {
+  status: number
+  headers: http.IncomingHttpHeaders
+  body: Buffer
+}
+
+function asResponse(answer: Answer, url: string, status: number, location?: string): Response {
+  const headers = new Headers()
+  const contentType = answer.headers['content-type']
+  if (contentType) headers.set('content-type', contentType)
+  if (location) headers.set('location', location)
+  const response = new Response(status === 204 || status === 304 ? null : new Uint8Array(answer.body), {
+    status,
+    headers,
+  })
+  // Credo reads `url` (a fetch sets it to the final URL; a constructed Response has none).
+  Object.defineProperty(response, 'url', { value: url })
+  return response
+}
+
+function refused(reason: string, cause?: unknown): InvalidInputError {
+  return new InvalidInputError(`Invalid invitationUrl: ${reason}`, [{ field: 'invitationUrl', message: reason }], {
+    cause,
+  })
+}
+
+function get(url: URL, lookup: LookupFunction | undefined, deadline: number): Promise<Answer> {
+  const client = url.protocol === 'https:' ? https : http
+  return new Promise((resolve, reject) => {
+    const request = client.request(url, {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+      ...(lookup ? { lookup } : {}),
+      agent: false,
+    })
+    const timer = setTimeout(
+      () => request.destroy(refused(`no answer within ${INVITATION_FETCH_TIMEOUT_MS} ms`)),
+      Math.max(0, deadline - Date.now()),
+    )
+    request.once('response', (response) => {
+      const chunks: Buffer[] = []
+      let size = 0
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length
+        if (size > INVITATION_MAX_BYTES) request.destroy(refused(`answers more than ${INVITATION_MAX_BYTES} bytes`))
+        else chunks.push(chunk)
+      })
+      response.once('end', () => {
+        clearTimeout(timer)
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) })
+      })
+      response.once('error', (error) => {
+        clearTimeout(timer)
+        reject(error instanceof InvalidInputError ? error : refused('the answer broke off', error))
+      })
+    })
+    request.once('error', (error) => {
+      clearTimeout(timer)
+      reject(error instanceof InvalidInputError ? error : refused(`cannot be reached (${error.message})`, error))
+    })
+    request.end()
+  })
+}
