@@ -53,6 +53,20 @@ export class RateLimitedError extends IdplaneError {
 export class UpstreamError extends IdplaneError {}
 
 /**
+ * A dependency the platform supervises refused the connection (an agent restarting after a crash): the request
+ * never reached it, so the same request is safe to repeat once it is back. `retryAfterSeconds` becomes the
+ * Retry-After header of the 503.
+ */
+export class UpstreamUnavailableError extends UpstreamError {
+  public readonly retryAfterSeconds: number
+
+  public constructor(message: string, retryAfterSeconds: number, options?: { cause?: unknown }) {
+    super(message, options)
+    this.retryAfterSeconds = retryAfterSeconds
+  }
+}
+
+/**
  * A dependency the platform runs itself is still starting (the managed base-wallet agent); the same request
  * will succeed later. `retryAfterSeconds` becomes the Retry-After header.
  */

@@ -12,6 +12,7 @@ import {
   UnauthenticatedError,
   UnavailableError,
   UpstreamError,
+  UpstreamUnavailableError,
 } from './errors'
 
 /**
@@ -49,7 +50,8 @@ export const REASON_PHRASES: Readonly<Record<number, string>> = {
 
 /**
  * Decisions where the spec is silent (docs/decisions.md): InvalidStateError → 409, UpstreamError → 502,
- * NotImplementedError → 501, RateLimitedError → 429 and UnavailableError → 503, both with Retry-After.
+ * NotImplementedError → 501, RateLimitedError → 429, UnavailableError and UpstreamUnavailableError (an agent refusing
+ * connections while it restarts) → 503, each with Retry-After.
  */
 const STATUS_BY_ERROR: [new (...args: never[]) => IdplaneError, number][] = [
   [InvalidInputError, 400],
@@ -60,6 +62,8 @@ const STATUS_BY_ERROR: [new (...args: never[]) => IdplaneError, number][] = [
   [InvalidStateError, 409],
   [RateLimitedError, 429],
   [NotImplementedError, 501],
+  // Before its parent: the first match wins.
+  [UpstreamUnavailableError, 503],
   [UpstreamError, 502],
   [UnavailableError, 503],
 ]
@@ -85,7 +89,9 @@ export function toKnownErrorResponse(error: unknown): ErrorResponse | undefined 
     const match = STATUS_BY_ERROR.find(([type]) => error instanceof type)
     if (!match) return undefined
     const headers: Record<string, string> =
-      error instanceof RateLimitedError || error instanceof UnavailableError
+      error instanceof RateLimitedError ||
+      error instanceof UnavailableError ||
+      error instanceof UpstreamUnavailableError
         ? { 'Retry-After': String(error.retryAfterSeconds) }
         : {}
     const fields = error instanceof InvalidInputError ? error.fields : undefined

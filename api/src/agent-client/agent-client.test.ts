@@ -187,7 +187,7 @@ describe('AgentClient against a stand-in agent', () => {
     expect(toKnownErrorResponse(error)?.body.statusCode).toBe(502)
   })
 
-  it('maps an agent that is not listening to UpstreamError (502) naming the network error', async () => {
+  it('maps an agent that is not listening (restarting) to a 503 with Retry-After naming the network error', async () => {
     const { client } = await clientFor(() => undefined)
     const server = servers.pop()
     await new Promise((resolve) => server?.close(resolve))
@@ -195,6 +195,9 @@ describe('AgentClient against a stand-in agent', () => {
     expect(error).toBeInstanceOf(UpstreamError)
     expect(error.message).toMatch(/could not be reached for getStatus \(ECONNREFUSED\)/)
     expect(error.message).not.toContain(API_KEY)
+    const response = toKnownErrorResponse(error)
+    expect(response?.body.statusCode).toBe(503)
+    expect(response?.headers['Retry-After']).toBe('5')
   })
 
   it('refuses a DID answer without a DID', async () => {

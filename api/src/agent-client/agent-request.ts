@@ -6,6 +6,7 @@ import {
   type Logger,
   NotFoundError,
   UpstreamError,
+  UpstreamUnavailableError,
 } from '@idplane/common'
 import { TENANT_HEADER, type AgentEnvelope } from '@idplane/common/agent-contract/admin-api'
 import {
@@ -88,12 +89,16 @@ export async function requestAgent<T>(target: AgentTarget, call: AgentCall, opti
       body = await readJson(response)
     } catch (error) {
       outcome = isTimeout(error) ? 'timeout' : 'unreachable'
-      throw new UpstreamError(
-        outcome === 'timeout'
-          ? `The agent did not answer ${call.operation} within ${options.timeoutMs} ms`
-          : `The agent could not be reached for ${call.operation} (${failureDetail(error)})`,
-        { cause: error },
-      )
+      if (outcome === 'timeout') {
+        throw new UpstreamError(`The agent did not answer ${call.operation} within ${options.timeoutMs} ms`, {
+          cause: error,
+        })
+      }
+      const message = `The agent could not be reached for ${call.operation} (${failureDetail(error)})`
+      // A refused connection never reached the agent (it is restarting, or its replica is): safe to repeat later.
+      throw failureDetail(error) === 'ECONNREFUSED'
+        ? new UpstreamUnavailableError(message, AGENT_RESTART_RETRY_AFTER_SECONDS, { cause: error })
+        : new UpstreamError(message, { cause: error })
     }
     if (response.status >= 200 && response.status < 300) {
       if (!isEnvelope(body)) {
@@ -204,6 +209,9 @@ function errorDetails(body: unknown): { message?: string; fields: FieldError[] }
     fields,
   }
 }
+
+/** What a caller is told to wait when an agent refuses connections: about one supervised restart. */
+const AGENT_RESTART_RETRY_AFTER_SECONDS = 5
 
 function isTimeout(error: unknown): boolean {
   const detail = failureDetail(error)
