@@ -57,6 +57,8 @@ export interface CallRecord {
   ms: number
   /** A connection error or timeout instead of an answer (status 0). */
   error?: string
+  /** The message of a 5xx answer. */
+  message?: string
 }
 
 /** What the proxy saw: answers it could not get from either replica are its own 502. */
@@ -441,6 +443,10 @@ export class Platform {
           res.on('data', (chunk: Buffer) => chunks.push(chunk))
           res.on('end', () => {
             record(res.statusCode ?? 0, res.headers)
+            if ((res.statusCode ?? 0) >= 500) {
+              const text = Buffer.concat(chunks).toString('utf8')
+              this.calls[this.calls.length - 1].message = (/"message":"([^"]*)"/.exec(text)?.[1] ?? text).slice(0, 160)
+            }
             resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers })
           })
           res.on('error', (error) => {
@@ -485,8 +491,9 @@ export class Platform {
         return await this.holder.call<T>(method, route, body)
       } catch (error) {
         const message = (error as Error).message
-        // An answer from the holder that refuses the call is final; only an unreachable holder is waited for.
-        if (/^holder [A-Z]+ .*: \d{3} /.test(message) || Date.now() > deadline) throw error
+        // A refusal (4xx) is final; an unreachable or starting holder (503), or a peer it could not reach (502), is
+        // tried again, as a wallet's user would.
+        if (/^holder [A-Z]+ .*: 4\d\d /.test(message) || Date.now() > deadline) throw error
         await sleep(1000)
       }
     }
@@ -587,13 +594,14 @@ export class Platform {
       if (!id) {
         const list = await this.api('GET', `/v1/orgs/${this.orgId}/connections?pageSize=50`, 'GET connections')
         if (list.status === 200) {
-          const found = (
+          const page = (
             JSON.parse(list.body) as {
-              data: { data: { connectionId?: string; id?: string; outOfBandId?: string; state: string }[] }
+              data: { connections?: { id?: string; outOfBandId?: string; state: string }[] }
             }
-          ).data.data.find((record) => record.outOfBandId === oobId)
+          ).data
+          const found = (page.connections ?? []).find((record) => record.outOfBandId === oobId)
           if (found) {
-            const foundId = found.connectionId ?? found.id ?? ''
+            const foundId = found.id ?? ''
             if (!exchange.records.some((r) => r.id === foundId))
               exchange.records.push({ type: 'connection', id: foundId })
             if (found.state === 'completed') id = foundId
@@ -831,7 +839,7 @@ export class Platform {
     const query = (type: string, table: string, idColumn: string) =>
       this.sql<{ type: string; id: string; api: string; agent: string | null }>(
         `select '${type}' as type, t.${idColumn} as id, t.state as api, r.value->>'state' as agent
-           from ${table} t left join "${schema}".records r on r.id = t.${idColumn}
+           from ${table} t left join "${schema}".records r on r.id = t.${idColumn}::text
              and r.type in ('DidCommConnectionRecord', 'DidCommCredentialExchangeRecord', 'DidCommProofExchangeRecord',
                             'ConnectionRecord', 'CredentialRecord', 'ProofRecord', 'CredentialExchangeRecord', 'ProofExchangeRecord')
           where t.organization_id = $1`,

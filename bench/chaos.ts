@@ -358,7 +358,14 @@ async function main(): Promise<void> {
     // 5xx by route, and latency inside and outside the fault windows.
     const during = (call: { startedAt: number; ms: number }) =>
       windows.some((window) => call.startedAt <= window.end + 5000 && call.startedAt + call.ms >= window.start)
-    const fiveHundreds = new Map<string, { count: number; during: number; withRetryAfter: number }>()
+    const faultsOf = (call: { startedAt: number; ms: number }) =>
+      windows
+        .filter((window) => call.startedAt <= window.end + 5000 && call.startedAt + call.ms >= window.start)
+        .map((window) => window.fault)
+    const fiveHundreds = new Map<
+      string,
+      { count: number; during: number; withRetryAfter: number; faults: Set<string>; message: string }
+    >()
     let badFiveHundreds = 0
     for (const call of platform.calls.filter((item) => item.status >= 500 || item.status === 0)) {
       const kind = call.error?.startsWith('proxy')
@@ -367,8 +374,15 @@ async function main(): Promise<void> {
           ? `no answer (${call.error})`
           : String(call.status)
       const key = `${call.route} | ${kind}`
-      const entry = fiveHundreds.get(key) ?? { count: 0, during: 0, withRetryAfter: 0 }
+      const entry = fiveHundreds.get(key) ?? {
+        count: 0,
+        during: 0,
+        withRetryAfter: 0,
+        faults: new Set<string>(),
+        message: call.message ?? '',
+      }
       entry.count++
+      for (const fault of faultsOf(call)) entry.faults.add(fault)
       if (during(call)) entry.during++
       if (call.retryAfter) entry.withRetryAfter++
       fiveHundreds.set(key, entry)
@@ -377,8 +391,15 @@ async function main(): Promise<void> {
     }
     if (fiveHundreds.size > 0)
       table(
-        ['route', 'answer', 'count', 'during a fault', 'with Retry-After'],
-        [...fiveHundreds].map(([key, entry]) => [...key.split(' | '), entry.count, entry.during, entry.withRetryAfter]),
+        ['route', 'answer', 'count', 'during a fault', 'with Retry-After', 'faults', 'first message'],
+        [...fiveHundreds].map(([key, entry]) => [
+          ...key.split(' | '),
+          entry.count,
+          entry.during,
+          entry.withRetryAfter,
+          [...entry.faults].join(' ') || '-',
+          entry.message.replace(/\|/g, '/'),
+        ]),
       )
     else console.log('\nno 5xx answer')
     const routes = [...new Set(platform.calls.map((call) => call.route))].sort()
