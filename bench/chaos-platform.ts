@@ -738,7 +738,6 @@ export class Platform {
 
   private async emailOffer(exchange: Exchange, deadline: number): Promise<void> {
     const email = `chaos-${this.tag}-${exchange.id}@example.test`
-    exchange.mailsExpected.push(email)
     const { credentialSubject, ...credential } = aDegreeCredential(this.orgDid, this.holderDid, `Mailed ${exchange.id}`)
     const [offer] = await this.expect<{ record: { id: string; threadId: string } }[]>(
       201,
@@ -757,6 +756,8 @@ export class Platform {
       },
       { deadline },
     )
+    // Expected once the offer exists: an offer refused (e.g. 502 while the agent is down) announces no mail.
+    exchange.mailsExpected.push(email)
     exchange.records.push({ type: 'credential', id: offer.record.id })
     await this.followMail(exchange, email, offer.record.id, offer.record.threadId, deadline)
   }
