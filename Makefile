@@ -12,7 +12,7 @@ endif
 export PATH := $(NODE_BIN):$(PATH)
 NODE_MAJOR = node -p 'process.versions.node.split(".")[0]'
 
-.PHONY: run test build lint typecheck install clean test-unit test-integration sync-crd node-version
+.PHONY: run test build lint typecheck install clean test-unit test-integration sync-crd node-version chaos soak
 
 # Reinstalled when the lockfile changes or when node_modules was installed by another Node major.
 node_modules/.package-lock.json: package.json package-lock.json
@@ -61,3 +61,11 @@ sync-crd:
 
 clean:
 	rm -rf dist coverage
+
+# Issue 28: the chaos run (CHAOS_MINUTES, default 20) and the soak (SOAK_MINUTES, default 60) on this machine's
+# PostgreSQL and RabbitMQ (docs/reliability.md); both on the Node 24 found above.
+chaos: build
+	node -r ./bench/register-ts.cjs bench/chaos.ts
+
+soak: build
+	node -r ./bench/register-ts.cjs bench/soak.ts

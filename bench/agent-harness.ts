@@ -87,10 +87,14 @@ export interface AgentOptions {
   env?: Record<string, string>
   /** Extra Node options of the agent process. */
   nodeArgs?: string[]
+  /** Fixed ports, so that a restarted agent keeps the endpoint its peers know. Free ports when undefined. */
+  ports?: { admin: number; inbound: number }
 }
 
 export async function startAgent(label: string, eventUrl: string, options: AgentOptions = {}): Promise<Agent> {
-  const [adminPort, inboundPort] = [await freePort(), await freePort()]
+  const [adminPort, inboundPort] = options.ports
+    ? [options.ports.admin, options.ports.inbound]
+    : [await freePort(), await freePort()]
   const dataDir = mkdtempSync(path.join(tmpdir(), `bench-agent-${label}-`))
   const database = options.databaseUrl
     ? { AGENT_DATABASE_URL: options.databaseUrl, AGENT_DATABASE_SCHEMA: `bench_${label}_${process.pid}` }
