@@ -15,6 +15,21 @@ export const LEDGER_TRANSACTION_TYPES = [
 ] as const
 export type LedgerTransactionType = (typeof LEDGER_TRANSACTION_TYPES)[number]
 
+/**
+ * Where the platform keeps tails files of AnonCreds revocation registries: `POST` the bytes (application/octet-stream,
+ * an agent's event token) to store one; `GET <path>/<tailsHash>` serves it to anyone (the definition's
+ * `tailsLocation`). The name is the file's hash, base58(SHA-256), so a reader checks what it got against the name.
+ */
+export const TAILS_FILES_PATH = '/v1/tails-files'
+
+/** What the platform answers for a stored tails file. */
+export interface StoredTailsFile {
+  tailsHash: string
+  /** The public URL of the file: a revocation registry definition's `value.tailsLocation`. */
+  tailsLocation: string
+  size: number
+}
+
 /** An unqualified Indy DID: base58 of the first 16 bytes of an Ed25519 verkey (21 or 22 characters). */
 export const INDY_DID_PATTERN = /^[1-9A-HJ-NP-Za-km-z]{21,22}$/
 
