@@ -75,6 +75,13 @@ export function didStatePath(did: string): string {
 export const LEDGER_STALE_REQUEST = 'Stale ledger request'
 
 /**
+ * Words every refusal of a REVOC_REG_ENTRY whose `prevAccum` is not its registry's current accumulator starts with
+ * (HTTP 409): another entry was written since the issuer read the status list; read it again and send the change
+ * from it.
+ */
+export const LEDGER_ACCUMULATOR_MOVED = 'The accumulator of the registry has moved'
+
+/**
  * What the author of a transaction signs (Ed25519, signature sent as base58). `lastSeqNo` is the author's binding
  * (LedgerBinding); transactions written before bindings existed were signed without it, and canonicalJson drops an
  * undefined member, so their bytes are unchanged.

@@ -127,8 +127,7 @@ class Checker {
     if (text === undefined) return undefined
     const parts = text.split(' ')
     const isWellFormed =
-      parts.length === coordinates * 2 &&
-      parts.every((part, index) => (index % 2 === 0 ? EXCESS : HEX).test(part))
+      parts.length === coordinates * 2 && parts.every((part, index) => (index % 2 === 0 ? EXCESS : HEX).test(part))
     return isWellFormed
       ? text
       : this.fail(field, `${field} must be ${coordinates} coordinates "<excess> <hex>" separated by single spaces`)
@@ -266,7 +265,10 @@ export function readRevRegDefPayload(payload: unknown): RevRegDefPayload {
   if (value) {
     const max = value.maxCredNum
     if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 2 || max > MAX_CRED_NUM) {
-      check.fail('payload.value.maxCredNum', `payload.value.maxCredNum must be a whole number from 2 to ${MAX_CRED_NUM}`)
+      check.fail(
+        'payload.value.maxCredNum',
+        `payload.value.maxCredNum must be a whole number from 2 to ${MAX_CRED_NUM}`,
+      )
     }
     const keys = check.object(value.publicKeys, 'payload.value.publicKeys', ['accumKey'])
     const accumKey = keys && check.object(keys.accumKey, 'payload.value.publicKeys.accumKey', ['z'])
@@ -309,7 +311,10 @@ export function readRevRegEntryPayload(payload: unknown): RevRegEntryPayload {
       const both = new Set(issued)
       const shared = revoked.filter((index) => both.has(index))
       if (shared.length > 0) {
-        check.fail('payload.value.revoked', `payload.value.revoked names indices also issued: ${shared.slice(0, 5).join(', ')}`)
+        check.fail(
+          'payload.value.revoked',
+          `payload.value.revoked names indices also issued: ${shared.slice(0, 5).join(', ')}`,
+        )
       }
     }
   }

@@ -140,7 +140,8 @@ export class LedgerReadsService {
         revocDefType: payload.revocDefType,
         tag: payload.tag,
         // A did:indy registry names its credential definition by its did:indy id too (as the cred-def read does).
-        credDefId: ref.namespace !== undefined && credDefRef ? indyCredDefId(this.namespace, credDefRef) : payload.credDefId,
+        credDefId:
+          ref.namespace !== undefined && credDefRef ? indyCredDefId(this.namespace, credDefRef) : payload.credDefId,
         value: payload.value,
       },
       seqNo: found.seqNo,

@@ -212,7 +212,8 @@ export class LedgerRepository {
       findByObjectId: (objectId) => one('object_id = ?', [objectId]),
       findBySeqNo: (seqNo) => one('seq_no = ?', [seqNo]),
       findNym: (did) => one(`type = 'NYM' and object_id = ?`, [did]),
-      latestRevRegEntry: (revRegDefId) => one(`type = 'REVOC_REG_ENTRY' and payload->>'revRegDefId' = ?`, [revRegDefId]),
+      latestRevRegEntry: (revRegDefId) =>
+        one(`type = 'REVOC_REG_ENTRY' and payload->>'revRegDefId' = ?`, [revRegDefId]),
       lastSeqNoOf: async (did) => {
         // Two index lookups: the author's latest (author_did, seq_no) and the DID's NYM (object_id is unique).
         const rows = await em.execute<{ last: string | number | null }[]>(

@@ -1,6 +1,7 @@
 import { injectable } from 'inversify'
 import { ConflictError, ForbiddenError, InvalidInputError } from '@idplane/common'
 import {
+  LEDGER_ACCUMULATOR_MOVED,
   LEDGER_PATH,
   LEDGER_STALE_REQUEST,
   didStatePath,
@@ -47,9 +48,6 @@ const PAYLOAD_READERS: Record<Exclude<LedgerTransactionType, 'NYM'>, (payload: u
   REVOC_REG_DEF: readRevRegDefPayload,
   REVOC_REG_ENTRY: readRevRegEntryPayload,
 }
-
-/** Words every refusal of an entry whose prevAccum is not the registry's current accumulator starts with (409). */
-export const REVOCATION_ACCUMULATOR_MOVED = 'The accumulator of the registry has moved'
 
 /**
  * Writes to the platform's Indy-like ledger (docs/decisions.md, "Ledger (issue 13)" and "Ledger hardening
@@ -245,10 +243,18 @@ async function revRegDefIdOf(session: ChainHeadSession, write: LedgerWrite, payl
   const credDef = await session.findByObjectId(payload.credDefId)
   const ref = parseCredDefId(payload.credDefId)
   if (!credDef || credDef.type !== 'CRED_DEF' || !ref) {
-    throw refusal('Unknown credential definition', 'payload.credDefId', 'must name a credential definition on this ledger')
+    throw refusal(
+      'Unknown credential definition',
+      'payload.credDefId',
+      'must name a credential definition on this ledger',
+    )
   }
   if (credDef.authorDid !== write.authorDid) {
-    throw refusal('Not your credential definition', 'payload.credDefId', 'must name a credential definition written by authorDid')
+    throw refusal(
+      'Not your credential definition',
+      'payload.credDefId',
+      'must name a credential definition written by authorDid',
+    )
   }
   const revocation = (credDef.payload as unknown as CredDefPayload).value.revocation
   if (revocation === undefined || revocation === null) {
@@ -270,7 +276,11 @@ async function revRegDefIdOf(session: ChainHeadSession, write: LedgerWrite, payl
 async function checkRevRegEntry(session: ChainHeadSession, write: LedgerWrite, payload: RevRegEntryPayload) {
   const definition = await session.findByObjectId(payload.revRegDefId)
   if (!definition || definition.type !== 'REVOC_REG_DEF') {
-    throw refusal('Unknown revocation registry', 'payload.revRegDefId', 'must name a revocation registry definition on this ledger')
+    throw refusal(
+      'Unknown revocation registry',
+      'payload.revRegDefId',
+      'must name a revocation registry definition on this ledger',
+    )
   }
   if (definition.authorDid !== write.authorDid) {
     throw refusal('Not your revocation registry', 'payload.revRegDefId', 'must name a registry written by authorDid')
@@ -300,7 +310,7 @@ async function checkRevRegEntry(session: ChainHeadSession, write: LedgerWrite, p
   }
   if (current !== undefined && payload.value.prevAccum !== current) {
     throw new ConflictError(
-      `${REVOCATION_ACCUMULATOR_MOVED} (its latest entry is seqNo ${latest?.seqNo}): read the status list again and send the change from it`,
+      `${LEDGER_ACCUMULATOR_MOVED} (its latest entry is seqNo ${latest?.seqNo}): read the status list again and send the change from it`,
     )
   }
 }

@@ -55,7 +55,10 @@ export class TailsFilesService {
    * Reads an upload to its end (at most TAILS_FILE_MAX_BYTES) and stores it under its hash; idempotent.
    * @throws TailsFileTooLargeError (413), InvalidInputError (400) for what is not a tails file
    */
-  public async upload(body: Readable, uploadedByOrgId: string | null): Promise<{ file: StoredTailsFile; isNew: boolean }> {
+  public async upload(
+    body: Readable,
+    uploadedByOrgId: string | null,
+  ): Promise<{ file: StoredTailsFile; isNew: boolean }> {
     const content = await this.readLimited(body)
     checkFormat(content)
     const hash = tailsHashOf(content)
