@@ -354,7 +354,10 @@ describe(`revocation on the platform ledger (${process.env.DATABASE_URL ? 'postg
         .writeTransaction({ type: 'REVOC_REG_ENTRY', authorDid: unqualifiedDid, payload: entry(value) }, (data) =>
           signWithAgent(issuer, unqualifiedDid, data),
         )
-        .catch((error: unknown) => error as Error)
+        .then(
+          () => new Error('written'),
+          (error: unknown) => error as Error,
+        )
     const beyond = await issuerWrite({
       accum: first.currentAccumulator,
       prevAccum: second.currentAccumulator,
