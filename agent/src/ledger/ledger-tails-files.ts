@@ -79,17 +79,27 @@ function get(url: URL, lookup: LookupFunction | undefined, maxBytes: number, tim
   const client = url.protocol === 'https:' ? https : http
   const where = url.href
   return new Promise((resolve, reject) => {
+    let settled = false
+    const settle = (outcome: { bytes: Uint8Array } | { error: TailsFileError }) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      if ('bytes' in outcome) resolve(outcome.bytes)
+      else {
+        reject(outcome.error)
+        request.destroy()
+      }
+    }
+    const fail = (message: string, cause?: unknown) => settle({ error: new TailsFileError(message, { cause }) })
     const request = client.request(url, {
       method: 'GET',
       headers: { accept: 'application/octet-stream' },
       ...(lookup ? { lookup } : {}),
       agent: false,
     })
-    const fail = (message: string, cause?: unknown) => request.destroy(new TailsFileError(message, { cause }))
     const timer = setTimeout(() => fail(`The tails file at ${where} did not arrive within ${timeoutMs} ms`), timeoutMs)
     request.once('response', (response) => {
       if (response.statusCode !== 200) {
-        response.resume()
         fail(`The tails file at ${where} could not be downloaded (HTTP ${response.statusCode})`)
         return
       }
@@ -100,25 +110,12 @@ function get(url: URL, lookup: LookupFunction | undefined, maxBytes: number, tim
         if (size > maxBytes) fail(`The tails file at ${where} is larger than the registry's (${maxBytes} bytes)`)
         else chunks.push(chunk)
       })
-      response.once('end', () => {
-        clearTimeout(timer)
-        resolve(new Uint8Array(Buffer.concat(chunks, size)))
-      })
-      response.once('error', (error) => {
-        clearTimeout(timer)
-        reject(error instanceof TailsFileError ? error : new TailsFileError(`The tails file at ${where} broke off`))
-      })
+      response.once('end', () => settle({ bytes: new Uint8Array(Buffer.concat(chunks, size)) }))
+      response.once('error', (error) => fail(`The tails file at ${where} broke off`, error))
     })
-    request.once('error', (error) => {
-      clearTimeout(timer)
-      reject(
-        error instanceof TailsFileError
-          ? error
-          : new TailsFileError(`The tails file at ${where} could not be downloaded: ${error.message}`, {
-              cause: error,
-            }),
-      )
-    })
+    request.once('error', (error) =>
+      fail(`The tails file at ${where} could not be downloaded: ${error.message}`, error),
+    )
     request.end()
   })
 }
