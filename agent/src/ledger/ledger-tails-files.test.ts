@@ -57,7 +57,11 @@ describe('downloading a tails file', () => {
   })
 
   it('refuses another file, a longer one, a missing one and a redirect, each with a clear error', async () => {
-    const refusal = (location: string) => downloadTailsFile(at(location)).catch((error: unknown) => error as Error)
+    const refusal = (location: string) =>
+      downloadTailsFile(at(location)).then(
+        () => new Error('downloaded'),
+        (error: unknown) => error as Error,
+      )
     const altered = await refusal('/altered')
     expect(altered).toBeInstanceOf(TailsFileError)
     expect(altered.message).toMatch(`the definition's tailsHash is ${definition.value.tailsHash}`)
@@ -67,7 +71,8 @@ describe('downloading a tails file', () => {
   })
 
   it('refuses a location the outgoing-target rule refuses, and a definition it cannot read', async () => {
-    const guarded = await downloadTailsFile(at('/good'), { guard: new OutboundTargetGuard(false) }).catch(
+    const guarded = await downloadTailsFile(at('/good'), { guard: new OutboundTargetGuard(false) }).then(
+      () => new Error('downloaded'),
       (error: unknown) => error as Error,
     )
     expect(guarded).toBeInstanceOf(TailsFileError)
