@@ -15,6 +15,21 @@ export const LEDGER_TRANSACTION_TYPES = [
 ] as const
 export type LedgerTransactionType = (typeof LEDGER_TRANSACTION_TYPES)[number]
 
+/**
+ * Where the platform keeps tails files of AnonCreds revocation registries: `POST` the bytes (application/octet-stream,
+ * an agent's event token) to store one; `GET <path>/<tailsHash>` serves it to anyone (the definition's
+ * `tailsLocation`). The name is the file's hash, base58(SHA-256), so a reader checks what it got against the name.
+ */
+export const TAILS_FILES_PATH = '/v1/tails-files'
+
+/** What the platform answers for a stored tails file. */
+export interface StoredTailsFile {
+  tailsHash: string
+  /** The public URL of the file: a revocation registry definition's `value.tailsLocation`. */
+  tailsLocation: string
+  size: number
+}
+
 /** An unqualified Indy DID: base58 of the first 16 bytes of an Ed25519 verkey (21 or 22 characters). */
 export const INDY_DID_PATTERN = /^[1-9A-HJ-NP-Za-km-z]{21,22}$/
 
@@ -58,6 +73,13 @@ export function didStatePath(did: string): string {
  * reads the state again, signs again and retries once (two writes of one DID raced); a replay stays refused.
  */
 export const LEDGER_STALE_REQUEST = 'Stale ledger request'
+
+/**
+ * Words every refusal of a REVOC_REG_ENTRY whose `prevAccum` is not its registry's current accumulator starts with
+ * (HTTP 409): another entry was written since the issuer read the status list; read it again and send the change
+ * from it.
+ */
+export const LEDGER_ACCUMULATOR_MOVED = 'The accumulator of the registry has moved'
 
 /**
  * What the author of a transaction signs (Ed25519, signature sent as base58). `lastSeqNo` is the author's binding

@@ -33,7 +33,7 @@ export interface LedgerAgent {
  * A real Credo agent in this process with its admin app, on the given ledger: PGlite in memory, or a schema of its
  * own on PostgreSQL when DATABASE_URL is set. DIDComm over HTTP on a free 127.0.0.1 port.
  */
-export async function startLedgerAgent(ledger: FakeLedger, label: string): Promise<LedgerAgent> {
+export async function startLedgerAgent(ledger: Pick<FakeLedger, 'url' | 'token'>, label: string): Promise<LedgerAgent> {
   const sqlSchema = `agent_ledger_${label}_${Math.random().toString(36).slice(2, 10)}`
   const databaseUrl = process.env.DATABASE_URL
   const sql: SqlClient = databaseUrl ? await PgSqlClient.connect(databaseUrl, sqlSchema) : await PgliteSqlClient.open()

@@ -154,6 +154,11 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/v1/ledger/verify', access: 'public' },
   { method: 'get', path: '/v1/ledger/schemas/:schema', access: 'public' },
   { method: 'get', path: '/v1/ledger/cred-defs/:credDef', access: 'public' },
+  // Revocation on the ledger (issue 25): public reads; tails files uploaded by agents, served to anyone.
+  { method: 'get', path: '/v1/ledger/rev-reg-defs/:revRegDef', access: 'public' },
+  { method: 'get', path: '/v1/ledger/rev-reg-defs/:revRegDef/status-list', access: 'public' },
+  { method: 'post', path: '/v1/tails-files', access: 'agent' },
+  { method: 'get', path: '/v1/tails-files/:tailsHash', access: 'public' },
   { method: 'get', path: '/v1/ledger/dids/:did', access: 'public' },
   // Issue 23: what a DID's next signed write must be bound to.
   { method: 'get', path: '/v1/ledger/dids/:did/state', access: 'public' },

@@ -220,10 +220,12 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
     expect((await write(changed).expect(400)).body.errors).toEqual([expect.objectContaining({ field: 'signature' })])
   })
 
-  it('answers 403 to a NYM and 501 to revocation types on the public route', async () => {
+  it('answers 403 to a NYM and 400 to a revocation type whose payload is not one (issue 25: no longer 501)', async () => {
     await write(await signed(issuer, 'NYM', { dest: issuer.did, verkey: issuer.verkey })).expect(403)
     const revocation = { ...(await signed(issuer, 'SCHEMA', {})), type: 'REVOC_REG_DEF' }
-    expect((await write(revocation).expect(501)).body.message).toMatch(/not implemented/)
+    const refused = (await write(revocation).expect(400)).body
+    expect(refused.message).toBe('Invalid ledger transaction payload')
+    expect(refused.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'payload.credDefId' })]))
   })
 
   it('writes a credential definition with a real CL public key and serves it in a form the AnonCreds library reads', async () => {

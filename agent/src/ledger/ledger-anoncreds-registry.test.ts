@@ -239,16 +239,64 @@ describe('LedgerAnonCredsRegistry', () => {
     })
   })
 
-  it('answers every revocation method with "not supported"', async () => {
-    const revocationId = `${issuer.did}:4:${issuer.did}:3:CL:1:default:CL_ACCUM:tag`
-    expect((await registry.getRevocationRegistryDefinition(context, revocationId)).resolutionMetadata).toMatchObject({
-      error: 'notSupported',
-    })
-    expect((await registry.getRevocationStatusList()).resolutionMetadata.error).toBe('notSupported')
-    expect((await registry.registerRevocationRegistryDefinition()).revocationRegistryDefinitionState).toMatchObject({
+  it('claims revocation registry ids in both forms and refuses malformed revocation input before any write', async () => {
+    const did = issuer.did
+    const legacy = `${did}:4:${did}:3:CL:12:default:CL_ACCUM:r1`
+    const qualified = `did:indy:${NAMESPACE}:${did}/anoncreds/v0/REV_REG_DEF/12/default/r1`
+    expect(registry.supportedIdentifier.test(legacy)).toBe(true)
+    expect(registry.supportedIdentifier.test(qualified)).toBe(true)
+    const before = ledger.transactions.length
+
+    const notAnId = await registry.getRevocationRegistryDefinition(context, `${did}:3:CL:12:default`)
+    expect(notAnId.resolutionMetadata).toMatchObject({ error: 'invalid' })
+    const elsewhere = await registry.getRevocationStatusList(context, qualified.replace(NAMESPACE, 'other'), 10)
+    expect(elsewhere.resolutionMetadata).toMatchObject({ error: 'notFound', message: /not on this platform's ledger/ })
+    const badTime = await registry.getRevocationStatusList(context, legacy, -1)
+    expect(badTime.resolutionMetadata).toMatchObject({ error: 'invalid' })
+
+    const definition = {
+      issuerId: `did:indy:${NAMESPACE}:${did}`,
+      revocDefType: 'CL_ACCUM' as const,
+      tag: 'r1',
+      credDefId: `did:indy:${NAMESPACE}:${did}/anoncreds/v0/CLAIM_DEF/12/default`,
+      value: { maxCredNum: 10, publicKeys: { accumKey: { z: '1 0' } }, tailsHash: 'h', tailsLocation: 'https://t' },
+    }
+    const register = (changes: Partial<typeof definition>) =>
+      registry.registerRevocationRegistryDefinition(context, {
+        revocationRegistryDefinition: { ...definition, ...changes },
+        options: {},
+      })
+    expect((await register({ issuerId: `did:sov:${did}` })).revocationRegistryDefinitionState).toMatchObject({
       state: 'failed',
-      reason: expect.stringMatching(/revocation is not supported/),
+      reason: /Indy DID/,
     })
-    expect((await registry.registerRevocationStatusList()).revocationStatusListState.state).toBe('failed')
+    expect((await register({ credDefId: 'nope' })).revocationRegistryDefinitionState).toMatchObject({
+      state: 'failed',
+      reason: /not an Indy credential definition id/,
+    })
+    const foreign = `did:indy:${NAMESPACE}:Th7MpTaRZVRYnPiabds81Y/anoncreds/v0/CLAIM_DEF/12/default`
+    expect((await register({ credDefId: foreign })).revocationRegistryDefinitionState).toMatchObject({
+      state: 'failed',
+      reason: /not a credential definition of/,
+    })
+    expect((await register({ tag: 'a:b' })).revocationRegistryDefinitionState.state).toBe('failed')
+
+    const list = {
+      issuerId: definition.issuerId,
+      revRegDefId: qualified,
+      revocationList: [0, 0],
+      currentAccumulator: '1 0',
+    }
+    const publish = (changes: Partial<typeof list>) =>
+      registry.registerRevocationStatusList(context, { revocationStatusList: { ...list, ...changes }, options: {} })
+    expect((await publish({ revRegDefId: 'nope' })).revocationStatusListState).toMatchObject({
+      state: 'failed',
+      reason: /not an Indy revocation registry id/,
+    })
+    expect((await publish({ currentAccumulator: '' })).revocationStatusListState.state).toBe('failed')
+    expect(
+      (await publish({ revRegDefId: qualified.replace(did, 'Th7MpTaRZVRYnPiabds81Y') })).revocationStatusListState,
+    ).toMatchObject({ state: 'failed', reason: /not a registry of/ })
+    expect(ledger.transactions).toHaveLength(before)
   })
 })

@@ -1,27 +1,38 @@
 import {
   type AnonCredsCredentialDefinition,
   type AnonCredsRegistry,
+  type AnonCredsRevocationRegistryDefinition,
+  type AnonCredsRevocationStatusList,
   type AnonCredsSchema,
   type GetCredentialDefinitionReturn,
   type GetRevocationRegistryDefinitionReturn,
   type GetRevocationStatusListReturn,
   type GetSchemaReturn,
   isDidIndyCredentialDefinitionId,
+  isDidIndyRevocationRegistryId,
   isDidIndySchemaId,
   isUnqualifiedCredentialDefinitionId,
+  isUnqualifiedRevocationRegistryId,
   isUnqualifiedSchemaId,
   parseIndyCredentialDefinitionId,
+  parseIndyRevocationRegistryId,
   parseIndySchemaId,
   type RegisterCredentialDefinitionOptions,
   type RegisterCredentialDefinitionReturn,
+  type RegisterRevocationRegistryDefinitionOptions,
   type RegisterRevocationRegistryDefinitionReturn,
+  type RegisterRevocationStatusListOptions,
   type RegisterRevocationStatusListReturn,
   type RegisterSchemaOptions,
   type RegisterSchemaReturn,
 } from '@credo-ts/anoncreds'
 import type { AgentContext } from '@credo-ts/core'
 import { BoundedMap } from '@idplane/common'
-import { canonicalJson, type LedgerTransactionType } from '@idplane/common/agent-contract/ledger'
+import {
+  canonicalJson,
+  LEDGER_ACCUMULATOR_MOVED,
+  type LedgerTransactionType,
+} from '@idplane/common/agent-contract/ledger'
 
 import { DID_INDY_PATTERN, KmsLedgerSigner, type LedgerSigner, unqualifiedIndyDid } from './indy-dids'
 import { type LedgerClient, LedgerHttpError, LedgerNotConfiguredError, type LedgerTransaction } from './ledger-client'
@@ -30,7 +41,6 @@ const BASE58 = '[1-9A-HJ-NP-Za-km-z]'
 const LEGACY_DID = `${BASE58}{21,22}`
 const NAMESPACE = '[a-z0-9][_a-z0-9-]*(?::[a-z0-9][_a-z0-9-]*)?'
 const MAX_CACHED_OBJECTS = 1000
-const REVOCATION_NOT_SUPPORTED = 'revocation is not supported by the platform ledger yet'
 
 /** A legacy schema version, as Credo parses legacy schema ids. */
 const LEGACY_VERSION = /^[0-9.]+$/
@@ -44,6 +54,10 @@ interface StoredCredentialDefinition {
   credentialDefinition: AnonCredsCredentialDefinition
   seqNo: number
 }
+interface StoredRevocationRegistryDefinition {
+  revocationRegistryDefinition: AnonCredsRevocationRegistryDefinition
+  seqNo: number
+}
 
 /**
  * Credo's AnonCredsRegistry on the platform ledger: reads `GET /v1/ledger/schemas/:id` and `/cred-defs/:id`, writes
@@ -51,7 +65,12 @@ interface StoredCredentialDefinition {
  * come in both Indy forms: legacy (`<did>:2:<name>:<version>`, `<did>:3:CL:<schemaSeqNo>:<tag>`, which Credo's
  * `indy` format and the v1 protocols need) and `did:indy:<namespace>:<did>/anoncreds/v0/...`; every answer uses the
  * form it was asked with (objects inside included). Ledger objects never change, so resolved ones are kept
- * (bounded) in memory. Revocation answers "not supported" until the revocation issue.
+ * (bounded) in memory; status lists change, so they are read each time.
+ *
+ * Revocation (docs/decisions.md, "Revocation registries on the ledger"): a registry definition is a REVOC_REG_DEF
+ * (`<did>:4:<credDefId>:CL_ACCUM:<tag>`, `.../REV_REG_DEF/<schemaSeqNo>/<credDefTag>/<tag>`); a status list is
+ * written as a REVOC_REG_ENTRY, Indy's delta from the ledger's current list (indices issued and revoked, the new
+ * accumulator and the one it moves from), and read back whole at a timestamp (`GET .../status-list`).
  */
 export class LedgerAnonCredsRegistry implements AnonCredsRegistry {
   public readonly methodName = 'idplane-ledger'
@@ -68,6 +87,9 @@ export class LedgerAnonCredsRegistry implements AnonCredsRegistry {
   public readonly allowsCaching = false
   private readonly schemas = new BoundedMap<string, StoredSchema>(MAX_CACHED_OBJECTS)
   private readonly credentialDefinitions = new BoundedMap<string, StoredCredentialDefinition>(MAX_CACHED_OBJECTS)
+  private readonly revocationRegistryDefinitions = new BoundedMap<string, StoredRevocationRegistryDefinition>(
+    MAX_CACHED_OBJECTS,
+  )
 
   public constructor(
     private readonly ledger: LedgerClient,
@@ -225,33 +247,205 @@ export class LedgerAnonCredsRegistry implements AnonCredsRegistry {
     _agentContext: AgentContext,
     revocationRegistryDefinitionId: string,
   ): Promise<GetRevocationRegistryDefinitionReturn> {
-    return {
-      revocationRegistryDefinitionId,
-      resolutionMetadata: { error: 'notSupported', message: REVOCATION_NOT_SUPPORTED },
-      revocationRegistryDefinitionMetadata: {},
+    const id = revocationRegistryDefinitionId
+    const base = { revocationRegistryDefinitionId: id, revocationRegistryDefinitionMetadata: {} }
+    if (!isUnqualifiedRevocationRegistryId(id) && !isDidIndyRevocationRegistryId(id))
+      return { ...base, resolutionMetadata: invalid(`${id} is not an Indy revocation registry id`) }
+    try {
+      const namespace = await this.ledger.getNamespace()
+      const parsed = parseIndyRevocationRegistryId(id)
+      if (parsed.namespace !== undefined && parsed.namespace !== namespace)
+        return { ...base, resolutionMetadata: notOnThisLedger(id, namespace) }
+      const stored = await this.readRevocationRegistryDefinition(legacyRevocationRegistryIdOf(parsed))
+      const { revocationRegistryDefinition: definition } = stored
+      if (definition.issuerId !== parsed.namespaceIdentifier || definition.tag !== parsed.revocationRegistryTag)
+        return { ...base, resolutionMetadata: invalid(`The ledger answered ${id} with another registry`) }
+      return {
+        revocationRegistryDefinitionId: id,
+        revocationRegistryDefinition: parsed.namespace
+          ? {
+              ...definition,
+              issuerId: `did:indy:${namespace}:${definition.issuerId}`,
+              credDefId: didIndyCredentialDefinitionIdOf(definition.credDefId, namespace),
+            }
+          : definition,
+        resolutionMetadata: {},
+        revocationRegistryDefinitionMetadata: { indyLedgerSeqNo: stored.seqNo, didIndyNamespace: namespace },
+      }
+    } catch (error) {
+      return { ...base, resolutionMetadata: resolutionFailure(error) }
     }
   }
 
-  public async registerRevocationRegistryDefinition(): Promise<RegisterRevocationRegistryDefinitionReturn> {
-    return {
-      revocationRegistryDefinitionState: { state: 'failed', reason: REVOCATION_NOT_SUPPORTED },
+  /**
+   * Writes a REVOC_REG_DEF. The definition's `tailsLocation` must already serve its tails file (the platform's
+   * `POST /v1/tails-files` answers one: LedgerClient.uploadTailsFile); the ledger checks that the credential
+   * definition is the issuer's and supports revocation.
+   */
+  public async registerRevocationRegistryDefinition(
+    agentContext: AgentContext,
+    options: RegisterRevocationRegistryDefinitionOptions,
+  ): Promise<RegisterRevocationRegistryDefinitionReturn> {
+    const { revocationRegistryDefinition: definition } = options
+    const failed = (reason: string): RegisterRevocationRegistryDefinitionReturn => ({
+      revocationRegistryDefinitionState: { state: 'failed', reason, revocationRegistryDefinition: definition },
       revocationRegistryDefinitionMetadata: {},
       registrationMetadata: {},
+    })
+    const { issuerId, credDefId, tag, revocDefType, value } = definition
+    const authorDid = unqualifiedIndyDid(issuerId)
+    if (!authorDid || issuerId.startsWith('did:sov:'))
+      return failed(`issuerId ${issuerId} must be a did:indy DID or an unqualified Indy DID`)
+    if (!isUnqualifiedCredentialDefinitionId(credDefId) && !isDidIndyCredentialDefinitionId(credDefId))
+      return failed(`credDefId ${credDefId} is not an Indy credential definition id`)
+    if (revocDefType !== 'CL_ACCUM') return failed('revocDefType must be CL_ACCUM')
+    if (tag.includes(':') || tag.includes('/')) return failed('a registry tag must not contain ":" or "/"')
+    try {
+      const namespace = await this.namespaceFor(issuerId)
+      const credDef = parseIndyCredentialDefinitionId(credDefId)
+      if (credDef.namespace !== undefined && credDef.namespace !== namespace)
+        return failed(`credDefId ${credDefId} is not on this platform's ledger (namespace ${namespace})`)
+      if (credDef.namespaceIdentifier !== authorDid)
+        return failed(`credDefId ${credDefId} is not a credential definition of ${issuerId}`)
+      const legacyCredDefId = `${authorDid}:3:CL:${credDef.schemaSeqNo}:${credDef.tag}`
+      const legacyId = `${authorDid}:4:${legacyCredDefId}:CL_ACCUM:${tag}`
+      const payload = { credDefId: legacyCredDefId, revocDefType, tag, value }
+      const transaction = await this.write(agentContext, namespace, 'REVOC_REG_DEF', authorDid, payload, async () => {
+        const existing = await this.readRevocationRegistryDefinition(legacyId)
+        return canonicalJson(existing.revocationRegistryDefinition.value) === canonicalJson(value)
+          ? existing.seqNo
+          : undefined
+      })
+      const revocationRegistryDefinitionId = DID_INDY_PATTERN.test(issuerId)
+        ? `${issuerId}/anoncreds/v0/REV_REG_DEF/${credDef.schemaSeqNo}/${credDef.tag}/${tag}`
+        : legacyId
+      return {
+        revocationRegistryDefinitionState: {
+          state: 'finished',
+          revocationRegistryDefinition: definition,
+          revocationRegistryDefinitionId,
+        },
+        revocationRegistryDefinitionMetadata: { indyLedgerSeqNo: transaction.seqNo, didIndyNamespace: namespace },
+        registrationMetadata: {},
+      }
+    } catch (error) {
+      return failed(registrationFailure(error))
     }
   }
 
-  public async getRevocationStatusList(): Promise<GetRevocationStatusListReturn> {
-    return {
-      resolutionMetadata: { error: 'notSupported', message: REVOCATION_NOT_SUPPORTED },
-      revocationStatusListMetadata: {},
+  /**
+   * The registry's status list at `timestamp` (seconds): the one its latest entry at or before that moment made, its
+   * `timestamp` that entry's ledger time. Ids and issuer come in the form asked.
+   */
+  public async getRevocationStatusList(
+    _agentContext: AgentContext,
+    revocationRegistryId: string,
+    timestamp: number,
+  ): Promise<GetRevocationStatusListReturn> {
+    const base = { revocationStatusListMetadata: {} }
+    if (
+      !isUnqualifiedRevocationRegistryId(revocationRegistryId) &&
+      !isDidIndyRevocationRegistryId(revocationRegistryId)
+    )
+      return { ...base, resolutionMetadata: invalid(`${revocationRegistryId} is not an Indy revocation registry id`) }
+    if (!Number.isSafeInteger(timestamp) || timestamp < 0)
+      return { ...base, resolutionMetadata: invalid('timestamp must be a whole number of seconds') }
+    try {
+      const namespace = await this.ledger.getNamespace()
+      const parsed = parseIndyRevocationRegistryId(revocationRegistryId)
+      if (parsed.namespace !== undefined && parsed.namespace !== namespace)
+        return { ...base, resolutionMetadata: notOnThisLedger(revocationRegistryId, namespace) }
+      const answer = await this.ledger.getRevocationStatusList(revocationRegistryId, timestamp)
+      const list = answer.revocationStatusList
+      if (list.revRegDefId !== revocationRegistryId || list.timestamp > timestamp)
+        return { ...base, resolutionMetadata: invalid(`The ledger answered ${revocationRegistryId} with another list`) }
+      return {
+        revocationStatusList: { ...list } satisfies AnonCredsRevocationStatusList,
+        resolutionMetadata: {},
+        revocationStatusListMetadata: { indyLedgerSeqNo: answer.seqNo, didIndyNamespace: namespace },
+      }
+    } catch (error) {
+      return { ...base, resolutionMetadata: resolutionFailure(error) }
     }
   }
 
-  public async registerRevocationStatusList(): Promise<RegisterRevocationStatusListReturn> {
-    return {
-      revocationStatusListState: { state: 'failed', reason: REVOCATION_NOT_SUPPORTED },
+  /**
+   * Publishes a status list as a REVOC_REG_ENTRY: the difference from the list on the ledger now (before the first
+   * entry, every index issued), with the new accumulator and the current one it moves from. When another entry got
+   * there first (the ledger answers that the accumulator moved), the difference is taken again from the new current
+   * list, once: the list given is the registry's whole state, so it stays right whatever came in between.
+   */
+  public async registerRevocationStatusList(
+    agentContext: AgentContext,
+    options: RegisterRevocationStatusListOptions,
+  ): Promise<RegisterRevocationStatusListReturn> {
+    const { revocationStatusList: list } = options
+    const failed = (reason: string): RegisterRevocationStatusListReturn => ({
+      revocationStatusListState: { state: 'failed', reason, revocationStatusList: list },
       revocationStatusListMetadata: {},
       registrationMetadata: {},
+    })
+    const { issuerId, revRegDefId, revocationList, currentAccumulator } = list
+    const authorDid = unqualifiedIndyDid(issuerId)
+    if (!authorDid || issuerId.startsWith('did:sov:'))
+      return failed(`issuerId ${issuerId} must be a did:indy DID or an unqualified Indy DID`)
+    if (!isUnqualifiedRevocationRegistryId(revRegDefId) && !isDidIndyRevocationRegistryId(revRegDefId))
+      return failed(`revRegDefId ${revRegDefId} is not an Indy revocation registry id`)
+    if (typeof currentAccumulator !== 'string' || currentAccumulator === '')
+      return failed('currentAccumulator must be the accumulator of the list')
+    try {
+      const namespace = await this.namespaceFor(issuerId)
+      const parsed = parseIndyRevocationRegistryId(revRegDefId)
+      if (parsed.namespace !== undefined && parsed.namespace !== namespace)
+        return failed(`revRegDefId ${revRegDefId} is not on this platform's ledger (namespace ${namespace})`)
+      if (parsed.namespaceIdentifier !== authorDid)
+        return failed(`revRegDefId ${revRegDefId} is not a registry of ${issuerId}`)
+      const legacyId = legacyRevocationRegistryIdOf(parsed)
+      const { maxCredNum } = (await this.readRevocationRegistryDefinition(legacyId)).revocationRegistryDefinition.value
+      if (!Array.isArray(revocationList) || revocationList.length !== maxCredNum)
+        return failed(`revocationList must have the registry's maxCredNum (${maxCredNum}) entries`)
+      if (revocationList.some((bit) => bit !== 0 && bit !== 1)) return failed('revocationList must hold only 0 and 1')
+      let transaction: Pick<LedgerTransaction, 'seqNo'>
+      for (let round = 1; ; round += 1) {
+        const current = await this.currentStatusList(legacyId)
+        const payload = { revRegDefId: legacyId, revocDefType: 'CL_ACCUM', value: entryValue(list, current) }
+        try {
+          transaction = await this.write(agentContext, namespace, 'REVOC_REG_ENTRY', authorDid, payload, async () => {
+            const latest = await this.currentStatusList(legacyId)
+            return latest?.currentAccumulator === currentAccumulator &&
+              canonicalJson(latest.revocationList.slice(1)) === canonicalJson(revocationList.slice(1))
+              ? latest.seqNo
+              : undefined
+          })
+          break
+        } catch (error) {
+          if (round === 2 || !isAccumulatorMoved(error)) throw error
+        }
+      }
+      const txnTime = (await this.ledger.getTransaction(transaction.seqNo)).txnTime
+      return {
+        revocationStatusListState: {
+          state: 'finished',
+          revocationStatusList: { ...list, timestamp: Math.floor(Date.parse(txnTime) / 1000) },
+        },
+        revocationStatusListMetadata: { indyLedgerSeqNo: transaction.seqNo, didIndyNamespace: namespace },
+        registrationMetadata: {},
+      }
+    } catch (error) {
+      return failed(registrationFailure(error))
+    }
+  }
+
+  /** The registry's status list now, or undefined before its first entry. */
+  private async currentStatusList(
+    legacyId: string,
+  ): Promise<(AnonCredsRevocationStatusList & { seqNo: number }) | undefined> {
+    try {
+      const answer = await this.ledger.getRevocationStatusList(legacyId)
+      return { ...answer.revocationStatusList, seqNo: answer.seqNo }
+    } catch (error) {
+      if (error instanceof LedgerHttpError && error.status === 404) return undefined
+      throw error
     }
   }
 
@@ -281,7 +475,7 @@ export class LedgerAnonCredsRegistry implements AnonCredsRegistry {
     try {
       return await this.ledger.writeTransaction({ type, authorDid, payload }, sign)
     } catch (error) {
-      if (error instanceof LedgerHttpError && error.status === 409) {
+      if (error instanceof LedgerHttpError && error.status === 409 && !isAccumulatorMoved(error)) {
         const seqNo = error.afterUncertainAttempt ? await sameObjectSeqNo().catch(() => undefined) : undefined
         if (seqNo !== undefined) return { seqNo }
         throw new RegistryRefusal(`already registered on the ledger: ${error.message}`)
@@ -321,6 +515,25 @@ export class LedgerAnonCredsRegistry implements AnonCredsRegistry {
     this.credentialDefinitions.set(legacyId, stored)
     return stored
   }
+
+  private async readRevocationRegistryDefinition(legacyId: string): Promise<StoredRevocationRegistryDefinition> {
+    const kept = this.revocationRegistryDefinitions.get(legacyId)
+    if (kept) return kept
+    const answer = await this.ledger.getRevocationRegistryDefinition(legacyId)
+    const { issuerId, revocDefType, tag, credDefId, value } = answer.revocationRegistryDefinition
+    const stored: StoredRevocationRegistryDefinition = {
+      revocationRegistryDefinition: {
+        issuerId: unqualifiedIndyDid(issuerId) ?? issuerId,
+        revocDefType,
+        credDefId,
+        tag,
+        value,
+      },
+      seqNo: answer.seqNo,
+    }
+    this.revocationRegistryDefinitions.set(legacyId, stored)
+    return stored
+  }
 }
 
 /** A refusal of ours (bad issuer, duplicate): its message is the whole reason. */
@@ -336,6 +549,44 @@ function didIndySchemaIdOf(schemaId: string, namespace: string): string {
   if (!isUnqualifiedSchemaId(schemaId)) return schemaId
   const parsed = parseIndySchemaId(schemaId)
   return `did:indy:${namespace}:${parsed.namespaceIdentifier}/anoncreds/v0/SCHEMA/${parsed.schemaName}/${parsed.schemaVersion}`
+}
+
+/**
+ * The REVOC_REG_ENTRY value that takes the ledger's list `current` (undefined: none yet, every index issued) to
+ * `list`. Index 0 is no credential (anoncreds-rs' bit 0): never sent.
+ */
+function entryValue(
+  list: { revocationList: number[]; currentAccumulator: string },
+  current: { revocationList: number[]; currentAccumulator: string } | undefined,
+) {
+  const issued: number[] = []
+  const revoked: number[] = []
+  for (let index = 1; index < list.revocationList.length; index += 1) {
+    const before = current?.revocationList[index] ?? 0
+    const after = list.revocationList[index]
+    if (before !== after) (after === 1 ? revoked : issued).push(index)
+  }
+  return {
+    accum: list.currentAccumulator,
+    ...(current ? { prevAccum: current.currentAccumulator } : {}),
+    ...(issued.length > 0 ? { issued } : {}),
+    ...(revoked.length > 0 ? { revoked } : {}),
+  }
+}
+
+function isAccumulatorMoved(error: unknown): boolean {
+  return error instanceof LedgerHttpError && error.status === 409 && error.message.includes(LEDGER_ACCUMULATOR_MOVED)
+}
+
+function legacyRevocationRegistryIdOf(parsed: ReturnType<typeof parseIndyRevocationRegistryId>): string {
+  const did = parsed.namespaceIdentifier
+  return `${did}:4:${did}:3:CL:${parsed.schemaSeqNo}:${parsed.credentialDefinitionTag}:CL_ACCUM:${parsed.revocationRegistryTag}`
+}
+
+function didIndyCredentialDefinitionIdOf(credDefId: string, namespace: string): string {
+  if (!isUnqualifiedCredentialDefinitionId(credDefId)) return credDefId
+  const parsed = parseIndyCredentialDefinitionId(credDefId)
+  return `did:indy:${namespace}:${parsed.namespaceIdentifier}/anoncreds/v0/CLAIM_DEF/${parsed.schemaSeqNo}/${parsed.tag}`
 }
 
 function invalid(message: string) {

@@ -5,6 +5,8 @@ import {
   ledgerSigningBytes,
   type LedgerTransactionType,
   nymPossessionBytes,
+  type StoredTailsFile,
+  TAILS_FILES_PATH,
 } from '@idplane/common/agent-contract/ledger'
 
 import { KeyedQueue } from '../adapters/storage/keyed-queue'
@@ -57,6 +59,36 @@ export interface LedgerCredentialDefinitionAnswer {
     type: 'CL'
     tag: string
     value: { primary: Record<string, unknown>; revocation?: unknown }
+  }
+  seqNo: number
+  txnTime?: string
+}
+
+export interface LedgerRevocationRegistryDefinitionAnswer {
+  revocationRegistryDefinitionId: string
+  revocationRegistryDefinition: {
+    issuerId: string
+    revocDefType: 'CL_ACCUM'
+    tag: string
+    credDefId: string
+    value: {
+      maxCredNum: number
+      publicKeys: { accumKey: { z: string } }
+      tailsHash: string
+      tailsLocation: string
+    }
+  }
+  seqNo: number
+  txnTime?: string
+}
+
+export interface LedgerRevocationStatusListAnswer {
+  revocationStatusList: {
+    issuerId: string
+    revRegDefId: string
+    revocationList: number[]
+    currentAccumulator: string
+    timestamp: number
   }
   seqNo: number
   txnTime?: string
@@ -140,7 +172,11 @@ interface RequestOptions {
   path: string
   method: 'GET' | 'POST'
   body?: unknown
+  /** Bytes sent as application/octet-stream instead of a JSON body. */
+  bytes?: Uint8Array
   authorized?: boolean
+  /** The platform path `path` is under (default LEDGER_PATH). */
+  base?: string
 }
 
 /**
@@ -202,6 +238,45 @@ export class LedgerClient {
       route: 'cred-def',
       path: `/cred-defs/${encodeURIComponent(credentialDefinitionId)}`,
       method: 'GET',
+    })
+  }
+
+  public async getRevocationRegistryDefinition(
+    revocationRegistryDefinitionId: string,
+  ): Promise<LedgerRevocationRegistryDefinitionAnswer> {
+    return this.request({
+      route: 'rev-reg-def',
+      path: `/rev-reg-defs/${encodeURIComponent(revocationRegistryDefinitionId)}`,
+      method: 'GET',
+    })
+  }
+
+  /** The registry's status list at `timestamp` (seconds), or now: the latest entry at or before it. */
+  public async getRevocationStatusList(
+    revocationRegistryDefinitionId: string,
+    timestamp?: number,
+  ): Promise<LedgerRevocationStatusListAnswer> {
+    const query = timestamp === undefined ? '' : `?timestamp=${timestamp}`
+    return this.request({
+      route: 'status-list',
+      path: `/rev-reg-defs/${encodeURIComponent(revocationRegistryDefinitionId)}/status-list${query}`,
+      method: 'GET',
+    })
+  }
+
+  /**
+   * Stores a tails file on the platform (`POST /v1/tails-files`, the agent's event token); idempotent, the name being
+   * the file's hash. Answers its hash and public URL (a registry definition's `tailsLocation`).
+   */
+  public async uploadTailsFile(bytes: Uint8Array): Promise<StoredTailsFile> {
+    this.tokenOrThrow()
+    return this.request({
+      route: 'tails-file',
+      path: '',
+      base: TAILS_FILES_PATH,
+      method: 'POST',
+      bytes,
+      authorized: true,
     })
   }
 
@@ -308,7 +383,8 @@ export class LedgerClient {
     const baseUrl = this.options.baseUrl
     if (baseUrl === undefined) throw new LedgerNotConfiguredError()
     const token = options.authorized ? this.tokenOrThrow() : undefined
-    const url = `${baseUrl}${LEDGER_PATH}${options.path}`
+    const base = options.base ?? LEDGER_PATH
+    const url = `${baseUrl}${base}${options.path}`
     let uncertain = false
     let lastProblem = ''
     for (let attempt = 1; attempt <= this.attempts; attempt += 1) {
@@ -328,9 +404,10 @@ export class LedgerClient {
           headers: {
             accept: 'application/json',
             ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...(options.bytes === undefined ? {} : { 'content-type': 'application/octet-stream' }),
             ...(token ? { authorization: `Bearer ${token}` } : {}),
           },
-          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          body: options.bytes ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
           signal: AbortSignal.timeout(this.timeoutMs),
         })
         text = await response.text()
@@ -352,7 +429,7 @@ export class LedgerClient {
         observe(`http-${response.status}`)
         throw new LedgerHttpError(
           response.status,
-          `The ledger refused ${options.method} ${LEDGER_PATH}${options.path} (HTTP ${response.status}): ${
+          `The ledger refused ${options.method} ${base}${options.path} (HTTP ${response.status}): ${
             messageOf(body) ?? response.statusText
           }`,
           uncertain,
@@ -360,13 +437,11 @@ export class LedgerClient {
       }
       observe('ok')
       if (body === undefined)
-        throw new LedgerUnavailableError(
-          `${LEDGER_UNREACHABLE} ${options.method} ${LEDGER_PATH}${options.path} with JSON`,
-        )
+        throw new LedgerUnavailableError(`${LEDGER_UNREACHABLE} ${options.method} ${base}${options.path} with JSON`)
       return unwrapEnvelope(body) as T
     }
     throw new LedgerUnavailableError(
-      `${LEDGER_UNREACHABLE} ${options.method} ${LEDGER_PATH}${options.path} at ${baseUrl} after ${this.attempts} attempts: ${lastProblem}`,
+      `${LEDGER_UNREACHABLE} ${options.method} ${base}${options.path} at ${baseUrl} after ${this.attempts} attempts: ${lastProblem}`,
     )
   }
 

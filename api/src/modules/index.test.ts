@@ -45,6 +45,7 @@ describe('API_MODULES', () => {
         'RefreshToken',
         'RevokedSession',
         'ShortUrl',
+        'TailsFile',
         'User',
         'UserOrgRole',
         'Webhook',

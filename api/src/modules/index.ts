@@ -23,6 +23,7 @@ import { bulkIssuanceModule } from './bulk-issuance/bulk-issuance.module'
 import { cloudWalletModule } from './cloud-wallet/cloud-wallet.module'
 import { ledgerModule } from './ledger/ledger.module'
 import { consoleModule } from './console/console.module'
+import { tailsFilesModule } from './tails-files/tails-files.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -53,4 +54,5 @@ export const API_MODULES: ApiModule[] = [
   webhooksModule,
   cloudWalletModule,
   ledgerModule,
+  tailsFilesModule,
 ]

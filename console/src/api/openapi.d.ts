@@ -1626,7 +1626,7 @@ export interface paths {
         /** The chain in ascending order from seqNo `from` (default 1), `limit` 1..500 (default 100) */
         get: operations["LedgerController.list"];
         put?: never;
-        /** A signed ATTRIB, SCHEMA or CRED_DEF write bound to the author DID state (a replay is 409; NYM: 403; revocation types: 501; 503 while the head does not match its anchor) */
+        /** A signed ATTRIB, SCHEMA, CRED_DEF, REVOC_REG_DEF or REVOC_REG_ENTRY write bound to the author DID state (a replay is 409, and so is a registry entry whose prevAccum is not the current accumulator; NYM: 403; 503 while the head does not match its anchor) */
         post: operations["LedgerController.append"];
         delete?: never;
         options?: never;
@@ -1702,6 +1702,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ledger/rev-reg-defs/{revRegDef}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A revocation registry definition by legacy id or did:indy id (URL-encoded) */
+        get: operations["LedgerController.revocationRegistryDefinition"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/rev-reg-defs/{revRegDef}/status-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The revocation status list of a registry at `timestamp` (seconds since the epoch; default now): the one its latest entry at or before it made (404 before the first entry) */
+        get: operations["LedgerController.revocationStatusList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/ledger/dids/{did}": {
         parameters: {
             query?: never;
@@ -1728,6 +1762,40 @@ export interface paths {
         };
         /** A DID's state: `lastSeqNo`, the seqNo of its latest transaction (0 when none), which its next signed write must carry */
         get: operations["LedgerController.didState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tails-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An agent stores the tails file of a revocation registry (body: the file, application/octet-stream; agent event token, or the base wallet API key for the cloud wallet agent); answers its hash and public URL. 201 new, 200 already stored; 413 beyond TAILS_FILE_MAX_BYTES */
+        post: operations["TailsFilesController.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tails-files/{tailsHash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tails file by its hash (base58 of its SHA-256), application/octet-stream, not the JSON envelope; public. Check the bytes against the hash before use */
+        get: operations["TailsFilesController.download"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3094,6 +3162,39 @@ export interface components {
         LedgerCredDefValue: {
             [key: string]: unknown;
         };
+        LedgerRevocationRegistryDefinition: {
+            revocationRegistryDefinitionId: string;
+            revocationRegistryDefinition: {
+                issuerId: string;
+                /** @enum {string} */
+                revocDefType: "CL_ACCUM";
+                tag: string;
+                credDefId: string;
+                value: {
+                    maxCredNum: number;
+                    publicKeys: {
+                        accumKey: {
+                            z: string;
+                        };
+                    };
+                    tailsHash: string;
+                    tailsLocation: string;
+                };
+            };
+            seqNo: number;
+            txnTime: string;
+        };
+        LedgerRevocationStatusList: {
+            revocationStatusList: {
+                issuerId: string;
+                revRegDefId: string;
+                revocationList: number[];
+                currentAccumulator: string;
+                timestamp: number;
+            };
+            seqNo: number;
+            txnTime: string;
+        };
         LedgerDidResolution: {
             didDocument: components["schemas"]["LedgerDidDocument"];
             didDocumentMetadata: components["schemas"]["LedgerDidDocumentMetadata"];
@@ -3107,6 +3208,11 @@ export interface components {
         LedgerDidState: {
             did: string;
             lastSeqNo: number;
+        };
+        StoredTailsFile: {
+            tailsHash: string;
+            tailsLocation: string;
+            size: number;
         };
     };
     responses: {
@@ -7280,7 +7386,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7400,6 +7505,66 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    "LedgerController.revocationRegistryDefinition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                revRegDef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["LedgerRevocationRegistryDefinition"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    "LedgerController.revocationStatusList": {
+        parameters: {
+            query?: {
+                timestamp?: string;
+            };
+            header?: never;
+            path: {
+                revRegDef: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["LedgerRevocationStatusList"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     "LedgerController.did": {
         parameters: {
             query?: never;
@@ -7450,6 +7615,80 @@ export interface operations {
                         statusCode: number;
                         message: string;
                         data: components["schemas"]["LedgerDidState"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    "TailsFilesController.upload": {
+        parameters: {
+            query?: never;
+            header?: {
+                authorization?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["StoredTailsFile"];
+                    };
+                };
+            };
+            /** @description Same envelope */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["StoredTailsFile"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    "TailsFilesController.download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tailsHash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
                     };
                 };
             };

@@ -1,4 +1,13 @@
-import { indyCredDefId, indySchemaId, parseCredDefId, parseDid, parseSchemaId } from './ledger-ids'
+import {
+  indyCredDefId,
+  indyRevRegId,
+  indySchemaId,
+  legacyRevRegId,
+  parseCredDefId,
+  parseDid,
+  parseRevRegId,
+  parseSchemaId,
+} from './ledger-ids'
 
 const DID = 'Th7MpTaRZVRYnPiabds81Y'
 
@@ -57,5 +66,23 @@ describe('ledger ids', () => {
     for (const bad of ['did:web:example.org', `did:indy:${DID}`, `did:sov:${DID}x0`, 'short']) {
       expect(parseDid(bad)).toBeUndefined()
     }
+  })
+
+  it('parses legacy and did:indy revocation registry ids (the did:indy method REV_REG_DEF path)', () => {
+    const legacy = `${DID}:4:${DID}:3:CL:12:default:CL_ACCUM:r1`
+    const indy = `did:indy:idplane:${DID}/anoncreds/v0/REV_REG_DEF/12/default/r1`
+    const parts = { did: DID, schemaSeqNo: 12, credDefTag: 'default', tag: 'r1' }
+    expect(parseRevRegId(legacy)).toEqual(parts)
+    expect(parseRevRegId(indy)).toEqual({ namespace: 'idplane', ...parts })
+    expect(legacyRevRegId(parts)).toBe(legacy)
+    expect(indyRevRegId('idplane', parts)).toBe(indy)
+    for (const bad of [
+      `${DID}:4:Zh7MpTaRZVRYnPiabds81Y:3:CL:12:default:CL_ACCUM:r1`,
+      `${DID}:4:${DID}:3:CL:0:default:CL_ACCUM:r1`,
+      `${DID}:4:${DID}:3:CL:12:default:CL_ACCUM:`,
+      `did:indy:idplane:${DID}/anoncreds/v0/REV_REG_DEF/12/default`,
+      `did:indy:idplane:${DID}/anoncreds/v0/REV_REG_DEF/12/default/r1/x`,
+    ])
+      expect(parseRevRegId(bad)).toBeUndefined()
   })
 })

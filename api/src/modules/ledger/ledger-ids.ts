@@ -2,8 +2,10 @@ import { INDY_DID_PATTERN } from '@idplane/common/agent-contract/ledger'
 
 /**
  * Identifiers of what the ledger holds, in their two forms: legacy Indy ids (`<did>:2:<name>:<version>`,
- * `<did>:3:CL:<schemaSeqNo>:<tag>`) and did:indy ids (`did:indy:<ns>:<did>/anoncreds/v0/SCHEMA/<name>/<version>`,
- * `.../CLAIM_DEF/<schemaSeqNo>/<tag>`). Parsing never throws: a malformed id is `undefined` (a 400 to the caller).
+ * `<did>:3:CL:<schemaSeqNo>:<tag>`, `<did>:4:<did>:3:CL:<schemaSeqNo>:<credDefTag>:CL_ACCUM:<tag>`) and did:indy ids
+ * (`did:indy:<ns>:<did>/anoncreds/v0/SCHEMA/<name>/<version>`, `.../CLAIM_DEF/<schemaSeqNo>/<tag>`,
+ * `.../REV_REG_DEF/<schemaSeqNo>/<credDefTag>/<tag>`, the did:indy method's AnonCreds object paths). Parsing never
+ * throws: a malformed id is `undefined` (a 400 to the caller).
  */
 
 const DID_CHARS = '[1-9A-HJ-NP-Za-km-z]{21,22}'
@@ -17,12 +19,18 @@ const SEQ_NO = '[1-9][0-9]{0,15}'
 export const SCHEMA_NAME_PATTERN = new RegExp(`^${NAME}$`)
 export const SCHEMA_VERSION_PATTERN = new RegExp(`^${VERSION}$`)
 export const CRED_DEF_TAG_PATTERN = SCHEMA_NAME_PATTERN
+export const REV_REG_TAG_PATTERN = SCHEMA_NAME_PATTERN
 
 const LEGACY_SCHEMA = new RegExp(`^(${DID_CHARS}):2:(${NAME}):(${VERSION})$`)
 const INDY_SCHEMA = new RegExp(`^did:indy:(${NAMESPACE}):(${DID_CHARS})/anoncreds/v0/SCHEMA/(${NAME})/(${VERSION})$`)
 const LEGACY_CRED_DEF = new RegExp(`^(${DID_CHARS}):3:CL:(${SEQ_NO}):(${NAME})$`)
 const INDY_CRED_DEF = new RegExp(
   `^did:indy:(${NAMESPACE}):(${DID_CHARS})/anoncreds/v0/CLAIM_DEF/(${SEQ_NO})/(${NAME})$`,
+)
+// A registry's credential definition is its author's own (Indy's rule): the DID appears twice in the legacy form.
+const LEGACY_REV_REG = new RegExp(`^(${DID_CHARS}):4:(${DID_CHARS}):3:CL:(${SEQ_NO}):(${NAME}):CL_ACCUM:(${NAME})$`)
+const INDY_REV_REG = new RegExp(
+  `^did:indy:(${NAMESPACE}):(${DID_CHARS})/anoncreds/v0/REV_REG_DEF/(${SEQ_NO})/(${NAME})/(${NAME})$`,
 )
 const INDY_DID = new RegExp(`^did:indy:(${NAMESPACE}):(${DID_CHARS})$`)
 const SOV_DID = new RegExp(`^did:sov:(${DID_CHARS})$`)
@@ -39,6 +47,14 @@ export interface CredDefRef {
   namespace?: string
   did: string
   schemaSeqNo: number
+  tag: string
+}
+
+export interface RevRegRef {
+  namespace?: string
+  did: string
+  schemaSeqNo: number
+  credDefTag: string
   tag: string
 }
 
@@ -73,6 +89,18 @@ export function parseCredDefId(id: string): CredDefRef | undefined {
   return { namespace, did, schemaSeqNo: Number(seqNo), tag }
 }
 
+export function parseRevRegId(id: string): RevRegRef | undefined {
+  const legacy = LEGACY_REV_REG.exec(id)
+  if (legacy) {
+    const [, did = '', credDefDid, seqNo, credDefTag = '', tag = ''] = legacy
+    return did === credDefDid ? { did, schemaSeqNo: Number(seqNo), credDefTag, tag } : undefined
+  }
+  const indy = INDY_REV_REG.exec(id)
+  if (!indy) return undefined
+  const [, namespace = '', did = '', seqNo, credDefTag = '', tag = ''] = indy
+  return { namespace, did, schemaSeqNo: Number(seqNo), credDefTag, tag }
+}
+
 export function parseDid(id: string): DidRef | undefined {
   if (INDY_DID_PATTERN.test(id)) return { method: 'bare', did: id }
   const [, namespace, indyDid] = INDY_DID.exec(id) ?? []
@@ -95,4 +123,15 @@ export function legacyCredDefId(ref: Pick<CredDefRef, 'did' | 'schemaSeqNo' | 't
 
 export function indyCredDefId(namespace: string, ref: Pick<CredDefRef, 'did' | 'schemaSeqNo' | 'tag'>): string {
   return `did:indy:${namespace}:${ref.did}/anoncreds/v0/CLAIM_DEF/${ref.schemaSeqNo}/${ref.tag}`
+}
+
+export function legacyRevRegId(ref: Pick<RevRegRef, 'did' | 'schemaSeqNo' | 'credDefTag' | 'tag'>): string {
+  return `${ref.did}:4:${legacyCredDefId({ did: ref.did, schemaSeqNo: ref.schemaSeqNo, tag: ref.credDefTag })}:CL_ACCUM:${ref.tag}`
+}
+
+export function indyRevRegId(
+  namespace: string,
+  ref: Pick<RevRegRef, 'did' | 'schemaSeqNo' | 'credDefTag' | 'tag'>,
+): string {
+  return `did:indy:${namespace}:${ref.did}/anoncreds/v0/REV_REG_DEF/${ref.schemaSeqNo}/${ref.credDefTag}/${ref.tag}`
 }

@@ -1,5 +1,13 @@
 import { InvalidInputError, type FieldError } from '@idplane/common'
-import { CRED_DEF_TAG_PATTERN, SCHEMA_NAME_PATTERN, SCHEMA_VERSION_PATTERN } from './ledger-ids'
+import { decodeBase58 } from '@idplane/common/base58'
+import {
+  CRED_DEF_TAG_PATTERN,
+  REV_REG_TAG_PATTERN,
+  SCHEMA_NAME_PATTERN,
+  SCHEMA_VERSION_PATTERN,
+  parseCredDefId,
+  parseRevRegId,
+} from './ledger-ids'
 
 /**
  * The payload of each transaction type, checked field by field: a write the ledger keeps forever must be exactly
@@ -11,6 +19,19 @@ export const MAX_SCHEMA_ATTRIBUTES = 125
 export const LINK_SECRET_ATTRIBUTE = 'master_secret'
 export const NYM_ROLES = ['TRUSTEE', 'STEWARD', 'ENDORSER', 'NETWORK_MONITOR'] as const
 const DECIMAL = /^[0-9]{1,4096}$/
+/** Members of `value.revocation` that are G1 points (3 coordinates in Milagro's text) and G2 points (6). */
+export const REVOCATION_KEY_G1 = ['g', 'h', 'h0', 'h1', 'h2', 'htilde', 'pk'] as const
+export const REVOCATION_KEY_G2 = ['g_dash', 'h_cap', 'u', 'y'] as const
+/** The largest registry the agents make (agent/src/anoncreds/revocation MAX_CRED_NUM, anoncreds-rs' u32 limit). */
+export const MAX_CRED_NUM = 1 << 20
+const G2_COORDINATES = 6
+const GT_COORDINATES = 12
+/**
+ * One coordinate of a pairing-group value in Milagro's text is `<excess> <hex>`: a small positive count, then at most
+ * 70 hex digits (agent/src/anoncreds/revocation/encoding.ts).
+ */
+const EXCESS = /^[1-9][0-9]{0,9}$/
+const HEX = /^[0-9a-fA-F]{1,70}$/
 const MAX_STRING = 2048
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
@@ -28,6 +49,33 @@ export interface CredDefPayload {
     primary: { n: string; s: string; r: Record<string, string>; rctxt: string; z: string }
     revocation?: unknown
   }
+}
+
+/** The public revocation key of a revocable credential definition (anoncreds-rs `value.revocation`). */
+export type CredentialRevocationKey = Record<(typeof REVOCATION_KEY_G1 | typeof REVOCATION_KEY_G2)[number], string>
+
+/** A revocation registry definition as anoncreds-rs has it, less `issuerId` (the author). */
+export interface RevRegDefPayload {
+  credDefId: string
+  revocDefType: 'CL_ACCUM'
+  tag: string
+  value: {
+    maxCredNum: number
+    publicKeys: { accumKey: { z: string } }
+    tailsHash: string
+    tailsLocation: string
+  }
+}
+
+/**
+ * A revocation registry entry, Indy's delta form: the indices issued and revoked since the previous entry (before
+ * the first: every index issued, anoncreds-rs' issuance by default), the accumulator after them and, from the
+ * second entry on, the accumulator they move from, which must be the registry's current one.
+ */
+export interface RevRegEntryPayload {
+  revRegDefId: string
+  revocDefType: 'CL_ACCUM'
+  value: { accum: string; prevAccum?: string; issued?: number[]; revoked?: number[] }
 }
 
 export interface AttribPayload {
@@ -71,6 +119,30 @@ class Checker {
     }
     if (pattern && !pattern.test(value)) return this.fail(field, `${field} ${hint ?? 'is malformed'}`)
     return value
+  }
+
+  /** A pairing-group value in Milagro's text form of `coordinates` coordinates (its shape only). */
+  public point(value: unknown, field: string, coordinates: number): string | undefined {
+    const text = this.string(value, field)
+    if (text === undefined) return undefined
+    const parts = text.split(' ')
+    const isWellFormed =
+      parts.length === coordinates * 2 && parts.every((part, index) => (index % 2 === 0 ? EXCESS : HEX).test(part))
+    return isWellFormed
+      ? text
+      : this.fail(field, `${field} must be ${coordinates} coordinates "<excess> <hex>" separated by single spaces`)
+  }
+
+  /** A list of distinct credential indices from 1 to MAX_CRED_NUM - 1 (the definition's bound is checked later). */
+  public indices(value: unknown, field: string): number[] | undefined {
+    if (value === undefined) return []
+    const isIndex = (item: unknown) =>
+      typeof item === 'number' && Number.isSafeInteger(item) && item >= 1 && item < MAX_CRED_NUM
+    if (!Array.isArray(value) || value.length >= MAX_CRED_NUM || !value.every(isIndex)) {
+      return this.fail(field, `${field} must be an array of credential indices (whole numbers from 1)`)
+    }
+    if (new Set(value).size !== value.length) return this.fail(field, `${field} must not repeat an index`)
+    return value as number[]
   }
 
   /** The payload's top-level object; anything else is refused at once (nothing else can be checked). */
@@ -127,7 +199,14 @@ export function readCredDefPayload(payload: unknown): CredDefPayload {
   const value = check.object(body.value, 'payload.value', ['primary', 'revocation'])
   if (value) {
     if (value.revocation !== undefined && value.revocation !== null) {
-      check.fail('payload.value.revocation', 'revocable credential definitions are not supported yet')
+      const revocation = check.object(value.revocation, 'payload.value.revocation', [
+        ...REVOCATION_KEY_G1,
+        ...REVOCATION_KEY_G2,
+      ])
+      if (revocation) {
+        for (const key of REVOCATION_KEY_G1) check.point(revocation[key], `payload.value.revocation.${key}`, 3)
+        for (const key of REVOCATION_KEY_G2) check.point(revocation[key], `payload.value.revocation.${key}`, 6)
+      }
     }
     const primary = check.object(value.primary, 'payload.value.primary', ['n', 's', 'r', 'rctxt', 'z'])
     if (primary) {
@@ -167,6 +246,82 @@ export function checkCredDefAgainstSchema(payload: CredDefPayload, attrNames: re
   }
 }
 
+/**
+ * The definition's shape; that its credential definition is on the ledger, is its author's and supports revocation
+ * is checked against the ledger (LedgerService).
+ * @throws InvalidInputError naming each bad field
+ */
+export function readRevRegDefPayload(payload: unknown): RevRegDefPayload {
+  const check = new Checker()
+  const body = check.root(payload, ['credDefId', 'revocDefType', 'tag', 'value'])
+  const credDefId = check.string(body.credDefId, 'payload.credDefId')
+  const credDef = credDefId === undefined ? undefined : parseCredDefId(credDefId)
+  if (credDefId !== undefined && (!credDef || credDef.namespace !== undefined)) {
+    check.fail('payload.credDefId', 'payload.credDefId must be the legacy id of a credential definition')
+  }
+  if (body.revocDefType !== 'CL_ACCUM') check.fail('payload.revocDefType', 'payload.revocDefType must be CL_ACCUM')
+  check.string(body.tag, 'payload.tag', REV_REG_TAG_PATTERN, 'must not contain ":" or "/"')
+  const value = check.object(body.value, 'payload.value', ['maxCredNum', 'publicKeys', 'tailsHash', 'tailsLocation'])
+  if (value) {
+    const max = value.maxCredNum
+    if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 2 || max > MAX_CRED_NUM) {
+      check.fail(
+        'payload.value.maxCredNum',
+        `payload.value.maxCredNum must be a whole number from 2 to ${MAX_CRED_NUM}`,
+      )
+    }
+    const keys = check.object(value.publicKeys, 'payload.value.publicKeys', ['accumKey'])
+    const accumKey = keys && check.object(keys.accumKey, 'payload.value.publicKeys.accumKey', ['z'])
+    if (accumKey) check.point(accumKey.z, 'payload.value.publicKeys.accumKey.z', GT_COORDINATES)
+    const hash = check.string(value.tailsHash, 'payload.value.tailsHash')
+    if (hash !== undefined && decodeBase58(hash)?.length !== 32) {
+      check.fail('payload.value.tailsHash', 'payload.value.tailsHash must be base58 of a SHA-256 digest')
+    }
+    const location = check.string(value.tailsLocation, 'payload.value.tailsLocation')
+    if (location !== undefined && !isHttpUrl(location)) {
+      check.fail('payload.value.tailsLocation', 'payload.value.tailsLocation must be an http(s) URL')
+    }
+  }
+  check.throwIfAny()
+  return body as unknown as RevRegDefPayload
+}
+
+/**
+ * The entry's shape: a legacy registry id, the accumulators, indices without repeats and never both issued and
+ * revoked. The indices' bound (the definition's maxCredNum) and prevAccum (the registry's current accumulator) are
+ * checked against the ledger (LedgerService).
+ * @throws InvalidInputError naming each bad field
+ */
+export function readRevRegEntryPayload(payload: unknown): RevRegEntryPayload {
+  const check = new Checker()
+  const body = check.root(payload, ['revRegDefId', 'revocDefType', 'value'])
+  const revRegDefId = check.string(body.revRegDefId, 'payload.revRegDefId')
+  const ref = revRegDefId === undefined ? undefined : parseRevRegId(revRegDefId)
+  if (revRegDefId !== undefined && (!ref || ref.namespace !== undefined)) {
+    check.fail('payload.revRegDefId', 'payload.revRegDefId must be the legacy id of a revocation registry definition')
+  }
+  if (body.revocDefType !== 'CL_ACCUM') check.fail('payload.revocDefType', 'payload.revocDefType must be CL_ACCUM')
+  const value = check.object(body.value, 'payload.value', ['accum', 'prevAccum', 'issued', 'revoked'])
+  if (value) {
+    check.point(value.accum, 'payload.value.accum', G2_COORDINATES)
+    if (value.prevAccum !== undefined) check.point(value.prevAccum, 'payload.value.prevAccum', G2_COORDINATES)
+    const issued = check.indices(value.issued, 'payload.value.issued')
+    const revoked = check.indices(value.revoked, 'payload.value.revoked')
+    if (issued && revoked) {
+      const both = new Set(issued)
+      const shared = revoked.filter((index) => both.has(index))
+      if (shared.length > 0) {
+        check.fail(
+          'payload.value.revoked',
+          `payload.value.revoked names indices also issued: ${shared.slice(0, 5).join(', ')}`,
+        )
+      }
+    }
+  }
+  check.throwIfAny()
+  return body as unknown as RevRegEntryPayload
+}
+
 /** @throws InvalidInputError naming each bad field */
 export function readAttribPayload(payload: unknown): AttribPayload {
   const check = new Checker()
@@ -194,6 +349,14 @@ export function readAttribPayload(payload: unknown): AttribPayload {
   }
   check.throwIfAny()
   return body as unknown as AttribPayload
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol)
+  } catch {
+    return false
+  }
 }
 
 function isEndpointUrl(value: string): boolean {

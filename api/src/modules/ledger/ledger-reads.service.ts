@@ -3,20 +3,32 @@ import { InvalidInputError, NotFoundError } from '@idplane/common'
 import { buildDidDocument } from './ledger-did-document'
 import { LedgerHead } from './ledger-head.service'
 import {
+  indyCredDefId,
   indySchemaId,
   legacyCredDefId,
+  legacyRevRegId,
   legacySchemaId,
   parseCredDefId,
   parseDid,
+  parseRevRegId,
   parseSchemaId,
   type DidRef,
+  type RevRegRef,
 } from './ledger-ids'
-import type { AttribPayload, CredDefPayload, SchemaPayload } from './ledger-payloads'
+import type {
+  AttribPayload,
+  CredDefPayload,
+  RevRegDefPayload,
+  RevRegEntryPayload,
+  SchemaPayload,
+} from './ledger-payloads'
 import { LedgerTrustee } from './ledger-trustee'
 import {
   toTransactionView,
   type CredDefView,
   type DidState,
+  type RevocationStatusListView,
+  type RevRegDefView,
   type SchemaView,
   type TransactionView,
 } from './ledger-views'
@@ -114,6 +126,77 @@ export class LedgerReadsService {
       seqNo: found.seqNo,
       txnTime: found.txnTime,
     }
+  }
+
+  /** @throws InvalidInputError for a malformed id, NotFoundError when absent (or in another namespace) */
+  public async revocationRegistryDefinition(revRegDefId: string): Promise<RevRegDefView> {
+    const { ref, found } = await this.findRevRegDef(revRegDefId)
+    const payload = found.payload as unknown as RevRegDefPayload
+    const credDefRef = parseCredDefId(payload.credDefId)
+    return {
+      revocationRegistryDefinitionId: revRegDefId,
+      revocationRegistryDefinition: {
+        issuerId: this.issuerIdFor(revRegDefId, found.authorDid),
+        revocDefType: payload.revocDefType,
+        tag: payload.tag,
+        // A did:indy registry names its credential definition by its did:indy id too (as the cred-def read does).
+        credDefId:
+          ref.namespace !== undefined && credDefRef ? indyCredDefId(this.namespace, credDefRef) : payload.credDefId,
+        value: payload.value,
+      },
+      seqNo: found.seqNo,
+      txnTime: found.txnTime,
+    }
+  }
+
+  /**
+   * The registry's status list at `timestamp` (seconds): the one its latest entry at or before that second made,
+   * folded from the first entry (every index issued before it) through each entry's issued and revoked indices.
+   * @throws InvalidInputError for a malformed id, NotFoundError when the registry is absent or had no entry yet
+   */
+  public async revocationStatusList(revRegDefId: string, timestamp: number): Promise<RevocationStatusListView> {
+    const { found } = await this.findRevRegDef(revRegDefId)
+    const { maxCredNum } = (found.payload as unknown as RevRegDefPayload).value
+    const entries = await this.transactions.revRegEntriesBefore(found.objectId ?? '', new Date((timestamp + 1) * 1000))
+    const latest = entries.at(-1)
+    if (!latest) {
+      throw new NotFoundError(`Revocation registry ${revRegDefId} has no status list at or before ${timestamp}`)
+    }
+    const revocationList = new Array<number>(maxCredNum).fill(0)
+    for (const entry of entries) {
+      const { issued = [], revoked = [] } = (entry.payload as unknown as RevRegEntryPayload).value
+      for (const index of issued) revocationList[index] = 0
+      for (const index of revoked) revocationList[index] = 1
+    }
+    return {
+      revocationStatusList: {
+        issuerId: this.issuerIdFor(revRegDefId, found.authorDid),
+        revRegDefId,
+        revocationList,
+        currentAccumulator: (latest.payload as unknown as RevRegEntryPayload).value.accum,
+        timestamp: Math.floor(Date.parse(latest.txnTime) / 1000),
+      },
+      seqNo: latest.seqNo,
+      txnTime: latest.txnTime,
+    }
+  }
+
+  /** @throws InvalidInputError for a malformed id, NotFoundError when absent (or in another namespace) */
+  private async findRevRegDef(revRegDefId: string) {
+    const ref: RevRegRef | undefined = parseRevRegId(revRegDefId)
+    if (!ref) {
+      throw new InvalidInputError('Invalid revocation registry definition id', [
+        { field: 'revRegDefId', message: 'revRegDefId is malformed' },
+      ])
+    }
+    if (ref.namespace !== undefined && ref.namespace !== this.namespace) {
+      throw new NotFoundError(`No revocation registry ${revRegDefId} on this ledger (namespace ${this.namespace})`)
+    }
+    const found = await this.transactions.findByObjectId(legacyRevRegId(ref))
+    if (!found || found.type !== 'REVOC_REG_DEF') {
+      throw new NotFoundError(`No revocation registry ${revRegDefId} on this ledger`)
+    }
+    return { ref, found }
   }
 
   /** The DID resolution result of a ledger DID. @throws InvalidInputError malformed, NotFoundError unknown */

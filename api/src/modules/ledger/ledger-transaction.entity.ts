@@ -26,6 +26,11 @@ import { LEDGER_TRANSACTION_TYPES, type LedgerTransactionType } from '@idplane/c
   expression:
     'create unique index "ledger_transactions_object_id_unique" on "ledger_transactions" ("object_id") where "object_id" is not null',
 })
+// A registry's entries (REVOC_REG_ENTRY has no object id: a registry has many), in chain order.
+@Index({
+  name: 'ledger_transactions_revoc_reg_entry_index',
+  expression: `create index "ledger_transactions_revoc_reg_entry_index" on "ledger_transactions" ((payload->>'revRegDefId'), "seq_no") where "type" = 'REVOC_REG_ENTRY'`,
+})
 // The author's latest transaction (its binding, LedgerBinding) is one backward step in this index.
 @Index({ name: 'ledger_transactions_author_did_seq_no_index', properties: ['authorDid', 'seqNo'] })
 export class LedgerTransaction {

@@ -1,4 +1,5 @@
-import { indyCredDefId, indySchemaId, parseCredDefId, parseSchemaId } from './ledger-ids'
+import { indyCredDefId, indyRevRegId, indySchemaId, parseCredDefId, parseRevRegId, parseSchemaId } from './ledger-ids'
+import type { RevRegDefPayload } from './ledger-payloads'
 import type { StoredTransaction } from './ledger.repository'
 
 /**
@@ -38,6 +39,34 @@ export interface CredDefView {
   txnTime: string
 }
 
+export interface RevRegDefView {
+  revocationRegistryDefinitionId: string
+  revocationRegistryDefinition: {
+    issuerId: string
+    revocDefType: 'CL_ACCUM'
+    tag: string
+    credDefId: string
+    value: RevRegDefPayload['value']
+  }
+  seqNo: number
+  txnTime: string
+}
+
+/** anoncreds' RevocationStatusList at a moment, and the entry (the latest at or before it) that made it. */
+export interface RevocationStatusListView {
+  revocationStatusList: {
+    issuerId: string
+    revRegDefId: string
+    /** 1 for a revoked index, 0 otherwise; maxCredNum entries (entry 0 is no credential). */
+    revocationList: number[]
+    currentAccumulator: string
+    /** The entry's ledger time in seconds: what holders' revocation states and presentations name. */
+    timestamp: number
+  }
+  seqNo: number
+  txnTime: string
+}
+
 /** A transaction as answered, with the ids of what it created. */
 export function toTransactionView(txn: StoredTransaction, namespace: string): TransactionView {
   const { requestedByOrgId: _omitted, lastSeqNo, ...rest } = txn
@@ -49,6 +78,10 @@ export function toTransactionView(txn: StoredTransaction, namespace: string): Tr
   const credDefRef = txn.type === 'CRED_DEF' && txn.objectId ? parseCredDefId(txn.objectId) : undefined
   if (credDefRef && txn.objectId) {
     return { ...fields, id: txn.objectId, didIndyId: indyCredDefId(namespace, credDefRef) }
+  }
+  const revRegRef = txn.type === 'REVOC_REG_DEF' && txn.objectId ? parseRevRegId(txn.objectId) : undefined
+  if (revRegRef && txn.objectId) {
+    return { ...fields, id: txn.objectId, didIndyId: indyRevRegId(namespace, revRegRef) }
   }
   return fields
 }

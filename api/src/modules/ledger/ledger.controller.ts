@@ -1,7 +1,7 @@
 import { injectable, inject } from 'inversify'
 import { Body, Get, HeaderParam, HttpCode, JsonController, Param, Post, QueryParam, Res } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
-import { InvalidInputError, UnauthenticatedError } from '@idplane/common'
+import { InvalidInputError } from '@idplane/common'
 import { LEDGER_PATH } from '@idplane/common/agent-contract/ledger'
 import type { Config } from '../../infra/config'
 import { sectionOf } from '../../infra/config-section'
@@ -9,12 +9,19 @@ import { created, ok, type Envelope } from '../../infra/http/envelope'
 import { ClientIp } from '../../infra/rate-limit/client-ip'
 import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
 import { TOKENS } from '../../infra/tokens'
-import { AgentEventsService } from '../agents/agent-events.service'
-import { WalletEventsService } from '../cloud-wallet/wallet-events.service'
 import type { LedgerCheck } from './ledger-check'
 import { LedgerHead } from './ledger-head.service'
 import { LedgerReadsService, type DidResolution } from './ledger-reads.service'
-import type { CredDefView, DidState, LedgerInfo, SchemaView, TransactionView } from './ledger-views'
+import { LedgerRequesters } from './ledger-requesters'
+import type {
+  CredDefView,
+  DidState,
+  LedgerInfo,
+  RevocationStatusListView,
+  RevRegDefView,
+  SchemaView,
+  TransactionView,
+} from './ledger-views'
 import { ledgerConfig, type LedgerConfig } from './ledger.config'
 import {
   CHAIN_CHECK_SCHEMA,
@@ -22,6 +29,8 @@ import {
   DID_RESOLUTION_SCHEMA,
   DID_STATE_SCHEMA,
   LEDGER_INFO_SCHEMA,
+  REV_REG_DEF_VIEW_SCHEMA,
+  REVOCATION_STATUS_LIST_VIEW_SCHEMA,
   SCHEMA_VIEW_SCHEMA,
   TRANSACTION_SCHEMA,
 } from './ledger.schemas'
@@ -35,6 +44,8 @@ interface StatusSetter {
 }
 
 const MAX_SEQ_NO = Number.MAX_SAFE_INTEGER
+/** Seconds; beyond it a Date cannot hold the moment (8.64e15 ms). */
+const MAX_TIMESTAMP = 8_640_000_000_000
 export const DEFAULT_PAGE_LIMIT = 100
 export const MAX_PAGE_LIMIT = 500
 
@@ -71,8 +82,7 @@ export class LedgerController {
     private readonly ledger: LedgerService,
     private readonly reads: LedgerReadsService,
     private readonly head: LedgerHead,
-    private readonly agentEvents: AgentEventsService,
-    private readonly walletEvents: WalletEventsService,
+    private readonly requesters: LedgerRequesters,
     private readonly rateLimiter: RateLimiter,
     @inject(TOKENS.Config) config: Config,
   ) {
@@ -98,8 +108,7 @@ export class LedgerController {
     @Body({ validate: false }) body: unknown,
     @Res() res: StatusSetter,
   ): Promise<Envelope<TransactionView>> {
-    const header = /^Bearer (\S+)$/.exec(authorization ?? '')
-    const orgId = await this.requesterOf(header?.[1])
+    const orgId = await this.requesters.requesterOf(authorization)
     if (!isObject(body)) {
       throw new InvalidInputError('Invalid NYM request', [{ field: 'body', message: 'body must be an object' }])
     }
@@ -109,28 +118,13 @@ export class LedgerController {
     return created(transaction, 'NYM written')
   }
 
-  /**
-   * The organization whose agent holds the token, or null for the cloud wallet's base agent, which has no
-   * organization and posts with the base wallet's API key (as on its event route).
-   * @throws UnauthenticatedError when the token is neither
-   */
-  private async requesterOf(token: string | undefined): Promise<string | null> {
-    try {
-      return await this.agentEvents.authenticate(token)
-    } catch (error) {
-      if (!(error instanceof UnauthenticatedError) || !token) throw error
-      await this.walletEvents.authenticate(token)
-      return null
-    }
-  }
-
   @Post('/transactions')
   @HttpCode(201)
   @OpenAPI({
     summary:
-      'A signed ATTRIB, SCHEMA or CRED_DEF write bound to the author DID state (a replay is 409; NYM: 403; revocation types: 501; 503 while the head does not match its anchor)',
+      'A signed ATTRIB, SCHEMA, CRED_DEF, REVOC_REG_DEF or REVOC_REG_ENTRY write bound to the author DID state (a replay is 409, and so is a registry entry whose prevAccum is not the current accumulator; NYM: 403; 503 while the head does not match its anchor)',
   })
-  @ResponseData(TRANSACTION_SCHEMA, { errors: [400, 403, 404, 409, 429, 501, 503] })
+  @ResponseData(TRANSACTION_SCHEMA, { errors: [400, 403, 404, 409, 429, 503] })
   async append(
     @ClientIp() clientIp: string,
     @Body({ validate: false }) body: unknown,
@@ -191,6 +185,28 @@ export class LedgerController {
   @ResponseData(CRED_DEF_VIEW_SCHEMA, { errors: [400] })
   async credentialDefinition(@Param('credDef') credDefId: string): Promise<Envelope<CredDefView>> {
     return ok(await this.reads.credentialDefinition(credDefId), 'Credential definition')
+  }
+
+  @Get('/rev-reg-defs/:revRegDef')
+  @OpenAPI({ summary: 'A revocation registry definition by legacy id or did:indy id (URL-encoded)' })
+  @ResponseData(REV_REG_DEF_VIEW_SCHEMA, { errors: [400] })
+  async revocationRegistryDefinition(@Param('revRegDef') revRegDefId: string): Promise<Envelope<RevRegDefView>> {
+    return ok(await this.reads.revocationRegistryDefinition(revRegDefId), 'Revocation registry definition')
+  }
+
+  @Get('/rev-reg-defs/:revRegDef/status-list')
+  @OpenAPI({
+    summary:
+      'The revocation status list of a registry at `timestamp` (seconds since the epoch; default now): the one its latest entry at or before it made (404 before the first entry)',
+  })
+  @ResponseData(REVOCATION_STATUS_LIST_VIEW_SCHEMA, { errors: [400] })
+  async revocationStatusList(
+    @Param('revRegDef') revRegDefId: string,
+    @QueryParam('timestamp') timestamp?: string,
+  ): Promise<Envelope<RevocationStatusListView>> {
+    const now = Math.floor(Date.now() / 1000)
+    const at = wholeNumber(timestamp, 'timestamp', { min: 0, max: MAX_TIMESTAMP }, now)
+    return ok(await this.reads.revocationStatusList(revRegDefId, at), 'Revocation status list')
   }
 
   @Get('/dids/:did')

@@ -9,6 +9,7 @@ import { ledgerConfig } from './ledger.config'
 import { LedgerHead } from './ledger-head.service'
 import { LedgerMetrics } from './ledger-metrics'
 import { LedgerReadsService } from './ledger-reads.service'
+import { LedgerRequesters } from './ledger-requesters'
 import { LedgerReferencesRepository } from './ledger-references.repository'
 import { LedgerRepository } from './ledger.repository'
 import { LedgerService } from './ledger.service'
@@ -17,6 +18,7 @@ import { LedgerTrustee } from './ledger-trustee'
 
 export { LedgerService } from './ledger.service'
 export { LedgerHead } from './ledger-head.service'
+export { LedgerRequesters } from './ledger-requesters'
 export type { LedgerWrite } from './ledger-requests'
 export type { TransactionView } from './ledger-views'
 
@@ -39,6 +41,7 @@ export const ledgerModule: ApiModule = {
     bind(LedgerHead).toSelf().inSingletonScope()
     bind(LedgerService).toSelf().inSingletonScope()
     bind(LedgerReadsService).toSelf().inSingletonScope()
+    bind(LedgerRequesters).toSelf().inSingletonScope()
     // The cloud wallet's port: its DIDs check a did:indy network against this ledger's namespace.
     bind(WalletLedger).toService(LedgerTrustee)
     bind(LedgerController).toSelf().inSingletonScope()

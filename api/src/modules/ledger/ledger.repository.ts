@@ -34,6 +34,8 @@ export interface LedgerReader {
   findNym(did: string): Promise<StoredTransaction | undefined>
   /** The DID's binding: the seqNo of its latest transaction (its NYM or one it authored); 0 when it has none. */
   lastSeqNoOf(did: string): Promise<number>
+  /** The latest REVOC_REG_ENTRY of a registry (by its legacy id). */
+  latestRevRegEntry(revRegDefId: string): Promise<StoredTransaction | undefined>
 }
 
 /**
@@ -117,6 +119,22 @@ export class LedgerRepository {
     return rows[0] ? toTransaction(rows[0]) : undefined
   }
 
+  /**
+   * The REVOC_REG_ENTRY transactions of a registry (legacy id) up to the latest one written before `before`, in
+   * chain order: every delta the status list of that moment is made of. Empty when none was written before it.
+   */
+  public async revRegEntriesBefore(revRegDefId: string, before: Date): Promise<StoredTransaction[]> {
+    const rows = await this.em.fork().execute<TransactionRow[]>(
+      `select ${COLUMNS} from ledger_transactions
+        where type = 'REVOC_REG_ENTRY' and payload->>'revRegDefId' = ?
+          and seq_no <= (select max(seq_no) from ledger_transactions
+                          where type = 'REVOC_REG_ENTRY' and payload->>'revRegDefId' = ? and txn_time < ?::timestamptz)
+        order by seq_no asc`,
+      [revRegDefId, revRegDefId, before.toISOString()],
+    )
+    return rows.map(toTransaction)
+  }
+
   /** Transactions with seqNo >= from, ascending, at most `limit`. */
   public list(from: number, limit: number): Promise<StoredTransaction[]> {
     return chainSourceIn(this.em.fork()).list(from, limit)
@@ -194,6 +212,8 @@ export class LedgerRepository {
       findByObjectId: (objectId) => one('object_id = ?', [objectId]),
       findBySeqNo: (seqNo) => one('seq_no = ?', [seqNo]),
       findNym: (did) => one(`type = 'NYM' and object_id = ?`, [did]),
+      latestRevRegEntry: (revRegDefId) =>
+        one(`type = 'REVOC_REG_ENTRY' and payload->>'revRegDefId' = ?`, [revRegDefId]),
       lastSeqNoOf: async (did) => {
         // Two index lookups: the author's latest (author_did, seq_no) and the DID's NYM (object_id is unique).
         const rows = await em.execute<{ last: string | number | null }[]>(

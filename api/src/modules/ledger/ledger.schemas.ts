@@ -15,7 +15,15 @@ import {
 import type { AnchorCheck, ChainPosition } from './ledger-anchor'
 import type { LedgerCheck } from './ledger-check'
 import type { ReferenceCheck } from './ledger-references'
-import type { CredDefView, DidState, LedgerInfo, SchemaView, TransactionView } from './ledger-views'
+import type {
+  CredDefView,
+  DidState,
+  LedgerInfo,
+  RevocationStatusListView,
+  RevRegDefView,
+  SchemaView,
+  TransactionView,
+} from './ledger-views'
 
 const anyObject: SchemaObject = { type: 'object', additionalProperties: true }
 
@@ -83,6 +91,36 @@ export const CRED_DEF_VIEW_SCHEMA = object<CredDefView>('LedgerCredentialDefinit
     type: oneOf(['CL'] as const),
     tag: string,
     value: unchecked('LedgerCredDefValue', anyObject),
+  }),
+  seqNo: integer,
+  txnTime: string,
+})
+
+export const REV_REG_DEF_VIEW_SCHEMA = object<RevRegDefView>('LedgerRevocationRegistryDefinition', {
+  revocationRegistryDefinitionId: string,
+  revocationRegistryDefinition: object(undefined, {
+    issuerId: string,
+    revocDefType: oneOf(['CL_ACCUM'] as const),
+    tag: string,
+    credDefId: string,
+    value: object(undefined, {
+      maxCredNum: integer,
+      publicKeys: object(undefined, { accumKey: object(undefined, { z: string }) }),
+      tailsHash: string,
+      tailsLocation: string,
+    }),
+  }),
+  seqNo: integer,
+  txnTime: string,
+})
+
+export const REVOCATION_STATUS_LIST_VIEW_SCHEMA = object<RevocationStatusListView>('LedgerRevocationStatusList', {
+  revocationStatusList: object(undefined, {
+    issuerId: string,
+    revRegDefId: string,
+    revocationList: arrayOf(integer),
+    currentAccumulator: string,
+    timestamp: integer,
   }),
   seqNo: integer,
   txnTime: string,

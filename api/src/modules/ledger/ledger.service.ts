@@ -1,6 +1,7 @@
 import { injectable } from 'inversify'
-import { ConflictError, ForbiddenError, InvalidInputError, NotImplementedError } from '@idplane/common'
+import { ConflictError, ForbiddenError, InvalidInputError } from '@idplane/common'
 import {
+  LEDGER_ACCUMULATOR_MOVED,
   LEDGER_PATH,
   LEDGER_STALE_REQUEST,
   didStatePath,
@@ -10,16 +11,20 @@ import {
 import { verifyEd25519 } from './ledger-crypto'
 import { LedgerWritesRefusedError, StaleRequestError } from './ledger-errors'
 import { LedgerHead } from './ledger-head.service'
-import { legacyCredDefId, legacySchemaId, parseSchemaId } from './ledger-ids'
+import { legacyCredDefId, legacyRevRegId, legacySchemaId, parseCredDefId, parseSchemaId } from './ledger-ids'
 import { LedgerMetrics, type AppendOutcome } from './ledger-metrics'
 import {
   checkCredDefAgainstSchema,
   readAttribPayload,
   readCredDefPayload,
+  readRevRegDefPayload,
+  readRevRegEntryPayload,
   readSchemaPayload,
   type AttribPayload,
   type CredDefPayload,
   type NymPayload,
+  type RevRegDefPayload,
+  type RevRegEntryPayload,
   type SchemaPayload,
 } from './ledger-payloads'
 import { readLedgerWrite, readNymPayload, readNymRequest, type LedgerWrite } from './ledger-requests'
@@ -35,11 +40,13 @@ import {
 /** A writer's decision under the chain head: append this, or answer with what is there (idempotent NYMs). */
 type AppendDecision = { append: NewTransaction } | { existing: StoredTransaction }
 
-/** Payload readers per signed type: adding a type (revocation) adds a line here and its reader. */
-const PAYLOAD_READERS: Partial<Record<LedgerTransactionType, (payload: unknown) => unknown>> = {
+/** Payload readers per signed type: adding a type adds a line here and its reader. */
+const PAYLOAD_READERS: Record<Exclude<LedgerTransactionType, 'NYM'>, (payload: unknown) => unknown> = {
   ATTRIB: readAttribPayload,
   SCHEMA: readSchemaPayload,
   CRED_DEF: readCredDefPayload,
+  REVOC_REG_DEF: readRevRegDefPayload,
+  REVOC_REG_ENTRY: readRevRegEntryPayload,
 }
 
 /**
@@ -91,20 +98,19 @@ export class LedgerService {
   }
 
   /**
-   * A signed write of any type but NYM (revocation types are not implemented yet). Whatever the type, the
-   * signature covers the author's binding and the binding must be current.
-   * @throws ForbiddenError for NYM, NotImplementedError for revocation types, InvalidInputError for a bad body,
-   *   unknown author or bad signature, StaleRequestError for a request bound to an earlier state of its author (a
-   *   replay), ConflictError when what it creates exists, LedgerWritesRefusedError when the head is not anchored
+   * A signed write of any type but NYM. Whatever the type, the signature covers the author's binding and the
+   * binding must be current.
+   * @throws ForbiddenError for NYM, InvalidInputError for a bad body, unknown author, bad signature or a reference
+   *   to what is not on the ledger (or not the author's), StaleRequestError for a request bound to an earlier state
+   *   of its author (a replay), ConflictError when what it creates exists or a registry entry does not follow the
+   *   registry's current accumulator, LedgerWritesRefusedError when the head is not anchored
    */
   public async append(body: Record<string, unknown>): Promise<TransactionView> {
     const write = readLedgerWrite(body)
     const { type } = write
     if (type === 'NYM')
       throw new ForbiddenError('NYM transactions are written by the trustee: use POST /v1/ledger/nyms')
-    const readPayload = PAYLOAD_READERS[type]
-    if (!readPayload) throw new NotImplementedError(`${type} transactions are not implemented yet (revocation issue)`)
-    const payload = readPayload(write.payload)
+    const payload = PAYLOAD_READERS[type](write.payload)
     if (type === 'ATTRIB' && (payload as AttribPayload).dest !== write.authorDid) {
       throw new InvalidInputError('Invalid ledger transaction', [
         {
@@ -188,9 +194,14 @@ export class LedgerService {
     await checkBinding(session, write.authorDid, write.lastSeqNo)
   }
 
-  /** What a SCHEMA or CRED_DEF creates (null for an ATTRIB). @throws InvalidInputError, ConflictError */
+  /**
+   * What a SCHEMA, CRED_DEF or REVOC_REG_DEF creates (null for an ATTRIB and a REVOC_REG_ENTRY, which is checked
+   * against its registry). @throws InvalidInputError, ConflictError
+   */
   private async objectIdOf(session: ChainHeadSession, write: LedgerWrite, payload: unknown): Promise<string | null> {
     let objectId: string | null = null
+    if (write.type === 'REVOC_REG_DEF') objectId = await revRegDefIdOf(session, write, payload as RevRegDefPayload)
+    if (write.type === 'REVOC_REG_ENTRY') await checkRevRegEntry(session, write, payload as RevRegEntryPayload)
     if (write.type === 'SCHEMA') objectId = legacySchemaId({ did: write.authorDid, ...(payload as SchemaPayload) })
     if (write.type === 'CRED_DEF') {
       const credDef = payload as CredDefPayload
@@ -225,6 +236,87 @@ export class LedgerService {
       this.metrics.appends.inc({ type, outcome })
     }
   }
+}
+
+/** A registry's id, once its credential definition is the author's and supports revocation. */
+async function revRegDefIdOf(session: ChainHeadSession, write: LedgerWrite, payload: RevRegDefPayload) {
+  const credDef = await session.findByObjectId(payload.credDefId)
+  const ref = parseCredDefId(payload.credDefId)
+  if (!credDef || credDef.type !== 'CRED_DEF' || !ref) {
+    throw refusal(
+      'Unknown credential definition',
+      'payload.credDefId',
+      'must name a credential definition on this ledger',
+    )
+  }
+  if (credDef.authorDid !== write.authorDid) {
+    throw refusal(
+      'Not your credential definition',
+      'payload.credDefId',
+      'must name a credential definition written by authorDid',
+    )
+  }
+  const revocation = (credDef.payload as unknown as CredDefPayload).value.revocation
+  if (revocation === undefined || revocation === null) {
+    throw refusal(
+      'The credential definition does not support revocation',
+      'payload.credDefId',
+      'must name a credential definition with a revocation key (value.revocation)',
+    )
+  }
+  return legacyRevRegId({ did: write.authorDid, schemaSeqNo: ref.schemaSeqNo, credDefTag: ref.tag, tag: payload.tag })
+}
+
+/**
+ * An entry follows its registry: the registry is on the ledger and the author's, the indices are within it, and the
+ * entry moves from the registry's current accumulator (prevAccum, absent on the first entry). A prevAccum that is not
+ * the current one is a ConflictError: another entry was written since the issuer read the status list.
+ * @throws InvalidInputError, ConflictError
+ */
+async function checkRevRegEntry(session: ChainHeadSession, write: LedgerWrite, payload: RevRegEntryPayload) {
+  const definition = await session.findByObjectId(payload.revRegDefId)
+  if (!definition || definition.type !== 'REVOC_REG_DEF') {
+    throw refusal(
+      'Unknown revocation registry',
+      'payload.revRegDefId',
+      'must name a revocation registry definition on this ledger',
+    )
+  }
+  if (definition.authorDid !== write.authorDid) {
+    throw refusal('Not your revocation registry', 'payload.revRegDefId', 'must name a registry written by authorDid')
+  }
+  const { maxCredNum } = (definition.payload as unknown as RevRegDefPayload).value
+  for (const list of ['issued', 'revoked'] as const) {
+    const beyond = (payload.value[list] ?? []).find((index) => index > maxCredNum - 1)
+    if (beyond !== undefined) {
+      throw refusal(
+        'Invalid ledger transaction payload',
+        `payload.value.${list}`,
+        `must hold indices from 1 to ${maxCredNum - 1} (the registry's maxCredNum is ${maxCredNum}); ${beyond} is not`,
+      )
+    }
+  }
+  const latest = await session.latestRevRegEntry(payload.revRegDefId)
+  const current = (latest?.payload as unknown as RevRegEntryPayload | undefined)?.value.accum
+  if (current === undefined && payload.value.prevAccum !== undefined) {
+    throw refusal('Invalid ledger transaction payload', 'payload.value.prevAccum', 'must be absent on the first entry')
+  }
+  if (current !== undefined && payload.value.prevAccum === undefined) {
+    throw refusal(
+      'Invalid ledger transaction payload',
+      'payload.value.prevAccum',
+      "must be the registry's current accumulator (its status list's currentAccumulator)",
+    )
+  }
+  if (current !== undefined && payload.value.prevAccum !== current) {
+    throw new ConflictError(
+      `${LEDGER_ACCUMULATOR_MOVED} (its latest entry is seqNo ${latest?.seqNo}): read the status list again and send the change from it`,
+    )
+  }
+}
+
+function refusal(message: string, field: string, hint: string): InvalidInputError {
+  return new InvalidInputError(message, [{ field, message: `${field} ${hint}` }])
 }
 
 /** @throws StaleRequestError when `lastSeqNo` is not the DID's latest transaction */
