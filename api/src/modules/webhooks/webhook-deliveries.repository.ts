@@ -5,6 +5,7 @@ import { pageOffset } from '../../infra/http/pagination'
 import type { OutboxClaim } from '../../infra/outbox/outbox-relay'
 import { WebhookDelivery, type DeliveryStatus, type DeliveryTarget } from './webhook-delivery.entity'
 import type { WebhookEventData } from './webhook-request'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 /** The claim's owner bound when none is asked for (no owner holds this many claims). */
 const UNLIMITED = 2_147_483_647
@@ -41,8 +42,10 @@ export type AttemptRecord =
  * use `for update skip locked`, so two relays never attempt one delivery at once.
  */
 @injectable()
-export class WebhookDeliveriesRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> {
+  public constructor(em: EntityManager) {
+    super(em, WebhookDelivery)
+  }
 
   /** Stores deliveries in the current transaction; one per event and URL (a second insert adds nothing). */
   public async add(deliveries: readonly NewDelivery[]): Promise<void> {
