@@ -7,8 +7,6 @@ import { freePort } from '../helpers/agent-in-process'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { BULK_QUEUE, ROW_JOB_RETRY_DELAYS_MS } from '../../api/src/modules/bulk-issuance/bulk-execution.service'
-import { WEBHOOK_QUEUE } from '../../api/src/modules/webhooks/webhook-relay'
-import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../../api/src/modules/webhooks/webhooks.config'
 import { spawnApi, type ApiProcess } from '../helpers/api-process'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
 import { ECOSYSTEM_ROUTES } from '../helpers/ecosystem-fixtures'
@@ -81,7 +79,6 @@ describe('ecosystems end to end: three organizations, then the flag turned off',
     if (process.env.AMQP_URL) {
       await deleteQueues(process.env.AMQP_URL, [
         [`${env.QUEUE_NAME_PREFIX}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS],
-        [`${env.QUEUE_NAME_PREFIX}${WEBHOOK_QUEUE}`, DEFAULT_WEBHOOK_RETRY_DELAYS_MS],
         [`${env.QUEUE_NAME_PREFIX}${BULK_QUEUE}`, ROW_JOB_RETRY_DELAYS_MS],
       ])
     }

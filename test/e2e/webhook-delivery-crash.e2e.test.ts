@@ -7,7 +7,6 @@ import { freePort } from '../helpers/agent-in-process'
 import { readLatestMail, type StoredMail } from '../../api/src/infra/mail/file-mailer'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
-import { WEBHOOK_QUEUE } from '../../api/src/modules/webhooks/webhook-relay'
 import { spawnApi, type ApiProcess } from '../helpers/api-process'
 import { TEST_PASSWORD, verificationCodeOf } from '../helpers/auth-flow'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
@@ -64,8 +63,6 @@ describe('webhook deliveries across a SIGKILL of the API', () => {
       WEBHOOK_MAX_ATTEMPTS: '40',
       WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_RELAY_INTERVAL_MS: '200',
-      // Deliveries a killed process had claimed or queued are taken up again after this (120 s by default).
-      WEBHOOK_REQUEUE_AFTER_SECONDS: '3',
       ...(database?.target.kind === 'postgres' ? { DATABASE_URL: database.target.url } : {}),
       ...(process.env.AMQP_URL ? { AMQP_URL: process.env.AMQP_URL } : {}),
     }
@@ -75,10 +72,7 @@ describe('webhook deliveries across a SIGKILL of the API', () => {
     await api?.kill('SIGKILL')
     await receiver?.stop()
     if (process.env.AMQP_URL) {
-      await deleteQueues(process.env.AMQP_URL, [
-        [`${env.QUEUE_NAME_PREFIX}${WEBHOOK_QUEUE}`, RETRY_DELAYS_MS],
-        [`${env.QUEUE_NAME_PREFIX}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS],
-      ])
+      await deleteQueues(process.env.AMQP_URL, [[`${env.QUEUE_NAME_PREFIX}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS]])
     }
     await database?.drop()
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })

@@ -13,9 +13,6 @@ import { randomBytes } from 'node:crypto'
 import { deleteQueues } from './broker'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
-import { sectionOf } from '../../api/src/infra/config-section'
-import { WEBHOOK_QUEUE } from '../../api/src/modules/webhooks/webhook-relay'
-import { webhooksConfig } from '../../api/src/modules/webhooks/webhooks.config'
 
 export interface TestApi {
   app: Express
@@ -70,10 +67,7 @@ export async function startApi(
     stop: async () => {
       await runtime.close()
       if (config.queue.kind === 'amqp') {
-        await deleteQueues(config.queue.url, [
-          [`${queuePrefix}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS],
-          [`${queuePrefix}${WEBHOOK_QUEUE}`, sectionOf(config, webhooksConfig).retryDelaysMs],
-        ])
+        await deleteQueues(config.queue.url, [[`${queuePrefix}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS]])
       }
       await database.drop()
       rmSync(dataDir, { recursive: true, force: true })

@@ -22,18 +22,22 @@ export function asDouble<T>(fake: NoInfer<PublicOf<T>>): T {
   return fake as unknown as T
 }
 
+/** What every repository inherits from BaseRepository, for fakes: no transaction, nothing to flush. */
+export class FakeRepository {
+  public transactional<T>(work: () => Promise<T>): Promise<T> {
+    return work()
+  }
+  public async flush(): Promise<void> {}
+}
+
 /** Hand-written doubles for unit tests of the auth services: no database, same rules as the SQL. */
-export class FakeEmailVerificationsRepository implements PublicOf<EmailVerificationsRepository> {
+export class FakeEmailVerificationsRepository extends FakeRepository implements PublicOf<EmailVerificationsRepository> {
   public readonly rows: EmailVerification[] = []
 
   public async add(data: NewEmailVerification): Promise<EmailVerification> {
     const row = Object.assign(new EmailVerification(), data)
     this.rows.push(row)
     return row
-  }
-
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return work()
   }
 
   public async findNewest(email: string): Promise<EmailVerification | null> {
@@ -65,10 +69,12 @@ export class FakeEmailVerificationsRepository implements PublicOf<EmailVerificat
   }
 }
 
-export class FakeRefreshTokensRepository implements PublicOf<RefreshTokensRepository> {
+export class FakeRefreshTokensRepository extends FakeRepository implements PublicOf<RefreshTokensRepository> {
   public readonly rows: RefreshToken[] = []
 
-  public constructor(private readonly users: User[] = []) {}
+  public constructor(private readonly users: User[] = []) {
+    super()
+  }
 
   public async add(data: NewRefreshToken): Promise<RefreshToken> {
     const user =
@@ -93,10 +99,6 @@ export class FakeRefreshTokensRepository implements PublicOf<RefreshTokensReposi
     return true
   }
 
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return work()
-  }
-
   public async revokeFamily(familyId: string, at: Date): Promise<number> {
     const live = this.rows.filter((row) => row.familyId === familyId && !row.revokedAt)
     for (const row of live) row.revokedAt = at
@@ -104,7 +106,7 @@ export class FakeRefreshTokensRepository implements PublicOf<RefreshTokensReposi
   }
 }
 
-export class FakeUsersRepository implements PublicOf<UsersRepository> {
+export class FakeUsersRepository extends FakeRepository implements PublicOf<UsersRepository> {
   public readonly rows: User[] = []
 
   public async findById(userId: string): Promise<User | null> {
@@ -173,7 +175,7 @@ export class InMemoryRateLimitStore extends RateLimitStore {
 }
 
 /** Revoked sessions in memory; `queries` counts the loads, so tests can see there is no query per request. */
-export class FakeRevokedSessionsRepository implements PublicOf<RevokedSessionsRepository> {
+export class FakeRevokedSessionsRepository extends FakeRepository implements PublicOf<RevokedSessionsRepository> {
   public readonly rows: { sessionId: string; reason: SessionRevocationReason; revokedAt: Date; expiresAt: Date }[] = []
   public queries = 0
 

@@ -11,8 +11,6 @@ import { TEST_PASSWORD, verificationCodeOf, waitForMail } from '../helpers/auth-
 import { deleteQueues } from '../helpers/broker'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
-import { WEBHOOK_QUEUE } from '../../api/src/modules/webhooks/webhook-relay'
-import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../../api/src/modules/webhooks/webhooks.config'
 
 /**
  * Issue 11, item 2: the platform's own base-wallet agent. The built API is started with no cloud-wallet setting
@@ -121,10 +119,7 @@ class Platform {
     await this.api?.kill('SIGTERM')
     await this.database?.drop()
     if (process.env.AMQP_URL) {
-      await deleteQueues(process.env.AMQP_URL, [
-        [`${this.queuePrefix}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS],
-        [`${this.queuePrefix}${WEBHOOK_QUEUE}`, DEFAULT_WEBHOOK_RETRY_DELAYS_MS],
-      ])
+      await deleteQueues(process.env.AMQP_URL, [[`${this.queuePrefix}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS]])
     }
     rmSync(this.dataDir, { recursive: true, force: true })
   }

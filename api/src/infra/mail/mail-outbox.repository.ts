@@ -1,5 +1,6 @@
 import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
+import type { OutboxClaim } from '../outbox/outbox-relay'
 import type { MailMessage } from './mailer'
 import { MailOutboxEntry } from './mail-outbox.entity'
 
@@ -30,8 +31,8 @@ export class MailOutboxRepository {
       .execute()
   }
 
-  /** Claims the oldest due row for `leaseSeconds` under `claimToken`; undefined when none is due. */
-  public async claimOne(claimToken: string, leaseSeconds: number): Promise<ClaimedMail | undefined> {
+  /** Claims the oldest due row for `claim.leaseSeconds` under `claim.token`; undefined when none is due. */
+  public async claimOne(claim: OutboxClaim): Promise<ClaimedMail | undefined> {
     const rows = await this.em
       .fork()
       .getConnection()
@@ -43,7 +44,7 @@ export class MailOutboxRepository {
          where "status" = 'pending' and "available_at" <= now() and ("claimed_until" is null or "claimed_until" < now())
          order by "created_at", "id" limit 1 for update skip locked)
        returning "id", "idempotency_key", "message", "attempts"`,
-        [leaseSeconds, claimToken],
+        [claim.leaseSeconds, claim.token],
       )
     const [row] = rows
     if (!row) return undefined
@@ -69,24 +70,25 @@ export class MailOutboxRepository {
     return result.affectedRows === 1
   }
 
-  /** Releases a failed claim: due again after `retryInSeconds`, or dead when `isDead`. */
+  /** Releases a failed claim: due again after `retryInSeconds`, or dead when `isDead`; false when the claim was lost. */
   public async markFailed(
     id: string,
     claimToken: string,
     error: string,
     retryInSeconds: number,
     isDead: boolean,
-  ): Promise<void> {
-    await this.em
+  ): Promise<boolean> {
+    const result = await this.em
       .fork()
       .getConnection()
-      .execute(
+      .execute<{ affectedRows: number }>(
         `update "mail_outbox" set "status" = ?, "available_at" = now() + make_interval(secs => ?),
          "claimed_until" = null, "claim_token" = null, "last_error" = ?
        where "id" = ? and "claim_token" = ?`,
         [isDead ? 'dead' : 'pending', retryInSeconds, error, id, claimToken],
         'run',
       )
+    return result.affectedRows === 1
   }
 
   /** Deletes sent rows older than `cutoff`; resolves with how many. */

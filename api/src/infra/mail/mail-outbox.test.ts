@@ -19,10 +19,10 @@ class InMemoryOutbox implements Pick<MailOutboxRepository, keyof MailOutboxRepos
     }
   }
 
-  public async claimOne(claimToken: string): Promise<ClaimedMail | undefined> {
+  public async claimOne(claim: { token: string }): Promise<ClaimedMail | undefined> {
     const row = this.rows.find((row) => row.status === 'pending' && !row.claimToken && row.retryIn === undefined)
     if (!row) return undefined
-    row.claimToken = claimToken
+    row.claimToken = claim.token
     row.attempts += 1
     return { id: row.id, idempotencyKey: row.idempotencyKey, message: row.message, attempts: row.attempts }
   }
@@ -37,8 +37,9 @@ class InMemoryOutbox implements Pick<MailOutboxRepository, keyof MailOutboxRepos
 
   public async markFailed(id: string, claimToken: string, error: string, retryIn: number, isDead: boolean) {
     const row = this.rows.find((candidate) => candidate.id === id && candidate.claimToken === claimToken)
-    if (!row) return
+    if (!row) return false
     Object.assign(row, { status: isDead ? 'dead' : 'pending', claimToken: undefined, retryIn, error })
+    return true
   }
 
   public async deleteSentBefore(): Promise<number> {

@@ -2,15 +2,14 @@ import { randomUUID } from 'node:crypto'
 import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import type { AgentEvent } from '@idplane/common/agent-contract/events'
+import { BaseRepository } from '../../infra/db/base.repository'
+import { AgentEvent as AgentEventRow } from './agent-event.entity'
 
 /** Storage of agents' events: one row per organization and event id. */
 @injectable()
-export class AgentEventsRepository {
-  public constructor(private readonly em: EntityManager) {}
-
-  /** Runs `work` in one transaction; this repository's calls inside it join it. */
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
+export class AgentEventsRepository extends BaseRepository<AgentEventRow> {
+  public constructor(em: EntityManager) {
+    super(em, AgentEventRow)
   }
 
   /** Inserts the event unless its id was stored for the organization already; true when it was new. */

@@ -3,6 +3,8 @@ import { EntityManager } from '@mikro-orm/postgresql'
 import { InvalidStateError } from '@idplane/common'
 import type { PortPair } from '@idplane/common/ports'
 import { allocatePorts, type CounterStart, type PortCounterStore } from './port-allocator'
+import { BaseRepository } from '../../infra/db/base.repository'
+import { AgentPortCounter } from './agent-port-counter.entity'
 
 const COUNTER_NAME = 'process'
 
@@ -15,8 +17,10 @@ type PortsTable = 'org_agents' | 'base_wallets'
  * spin-ups (any number of API replicas) never share a port and a retry reuses the recorded pair.
  */
 @injectable()
-export class AgentPortsRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class AgentPortsRepository extends BaseRepository<AgentPortCounter> {
+  public constructor(em: EntityManager) {
+    super(em, AgentPortCounter)
+  }
 
   /** The organization's agent's ports: those recorded, else newly allocated and recorded (allocatePorts). */
   public async allocate(orgId: string, start: CounterStart): Promise<PortPair> {

@@ -7,6 +7,7 @@ import { Organization } from '../orgs/organization.entity'
 import { OrgAgent } from './org-agent.entity'
 import type { AgentStatus } from './org-agent.states'
 import type { SealedAgentSecrets } from './agent-secrets'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 /** Transaction-scoped advisory lock key serializing the agent quota check with the insert it guards. */
 const AGENT_QUOTA_LOCK_KEY = 734_120_901
@@ -23,8 +24,10 @@ type AgentChanges = Partial<
  * so lookups and changes take the organization id first.
  */
 @injectable()
-export class AgentsRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class AgentsRepository extends OrgRepository<OrgAgent> {
+  public constructor(em: EntityManager) {
+    super(em, OrgAgent)
+  }
 
   /** Runs background work with its own identity map (a request context of its own). */
   public async inOwnContext<T>(work: () => Promise<T>): Promise<T> {

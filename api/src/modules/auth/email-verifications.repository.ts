@@ -1,6 +1,7 @@
 import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { EmailVerification } from './email-verification.entity'
+import { BaseRepository } from '../../infra/db/base.repository'
 
 export interface NewEmailVerification {
   email: string
@@ -11,18 +12,15 @@ export interface NewEmailVerification {
 
 /** Verification records by address. State changes are conditional updates, so concurrent requests cannot both win. */
 @injectable()
-export class EmailVerificationsRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class EmailVerificationsRepository extends BaseRepository<EmailVerification> {
+  public constructor(em: EntityManager) {
+    super(em, EmailVerification)
+  }
 
   public async add(data: NewEmailVerification): Promise<EmailVerification> {
     const verification = this.em.create(EmailVerification, data)
     await this.em.flush()
     return verification
-  }
-
-  /** Runs `work` in one transaction; repositories called inside join it. */
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
   }
 
   /** The newest code mailed to the address: the only one that can still be verified. */

@@ -2,6 +2,7 @@ import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { RefreshToken } from './refresh-token.entity'
 import { User } from '../users/user.entity'
+import { BaseRepository } from '../../infra/db/base.repository'
 
 export interface NewRefreshToken {
   userId: string
@@ -12,8 +13,10 @@ export interface NewRefreshToken {
 
 /** Refresh tokens by digest and by family (one family = one sign-in session). */
 @injectable()
-export class RefreshTokensRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class RefreshTokensRepository extends BaseRepository<RefreshToken> {
+  public constructor(em: EntityManager) {
+    super(em, RefreshToken)
+  }
 
   public async add(data: NewRefreshToken): Promise<RefreshToken> {
     const token = this.em.create(RefreshToken, {
@@ -39,11 +42,6 @@ export class RefreshTokensRepository {
       { usedAt: at },
     )
     return updated === 1
-  }
-
-  /** Runs `work` in one transaction; repositories called inside join it. */
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
   }
 
   /** Revokes every token of the family that is not revoked yet; resolves with how many. */

@@ -1,11 +1,14 @@
 import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { RevokedSession, type SessionRevocationReason } from './revoked-session.entity'
+import { BaseRepository } from '../../infra/db/base.repository'
 
 /** Revoked sessions. Not scoped by organization: a session id is global and outlives its organization. */
 @injectable()
-export class RevokedSessionsRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class RevokedSessionsRepository extends BaseRepository<RevokedSession> {
+  public constructor(em: EntityManager) {
+    super(em, RevokedSession)
+  }
 
   /**
    * Records the revocations in the current transaction, if any (so they commit or roll back with the change

@@ -6,6 +6,7 @@ import { CredentialSchema } from '../schemas/credential-schema.entity'
 import { Organization } from '../orgs/organization.entity'
 import { BulkRequest } from './bulk-request.entity'
 import { BulkRow, type BulkRowStatus } from './bulk-row.entity'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 /** Rows inserted per statement: large enough to be fast, small enough for PostgreSQL's parameter limit. */
 const INSERT_CHUNK = 1_000
@@ -31,12 +32,9 @@ function newestFirst(page: { pageNumber: number; pageSize: number }) {
 
 /** Bulk issuance requests and rows; organization-scoped reads take `orgId` first. */
 @injectable()
-export class BulkIssuanceRepository {
-  public constructor(private readonly em: EntityManager) {}
-
-  /** Runs `work` in one transaction; this repository's calls inside it join it. */
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
+export class BulkIssuanceRepository extends OrgRepository<BulkRequest> {
+  public constructor(em: EntityManager) {
+    super(em, BulkRequest)
   }
 
   /** Stores a request with all its rows, in the caller's transaction. */
@@ -204,9 +202,5 @@ export class BulkIssuanceRepository {
 
   public async countRemaining(requestId: string): Promise<number> {
     return this.em.count(BulkRow, { request: requestId, status: 'queued' })
-  }
-
-  public flush(): Promise<void> {
-    return this.em.flush()
   }
 }

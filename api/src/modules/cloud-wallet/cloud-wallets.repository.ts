@@ -5,6 +5,7 @@ import { agentSchemaName, BASE_WALLET_AGENT_ID } from '../../agent-runtime/agent
 import { User } from '../users/user.entity'
 import { BASE_WALLET_SCOPE, BaseWallet } from './base-wallet.entity'
 import { CloudWallet } from './cloud-wallet.entity'
+import { BaseRepository } from '../../infra/db/base.repository'
 
 export interface BaseWalletFields {
   agentEndpoint: string
@@ -28,8 +29,10 @@ export interface NewCloudWallet {
 
 /** The base wallet row and the users' wallets. */
 @injectable()
-export class CloudWalletsRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class CloudWalletsRepository extends BaseRepository<CloudWallet> {
+  public constructor(em: EntityManager) {
+    super(em, CloudWallet)
+  }
 
   public findBaseWallet(): Promise<BaseWallet | null> {
     return this.em.fork().findOne(BaseWallet, { scope: BASE_WALLET_SCOPE })

@@ -3,6 +3,7 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { CloudWallet } from './cloud-wallet.entity'
 import { WalletRecord, type WalletRecordKind } from './wallet-record.entity'
+import { BaseRepository } from '../../infra/db/base.repository'
 
 /** Filters of a wallet's list: columns only (the rest is matched on the record JSON by the service). */
 export interface WalletRecordFilter {
@@ -16,11 +17,9 @@ export interface WalletRecordFilter {
  * rows. Inside a transaction the global em resolves to the transaction's fork.
  */
 @injectable()
-export class WalletRecordsRepository {
-  public constructor(private readonly em: EntityManager) {}
-
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
+export class WalletRecordsRepository extends BaseRepository<WalletRecord> {
+  public constructor(em: EntityManager) {
+    super(em, WalletRecord)
   }
 
   public findWalletByTenant(tenantId: string): Promise<CloudWallet | null> {
@@ -38,10 +37,6 @@ export class WalletRecordsRepository {
     fields: Omit<WalletRecord, 'wallet' | 'id' | 'createdAt' | 'updatedAt'>,
   ): WalletRecord {
     return this.em.create(WalletRecord, { ...fields, wallet: this.em.getReference(CloudWallet, walletId) })
-  }
-
-  public flush(): Promise<void> {
-    return this.em.flush()
   }
 
   /** The wallet's records of one kind, oldest first (as the agent lists them). */

@@ -7,6 +7,7 @@ import { Organization } from '../orgs/organization.entity'
 import { Connection } from './connection.entity'
 import { ConnectionDeletion } from './connection-deletion.entity'
 import type { ConnectionSortField } from './dto/list-connections.query'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 export interface ConnectionPageQuery {
   pageNumber: number
@@ -26,11 +27,9 @@ const SORT_COLUMNS: Record<ConnectionSortField, keyof Connection> = {
 
 /** Connection records; every lookup takes the organization first. */
 @injectable()
-export class ConnectionsRepository {
-  public constructor(private readonly em: EntityManager) {}
-
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
+export class ConnectionsRepository extends OrgRepository<Connection> {
+  public constructor(em: EntityManager) {
+    super(em, Connection)
   }
 
   /** The organization's record of the agent's connection `connectionId`, locked until the transaction ends. */
@@ -48,10 +47,6 @@ export class ConnectionsRepository {
     fields: Omit<Connection, 'organization' | 'id' | 'createdAt' | 'updatedAt'>,
   ): Connection {
     return this.em.create(Connection, { ...fields, organization: this.em.getReference(Organization, orgId) })
-  }
-
-  public flush(): Promise<void> {
-    return this.em.flush()
   }
 
   public page(orgId: string, query: ConnectionPageQuery): Promise<[Connection[], number]> {

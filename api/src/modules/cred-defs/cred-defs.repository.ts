@@ -5,6 +5,7 @@ import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../../infra/db/like-pattern'
 import { Organization } from '../orgs/organization.entity'
 import { CredentialDefinition } from './credential-definition.entity'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 /** Sort fields of the credential-definition lists (spec: `id` default for the list, `createDateTime` by schema). */
 export const CRED_DEF_SORT_FIELDS = ['id', 'createDateTime', 'tag', 'schemaLedgerId', 'credentialDefinitionId'] as const
@@ -30,15 +31,9 @@ export interface CredDefPageQuery {
 }
 
 @injectable()
-export class CredDefsRepository {
-  public constructor(private readonly em: EntityManager) {}
-
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
-  }
-
-  public flush(): Promise<void> {
-    return this.em.flush()
+export class CredDefsRepository extends OrgRepository<CredentialDefinition> {
+  public constructor(em: EntityManager) {
+    super(em, CredentialDefinition)
   }
 
   public async add(

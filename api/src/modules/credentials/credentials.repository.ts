@@ -4,6 +4,7 @@ import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../../infra/db/like-pattern'
 import { CredentialRecord } from './credential.entity'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 export interface CredentialRecordPageQuery {
   pageNumber: number
@@ -30,12 +31,9 @@ const SORT_COLUMNS: Record<CredentialRecordPageQuery['sortField'], keyof Credent
 
 /** Issuance record queries; every one takes the organization id first. */
 @injectable()
-export class CredentialsRepository {
-  public constructor(private readonly em: EntityManager) {}
-
-  /** Runs `work` in one transaction; this repository's calls inside it join it. */
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
+export class CredentialsRepository extends OrgRepository<CredentialRecord> {
+  public constructor(em: EntityManager) {
+    super(em, CredentialRecord)
   }
 
   /**
@@ -71,10 +69,6 @@ export class CredentialsRepository {
       { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
     )
     return { record, isNew: inserted.affectedRows > 0 }
-  }
-
-  public async flush(): Promise<void> {
-    await this.em.flush()
   }
 
   public findForOrg(orgId: string, credentialRecordId: string): Promise<CredentialRecord | null> {

@@ -5,14 +5,17 @@ import type { Organization } from '../orgs/organization.entity'
 import type { Ecosystem } from '../ecosystems/ecosystem.entity'
 import { EcosystemMembership, type EcosystemOrgStatus } from '../ecosystems/ecosystem-membership.entity'
 import type { PageWindow } from '../ecosystems/ecosystems.repository'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 /**
  * Ecosystem invitations: an invitation is a member row of an ecosystem (EcosystemMembership, role
  * ECOSYSTEM_MEMBER) from its PENDING start to its answer (docs/decisions.md, "Ecosystem invitations and members").
  */
 @injectable()
-export class EcosystemInvitationsRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class EcosystemInvitationsRepository extends OrgRepository<EcosystemMembership> {
+  public constructor(em: EntityManager) {
+    super(em, EcosystemMembership)
+  }
 
   /** A new PENDING member row (the invitation); flushes. */
   public async add(

@@ -2,11 +2,14 @@ import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { EcosystemMembership } from '../ecosystems/ecosystem-membership.entity'
 import type { PageWindow } from '../ecosystems/ecosystems.repository'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 /** The organizations of an ecosystem (its EcosystemMembership rows, the lead's included), as its lead manages them. */
 @injectable()
-export class EcosystemMembersRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class EcosystemMembersRepository extends OrgRepository<EcosystemMembership> {
+  public constructor(em: EntityManager) {
+    super(em, EcosystemMembership)
+  }
 
   /** Every organization of the ecosystem: the lead first, then members in the order they were invited. */
   public list(ecosystemId: string, window: PageWindow): Promise<[EcosystemMembership[], number]> {

@@ -6,6 +6,7 @@ import { Organization } from '../orgs/organization.entity'
 import { Ecosystem } from './ecosystem.entity'
 import { ECOSYSTEM_ORG_STATUSES, EcosystemMembership, type EcosystemOrgStatus } from './ecosystem-membership.entity'
 import type { EcosystemSortField, EcosystemSortOrder } from './dto/list-ecosystems.query'
+import { BaseRepository } from '../../infra/db/base.repository'
 
 export interface PageWindow {
   limit: number
@@ -32,11 +33,9 @@ export interface NewEcosystem {
  * transaction (the global em resolves to the transaction's fork).
  */
 @injectable()
-export class EcosystemsRepository {
-  public constructor(private readonly em: EntityManager) {}
-
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
+export class EcosystemsRepository extends BaseRepository<Ecosystem> {
+  public constructor(em: EntityManager) {
+    super(em, Ecosystem)
   }
 
   public findOrganization(orgId: string): Promise<Organization | null> {
@@ -120,9 +119,5 @@ export class EcosystemsRepository {
       })
     }
     return counts
-  }
-
-  public async flush(): Promise<void> {
-    await this.em.flush()
   }
 }

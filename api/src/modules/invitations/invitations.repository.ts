@@ -6,6 +6,7 @@ import { containsPattern } from '../../infra/db/like-pattern'
 import { Organization } from '../orgs/organization.entity'
 import { INVITATION_STATUSES, Invitation, type InvitationStatus } from './invitation.entity'
 import type { Invitee } from './invitees'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 export interface InvitationPageQuery {
   pageNumber: number
@@ -20,11 +21,9 @@ export interface InvitationPageQuery {
  * included) joins the transaction: the global em resolves to the transaction's fork.
  */
 @injectable()
-export class InvitationsRepository {
-  public constructor(private readonly em: EntityManager) {}
-
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
+export class InvitationsRepository extends OrgRepository<Invitation> {
+  public constructor(em: EntityManager) {
+    super(em, Invitation)
   }
 
   /** Those of `emails` that already have a pending invitation to the organization. */
@@ -91,10 +90,6 @@ export class InvitationsRepository {
   /** One invitation addressed to `email`, locked until the transaction ends. */
   public lockForEmail(email: string, invitationId: string): Promise<Invitation | null> {
     return this.em.findOne(Invitation, { email, id: invitationId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-  }
-
-  public async flush(): Promise<void> {
-    await this.em.flush()
   }
 
   /** The organization's invitations by status. */

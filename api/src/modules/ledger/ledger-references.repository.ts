@@ -1,6 +1,8 @@
 import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import type { LedgerReference, LedgerReferenceKind, LedgerReferenceSource } from './ledger-references'
+import { BaseRepository } from '../../infra/db/base.repository'
+import { LedgerTransaction } from './ledger-transaction.entity'
 
 /**
  * Where each kind of record keeps its ledger id. Read by table name, not through the schemas and cred-defs
@@ -18,8 +20,10 @@ const REFERENCE_QUERIES: Record<LedgerReferenceKind, string> = {
 
 /** The platform's records that name ledger objects (for the record-to-ledger check). */
 @injectable()
-export class LedgerReferencesRepository implements LedgerReferenceSource {
-  public constructor(private readonly em: EntityManager) {}
+export class LedgerReferencesRepository extends BaseRepository<LedgerTransaction> implements LedgerReferenceSource {
+  public constructor(em: EntityManager) {
+    super(em, LedgerTransaction)
+  }
 
   public async referencesPage(
     kind: LedgerReferenceKind,

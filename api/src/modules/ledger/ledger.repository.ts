@@ -13,6 +13,8 @@ import {
   type StoredTransaction,
   type TransactionRow,
 } from './ledger-rows'
+import { BaseRepository } from '../../infra/db/base.repository'
+import { LedgerTransaction } from './ledger-transaction.entity'
 
 export type { StoredTransaction } from './ledger-rows'
 
@@ -62,8 +64,10 @@ const CHAIN_HEAD_LOCK = 7_013_013_001
  * prevHash is its predecessor's hash, and the anchor moves with the head in the same commit.
  */
 @injectable()
-export class LedgerRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class LedgerRepository extends BaseRepository<LedgerTransaction> {
+  public constructor(em: EntityManager) {
+    super(em, LedgerTransaction)
+  }
 
   /** Runs `work` holding the chain head, in one database transaction: all of it commits, or none. */
   public async underChainHead<T>(work: (session: ChainHeadSession) => Promise<T>): Promise<T> {

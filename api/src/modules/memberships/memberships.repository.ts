@@ -4,6 +4,7 @@ import { OrgRole, type OrgRoleName } from './org-role.entity'
 import { UserOrgRole } from './user-org-role.entity'
 import { User } from '../users/user.entity'
 import { containsPattern } from '../../infra/db/like-pattern'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 export interface PageWindow {
   limit: number
@@ -16,11 +17,9 @@ export interface PageWindow {
  * transaction: the global em resolves to the transaction's fork.
  */
 @injectable()
-export class MembershipsRepository {
-  public constructor(private readonly em: EntityManager) {}
-
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
+export class MembershipsRepository extends OrgRepository<UserOrgRole> {
+  public constructor(em: EntityManager) {
+    super(em, UserOrgRole)
   }
 
   public listDefinitions(): Promise<OrgRole[]> {

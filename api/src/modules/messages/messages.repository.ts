@@ -5,20 +5,15 @@ import { pageOffset } from '../../infra/http/pagination'
 import { Organization } from '../orgs/organization.entity'
 import { BasicMessage } from './basic-message.entity'
 import { QuestionAnswer } from './question-answer.entity'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 type NewRow<T> = Omit<T, 'organization' | 'id' | 'createdAt' | 'updatedAt'>
 
 /** Question-answer and basic-message records; every lookup takes the organization first. */
 @injectable()
-export class MessagesRepository {
-  public constructor(private readonly em: EntityManager) {}
-
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
-  }
-
-  public flush(): Promise<void> {
-    return this.em.flush()
+export class MessagesRepository extends OrgRepository<BasicMessage> {
+  public constructor(em: EntityManager) {
+    super(em, BasicMessage)
   }
 
   public findQuestionForUpdate(orgId: string, questionAnswerId: string): Promise<QuestionAnswer | null> {

@@ -2,13 +2,16 @@ import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { ClientCredential } from './client-credential.entity'
 import { Organization } from './organization.entity'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 export type ClientCredentialFields = Pick<ClientCredential, 'clientId' | 'secretHash' | 'secretHint' | 'createdBy'>
 
 /** Storage of organizations' machine-to-machine credentials (one pair per organization). */
 @injectable()
-export class ClientCredentialsRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class ClientCredentialsRepository extends OrgRepository<ClientCredential> {
+  public constructor(em: EntityManager) {
+    super(em, ClientCredential)
+  }
 
   public findForOrg(orgId: string): Promise<ClientCredential | null> {
     return this.em.findOne(ClientCredential, { organization: orgId })

@@ -4,14 +4,17 @@ import { NotFoundError } from '@idplane/common'
 import { OrgDid } from './org-did.entity'
 import { Organization } from './organization.entity'
 import { OrgsRepository } from './orgs.repository'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 /** Storage of an organization's DIDs; every query takes the organization id first. */
 @injectable()
-export class OrgDidsRepository {
+export class OrgDidsRepository extends OrgRepository<OrgDid> {
   public constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly orgs: OrgsRepository,
-  ) {}
+  ) {
+    super(em, OrgDid)
+  }
 
   public async listForOrg(orgId: string): Promise<OrgDid[]> {
     return this.em.find(OrgDid, { organization: orgId }, { orderBy: { createdAt: 'asc', id: 'asc' } })

@@ -3,9 +3,10 @@ import { InvalidInputError, NotFoundError } from '@idplane/common'
 import { OrgDid } from './org-did.entity'
 import { Organization } from './organization.entity'
 import { OrgDidsService, type OrgDidStore } from './org-dids.service'
+import { FakeRepository } from '../../../../test/helpers/auth-fakes'
 
 /** In-memory DIDs of organizations; `locks` counts the transactions taken. */
-class FakeOrgDidStore implements OrgDidStore {
+class FakeOrgDidStore extends FakeRepository implements OrgDidStore {
   public readonly records: { orgId: string; record: OrgDid }[] = []
   public readonly organizations = new Set<string>()
   public locks = 0

@@ -4,6 +4,7 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core'
 import { Organization } from './organization.entity'
 import type { OrgRoleName } from '../memberships/org-role.entity'
 import { containsPattern } from '../../infra/db/like-pattern'
+import { BaseRepository } from '../../infra/db/base.repository'
 
 export interface PageWindow {
   limit: number
@@ -30,8 +31,10 @@ export type NewOrganization = Pick<
  * organization id first, so a cross-tenant read cannot be written by accident (STYLE.md, Immich habit).
  */
 @injectable()
-export class OrgsRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class OrgsRepository extends BaseRepository<Organization> {
+  public constructor(em: EntityManager) {
+    super(em, Organization)
+  }
 
   /**
    * How many existing organizations the user created, holding a per-user advisory lock until the transaction
@@ -88,10 +91,6 @@ export class OrgsRepository {
 
   public async findPublicBySlug(slug: string): Promise<Organization | null> {
     return this.em.findOne(Organization, { slug, isPublic: true })
-  }
-
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
   }
 
   /** Inserts a new organization; a slug taken meanwhile fails on the unique index. */

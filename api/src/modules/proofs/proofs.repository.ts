@@ -4,6 +4,7 @@ import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../../infra/db/like-pattern'
 import { ProofRecord } from './proof.entity'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 export type ProofSortField = 'createDateTime' | 'updateDateTime' | 'state' | 'connectionId'
 
@@ -38,12 +39,9 @@ export interface ProofFields {
 
 /** Proof records of organizations; every lookup takes the organization first. */
 @injectable()
-export class ProofsRepository {
-  public constructor(private readonly em: EntityManager) {}
-
-  /** Runs `work` in one transaction (or the caller's); this repository's calls inside it join it. */
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
+export class ProofsRepository extends OrgRepository<ProofRecord> {
+  public constructor(em: EntityManager) {
+    super(em, ProofRecord)
   }
 
   /**
@@ -86,10 +84,6 @@ export class ProofsRepository {
       { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
     )
     return record ? { record, isNew: inserted.length > 0 } : null
-  }
-
-  public async flush(): Promise<void> {
-    await this.em.flush()
   }
 
   public findForOrg(orgId: string, proofId: string): Promise<ProofRecord | null> {

@@ -6,6 +6,7 @@ import { containsPattern } from '../../infra/db/like-pattern'
 import { Organization } from '../orgs/organization.entity'
 import { OrgDid } from '../orgs/org-did.entity'
 import { CredentialSchema } from './credential-schema.entity'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 /** Sort fields of the schema list (spec: `createDateTime` default; docs/decisions.md, Schemas, for the rest). */
 export const SCHEMA_SORT_FIELDS = [
@@ -39,11 +40,9 @@ const SORT_PROPERTY: Record<SchemaSortField, keyof CredentialSchema> = {
 
 /** Schema queries; organization-scoped ones take `orgId` first. */
 @injectable()
-export class SchemasRepository {
-  public constructor(private readonly em: EntityManager) {}
-
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
+export class SchemasRepository extends OrgRepository<CredentialSchema> {
+  public constructor(em: EntityManager) {
+    super(em, CredentialSchema)
   }
 
   public async add(orgId: string, fields: Omit<CredentialSchema, 'id' | 'createdAt' | 'updatedAt' | 'organization'>) {

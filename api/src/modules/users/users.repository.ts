@@ -1,6 +1,7 @@
 import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { User } from './user.entity'
+import { BaseRepository } from '../../infra/db/base.repository'
 
 export interface NewUser {
   email: string
@@ -13,8 +14,10 @@ export interface NewUser {
 
 /** User lookups by address; addresses are stored and looked up lower-cased (see auth dto/normalize.ts). */
 @injectable()
-export class UsersRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class UsersRepository extends BaseRepository<User> {
+  public constructor(em: EntityManager) {
+    super(em, User)
+  }
 
   public async findById(userId: string): Promise<User | null> {
     return this.em.findOne(User, { id: userId })

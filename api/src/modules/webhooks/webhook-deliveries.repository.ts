@@ -2,8 +2,13 @@ import { injectable } from 'inversify'
 import type { FilterQuery } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
+import type { OutboxClaim } from '../../infra/outbox/outbox-relay'
 import { WebhookDelivery, type DeliveryStatus, type DeliveryTarget } from './webhook-delivery.entity'
 import type { WebhookEventData } from './webhook-request'
+import { OrgRepository } from '../../infra/db/base.repository'
+
+/** The claim's owner bound when none is asked for (no owner holds this many claims). */
+const UNLIMITED = 2_147_483_647
 
 /** A delivery to store with its event. */
 export interface NewDelivery {
@@ -29,16 +34,18 @@ export interface ClaimedDelivery {
 /** How an attempt ended, as recorded on the row. */
 export type AttemptRecord =
   | { kind: 'delivered'; status: number; url: string }
-  | { kind: 'retry'; status?: number; error: string; url: string; retryInMs: number; requeueAfterSeconds: number }
+  | { kind: 'retry'; status?: number; error: string; url: string; retryInMs: number }
   | { kind: 'dead'; status?: number; error: string; url: string }
 
 /**
  * The deliveries' queries. Times come from the database clock (`now()`), so replicas agree on leases. Claims
- * use `for update skip locked` or a conditional update, so two workers never attempt one delivery at once.
+ * use `for update skip locked`, so two relays never attempt one delivery at once.
  */
 @injectable()
-export class WebhookDeliveriesRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> {
+  public constructor(em: EntityManager) {
+    super(em, WebhookDelivery)
+  }
 
   /** Stores deliveries in the current transaction; one per event and URL (a second insert adds nothing). */
   public async add(deliveries: readonly NewDelivery[]): Promise<void> {
@@ -65,43 +72,12 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Marks up to `limit` pending deliveries that the queue does not carry (new, or past their `queuedUntil`) as
-   * carried for `requeueAfterSeconds`, oldest first; resolves with their ids, to publish.
+   * Claims the due pending delivery that waited longest for one attempt of `claim.leaseSeconds`, with its
+   * registered webhook's current URL and sealed secret (one statement, not a second read per attempt); undefined
+   * when none is due. With `claim.perOwnerLimit`, an owner (organization, or tenant for tenant events) whose
+   * deliveries already hold that many live claims is passed over, so one slow receiver never holds every slot.
    */
-  public async takeForQueue(limit: number, requeueAfterSeconds: number): Promise<string[]> {
-    const rows = await this.connection().execute<{ id: string }[]>(
-      `update "webhook_deliveries" set "queued_until" = now() + make_interval(secs => ?)
-       where "id" in (
-         select "id" from "webhook_deliveries"
-         where "status" = 'pending' and ("queued_until" is null or "queued_until" < now())
-         order by "created_at", "id" limit ? for update skip locked)
-       returning "id"`,
-      [requeueAfterSeconds, limit],
-    )
-    return rows.map((row) => row.id)
-  }
-
-  /** Forgets that the queue carries these (their publish failed): the next relay round takes them again. */
-  public async releaseFromQueue(ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return
-    await this.connection().execute(
-      `update "webhook_deliveries" set "queued_until" = null where "id" in (${ids.map(() => '?').join(', ')})`,
-      [...ids],
-      'run',
-    )
-  }
-
-  /**
-   * Claims a pending delivery for one attempt of at most `holdSeconds`, with its registered webhook's current URL and
-   * sealed secret (one statement, not a second read per attempt); null when it is delivered, dead, gone or another
-   * worker holds it.
-   */
-  public async claim(
-    id: string,
-    claimToken: string,
-    holdSeconds: number,
-    requeueAfterSeconds: number,
-  ): Promise<ClaimedDelivery | null> {
+  public async claimOne(claim: OutboxClaim): Promise<ClaimedDelivery | undefined> {
     const rows = await this.connection().execute<
       {
         id: string
@@ -115,18 +91,26 @@ export class WebhookDeliveriesRepository {
         webhook_sealed_secret: string | null
       }[]
     >(
-      `with "claimed" as (
+      `with "candidate" as (
+         select "d"."id" from "webhook_deliveries" "d"
+         where "d"."status" = 'pending' and "d"."next_attempt_at" <= now()
+           and ("d"."claimed_until" is null or "d"."claimed_until" < now())
+           and (select count(*) from "webhook_deliveries" "c"
+                where "c"."status" = 'pending' and "c"."claimed_until" >= now()
+                  and "c"."organization_id" is not distinct from "d"."organization_id"
+                  and "c"."tenant_id" is not distinct from "d"."tenant_id") < ?
+         order by "d"."next_attempt_at", "d"."created_at", "d"."id" limit 1 for update of "d" skip locked),
+       "claimed" as (
          update "webhook_deliveries" set "attempts" = "attempts" + 1, "claim_token" = ?,
-           "claimed_until" = now() + make_interval(secs => ?),
-           "queued_until" = now() + make_interval(secs => ?), "updated_at" = now()
-         where "id" = ? and "status" = 'pending' and ("claimed_until" is null or "claimed_until" < now())
-         returning "id", "target", "target_url", "webhook_id", "payload", "occurred_at", "attempts")
+           "claimed_until" = now() + make_interval(secs => ?), "updated_at" = now()
+         from "candidate" where "webhook_deliveries"."id" = "candidate"."id"
+         returning "webhook_deliveries"."id", "target", "target_url", "webhook_id", "payload", "occurred_at", "attempts")
        select "claimed".*, "w"."url" as "webhook_url", "w"."sealed_secret" as "webhook_sealed_secret"
        from "claimed" left join "webhooks" "w" on "w"."id" = "claimed"."webhook_id"`,
-      [claimToken, holdSeconds, holdSeconds + requeueAfterSeconds, id],
+      [claim.perOwnerLimit ?? UNLIMITED, claim.token, claim.leaseSeconds],
     )
     const row = rows[0]
-    if (!row) return null
+    if (!row) return undefined
     return {
       id: row.id,
       target: row.target,
@@ -149,27 +133,16 @@ export class WebhookDeliveriesRepository {
     let params: unknown[]
     if (attempt.kind === 'delivered') {
       sql = `update "webhook_deliveries" set "status" = 'delivered', "delivered_at" = now(), "last_error" = null,
-        "queued_until" = null, ${common} where "id" = ? and "claim_token" = ?`
+        ${common} where "id" = ? and "claim_token" = ?`
       params = [attempt.url, status, id, claimToken]
     } else if (attempt.kind === 'dead') {
-      sql = `update "webhook_deliveries" set "status" = 'dead', "last_error" = ?, "queued_until" = null, ${common}
+      sql = `update "webhook_deliveries" set "status" = 'dead', "last_error" = ?, ${common}
         where "id" = ? and "claim_token" = ?`
       params = [attempt.error, attempt.url, status, id, claimToken]
     } else {
-      sql = `update "webhook_deliveries" set "last_error" = ?,
-        "next_attempt_at" = now() + make_interval(secs => ?), "queued_until" = now() + make_interval(secs => ?),
+      sql = `update "webhook_deliveries" set "last_error" = ?, "next_attempt_at" = now() + make_interval(secs => ?),
         ${common} where "id" = ? and "claim_token" = ?`
-      // The queue carries the retry: the relay leaves it alone until well after it is due.
-      const retryInSeconds = attempt.retryInMs / 1000
-      params = [
-        attempt.error,
-        retryInSeconds,
-        retryInSeconds + attempt.requeueAfterSeconds,
-        attempt.url,
-        status,
-        id,
-        claimToken,
-      ]
+      params = [attempt.error, attempt.retryInMs / 1000, attempt.url, status, id, claimToken]
     }
     const result = await this.connection().execute<{ affectedRows: number }>(sql, params, 'run')
     return result.affectedRows === 1
@@ -200,13 +173,18 @@ export class WebhookDeliveriesRepository {
   public async requeue(orgId: string, deliveryId: string): Promise<boolean> {
     const result = await this.connection().execute<{ affectedRows: number }>(
       `update "webhook_deliveries" set "status" = 'pending', "attempts" = 0, "next_attempt_at" = now(),
-         "queued_until" = null, "claimed_until" = null, "claim_token" = null, "last_error" = null,
+         "claimed_until" = null, "claim_token" = null, "last_error" = null,
          "last_response_code" = null, "delivered_at" = null, "updated_at" = now()
        where "id" = ? and "organization_id" = ? and "status" in ('delivered', 'dead')`,
       [deliveryId, orgId],
       'run',
     )
     return result.affectedRows === 1
+  }
+
+  /** Calls `listener` after each transaction this process commits (the relay's early look at new deliveries). */
+  public onCommit(listener: () => void): void {
+    this.em.getEventManager().registerSubscriber({ afterTransactionCommit: listener })
   }
 
   private connection() {

@@ -1,24 +1,37 @@
-import { injectable } from 'inversify'
+import { inject, injectable } from 'inversify'
 import { ConflictError, NotFoundError } from '@idplane/common'
+import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
 import { ModuleRegistry } from '../../infra/module-registry'
 import { platformEvent, type PlatformEvent } from '../../infra/platform-events'
+import { RateLimiter, rateLimitKey } from '../../infra/rate-limit/rate-limiter'
+import { TOKENS } from '../../infra/tokens'
 import type { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity'
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository'
 import { WebhookRelay } from './webhook-relay'
+import { webhooksConfig, type WebhooksConfig } from './webhooks.config'
 import { WebhooksRepository } from './webhooks.repository'
 
 /** The type of the event the ping extension sends. */
 export const PING_EVENT_TYPE = 'webhook.ping'
+/** Rate-limit counter of pings per organization (config webhooks.pingLimit). */
+export const WEBHOOK_PING_RATE_LIMIT_SCOPE = 'webhook-ping-org'
 
 /** The delivery log of an organization, replays, and the ping event. */
 @injectable()
 export class WebhookDeliveriesService {
+  private readonly settings: WebhooksConfig
+
   public constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly webhooks: WebhooksRepository,
     private readonly relay: WebhookRelay,
     private readonly modules: ModuleRegistry,
-  ) {}
+    private readonly rateLimiter: RateLimiter,
+    @inject(TOKENS.Config) config: Config,
+  ) {
+    this.settings = sectionOf(config, webhooksConfig)
+  }
 
   public list(
     orgId: string,
@@ -48,8 +61,14 @@ export class WebhookDeliveriesService {
    * Publishes a `webhook.ping` event for the organization, as any module publishes its events: every target
    * (registered webhook, notificationWebhook) gets it through the normal delivery path.
    * @throws NotFoundError when the organization has neither target
+   * @throws RateLimitedError past webhooks.pingLimit pings per organization (a ping flood only fills its own
+   *   organization's slots, but costs a delivery row and an attempt each)
    */
   public async ping(orgId: string): Promise<PlatformEvent> {
+    await this.rateLimiter.enforce(
+      [{ key: rateLimitKey(WEBHOOK_PING_RATE_LIMIT_SCOPE, orgId), rule: this.settings.pingLimit }],
+      'Too many webhook pings for this organization; try again later',
+    )
     return this.webhooks.transactional(async () => {
       const targets = await this.webhooks.targetsOf(orgId, undefined)
       if (targets.webhooks.length === 0 && !targets.notificationWebhook) {

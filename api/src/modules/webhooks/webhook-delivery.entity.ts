@@ -13,11 +13,17 @@ export type DeliveryTarget = (typeof DELIVERY_TARGETS)[number]
 
 /**
  * One event to POST to one target: written in the transaction that published the event (the truth that it must
- * be delivered), then carried by the queue to a worker. See docs/decisions.md, "Webhooks".
+ * be delivered), then claimed and sent by the outbox relay. See docs/decisions.md, "Webhooks".
  */
 @Entity({ tableName: 'webhook_deliveries' })
 @Unique({ properties: ['eventId', 'targetUrl'] })
-@Index({ properties: ['status', 'queuedUntil'] })
+@Index({ properties: ['status', 'nextAttemptAt'] })
+// Only deliveries being attempted have a claim: the per-owner count of the claim reads this small index.
+@Index({
+  name: 'webhook_deliveries_claimed_index',
+  expression:
+    'create index "webhook_deliveries_claimed_index" on "webhook_deliveries" ("claimed_until") where "claimed_until" is not null',
+})
 @Index({ properties: ['organization', 'createdAt'] })
 export class WebhookDelivery {
   @PrimaryKey({ type: 'uuid' })
@@ -60,13 +66,9 @@ export class WebhookDelivery {
   @Property({ type: 'integer' })
   attempts: Opt<number> = 0
 
-  /** When the next attempt is due (informational for pending deliveries). */
+  /** When the next attempt is due: the relay claims pending deliveries in this order once it has passed. */
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   nextAttemptAt: Opt<Date> = new Date()
-
-  /** While in the future, the queue is trusted to carry the delivery; after it the relay publishes it again. */
-  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
-  queuedUntil?: Date | null
 
   /** A worker holds the delivery until then (one attempt at a time). */
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })

@@ -1,4 +1,5 @@
 import type { EnvReader } from '@idplane/common'
+import type { RateLimitRule } from '../../infra/config'
 import type { ConfigSection } from '../../infra/config-section'
 
 export interface WebhooksConfig {
@@ -10,10 +11,15 @@ export interface WebhooksConfig {
   retryDelaysMs: number[]
   /** WEBHOOK_CONCURRENCY: deliveries in flight per API process. */
   concurrency: number
-  /** WEBHOOK_RELAY_INTERVAL_MS: how often the relay looks for deliveries the queue does not carry. */
+  /**
+   * WEBHOOK_OWNER_CONCURRENCY: deliveries of one owner (organization, or tenant) in flight at once across the
+   * platform; below WEBHOOK_CONCURRENCY, so one slow receiver never holds every slot.
+   */
+  ownerConcurrency: number
+  /** WEBHOOK_RELAY_INTERVAL_MS: how often the relay looks for due deliveries when nothing woke it. */
   relayIntervalMs: number
-  /** WEBHOOK_REQUEUE_AFTER_SECONDS: how long the queue is trusted with a delivery before the relay sends it again. */
-  requeueAfterSeconds: number
+  /** RATE_LIMIT_WEBHOOK_PING_*: pings per organization. */
+  pingLimit: RateLimitRule
 }
 
 /** @default 10 s per POST. */
@@ -22,23 +28,44 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 25_000, 120_000, 600_000]
 export const DEFAULT_WEBHOOK_MAX_ATTEMPTS = 6
 export const DEFAULT_WEBHOOK_CONCURRENCY = 10
+/** @default 3 deliveries of one owner at once: a receiver answering in 15 s holds 3 of the 10 slots at most. */
+export const DEFAULT_WEBHOOK_OWNER_CONCURRENCY = 3
 export const DEFAULT_WEBHOOK_RELAY_INTERVAL_MS = 1_000
-/** @default 120 s: longer than a queue backlog should last; a duplicate message is harmless (claims). */
-export const DEFAULT_WEBHOOK_REQUEUE_AFTER_SECONDS = 120
+/** @default 60 pings per organization per minute: enough to test a receiver, too few to flood the relay. */
+export const DEFAULT_WEBHOOK_PING_LIMIT = 60
+export const DEFAULT_WEBHOOK_PING_WINDOW_SECONDS = 60
 
 export const webhooksConfig: ConfigSection<WebhooksConfig> = {
   name: 'webhooks',
-  read: (env) => ({
-    timeoutMs: env.int('WEBHOOK_TIMEOUT_MS', DEFAULT_WEBHOOK_TIMEOUT_MS, { min: 100, max: 120_000 }),
-    maxAttempts: env.int('WEBHOOK_MAX_ATTEMPTS', DEFAULT_WEBHOOK_MAX_ATTEMPTS, { min: 1, max: 50 }),
-    retryDelaysMs: readDelays(env, 'WEBHOOK_RETRY_DELAYS_MS'),
-    concurrency: env.int('WEBHOOK_CONCURRENCY', DEFAULT_WEBHOOK_CONCURRENCY, { min: 1, max: 200 }),
-    relayIntervalMs: env.int('WEBHOOK_RELAY_INTERVAL_MS', DEFAULT_WEBHOOK_RELAY_INTERVAL_MS, { min: 10, max: 60_000 }),
-    requeueAfterSeconds: env.int('WEBHOOK_REQUEUE_AFTER_SECONDS', DEFAULT_WEBHOOK_REQUEUE_AFTER_SECONDS, {
-      min: 1,
-      max: 86_400,
-    }),
-  }),
+  read: (env) => {
+    const concurrency = env.int('WEBHOOK_CONCURRENCY', DEFAULT_WEBHOOK_CONCURRENCY, { min: 1, max: 200 })
+    const ownerConcurrency = env.int(
+      'WEBHOOK_OWNER_CONCURRENCY',
+      Math.min(DEFAULT_WEBHOOK_OWNER_CONCURRENCY, Math.max(1, concurrency - 1)),
+      { min: 1, max: 200 },
+    )
+    if (concurrency > 1 && ownerConcurrency >= concurrency) {
+      env.problem('WEBHOOK_OWNER_CONCURRENCY', 'must be less than WEBHOOK_CONCURRENCY')
+    }
+    return {
+      timeoutMs: env.int('WEBHOOK_TIMEOUT_MS', DEFAULT_WEBHOOK_TIMEOUT_MS, { min: 100, max: 120_000 }),
+      maxAttempts: env.int('WEBHOOK_MAX_ATTEMPTS', DEFAULT_WEBHOOK_MAX_ATTEMPTS, { min: 1, max: 50 }),
+      retryDelaysMs: readDelays(env, 'WEBHOOK_RETRY_DELAYS_MS'),
+      concurrency,
+      ownerConcurrency,
+      relayIntervalMs: env.int('WEBHOOK_RELAY_INTERVAL_MS', DEFAULT_WEBHOOK_RELAY_INTERVAL_MS, {
+        min: 10,
+        max: 60_000,
+      }),
+      pingLimit: {
+        limit: env.int('RATE_LIMIT_WEBHOOK_PING_MAX', DEFAULT_WEBHOOK_PING_LIMIT, { min: 1 }),
+        windowSeconds: env.int('RATE_LIMIT_WEBHOOK_PING_WINDOW_SECONDS', DEFAULT_WEBHOOK_PING_WINDOW_SECONDS, {
+          min: 1,
+          max: 86_400,
+        }),
+      },
+    }
+  },
 }
 
 /** A comma-separated list of whole milliseconds (0 to 1 day each), for example `200,400,800`. */

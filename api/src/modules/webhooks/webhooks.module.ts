@@ -18,7 +18,8 @@ import { WebhooksService } from './webhooks.service'
 
 /**
  * Webhooks (spec: Webhooks, Events): registration, and delivery of every platform event to the organization's
- * (or tenant's) webhook and `notificationWebhook` through the queue. Also measures agent-event lag.
+ * (or tenant's) webhook and `notificationWebhook` through the shared outbox relay, fair across owners. Also
+ * measures agent-event lag.
  */
 export const webhooksModule: ApiModule = {
   name: 'webhooks',

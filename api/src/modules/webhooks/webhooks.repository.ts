@@ -2,6 +2,7 @@ import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { Organization } from '../orgs/organization.entity'
 import { Webhook } from './webhook.entity'
+import { OrgRepository } from '../../infra/db/base.repository'
 
 /** Where an event goes: registered webhooks and the organization's `notificationWebhook`. */
 export interface EventTargets {
@@ -14,11 +15,9 @@ export interface EventTargets {
  * query here joins it (the global em resolves to the transaction's fork).
  */
 @injectable()
-export class WebhooksRepository {
-  public constructor(private readonly em: EntityManager) {}
-
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
+export class WebhooksRepository extends OrgRepository<Webhook> {
+  public constructor(em: EntityManager) {
+    super(em, Webhook)
   }
 
   public findForOrg(orgId: string): Promise<Webhook | null> {
@@ -42,10 +41,6 @@ export class WebhooksRepository {
     })
     await this.em.flush()
     return webhook
-  }
-
-  public async flush(): Promise<void> {
-    await this.em.flush()
   }
 
   /** The targets of an event of `orgId` (may be null) and `tenantId` (may be undefined). */

@@ -1,0 +1,111 @@
+import {
+  LockMode,
+  type EntityClass,
+  type FilterQuery,
+  type FindOptions,
+  type QueryOrderMap,
+  type RequiredEntityData,
+} from '@mikro-orm/core'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { pageOffset } from '../http/pagination'
+
+/** A page request as the list routes take it. */
+export interface PageRequest {
+  pageNumber: number
+  pageSize: number
+}
+
+/**
+ * The one place a module reaches the entity manager (docs/architecture.md, "Repositories"): every module
+ * repository extends this (or OrgRepository), and nothing outside repositories and infra/db touches
+ * `EntityManager` (infra/db/entity-manager-use.test.ts checks it).
+ *
+ * Inside `transactional()` every repository's queries join the transaction: the entity manager is the request's
+ * (or the transaction's) fork, found through MikroORM's context.
+ */
+export abstract class BaseRepository<T extends object> {
+  protected constructor(
+    protected readonly em: EntityManager,
+    protected readonly entity: EntityClass<T>,
+  ) {}
+
+  /** Runs `work` in one transaction (or joins the caller's); every repository's calls inside it join it. */
+  public transactional<R>(work: () => Promise<R>): Promise<R> {
+    return this.em.transactional(() => work())
+  }
+
+  /** Writes the changes made to loaded and created entities. */
+  public flush(): Promise<void> {
+    return this.em.flush()
+  }
+
+  /**
+   * The row `where` names, locked until the transaction ends; inserted from `row` first when there is none. The
+   * insert race (an agent event and the creating request both arriving first) ends in one row: the insert does
+   * nothing on a unique conflict (waiting for a concurrent inserter to commit), and the locking read that follows
+   * sees the winner's row. The same statements on PostgreSQL and PGlite. Call inside `transactional()`.
+   * @returns null when the row that exists does not match `where` (another organization's record with this id)
+   */
+  protected async lockOrCreateRow(
+    where: FilterQuery<T>,
+    row: RequiredEntityData<T>,
+  ): Promise<{ entity: T; isNew: boolean } | null> {
+    const inserted = await this.em.createQueryBuilder(this.entity).insert(row).onConflict().ignore().execute('run')
+    const entity = await this.em.findOne(this.entity, where as never, {
+      lockMode: LockMode.PESSIMISTIC_WRITE,
+      refresh: true,
+    })
+    return entity ? { entity, isNew: inserted.affectedRows > 0 } : null
+  }
+
+  /** A page of rows matching `where`, with the total; ties on `orderBy` are broken by id. */
+  protected findPage(
+    where: FilterQuery<T>,
+    query: PageRequest,
+    orderBy: QueryOrderMap<T>,
+    options: Omit<FindOptions<T>, 'limit' | 'offset' | 'orderBy'> = {},
+  ): Promise<[T[], number]> {
+    return this.em.findAndCount(
+      this.entity,
+      where as never,
+      {
+        ...options,
+        orderBy: { ...orderBy, id: 'asc' } as QueryOrderMap<T>,
+        limit: query.pageSize,
+        offset: pageOffset(query),
+      } as FindOptions<T>,
+    )
+  }
+}
+
+/**
+ * A repository of organization-scoped rows (an `organization` relation): lookups take the organization id first,
+ * so another organization's row is simply not found (a 404), never loaded and then refused.
+ */
+export abstract class OrgRepository<T extends object> extends BaseRepository<T> {
+  /** The organization's row with this id; null when there is none or it is another organization's. */
+  protected findInOrg(orgId: string, id: string, options: FindOptions<T> = {}): Promise<T | null> {
+    return this.em.findOne(this.entity, this.inOrg(orgId, { id } as FilterQuery<T>) as never, options as never)
+  }
+
+  /** The organization's rows matching `where`. */
+  protected listInOrg(orgId: string, where: FilterQuery<T> = {}, options: FindOptions<T> = {}): Promise<T[]> {
+    return this.em.find(this.entity, this.inOrg(orgId, where) as never, options as never)
+  }
+
+  /** A page of the organization's rows matching `where`, with the total. */
+  protected pageInOrg(
+    orgId: string,
+    where: FilterQuery<T>,
+    query: PageRequest,
+    orderBy: QueryOrderMap<T>,
+    options: Omit<FindOptions<T>, 'limit' | 'offset' | 'orderBy'> = {},
+  ): Promise<[T[], number]> {
+    return this.findPage(this.inOrg(orgId, where), query, orderBy, options)
+  }
+
+  /** `where` narrowed to the organization. */
+  protected inOrg(orgId: string, where: FilterQuery<T> = {}): FilterQuery<T> {
+    return { ...(where as object), organization: orgId } as FilterQuery<T>
+  }
+}

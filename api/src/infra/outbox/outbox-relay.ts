@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto'
+import { Logger } from '@idplane/common'
+import { failureOutcome, type RetryPolicy } from '../queue/retry-policy'
+
+/** A row an outbox repository handed out under a claim. `attempts` counts this claim. */
+export interface OutboxItem {
+  id: string
+  attempts: number
+}
+
+/**
+ * What a relay asks an outbox repository for: the oldest due row, held for `leaseSeconds` under `token`.
+ * `perOwnerLimit` (outboxes whose rows have an owner) skips owners that already hold that many live claims.
+ */
+export interface OutboxClaim {
+  token: string
+  leaseSeconds: number
+  perOwnerLimit?: number
+}
+
+/** How one send ended; `detail` is what the channel records with the result (a status code, a URL). */
+export type SendOutcome<D> = { isSuccess: true; detail: D } | { isSuccess: false; error: string; detail?: D }
+
+/** A failed send as the relay decided it: retried after `retryInMs`, or dead. */
+export interface OutboxFailure<D> {
+  error: string
+  /** Absent when the send threw before it had anything to report. */
+  detail?: D
+  retryInMs: number
+  isDead: boolean
+}
+
+/** One outbox (mail, webhook deliveries): its repository's claim and marks, and how a row is sent. */
+export interface OutboxChannel<T extends OutboxItem, D> {
+  claimOne(claim: OutboxClaim): Promise<T | undefined>
+  /** Sends one row; a thrown error counts as a failed send. */
+  send(item: T): Promise<SendOutcome<D>>
+  /** Resolves false when the claim was lost (the lease ran out and another relay took the row). */
+  markSent(item: T, claimToken: string, detail: D): Promise<boolean>
+  markFailed(item: T, claimToken: string, failure: OutboxFailure<D>): Promise<boolean>
+  /** Housekeeping after a relay round that found nothing more to claim (deleting old rows). */
+  afterRound?(): Promise<void>
+}
+
+export interface OutboxRelayOptions {
+  /** For logs: `mail`, `webhook`. */
+  name: string
+  /** Rows being sent at once by this process. */
+  concurrency: number
+  /** How long a relay waits before looking again when nothing woke it. */
+  pollIntervalMs: number
+  /** How long a claim holds a row: longer than one send can take. */
+  leaseSeconds: number
+  /** Passed to the claim: live claims one owner may hold (across processes, counted in the database). */
+  perOwnerLimit?: number
+  /** The shared retry schedule (infra/queue/retry-policy): attempt n failed, retry after delay n, dead at the last. */
+  retry: Pick<RetryPolicy, 'maxAttempts' | 'retryDelaysMs'>
+}
+
+/**
+ * The one outbox relay (docs/architecture.md, "Outbox relay"): claim one due row, send it, mark it sent or
+ * failed, with the shared retry policy. Rows are written in the transaction of what they announce; a relay in
+ * every process claims them with `for update skip locked`, so replicas never send one row at once, and a
+ * process killed mid-send holds only the rows it was sending, each until its lease ends.
+ *
+ * Claims are made one at a time per process (up to `concurrency` rows in flight): a claim is a short statement,
+ * and taking them in turn keeps a per-owner limit exact within the process.
+ */
+export class OutboxRelay<T extends OutboxItem, D> {
+  private readonly logger: Logger
+  private timer?: NodeJS.Timeout
+  private claiming?: Promise<number>
+  private readonly inFlight = new Set<Promise<boolean>>()
+  private isStopped = true
+  private again = false
+
+  public constructor(
+    private readonly channel: OutboxChannel<T, D>,
+    private readonly options: OutboxRelayOptions,
+    logger: Logger,
+  ) {
+    this.logger = logger.child({ component: `${options.name}-outbox-relay` })
+  }
+
+  /** Starts the relay; call once per process. */
+  public start(): void {
+    this.isStopped = false
+    this.wake(0)
+  }
+
+  /** Stops claiming and waits for the sends in progress (they finish and are marked). */
+  public async stop(): Promise<void> {
+    this.isStopped = true
+    clearTimeout(this.timer)
+    await this.claiming
+    await Promise.allSettled([...this.inFlight])
+  }
+
+  /** Looks for due rows after `delayMs` (sooner than the poll): something was just written. */
+  public wake(delayMs = 0): void {
+    if (this.isStopped) return
+    if (this.claiming) {
+      this.again = true
+      return
+    }
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => this.round(), delayMs)
+  }
+
+  /**
+   * One round now, for a stopped relay (tests, scripts): claims and sends what is due, at most `concurrency`
+   * at a time, until nothing is due. Resolves with how many were sent.
+   */
+  public async relayOnce(): Promise<number> {
+    let sent = 0
+    for (;;) {
+      const batch: Promise<boolean>[] = []
+      for (let index = 0; index < this.options.concurrency; index++) {
+        const started = await this.claimAndStart()
+        if (!started) break
+        batch.push(started.sending)
+      }
+      if (batch.length === 0) break
+      sent += (await Promise.all(batch)).filter(Boolean).length
+      if (batch.length < this.options.concurrency) break
+    }
+    await this.afterRound()
+    return sent
+  }
+
+  private round(): void {
+    this.again = false
+    this.claiming = this.claimWhileFree()
+      .catch((error: unknown) => {
+        this.logger.warn('Failed to claim from the outbox', { error })
+        return 0
+      })
+      .finally(() => {
+        this.claiming = undefined
+        if (this.isStopped) return
+        // Full: a finishing send wakes the relay. Otherwise look again at once when woken meanwhile, else poll.
+        const delayMs = this.again ? 0 : this.options.pollIntervalMs
+        this.timer = setTimeout(() => this.round(), delayMs)
+      })
+  }
+
+  /** Claims rows while slots are free; resolves with how many it started. */
+  private async claimWhileFree(): Promise<number> {
+    let started = 0
+    while (!this.isStopped && this.inFlight.size < this.options.concurrency) {
+      if (!(await this.claimAndStart())) {
+        await this.afterRound()
+        return started
+      }
+      started += 1
+    }
+    return started
+  }
+
+  /** Claims one row and starts sending it (wrapped: awaiting must not wait for the send); undefined when none is due. */
+  private async claimAndStart(): Promise<{ sending: Promise<boolean> } | undefined> {
+    const token = randomUUID()
+    const item = await this.channel.claimOne({
+      token,
+      leaseSeconds: this.options.leaseSeconds,
+      perOwnerLimit: this.options.perOwnerLimit,
+    })
+    if (!item) return undefined
+    const sending = this.deliver(item, token)
+    this.inFlight.add(sending)
+    void sending.finally(() => {
+      this.inFlight.delete(sending)
+      // A slot is free: a round waiting on a full relay may claim again.
+      this.wake(0)
+    })
+    return { sending }
+  }
+
+  /** Sends and marks one claimed row; never rejects. Resolves true when it was sent. */
+  private async deliver(item: T, token: string): Promise<boolean> {
+    try {
+      let outcome: SendOutcome<D>
+      try {
+        outcome = await this.channel.send(item)
+      } catch (error) {
+        outcome = { isSuccess: false, error: describe(error) }
+      }
+      if (outcome.isSuccess) {
+        if (!(await this.channel.markSent(item, token, outcome.detail))) {
+          this.logger.warn('Lost the claim of a sent row; it may be sent again', { id: item.id })
+        }
+        return true
+      }
+      const decision = failureOutcome({ prefetch: 1, ...this.options.retry }, item.attempts)
+      const failure: OutboxFailure<D> = {
+        error: outcome.error,
+        detail: outcome.detail,
+        retryInMs: decision.kind === 'retry' ? decision.delayMs : 0,
+        isDead: decision.kind === 'dead',
+      }
+      if (!(await this.channel.markFailed(item, token, failure))) {
+        this.logger.warn('Lost the claim of a row while sending it', { id: item.id })
+      }
+      return false
+    } catch (error) {
+      // The mark failed (database down): the lease ends and the row is claimed again.
+      this.logger.warn('Failed to record an outbox send', { id: item.id, error })
+      return false
+    }
+  }
+
+  private async afterRound(): Promise<void> {
+    try {
+      await this.channel.afterRound?.()
+    } catch (error) {
+      this.logger.warn('Failed outbox housekeeping', { error })
+    }
+  }
+}
+
+/** A send failure as stored: class and message, one line, bounded. */
+function describe(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  return text.replace(/\s+/g, ' ').slice(0, 500)
+}
