@@ -19,7 +19,8 @@ import { rejectNulInUrl } from '@idplane/common/request-input'
 import { buildOpenApiDocument } from './infra/http/openapi'
 import { TOKENS, factoryClassKey } from './infra/tokens'
 import { OrgRoleLookup } from './infra/auth/org-role-lookup'
-import { controllersOf } from './infra/module-registry'
+import { controllersOf, deprecatedAliasesOf } from './infra/module-registry'
+import { deprecatedAliases } from './infra/http/deprecated-aliases'
 import { API_MODULES } from './modules'
 
 /** Builds the HTTP application from a loaded container; tests use it through supertest without listening. */
@@ -44,6 +45,7 @@ export function createApp(container: Container): Express {
   app.use(jsonBody(config.http.bodyLimit))
   app.use(cookieParser())
   app.use(ormRequestContext(database.orm))
+  app.use(deprecatedAliases(deprecatedAliasesOf(API_MODULES)))
 
   // With METRICS_PORT set, main.ts serves /metrics on that port only.
   if (config.http.metricsPort === undefined) app.get('/metrics', serveMetrics(registry))

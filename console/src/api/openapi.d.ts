@@ -1103,7 +1103,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhooks/orgs/{orgId}/deliveries": {
+    "/v1/webhooks/orgs/{orgId}/deliveries": {
         parameters: {
             query?: never;
             header?: never;
@@ -1120,7 +1120,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhooks/orgs/{orgId}/deliveries/{deliveryId}/replay": {
+    "/v1/webhooks/orgs/{orgId}/deliveries/{deliveryId}/replay": {
         parameters: {
             query?: never;
             header?: never;
@@ -1137,7 +1137,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhooks/orgs/{orgId}/ping": {
+    "/v1/webhooks/orgs/{orgId}/ping": {
         parameters: {
             query?: never;
             header?: never;
@@ -1154,7 +1154,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhooks/orgs/{orgId}/register": {
+    "/v1/webhooks/orgs/{orgId}/register": {
         parameters: {
             query?: never;
             header?: never;
@@ -1171,14 +1171,14 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhooks/orgs/webhookurl": {
+    "/v1/webhooks/orgs/webhookurl": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The registered webhook of an organization (orgId: owner, admin, issuer, verifier) or of the caller's cloud-wallet tenant (tenantId) */
+        /** The registered webhook of an organization (orgId: owner, admin, issuer, verifier) or of the caller's cloud-wallet tenant (tenantId); with neither, the caller's own organization or wallet when it has only one, else 400 */
         get: operations["WebhooksController.read"];
         put?: never;
         post?: never;
@@ -1188,7 +1188,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhooks/orgs/{orgId}": {
+    "/v1/webhooks/orgs/{orgId}": {
         parameters: {
             query?: never;
             header?: never;
