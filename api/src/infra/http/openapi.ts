@@ -2,7 +2,7 @@ import { getMetadataArgsStorage, type RoutingControllersOptions } from 'routing-
 import { routingControllersToSpec, parseRoutes, getFullPath, type IRoute } from 'routing-controllers-openapi'
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema'
 import { defaultConverters } from 'class-validator-jsonschema/build/defaultConverters'
-import { ValidationTypes } from 'class-validator'
+import { getMetadataStorage, IS_NOT_EMPTY, ValidationTypes } from 'class-validator'
 // class-transformer keeps its @Type() metadata here; without it nested DTO arrays render as `Array`.
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage'
 import type {
@@ -71,7 +71,10 @@ export function buildOpenApiDocument(options: RoutingControllersOptions, publicU
   const schemas = validationMetadatasToSchemas({
     refPointerPrefix: '#/components/schemas/',
     classTransformerMetadataStorage: defaultMetadataStorage,
-    additionalConverters: { [ValidationTypes.CUSTOM_VALIDATION]: customValidationSchema },
+    additionalConverters: {
+      [ValidationTypes.CUSTOM_VALIDATION]: customValidationSchema,
+      [IS_NOT_EMPTY]: notEmptySchema,
+    },
   }) as SchemaComponents
   const spec = routingControllersToSpec(storage, options, {
     info: {
@@ -118,6 +121,27 @@ const customValidationSchema: (typeof defaultConverters)[string] = (meta, option
   if (type === Object) return {}
   const convert = defaultConverters[ValidationTypes.CUSTOM_VALIDATION]
   return typeof convert === 'function' ? convert(meta, options) : convert
+}
+
+/** Validators that give a string a lower length bound of their own. */
+const LENGTH_LOWER_BOUNDS: ReadonlySet<string> = new Set(['isLength', 'minLength'])
+
+/**
+ * `@IsNotEmpty()` documents `minLength: 1`, and the library merges a property's validators in declaration order, so
+ * beside `@Length(2, 200)` it documented 1 where the server enforces 2 (issue 22 item 7). It adds no bound where
+ * another validator of the property sets one.
+ */
+const notEmptySchema: (typeof defaultConverters)[string] = (meta) => {
+  const target = meta.target
+  const hasLengthBound =
+    typeof target === 'function' &&
+    getMetadataStorage()
+      .getTargetValidationMetadatas(target, '', true, false)
+      .some(
+        (other) =>
+          other.propertyName === meta.propertyName && !other.each && LENGTH_LOWER_BOUNDS.has(other.name ?? other.type),
+      )
+  return hasLengthBound ? { type: 'string' } : { type: 'string', minLength: 1 }
 }
 
 /** Path parameters named `...Id` are uuids in this API (organizations, invitations, users, client ids). */
