@@ -46,7 +46,7 @@ export class IdempotencyStore {
     const now = new Date()
     const claimed = await connection.execute<{ id: string }[]>(
       'insert into "idempotency_keys" ("id", "scope", "key", "fingerprint", "state", "created_at", "expires_at") ' +
-        "values (?, ?, ?, ?, 'pending', ?, ?) on conflict (\"scope\", \"key\") do update set " +
+        'values (?, ?, ?, ?, \'pending\', ?, ?) on conflict ("scope", "key") do update set ' +
         '"id" = excluded."id", "fingerprint" = excluded."fingerprint", "state" = excluded."state", ' +
         '"response_status" = null, "response_body" = null, "created_at" = excluded."created_at", ' +
         '"expires_at" = excluded."expires_at" ' +
