@@ -666,7 +666,7 @@ export interface paths {
         /** The organization's schemas of both types, paginated; searchByText matches names */
         get: operations["SchemasController.list"];
         put?: never;
-        /** Create a schema. JSON: a JSON Schema built from the attribute definitions, published at a public URL (schemaLedgerId); schemaType NO_LEDGER; Polygon schema types answer 501. INDY: registered through the organization's agent on its ledger under orgDid or the organization's Indy DID (schemaLedgerId: the ledger id) */
+        /** Create a schema. JSON: a JSON Schema built from the attribute definitions, published at a public URL (schemaLedgerId); schemaType NO_LEDGER (or no_ledger, W3C); POLYGON_W3C and polygon answer 501. INDY: registered through the organization's agent on its ledger under orgDid or the organization's Indy DID (schemaLedgerId: the ledger id) */
         post: operations["SchemasController.create"];
         delete?: never;
         options?: never;
@@ -1556,7 +1556,7 @@ export interface paths {
         /** Every DID of the cloud wallet */
         get: operations["WalletDidsController.dids"];
         put?: never;
-        /** Create a DID in the cloud wallet (key, peer, web; indy answers 501 for now) */
+        /** Create a DID in the cloud wallet: key, peer, web, or indy (written to the platform ledger); polygon (no such ledger here) and importing an existing did answer 501 */
         post: operations["WalletDidsController.createDid"];
         delete?: never;
         options?: never;
@@ -1879,7 +1879,7 @@ export interface components {
             type: "INDY" | "JSON";
             alias?: string;
             /**
-             * @description JSON: schemaName, schemaType (NO_LEDGER), attributes (attributeName, displayName, schemaDataType, isRequired, description, and the constraints of the data type), optional description and schemaVersion (default 1.0). INDY: schemaName, schemaVersion (digits and dots), attributes (attributeName, schemaDataType string, number, date or datetime, displayName, isRequired), optional orgDid (an Indy DID of the organization).
+             * @description JSON: schemaName, schemaType (NO_LEDGER, also written no_ledger or W3C: the platform publishes the schema at a public URL; POLYGON_W3C and polygon answer 501, no Polygon network is reachable), attributes (attributeName, displayName, schemaDataType, isRequired, description, and the constraints of the data type), optional description and schemaVersion (default 1.0). INDY: schemaName, schemaVersion (digits and dots), attributes (attributeName, schemaDataType string, number, date or datetime, displayName, isRequired), optional orgDid (an Indy DID of the organization).
              * @example {
              *       "schemaName": "Employee badge",
              *       "schemaVersion": "1.0",
@@ -1902,7 +1902,15 @@ export interface components {
              *       ]
              *     }
              */
-            schemaPayload: Record<string, never>;
+            schemaPayload: {
+                /**
+                 * @description JSON schemas only, any case; POLYGON_W3C and polygon answer 501
+                 * @enum {string}
+                 */
+                schemaType?: "NO_LEDGER" | "no_ledger" | "W3C" | "POLYGON_W3C" | "polygon";
+            } & {
+                [key: string]: unknown;
+            };
         };
         CreateCredDefDto: {
             tag: string;
@@ -3155,6 +3163,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The Idempotency-Key was used before for another request (caller, path, query or body) */
+        UnprocessableContent: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description Rate limit reached; retry after `Retry-After` seconds */
         TooManyRequests: {
             headers: {
@@ -3665,7 +3682,10 @@ export interface operations {
     "OrgsController.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3693,6 +3713,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4029,7 +4050,10 @@ export interface operations {
     "ClientCredentialsController.generate": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -4054,6 +4078,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4141,7 +4167,10 @@ export interface operations {
             query?: {
                 clientAlias?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -4170,6 +4199,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
@@ -4323,7 +4354,10 @@ export interface operations {
     "AgentsController.spinUp": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -4354,6 +4388,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4436,7 +4471,10 @@ export interface operations {
     "ConnectionsController.createInvitation": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -4467,6 +4505,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -4539,7 +4578,10 @@ export interface operations {
     "ConnectionsController.accept": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
                 connectionId: string;
@@ -4566,6 +4608,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -4573,7 +4616,10 @@ export interface operations {
     "ConnectionsController.receiveInvitationUrl": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -4604,6 +4650,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -4611,7 +4658,10 @@ export interface operations {
     "ConnectionsController.receiveInvitation": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -4642,6 +4692,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -4649,7 +4700,10 @@ export interface operations {
     "MessagesController.ask": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
                 connectionId: string;
@@ -4681,6 +4735,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -4719,7 +4774,10 @@ export interface operations {
     "MessagesController.answer": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
                 questionAnswerId: string;
@@ -4751,6 +4809,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -4802,7 +4861,10 @@ export interface operations {
     "MessagesController.send": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
                 connectionId: string;
@@ -4834,6 +4896,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -4886,7 +4949,10 @@ export interface operations {
     "SchemasController.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -4917,6 +4983,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
@@ -5004,7 +5071,10 @@ export interface operations {
     "CredDefsController.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5035,6 +5105,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
@@ -5167,7 +5238,10 @@ export interface operations {
             query: {
                 orgId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5195,6 +5269,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5465,7 +5541,10 @@ export interface operations {
     "EcosystemInvitationsController.invite": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5494,6 +5573,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5548,7 +5628,10 @@ export interface operations {
             query?: {
                 requestType?: "INDY" | "PRESENTATIONEXCHANGE";
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5579,6 +5662,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -5588,7 +5672,10 @@ export interface operations {
             query?: {
                 requestType?: "INDY" | "PRESENTATIONEXCHANGE";
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5619,6 +5706,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -5626,7 +5714,10 @@ export interface operations {
     "ProofsController.verify": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
                 proofId: string;
@@ -5653,6 +5744,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -5761,7 +5853,10 @@ export interface operations {
             query?: {
                 requestType?: "INDY" | "PRESENTATIONEXCHANGE";
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5792,6 +5887,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -5802,7 +5898,10 @@ export interface operations {
                 credentialType?: string;
                 isValidateSchema?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5833,6 +5932,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -5843,7 +5943,10 @@ export interface operations {
                 credentialType?: string;
                 isValidateSchema?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5874,6 +5977,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -5884,7 +5988,10 @@ export interface operations {
                 credentialType?: string;
                 isValidateSchema?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5915,6 +6022,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -6075,7 +6183,10 @@ export interface operations {
     "WebhookDeliveriesController.replay": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
                 deliveryId: string;
@@ -6102,13 +6213,17 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
     "WebhookDeliveriesController.ping": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -6133,13 +6248,18 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
     "WebhooksController.register": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -6169,6 +6289,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6284,7 +6406,10 @@ export interface operations {
     "BulkIssuanceController.downloadTemplate": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -6313,6 +6438,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6323,7 +6450,10 @@ export interface operations {
                 templateId: string;
                 isValidateSchema?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -6360,6 +6490,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6369,7 +6501,10 @@ export interface operations {
                 isValidateSchema?: boolean;
                 templateId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
                 requestId: string;
@@ -6401,6 +6536,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6443,7 +6579,10 @@ export interface operations {
     "CloudWalletsController.configureBaseWallet": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6471,6 +6610,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -6478,7 +6618,10 @@ export interface operations {
     "CloudWalletsController.createWallet": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6506,6 +6649,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6514,7 +6658,10 @@ export interface operations {
     "CloudWalletsController.registerWebhook": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6542,6 +6689,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6582,7 +6731,10 @@ export interface operations {
     "WalletConnectionsController.createInvitation": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6611,6 +6763,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6691,7 +6844,10 @@ export interface operations {
     "WalletConnectionsController.receiveInvitationUrl": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6720,6 +6876,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6832,7 +6989,10 @@ export interface operations {
     "WalletCredentialsController.acceptOffer": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6861,6 +7021,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6971,7 +7132,10 @@ export interface operations {
     "WalletProofsController.acceptProofRequest": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7000,6 +7164,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7039,7 +7204,10 @@ export interface operations {
     "WalletDidsController.createDid": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7068,7 +7236,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7110,7 +7280,10 @@ export interface operations {
     "WalletMessagesController.sendBasicMessage": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 connectionId: string;
             };
@@ -7141,6 +7314,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];

@@ -22,7 +22,7 @@ const INTERNAL_PATH_PREFIX = '/v1/internal/'
 /** Parameter kinds whose values the request pipeline validates: a route taking any of them can answer 400. */
 const VALIDATED_PARAMS = new Set(['body', 'body-param', 'query', 'queries', 'param', 'params', 'header', 'headers'])
 
-type ErrorStatus = DocumentedErrorStatus | 500
+type ErrorStatus = DocumentedErrorStatus | 422 | 500
 
 const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
   400: { name: 'BadRequest', description: 'Malformed input; `errors` names each invalid field' },
@@ -30,6 +30,10 @@ const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }
   403: { name: 'Forbidden', description: 'Valid token without the role or the organization' },
   404: { name: 'NotFound', description: 'No such record, or one of another organization' },
   409: { name: 'Conflict', description: 'Duplicate, or a change the current state does not allow' },
+  422: {
+    name: 'UnprocessableContent',
+    description: 'The Idempotency-Key was used before for another request (caller, path, query or body)',
+  },
   429: { name: 'TooManyRequests', description: 'Rate limit reached; retry after `Retry-After` seconds' },
   500: { name: 'InternalError', description: 'Unexpected failure (a bug; the body never carries details)' },
   501: { name: 'NotImplemented', description: 'A value the contract names that this build does not serve yet' },
@@ -103,7 +107,9 @@ export function buildOpenApiDocument(options: RoutingControllersOptions, publicU
     const authorized = route.responseHandlers.find((handler) => handler.type === 'authorized')
     if (authorized) operation.security = [{ bearer: [] }]
     describeUuidPathIds(operation)
-    describeResponses(operation, route, spec.components?.schemas ?? {}, authorized, path)
+    const isIdempotent = authorized !== undefined && method === 'post' && !route.params.some(isFileParam)
+    if (isIdempotent) describeIdempotencyKey(operation)
+    describeResponses(operation, route, spec.components?.schemas ?? {}, authorized, path, isIdempotent)
   }
   for (const path of Object.keys(spec.paths)) if (path.startsWith(INTERNAL_PATH_PREFIX)) delete spec.paths[path]
   dropUnusedSchemas(spec)
@@ -153,12 +159,32 @@ function describeUuidPathIds(operation: OperationObject): void {
   }
 }
 
+const isFileParam = (param: { type: string }): boolean => param.type === 'file' || param.type === 'files'
+
+/** The `Idempotency-Key` header every authenticated JSON POST takes (infra/http/idempotency/idempotency.ts). */
+function describeIdempotencyKey(operation: OperationObject): void {
+  operation.parameters = [
+    ...(operation.parameters ?? []),
+    {
+      in: 'header',
+      name: 'Idempotency-Key',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+      description:
+        'Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again ' +
+        '(header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; ' +
+        'while the first is still running, 409.',
+    },
+  ]
+}
+
 function describeResponses(
   operation: OperationObject,
   route: IRoute,
   components: SchemaComponents,
   authorized: { value?: unknown } | undefined,
   path: string,
+  isIdempotent: boolean,
 ): void {
   const doc = responseDocOf(route.action.target, route.action.method)
   const successStatus = Object.keys(operation.responses).find((status) => status.startsWith('2')) ?? '200'
@@ -184,6 +210,7 @@ function describeResponses(
     ...(isProtected ? [401 as const] : []),
     ...(isProtected && (hasRoles || path.includes('{orgId}')) ? [403 as const] : []),
     ...(/\{\w+\}/.test(path) ? [404 as const] : []),
+    ...(isIdempotent ? [409 as const, 422 as const] : []),
     500,
   ]
   const statuses = [...new Set<ErrorStatus>([...derived, ...(doc?.errors ?? [])])].sort((a, b) => a - b)
