@@ -25,7 +25,7 @@ export class WalletDidsController {
   @Authorized()
   @OpenAPI({
     summary:
-      'Create a DID in the cloud wallet: key, peer, web, or indy (written to the platform ledger); polygon (no such ledger here) and importing an existing did answer 501',
+      'Create a DID in the cloud wallet: key, peer, web, or indy (written to the platform ledger); or import one: did with its key (seed or privatekey). polygon (no such ledger here) answers 501',
   })
   @ResponseData(WALLET_CREATED_DID_SCHEMA, { errors: [403, 404, 409, 501, 502, 503] })
   async createDid(
