@@ -1556,7 +1556,7 @@ export interface paths {
         /** Every DID of the cloud wallet */
         get: operations["WalletDidsController.dids"];
         put?: never;
-        /** Create a DID in the cloud wallet: key, peer, web, or indy (written to the platform ledger); polygon (no such ledger here) and importing an existing did answer 501 */
+        /** Create a DID in the cloud wallet: key, peer, web, or indy (written to the platform ledger); or import one: did with its key (seed or privatekey). polygon (no such ledger here) answers 501 */
         post: operations["WalletDidsController.createDid"];
         delete?: never;
         options?: never;
