@@ -39,6 +39,12 @@ export class InvalidInputError extends IdplaneError {
 /** A move that the resource's state table forbids (accepting an invitation twice, ...). */
 export class InvalidStateError extends IdplaneError {}
 
+/**
+ * A request that repeats an earlier one's identity (an `Idempotency-Key`) with other content: neither the earlier
+ * answer nor a new action would be right.
+ */
+export class RequestMismatchError extends IdplaneError {}
+
 /** Too many requests; `retryAfterSeconds` becomes the Retry-After header. */
 export class RateLimitedError extends IdplaneError {
   public readonly retryAfterSeconds: number

@@ -9,6 +9,7 @@ import {
   NotFoundError,
   NotImplementedError,
   RateLimitedError,
+  RequestMismatchError,
   UnauthenticatedError,
   UnavailableError,
   UpstreamError,
@@ -41,6 +42,7 @@ export const REASON_PHRASES: Readonly<Record<number, string>> = {
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   501: 'Not Implemented',
@@ -50,8 +52,8 @@ export const REASON_PHRASES: Readonly<Record<number, string>> = {
 
 /**
  * Decisions where the spec is silent (docs/decisions.md): InvalidStateError → 409, UpstreamError → 502,
- * NotImplementedError → 501, RateLimitedError → 429, UnavailableError and UpstreamUnavailableError (an agent refusing
- * connections while it restarts) → 503, each with Retry-After.
+ * RequestMismatchError → 422, NotImplementedError → 501, RateLimitedError → 429, UnavailableError and
+ * UpstreamUnavailableError (an agent refusing connections while it restarts) → 503, each with Retry-After.
  */
 const STATUS_BY_ERROR: [new (...args: never[]) => IdplaneError, number][] = [
   [InvalidInputError, 400],
@@ -60,6 +62,7 @@ const STATUS_BY_ERROR: [new (...args: never[]) => IdplaneError, number][] = [
   [NotFoundError, 404],
   [ConflictError, 409],
   [InvalidStateError, 409],
+  [RequestMismatchError, 422],
   [RateLimitedError, 429],
   [NotImplementedError, 501],
   // Before its parent: the first match wins.

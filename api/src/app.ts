@@ -3,6 +3,7 @@ import cookieParser from 'cookie-parser'
 import swaggerUi from 'swagger-ui-express'
 import { useContainer, useExpressServer, type RoutingControllersOptions } from 'routing-controllers'
 import type { Container } from 'inversify'
+import { EntityManager } from '@mikro-orm/postgresql'
 import { Registry } from 'prom-client'
 import { Logger } from '@idplane/common'
 import type { Config } from './infra/config'
@@ -19,7 +20,10 @@ import { rejectNulInUrl } from '@idplane/common/request-input'
 import { buildOpenApiDocument } from './infra/http/openapi'
 import { TOKENS, factoryClassKey } from './infra/tokens'
 import { OrgRoleLookup } from './infra/auth/org-role-lookup'
-import { controllersOf } from './infra/module-registry'
+import { controllersOf, deprecatedAliasesOf } from './infra/module-registry'
+import { deprecatedAliases } from './infra/http/deprecated-aliases'
+import { idempotency } from './infra/http/idempotency/idempotency'
+import { IdempotencyStore } from './infra/http/idempotency/idempotency-store'
 import { API_MODULES } from './modules'
 
 /** Builds the HTTP application from a loaded container; tests use it through supertest without listening. */
@@ -44,6 +48,13 @@ export function createApp(container: Container): Express {
   app.use(jsonBody(config.http.bodyLimit))
   app.use(cookieParser())
   app.use(ormRequestContext(database.orm))
+  app.use(deprecatedAliases(deprecatedAliasesOf(API_MODULES)))
+  app.use(
+    idempotency(new IdempotencyStore(container.get(EntityManager)), tokens, container.get(SessionCheck), logger, {
+      ...config.http.idempotency,
+      pruneIntervalSeconds: 600,
+    }),
+  )
 
   // With METRICS_PORT set, main.ts serves /metrics on that port only.
   if (config.http.metricsPort === undefined) app.get('/metrics', serveMetrics(registry))

@@ -102,9 +102,14 @@ export interface CreateDidRequest {
   seed?: string
   /** 64 hex digits. */
   privatekey?: string
-  /** did:web only, required there. */
+  /** did:web only, required there (or given by `did`). */
   domain?: string
   endpoint?: string
+  /**
+   * Import this DID instead of making a new one: needs `seed` or `privatekey`, whose key must be the DID's (did:key,
+   * did:peer:0, did:indy: the DID the key gives; did:web: served with that key).
+   */
+  did?: string
 }
 
 export interface CreatedDid {

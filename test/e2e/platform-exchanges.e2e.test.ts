@@ -72,7 +72,7 @@ describe('the platform issues and verifies end to end, with signed webhooks', ()
     ] as const) {
       const secret = `secret-${randomBytes(12).toString('hex')}`
       receiver.setSecret(path, secret)
-      await call('post', `/webhooks/orgs/${orgId}/register`, {
+      await call('post', `/v1/webhooks/orgs/${orgId}/register`, {
         webhookUrl: `${receiver.url}${path}`,
         webhookSecret: secret,
       }).expect(201)
@@ -256,7 +256,7 @@ describe('the platform issues and verifies end to end, with signed webhooks', ()
   /** Every delivery the organization's log holds, once none is pending. */
   async function settledDeliveries(orgId: string): Promise<Delivery[]> {
     return waitUntil(async () => {
-      const page = await call('get', `/webhooks/orgs/${orgId}/deliveries?pageSize=100`).expect(200)
+      const page = await call('get', `/v1/webhooks/orgs/${orgId}/deliveries?pageSize=100`).expect(200)
       const deliveries = page.body.data.data as Delivery[]
       expect(page.body.data.totalItems).toBeLessThanOrEqual(100)
       return deliveries.every((delivery) => delivery.status === 'delivered') ? deliveries : undefined
@@ -299,7 +299,7 @@ describe('the platform issues and verifies end to end, with signed webhooks', ()
     expectEveryEventOnceAndSigned()
 
     const replayed = deliveries[0]
-    await call('post', `/webhooks/orgs/${issuerOrg}/deliveries/${replayed.id}/replay`).expect(200)
+    await call('post', `/v1/webhooks/orgs/${issuerOrg}/deliveries/${replayed.id}/replay`).expect(200)
     await receiver.waitFor(
       () => receiver.accepted('/issuer').filter((delivery) => delivery.eventId === replayed.eventId).length === 2,
       30_000,

@@ -111,7 +111,7 @@ describe('webhook deliveries across a SIGKILL of the API', () => {
     const registered = await call(
       url,
       'POST',
-      `/webhooks/orgs/${orgId}/register`,
+      `/v1/webhooks/orgs/${orgId}/register`,
       { webhookUrl: `${receiver.url}${hookPath}`, webhookSecret: SECRET },
       token,
     )
@@ -123,7 +123,7 @@ describe('webhook deliveries across a SIGKILL of the API', () => {
   async function ping(url: string, orgId: string, token: string, count: number): Promise<string[]> {
     const ids: string[] = []
     for (let index = 0; index < count; index++) {
-      const res = await call(url, 'POST', `/webhooks/orgs/${orgId}/ping`, undefined, token)
+      const res = await call(url, 'POST', `/v1/webhooks/orgs/${orgId}/ping`, undefined, token)
       expect(res.status).toBe(201)
       ids.push((res.body.data as { eventId: string }).eventId)
     }
@@ -131,7 +131,7 @@ describe('webhook deliveries across a SIGKILL of the API', () => {
   }
 
   async function deliveryStatuses(url: string, orgId: string, token: string) {
-    const res = await call(url, 'GET', `/webhooks/orgs/${orgId}/deliveries?pageSize=100`, undefined, token)
+    const res = await call(url, 'GET', `/v1/webhooks/orgs/${orgId}/deliveries?pageSize=100`, undefined, token)
     expect(res.status).toBe(200)
     return (res.body.data as { data: { eventId: string; status: string; attempts: number }[] }).data
   }

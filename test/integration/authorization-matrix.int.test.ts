@@ -103,13 +103,17 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/v1/orgs/:orgId/credentials', access: [...ANY_MEMBER, 'holder'] },
   { method: 'get', path: '/v1/orgs/:orgId/credentials/:credentialRecordId', access: [...ANY_MEMBER, 'holder'] },
   { method: 'delete', path: '/v1/orgs/:orgId/issuance-records', access: ['owner'] },
-  { method: 'post', path: '/webhooks/orgs/:orgId/register', access: ['owner', 'admin'] },
+  { method: 'post', path: '/v1/webhooks/orgs/:orgId/register', access: ['owner', 'admin'] },
   // The organization comes in the query here (or a tenantId, which only its wallet's user may read).
-  { method: 'get', path: '/webhooks/orgs/webhookurl?orgId=:orgId', access: ['owner', 'admin', 'issuer', 'verifier'] },
-  { method: 'patch', path: '/webhooks/orgs/:orgId', access: ['owner', 'admin'] },
-  { method: 'get', path: '/webhooks/orgs/:orgId/deliveries', access: ['owner', 'admin'] },
-  { method: 'post', path: '/webhooks/orgs/:orgId/deliveries/:deliveryId/replay', access: ['owner', 'admin'] },
-  { method: 'post', path: '/webhooks/orgs/:orgId/ping', access: ['owner', 'admin'] },
+  {
+    method: 'get',
+    path: '/v1/webhooks/orgs/webhookurl?orgId=:orgId',
+    access: ['owner', 'admin', 'issuer', 'verifier'],
+  },
+  { method: 'patch', path: '/v1/webhooks/orgs/:orgId', access: ['owner', 'admin'] },
+  { method: 'get', path: '/v1/webhooks/orgs/:orgId/deliveries', access: ['owner', 'admin'] },
+  { method: 'post', path: '/v1/webhooks/orgs/:orgId/deliveries/:deliveryId/replay', access: ['owner', 'admin'] },
+  { method: 'post', path: '/v1/webhooks/orgs/:orgId/ping', access: ['owner', 'admin'] },
   {
     method: 'get',
     path: '/v1/orgs/:orgId/credentials/bulk/template',
@@ -142,7 +146,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/v1/did', access: 'authenticated' },
   { method: 'post', path: '/v1/basic-message/:connectionId', access: 'authenticated' },
   { method: 'get', path: '/v1/basic-message/:connectionId', access: 'authenticated' },
-  // The caller's own wallet webhook (issue 11 item 4); read back with GET /webhooks/orgs/webhookurl?tenantId=.
+  // The caller's own wallet webhook (issue 11 item 4); read back with GET /v1/webhooks/orgs/webhookurl?tenantId=.
   { method: 'post', path: '/v1/webhooks/wallet/register', access: 'authenticated' },
   { method: 'patch', path: '/v1/webhooks/wallet', access: 'authenticated' },
   // The platform ledger (issue 13): public reads and signed writes (the signature authorizes), NYMs by agents.

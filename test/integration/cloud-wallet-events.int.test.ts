@@ -143,7 +143,7 @@ describe('cloud-wallet holder records from events, and tenant webhooks', () => {
     expect((await as(bob).patch('/v1/webhooks/wallet', { webhookUrl: `${receiver.url}/b` })).status).toBe(404)
     expect((await as(alice).patch('/v1/webhooks/wallet', {})).status).toBe(400)
 
-    const read = await as(alice).get(`/webhooks/orgs/webhookurl?tenantId=${aliceTenant}`).expect(200)
+    const read = await as(alice).get(`/v1/webhooks/orgs/webhookurl?tenantId=${aliceTenant}`).expect(200)
     expect(read.body.data).toEqual({
       id: registered.body.data.id,
       orgId: null,
@@ -154,7 +154,7 @@ describe('cloud-wallet holder records from events, and tenant webhooks', () => {
       updatedAt: expect.any(String),
     })
     for (const other of [bob, nobody, orgOwner, admin]) {
-      const res = await as(other).get(`/webhooks/orgs/webhookurl?tenantId=${aliceTenant}`)
+      const res = await as(other).get(`/v1/webhooks/orgs/webhookurl?tenantId=${aliceTenant}`)
       expect({ status: res.status, data: res.body.data }).toEqual({ status: 404, data: undefined })
     }
   })

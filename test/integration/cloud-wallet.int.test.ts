@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process'
+import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import request from 'supertest'
+import { Kms, TypedArrayEncoder } from '@credo-ts/core'
 import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import { freePort } from '../helpers/agent-in-process'
 import { spawnAgent, TEST_API_KEY, waitUntil, type SpawnedAgent } from '../helpers/agent-process'
+import { WalletLedger } from '../../api/src/modules/cloud-wallet/dids/wallet-ledger'
 import { startApi, type TestApi } from '../helpers/api'
 import { aUserWithToken, type TestUser } from '../helpers/tokens'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../fixtures/degree-credential'
@@ -13,6 +16,8 @@ type Rec = Record<string, unknown> & { id: string; state: string; threadId?: str
 
 const root = path.resolve(__dirname, '../..')
 const ADMIN_EMAIL = 'wallet-root@example.test'
+/** DER prefix of a PKCS#8 Ed25519 private key; the 32-byte seed follows. */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex')
 
 jest.setTimeout(400000)
 
@@ -206,6 +211,88 @@ describe('cloud wallet', () => {
     expect(dids).toContain(ofAlice.did)
     const bobsDids = (await as(bob).get('/v1/did').expect(200)).body.data.map((entry: { did: string }) => entry.did)
     expect(bobsDids).not.toContain(ofAlice.did)
+  })
+
+  it('imports a DID with its key (issue 22 item 9): key, peer, web and indy; a DID that is not the key is 400', async () => {
+    // The DIDs a 32-byte Ed25519 seed gives: did:key / did:peer:0 carry the multibase key, did:indy its first 16 bytes.
+    const seed = randomBytes(32)
+    const privatekey = seed.toString('hex')
+    const publicKey = createPublicKey(
+      createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' }),
+    ).export({ format: 'jwk' }).x as string
+    const fingerprint = Kms.PublicJwk.fromPublicJwk({ kty: 'OKP', crv: 'Ed25519', x: publicKey }).fingerprint
+    const raw = Buffer.from(publicKey, 'base64url')
+
+    const key = await as(alice).post('/v1/did', {
+      method: 'key',
+      keyType: 'ed25519',
+      did: `did:key:${fingerprint}`,
+      privatekey,
+    })
+    expect({ status: key.status, did: key.body.data?.did }).toEqual({ status: 201, did: `did:key:${fingerprint}` })
+    const peer = await as(alice).post('/v1/did', {
+      method: 'peer',
+      keyType: 'ed25519',
+      did: `did:peer:0${fingerprint}`,
+      privatekey,
+    })
+    expect({ status: peer.status, did: peer.body.data?.did }).toEqual({ status: 201, did: `did:peer:0${fingerprint}` })
+    const web = await as(alice).post('/v1/did', {
+      method: 'web',
+      keyType: 'ed25519',
+      did: 'did:web:alice.example',
+      privatekey,
+    })
+    expect({ status: web.status, did: web.body.data?.did }).toEqual({ status: 201, did: 'did:web:alice.example' })
+    expect(JSON.stringify(web.body.data.didDocument)).toContain(TypedArrayEncoder.toBase58(raw))
+
+    // did:indy with the 32-character seed the spec names: written to the platform ledger (the base agent's).
+    const indySeed = randomBytes(16).toString('hex')
+    const indyPublic = createPublicKey(
+      createPrivateKey({
+        key: Buffer.concat([ED25519_PKCS8_PREFIX, Buffer.from(indySeed, 'utf8')]),
+        format: 'der',
+        type: 'pkcs8',
+      }),
+    ).export({ format: 'jwk' }).x as string
+    const indyId = TypedArrayEncoder.toBase58(Buffer.from(indyPublic, 'base64url').subarray(0, 16))
+    const namespace = api.runtime.container.get(WalletLedger).namespace
+    const indy = await as(alice).post('/v1/did', {
+      method: 'indy',
+      keyType: 'ed25519',
+      did: `did:indy:${namespace}:${indyId}`,
+      seed: indySeed,
+    })
+    expect({ status: indy.status, did: indy.body.data?.did }).toEqual({
+      status: 201,
+      did: `did:indy:${namespace}:${indyId}`,
+    })
+
+    const dids = (await as(alice).get('/v1/did').expect(200)).body.data.map((entry: { did: string }) => entry.did)
+    expect(dids).toEqual(
+      expect.arrayContaining([
+        `did:key:${fingerprint}`,
+        `did:peer:0${fingerprint}`,
+        'did:web:alice.example',
+        indy.body.data?.did,
+      ]),
+    )
+
+    // Refused before anything is stored: another key's DID, no key, another method, another network.
+    const otherKey = randomBytes(32).toString('hex')
+    for (const body of [
+      { method: 'key', did: `did:key:${fingerprint}`, privatekey: otherKey },
+      { method: 'peer', did: `did:peer:0${fingerprint}`, privatekey: otherKey },
+      { method: 'indy', did: `did:indy:${namespace}:${indyId}`, privatekey: otherKey },
+      { method: 'key', did: `did:key:${fingerprint}` },
+      { method: 'key', did: `did:peer:0${fingerprint}`, privatekey },
+      { method: 'indy', did: `did:indy:sovrin:${indyId}`, seed: indySeed },
+    ]) {
+      const res = await as(bob).post('/v1/did', { keyType: 'ed25519', ...body })
+      expect({ body, status: res.status }).toEqual({ body, status: 400 })
+    }
+    const bobsDids = (await as(bob).get('/v1/did').expect(200)).body.data as unknown[]
+    expect(bobsDids).toEqual([])
   })
 
   it('receives, accepts and holds a JSON-LD credential, then answers a proof request the issuer verifies', async () => {

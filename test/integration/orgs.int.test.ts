@@ -211,6 +211,28 @@ describe('organizations', () => {
       await request(api.app).get('/v1/orgs/not-a-uuid').set(auth(owner.token)).expect(400)
     })
 
+    it('takes only a UUID v4 as orgId on every /orgs/:orgId route (issue 22 item 8)', async () => {
+      // Well-formed UUIDs of versions 1, 5 and 7: the spec's orgId is v4, so each is malformed (400), not a 403.
+      for (const otherVersion of [
+        'c232ab00-9414-11ec-b3c8-9f6bdeced846',
+        '2ed6657d-e927-568b-95e1-2665a8aea6a2',
+        '01937c6e-8f2a-7b3c-9d4e-5f6a7b8c9d0e',
+      ]) {
+        for (const path of [
+          `/v1/orgs/${otherVersion}`,
+          `/v1/orgs/${otherVersion}/connections`,
+          `/v1/orgs/dashboard/${otherVersion}`,
+          `/v1/webhooks/orgs/${otherVersion}/deliveries`,
+          `/v1/webhooks/orgs/webhookurl?orgId=${otherVersion}`,
+        ]) {
+          const res = await request(api.app).get(path).set(auth(owner.token))
+          expect({ path, status: res.status }).toEqual({ path, status: 400 })
+          expect(res.body.errors).toEqual([{ field: 'orgId', message: 'orgId must be a UUID v4' }])
+        }
+      }
+      await request(api.app).get(`/v1/orgs/${orgId}`).set(auth(owner.token)).expect(200)
+    })
+
     it('changes only the supplied fields', async () => {
       const res = await request(api.app)
         .put(`/v1/orgs/${orgId}`)

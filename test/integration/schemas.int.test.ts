@@ -203,6 +203,33 @@ describe('schemas', () => {
     }
   })
 
+  it('accepts the documented schemaType spellings (issue 22 item 5) and names them when another is given', async () => {
+    for (const schemaType of ['NO_LEDGER', 'no_ledger', 'no-ledger', 'W3C', 'w3c']) {
+      const res = await as(owner).post(`/v1/orgs/${orgId}/schemas`, aJsonSchemaBody({}, { schemaType }))
+      expect({ schemaType, status: res.status, stored: res.body.data?.schemaType }).toEqual({
+        schemaType,
+        status: 201,
+        stored: 'NO_LEDGER',
+      })
+    }
+    const wrong = await as(owner).post(`/v1/orgs/${orgId}/schemas`, aJsonSchemaBody({}, { schemaType: 'W4C' }))
+    expect(wrong.status).toBe(400)
+    expect(wrong.body.errors).toEqual([
+      {
+        field: 'schemaPayload.schemaType',
+        message: 'must be NO_LEDGER (also written no_ledger, or W3C); POLYGON_W3C and polygon answer 501',
+      },
+    ])
+    const doc = (await request(api.app).get('/api-json').expect(200)).body
+    expect(doc.components.schemas.CreateSchemaDto.properties.schemaPayload.properties.schemaType.enum).toEqual([
+      'NO_LEDGER',
+      'no_ledger',
+      'W3C',
+      'POLYGON_W3C',
+      'polygon',
+    ])
+  })
+
   it('answers 409 for a second schema of the same name and version in the organization only', async () => {
     const body = aJsonSchemaBody()
     await as(owner).post(`/v1/orgs/${orgId}/schemas`, body).expect(201)

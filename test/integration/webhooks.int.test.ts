@@ -39,10 +39,10 @@ describe('webhooks', () => {
 
   const auth = (token: string) => ({ Authorization: `Bearer ${token}` })
   const register = (org: string, token: string, body: object) =>
-    request(api.app).post(`/webhooks/orgs/${org}/register`).set(auth(token)).send(body)
+    request(api.app).post(`/v1/webhooks/orgs/${org}/register`).set(auth(token)).send(body)
   const deliveries = async (org: string, query = ''): Promise<DeliveryItem[]> => {
     const res = await request(api.app)
-      .get(`/webhooks/orgs/${org}/deliveries?pageSize=100${query}`)
+      .get(`/v1/webhooks/orgs/${org}/deliveries?pageSize=100${query}`)
       .set(auth(owner.token))
     expect({ status: res.status, body: res.status === 200 ? undefined : res.body }).toEqual({ status: 200 })
     return res.body.data.data as DeliveryItem[]
@@ -150,7 +150,7 @@ describe('webhooks', () => {
           { user, roles: [role] },
         ])
         await register(org, owner.token, { webhookUrl: `${receiver.url}/${role}` }).expect(201)
-        const res = await request(api.app).get(`/webhooks/orgs/webhookurl?orgId=${org}`).set(auth(user.token))
+        const res = await request(api.app).get(`/v1/webhooks/orgs/webhookurl?orgId=${org}`).set(auth(user.token))
         expect({ role, status: res.status, url: res.body.data?.webhookUrl }).toEqual({
           role,
           status: 200,
@@ -160,11 +160,11 @@ describe('webhooks', () => {
       const member = await aUserWithToken(api)
       const org = await anOrganizationWith(api, [{ user: member, roles: ['member'] }])
       expect(
-        (await request(api.app).get(`/webhooks/orgs/webhookurl?orgId=${org}`).set(auth(member.token))).status,
+        (await request(api.app).get(`/v1/webhooks/orgs/webhookurl?orgId=${org}`).set(auth(member.token))).status,
       ).toBe(403)
       const bare = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
       expect(
-        (await request(api.app).get(`/webhooks/orgs/webhookurl?orgId=${bare}`).set(auth(owner.token))).status,
+        (await request(api.app).get(`/v1/webhooks/orgs/webhookurl?orgId=${bare}`).set(auth(owner.token))).status,
       ).toBe(404)
     })
 
@@ -175,29 +175,97 @@ describe('webhooks', () => {
       await api.runtime.container
         .get(WebhooksService)
         .registerForTenant(tenantId, holder.id, { webhookUrl: `${receiver.url}/tenant`, webhookSecret: SECRET })
-      const mine = await request(api.app).get(`/webhooks/orgs/webhookurl?tenantId=${tenantId}`).set(auth(holder.token))
+      const mine = await request(api.app)
+        .get(`/v1/webhooks/orgs/webhookurl?tenantId=${tenantId}`)
+        .set(auth(holder.token))
       expect(mine.status).toBe(200)
       expect(mine.body.data).toEqual(
         expect.objectContaining({ tenantId, orgId: null, webhookUrl: `${receiver.url}/tenant` }),
       )
-      const theirs = await request(api.app).get(`/webhooks/orgs/webhookurl?tenantId=${tenantId}`).set(auth(other.token))
+      const theirs = await request(api.app)
+        .get(`/v1/webhooks/orgs/webhookurl?tenantId=${tenantId}`)
+        .set(auth(other.token))
       expect(theirs.status).toBe(404)
       const unknown = await request(api.app)
-        .get(`/webhooks/orgs/webhookurl?tenantId=${randomUUID()}`)
+        .get(`/v1/webhooks/orgs/webhookurl?tenantId=${randomUUID()}`)
         .set(auth(holder.token))
       expect(unknown.status).toBe(404)
     })
 
-    it('answers 400 for neither or both of orgId and tenantId, and a malformed tenantId', async () => {
+    it('answers 400 for both of orgId and tenantId, for neither when the caller has several, and malformed ids', async () => {
       for (const query of ['', `?orgId=${orgId}&tenantId=${randomUUID()}`, '?tenantId=nope', '?orgId=nope']) {
-        const res = await request(api.app).get(`/webhooks/orgs/webhookurl${query}`).set(auth(owner.token))
+        const res = await request(api.app).get(`/v1/webhooks/orgs/webhookurl${query}`).set(auth(owner.token))
         expect({ query, status: res.status }).toEqual({ query, status: 400 })
       }
     })
 
+    it("answers with neither orgId nor tenantId for the caller's own organization or wallet when unambiguous", async () => {
+      const read = (token: string) => request(api.app).get('/v1/webhooks/orgs/webhookurl').set(auth(token))
+      // One organization where the caller may read webhooks (a member-only organization does not count).
+      const issuer = await aUserWithToken(api)
+      const own = await anOrganizationWith(api, [
+        { user: owner, roles: ['owner'] },
+        { user: issuer, roles: ['issuer'] },
+      ])
+      await anOrganizationWith(api, [{ user: issuer, roles: ['member'] }])
+      expect((await read(issuer.token)).status).toBe(404)
+      await register(own, owner.token, { webhookUrl: `${receiver.url}/own` }).expect(201)
+      const mine = await read(issuer.token)
+      expect({ status: mine.status, orgId: mine.body.data?.orgId }).toEqual({ status: 200, orgId: own })
+
+      // Only a wallet webhook: that one.
+      const holder = await aUserWithToken(api)
+      const tenantId = randomUUID()
+      await api.runtime.container
+        .get(WebhooksService)
+        .registerForTenant(tenantId, holder.id, { webhookUrl: `${receiver.url}/wallet`, webhookSecret: SECRET })
+      const wallet = await read(holder.token)
+      expect({ status: wallet.status, tenantId: wallet.body.data?.tenantId }).toEqual({ status: 200, tenantId })
+
+      // An organization and a wallet, or nothing of one's own: 400 naming both parameters.
+      await anOrganizationWith(api, [{ user: holder, roles: ['owner'] }])
+      const nobody = await aUserWithToken(api)
+      for (const token of [holder.token, nobody.token, owner.token]) {
+        const res = await read(token)
+        expect(res.status).toBe(400)
+        expect(res.body.errors.map((error: { field: string }) => error.field)).toEqual(['orgId', 'tenantId'])
+      }
+    })
+
+    it('keeps the unversioned paths as deprecated aliases of /v1, listed once in the OpenAPI document', async () => {
+      const org = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+      const old = await request(api.app)
+        .post(`/webhooks/orgs/${org}/register`)
+        .set(auth(owner.token))
+        .send({ webhookUrl: `${receiver.url}/alias` })
+      expect(old.status).toBe(201)
+      expect(old.headers.deprecation).toBe('true')
+      expect(old.headers.link).toBe(`</v1/webhooks/orgs/${org}/register>; rel="successor-version"`)
+      const read = await request(api.app).get(`/webhooks/orgs/webhookurl?orgId=${org}`).set(auth(owner.token))
+      expect({ status: read.status, url: read.body.data?.webhookUrl }).toEqual({
+        status: 200,
+        url: `${receiver.url}/alias`,
+      })
+      expect(read.headers.deprecation).toBe('true')
+      expect((await request(api.app).get(`/webhooks/orgs/${org}/deliveries`).set(auth(owner.token))).status).toBe(200)
+      // Authorization and validation are the documented route's.
+      expect((await request(api.app).get(`/webhooks/orgs/${org}/deliveries`)).status).toBe(401)
+
+      const current = await request(api.app).get(`/v1/webhooks/orgs/webhookurl?orgId=${org}`).set(auth(owner.token))
+      expect(current.status).toBe(200)
+      expect(current.headers.deprecation).toBeUndefined()
+
+      const paths = Object.keys((await request(api.app).get('/api-json').expect(200)).body.paths as object)
+      expect(paths.filter((path) => path.startsWith('/webhooks'))).toEqual([])
+      expect(paths).toEqual(
+        expect.arrayContaining(['/v1/webhooks/orgs/{orgId}/register', '/v1/webhooks/orgs/webhookurl']),
+      )
+    })
+
     it('patches the URL and the secret; 404 before registration; 400 for an empty or short change', async () => {
       const org = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
-      const patch = (body: object) => request(api.app).patch(`/webhooks/orgs/${org}`).set(auth(owner.token)).send(body)
+      const patch = (body: object) =>
+        request(api.app).patch(`/v1/webhooks/orgs/${org}`).set(auth(owner.token)).send(body)
       expect((await patch({ webhookUrl: `${receiver.url}/p` })).status).toBe(404)
       await register(org, owner.token, { webhookUrl: `${receiver.url}/p` }).expect(201)
       expect((await patch({})).status).toBe(400)
@@ -310,7 +378,7 @@ describe('webhooks', () => {
       expect(receiver.requests.filter((request) => request.eventId === eventId)).toHaveLength(MAX_ATTEMPTS)
 
       const replay = (deliveryId: string) =>
-        request(api.app).post(`/webhooks/orgs/${deadOrg}/deliveries/${deliveryId}/replay`).set(auth(owner.token))
+        request(api.app).post(`/v1/webhooks/orgs/${deadOrg}/deliveries/${deliveryId}/replay`).set(auth(owner.token))
       const replayed = await replay(dead?.id ?? '')
       expect(replayed.status).toBe(200)
       expect(replayed.body.data).toEqual(expect.objectContaining({ id: dead?.id, status: 'pending', attempts: 0 }))
@@ -319,7 +387,7 @@ describe('webhooks', () => {
       expect((await replay(randomUUID())).status).toBe(404)
       // Another organization's delivery is not found either.
       expect(
-        (await request(api.app).post(`/webhooks/orgs/${org}/deliveries/${dead?.id}/replay`).set(auth(owner.token)))
+        (await request(api.app).post(`/v1/webhooks/orgs/${org}/deliveries/${dead?.id}/replay`).set(auth(owner.token)))
           .status,
       ).toBe(404)
     })
@@ -332,7 +400,7 @@ describe('webhooks', () => {
         await publishEvents(api, pendingOrg, 1)
         const [pending] = await deliveries(pendingOrg)
         const res = await request(api.app)
-          .post(`/webhooks/orgs/${pendingOrg}/deliveries/${pending?.id}/replay`)
+          .post(`/v1/webhooks/orgs/${pendingOrg}/deliveries/${pending?.id}/replay`)
           .set(auth(owner.token))
         expect(res.status).toBe(409)
       } finally {
@@ -341,14 +409,14 @@ describe('webhooks', () => {
     })
 
     it('pings the webhook through the same path (extension)', async () => {
-      const res = await request(api.app).post(`/webhooks/orgs/${org}/ping`).set(auth(owner.token))
+      const res = await request(api.app).post(`/v1/webhooks/orgs/${org}/ping`).set(auth(owner.token))
       expect(res.status).toBe(201)
       const eventId = res.body.data.eventId as string
       await receiver.waitFor(() => receiver.eventIds(hookPath()).includes(eventId))
       const ping = receiver.accepted(hookPath()).find((request) => request.eventId === eventId)
       expect(ping?.body?.data).toEqual(expect.objectContaining({ type: 'webhook.ping', orgId: org }))
       const bare = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
-      expect((await request(api.app).post(`/webhooks/orgs/${bare}/ping`).set(auth(owner.token))).status).toBe(404)
+      expect((await request(api.app).post(`/v1/webhooks/orgs/${bare}/ping`).set(auth(owner.token))).status).toBe(404)
     })
 
     it('delivers a tenant event to the tenant webhook', async () => {
@@ -369,7 +437,7 @@ describe('webhooks', () => {
 
     it('lists deliveries paged and filtered by status; 400 for a bad status or page size', async () => {
       const page = await request(api.app)
-        .get(`/webhooks/orgs/${org}/deliveries?pageSize=5&pageNumber=2`)
+        .get(`/v1/webhooks/orgs/${org}/deliveries?pageSize=5&pageNumber=2`)
         .set(auth(owner.token))
       expect(page.status).toBe(200)
       expect(page.body.data).toEqual(
@@ -378,7 +446,7 @@ describe('webhooks', () => {
       expect(page.body.data.data).toHaveLength(5)
       expect(page.body.data.totalItems).toBeGreaterThan(10)
       for (const query of ['?status=lost', '?pageSize=101', '?pageNumber=0']) {
-        const res = await request(api.app).get(`/webhooks/orgs/${org}/deliveries${query}`).set(auth(owner.token))
+        const res = await request(api.app).get(`/v1/webhooks/orgs/${org}/deliveries${query}`).set(auth(owner.token))
         expect({ query, status: res.status }).toEqual({ query, status: 400 })
       }
       expect((await deliveries(org, '&status=dead')).length).toBe(0)
@@ -495,7 +563,7 @@ describe('webhooks without NETWORK_ALLOW_PRIVATE_TARGETS (nor its alias WEBHOOK_
     'http://169.254.169.254/latest',
   ])('refuses %s with 400 on register and patch', async (webhookUrl) => {
     const registered = await request(api.app)
-      .post(`/webhooks/orgs/${orgId}/register`)
+      .post(`/v1/webhooks/orgs/${orgId}/register`)
       .set('Authorization', `Bearer ${owner.token}`)
       .send({ webhookUrl })
     expect(registered.status).toBe(400)
@@ -504,12 +572,12 @@ describe('webhooks without NETWORK_ALLOW_PRIVATE_TARGETS (nor its alias WEBHOOK_
 
   it('refuses a private target on patch too', async () => {
     await request(api.app)
-      .post(`/webhooks/orgs/${orgId}/register`)
+      .post(`/v1/webhooks/orgs/${orgId}/register`)
       .set('Authorization', `Bearer ${owner.token}`)
       .send({ webhookUrl: 'https://hooks.example.com/idplane' })
       .expect(201)
     const res = await request(api.app)
-      .patch(`/webhooks/orgs/${orgId}`)
+      .patch(`/v1/webhooks/orgs/${orgId}`)
       .set('Authorization', `Bearer ${owner.token}`)
       .send({ webhookUrl: 'http://192.168.1.10/hook' })
     expect(res.status).toBe(400)
@@ -536,7 +604,7 @@ describe('webhook delivery latency', () => {
     const owner = await aUserWithToken(api)
     orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
     await request(api.app)
-      .post(`/webhooks/orgs/${orgId}/register`)
+      .post(`/v1/webhooks/orgs/${orgId}/register`)
       .set('Authorization', `Bearer ${owner.token}`)
       .send({ webhookUrl: `${receiver.url}/latency` })
       .expect(201)
@@ -586,12 +654,12 @@ describe('webhook secrets in the logs', () => {
     const firstSecret = 'first-secret-never-logged-1234'
     const secondSecret = 'second-secret-never-logged-5678'
     await request(api.app)
-      .post(`/webhooks/orgs/${orgId}/register`)
+      .post(`/v1/webhooks/orgs/${orgId}/register`)
       .set('Authorization', `Bearer ${owner.token}`)
       .send({ webhookUrl: `${receiver.url}/logs`, webhookSecret: firstSecret })
       .expect(201)
     await request(api.app)
-      .patch(`/webhooks/orgs/${orgId}`)
+      .patch(`/v1/webhooks/orgs/${orgId}`)
       .set('Authorization', `Bearer ${owner.token}`)
       .send({ webhookSecret: secondSecret })
       .expect(200)

@@ -26,6 +26,7 @@ import type { AgentRuntime } from './agent-runtime'
 import type { AgentScope } from './agent-scope'
 import { protocolStep } from './credo-errors'
 import { toJson } from './envelope'
+import { indyDidFromVerkey } from '../ledger/indy-dids'
 import { ledgerFailure } from './ledger-failures'
 
 const ED25519 = { kty: 'OKP', crv: 'Ed25519' } as const
@@ -40,6 +41,7 @@ export class DidsService {
    */
   public async create(scope: AgentScope, body: CreateDidRequest): Promise<CreatedDid> {
     const agent = scope.agent
+    if (body.did !== undefined) body = await importRequest(body)
     if (body.method === 'web' && !body.domain)
       throw new InvalidInputError('domain is required for did:web', [{ field: 'domain', message: 'is required' }])
     if (body.method === 'indy' && body.endpoint !== undefined && !/^https?:\/\/\S+$/.test(body.endpoint))
@@ -140,13 +142,55 @@ export class DidsService {
   }
 }
 
+/**
+ * A request to import `did` checked against its key, before anything is stored: did:key and did:peer:0 must be the
+ * key's own, did:indy's identifier the one the key gives (its first 16 bytes, base58), and a did:web is served with
+ * the key under its domain. Importing is creating from the given key, so the key is stored like every other.
+ * @throws {InvalidInputError} naming `did`, `seed`/`privatekey` or `domain`
+ */
+async function importRequest(body: CreateDidRequest): Promise<CreateDidRequest> {
+  const did = body.did ?? ''
+  const secret = secretOf(body)
+  if (!secret) {
+    throw new InvalidInputError('Importing a DID needs its key: give seed or privatekey', [
+      { field: 'privatekey', message: 'seed or privatekey is required with did' },
+    ])
+  }
+  const method = did.split(':')[1]
+  const mismatch = (message: string) => new InvalidInputError(message, [{ field: 'did', message }])
+  if (method !== body.method) throw mismatch(`did is a did:${method ?? ''}, not a did:${body.method}`)
+  if (method === 'web') {
+    const domain = did.slice('did:web:'.length)
+    if (body.domain !== undefined && body.domain !== domain) throw mismatch('did and domain name different domains')
+    return { ...body, domain }
+  }
+  await sodiumReady()
+  const { publicKey } = sodium.crypto_sign_seed_keypair(secret)
+  const fingerprint = Kms.PublicJwk.fromPublicJwk({
+    ...ED25519,
+    x: TypedArrayEncoder.toBase64URL(publicKey),
+  }).fingerprint
+  const expected =
+    method === 'key'
+      ? `did:key:${fingerprint}`
+      : method === 'peer'
+        ? `did:peer:0${fingerprint}`
+        : // did:indy:<namespace>:<id>: the namespace is the ledger's, checked when the DID is written.
+          indyDidFromVerkey(publicKey)
+  const given = method === 'indy' ? did.split(':').at(-1) : did
+  if (given !== expected) throw mismatch(`did is not the DID of the given key (that is ${expected})`)
+  return body
+}
+
+function secretOf(body: CreateDidRequest): Buffer | undefined {
+  if (body.seed) return Buffer.from(body.seed, 'utf8')
+  if (body.privatekey) return Buffer.from(body.privatekey, 'hex')
+  return undefined
+}
+
 async function createKey(scope: AgentScope, body: CreateDidRequest): Promise<string> {
   const kms = scope.agent.kms
-  const secret = body.seed
-    ? Buffer.from(body.seed, 'utf8')
-    : body.privatekey
-      ? Buffer.from(body.privatekey, 'hex')
-      : undefined
+  const secret = secretOf(body)
   if (!secret) return (await kms.createKey({ type: ED25519 })).keyId
   await sodiumReady()
   const { publicKey } = sodium.crypto_sign_seed_keypair(secret)

@@ -3,6 +3,7 @@ import type { Container, ContainerModule, ServiceIdentifier } from 'inversify'
 import type { AnyEntity, EntityClass } from '@mikro-orm/core'
 import type { AgentEvent } from '@idplane/common/agent-contract/events'
 import type { ConfigSection } from './config-section'
+import type { DeprecatedAlias } from './http/deprecated-aliases'
 import type { PlatformEventListener } from './platform-events'
 
 /**
@@ -53,6 +54,11 @@ export interface ApiModule {
    * they are not in the OpenAPI document.
    */
   router?(container: Container): Router
+  /**
+   * Old path prefixes served as the documented ones, with a `Deprecation` header (infra/http/deprecated-aliases.ts);
+   * only the documented paths are in the OpenAPI document.
+   */
+  deprecatedAliases?: readonly DeprecatedAlias[]
   /** The MikroORM entities the module persists (listed, never discovered from the file system); none when left out. */
   entities?: readonly EntityClass<AnyEntity>[]
   /** Agent-event kinds the module applies, each with a handler bound in `bindings`. */

@@ -37,6 +37,13 @@ export const NETWORK_ALLOW_PRIVATE_TARGETS_ENV = 'NETWORK_ALLOW_PRIVATE_TARGETS'
 const WEBHOOK_ALLOW_PRIVATE_TARGETS_ALIAS = 'WEBHOOK_ALLOW_PRIVATE_TARGETS'
 
 /** Where and how organizations' agents run (docs/configuration.md, "Agent provisioning"). */
+/** @default a day: the retry window issue 23 item 9 asks for. */
+const DEFAULT_IDEMPOTENCY_KEY_TTL_SECONDS = 86_400
+/** @default 5 minutes: longer than any request the API serves (agent calls time out well before). */
+const DEFAULT_IDEMPOTENCY_PENDING_SECONDS = 300
+/** @default 5 seconds: a retry sent while the first request still runs usually gets its answer, not a 409. */
+const DEFAULT_IDEMPOTENCY_WAIT_MS = 5_000
+
 export interface AgentsConfig {
   readonly runtime: 'process' | 'kubernetes'
   readonly pollAttempts: number
@@ -95,6 +102,15 @@ export interface Config {
     readonly trustProxy: boolean
     /** METRICS_PORT: /metrics served on this port only; unset → on the main port. */
     readonly metricsPort?: number
+    /** `Idempotency-Key` on creating POSTs (infra/http/idempotency/idempotency.ts). */
+    readonly idempotency: {
+      /** IDEMPOTENCY_KEY_TTL_SECONDS: how long a key and its answer are kept. @default 86400 (a day) */
+      readonly ttlSeconds: number
+      /** IDEMPOTENCY_PENDING_TIMEOUT_SECONDS: after this, a key whose request never answered may act again. */
+      readonly pendingTimeoutSeconds: number
+      /** IDEMPOTENCY_WAIT_MS: how long a retry waits for a concurrent request with its key before a 409. */
+      readonly waitMs: number
+    }
   }
   readonly database:
     | { readonly kind: 'postgres'; readonly url: string; readonly poolMax: number }
@@ -200,6 +216,17 @@ export function loadConfig(
       trustProxy: env.bool('API_TRUST_PROXY', false),
       metricsPort:
         env.string('METRICS_PORT') === undefined ? undefined : env.int('METRICS_PORT', 0, { min: 1, max: 65535 }),
+      idempotency: {
+        ttlSeconds: env.int('IDEMPOTENCY_KEY_TTL_SECONDS', DEFAULT_IDEMPOTENCY_KEY_TTL_SECONDS, {
+          min: 60,
+          max: 7 * 86_400,
+        }),
+        pendingTimeoutSeconds: env.int('IDEMPOTENCY_PENDING_TIMEOUT_SECONDS', DEFAULT_IDEMPOTENCY_PENDING_SECONDS, {
+          min: 1,
+          max: 86_400,
+        }),
+        waitMs: env.int('IDEMPOTENCY_WAIT_MS', DEFAULT_IDEMPOTENCY_WAIT_MS, { min: 0, max: 60_000 }),
+      },
     },
     database: databaseUrl
       ? { kind: 'postgres', url: databaseUrl, poolMax: env.int('DATABASE_POOL_MAX', 10, { min: 1, max: 200 }) }

@@ -2,6 +2,7 @@ import type { Container } from 'inversify'
 import type { AnyEntity, EntityClass } from '@mikro-orm/core'
 import type { ActivityCounts, ApiModule, AppliedAgentEvent, DashboardEntries } from './api-module'
 import type { ConfigSection } from './config-section'
+import type { DeprecatedAlias } from './http/deprecated-aliases'
 import type { PlatformEvent } from './platform-events'
 
 /** Every module's entities, once each, for the ORM configuration. */
@@ -12,6 +13,11 @@ export function entitiesOf(modules: readonly ApiModule[]): EntityClass<AnyEntity
 /** Every module's configuration section, for loadConfig. */
 export function configSectionsOf(modules: readonly ApiModule[]): ConfigSection[] {
   return modules.flatMap((module) => (module.config ? [module.config] : []))
+}
+
+/** Every module's deprecated path prefixes, for the alias middleware installed before the routes. */
+export function deprecatedAliasesOf(modules: readonly ApiModule[]): DeprecatedAlias[] {
+  return modules.flatMap((module) => module.deprecatedAliases ?? [])
 }
 
 /** Every module's controllers, in module order (the order routes are registered in). */

@@ -17,9 +17,11 @@ export const DID_OPERATIONS = operationsByName({
     message: 'DID created',
     body: shape<CreateDidRequest>(),
     result: shape<CreatedDid>(),
-    summary: 'Creates a did:key, did:peer, did:web or did:indy (on the platform ledger)',
+    summary:
+      'Creates a did:key, did:peer, did:web or did:indy (on the platform ledger); with `did` and its key (seed or ' +
+      'privatekey), imports that DID',
     errors: {
-      400: 'did:web without a domain, an endpoint that is no URL, or a DID the ledger refuses',
+      400: "did:web without a domain, an endpoint that is no URL, a DID the ledger refuses, or a `did` to import that is not the key's (or comes without a key)",
       409: 'the key (the same seed) belongs to another tenant, or the DID is registered differently',
       501: 'did:indy on an agent without a ledger',
       502: 'the ledger cannot be reached, or the DID could not be created',

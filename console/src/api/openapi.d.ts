@@ -666,7 +666,7 @@ export interface paths {
         /** The organization's schemas of both types, paginated; searchByText matches names */
         get: operations["SchemasController.list"];
         put?: never;
-        /** Create a schema. JSON: a JSON Schema built from the attribute definitions, published at a public URL (schemaLedgerId); schemaType NO_LEDGER; Polygon schema types answer 501. INDY: registered through the organization's agent on its ledger under orgDid or the organization's Indy DID (schemaLedgerId: the ledger id) */
+        /** Create a schema. JSON: a JSON Schema built from the attribute definitions, published at a public URL (schemaLedgerId); schemaType NO_LEDGER (or no_ledger, W3C); POLYGON_W3C and polygon answer 501. INDY: registered through the organization's agent on its ledger under orgDid or the organization's Indy DID (schemaLedgerId: the ledger id) */
         post: operations["SchemasController.create"];
         delete?: never;
         options?: never;
@@ -1103,7 +1103,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhooks/orgs/{orgId}/deliveries": {
+    "/v1/webhooks/orgs/{orgId}/deliveries": {
         parameters: {
             query?: never;
             header?: never;
@@ -1120,7 +1120,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhooks/orgs/{orgId}/deliveries/{deliveryId}/replay": {
+    "/v1/webhooks/orgs/{orgId}/deliveries/{deliveryId}/replay": {
         parameters: {
             query?: never;
             header?: never;
@@ -1137,7 +1137,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhooks/orgs/{orgId}/ping": {
+    "/v1/webhooks/orgs/{orgId}/ping": {
         parameters: {
             query?: never;
             header?: never;
@@ -1154,7 +1154,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhooks/orgs/{orgId}/register": {
+    "/v1/webhooks/orgs/{orgId}/register": {
         parameters: {
             query?: never;
             header?: never;
@@ -1171,14 +1171,14 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhooks/orgs/webhookurl": {
+    "/v1/webhooks/orgs/webhookurl": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The registered webhook of an organization (orgId: owner, admin, issuer, verifier) or of the caller's cloud-wallet tenant (tenantId) */
+        /** The registered webhook of an organization (orgId: owner, admin, issuer, verifier) or of the caller's cloud-wallet tenant (tenantId); with neither, the caller's own organization or wallet when it has only one, else 400 */
         get: operations["WebhooksController.read"];
         put?: never;
         post?: never;
@@ -1188,7 +1188,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhooks/orgs/{orgId}": {
+    "/v1/webhooks/orgs/{orgId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1556,7 +1556,7 @@ export interface paths {
         /** Every DID of the cloud wallet */
         get: operations["WalletDidsController.dids"];
         put?: never;
-        /** Create a DID in the cloud wallet (key, peer, web; indy answers 501 for now) */
+        /** Create a DID in the cloud wallet: key, peer, web, or indy (written to the platform ledger); or import one: did with its key (seed or privatekey). polygon (no such ledger here) answers 501 */
         post: operations["WalletDidsController.createDid"];
         delete?: never;
         options?: never;
@@ -1947,7 +1947,7 @@ export interface components {
             type: "INDY" | "JSON";
             alias?: string;
             /**
-             * @description JSON: schemaName, schemaType (NO_LEDGER), attributes (attributeName, displayName, schemaDataType, isRequired, description, and the constraints of the data type), optional description and schemaVersion (default 1.0). INDY: schemaName, schemaVersion (digits and dots), attributes (attributeName, schemaDataType string, number, date or datetime, displayName, isRequired), optional orgDid (an Indy DID of the organization).
+             * @description JSON: schemaName, schemaType (NO_LEDGER, also written no_ledger or W3C: the platform publishes the schema at a public URL; POLYGON_W3C and polygon answer 501, no Polygon network is reachable), attributes (attributeName, displayName, schemaDataType, isRequired, description, and the constraints of the data type), optional description and schemaVersion (default 1.0). INDY: schemaName, schemaVersion (digits and dots), attributes (attributeName, schemaDataType string, number, date or datetime, displayName, isRequired), optional orgDid (an Indy DID of the organization).
              * @example {
              *       "schemaName": "Employee badge",
              *       "schemaVersion": "1.0",
@@ -1970,7 +1970,15 @@ export interface components {
              *       ]
              *     }
              */
-            schemaPayload: Record<string, never>;
+            schemaPayload: {
+                /**
+                 * @description JSON schemas only, any case; POLYGON_W3C and polygon answer 501
+                 * @enum {string}
+                 */
+                schemaType?: "NO_LEDGER" | "no_ledger" | "W3C" | "POLYGON_W3C" | "polygon";
+            } & {
+                [key: string]: unknown;
+            };
         };
         CreateCredDefDto: {
             tag: string;
@@ -3261,6 +3269,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description The Idempotency-Key was used before for another request (caller, path, query or body) */
+        UnprocessableContent: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description Rate limit reached; retry after `Retry-After` seconds */
         TooManyRequests: {
             headers: {
@@ -3771,7 +3788,10 @@ export interface operations {
     "OrgsController.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3799,6 +3819,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4135,7 +4156,10 @@ export interface operations {
     "ClientCredentialsController.generate": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -4160,6 +4184,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4247,7 +4273,10 @@ export interface operations {
             query?: {
                 clientAlias?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -4276,6 +4305,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
@@ -4429,7 +4460,10 @@ export interface operations {
     "AgentsController.spinUp": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -4460,6 +4494,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4542,7 +4577,10 @@ export interface operations {
     "ConnectionsController.createInvitation": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -4573,6 +4611,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -4645,7 +4684,10 @@ export interface operations {
     "ConnectionsController.accept": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
                 connectionId: string;
@@ -4672,6 +4714,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -4679,7 +4722,10 @@ export interface operations {
     "ConnectionsController.receiveInvitationUrl": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -4710,6 +4756,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -4717,7 +4764,10 @@ export interface operations {
     "ConnectionsController.receiveInvitation": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -4748,6 +4798,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -4755,7 +4806,10 @@ export interface operations {
     "MessagesController.ask": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
                 connectionId: string;
@@ -4787,6 +4841,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -4825,7 +4880,10 @@ export interface operations {
     "MessagesController.answer": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
                 questionAnswerId: string;
@@ -4857,6 +4915,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -4908,7 +4967,10 @@ export interface operations {
     "MessagesController.send": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
                 connectionId: string;
@@ -4940,6 +5002,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -4992,7 +5055,10 @@ export interface operations {
     "SchemasController.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5023,6 +5089,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
@@ -5110,7 +5177,10 @@ export interface operations {
     "CredDefsController.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5141,6 +5211,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
@@ -5273,7 +5344,10 @@ export interface operations {
             query: {
                 orgId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5301,6 +5375,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5571,7 +5647,10 @@ export interface operations {
     "EcosystemInvitationsController.invite": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5600,6 +5679,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5654,7 +5734,10 @@ export interface operations {
             query?: {
                 requestType?: "INDY" | "PRESENTATIONEXCHANGE";
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5685,6 +5768,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -5694,7 +5778,10 @@ export interface operations {
             query?: {
                 requestType?: "INDY" | "PRESENTATIONEXCHANGE";
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5725,6 +5812,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -5732,7 +5820,10 @@ export interface operations {
     "ProofsController.verify": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
                 proofId: string;
@@ -5759,6 +5850,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -5867,7 +5959,10 @@ export interface operations {
             query?: {
                 requestType?: "INDY" | "PRESENTATIONEXCHANGE";
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5898,6 +5993,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -5908,7 +6004,10 @@ export interface operations {
                 credentialType?: string;
                 isValidateSchema?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5939,6 +6038,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -5949,7 +6049,10 @@ export interface operations {
                 credentialType?: string;
                 isValidateSchema?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -5980,6 +6083,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -5990,7 +6094,10 @@ export interface operations {
                 credentialType?: string;
                 isValidateSchema?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -6021,6 +6128,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -6181,7 +6289,10 @@ export interface operations {
     "WebhookDeliveriesController.replay": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
                 deliveryId: string;
@@ -6208,13 +6319,17 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
     "WebhookDeliveriesController.ping": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -6239,13 +6354,18 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
     "WebhooksController.register": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -6275,6 +6395,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6390,7 +6512,10 @@ export interface operations {
     "BulkIssuanceController.downloadTemplate": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -6419,6 +6544,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6429,7 +6556,10 @@ export interface operations {
                 templateId: string;
                 isValidateSchema?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
             };
@@ -6466,6 +6596,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6475,7 +6607,10 @@ export interface operations {
                 isValidateSchema?: boolean;
                 templateId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 orgId: string;
                 requestId: string;
@@ -6507,6 +6642,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6549,7 +6685,10 @@ export interface operations {
     "CloudWalletsController.configureBaseWallet": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6577,6 +6716,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
         };
@@ -6584,7 +6724,10 @@ export interface operations {
     "CloudWalletsController.createWallet": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6612,6 +6755,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6620,7 +6764,10 @@ export interface operations {
     "CloudWalletsController.registerWebhook": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6648,6 +6795,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6688,7 +6837,10 @@ export interface operations {
     "WalletConnectionsController.createInvitation": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6717,6 +6869,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6797,7 +6950,10 @@ export interface operations {
     "WalletConnectionsController.receiveInvitationUrl": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6826,6 +6982,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6938,7 +7095,10 @@ export interface operations {
     "WalletCredentialsController.acceptOffer": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6967,6 +7127,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7077,7 +7238,10 @@ export interface operations {
     "WalletProofsController.acceptProofRequest": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7106,6 +7270,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7145,7 +7310,10 @@ export interface operations {
     "WalletDidsController.createDid": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7174,7 +7342,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7216,7 +7386,10 @@ export interface operations {
     "WalletMessagesController.sendBasicMessage": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 connectionId: string;
             };
@@ -7247,6 +7420,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];

@@ -17,6 +17,11 @@ export class CreateDidDto implements CreateDidRequest {
   @IsOptional() @IsString() @Matches(/^[A-Za-z0-9.-]+(%3A\d+)?(:[A-Za-z0-9._-]+)*$/) domain?: string
   /** did:indy only: the endpoint written to the ledger (default: the agent's DIDComm endpoint). */
   @IsOptional() @IsString() endpoint?: string
+  /** A DID to import with its key (`seed` or `privatekey`). */
+  @IsOptional()
+  @IsString()
+  @Matches(/^did:(key|peer|web|indy):\S{1,500}$/, { message: 'did must be a did:key, did:peer, did:web or did:indy' })
+  did?: string
 }
 
 export class SignCredentialDto implements SignCredentialRequest {

@@ -19,6 +19,18 @@ export function isUuid(value: string): boolean {
   return UUID_PATTERN.test(value)
 }
 
+/** The spec's organization id is a UUID v4 (the API makes them with randomUUID); any other version is malformed. */
+const ORG_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
+
+export function isOrgId(value: string): boolean {
+  return ORG_ID_PATTERN.test(value)
+}
+
+/** The 400 for an organization id that is not a UUID v4, wherever one arrives (path or query). */
+export function invalidOrgIdError(): InvalidInputError {
+  return new InvalidInputError('Invalid organization id', [{ field: 'orgId', message: 'orgId must be a UUID v4' }])
+}
+
 /** The bearer token of a request, or UnauthenticatedError. Tokens are only ever read from the header. */
 export function bearerToken(req: Request): string {
   const header = req.header('authorization')
@@ -42,8 +54,7 @@ export function createAuthorizationChecker(tokens: TokenService, roleLookup: Org
 
     const orgId = orgIdOf(req)
     if (orgId === undefined) throw new ForbiddenError('This endpoint needs an organization')
-    if (!isUuid(orgId))
-      throw new InvalidInputError('Invalid organization id', [{ field: 'orgId', message: 'orgId must be a UUID' }])
+    if (!isOrgId(orgId)) throw invalidOrgIdError()
 
     const held = await roleLookup.rolesOf(principal, orgId)
     req.orgRoles = held

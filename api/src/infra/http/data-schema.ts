@@ -64,6 +64,21 @@ export function recordOf<V>(values: DataSchema<V>): DataSchema<Record<string, V>
   return { render: (components) => ({ type: 'object', additionalProperties: values.render(components) }) }
 }
 
+/** How often each component name was declared (object() and unchecked() with a name), for the duplicate-name test. */
+const declaredNames = new Map<string, number>()
+
+function declare(name: string): void {
+  declaredNames.set(name, (declaredNames.get(name) ?? 0) + 1)
+}
+
+/**
+ * The component names response schemas declared so far, with how often: a name declared twice renders only the first
+ * schema (and a DTO class of the same name replaces it), so routes would be documented with another's fields.
+ */
+export function declaredSchemaNames(): ReadonlyMap<string, number> {
+  return declaredNames
+}
+
 /**
  * An object schema; with a `name`, rendered once into `components.schemas` and referenced by `$ref`.
  * Call it with the interface it describes: `object<UserResponse>('User', { ... })`.
@@ -80,6 +95,7 @@ export function object<T>(name: string | undefined, properties: Properties<T>): 
     }
   }
   if (name === undefined) return { render: build }
+  declare(name)
   return {
     render: (components) => {
       if (!(name in components)) {
@@ -109,6 +125,7 @@ export function pageOf<T>(items: DataSchema<T>): DataSchema<Page<T>> {
  * the compiler cannot check it against `T`, so use it only there.
  */
 export function unchecked<T>(name: string, schema: SchemaObject): DataSchema<T> {
+  declare(name)
   return {
     render: (components) => {
       components[name] ??= schema

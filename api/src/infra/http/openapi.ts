@@ -2,7 +2,7 @@ import { getMetadataArgsStorage, type RoutingControllersOptions } from 'routing-
 import { routingControllersToSpec, parseRoutes, getFullPath, type IRoute } from 'routing-controllers-openapi'
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema'
 import { defaultConverters } from 'class-validator-jsonschema/build/defaultConverters'
-import { ValidationTypes } from 'class-validator'
+import { getMetadataStorage, IS_NOT_EMPTY, ValidationTypes } from 'class-validator'
 // class-transformer keeps its @Type() metadata here; without it nested DTO arrays render as `Array`.
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage'
 import type {
@@ -22,7 +22,7 @@ const INTERNAL_PATH_PREFIX = '/v1/internal/'
 /** Parameter kinds whose values the request pipeline validates: a route taking any of them can answer 400. */
 const VALIDATED_PARAMS = new Set(['body', 'body-param', 'query', 'queries', 'param', 'params', 'header', 'headers'])
 
-type ErrorStatus = DocumentedErrorStatus | 500
+type ErrorStatus = DocumentedErrorStatus | 422 | 500
 
 const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
   400: { name: 'BadRequest', description: 'Malformed input; `errors` names each invalid field' },
@@ -30,6 +30,10 @@ const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }
   403: { name: 'Forbidden', description: 'Valid token without the role or the organization' },
   404: { name: 'NotFound', description: 'No such record, or one of another organization' },
   409: { name: 'Conflict', description: 'Duplicate, or a change the current state does not allow' },
+  422: {
+    name: 'UnprocessableContent',
+    description: 'The Idempotency-Key was used before for another request (caller, path, query or body)',
+  },
   429: { name: 'TooManyRequests', description: 'Rate limit reached; retry after `Retry-After` seconds' },
   500: { name: 'InternalError', description: 'Unexpected failure (a bug; the body never carries details)' },
   501: { name: 'NotImplemented', description: 'A value the contract names that this build does not serve yet' },
@@ -71,7 +75,10 @@ export function buildOpenApiDocument(options: RoutingControllersOptions, publicU
   const schemas = validationMetadatasToSchemas({
     refPointerPrefix: '#/components/schemas/',
     classTransformerMetadataStorage: defaultMetadataStorage,
-    additionalConverters: { [ValidationTypes.CUSTOM_VALIDATION]: customValidationSchema },
+    additionalConverters: {
+      [ValidationTypes.CUSTOM_VALIDATION]: customValidationSchema,
+      [IS_NOT_EMPTY]: notEmptySchema,
+    },
   }) as SchemaComponents
   const spec = routingControllersToSpec(storage, options, {
     info: {
@@ -100,7 +107,9 @@ export function buildOpenApiDocument(options: RoutingControllersOptions, publicU
     const authorized = route.responseHandlers.find((handler) => handler.type === 'authorized')
     if (authorized) operation.security = [{ bearer: [] }]
     describeUuidPathIds(operation)
-    describeResponses(operation, route, spec.components?.schemas ?? {}, authorized, path)
+    const isIdempotent = authorized !== undefined && method === 'post' && !route.params.some(isFileParam)
+    if (isIdempotent) describeIdempotencyKey(operation)
+    describeResponses(operation, route, spec.components?.schemas ?? {}, authorized, path, isIdempotent)
   }
   for (const path of Object.keys(spec.paths)) if (path.startsWith(INTERNAL_PATH_PREFIX)) delete spec.paths[path]
   dropUnusedSchemas(spec)
@@ -120,6 +129,27 @@ const customValidationSchema: (typeof defaultConverters)[string] = (meta, option
   return typeof convert === 'function' ? convert(meta, options) : convert
 }
 
+/** Validators that give a string a lower length bound of their own. */
+const LENGTH_LOWER_BOUNDS: ReadonlySet<string> = new Set(['isLength', 'minLength'])
+
+/**
+ * `@IsNotEmpty()` documents `minLength: 1`, and the library merges a property's validators in declaration order, so
+ * beside `@Length(2, 200)` it documented 1 where the server enforces 2 (issue 22 item 7). It adds no bound where
+ * another validator of the property sets one.
+ */
+const notEmptySchema: (typeof defaultConverters)[string] = (meta) => {
+  const target = meta.target
+  const hasLengthBound =
+    typeof target === 'function' &&
+    getMetadataStorage()
+      .getTargetValidationMetadatas(target, '', true, false)
+      .some(
+        (other) =>
+          other.propertyName === meta.propertyName && !other.each && LENGTH_LOWER_BOUNDS.has(other.name ?? other.type),
+      )
+  return hasLengthBound ? { type: 'string' } : { type: 'string', minLength: 1 }
+}
+
 /** Path parameters named `...Id` are uuids in this API (organizations, invitations, users, client ids). */
 function describeUuidPathIds(operation: OperationObject): void {
   for (const parameter of operation.parameters ?? []) {
@@ -129,12 +159,32 @@ function describeUuidPathIds(operation: OperationObject): void {
   }
 }
 
+const isFileParam = (param: { type: string }): boolean => param.type === 'file' || param.type === 'files'
+
+/** The `Idempotency-Key` header every authenticated JSON POST takes (infra/http/idempotency/idempotency.ts). */
+function describeIdempotencyKey(operation: OperationObject): void {
+  operation.parameters = [
+    ...(operation.parameters ?? []),
+    {
+      in: 'header',
+      name: 'Idempotency-Key',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+      description:
+        'Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again ' +
+        '(header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; ' +
+        'while the first is still running, 409.',
+    },
+  ]
+}
+
 function describeResponses(
   operation: OperationObject,
   route: IRoute,
   components: SchemaComponents,
   authorized: { value?: unknown } | undefined,
   path: string,
+  isIdempotent: boolean,
 ): void {
   const doc = responseDocOf(route.action.target, route.action.method)
   const successStatus = Object.keys(operation.responses).find((status) => status.startsWith('2')) ?? '200'
@@ -160,6 +210,7 @@ function describeResponses(
     ...(isProtected ? [401 as const] : []),
     ...(isProtected && (hasRoles || path.includes('{orgId}')) ? [403 as const] : []),
     ...(/\{\w+\}/.test(path) ? [404 as const] : []),
+    ...(isIdempotent ? [409 as const, 422 as const] : []),
     500,
   ]
   const statuses = [...new Set<ErrorStatus>([...derived, ...(doc?.errors ?? [])])].sort((a, b) => a - b)

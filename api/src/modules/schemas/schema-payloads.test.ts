@@ -40,6 +40,15 @@ describe('readJsonSchemaPayload', () => {
     ).toBe('2.0-rc.1')
   })
 
+  it.each(['NO_LEDGER', 'no_ledger', 'no-ledger', 'W3C', 'w3c'])(
+    'accepts %s as a schema the platform publishes',
+    (schemaType) => {
+      expect(readJsonSchemaPayload({ schemaName: 'B', schemaType, attributes: ATTRIBUTES }).schemaType).toBe(
+        'NO_LEDGER',
+      )
+    },
+  )
+
   it.each(['POLYGON_W3C', 'polygon', 'polygon-w3c'])(
     'answers %s with NotImplementedError naming the supported type',
     (schemaType) => {
@@ -52,7 +61,7 @@ describe('readJsonSchemaPayload', () => {
 
   it('names every bad field', () => {
     expect(fieldsOf({})).toEqual(['schemaPayload.schemaName', 'schemaPayload.schemaType', 'schemaPayload.attributes'])
-    expect(fieldsOf({ schemaName: ' ', schemaType: 'W3C', attributes: ATTRIBUTES })).toEqual([
+    expect(fieldsOf({ schemaName: ' ', schemaType: 'W4C', attributes: ATTRIBUTES })).toEqual([
       'schemaPayload.schemaName',
       'schemaPayload.schemaType',
     ])

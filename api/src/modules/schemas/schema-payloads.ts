@@ -3,11 +3,18 @@ import { SCHEMA_LIMITS } from './json-schema-builder'
 
 /**
  * The `schemaType` values of JSON schemas (spec: `POLYGON_W3C` or another supported W3C type; the full set is
- * not shown). `NO_LEDGER`: the platform publishes the schema at its own public URL, which needs no network.
- * Polygon values name a network this platform does not reach: 501 rather than a schema nobody can resolve.
+ * not shown). `NO_LEDGER`: the platform publishes the schema at its own public URL, which needs no network; the
+ * reference platform spells it `no_ledger`, and a bare `W3C` (a W3C credential schema, no ledger named) means the
+ * same here, the only place this platform can publish one. Polygon values (`POLYGON_W3C`, the reference platform's
+ * `polygon`) name a network this platform does not reach: 501 rather than a schema nobody can resolve.
+ * Matching ignores case and takes `-` for `_`.
  */
 export const SUPPORTED_JSON_SCHEMA_TYPES = ['NO_LEDGER'] as const
+const NO_LEDGER_SPELLINGS: readonly string[] = [...SUPPORTED_JSON_SCHEMA_TYPES, 'W3C']
 const LEDGER_JSON_SCHEMA_TYPES = ['POLYGON_W3C', 'POLYGON']
+/** The values the OpenAPI document lists (each accepted in any case; the Polygon ones answer 501). */
+export const DOCUMENTED_JSON_SCHEMA_TYPES = ['NO_LEDGER', 'no_ledger', 'W3C', 'POLYGON_W3C', 'polygon'] as const
+const EXPECTED_SCHEMA_TYPE = 'must be NO_LEDGER (also written no_ledger, or W3C); POLYGON_W3C and polygon answer 501'
 
 /** @default the version of a JSON schema whose payload names none (the spec's JSON payload has no version field). */
 export const DEFAULT_JSON_SCHEMA_VERSION = '1.0'
@@ -50,8 +57,8 @@ export function readJsonSchemaPayload(payload: Record<string, unknown>): JsonSch
         `use schemaType ${SUPPORTED_JSON_SCHEMA_TYPES.join(' or ')} (the platform publishes the schema at a public URL)`,
     )
   }
-  if (!(SUPPORTED_JSON_SCHEMA_TYPES as readonly unknown[]).includes(canonicalType))
-    errors.push({ field: 'schemaPayload.schemaType', message: `must be ${SUPPORTED_JSON_SCHEMA_TYPES.join(' or ')}` })
+  const isNoLedger = canonicalType !== undefined && NO_LEDGER_SPELLINGS.includes(canonicalType)
+  if (!isNoLedger) errors.push({ field: 'schemaPayload.schemaType', message: EXPECTED_SCHEMA_TYPE })
   if (payload.attributes === undefined) errors.push({ field: 'schemaPayload.attributes', message: 'is required' })
   if (errors.length > 0 || name === undefined) {
     throw new InvalidInputError(

@@ -34,7 +34,7 @@ export class SchemasController {
   @OpenAPI({
     summary:
       'Create a schema. JSON: a JSON Schema built from the attribute definitions, published at a public URL ' +
-      '(schemaLedgerId); schemaType NO_LEDGER; Polygon schema types answer 501. INDY: registered through the ' +
+      '(schemaLedgerId); schemaType NO_LEDGER (or no_ledger, W3C); POLYGON_W3C and polygon answer 501. INDY: registered through the ' +
       "organization's agent on its ledger under orgDid or the organization's Indy DID (schemaLedgerId: the ledger id)",
   })
   @ResponseData(SCHEMA_SCHEMA, { errors: [409, 501, 502] })

@@ -19,7 +19,7 @@ import { WebhookDeliveriesService } from './webhook-deliveries.service'
 
 /** Extensions (docs/api-usage.md, "Webhooks"): the delivery log, replay, and a test event. */
 @injectable()
-@JsonController('/webhooks/orgs/:orgId')
+@JsonController('/v1/webhooks/orgs/:orgId')
 @OpenAPI({ tags: ['Webhooks'] })
 export class WebhookDeliveriesController {
   public constructor(private readonly deliveries: WebhookDeliveriesService) {}

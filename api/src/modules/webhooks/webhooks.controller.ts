@@ -20,9 +20,12 @@ import { RegisterWebhookDto, UpdateWebhookDto, WebhookUrlQuery } from './dto/reg
 import { WEBHOOK_SCHEMA, toWebhookResponse, type WebhookResponse } from './dto/webhook.response'
 import { WebhooksService } from './webhooks.service'
 
-/** Webhooks (spec: "Webhooks (rooted at /webhooks)": outside /v1). */
+/**
+ * Webhooks (spec: Webhooks) under `/v1` like the rest of the interface; the unversioned `/webhooks/orgs/...` paths
+ * are deprecated aliases (webhooks.module.ts, `deprecatedAliases`).
+ */
 @injectable()
-@JsonController('/webhooks/orgs')
+@JsonController('/v1/webhooks/orgs')
 @OpenAPI({ tags: ['Webhooks'] })
 export class WebhooksController {
   public constructor(private readonly webhooks: WebhooksService) {}
@@ -43,7 +46,7 @@ export class WebhooksController {
   @Authorized()
   @OpenAPI({
     summary:
-      "The registered webhook of an organization (orgId: owner, admin, issuer, verifier) or of the caller's cloud-wallet tenant (tenantId)",
+      "The registered webhook of an organization (orgId: owner, admin, issuer, verifier) or of the caller's cloud-wallet tenant (tenantId); with neither, the caller's own organization or wallet when it has only one, else 400",
   })
   @ResponseData(WEBHOOK_SCHEMA)
   async read(

@@ -24,6 +24,8 @@ import { WebhooksService } from './webhooks.service'
 export const webhooksModule: ApiModule = {
   name: 'webhooks',
   controllers: [WebhooksController, WebhookDeliveriesController],
+  // Served unversioned before issue 22 item 4; clients written then keep working and are told to move.
+  deprecatedAliases: [{ prefix: '/webhooks/orgs/', successor: '/v1/webhooks/orgs/' }],
   entities: [Webhook, WebhookDelivery],
   config: webhooksConfig,
   platformEventListeners: [WebhookEventListener],

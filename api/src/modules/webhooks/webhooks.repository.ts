@@ -28,6 +28,11 @@ export class WebhooksRepository extends OrgRepository<Webhook> {
     return this.em.findOne(Webhook, { tenantId })
   }
 
+  /** The wallet webhook a user registered (a tenant's, `ownerUserId`); a user has one wallet. */
+  public findOwnedByUser(userId: string): Promise<Webhook | null> {
+    return this.em.findOne(Webhook, { ownerUserId: userId, tenantId: { $ne: null } })
+  }
+
   /** A new webhook row (flushed, so its id can seal the secret). */
   public async create(
     owner: { orgId?: string; tenantId?: string; ownerUserId?: string },

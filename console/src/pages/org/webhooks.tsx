@@ -33,7 +33,7 @@ export function WebhooksPage() {
   const orgId = org.id
   const webhook = useLoad(async () => {
     try {
-      return (await call(() => api.GET('/webhooks/orgs/webhookurl', { params: { query: { orgId } } }))).data ?? null
+      return (await call(() => api.GET('/v1/webhooks/orgs/webhookurl', { params: { query: { orgId } } }))).data ?? null
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return null
       throw error
@@ -66,8 +66,8 @@ function WebhookForm(props: { current: { webhookUrl: string; hasSecret: boolean 
           event.preventDefault()
           void action.run(async () => {
             const body = { webhookUrl: url, ...(secret ? { webhookSecret: secret } : {}) }
-            if (props.current) await call(() => api.PATCH('/webhooks/orgs/{orgId}', { params: { path }, body }))
-            else await call(() => api.POST('/webhooks/orgs/{orgId}/register', { params: { path }, body }))
+            if (props.current) await call(() => api.PATCH('/v1/webhooks/orgs/{orgId}', { params: { path }, body }))
+            else await call(() => api.POST('/v1/webhooks/orgs/{orgId}/register', { params: { path }, body }))
             setShownSecret(secret || undefined)
             setSecret('')
             props.onSaved()
@@ -111,7 +111,7 @@ function WebhookForm(props: { current: { webhookUrl: string; hasSecret: boolean 
             busy={ping.isBusy}
             onClick={() =>
               void ping.run(async () => {
-                const sent = await call(() => api.POST('/webhooks/orgs/{orgId}/ping', { params: { path } }))
+                const sent = await call(() => api.POST('/v1/webhooks/orgs/{orgId}/ping', { params: { path } }))
                 return `Ping queued (event ${sent.data?.eventId ?? ''}); it appears in the delivery log.`
               })
             }
@@ -132,7 +132,7 @@ function Deliveries() {
     async () =>
       (
         await call(() =>
-          api.GET('/webhooks/orgs/{orgId}/deliveries', {
+          api.GET('/v1/webhooks/orgs/{orgId}/deliveries', {
             params: { path: { orgId: org.id }, query: { pageSize: 50, ...(status ? { status } : {}) } },
           }),
         )
@@ -191,7 +191,7 @@ function Deliveries() {
                           onClick={() =>
                             void action.run(async () => {
                               await call(() =>
-                                api.POST('/webhooks/orgs/{orgId}/deliveries/{deliveryId}/replay', {
+                                api.POST('/v1/webhooks/orgs/{orgId}/deliveries/{deliveryId}/replay', {
                                   params: { path: { orgId: org.id, deliveryId: delivery.id } },
                                 }),
                               )

@@ -23,8 +23,11 @@ export class WalletDidsController {
   @Post('/did')
   @HttpCode(201)
   @Authorized()
-  @OpenAPI({ summary: 'Create a DID in the cloud wallet (key, peer, web; indy answers 501 for now)' })
-  @ResponseData(WALLET_CREATED_DID_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  @OpenAPI({
+    summary:
+      'Create a DID in the cloud wallet: key, peer, web, or indy (written to the platform ledger); or import one: did with its key (seed or privatekey). polygon (no such ledger here) answers 501',
+  })
+  @ResponseData(WALLET_CREATED_DID_SCHEMA, { errors: [403, 404, 409, 501, 502, 503] })
   async createDid(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: true }) body: CreateWalletDidDto,

@@ -25,6 +25,25 @@ export function checkIndyNetwork(network: string | undefined, namespace: string)
   ])
 }
 
+/**
+ * What the API can tell of a DID to import before the agent sees the key: it comes with its key and is of the
+ * method asked for. Whether the key is the DID's is the agent's check (it derives the key).
+ * @throws InvalidInputError naming `did` or `privatekey`
+ */
+function checkImport(method: string, body: CreateWalletDidDto): void {
+  if (body.seed === undefined && body.privatekey === undefined) {
+    throw new InvalidInputError('Importing a DID needs its key: give seed or privatekey', [
+      { field: 'privatekey', message: 'seed or privatekey is required with did' },
+    ])
+  }
+  const did = (body.did ?? '').trim()
+  if (!did.startsWith(`did:${method}:`)) {
+    throw new InvalidInputError(`did must be a did:${method} (the method asked for)`, [
+      { field: 'did', message: `must start with did:${method}:` },
+    ])
+  }
+}
+
 /** The cloud wallet's DIDs. */
 @injectable()
 export class WalletDidsService {
@@ -34,8 +53,11 @@ export class WalletDidsService {
   ) {}
 
   /**
-   * @throws NotImplementedError (501) for `polygon` and for importing an existing `did`
-   * @throws InvalidInputError for another method, `web` without `domain`, or `indy` on another `network`
+   * Creates a DID, or imports `did` with its key (`seed` or `privatekey`): the agent checks that the key is the
+   * DID's and stores it like every key it makes.
+   * @throws NotImplementedError (501) for `polygon`
+   * @throws InvalidInputError for another method, `web` without `domain`, `indy` on another `network`, or a `did`
+   *   without its key, of another method, or not the key's (the agent's 400)
    */
   public async create(principal: Principal, body: CreateWalletDidDto): Promise<CreatedDid> {
     const method = body.method.trim().toLowerCase()
@@ -50,15 +72,16 @@ export class WalletDidsService {
         },
       ])
     }
-    if (body.did !== undefined) {
-      throw new NotImplementedError('Importing an existing DID into a cloud wallet is not available yet')
-    }
-    if (method === 'web' && !body.domain) {
+    if (body.did !== undefined) checkImport(method, body)
+    if (method === 'web' && !body.domain && body.did === undefined) {
       throw new InvalidInputError('domain is required for did:web', [
         { field: 'domain', message: 'domain is required' },
       ])
     }
     if (method === 'indy') checkIndyNetwork(body.network, this.ledger.namespace)
+    // An imported did:indy names its network itself: it must be this platform's ledger too.
+    if (method === 'indy' && body.did !== undefined)
+      checkIndyNetwork(body.did.trim().split(':').slice(2, -1).join(':'), this.ledger.namespace)
     const tenant = await this.access.tenantOf(principal)
     return tenant.createDid({
       method: method as AgentDidMethod,
@@ -67,6 +90,7 @@ export class WalletDidsService {
       ...(body.privatekey === undefined ? {} : { privatekey: body.privatekey }),
       ...(body.domain === undefined ? {} : { domain: body.domain }),
       ...(body.endpoint === undefined ? {} : { endpoint: body.endpoint }),
+      ...(body.did === undefined ? {} : { did: body.did.trim() }),
     })
   }
 

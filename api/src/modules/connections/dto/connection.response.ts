@@ -114,14 +114,15 @@ export const CONNECTION_PAGE_SCHEMA: DataSchema<ConnectionPage> = object<Connect
 })
 
 const OPEN_OBJECT = { type: 'object', additionalProperties: true } as const
+const OUT_OF_BAND_RECORD_SCHEMA = unchecked<Record<string, unknown>>('OutOfBandRecord', { ...OPEN_OBJECT })
 
 export const INVITATION_RESULT_SCHEMA = object<InvitationResult>('ConnectionInvitation', {
   invitationUrl: string,
   invitation: unchecked<Record<string, unknown>>('OutOfBandInvitation', { ...OPEN_OBJECT }),
-  outOfBandRecord: unchecked<Record<string, unknown>>('OutOfBandRecord', { ...OPEN_OBJECT }),
+  outOfBandRecord: OUT_OF_BAND_RECORD_SCHEMA,
 })
 
 export const RECEIVED_INVITATION_SCHEMA = object<ReceivedInvitationResult>('ReceivedInvitation', {
-  outOfBandRecord: unchecked<Record<string, unknown>>('OutOfBandRecord', { ...OPEN_OBJECT }),
+  outOfBandRecord: OUT_OF_BAND_RECORD_SCHEMA,
   connection: optional(CONNECTION_SCHEMA),
 })

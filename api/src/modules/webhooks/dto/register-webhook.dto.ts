@@ -8,7 +8,7 @@ const MAX_WEBHOOK_SECRET_LENGTH = 256
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false }
 
-/** Body of `POST /webhooks/orgs/:orgId/register`. */
+/** Body of `POST /v1/webhooks/orgs/:orgId/register`. */
 export class RegisterWebhookDto {
   @IsString()
   @IsUrl(URL_OPTIONS, { message: 'webhookUrl must be an absolute http(s) URL' })
@@ -22,7 +22,7 @@ export class RegisterWebhookDto {
   webhookSecret?: string
 }
 
-/** Body of `PATCH /webhooks/orgs/:orgId`: either field or both. */
+/** Body of `PATCH /v1/webhooks/orgs/:orgId`: either field or both. */
 export class UpdateWebhookDto {
   @IsOptional()
   @IsString()
@@ -37,7 +37,7 @@ export class UpdateWebhookDto {
   webhookSecret?: string
 }
 
-/** Query of `GET /webhooks/orgs/webhookurl`: exactly one of the two (checked by the service). */
+/** Query of `GET /v1/webhooks/orgs/webhookurl`: at most one of the two (checked by the service). */
 export class WebhookUrlQuery {
   @IsOptional()
   @IsString()
@@ -48,7 +48,7 @@ export class WebhookUrlQuery {
   tenantId?: string
 }
 
-/** Query of `GET /webhooks/orgs/:orgId/deliveries`. */
+/** Query of `GET /v1/webhooks/orgs/:orgId/deliveries`. */
 export class ListDeliveriesQuery extends PageQuery {
   // Declared `string`: a type alias gives no run-time type, and routing-controllers would parse the value as JSON.
   @IsOptional()
@@ -56,7 +56,7 @@ export class ListDeliveriesQuery extends PageQuery {
   status?: string
 }
 
-/** Path of `POST /webhooks/orgs/:orgId/deliveries/:deliveryId/replay` (`orgId` is checked by `@Authorized`). */
+/** Path of `POST /v1/webhooks/orgs/:orgId/deliveries/:deliveryId/replay` (`orgId` is checked by `@Authorized`). */
 export class DeliveryPathParams {
   @IsString()
   orgId: string
