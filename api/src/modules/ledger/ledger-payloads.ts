@@ -1,5 +1,5 @@
 import { InvalidInputError, type FieldError } from '@idplane/common'
-import { CRED_DEF_TAG_PATTERN, SCHEMA_NAME_PATTERN, SCHEMA_VERSION_PATTERN } from './ledger-ids'
+import { CRED_DEF_TAG_PATTERN, SCHEMA_NAME_PATTERN, SCHEMA_VERSION_PATTERN } from '@idplane/common/ledger-ids'
 
 /**
  * The payload of each transaction type, checked field by field: a write the ledger keeps forever must be exactly

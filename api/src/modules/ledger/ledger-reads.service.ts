@@ -10,7 +10,7 @@ import {
   parseDid,
   parseSchemaId,
   type DidRef,
-} from './ledger-ids'
+} from '@idplane/common/ledger-ids'
 import type { AttribPayload, CredDefPayload, SchemaPayload } from './ledger-payloads'
 import { LedgerTrustee } from './ledger-trustee'
 import {

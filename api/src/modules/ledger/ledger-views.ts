@@ -1,4 +1,4 @@
-import { indyCredDefId, indySchemaId, parseCredDefId, parseSchemaId } from './ledger-ids'
+import { indyCredDefId, indySchemaId, parseCredDefId, parseSchemaId } from '@idplane/common/ledger-ids'
 import type { StoredTransaction } from './ledger.repository'
 
 /**

@@ -10,7 +10,7 @@ import {
 import { verifyEd25519 } from './ledger-crypto'
 import { LedgerWritesRefusedError, StaleRequestError } from './ledger-errors'
 import { LedgerHead } from './ledger-head.service'
-import { legacyCredDefId, legacySchemaId, parseSchemaId } from './ledger-ids'
+import { legacyCredDefId, legacySchemaId, parseSchemaId } from '@idplane/common/ledger-ids'
 import { LedgerMetrics, type AppendOutcome } from './ledger-metrics'
 import {
   checkCredDefAgainstSchema,

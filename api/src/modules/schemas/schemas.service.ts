@@ -5,7 +5,7 @@ import type { AnonCredsSchemaResponse } from '@idplane/common/agent-contract/adm
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { OrgCaller } from '../memberships/org-caller.decorator'
 import type { CredentialSchema } from './credential-schema.entity'
-import { isIndySchemaId } from './indy-ids'
+import { isIndySchemaId } from '@idplane/common/ledger-ids'
 import { IndyIssuers } from './indy-issuers'
 import { buildCredentialJsonSchema } from './json-schema-builder'
 import { PublishedSchemaUrls, isUuid } from './published-schema-urls'
