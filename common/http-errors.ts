@@ -4,6 +4,7 @@ import {
   type FieldError,
   ForbiddenError,
   IdplaneError,
+  InProgressError,
   InvalidInputError,
   InvalidStateError,
   NotFoundError,
@@ -49,7 +50,8 @@ export const REASON_PHRASES: Readonly<Record<number, string>> = {
 
 /**
  * Decisions where the spec is silent (docs/decisions.md): InvalidStateError → 409, UpstreamError → 502,
- * NotImplementedError → 501, RateLimitedError → 429 and UnavailableError → 503, both with Retry-After.
+ * NotImplementedError → 501, RateLimitedError → 429 and UnavailableError → 503, both with Retry-After;
+ * InProgressError (a ConflictError) → 409 with Retry-After.
  */
 const STATUS_BY_ERROR: [new (...args: never[]) => IdplaneError, number][] = [
   [InvalidInputError, 400],
@@ -85,7 +87,7 @@ export function toKnownErrorResponse(error: unknown): ErrorResponse | undefined 
     const match = STATUS_BY_ERROR.find(([type]) => error instanceof type)
     if (!match) return undefined
     const headers: Record<string, string> =
-      error instanceof RateLimitedError || error instanceof UnavailableError
+      error instanceof RateLimitedError || error instanceof UnavailableError || error instanceof InProgressError
         ? { 'Retry-After': String(error.retryAfterSeconds) }
         : {}
     const fields = error instanceof InvalidInputError ? error.fields : undefined

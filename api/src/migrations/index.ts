@@ -19,6 +19,7 @@ import { Migration20261124214000BaseWalletAgent } from './Migration2026112421400
 import { Migration20261124220000WalletRecords } from './Migration20261124220000WalletRecords'
 import { Migration20261124223000Ledger } from './Migration20261124223000Ledger'
 import { Migration20261128120000LedgerBindingsAndAnchor } from './Migration20261128120000LedgerBindingsAndAnchor'
+import { Migration20261128131500LedgerIdForms } from './Migration20261128131500LedgerIdForms'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124220000WalletRecords', class: Migration20261124220000WalletRecords },
   { name: 'Migration20261124223000Ledger', class: Migration20261124223000Ledger },
   { name: 'Migration20261128120000LedgerBindingsAndAnchor', class: Migration20261128120000LedgerBindingsAndAnchor },
+  { name: 'Migration20261128131500LedgerIdForms', class: Migration20261128131500LedgerIdForms },
 ]
