@@ -24,14 +24,13 @@ import {
   credDefIdForms,
   legacyCredDefId,
   namespaceOfDid,
-  parseSchemaId,
   schemaIdForms,
   type LedgerIdForms,
 } from '@idplane/common/ledger-ids'
-import { LedgerReadsService } from '../ledger/ledger-reads.service'
 import { IndyIssuers } from '../schemas/indy-issuers'
 import { CredDefMetrics, type CredDefJobOutcome } from './cred-def-metrics'
 import { credDefsConfig } from './cred-defs.config'
+import { DefinitionsLedger } from './definitions-ledger'
 import { CredDefsRepository, type CredDefPageQuery } from './cred-defs.repository'
 import type { CredentialDefinition } from './credential-definition.entity'
 
@@ -83,7 +82,7 @@ export class CredDefsService {
     private readonly agents: AgentClients,
     private readonly queue: Queue,
     private readonly em: EntityManager,
-    private readonly ledger: LedgerReadsService,
+    private readonly ledger: DefinitionsLedger,
     @inject(CredDefMetrics) private readonly metrics: CredDefMetrics,
     @inject(TOKENS.Config) config: Config,
     logger: Logger,
@@ -360,14 +359,8 @@ export class CredDefsService {
    */
   private async expectedIds(publisherDid: string, schemaId: string, tag: string): Promise<LedgerIdForms | undefined> {
     const did = publisherDid.split(':').pop() ?? ''
-    if (!parseSchemaId(schemaId)) return undefined
-    let seqNo: number
-    try {
-      seqNo = (await this.ledger.schema(schemaId)).seqNo
-    } catch (error) {
-      if (error instanceof NotFoundError || error instanceof InvalidInputError) return undefined
-      throw error
-    }
+    const seqNo = await this.ledger.schemaSeqNo(schemaId)
+    if (seqNo === undefined) return undefined
     return credDefIdForms(legacyCredDefId({ did, schemaSeqNo: seqNo, tag }), namespaceOfDid(publisherDid))
   }
 
