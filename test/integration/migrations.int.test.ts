@@ -68,7 +68,13 @@ describe.each(['pglite', 'postgres'] as const)('migrations on %s', (kind) => {
       )
     await credDef('3e4c2a3e-0b6f-4f7a-9c1e-5a2b3c4d5e61', indySchema, indyCredDef, `did:indy:idplane:${DID}`, 'default')
     await credDef('3e4c2a3e-0b6f-4f7a-9c1e-5a2b3c4d5e62', `${OTHER}:2:Badge:1.0`, `${OTHER}:3:CL:9:v1`, OTHER, 'v1')
-    await credDef('3e4c2a3e-0b6f-4f7a-9c1e-5a2b3c4d5e63', `${DID}:2:Degree:1.0`, null, `did:indy:idplane:${DID}`, 'next')
+    await credDef(
+      '3e4c2a3e-0b6f-4f7a-9c1e-5a2b3c4d5e63',
+      `${DID}:2:Degree:1.0`,
+      null,
+      `did:indy:idplane:${DID}`,
+      'next',
+    )
 
     expect(await database.orm.migrator.up()).toEqual([
       expect.objectContaining({ name: 'Migration20261128131500LedgerIdForms' }),

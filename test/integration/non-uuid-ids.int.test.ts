@@ -3,7 +3,12 @@ import { startApi, type TestApi } from '../helpers/api'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 
 /** Ids that are no UUID: PostgreSQL refused them in a uuid column (22P02), which answered 500 (issue 22 item 6). */
-const NOT_UUIDS = ['not-a-uuid', '12345', '5b6c2d9e-58a5-4a3b-9d0e-2f7d1b0d9a1', 'Th7MpTaRZVRYnPiabds81Y:3:CL:12:default']
+const NOT_UUIDS = [
+  'not-a-uuid',
+  '12345',
+  '5b6c2d9e-58a5-4a3b-9d0e-2f7d1b0d9a1',
+  'Th7MpTaRZVRYnPiabds81Y:3:CL:12:default',
+]
 
 interface SchemaObject {
   $ref?: string
