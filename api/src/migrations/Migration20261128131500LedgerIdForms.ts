@@ -57,7 +57,9 @@ export class Migration20261128131500LedgerIdForms extends Migration {
       where "schema_did_indy_id" is not null;`)
     this.addSql(`update "credential_definitions" set "credential_definition_id" = "credential_definition_did_indy_id"
       where "credential_definition_did_indy_id" is not null;`)
-    this.addSql(`alter table "credential_definitions" drop column "credential_definition_did_indy_id", drop column "schema_did_indy_id";`)
+    this.addSql(
+      `alter table "credential_definitions" drop column "credential_definition_did_indy_id", drop column "schema_did_indy_id";`,
+    )
     this.addSql(`alter table "credential_schemas" drop column "ledger_did_indy_id";`)
   }
 }

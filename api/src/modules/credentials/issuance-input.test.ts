@@ -1,9 +1,5 @@
 import { InvalidInputError, NotFoundError } from '@idplane/common'
-import {
-  checkIndyAttributes,
-  checkIssuanceRequest,
-  credentialTypeOf,
-} from './issuance-input'
+import { checkIndyAttributes, checkIssuanceRequest, credentialTypeOf } from './issuance-input'
 
 const credential = {
   '@context': ['https://www.w3.org/2018/credentials/v1'],
