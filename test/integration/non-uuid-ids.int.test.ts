@@ -90,6 +90,7 @@ describe('ids that are no UUID never reach the database', () => {
     await api?.stop()
   })
 
+  // About 1,000 requests in one test: more than the 60 s default on a loaded 2-core machine (52 s measured idle).
   it('answers 4xx with a message on every route', async () => {
     const failures: string[] = []
     const reached = new Set<number>()
@@ -98,7 +99,10 @@ describe('ids that are no UUID never reach the database', () => {
     expect(candidates.length).toBeGreaterThan(50)
     for (const route of candidates) {
       for (const notUuid of NOT_UUIDS) {
-        for (const schemaType of ['INDY', 'W3C']) {
+        // Both schema types only where a route takes one.
+        const takesType =
+          route.query.some((param) => param.name === 'schemaType') || route.body?.properties?.schemaType !== undefined
+        for (const schemaType of takesType ? ['INDY', 'W3C'] : ['INDY']) {
           const path = route.template.replace(/\{(\w+)\}/g, (_match, name: string) =>
             name === 'orgId' ? orgId : encodeURIComponent(notUuid),
           )
@@ -124,7 +128,7 @@ describe('ids that are no UUID never reach the database', () => {
     expect(failures).toEqual([])
     // The sweep got past validation: services answered too (404 for ids of nothing, 400 for ids they refuse).
     expect(reached.has(404)).toBe(true)
-  })
+  }, 300_000)
 
   it('downloads no template for a malformed id: 400 naming the field, not a database error', async () => {
     const url = `/v1/orgs/${orgId}/credentials/bulk/template`
