@@ -20,6 +20,19 @@ export class NotFoundError extends IdplaneError {}
 /** The record already exists (duplicate name, second spin-up, ...). */
 export class ConflictError extends IdplaneError {}
 
+/**
+ * The record is still being made (a credential definition whose keys are being generated): a conflict with its
+ * state that resolves itself; `retryAfterSeconds` becomes the Retry-After header.
+ */
+export class InProgressError extends ConflictError {
+  public readonly retryAfterSeconds: number
+
+  public constructor(message: string, retryAfterSeconds: number, options?: { cause?: unknown }) {
+    super(message, options)
+    this.retryAfterSeconds = retryAfterSeconds
+  }
+}
+
 /** The caller is known but lacks the role or the organization permission. */
 export class ForbiddenError extends IdplaneError {}
 

@@ -4,6 +4,7 @@ import {
   type FieldError,
   ForbiddenError,
   IdplaneError,
+  InProgressError,
   InvalidInputError,
   InvalidStateError,
   NotFoundError,
@@ -53,7 +54,8 @@ export const REASON_PHRASES: Readonly<Record<number, string>> = {
 /**
  * Decisions where the spec is silent (docs/decisions.md): InvalidStateError → 409, UpstreamError → 502,
  * RequestMismatchError → 422, NotImplementedError → 501, RateLimitedError → 429, UnavailableError and
- * UpstreamUnavailableError (an agent refusing connections while it restarts) → 503, each with Retry-After.
+ * UpstreamUnavailableError (an agent refusing connections while it restarts) → 503, each with Retry-After;
+ * InProgressError (a ConflictError) → 409 with Retry-After.
  */
 const STATUS_BY_ERROR: [new (...args: never[]) => IdplaneError, number][] = [
   [InvalidInputError, 400],
@@ -94,7 +96,8 @@ export function toKnownErrorResponse(error: unknown): ErrorResponse | undefined 
     const headers: Record<string, string> =
       error instanceof RateLimitedError ||
       error instanceof UnavailableError ||
-      error instanceof UpstreamUnavailableError
+      error instanceof UpstreamUnavailableError ||
+      error instanceof InProgressError
         ? { 'Retry-After': String(error.retryAfterSeconds) }
         : {}
     const fields = error instanceof InvalidInputError ? error.fields : undefined

@@ -3,7 +3,6 @@ import cookieParser from 'cookie-parser'
 import swaggerUi from 'swagger-ui-express'
 import { useContainer, useExpressServer, type RoutingControllersOptions } from 'routing-controllers'
 import type { Container } from 'inversify'
-import { EntityManager } from '@mikro-orm/postgresql'
 import { Registry } from 'prom-client'
 import { Logger } from '@idplane/common'
 import type { Config } from './infra/config'
@@ -23,7 +22,7 @@ import { OrgRoleLookup } from './infra/auth/org-role-lookup'
 import { controllersOf, deprecatedAliasesOf } from './infra/module-registry'
 import { deprecatedAliases } from './infra/http/deprecated-aliases'
 import { idempotency } from './infra/http/idempotency/idempotency'
-import { IdempotencyStore } from './infra/http/idempotency/idempotency-store'
+import { IdempotencyKeysRepository } from './infra/http/idempotency/idempotency-keys.repository'
 import { API_MODULES } from './modules'
 
 /** Builds the HTTP application from a loaded container; tests use it through supertest without listening. */
@@ -50,7 +49,7 @@ export function createApp(container: Container): Express {
   app.use(ormRequestContext(database.orm))
   app.use(deprecatedAliases(deprecatedAliasesOf(API_MODULES)))
   app.use(
-    idempotency(new IdempotencyStore(container.get(EntityManager)), tokens, container.get(SessionCheck), logger, {
+    idempotency(container.get(IdempotencyKeysRepository), tokens, container.get(SessionCheck), logger, {
       ...config.http.idempotency,
       pruneIntervalSeconds: 600,
     }),

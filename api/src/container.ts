@@ -1,4 +1,5 @@
 import { Container } from 'inversify'
+import { IdempotencyKeysRepository } from './infra/http/idempotency/idempotency-keys.repository'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { Registry } from 'prom-client'
 import { Logger } from '@idplane/common'
@@ -73,6 +74,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
   container.bind(factoryClassKey(Database)).toConstantValue(database)
   // The global em resolves to the request's fork inside RequestContext (see infra/http/request-context.ts).
   container.bind(EntityManager).toConstantValue(database.orm.em)
+  container.bind(IdempotencyKeysRepository).toConstantValue(new IdempotencyKeysRepository(database.orm.em))
   container.bind(TokenService).toConstantValue(new TokenService(config.jwt))
   container.bind(PasswordHasher).toConstantValue(new PasswordHasher(options.passwordHashLogN, config.passwordHashing))
   container

@@ -1,4 +1,7 @@
 import request from 'supertest'
+import { RequestContext } from '@mikro-orm/core'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { CredentialDefinition } from '../../api/src/modules/cred-defs/credential-definition.entity'
 import { Ed25519Signer } from '../../api/src/modules/ledger/ledger-crypto'
 import { startPlatform, type Platform } from '../helpers/platform'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
@@ -33,7 +36,9 @@ describe(`organization and wallet DIDs on the platform ledger (${process.env.DAT
   let orgId: string
   let orgDid: string
   let schemaLedgerId: string
+  let schemaDidIndyId: string
   let credentialDefinitionId: string
+  let credentialDefinitionDidIndyId: string
   let issuerConnectionId: string
 
   const call = (method: 'get' | 'post', route: string, body?: object) => {
@@ -116,7 +121,15 @@ describe(`organization and wallet DIDs on the platform ledger (${process.env.DAT
     const created = (await call('post', `/v1/orgs/${orgId}/schemas`, body).expect(201)).body.data
     expect(created.issuerId).toBe(orgDid)
     schemaLedgerId = created.schemaLedgerId
-    expect(schemaLedgerId).toContain(orgDid.split(':').pop())
+    // Issue 22 item 1: the spec's legacy form, the did:indy form beside it; both read the one record.
+    const unqualified = orgDid.split(':').pop()
+    expect(schemaLedgerId).toBe(`${unqualified}:2:Membership:1.0`)
+    schemaDidIndyId = created.schemaDidIndyId
+    expect(schemaDidIndyId).toBe(`${orgDid}/anoncreds/v0/SCHEMA/Membership/1.0`)
+    for (const id of [schemaLedgerId, schemaDidIndyId]) {
+      const read = (await call('get', `/v1/orgs/${orgId}/schemas/${encodeURIComponent(id)}`).expect(200)).body.data
+      expect(read).toMatchObject({ id: created.id, schemaLedgerId, schemaDidIndyId, schemaId: id })
+    }
 
     const onLedger = await publicGet(`/v1/ledger/schemas/${encodeURIComponent(schemaLedgerId)}`).expect(200)
     expect(onLedger.body.data.schema).toMatchObject({ name: 'Membership', version: '1.0' })
@@ -126,21 +139,96 @@ describe(`organization and wallet DIDs on the platform ledger (${process.env.DAT
   })
 
   it('creates a credential definition by a job, readable on the ledger', async () => {
+    // Named by the schema's did:indy id: the record keeps the legacy one (issue 22 item 1).
     const created = await call('post', `/v1/orgs/${orgId}/cred-defs`, {
       tag: 'default',
-      schemaLedgerId,
+      schemaLedgerId: schemaDidIndyId,
       revocable: false,
     }).expect(201)
     const recordId = created.body.data.id as string
+    // Issue 22 item 3: the id is known before the keys exist (DID, schema sequence number, tag).
+    const schemaSeqNo = (await publicGet(`/v1/ledger/schemas/${encodeURIComponent(schemaLedgerId)}`).expect(200)).body
+      .data.seqNo as number
+    const unqualified = orgDid.split(':').pop()
+    credentialDefinitionId = `${unqualified}:3:CL:${schemaSeqNo}:default`
+    credentialDefinitionDidIndyId = `${orgDid}/anoncreds/v0/CLAIM_DEF/${schemaSeqNo}/default`
+    expect(created.body.data).toMatchObject({
+      status: 'creating',
+      credentialDefinitionId,
+      credentialDefinitionDidIndyId,
+      schemaLedgerId,
+      schemaDidIndyId,
+    })
     const definition = await waitUntil(async () => {
       const current = (await call('get', `/v1/orgs/${orgId}/cred-defs/${recordId}`).expect(200)).body.data
       if (current.status === 'failed') throw new Error(`The job failed: ${current.error}`)
       return current.status === 'created' ? current : undefined
     }, 600_000)
-    credentialDefinitionId = definition.credentialDefinitionId
-    expect(definition.publisherDid).toBe(orgDid)
-    const onLedger = await publicGet(`/v1/ledger/cred-defs/${encodeURIComponent(credentialDefinitionId)}`).expect(200)
-    expect(onLedger.body.data.credentialDefinition).toMatchObject({ type: 'CL', tag: 'default' })
+    expect(definition).toMatchObject({ credentialDefinitionId, credentialDefinitionDidIndyId, publisherDid: orgDid })
+    for (const id of [credentialDefinitionId, credentialDefinitionDidIndyId]) {
+      const onLedger = await publicGet(`/v1/ledger/cred-defs/${encodeURIComponent(id)}`).expect(200)
+      expect(onLedger.body.data.credentialDefinition).toMatchObject({ type: 'CL', tag: 'default' })
+      // Both forms read the one record, and list it under the schema named in either form.
+      const read = (await call('get', `/v1/orgs/${orgId}/cred-defs/${encodeURIComponent(id)}`).expect(200)).body.data
+      expect(read.id).toBe(recordId)
+    }
+    for (const id of [schemaLedgerId, schemaDidIndyId]) {
+      const listed = await call('get', `/v1/orgs/${orgId}/schemas/${encodeURIComponent(id)}/cred-defs`).expect(200)
+      expect((listed.body.data.data as { id: string }[]).map((entry) => entry.id)).toEqual([recordId])
+    }
+    // The same schema and tag in the other form is the same definition.
+    await call('post', `/v1/orgs/${orgId}/cred-defs`, { tag: 'default', schemaLedgerId, revocable: false }).expect(409)
+  })
+
+  it('answers an offer against a definition still being created with 409 and Retry-After, never 404', async () => {
+    const container = platform.api.runtime.container
+    const em = container.get(EntityManager)
+    const setStatus = (status: 'creating' | 'created') =>
+      RequestContext.create(em, async () => {
+        const record = await em.findOneOrFail(CredentialDefinition, { credentialDefinitionId })
+        record.status = status
+        await em.flush()
+      })
+    // As the record is while its job runs (forced, so that key generation's speed does not decide the outcome).
+    await setStatus('creating')
+    try {
+      for (const id of [credentialDefinitionId, credentialDefinitionDidIndyId]) {
+        const startedAt = Date.now()
+        const res = await call('post', `/v1/orgs/${orgId}/credentials/offer?credentialType=INDY`, {
+          credentialDefinitionId: id,
+          credentialData: [
+            {
+              connectionId: '5b6c2d9e-58a5-4a3b-9d0e-2f7d1b0d9a10',
+              attributes: [
+                { name: 'name', value: 'Ada' },
+                { name: 'age', value: '36' },
+              ],
+            },
+          ],
+        })
+        expect({ status: res.status, message: res.body.message }).toEqual({
+          status: 409,
+          message: expect.stringMatching(/still being created/),
+        })
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0)
+        // It waited briefly first.
+        expect(Date.now() - startedAt).toBeGreaterThanOrEqual(2_500)
+      }
+    } finally {
+      await setStatus('created')
+    }
+  })
+
+  it('downloads the bulk template by the definition id in either form (issue 22 item 6)', async () => {
+    for (const id of [credentialDefinitionId, credentialDefinitionDidIndyId]) {
+      const res = await call('post', `/v1/orgs/${orgId}/credentials/bulk/template`, {
+        credentialDefinitionId: id,
+        schemaType: 'INDY',
+      }).expect(201)
+      expect(res.headers['content-type']).toMatch(/^text\/csv/)
+      expect(res.text.split('\n')[0]).toMatch(/^email,/)
+      expect(res.text.split('\n')[0]).toMatch(/name/)
+    }
   })
 
   it('creates a did:indy in a cloud wallet through the managed base agent; another network is 400', async () => {
@@ -207,7 +295,8 @@ describe(`organization and wallet DIDs on the platform ledger (${process.env.DAT
           indy: {
             attributes: [
               { attributeName: 'name', credDefId: credentialDefinitionId },
-              { attributeName: 'age', condition: '>=', value: minimumAge, credDefId: credentialDefinitionId },
+              // Either form restricts to the definition (issue 22 item 1).
+              { attributeName: 'age', condition: '>=', value: minimumAge, credDefId: credentialDefinitionDidIndyId },
             ],
           },
         },

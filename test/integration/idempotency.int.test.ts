@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises'
 import request, { type Response } from 'supertest'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { mailDirectory } from '../../api/src/infra/mail/file-mailer'
-import { IdempotencyStore } from '../../api/src/infra/http/idempotency/idempotency-store'
+import { IdempotencyKeysRepository } from '../../api/src/infra/http/idempotency/idempotency-keys.repository'
 import { startApi, type TestApi } from '../helpers/api'
 import { waitForMail } from '../helpers/auth-flow'
 import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
@@ -213,7 +213,7 @@ describe('Idempotency-Key on creating POSTs', () => {
   })
 
   it('prunes expired keys and takes over a pending one whose request died', async () => {
-    const store = new IdempotencyStore(api.runtime.container.get(EntityManager))
+    const store = new IdempotencyKeysRepository(api.runtime.container.get(EntityManager))
     const scope = `org:${randomUUID()}`
     const past = new Date(Date.now() - 1_000)
     const claim = await store.claim(scope, 'k', 'f', past, new Date(0))

@@ -40,6 +40,81 @@ describe.each(['pglite', 'postgres'] as const)('migrations on %s', (kind) => {
     ])
   })
 
+  it('move stored ledger ids to the legacy form with the did:indy form beside them (issue 22 item 1)', async () => {
+    const DID = 'Th7MpTaRZVRYnPiabds81Y'
+    const OTHER = 'VGekVpqihCAwQWMtQ7gNTV'
+    const indySchema = `did:indy:idplane:${DID}/anoncreds/v0/SCHEMA/Degree/1.0`
+    const indyCredDef = `did:indy:idplane:${DID}/anoncreds/v0/CLAIM_DEF/7/default`
+    await database.orm.migrator.down({ to: 'Migration20261128120000LedgerBindingsAndAnchor' })
+    const sql = database.fork().getConnection()
+    const org = '1d4c2a3e-0b6f-4f7a-9c1e-5a2b3c4d5e6f'
+    await sql.execute(
+      `insert into organizations (id, created_at, updated_at, name, slug, description) values (?, now(), now(), 'Ids', 'ids-migration', '')`,
+      [org],
+    )
+    const schema = (id: string, ledgerId: string, issuerId: string, name: string) =>
+      sql.execute(
+        `insert into credential_schemas (id, created_at, updated_at, organization_id, type, schema_type, name, version, attributes, json_schema, ledger_id, issuer_id)
+         values (?, now(), now(), ?, 'INDY', 'INDY', ?, '1.0', '[]', '{}', ?, ?)`,
+        [id, org, name, ledgerId, issuerId],
+      )
+    await schema('2e4c2a3e-0b6f-4f7a-9c1e-5a2b3c4d5e61', indySchema, `did:indy:idplane:${DID}`, 'Degree')
+    await schema('2e4c2a3e-0b6f-4f7a-9c1e-5a2b3c4d5e62', `${OTHER}:2:Badge:1.0`, OTHER, 'Badge')
+    const credDef = (id: string, schemaLedgerId: string, credDefId: string | null, publisherDid: string, tag: string) =>
+      sql.execute(
+        `insert into credential_definitions (id, created_at, updated_at, organization_id, tag, schema_ledger_id, revocable, publisher_did, credential_definition_id, status)
+         values (?, now(), now(), ?, ?, ?, false, ?, ?, 'created')`,
+        [id, org, tag, schemaLedgerId, publisherDid, credDefId],
+      )
+    await credDef('3e4c2a3e-0b6f-4f7a-9c1e-5a2b3c4d5e61', indySchema, indyCredDef, `did:indy:idplane:${DID}`, 'default')
+    await credDef('3e4c2a3e-0b6f-4f7a-9c1e-5a2b3c4d5e62', `${OTHER}:2:Badge:1.0`, `${OTHER}:3:CL:9:v1`, OTHER, 'v1')
+    await credDef(
+      '3e4c2a3e-0b6f-4f7a-9c1e-5a2b3c4d5e63',
+      `${DID}:2:Degree:1.0`,
+      null,
+      `did:indy:idplane:${DID}`,
+      'next',
+    )
+
+    expect(await database.orm.migrator.up()).toEqual([
+      expect.objectContaining({ name: 'Migration20261128131500LedgerIdForms' }),
+    ])
+    const schemas = await sql.execute<{ ledger_id: string; ledger_did_indy_id: string | null }[]>(
+      'select ledger_id, ledger_did_indy_id from credential_schemas where organization_id = ? order by id',
+      [org],
+    )
+    expect(schemas).toEqual([
+      { ledger_id: `${DID}:2:Degree:1.0`, ledger_did_indy_id: indySchema },
+      { ledger_id: `${OTHER}:2:Badge:1.0`, ledger_did_indy_id: null },
+    ])
+    const definitions = await sql.execute(
+      `select schema_ledger_id, schema_did_indy_id, credential_definition_id, credential_definition_did_indy_id
+       from credential_definitions where organization_id = ? order by id`,
+      [org],
+    )
+    expect(definitions).toEqual([
+      {
+        schema_ledger_id: `${DID}:2:Degree:1.0`,
+        schema_did_indy_id: indySchema,
+        credential_definition_id: `${DID}:3:CL:7:default`,
+        credential_definition_did_indy_id: indyCredDef,
+      },
+      {
+        schema_ledger_id: `${OTHER}:2:Badge:1.0`,
+        schema_did_indy_id: null,
+        credential_definition_id: `${OTHER}:3:CL:9:v1`,
+        credential_definition_did_indy_id: null,
+      },
+      {
+        schema_ledger_id: `${DID}:2:Degree:1.0`,
+        schema_did_indy_id: indySchema,
+        credential_definition_id: null,
+        credential_definition_did_indy_id: null,
+      },
+    ])
+    await sql.execute('delete from organizations where id = ?', [org])
+  })
+
   it('are idempotent when the database is opened again', async () => {
     const applied = await database.orm.migrator.up()
     expect(applied).toEqual([])

@@ -87,14 +87,22 @@ describe('the OpenAPI document', () => {
     expect(JSON.stringify(doc.components?.responses?.NotFound)).toContain('#/components/schemas/ErrorBody')
   })
 
-  it('declares path ids as uuids', () => {
+  it('declares path ids as uuids, but the ledger ids (issue 22 items 1 and 7)', () => {
     const ids = operationsOf(doc).flatMap(({ operation }) =>
       ((operation.parameters ?? []) as ParameterObject[]).filter(
         (param) => param.in === 'path' && /Id$/.test(param.name),
       ),
     )
     expect(ids.length).toBeGreaterThan(15)
-    for (const param of ids) expect(param.schema).toEqual({ type: 'string', format: 'uuid' })
+    const ledgerIds = ids.filter((param) => ['schemaId', 'credDefId'].includes(param.name))
+    // GET schemas/:schemaId, schemas/:schemaId/cred-defs, cred-defs/:credDefId.
+    expect(ledgerIds.length).toBeGreaterThanOrEqual(3)
+    for (const param of ids) {
+      if (ledgerIds.includes(param)) {
+        expect(param.schema).toEqual({ type: 'string', minLength: 1, maxLength: 2048 })
+        expect(param.description).toMatch(/:3:CL:|:2:/)
+      } else expect(param.schema).toEqual({ type: 'string', format: 'uuid' })
+    }
   })
 
   it('leaves out internal routes and their DTOs', () => {

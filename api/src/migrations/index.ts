@@ -20,6 +20,7 @@ import { Migration20261124220000WalletRecords } from './Migration20261124220000W
 import { Migration20261124223000Ledger } from './Migration20261124223000Ledger'
 import { Migration20261128120000LedgerBindingsAndAnchor } from './Migration20261128120000LedgerBindingsAndAnchor'
 import { Migration20261128130000RevocationLedger } from './Migration20261128130000RevocationLedger'
+import { Migration20261128131500LedgerIdForms } from './Migration20261128131500LedgerIdForms'
 import { Migration20261128133000IdempotencyKeys } from './Migration20261128133000IdempotencyKeys'
 import { Migration20261128150000WebhookDeliveryClaims } from './Migration20261128150000WebhookDeliveryClaims'
 
@@ -46,6 +47,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124223000Ledger', class: Migration20261124223000Ledger },
   { name: 'Migration20261128120000LedgerBindingsAndAnchor', class: Migration20261128120000LedgerBindingsAndAnchor },
   { name: 'Migration20261128130000RevocationLedger', class: Migration20261128130000RevocationLedger },
+  { name: 'Migration20261128131500LedgerIdForms', class: Migration20261128131500LedgerIdForms },
   { name: 'Migration20261128133000IdempotencyKeys', class: Migration20261128133000IdempotencyKeys },
   { name: 'Migration20261128150000WebhookDeliveryClaims', class: Migration20261128150000WebhookDeliveryClaims },
 ]

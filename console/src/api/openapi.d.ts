@@ -2185,7 +2185,9 @@ export interface components {
             webhookSecret?: string;
         };
         DownloadTemplateDto: {
-            templateId: string;
+            templateId?: string;
+            credentialDefinitionId?: string;
+            schemaId?: string;
             /** @enum {string} */
             schemaType: "W3C" | "INDY";
         };
@@ -2555,6 +2557,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             schemaLedgerId: string;
+            schemaDidIndyId: string | null;
             name: string;
             version: string;
             attributes: string[];
@@ -2583,6 +2586,7 @@ export interface components {
             /** Format: uuid */
             id?: string;
             schemaLedgerId?: string;
+            schemaDidIndyId?: string | null;
             name?: string;
             version?: string;
             attributes?: string[];
@@ -2610,8 +2614,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             credentialDefinitionId: string | null;
+            credentialDefinitionDidIndyId: string | null;
             tag: string;
             schemaLedgerId: string;
+            schemaDidIndyId: string | null;
             revocable: boolean;
             /** Format: uuid */
             orgId: string;
@@ -5101,6 +5107,7 @@ export interface operations {
             header?: never;
             path: {
                 orgId: string;
+                /** @description Ledger schema id, URL-encoded: <did>:2:<name>:<version> or did:indy:<ns>:<did>/anoncreds/v0/SCHEMA/<name>/<version>; or the schema's record id (UUID) or public URL */
                 schemaId: string;
             };
             cookie?: never;
@@ -5223,6 +5230,7 @@ export interface operations {
             header?: never;
             path: {
                 orgId: string;
+                /** @description Ledger credential definition id, URL-encoded: <did>:3:CL:<schemaSeqNo>:<tag> or did:indy:<ns>:<did>/anoncreds/v0/CLAIM_DEF/<schemaSeqNo>/<tag>; or the record id (UUID) */
                 credDefId: string;
             };
             cookie?: never;
@@ -5261,6 +5269,7 @@ export interface operations {
             header?: never;
             path: {
                 orgId: string;
+                /** @description Ledger schema id, URL-encoded: <did>:2:<name>:<version> or did:indy:<ns>:<did>/anoncreds/v0/SCHEMA/<name>/<version>; or the schema's record id (UUID) or public URL */
                 schemaId: string;
             };
             cookie?: never;

@@ -150,12 +150,30 @@ const notEmptySchema: (typeof defaultConverters)[string] = (meta) => {
   return hasLengthBound ? { type: 'string' } : { type: 'string', minLength: 1 }
 }
 
-/** Path parameters named `...Id` are uuids in this API (organizations, invitations, users, client ids). */
+/**
+ * Path parameters that take a ledger id (issue 22 items 1 and 7): either Indy form or a record id, URL-encoded; a
+ * schema's public URL too. Not uuids.
+ */
+const LEDGER_ID_PATH_PARAMS: Record<string, string> = {
+  schemaId:
+    'Ledger schema id, URL-encoded: <did>:2:<name>:<version> or did:indy:<ns>:<did>/anoncreds/v0/SCHEMA/<name>/<version>; ' +
+    "or the schema's record id (UUID) or public URL",
+  credDefId:
+    'Ledger credential definition id, URL-encoded: <did>:3:CL:<schemaSeqNo>:<tag> or ' +
+    'did:indy:<ns>:<did>/anoncreds/v0/CLAIM_DEF/<schemaSeqNo>/<tag>; or the record id (UUID)',
+}
+
+/** Path parameters named `...Id` are uuids in this API (organizations, invitations, users, client ids), but ledger ids. */
 function describeUuidPathIds(operation: OperationObject): void {
   for (const parameter of operation.parameters ?? []) {
     if ('$ref' in parameter) continue
     const param = parameter as ParameterObject
-    if (param.in === 'path' && /Id$/.test(param.name)) param.schema = { type: 'string', format: 'uuid' }
+    if (param.in !== 'path' || !/Id$/.test(param.name)) continue
+    const ledgerId = LEDGER_ID_PATH_PARAMS[param.name]
+    if (ledgerId !== undefined) {
+      param.schema = { type: 'string', minLength: 1, maxLength: 2048 }
+      param.description = ledgerId
+    } else param.schema = { type: 'string', format: 'uuid' }
   }
 }
 

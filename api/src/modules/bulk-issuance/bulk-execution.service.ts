@@ -180,8 +180,9 @@ export class BulkExecutionService {
   ): Promise<BulkRequestView & { queuedNow: number }> {
     const request = await this.repository.findRequest(orgId, requestId)
     if (!request) throw new NotFoundError('Bulk issuance request not found')
-    const templateId = query.templateId ?? request.templateId
-    const template = await this.templates.resolve(orgId, request.schemaType, templateId)
+    const template = await this.templates.resolve(orgId, request.schemaType, query.templateId ?? request.templateId)
+    // The record id, whichever id named the template (a ledger id, a schema URL).
+    const templateId = template.templateId
     await this.agents.forOrg(orgId)
     // An INDY credential's issuer is its definition's; a W3C one is signed with the primary DID.
     if (request.schemaType === 'W3C' && !(await this.schemas.primaryDid(orgId))) {
@@ -310,7 +311,7 @@ export class BulkExecutionService {
     const common = { schemaName: template.name, orgName: organization.name, options: request.executionOptions }
     if (template.schemaType === 'INDY') {
       const agent = await this.agents.forOrg(orgId)
-      return { ...common, indy: await agent.resolveCredentialDefinition(template.credentialDefinitionId ?? '') }
+      return { ...common, indy: await agent.resolveCredentialDefinition(template.agentCredentialDefinitionId ?? '') }
     }
     const issuerDid = await this.schemas.primaryDid(orgId)
     if (!issuerDid) throw new InvalidInputError('The organization has no primary DID to issue with')

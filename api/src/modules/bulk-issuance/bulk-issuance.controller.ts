@@ -116,7 +116,7 @@ export class BulkIssuanceController {
     @Body({ required: true }) body: DownloadTemplateDto,
     @Res() res: RawResponse,
   ): Promise<Envelope<never>> {
-    const { fileName, csv } = await this.templates.download(orgId, body.templateId, body.schemaType)
+    const { fileName, csv } = await this.templates.download(orgId, body, body.schemaType)
     res
       .status(201)
       .set('Content-Type', 'text/csv; charset=utf-8')

@@ -78,8 +78,12 @@ export class BulkIssuanceRepository extends OrgRepository<BulkRequest> {
   }
 
   /** An INDY template: one of the organization's credential definitions, once registered on the ledger. */
-  public findCreatedCredDef(orgId: string, id: string): Promise<CredentialDefinition | null> {
-    return this.em.findOne(CredentialDefinition, { id, organization: orgId, status: 'created' })
+  /** By record id or by legacy ledger id. */
+  public findCreatedCredDef(
+    orgId: string,
+    where: { id: string } | { credentialDefinitionId: string },
+  ): Promise<CredentialDefinition | null> {
+    return this.em.findOne(CredentialDefinition, { ...where, organization: orgId, status: 'created' })
   }
 
   public listCreatedCredDefs(

@@ -1,5 +1,6 @@
 import { injectable } from 'inversify'
-import { NotFoundError } from '@idplane/common'
+import { InvalidInputError, NotFoundError } from '@idplane/common'
+import { credDefIdForms } from '@idplane/common/ledger-ids'
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { CredentialDefinition } from '../cred-defs/credential-definition.entity'
 import type { CredentialSchema } from '../schemas/credential-schema.entity'
@@ -12,7 +13,7 @@ import { indyRowValidator, jsonSchemaRowValidator, type RowValidator } from './r
 /**
  * A usable template. W3C: one of the organization's JSON schemas (`templateId` is its record id). INDY: one of its
  * credential definitions registered on the ledger (`templateId` is the definition's record id; its ledger id is
- * `credentialDefinitionId`).
+ * `credentialDefinitionId`). Routes name a template by `templateId` or by the spec's ids (BulkTemplatesService.resolve).
  */
 export interface BulkTemplate {
   templateId: string
@@ -26,6 +27,8 @@ export interface BulkTemplate {
   columns: TemplateColumn[]
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 /** A template with what checking and issuing its rows needs. */
 export interface ResolvedTemplate extends BulkTemplate {
   /** The attribute columns (`columns` without `email`). */
@@ -34,6 +37,8 @@ export interface ResolvedTemplate extends BulkTemplate {
   validator: RowValidator
   /** W3C cells become typed JSON values; INDY cells stay text (AnonCreds signs text). */
   typedCells: boolean
+  /** INDY: the id the agent registered the definition under (its did:indy id when it has one). */
+  agentCredentialDefinitionId?: string
 }
 
 const NO_TEMPLATE: Record<BulkSchemaType, string> = {
@@ -71,26 +76,50 @@ export class BulkTemplatesService {
   }
 
   /**
-   * The template behind an id, of the given type.
+   * The template behind an id, of the given type (issue 22 item 6). W3C: the JSON schema's record id or its public
+   * URL (its schemaLedgerId). INDY: the credential definition's record id or its ledger id, in either form.
+   * @throws InvalidInputError when the id is none of those forms (never a database error)
    * @throws NotFoundError when the organization has no such JSON schema (W3C) or registered definition (INDY)
    */
   public async resolve(orgId: string, schemaType: BulkSchemaType, templateId: string): Promise<ResolvedTemplate> {
+    const id = templateId.trim()
     if (schemaType === 'W3C') {
-      const schema = await this.repository.findJsonSchema(orgId, templateId)
+      const recordId = UUID.test(id) ? id.toLowerCase() : /^https?:\/\//i.test(id) ? this.urls.idOf(id) : null
+      if (recordId === null)
+        throw new InvalidInputError('templateId must be the JSON schema id (UUID) or its URL (schemaLedgerId)', [
+          { field: 'templateId', message: 'is malformed' },
+        ])
+      const schema = recordId === undefined ? null : await this.repository.findJsonSchema(orgId, recordId)
       if (!schema) throw new NotFoundError(NO_TEMPLATE.W3C)
       return this.w3cTemplate(schema)
     }
-    const definition = await this.repository.findCreatedCredDef(orgId, templateId)
+    const forms = UUID.test(id) ? undefined : credDefIdForms(id)
+    if (!UUID.test(id) && !forms)
+      throw new InvalidInputError(
+        'templateId must be the credential definition id (<did>:3:CL:<schemaSeqNo>:<tag> or its did:indy form) or its record id (UUID)',
+        [{ field: 'templateId', message: 'is malformed' }],
+      )
+    const definition = await this.repository.findCreatedCredDef(
+      orgId,
+      forms ? { credentialDefinitionId: forms.legacy } : { id: id.toLowerCase() },
+    )
     if (!definition) throw new NotFoundError(NO_TEMPLATE.INDY)
     const schemas = await this.repository.indySchemasByLedgerId(orgId, [definition.schemaLedgerId])
     return this.indyTemplate(orgId, definition, schemas.get(definition.schemaLedgerId))
   }
 
+  /** @throws InvalidInputError when no id is given, or the errors of `resolve` */
   public async download(
     orgId: string,
-    templateId: string,
+    ids: { templateId?: string; credentialDefinitionId?: string; schemaId?: string },
     schemaType: BulkSchemaType,
   ): Promise<{ fileName: string; csv: string }> {
+    const templateId = ids.templateId ?? (schemaType === 'INDY' ? ids.credentialDefinitionId : ids.schemaId)
+    if (templateId === undefined)
+      throw new InvalidInputError(
+        `The template is required: templateId or ${schemaType === 'INDY' ? 'credentialDefinitionId' : 'schemaId'}`,
+        [{ field: schemaType === 'INDY' ? 'credentialDefinitionId' : 'schemaId', message: 'is required' }],
+      )
     const template = await this.resolve(orgId, schemaType, templateId)
     return {
       fileName: templateFileName(template.name, template.version),
@@ -130,7 +159,7 @@ export class BulkTemplatesService {
       attributeColumns = templateColumns(schema.attributes)
     } else {
       const agent = await this.agents.forOrg(orgId)
-      const resolved = await agent.resolveCredentialDefinition(definition.credentialDefinitionId ?? '')
+      const resolved = await agent.resolveCredentialDefinition(agentIdOf(definition))
       ;({ name, version } = resolved.schema)
       attributeColumns = resolved.schema.attrNames.map((attrName) => ({
         name: attrName,
@@ -145,12 +174,18 @@ export class BulkTemplatesService {
       version,
       schemaLedgerId: definition.schemaLedgerId,
       credentialDefinitionId: definition.credentialDefinitionId ?? undefined,
+      agentCredentialDefinitionId: agentIdOf(definition),
       columns: withEmail(attributeColumns),
       attributeColumns,
       validator: indyRowValidator(attributeColumns),
       typedCells: false,
     }
   }
+}
+
+/** The id the agent registered a definition under: its did:indy id when it has one (CredDefsService.idForOffer). */
+function agentIdOf(definition: CredentialDefinition): string {
+  return definition.credentialDefinitionDidIndyId ?? definition.credentialDefinitionId ?? ''
 }
 
 function withEmail(columns: TemplateColumn[]): TemplateColumn[] {

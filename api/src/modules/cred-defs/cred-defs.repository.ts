@@ -38,7 +38,17 @@ export class CredDefsRepository extends OrgRepository<CredentialDefinition> {
 
   public async add(
     orgId: string,
-    fields: Pick<CredentialDefinition, 'tag' | 'schemaLedgerId' | 'revocable' | 'publisherDid' | 'createdBy'>,
+    fields: Pick<
+      CredentialDefinition,
+      | 'tag'
+      | 'schemaLedgerId'
+      | 'schemaDidIndyId'
+      | 'credentialDefinitionId'
+      | 'credentialDefinitionDidIndyId'
+      | 'revocable'
+      | 'publisherDid'
+      | 'createdBy'
+    >,
   ): Promise<CredentialDefinition> {
     const definition = this.em.create(CredentialDefinition, {
       ...fields,
@@ -65,9 +75,9 @@ export class CredDefsRepository extends OrgRepository<CredentialDefinition> {
     return this.em.findOne(CredentialDefinition, { id })
   }
 
-  /** By record id or ledger id. */
-  public findForOrg(orgId: string, where: { id: string } | { credentialDefinitionId: string }) {
-    return this.em.findOne(CredentialDefinition, { organization: orgId, ...where })
+  /** By record id or legacy ledger id; `refresh` reads the row again (a job may have changed it since). */
+  public findForOrg(orgId: string, where: { id: string } | { credentialDefinitionId: string }, refresh = false) {
+    return this.em.findOne(CredentialDefinition, { organization: orgId, ...where }, { refresh })
   }
 
   /** Every definition whose job a stopped process may have left unfinished. */

@@ -3,6 +3,7 @@ import { RequestContext, UniqueConstraintViolationException } from '@mikro-orm/c
 import { EntityManager } from '@mikro-orm/postgresql'
 import {
   ConflictError,
+  InProgressError,
   InvalidInputError,
   Logger,
   NotFoundError,
@@ -19,10 +20,17 @@ import { TOKENS } from '../../infra/tokens'
 import type { OrgCaller } from '../memberships/org-caller.decorator'
 import { CredentialSchema } from '../schemas/credential-schema.entity'
 import { hasControlCharacter } from '@idplane/common/request-input'
-import { isIndyCredentialDefinitionId, isIndySchemaId } from '../schemas/indy-ids'
+import {
+  credDefIdForms,
+  legacyCredDefId,
+  namespaceOfDid,
+  schemaIdForms,
+  type LedgerIdForms,
+} from '@idplane/common/ledger-ids'
 import { IndyIssuers } from '../schemas/indy-issuers'
 import { CredDefMetrics, type CredDefJobOutcome } from './cred-def-metrics'
 import { credDefsConfig } from './cred-defs.config'
+import { DefinitionsLedger } from './definitions-ledger'
 import { CredDefsRepository, type CredDefPageQuery } from './cred-defs.repository'
 import type { CredentialDefinition } from './credential-definition.entity'
 
@@ -33,6 +41,12 @@ export const CRED_DEF_JOB_ATTEMPTS = 6
 export const CRED_DEF_JOB_RETRY_DELAYS_MS = [2_000, 10_000, 30_000, 60_000, 120_000]
 /** Tags are a part of the ledger id, whose parts ':' and '/' separate; no spaces or control characters. */
 const TAG = /^[^:/\s]+$/
+/** How long an offer waits for a definition still `creating` before answering 409 with Retry-After (issue 22 item 3). */
+export const OFFER_WAIT_FOR_CREATING_MS = 3_000
+const OFFER_WAIT_POLL_MS = 250
+/** The Retry-After of that 409: key generation takes seconds to a minute on a loaded machine. */
+export const CREATING_RETRY_AFTER_SECONDS = 10
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export interface CredDefJob {
   credDefId: string
@@ -68,6 +82,7 @@ export class CredDefsService {
     private readonly agents: AgentClients,
     private readonly queue: Queue,
     private readonly em: EntityManager,
+    private readonly ledger: DefinitionsLedger,
     @inject(CredDefMetrics) private readonly metrics: CredDefMetrics,
     @inject(TOKENS.Config) config: Config,
     logger: Logger,
@@ -92,7 +107,7 @@ export class CredDefsService {
       throw new InvalidInputError('tag must not contain ":", "/" or spaces (it is a part of the ledger id)', [
         { field: 'tag', message: 'is malformed' },
       ])
-    if (!isIndySchemaId(input.schemaLedgerId))
+    if (!schemaIdForms(input.schemaLedgerId))
       throw new InvalidInputError(
         'schemaLedgerId must be a ledger schema id: <did>:2:<name>:<version> or did:indy:<namespace>:<did>/anoncreds/v0/SCHEMA/<name>/<version>',
         [{ field: 'schemaLedgerId', message: 'is malformed' }],
@@ -106,6 +121,9 @@ export class CredDefsService {
     // Quick (a registry read), unlike the key generation: an absent schema is a 404 now rather than a failed job.
     await agent.getAnonCredsSchema(input.schemaLedgerId)
     const publisherDid = await this.issuerFor(orgId, input)
+    // Both forms resolve to one record: it keeps the legacy ids (spec) and the did:indy ones beside them.
+    const schemaIds = schemaIdForms(input.schemaLedgerId, namespaceOfDid(publisherDid)) as LedgerIdForms
+    const ids = await this.expectedIds(publisherDid, schemaIds.legacy, input.tag)
     const conflict = () =>
       new ConflictError(
         `A credential definition of schema ${input.schemaLedgerId} with tag ${input.tag} already exists in this organization`,
@@ -113,21 +131,21 @@ export class CredDefsService {
     let definition: CredentialDefinition
     try {
       definition = await this.repository.transactional(async () => {
-        const existing = await this.repository.lockBySchemaTag(orgId, input.schemaLedgerId, input.tag)
+        const existing = await this.repository.lockBySchemaTag(orgId, schemaIds.legacy, input.tag)
         if (existing && existing.status !== 'failed') throw conflict()
-        if (!existing)
-          return this.repository.add(orgId, {
-            tag: input.tag,
-            schemaLedgerId: input.schemaLedgerId,
-            revocable: false,
-            publisherDid,
-            createdBy: caller.userId,
-          })
+        const fields = {
+          schemaLedgerId: schemaIds.legacy,
+          schemaDidIndyId: schemaIds.didIndy,
+          credentialDefinitionId: ids?.legacy ?? null,
+          credentialDefinitionDidIndyId: ids?.didIndy ?? null,
+          publisherDid,
+          createdBy: caller.userId,
+        }
+        if (!existing) return this.repository.add(orgId, { ...fields, tag: input.tag, revocable: false })
+        Object.assign(existing, fields)
         existing.status = 'creating'
         existing.error = null
         existing.execution += 1
-        existing.publisherDid = publisherDid
-        existing.createdBy = caller.userId
         await this.repository.flush()
         return existing
       })
@@ -151,25 +169,58 @@ export class CredDefsService {
   }
 
   /**
-   * One of the organization's definitions by ledger id, or by record id (to follow a `creating` one).
+   * One of the organization's definitions by ledger id (either form), or by record id (to follow a `creating` one).
    * @throws InvalidInputError for a blank or malformed id
    * @throws NotFoundError when the organization has none with it
    */
   public async get(orgId: string, credDefId: string): Promise<CredentialDefinition> {
     const id = credDefId.trim()
     let found: CredentialDefinition | null
-    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
+    if (UUID.test(id)) {
       found = await this.repository.findForOrg(orgId, { id: id.toLowerCase() })
-    } else if (isIndyCredentialDefinitionId(id)) {
-      found = await this.repository.findForOrg(orgId, { credentialDefinitionId: id })
     } else {
-      throw new InvalidInputError(
-        'credDefId must be a ledger credential definition id (<did>:3:CL:<schemaSeqNo>:<tag> or its did:indy form) or a record id',
-        [{ field: 'credDefId', message: 'is malformed' }],
-      )
+      const forms = credDefIdForms(id)
+      if (!forms)
+        throw new InvalidInputError(
+          'credDefId must be a ledger credential definition id (<did>:3:CL:<schemaSeqNo>:<tag> or its did:indy form) or a record id',
+          [{ field: 'credDefId', message: 'is malformed' }],
+        )
+      found = await this.repository.findForOrg(orgId, { credentialDefinitionId: forms.legacy })
     }
     if (!found) throw new NotFoundError('This organization has no credential definition with this id')
     return found
+  }
+
+  /**
+   * The id an offer gives the agent for `credDefId` (either form): for one of the organization's definitions the
+   * form the agent registered it under (its did:indy id when it has one), the legacy form for v1 (the `indy` format
+   * carries only that); an id of no definition of the organization as given (the agent's registry decides). A
+   * definition still `creating` is waited for briefly (issue 22 item 3).
+   * @throws InProgressError while its keys are still being generated (409 with Retry-After)
+   * @throws ConflictError when its creation failed
+   */
+  public async idForOffer(orgId: string, credDefId: string, protocolVersion: 'v1' | 'v2'): Promise<string> {
+    const forms = credDefIdForms(credDefId)
+    // Not an Indy id (another registry's): the agent resolves it or answers 404.
+    if (!forms) return credDefId
+    let definition = await this.repository.findForOrg(orgId, { credentialDefinitionId: forms.legacy })
+    const deadline = Date.now() + OFFER_WAIT_FOR_CREATING_MS
+    while (definition?.status === 'creating' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, OFFER_WAIT_POLL_MS))
+      definition = await this.repository.findForOrg(orgId, { credentialDefinitionId: forms.legacy }, true)
+    }
+    if (definition?.status === 'creating')
+      throw new InProgressError(
+        `Credential definition ${forms.legacy} is still being created (its keys are being generated); try again shortly`,
+        CREATING_RETRY_AFTER_SECONDS,
+      )
+    if (definition?.status === 'failed')
+      throw new ConflictError(
+        `The creation of credential definition ${forms.legacy} failed (${definition.error ?? 'no reason given'}); create it again`,
+      )
+    if (protocolVersion === 'v1') return forms.legacy
+    if (definition) return definition.credentialDefinitionDidIndyId ?? forms.legacy
+    return credDefId
   }
 
   /** Starts the job consumer, then queues again every definition a stopped process left `creating`. */
@@ -230,7 +281,7 @@ export class CredDefsService {
     const ownSchema = await this.em.findOne(CredentialSchema, {
       organization: orgId,
       type: 'INDY',
-      ledgerId: input.schemaLedgerId,
+      ledgerId: schemaIdForms(input.schemaLedgerId)?.legacy ?? input.schemaLedgerId,
     })
     const issuer = ownSchema?.issuerId ?? (await this.issuers.issuerFor(orgId, undefined))
     if (!issuer)
@@ -248,9 +299,10 @@ export class CredDefsService {
     definition: CredentialDefinition,
   ): Promise<AnonCredsCredentialDefinitionResponse | undefined> {
     const created = await agent.listAnonCredsCredentialDefinitions()
+    // The agent names the schema in the form it was given: compared by the legacy form.
     return created.find(
       (entry) =>
-        entry.credentialDefinition.schemaId === definition.schemaLedgerId &&
+        schemaIdForms(entry.credentialDefinition.schemaId)?.legacy === definition.schemaLedgerId &&
         entry.credentialDefinition.tag === definition.tag &&
         entry.credentialDefinition.issuerId === definition.publisherDid,
     )
@@ -258,8 +310,9 @@ export class CredDefsService {
 
   private async register(agent: AgentClient, definition: CredentialDefinition): Promise<string> {
     try {
+      // A did:indy publisher names the schema by its did:indy id (what Credo's anoncreds format expects of it).
       const made = await agent.createAnonCredsCredentialDefinition({
-        schemaId: definition.schemaLedgerId,
+        schemaId: definition.schemaDidIndyId ?? definition.schemaLedgerId,
         issuerId: definition.publisherDid,
         tag: definition.tag,
       })
@@ -278,8 +331,10 @@ export class CredDefsService {
     return this.repository.transactional(async () => {
       const definition = await this.repository.lock(job.credDefId)
       if (!definition || definition.status !== 'creating' || definition.execution !== job.execution) return false
+      const forms = credDefIdForms(ledgerId, namespaceOfDid(definition.publisherDid))
       definition.status = 'created'
-      definition.credentialDefinitionId = ledgerId
+      definition.credentialDefinitionId = forms?.legacy ?? ledgerId
+      definition.credentialDefinitionDidIndyId = forms?.didIndy ?? null
       definition.error = null
       await this.repository.flush()
       return true
@@ -295,6 +350,18 @@ export class CredDefsService {
       await this.repository.flush()
       return true
     })
+  }
+
+  /**
+   * The definition's ids before its keys exist (issue 22 item 3): the publisher's DID, the schema's sequence number
+   * and the tag make them. The platform ledger knows the sequence number; for a schema of another registry (the
+   * agents' test registry) it is undefined, and the ids come when the definition is registered.
+   */
+  private async expectedIds(publisherDid: string, schemaId: string, tag: string): Promise<LedgerIdForms | undefined> {
+    const did = publisherDid.split(':').pop() ?? ''
+    const seqNo = await this.ledger.schemaSeqNo(schemaId)
+    if (seqNo === undefined) return undefined
+    return credDefIdForms(legacyCredDefId({ did, schemaSeqNo: seqNo, tag }), namespaceOfDid(publisherDid))
   }
 
   private async enqueue(job: CredDefJob): Promise<void> {

@@ -23,8 +23,13 @@ export class CredentialDefinition extends BaseEntity {
   @Property({ type: 'string', length: 64 })
   tag!: string
 
+  /** The schema's ledger id in the legacy form, `<did>:2:<name>:<version>`. */
   @Property({ type: 'string', length: 2048 })
   schemaLedgerId!: string
+
+  /** The schema's did:indy id, when the definition's publisher is a did:indy DID (or the client gave that form). */
+  @Property({ type: 'string', length: 2048, nullable: true })
+  schemaDidIndyId?: string | null
 
   @Property({ type: 'boolean' })
   revocable!: boolean
@@ -33,9 +38,16 @@ export class CredentialDefinition extends BaseEntity {
   @Property({ type: 'string', length: 2048 })
   publisherDid!: string
 
-  /** The ledger id, once registered. */
+  /**
+   * The ledger id in the legacy form, `<did>:3:CL:<schemaSeqNo>:<tag>` (spec: Credential definition record): set at
+   * creation when the schema's sequence number is known (the platform ledger), else once registered.
+   */
   @Property({ type: 'string', length: 2048, nullable: true })
   credentialDefinitionId?: string | null
+
+  /** The same id in the did:indy form, when the publisher is a did:indy DID; the form the agent registered it under. */
+  @Property({ type: 'string', length: 2048, nullable: true })
+  credentialDefinitionDidIndyId?: string | null
 
   @Property({ type: 'string', length: 20 })
   status: Opt<CredDefStatus> = 'creating'

@@ -1,3 +1,4 @@
+import { credDefIdForms, schemaIdForms } from '@idplane/common/ledger-ids'
 import { InvalidInputError } from '@idplane/common'
 import type {
   AnonCredsOfferRequest,
@@ -66,10 +67,12 @@ export function indyPlan(
         anoncreds: { credentialDefinitionId: definition.credentialDefinitionId, attributes },
       },
     },
+    // The record names them in the spec's legacy form, whichever form the agent got (issue 22 item 1).
     details: {
       credentialType: 'INDY',
-      credentialDefinitionId: definition.credentialDefinitionId,
-      schemaId: definition.schemaId,
+      credentialDefinitionId:
+        credDefIdForms(definition.credentialDefinitionId)?.legacy ?? definition.credentialDefinitionId,
+      schemaId: schemaIdForms(definition.schemaId)?.legacy ?? definition.schemaId,
       credentialSummary: {
         types: [definition.schema.name],
         issuer: definition.credentialDefinition.issuerId,

@@ -7,6 +7,7 @@ import { sectionOf } from '../../infra/config-section'
 import { connectionsConfig } from '../connections/connections.config'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { TOKENS } from '../../infra/tokens'
+import { CredDefsService } from '../cred-defs/cred-defs.service'
 import { OrgsRepository } from '../orgs/orgs.repository'
 import { CredentialSchemaCheck } from '../schemas/credential-schema-check'
 import { ShortUrls } from '../short-urls/short-urls.service'
@@ -43,6 +44,7 @@ export class CredentialsService {
 
   public constructor(
     private readonly agents: AgentClients,
+    private readonly credDefs: CredDefsService,
     private readonly records: CredentialsRepository,
     private readonly recordUpdates: CredentialRecordsService,
     private readonly schemaCheck: CredentialSchemaCheck,
@@ -60,6 +62,7 @@ export class CredentialsService {
    * @throws NotFoundError for an unknown credentialType, a connection the agent does not know, or no agent
    * @throws InvalidInputError for missing fields, a credential its schema refuses, or one the agent cannot sign
    * @throws NotFoundError (INDY) for a credential definition the agent's registry cannot resolve
+   * @throws InProgressError (INDY) while the credential definition is still being created (409 with Retry-After)
    */
   public async offer(
     orgId: string,
@@ -240,9 +243,11 @@ export class CredentialsService {
     if (type === 'INDY') {
       // checkIssuanceRequest made sure of it.
       const agent = await this.agents.forOrg(orgId)
-      const definition = await agent.resolveCredentialDefinition(body.credentialDefinitionId ?? '')
-      checkIndyAttributes(definition.schema.attrNames, contents)
       const protocolVersion = body.protocolVersion === 'v1' ? 'v1' : 'v2'
+      // Either id form names one definition; the agent gets the form it registered it under (issue 22 items 1, 3).
+      const credDefId = await this.credDefs.idForOffer(orgId, body.credentialDefinitionId ?? '', protocolVersion)
+      const definition = await agent.resolveCredentialDefinition(credDefId)
+      checkIndyAttributes(definition.schema.attrNames, contents)
       return contents.map(({ content }) => indyPlan(definition, content, protocolVersion))
     }
     if (query.isValidateSchema !== 'false') {

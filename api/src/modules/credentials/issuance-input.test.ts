@@ -1,10 +1,5 @@
 import { InvalidInputError, NotFoundError } from '@idplane/common'
-import {
-  checkIndyAttributes,
-  checkIssuanceRequest,
-  credentialTypeOf,
-  isLegacyCredentialDefinitionId,
-} from './issuance-input'
+import { checkIndyAttributes, checkIssuanceRequest, credentialTypeOf } from './issuance-input'
 
 const credential = {
   '@context': ['https://www.w3.org/2018/credentials/v1'],
@@ -88,14 +83,23 @@ describe('checkIssuanceRequest', () => {
     ).toEqual(['credentialData[0].attributes[0].value', 'credentialData[0].attributes[2].name'])
   })
 
-  it('issues v1 only with a legacy credential definition id', () => {
+  it('issues v1 only with an Indy credential definition id, in either form', () => {
     const legacy = 'Th7MpTaRZVRYnPiabds81Y:3:CL:12:default'
     const content = [{ content: { attributes: [{ name: 'a', value: 'b' }] }, prefix: '' }]
-    expect(isLegacyCredentialDefinitionId(legacy)).toBe(true)
-    expect(isLegacyCredentialDefinitionId('did:key:z6Mk/anoncreds/v0/CLAIM_DEF/1/default')).toBe(false)
-    expect(() =>
-      checkIssuanceRequest('INDY', { credentialDefinitionId: legacy, protocolVersion: 'v1' }, content),
-    ).not.toThrow()
+    for (const id of [legacy, 'did:indy:idplane:Th7MpTaRZVRYnPiabds81Y/anoncreds/v0/CLAIM_DEF/12/default']) {
+      expect(() =>
+        checkIssuanceRequest('INDY', { credentialDefinitionId: id, protocolVersion: 'v1' }, content),
+      ).not.toThrow()
+    }
+    expect(
+      fieldsOf(() =>
+        checkIssuanceRequest(
+          'INDY',
+          { credentialDefinitionId: 'did:key:z6Mk/anoncreds/v0/CLAIM_DEF/1/default', protocolVersion: 'v1' },
+          content,
+        ),
+      ),
+    ).toEqual(['protocolVersion'])
     expect(
       fieldsOf(() =>
         checkIssuanceRequest('INDY', { credentialDefinitionId: 'did:key:z6Mk', protocolVersion: 'v1' }, content),

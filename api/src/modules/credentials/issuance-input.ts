@@ -1,3 +1,4 @@
+import { isIndyCredentialDefinitionId } from '@idplane/common/ledger-ids'
 import { InvalidInputError, NotFoundError, type FieldError } from '@idplane/common'
 import { CREDENTIAL_TYPES, type CredentialType } from './credential.entity'
 
@@ -23,16 +24,6 @@ export function credentialTypeOf(value: string | undefined): CredentialType {
   const type = CREDENTIAL_TYPES.find((known) => known === value)
   if (!type) throw new NotFoundError(`Unknown credentialType "${value}"; use ${CREDENTIAL_TYPES.join(' or ')}`)
   return type
-}
-
-/**
- * A legacy (unqualified) Indy credential definition id, `<did>:3:CL:<schema>:<tag>`: the only kind the `indy`
- * format of Issue Credential v1 carries.
- */
-const LEGACY_CREDENTIAL_DEFINITION_ID = /^[1-9A-HJ-NP-Za-km-z]{21,22}:3:CL:[^:]+:.+$/
-
-export function isLegacyCredentialDefinitionId(id: string): boolean {
-  return LEGACY_CREDENTIAL_DEFINITION_ID.test(id)
 }
 
 /** What the spec requires of each credential for its type (spec: Errors 1, and the body fields). */
@@ -87,12 +78,13 @@ export function checkIssuanceRequest(
     type === 'INDY' &&
     request.protocolVersion === 'v1' &&
     request.credentialDefinitionId &&
-    !isLegacyCredentialDefinitionId(request.credentialDefinitionId)
+    !isIndyCredentialDefinitionId(request.credentialDefinitionId)
   ) {
+    // The `indy` format carries legacy ids only; a did:indy id is sent in its legacy form (CredDefsService.idForOffer).
     problems.push({
       field: 'protocolVersion',
       message:
-        'v1 (the indy format) needs a legacy credential definition id (<did>:3:CL:<schema>:<tag>); use v2 for this one',
+        'v1 (the indy format) needs an Indy credential definition id (<did>:3:CL:<schemaSeqNo>:<tag> or its did:indy form); use v2 for this one',
     })
   }
   for (const { content, prefix } of contents) problems.push(...contentProblems(type, content, prefix))

@@ -7,7 +7,7 @@ import {
   SCHEMA_VERSION_PATTERN,
   parseCredDefId,
   parseRevRegId,
-} from './ledger-ids'
+} from '@idplane/common/ledger-ids'
 
 /**
  * The payload of each transaction type, checked field by field: a write the ledger keeps forever must be exactly

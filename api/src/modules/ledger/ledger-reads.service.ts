@@ -14,7 +14,7 @@ import {
   parseSchemaId,
   type DidRef,
   type RevRegRef,
-} from './ledger-ids'
+} from '@idplane/common/ledger-ids'
 import type {
   AttribPayload,
   CredDefPayload,
@@ -32,6 +32,7 @@ import {
   type SchemaView,
   type TransactionView,
 } from './ledger-views'
+import type { DefinitionsLedger } from '../cred-defs/definitions-ledger'
 import { LedgerRepository } from './ledger.repository'
 
 /** A ledger DID resolved: its document and the ledger's metadata about it. */
@@ -45,8 +46,8 @@ export interface DidResolution {
  * and a DID's state (the binding its next write must carry). Reads never need a key or a binding.
  */
 @injectable()
-export class LedgerReadsService {
-  private readonly namespace: string
+export class LedgerReadsService implements DefinitionsLedger {
+  public readonly namespace: string
 
   public constructor(
     private readonly transactions: LedgerRepository,
@@ -94,6 +95,14 @@ export class LedgerReadsService {
       seqNo: found.seqNo,
       txnTime: found.txnTime,
     }
+  }
+
+  /** DefinitionsLedger: a schema's sequence number, undefined when this ledger holds none under that id. */
+  public async schemaSeqNo(schemaId: string): Promise<number | undefined> {
+    const ref = parseSchemaId(schemaId)
+    if (!ref || (ref.namespace !== undefined && ref.namespace !== this.namespace)) return undefined
+    const found = await this.transactions.findByObjectId(legacySchemaId(ref))
+    return found?.type === 'SCHEMA' ? found.seqNo : undefined
   }
 
   /** @throws InvalidInputError for a malformed id, NotFoundError when absent (or in another namespace) */

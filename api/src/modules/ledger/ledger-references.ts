@@ -1,4 +1,4 @@
-import { legacyCredDefId, legacySchemaId, parseCredDefId, parseSchemaId } from './ledger-ids'
+import { legacyCredDefId, legacySchemaId, parseCredDefId, parseSchemaId } from '@idplane/common/ledger-ids'
 
 /** Kinds of platform records that name a ledger object. */
 export type LedgerReferenceKind = 'schema' | 'credentialDefinition'

@@ -1,4 +1,11 @@
-import { indyCredDefId, indyRevRegId, indySchemaId, parseCredDefId, parseRevRegId, parseSchemaId } from './ledger-ids'
+import {
+  indyCredDefId,
+  indyRevRegId,
+  indySchemaId,
+  parseCredDefId,
+  parseRevRegId,
+  parseSchemaId,
+} from '@idplane/common/ledger-ids'
 import type { RevRegDefPayload } from './ledger-payloads'
 import type { StoredTransaction } from './ledger.repository'
 

@@ -3,6 +3,7 @@ import { Registry, type RegistryContentType } from 'prom-client'
 import type { ApiModule } from '../../infra/api-module'
 import { TOKENS, type ReadinessCheck } from '../../infra/tokens'
 import { WalletLedger } from '../cloud-wallet/dids/wallet-ledger'
+import { DefinitionsLedger } from '../cred-defs/definitions-ledger'
 import { LedgerAnchor } from './ledger-anchor.entity'
 import { LedgerController } from './ledger.controller'
 import { ledgerConfig } from './ledger.config'
@@ -44,6 +45,8 @@ export const ledgerModule: ApiModule = {
     bind(LedgerRequesters).toSelf().inSingletonScope()
     // The cloud wallet's port: its DIDs check a did:indy network against this ledger's namespace.
     bind(WalletLedger).toService(LedgerTrustee)
+    // The port of credential definitions and proof requests: both id forms and schema sequence numbers.
+    bind(DefinitionsLedger).toService(LedgerReadsService)
     bind(LedgerController).toSelf().inSingletonScope()
     bind(LedgerMetrics)
       .toDynamicValue((context) => new LedgerMetrics(context.get<Registry<RegistryContentType>>(Registry)))

@@ -11,7 +11,13 @@ import {
 import { verifyEd25519 } from './ledger-crypto'
 import { LedgerWritesRefusedError, StaleRequestError } from './ledger-errors'
 import { LedgerHead } from './ledger-head.service'
-import { legacyCredDefId, legacyRevRegId, legacySchemaId, parseCredDefId, parseSchemaId } from './ledger-ids'
+import {
+  legacyCredDefId,
+  legacyRevRegId,
+  legacySchemaId,
+  parseCredDefId,
+  parseSchemaId,
+} from '@idplane/common/ledger-ids'
 import { LedgerMetrics, type AppendOutcome } from './ledger-metrics'
 import {
   checkCredDefAgainstSchema,

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '@idplane/common'
-import { indyRequestFromAttributes, indyRequestFromJson } from './indy-proof-request'
+import { indyRequestFromAttributes, indyRequestFromJson, withBothLedgerIdForms } from './indy-proof-request'
 import { anonCredsProofView, verificationStatusOf } from './verified-proof'
 
 function fieldsOf(work: () => unknown): string[] {
@@ -124,5 +124,56 @@ describe('verified proof view', () => {
     expect(verificationStatusOf(null, 'request-sent')).toBe('pending')
     expect(verificationStatusOf(true, 'done')).toBe('verified')
     expect(verificationStatusOf(false, 'abandoned')).toBe('not-verified')
+  })
+})
+
+describe('withBothLedgerIdForms', () => {
+  const DID = 'Th7MpTaRZVRYnPiabds81Y'
+  const legacyCredDef = `${DID}:3:CL:12:default`
+  const indyCredDef = `did:indy:idplane:${DID}/anoncreds/v0/CLAIM_DEF/12/default`
+  const legacySchema = `${DID}:2:degree:1.0`
+  const indySchema = `did:indy:idplane:${DID}/anoncreds/v0/SCHEMA/degree/1.0`
+  const request = (restrictions: Record<string, string>[]) => ({
+    name: 'p',
+    version: '1.0',
+    requested_attributes: { a: { name: 'age', restrictions } },
+    requested_predicates: { p: { name: 'age', p_type: '>=' as const, p_value: 18, restrictions } },
+  })
+
+  it('matches an Indy id given in either form by both forms (v2)', () => {
+    for (const given of [legacyCredDef, indyCredDef]) {
+      const expanded = withBothLedgerIdForms(request([{ cred_def_id: given }]), 'idplane', 'v2')
+      expect(expanded.requested_attributes?.a?.restrictions).toEqual([
+        { cred_def_id: legacyCredDef },
+        { cred_def_id: indyCredDef },
+      ])
+      expect(expanded.requested_predicates?.p?.restrictions).toEqual(expanded.requested_attributes?.a?.restrictions)
+    }
+  })
+
+  it('keeps the combination of schema and definition in every alternative', () => {
+    const expanded = withBothLedgerIdForms(
+      request([{ schema_id: legacySchema, cred_def_id: indyCredDef, issuer_id: DID }]),
+      'idplane',
+      'v2',
+    )
+    expect(expanded.requested_attributes?.a?.restrictions).toEqual([
+      { schema_id: legacySchema, cred_def_id: legacyCredDef, issuer_id: DID },
+      { schema_id: legacySchema, cred_def_id: indyCredDef, issuer_id: DID },
+      { schema_id: indySchema, cred_def_id: legacyCredDef, issuer_id: DID },
+      { schema_id: indySchema, cred_def_id: indyCredDef, issuer_id: DID },
+    ])
+  })
+
+  it('gives v1 the legacy form only and leaves ids of other registries as they are', () => {
+    const expanded = withBothLedgerIdForms(
+      request([{ cred_def_id: indyCredDef }, { cred_def_id: 'did:key:z6Mk/anoncreds/v0/CLAIM_DEF/ab/default' }]),
+      'idplane',
+      'v1',
+    )
+    expect(expanded.requested_attributes?.a?.restrictions).toEqual([
+      { cred_def_id: legacyCredDef },
+      { cred_def_id: 'did:key:z6Mk/anoncreds/v0/CLAIM_DEF/ab/default' },
+    ])
   })
 })

@@ -1,4 +1,5 @@
 import { InvalidInputError, type FieldError } from '@idplane/common'
+import { credDefIdForms, schemaIdForms, type LedgerIdForms } from '@idplane/common/ledger-ids'
 import type { AnonCredsProofRequestInput, AnonCredsRestriction } from '@idplane/common/agent-contract/admin-api'
 import {
   PREDICATE_CONDITIONS,
@@ -217,4 +218,50 @@ function restrictionsOf(field: string, value: unknown, problems: FieldError[]): 
     restrictions.push(Object.fromEntries(entries) as AnonCredsRestriction)
   })
   return restrictions
+}
+
+/**
+ * Restrictions that name a schema or credential definition by an Indy id match it in both id forms (issue 22 item 1):
+ * a holder's credential carries the form its issuer offered it with, so each restriction becomes one per combination
+ * of forms (restrictions are alternatives). `namespace` (the platform ledger's) gives a legacy id its did:indy form.
+ * v1 (the `indy` format) carries legacy ids only: there every Indy id becomes legacy. Other ids stay as given.
+ */
+export function withBothLedgerIdForms(
+  request: AnonCredsProofRequestInput,
+  namespace: string,
+  protocolVersion: 'v1' | 'v2',
+): AnonCredsProofRequestInput {
+  const formsOf = (id: string | undefined, parse: (id: string, ns: string) => LedgerIdForms | undefined) => {
+    const forms = id === undefined ? undefined : parse(id, namespace)
+    if (!forms) return [id]
+    return protocolVersion === 'v1' || !forms.didIndy ? [forms.legacy] : [forms.legacy, forms.didIndy]
+  }
+  const expand = (restrictions: AnonCredsRestriction[] | undefined) => {
+    if (!restrictions) return undefined
+    const expanded = new Map<string, AnonCredsRestriction>()
+    for (const restriction of restrictions) {
+      for (const schemaId of formsOf(restriction.schema_id, schemaIdForms)) {
+        for (const credDefId of formsOf(restriction.cred_def_id, credDefIdForms)) {
+          const next: AnonCredsRestriction = { ...restriction }
+          if (schemaId !== undefined) next.schema_id = schemaId
+          if (credDefId !== undefined) next.cred_def_id = credDefId
+          expanded.set(JSON.stringify(next), next)
+        }
+      }
+    }
+    return [...expanded.values()]
+  }
+  const mapEntries = <T extends { restrictions?: AnonCredsRestriction[] }>(entries: Record<string, T> | undefined) =>
+    entries &&
+    Object.fromEntries(
+      Object.entries(entries).map(([referent, entry]) => [
+        referent,
+        entry.restrictions ? { ...entry, restrictions: expand(entry.restrictions) } : entry,
+      ]),
+    )
+  return {
+    ...request,
+    requested_attributes: mapEntries(request.requested_attributes),
+    requested_predicates: mapEntries(request.requested_predicates),
+  }
 }

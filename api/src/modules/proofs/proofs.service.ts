@@ -15,6 +15,7 @@ import type { Config } from '../../infra/config'
 import { sectionOf } from '../../infra/config-section'
 import { connectionsConfig, type ConnectionsConfig } from '../connections/connections.config'
 import { proofsConfig, type ProofsConfig } from './proofs.config'
+import { DefinitionsLedger } from '../cred-defs/definitions-ledger'
 import { escapeHtml } from '../../infra/http/escape-html'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { ModuleRegistry } from '../../infra/module-registry'
@@ -38,7 +39,7 @@ import type {
   RequestProofV2Dto,
   RequestType,
 } from './dto/request-proof.dto'
-import { indyRequestFromAttributes, indyRequestFromJson } from './indy-proof-request'
+import { indyRequestFromAttributes, indyRequestFromJson, withBothLedgerIdForms } from './indy-proof-request'
 import { anonCredsProofView, verificationStatusOf } from './verified-proof'
 import { ProofMetrics } from './proof-metrics'
 import type { ProofRecord } from './proof.entity'
@@ -65,6 +66,8 @@ export class ProofsService {
   private readonly logger: Logger
 
   private readonly limits: ProofsConfig & ConnectionsConfig
+  /** The platform ledger's did:indy namespace: restrictions name its objects in both id forms. */
+  private readonly ledgerNamespace: string
 
   public constructor(
     private readonly records: ProofsRepository,
@@ -74,10 +77,12 @@ export class ProofsService {
     private readonly outbox: MailOutbox,
     private readonly metrics: ProofMetrics,
     private readonly em: EntityManager,
+    ledger: DefinitionsLedger,
     @inject(TOKENS.Config) config: Config,
     logger: Logger,
   ) {
     this.limits = { ...sectionOf(config, proofsConfig), ...sectionOf(config, connectionsConfig) }
+    this.ledgerNamespace = ledger.namespace
     this.logger = logger.child({ component: 'proofs' })
   }
 
@@ -345,7 +350,11 @@ export class ProofsService {
       }
       const request = indyRequest()
       if (!request) throw new Error('proofFormats.indy was checked above')
-      return { proofFormats: { anoncreds: request }, protocolVersion: body.protocolVersion === 'v1' ? 'v1' : 'v2' }
+      const protocolVersion = body.protocolVersion === 'v1' ? 'v1' : 'v2'
+      return {
+        proofFormats: { anoncreds: withBothLedgerIdForms(request, this.ledgerNamespace, protocolVersion) },
+        protocolVersion,
+      }
     }
     return { presentationDefinition: this.presentationDefinitionOf(body) }
   }

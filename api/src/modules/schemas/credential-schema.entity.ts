@@ -47,9 +47,13 @@ export class CredentialSchema extends BaseEntity {
   @Property({ type: 'json', columnType: 'jsonb' })
   jsonSchema!: Record<string, unknown>
 
-  /** INDY: the schema's ledger id (`<did>:2:<name>:<version>` or its did:indy form). Null for JSON. */
+  /** INDY: the schema's ledger id in the legacy form, `<did>:2:<name>:<version>` (spec: Schema record). Null for JSON. */
   @Property({ type: 'string', length: 2048, nullable: true })
   ledgerId?: string | null
+
+  /** INDY: the same id in the did:indy form, when the schema has one (its issuer is a did:indy DID). */
+  @Property({ type: 'string', length: 2048, nullable: true })
+  ledgerDidIndyId?: string | null
 
   /** INDY: the DID the schema was published under (its `issuerId` on the ledger). Null for JSON. */
   @Property({ type: 'string', length: 2048, nullable: true })

@@ -3,7 +3,7 @@ import { EntityManager } from '@mikro-orm/postgresql'
 import { InvalidInputError } from '@idplane/common'
 import { OrgDid } from '../orgs/org-did.entity'
 import { CredentialSchema } from './credential-schema.entity'
-import { isIndyDid } from './indy-ids'
+import { isIndyDid } from '@idplane/common/ledger-ids'
 
 /**
  * The one place that decides which DID an organization publishes INDY schemas and credential definitions under

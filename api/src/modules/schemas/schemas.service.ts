@@ -5,7 +5,7 @@ import type { AnonCredsSchemaResponse } from '@idplane/common/agent-contract/adm
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { OrgCaller } from '../memberships/org-caller.decorator'
 import type { CredentialSchema } from './credential-schema.entity'
-import { isIndySchemaId } from './indy-ids'
+import { isIndySchemaId, namespaceOfDid, schemaIdForms } from '@idplane/common/ledger-ids'
 import { IndyIssuers } from './indy-issuers'
 import { buildCredentialJsonSchema } from './json-schema-builder'
 import { PublishedSchemaUrls, isUuid } from './published-schema-urls'
@@ -94,6 +94,8 @@ export class SchemasService {
       if (error instanceof ConflictError) throw conflict(`on the ledger: ${error.message}`)
       throw error
     }
+    // Records keep the spec's legacy id and the did:indy form beside it (issue 22 item 1).
+    const forms = schemaIdForms(registered.schemaId, namespaceOfDid(registered.schema.issuerId))
     try {
       return await this.schemas.transactional(async () => {
         if (await this.schemas.findByNameVersion(orgId, payload.name, payload.version)) throw conflict()
@@ -106,7 +108,8 @@ export class SchemasService {
           alias: body.alias ?? null,
           attributes: payload.attributes as unknown as Record<string, unknown>[],
           jsonSchema: {},
-          ledgerId: registered.schemaId,
+          ledgerId: forms?.legacy ?? registered.schemaId,
+          ledgerDidIndyId: forms?.didIndy ?? null,
           issuerId: registered.schema.issuerId,
           createdBy: caller.userId,
           publisherDid: registered.schema.issuerId,
@@ -143,9 +146,9 @@ export class SchemasService {
     return this.agents.forOrg(orgId).then((agent) => agent.getAnonCredsSchema(schemaId))
   }
 
-  /** The organization's record of a ledger schema, when it created it. */
+  /** The organization's record of a ledger schema (either id form), when it created it. */
   public recordOfLedgerId(orgId: string, schemaId: string): Promise<CredentialSchema | null> {
-    return this.schemas.findByLedgerId(orgId, schemaId)
+    return this.schemas.findByLedgerId(orgId, schemaIdForms(schemaId)?.legacy ?? schemaId)
   }
 
   /**
@@ -159,9 +162,9 @@ export class SchemasService {
     if (reference.kind === 'record') {
       return reference.schema.type === 'INDY' && reference.schema.ledgerId ? reference.schema.ledgerId : null
     }
-    // Not one of ours: 404 unless the ledger has it.
+    // Not one of ours: 404 unless the ledger has it. Definitions name their schema by the legacy id.
     if (!(await this.recordOfLedgerId(orgId, reference.schemaId))) await this.ledgerSchema(orgId, reference.schemaId)
-    return reference.schemaId
+    return schemaIdForms(reference.schemaId)?.legacy ?? reference.schemaId
   }
 
   /** The `schemaLedgerId` of a schema: the ledger id (INDY) or the public URL (JSON). */

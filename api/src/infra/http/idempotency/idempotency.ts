@@ -4,7 +4,7 @@ import { ConflictError, InvalidInputError, type Logger, RequestMismatchError } f
 import { bearerToken } from '../../auth/authorization'
 import type { SessionCheck } from '../../auth/session-check'
 import type { Principal, TokenService } from '../../auth/token.service'
-import type { IdempotencyStore } from './idempotency-store'
+import type { IdempotencyKeysRepository } from './idempotency-keys.repository'
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
 /** Printable ASCII without spaces, as Stripe and the IETF draft use them (a UUID fits). */
@@ -34,7 +34,7 @@ export interface IdempotencyOptions {
  * (the route answers them as always), as do multipart uploads, whose body is not read here.
  */
 export function idempotency(
-  store: IdempotencyStore,
+  store: IdempotencyKeysRepository,
   tokens: TokenService,
   sessions: SessionCheck,
   logger: Logger,

@@ -29,12 +29,26 @@ export class ListTemplatesQuery extends PageQuery {
   schemaType?: 'W3C' | 'INDY'
 }
 
-/** `POST credentials/bulk/template`: which template to download. */
+/**
+ * `POST credentials/bulk/template`: which template to download (spec: the credential definition id, and a schema id
+ * for W3C). One of `templateId`, `credentialDefinitionId` (INDY) or `schemaId` (W3C): a record id or a ledger id in
+ * either form (INDY), a record id or the schema URL (W3C); BulkTemplatesService.resolve tells malformed (400) from absent.
+ */
 export class DownloadTemplateDto {
-  /** W3C: the JSON schema's record id; INDY: the credential definition's record id (spec: "the credential definition id"). */
+  @IsOptional()
   @IsString()
-  @MaxLength(512)
-  templateId: string
+  @MaxLength(2048)
+  templateId?: string
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  credentialDefinitionId?: string
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  schemaId?: string
 
   @IsIn(BULK_SCHEMA_TYPES)
   schemaType: 'W3C' | 'INDY'
@@ -45,7 +59,9 @@ export class UploadQueryDto {
   @IsIn(BULK_SCHEMA_TYPES)
   schemaType: 'W3C' | 'INDY'
 
-  @IsUUID()
+  /** As DownloadTemplateDto's ids: record id or ledger id (INDY), record id or schema URL (W3C). */
+  @IsString()
+  @MaxLength(2048)
   templateId: string
 
   @IsOptional()
@@ -71,7 +87,8 @@ export class ExecuteQueryDto {
   isValidateSchema?: boolean
 
   @IsOptional()
-  @IsUUID()
+  @IsString()
+  @MaxLength(2048)
   templateId?: string
 }
 

@@ -6,8 +6,13 @@ import { SCHEMA_KINDS, type CredentialSchema, type SchemaKind } from '../credent
 /** The schema record (spec: Schema record) with the extensions docs/decisions.md (Schemas) lists. */
 export interface SchemaResponse {
   id: string
-  /** INDY: the ledger id. JSON: the public URL the platform publishes the JSON Schema at (no ledger holds them). */
+  /**
+   * INDY: the ledger id in the spec's legacy form, `<did>:2:<name>:<version>`. JSON: the public URL the platform
+   * publishes the JSON Schema at (no ledger holds them).
+   */
   schemaLedgerId: string
+  /** INDY: the same ledger id in the did:indy form, when the schema has one; null otherwise (and for JSON). */
+  schemaDidIndyId: string | null
   name: string
   version: string
   attributes: string[]
@@ -45,6 +50,7 @@ export function toSchemaResponse(schema: CredentialSchema, schemaLedgerId: strin
   return {
     id: schema.id,
     schemaLedgerId,
+    schemaDidIndyId: schema.ledgerDidIndyId ?? null,
     name: schema.name,
     version: schema.version,
     attributes: schema.attributes.map((attribute) => String(attribute.attributeName)),
@@ -92,6 +98,7 @@ const openObject: DataSchema<Record<string, unknown>> = {
 const SCHEMA_FIELDS = {
   id: uuid,
   schemaLedgerId: string,
+  schemaDidIndyId: nullable(string),
   name: string,
   version: string,
   attributes: arrayOf(string),
@@ -121,6 +128,7 @@ export const SCHEMA_READ_SCHEMA = object<SchemaReadResponse>('CredentialSchemaRe
   schema: LEDGER_SCHEMA,
   id: optional(uuid),
   schemaLedgerId: optional(string),
+  schemaDidIndyId: optional(nullable(string)),
   name: optional(string),
   version: optional(string),
   attributes: optional(arrayOf(string)),

@@ -28,7 +28,7 @@ interface Row {
  * concurrent retry at once, and the answer stays recorded whatever the route's own transaction did.
  */
 @injectable()
-export class IdempotencyStore {
+export class IdempotencyKeysRepository {
   public constructor(private readonly em: EntityManager) {}
 
   /**

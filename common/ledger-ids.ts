@@ -1,15 +1,18 @@
-import { INDY_DID_PATTERN } from '@idplane/common/agent-contract/ledger'
+import { INDY_DID_PATTERN } from './agent-contract/ledger'
 
 /**
- * Identifiers of what the ledger holds, in their two forms: legacy Indy ids (`<did>:2:<name>:<version>`,
+ * Identifiers of what an Indy ledger holds, in their two forms: legacy Indy ids (`<did>:2:<name>:<version>`,
  * `<did>:3:CL:<schemaSeqNo>:<tag>`, `<did>:4:<did>:3:CL:<schemaSeqNo>:<credDefTag>:CL_ACCUM:<tag>`) and did:indy ids
  * (`did:indy:<ns>:<did>/anoncreds/v0/SCHEMA/<name>/<version>`, `.../CLAIM_DEF/<schemaSeqNo>/<tag>`,
- * `.../REV_REG_DEF/<schemaSeqNo>/<credDefTag>/<tag>`, the did:indy method's AnonCreds object paths). Parsing never
- * throws: a malformed id is `undefined` (a 400 to the caller).
+ * `.../REV_REG_DEF/<schemaSeqNo>/<credDefTag>/<tag>`, the did:indy method's AnonCreds object paths). Both name one
+ * object (spec: Credential definition record; issue 22 item 1): the one parser and normaliser of them, for the
+ * platform ledger and for every API route that takes such an id. Parsing never throws: a malformed id is `undefined`
+ * (a 400 to the caller).
  */
 
 const DID_CHARS = '[1-9A-HJ-NP-Za-km-z]{21,22}'
-const NAMESPACE = '[a-z0-9]+(?::[a-z0-9]+)?'
+/** did:indy's namespace: a name and at most one sub-namespace (`sovrin:staging`; `idplane-test` of the test registry). */
+const NAMESPACE = '[a-z0-9]+(?:-[a-z0-9]+)*(?::[a-z0-9]+(?:-[a-z0-9]+)*)?'
 /** Schema names and cred-def tags: no separator of either id form, no control characters. */
 const NAME = '[^:/\\u0000-\\u001f\\u007f]{1,256}'
 /** Indy schema versions: dotted numbers (what indy-vdr's legacy id patterns accept). */
@@ -134,4 +137,55 @@ export function indyRevRegId(
   ref: Pick<RevRegRef, 'did' | 'schemaSeqNo' | 'credDefTag' | 'tag'>,
 ): string {
   return `did:indy:${namespace}:${ref.did}/anoncreds/v0/REV_REG_DEF/${ref.schemaSeqNo}/${ref.credDefTag}/${ref.tag}`
+}
+
+/** Longest id accepted; ledger ids are far shorter. */
+export const MAX_LEDGER_ID_LENGTH = 2048
+
+/** A DID an Indy ledger can hold objects of: legacy (unqualified) or did:indy (not did:sov: no object id uses it). */
+export function isIndyDid(did: string): boolean {
+  const ref = parseDid(did)
+  return ref !== undefined && ref.method !== 'sov'
+}
+
+export function isIndySchemaId(id: string): boolean {
+  return id.length <= MAX_LEDGER_ID_LENGTH && parseSchemaId(id) !== undefined
+}
+
+export function isIndyCredentialDefinitionId(id: string): boolean {
+  return id.length <= MAX_LEDGER_ID_LENGTH && parseCredDefId(id) !== undefined
+}
+
+/** One ledger object's id in both forms: `legacy` always, `didIndy` when its namespace is known. */
+export interface LedgerIdForms {
+  legacy: string
+  didIndy: string | null
+}
+
+/**
+ * The namespace a DID's objects get did:indy ids in: that of a did:indy DID; undefined for a legacy DID (its objects
+ * have only the legacy form, unless the ledger's namespace is given) or anything else.
+ */
+export function namespaceOfDid(did: string): string | undefined {
+  const ref = parseDid(did)
+  return ref?.method === 'indy' ? ref.namespace : undefined
+}
+
+/**
+ * Both forms of a schema id given in either; undefined when malformed. `namespace` (of the publishing DID) gives a
+ * legacy id its did:indy form; a did:indy id keeps its own.
+ */
+export function schemaIdForms(id: string, namespace?: string): LedgerIdForms | undefined {
+  const ref = id.length <= MAX_LEDGER_ID_LENGTH ? parseSchemaId(id) : undefined
+  if (!ref) return undefined
+  const ns = ref.namespace ?? namespace
+  return { legacy: legacySchemaId(ref), didIndy: ns ? indySchemaId(ns, ref) : null }
+}
+
+/** Both forms of a credential definition id given in either; undefined when malformed (see schemaIdForms). */
+export function credDefIdForms(id: string, namespace?: string): LedgerIdForms | undefined {
+  const ref = id.length <= MAX_LEDGER_ID_LENGTH ? parseCredDefId(id) : undefined
+  if (!ref) return undefined
+  const ns = ref.namespace ?? namespace
+  return { legacy: legacyCredDefId(ref), didIndy: ns ? indyCredDefId(ns, ref) : null }
 }
