@@ -18,8 +18,9 @@ import { ModuleRegistry } from '../../infra/module-registry'
 import { platformEvent } from '../../infra/platform-events'
 import { Queue, type QueueMessage } from '../../infra/queue/queue'
 import { TOKENS } from '../../infra/tokens'
-import { indyPlan, jsonLdPlan, reportOfAgentRecord, type OfferPlan } from '../credentials/agent-offers'
-import { CredentialRecordsService, type RecordDetails } from '../credentials/credential-records.service'
+import { indyPlan, jsonLdPlan, type OfferPlan } from '../credentials/agent-offers'
+import { CredentialRecords } from '../credentials/credential-records'
+import type { RecordDetails } from '../credentials/credential.mapper'
 import { OrgsRepository } from '../orgs/orgs.repository'
 import { SchemasRepository } from '../schemas/schemas.repository'
 import { ShortUrls } from '../short-urls/short-urls.service'
@@ -150,7 +151,7 @@ export class BulkExecutionService {
     private readonly agents: AgentClients,
     private readonly shortUrls: ShortUrls,
     private readonly mail: MailOutbox,
-    private readonly issuanceRecords: CredentialRecordsService,
+    private readonly issuanceRecords: CredentialRecords,
     private readonly orgs: OrgsRepository,
     private readonly schemas: SchemasRepository,
     private readonly modules: ModuleRegistry,
@@ -329,7 +330,7 @@ export class BulkExecutionService {
       const request = await this.repository.lockRequest(job.requestId)
       const row = await this.repository.lockRow(job.rowId)
       if (!request || !row || row.status !== 'queued' || row.attempts !== job.execution) return false
-      await this.issuanceRecords.apply(job.orgId, reportOfAgentRecord(made.credentialRecord), {
+      await this.issuanceRecords.applyOffer(job.orgId, made.credentialRecord, {
         ...details,
         outOfBandId: made.outOfBandRecord.id,
         emailId: row.email,

@@ -94,8 +94,8 @@ export class ConnectionsService {
     const stored = await this.connections.findOne(orgId, connectionId)
     const live = await this.liveConnection(orgId, connectionId)
     // Most reads find the record current: no write transaction for them.
-    const isNews = live !== undefined && (!stored || this.records.wouldApply(stored, live))
-    const row = isNews ? ((await this.records.applyAnswered(orgId, live)) ?? stored) : stored
+    const isNews = live !== undefined && (!stored || this.records.wouldChange(stored, live))
+    const row = isNews ? ((await this.records.applyAnswered(orgId, live))?.row ?? stored) : stored
     if (!row) throw new NotFoundError('Connection not found')
     return toConnectionDetail(row)
   }
@@ -114,7 +114,7 @@ export class ConnectionsService {
       await this.records.applyAnswered(orgId, live)
     }
     const accepted = await agent.acceptConnectionRequest(connectionId)
-    const row = await this.records.applyAnswered(orgId, accepted)
+    const row = (await this.records.applyAnswered(orgId, accepted))?.row
     if (!row) throw new NotFoundError('Connection not found')
     return toConnectionDetail(row)
   }
@@ -157,7 +157,9 @@ export class ConnectionsService {
   }
 
   private async recordReceived(orgId: string, received: ReceivedInvitation): Promise<ReceivedInvitationResult> {
-    const row = received.connectionRecord ? await this.records.applyAnswered(orgId, received.connectionRecord) : null
+    const row = received.connectionRecord
+      ? (await this.records.applyAnswered(orgId, received.connectionRecord))?.row
+      : undefined
     return { outOfBandRecord: received.outOfBandRecord, ...(row ? { connection: toConnectionDetail(row) } : {}) }
   }
 

@@ -2,28 +2,12 @@ import { credDefIdForms, schemaIdForms } from '@idplane/common/ledger-ids'
 import { InvalidInputError } from '@idplane/common'
 import type {
   AnonCredsOfferRequest,
-  CredentialRecordJson,
   JsonLdOffer,
   ResolvedCredentialDefinition,
 } from '@idplane/common/agent-contract/admin-api'
 import { schemaIdOf, summarizeCredential } from './credential-summary'
 import type { CredentialContent } from './issuance-input'
-import type { AgentExchangeReport, RecordDetails } from './credential-records.service'
-
-/** The agent's answer about a new exchange, as a report the records apply. */
-export function reportOfAgentRecord(record: CredentialRecordJson): AgentExchangeReport {
-  const createdAt = new Date(record.createdAt)
-  return {
-    credentialRecordId: record.id,
-    state: record.state,
-    at: record.updatedAt ? new Date(record.updatedAt) : createdAt,
-    createdAt,
-    role: record.role,
-    connectionId: record.connectionId ?? null,
-    threadId: record.threadId,
-    protocolVersion: record.protocolVersion,
-  }
-}
+import type { RecordDetails } from './credential.mapper'
 
 export function detailsOf(offer: JsonLdOffer): RecordDetails {
   return {

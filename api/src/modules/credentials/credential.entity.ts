@@ -18,7 +18,7 @@ export interface CredentialSummary {
 
 /**
  * One credential exchange of the organization's agent (spec: Credential issuance record), kept up to date from
- * the agent's `credential` events (credential-events.handler.ts). `credentialRecordId` is the agent's exchange
+ * the agent's `credential` events (credential-records.ts). `credentialRecordId` is the agent's exchange
  * record id, which the API shows as the record's `id`.
  */
 @Entity({ tableName: 'issuance_records' })

@@ -5,9 +5,8 @@ import { CredentialMetrics } from './credential-metrics'
 import { CredentialsController } from './credentials.controller'
 import { CredentialsService } from './credentials.service'
 import { CredentialRecord } from './credential.entity'
-import { CredentialEventsHandler } from './credential-events.handler'
 import { CredentialsRepository } from './credentials.repository'
-import { CredentialRecordsService } from './credential-records.service'
+import { CredentialRecords } from './credential-records'
 
 /**
  * W3C JSON-LD credential issuance (spec: Credential issuance, not bulk) and the organization's issuance records,
@@ -17,11 +16,10 @@ export const credentialsModule: ApiModule = {
   name: 'credentials',
   controllers: [CredentialsController],
   entities: [CredentialRecord],
-  agentEventHandlers: [{ kind: 'credential', handler: CredentialEventsHandler }],
+  agentEventHandlers: [{ kind: 'credential', handler: CredentialRecords }],
   bindings: new ContainerModule(({ bind }) => {
     bind(CredentialsRepository).toSelf().inSingletonScope()
-    bind(CredentialRecordsService).toSelf().inSingletonScope()
-    bind(CredentialEventsHandler).toSelf().inSingletonScope()
+    bind(CredentialRecords).toSelf().inSingletonScope()
     bind(CredentialsService).toSelf().inSingletonScope()
     bind(CredentialsController).toSelf().inSingletonScope()
     bind(CredentialMetrics)

@@ -13,7 +13,7 @@ import { CredentialSchemaCheck } from '../schemas/credential-schema-check'
 import { ShortUrls } from '../short-urls/short-urls.service'
 import { CredentialMetrics } from './credential-metrics'
 import { buildCredentialOfferMail } from './credential-offer-mail'
-import { indyPlan, jsonLdPlan, reportOfAgentRecord, type OfferPlan } from './agent-offers'
+import { indyPlan, jsonLdPlan, type OfferPlan } from './agent-offers'
 import type {
   EmailOfferCredentialDto,
   IssuanceQuery,
@@ -30,12 +30,12 @@ import {
 import { checkIndyAttributes, checkIssuanceRequest, credentialTypeOf, type CredentialContent } from './issuance-input'
 import type { CredentialRecord } from './credential.entity'
 import { CredentialsRepository, type CredentialRecordPageQuery } from './credentials.repository'
-import { CredentialRecordsService } from './credential-records.service'
+import { CredentialRecords } from './credential-records'
 
 /**
  * Issuance through the organization's agent (spec: Credential issuance, not bulk): W3C JSON-LD over Issue Credential
  * v2, and AnonCreds (INDY) over v1 (the `indy` format) or v2 (the `anoncreds` format). Records are created
- * from the agent's answer (state `offer-sent`) and kept up to date from its events (credential-events.handler.ts).
+ * from the agent's answer (state `offer-sent`) and kept up to date from its events (credential-records.ts).
  * Body fields the agent cannot apply are accepted and ignored (docs/decisions.md, "Credentials").
  */
 @injectable()
@@ -46,7 +46,7 @@ export class CredentialsService {
     private readonly agents: AgentClients,
     private readonly credDefs: CredDefsService,
     private readonly records: CredentialsRepository,
-    private readonly recordUpdates: CredentialRecordsService,
+    private readonly recordUpdates: CredentialRecords,
     private readonly schemaCheck: CredentialSchemaCheck,
     private readonly shortUrls: ShortUrls,
     private readonly mail: MailOutbox,
@@ -89,7 +89,7 @@ export class CredentialsService {
         }),
       )
       const record = await this.records.transactional(() =>
-        this.recordUpdates.apply(orgId, reportOfAgentRecord(agentRecord), plan.details),
+        this.recordUpdates.applyOffer(orgId, agentRecord, plan.details),
       )
       created.push(toCredentialRecordResponse(record))
     }
@@ -118,7 +118,7 @@ export class CredentialsService {
       }),
     )
     return this.records.transactional(async () => {
-      const record = await this.recordUpdates.apply(orgId, reportOfAgentRecord(made.credentialRecord), {
+      const record = await this.recordUpdates.applyOffer(orgId, made.credentialRecord, {
         ...plan.details,
         outOfBandId: made.outOfBandRecord.id,
       })
@@ -170,7 +170,7 @@ export class CredentialsService {
         agent.offerCredentialOutOfBand({ ...plan.format, comment: body.comment }),
       )
       const result = await this.records.transactional(async () => {
-        const record = await this.recordUpdates.apply(orgId, reportOfAgentRecord(made.credentialRecord), {
+        const record = await this.recordUpdates.applyOffer(orgId, made.credentialRecord, {
           ...plan.details,
           outOfBandId: made.outOfBandRecord.id,
           emailId: entry.emailId,

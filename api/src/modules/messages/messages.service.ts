@@ -106,8 +106,8 @@ export class MessagesService {
   }
 
   /** The record an agent answer made; an answer that is no record of its kind is the agent's fault. */
-  private async recorded<T>(applied: Promise<T | null>): Promise<T> {
-    const row = await applied
+  private async recorded<T>(applied: Promise<{ row: T } | null>): Promise<T> {
+    const row = (await applied)?.row
     if (!row) throw new UpstreamError("The agent's answer carried no usable record")
     return row
   }

@@ -2,7 +2,7 @@ import { ContainerModule } from 'inversify'
 import { Registry, type RegistryContentType } from 'prom-client'
 import type { ApiModule } from '../../infra/api-module'
 import { proofsConfig } from './proofs.config'
-import { ProofEventsHandler } from './proof-events.handler'
+import { ProofRecords } from './proof-records'
 import { ProofMetrics } from './proof-metrics'
 import { ProofRecord } from './proof.entity'
 import { ProofsRepository } from './proofs.repository'
@@ -18,11 +18,11 @@ export const proofsModule: ApiModule = {
   config: proofsConfig,
   controllers: [ProofsController, ProofsV2Controller],
   entities: [ProofRecord],
-  agentEventHandlers: [{ kind: 'proof', handler: ProofEventsHandler }],
+  agentEventHandlers: [{ kind: 'proof', handler: ProofRecords }],
   bindings: new ContainerModule(({ bind }) => {
     bind(ProofsRepository).toSelf().inSingletonScope()
     bind(ProofsService).toSelf().inSingletonScope()
-    bind(ProofEventsHandler).toSelf().inSingletonScope()
+    bind(ProofRecords).toSelf().inSingletonScope()
     bind(ProofMetrics)
       .toDynamicValue((context) => new ProofMetrics(context.get<Registry<RegistryContentType>>(Registry)))
       .inSingletonScope()

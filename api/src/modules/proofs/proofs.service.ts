@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { inject, injectable } from 'inversify'
 import QRCode from 'qrcode'
-import { InvalidInputError, Logger, NotFoundError } from '@idplane/common'
+import { InvalidInputError, NotFoundError } from '@idplane/common'
 import type {
   AnonCredsProofRequestInput,
   OobProofRequest,
@@ -18,8 +18,6 @@ import { proofsConfig, type ProofsConfig } from './proofs.config'
 import { DefinitionsLedger } from '../cred-defs/definitions-ledger'
 import { escapeHtml } from '../../infra/http/escape-html'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
-import { ModuleRegistry } from '../../infra/module-registry'
-import { platformEvent } from '../../infra/platform-events'
 import { TOKENS } from '../../infra/tokens'
 import { Organization } from '../orgs/organization.entity'
 import { ShortUrls } from '../short-urls/short-urls.service'
@@ -43,11 +41,8 @@ import { indyRequestFromAttributes, indyRequestFromJson, withBothLedgerIdForms }
 import { anonCredsProofView, verificationStatusOf } from './verified-proof'
 import { ProofMetrics } from './proof-metrics'
 import type { ProofRecord } from './proof.entity'
-import { ProofsRepository, type ProofFields } from './proofs.repository'
-import { proofTransition } from './proof.states'
-
-/** The platform event announcing each new state of a proof record (docs/api-usage.md, "Events"). */
-export const PROOF_STATE_CHANGED = 'proof.state-changed'
+import { ProofsRepository } from './proofs.repository'
+import { ProofRecords } from './proof-records'
 
 const PRESENTATION_EXCHANGE: RequestType = 'PRESENTATIONEXCHANGE'
 
@@ -63,8 +58,6 @@ type AgentProofFormat =
  */
 @injectable()
 export class ProofsService {
-  private readonly logger: Logger
-
   private readonly limits: ProofsConfig & ConnectionsConfig
   /** The platform ledger's did:indy namespace: restrictions name its objects in both id forms. */
   private readonly ledgerNamespace: string
@@ -72,18 +65,16 @@ export class ProofsService {
   public constructor(
     private readonly records: ProofsRepository,
     private readonly agents: AgentClients,
-    private readonly modules: ModuleRegistry,
+    private readonly proofRecords: ProofRecords,
     private readonly shortUrls: ShortUrls,
     private readonly outbox: MailOutbox,
     private readonly metrics: ProofMetrics,
     private readonly em: EntityManager,
     ledger: DefinitionsLedger,
     @inject(TOKENS.Config) config: Config,
-    logger: Logger,
   ) {
     this.limits = { ...sectionOf(config, proofsConfig), ...sectionOf(config, connectionsConfig) }
     this.ledgerNamespace = ledger.namespace
-    this.logger = logger.child({ component: 'proofs' })
   }
 
   /** `POST /v1/orgs/:orgId/proofs`: one request over one connection; the record in `request-sent`. */
@@ -257,19 +248,10 @@ export class ProofsService {
   }
 
   /**
-   * Applies one agent `proof` event (ProofEventsHandler), in the transaction that stores the event: idempotent,
-   * and a late or repeated event never moves the record backwards (proof.states.ts).
+   * Applies records the agent answered with, in order, in the caller's transaction (ProofRecords; `extra`: what
+   * the request knows of them).
+   * @throws NotFoundError when an id names another organization's record
    */
-  public async applyAgentEvent(orgId: string, record: Record<string, unknown>, occurredAt: string): Promise<void> {
-    const fields = fieldsOf(record, occurredAt)
-    if (!fields) {
-      this.logger.warn('Ignored a proof event whose record lacks id, state or threadId', { orgId })
-      return
-    }
-    await this.apply(orgId, fields, {})
-  }
-
-  /** Applies records the agent answered with, in order, in the caller's transaction. */
   private async applyAll(
     orgId: string,
     agentRecords: readonly ProofRecordJson[],
@@ -277,47 +259,13 @@ export class ProofsService {
   ): Promise<ProofRecord[]> {
     const applied: ProofRecord[] = []
     for (const agentRecord of agentRecords) {
-      const fields = fieldsOf(agentRecord, new Date().toISOString())
-      if (!fields) throw new Error('The agent answered a proof record without id, state or threadId')
-      const record = await this.apply(orgId, fields, extra)
-      if (!record) throw new NotFoundError('Proof record not found')
-      applied.push(record)
+      const report = this.proofRecords.reportOf(agentRecord, undefined, extra)
+      if (!report) throw new Error('The agent answered a proof record without id, state or threadId')
+      const outcome = await this.proofRecords.apply(orgId, report)
+      if (!outcome) throw new NotFoundError('Proof record not found')
+      applied.push(outcome.row)
     }
     return applied
-  }
-
-  private async apply(
-    orgId: string,
-    fields: ProofFields,
-    extra: { requestType?: string; outOfBandId?: string },
-  ): Promise<ProofRecord | null> {
-    const locked = await this.records.lockOrInsert(orgId, fields, extra)
-    if (!locked) return null
-    const { record, isNew } = locked
-    let changed = isNew
-    if (!isNew) {
-      const transition = proofTransition(
-        { state: record.state, updatedAt: record.agentUpdatedAt },
-        { state: fields.state, updatedAt: fields.agentUpdatedAt },
-      )
-      if (transition === 'advance' || transition === 'refresh') {
-        changed = transition === 'advance'
-        record.state = fields.state
-        record.agentUpdatedAt = fields.agentUpdatedAt
-        record.connectionId = fields.connectionId ?? record.connectionId
-        record.isVerified = fields.isVerified ?? record.isVerified
-        record.errorMessage = fields.errorMessage ?? record.errorMessage
-      }
-      // The creating request knows what the agent's events do not: fill those in whenever they arrive.
-      if (extra.requestType && !record.requestType) record.requestType = extra.requestType
-      if (extra.outOfBandId && !record.outOfBandId) record.outOfBandId = extra.outOfBandId
-      await this.records.flush()
-    }
-    if (changed) {
-      this.metrics.stateChanges.inc({ state: record.state })
-      await this.modules.publish([platformEvent(PROOF_STATE_CHANGED, { orgId }, { ...toProofResponse(record) })])
-    }
-    return record
   }
 
   /** The connection routes: `proofFormats.indy.attributes` for INDY. */
@@ -433,31 +381,5 @@ export class ProofsService {
       `<p><img src="${qrCode}" alt="QR code of the proof request" width="256" height="256"></p>`,
     ].join('\n')
     await this.outbox.add([{ idempotencyKey: `proof-oob:${proofId}:${to}`, message: { to, subject, text, html } }])
-  }
-}
-
-/** The stored fields of an agent's proof exchange record; undefined when it lacks what identifies it. */
-function fieldsOf(record: Record<string, unknown>, occurredAt: string): ProofFields | undefined {
-  const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined)
-  const id = text(record.id)
-  const state = text(record.state)
-  const threadId = text(record.threadId)
-  if (!id || !state || !threadId || !/^[0-9a-f-]{36}$/i.test(id)) return undefined
-  const instant = (value: unknown) => {
-    const time = typeof value === 'string' ? Date.parse(value) : Number.NaN
-    return Number.isNaN(time) ? undefined : new Date(time)
-  }
-  const updatedAt = instant(record.updatedAt) ?? instant(occurredAt) ?? new Date()
-  return {
-    id,
-    state: state.slice(0, 30),
-    role: (text(record.role) ?? 'verifier').slice(0, 20),
-    connectionId: text(record.connectionId)?.slice(0, 100) ?? null,
-    threadId: threadId.slice(0, 200),
-    protocolVersion: (text(record.protocolVersion) ?? 'v2').slice(0, 10),
-    isVerified: typeof record.isVerified === 'boolean' ? record.isVerified : null,
-    errorMessage: text(record.errorMessage)?.slice(0, 4000) ?? null,
-    createdAt: instant(record.createdAt) ?? updatedAt,
-    agentUpdatedAt: updatedAt,
   }
 }
