@@ -12,7 +12,7 @@ endif
 export PATH := $(NODE_BIN):$(PATH)
 NODE_MAJOR = node -p 'process.versions.node.split(".")[0]'
 
-.PHONY: run test build lint typecheck install clean test-unit test-integration sync-crd node-version chaos soak
+.PHONY: run test build lint typecheck install clean test-unit test-integration sync-crd node-version chaos soak bench
 
 # Reinstalled when the lockfile changes or when node_modules was installed by another Node major.
 node_modules/.package-lock.json: package.json package-lock.json
@@ -55,6 +55,17 @@ test-unit: install
 # Types are checked by `make test`; JEST_ARGS narrows the run (.ci/run leaves out what its first pass covered).
 test-integration: install build
 	npx jest --ci --selectProjects integration e2e $(JEST_ARGS)
+
+# A benchmark on Node 24 from a fresh clone (docs/benchmarks.md): `make bench B=agent` runs `npm run bench:agent`
+# with the Node above first on PATH (the machine's own node may be older); BENCH_* settings pass through the
+# environment, e.g. `BENCH_ORGS=5 make bench B=provisioning`.
+bench: install
+	@if [ -z "$(B)" ]; then \
+	  echo "Name the benchmark: make bench B=<name>, one of:"; \
+	  node -p 'Object.keys(require("./package.json").scripts).filter((name) => name.startsWith("bench:")).map((name) => "  " + name.slice(6)).join("\n")'; \
+	  exit 2; \
+	fi
+	$(NPM) run bench:$(B)
 
 sync-crd:
 	bash scripts/sync-crd.sh

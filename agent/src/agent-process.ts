@@ -18,6 +18,7 @@ import { type CredoEventLike, FORWARDED_EVENTS } from './events/event-mapper'
 import { OutboxRepository } from './events/outbox/outbox.repository'
 import { OutboxSender } from './events/outbox/outbox-sender'
 import { StateChangeOutbox } from './events/state-change-outbox'
+import { announceReady } from './events/ready-announcement'
 import { IdleCollector } from './idle-collector'
 import { AgentMetrics } from './metrics/agent-metrics'
 import { OutboundTargetGuard } from './transport/outbound-target-guard'
@@ -113,6 +114,14 @@ export class AgentProcess {
       database: config.database.kind,
       openId4Vc: config.isOpenId4VcEnabled,
     })
+    // GET /agent answers 200 from here on: tell the platform rather than wait for its next poll (not awaited; the
+    // platform's polling stays the fallback).
+    if (config.events) {
+      void announceReady(
+        { eventUrl: config.events.url, token: config.events.token },
+        logger.child({ component: 'events' }),
+      )
+    }
   }
 
   public async stop(): Promise<void> {

@@ -13,6 +13,18 @@ export const AGENT_EVENTS_PATH = '/v1/internal/agent-events'
  */
 export const BASE_WALLET_EVENTS_PATH = '/v1/internal/wallet-agent-events'
 
+/**
+ * Appended to an agent's event URL (either path above): the agent POSTs there once it answers GET /agent, with the
+ * same bearer token as its events and an empty JSON object, so the platform confirms GET /agent at once instead of
+ * at its next poll (the spec's polling stays the fallback). `/v1/internal/agent-events/ready` for an organization.
+ */
+export const AGENT_READY_SUFFIX = '/ready'
+
+/** Where an agent announces its readiness, given its event URL. */
+export function agentReadyUrl(eventUrl: string): string {
+  return `${eventUrl.endsWith('/') ? eventUrl.slice(0, -1) : eventUrl}${AGENT_READY_SUFFIX}`
+}
+
 export const AGENT_EVENT_KINDS = [
   'connection',
   'credential',

@@ -83,6 +83,17 @@ export abstract class AgentRuntime {
    */
   public abstract remove(orgId: string): Promise<void>
 
+  /**
+   * The organization's agent announced that it answers GET /agent (POST <event URL>/ready): a runtime waiting for
+   * it confirms with one GET /agent now instead of at its next poll. Runtimes that do not poll themselves (the
+   * operator polls for Kubernetes) ignore it.
+   * @returns whether a wait of this runtime was woken
+   */
+  public announceReady(orgId: string): boolean {
+    void orgId
+    return false
+  }
+
   /** Listens to agents' exits and restarts; runtimes that restart nothing themselves never call it. */
   public watch(listener: AgentLifecycleListener): void {
     void listener

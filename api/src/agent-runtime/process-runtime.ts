@@ -51,6 +51,16 @@ interface Incarnation {
   exit: Promise<AgentExit>
   exited?: AgentExit
   stopAdoptedCheck?: () => void
+  /** Resolved by the agent's readiness announcement (once per incarnation: later ones change nothing). */
+  announced: Promise<void>
+  announce: () => void
+}
+
+/** The announcement part of an incarnation: a promise and what resolves it. */
+function announcement(): Pick<Incarnation, 'announced' | 'announce'> {
+  let announce: () => void = () => undefined
+  const announced = new Promise<void>((resolve) => (announce = resolve))
+  return { announced, announce }
 }
 
 /** Everything the runtime does for one organization's agent, from provision to stop. */
@@ -132,6 +142,13 @@ export class ProcessRuntime extends AgentRuntime {
     return result
   }
 
+  public override announceReady(orgId: string): boolean {
+    const current = this.supervisions.get(orgId)?.current
+    if (!current || current.exited) return false
+    current.announce()
+    return true
+  }
+
   public async status(orgId: string): Promise<AgentRuntimeStatus> {
     const supervision = this.supervisions.get(orgId)
     if (!supervision) return { phase: 'absent' }
@@ -177,7 +194,11 @@ export class ProcessRuntime extends AgentRuntime {
     await Promise.all([...this.supervisions.keys()].map((orgId) => this.stop(orgId)))
   }
 
-  /** Polls GET /agent up to the configured attempts; an exit before the answer fails at once. */
+  /**
+   * Polls GET /agent up to the configured attempts; an exit before the answer fails at once. The agent's readiness
+   * announcement (announceReady) ends the current wait early, once: that GET /agent is an extra one, so an
+   * announcement that came too soon leaves the spec's attempts to the fallback polling.
+   */
   private async awaitReady(
     supervision: Supervision,
     incarnation: Incarnation,
@@ -187,8 +208,19 @@ export class ProcessRuntime extends AgentRuntime {
     const { ports, orgId } = supervision
     const adminUrl = this.adminUrl(ports)
     let last = 'no answer'
+    let isAnnouncementPending = true
     for (let attempt = 1; attempt <= pollAttempts; attempt++) {
-      await Promise.race([sleep(pollIntervalMs, signal), incarnation.exit])
+      const wake = new AbortController()
+      const woken = await Promise.race([
+        sleep(pollIntervalMs, signal ? AbortSignal.any([signal, wake.signal]) : wake.signal).then(() => 'poll'),
+        incarnation.exit.then(() => 'exit'),
+        ...(isAnnouncementPending ? [incarnation.announced.then(() => 'announced')] : []),
+      ])
+      wake.abort()
+      if (woken === 'announced') {
+        isAnnouncementPending = false
+        attempt--
+      }
       if (signal?.aborted) return { phase: 'pending', ports }
       if (incarnation.exited) {
         return {
@@ -286,6 +318,7 @@ export class ProcessRuntime extends AgentRuntime {
     })
     child.stdin?.on('error', () => undefined)
     const incarnation: Incarnation = {
+      ...announcement(),
       pid: child.pid,
       child,
       exit: new Promise((resolve) => {
@@ -315,7 +348,11 @@ export class ProcessRuntime extends AgentRuntime {
   /** An agent that is not our child: its exit is noticed by checking its pid every second. */
   private adopt(supervision: Supervision, record: ProcessRecord): Incarnation {
     let timer: NodeJS.Timeout | undefined
+    const announced = announcement()
+    // It answered GET /agent with its key just now: no wait for the first poll.
+    announced.announce()
     const incarnation: Incarnation = {
+      ...announced,
       pid: record.pid,
       exit: new Promise((resolve) => {
         timer = setInterval(() => {

@@ -1,13 +1,18 @@
 import { injectable } from 'inversify'
 import { Body, HeaderParam, HttpCode, JsonController, Post } from 'routing-controllers'
 import { InvalidInputError } from '@idplane/common'
-import { AGENT_EVENTS_PATH, parseAgentEventBody } from '@idplane/common/agent-contract/events'
+import { AGENT_EVENTS_PATH, AGENT_READY_SUFFIX, parseAgentEventBody } from '@idplane/common/agent-contract/events'
 import { ok, type Envelope } from '../../infra/http/envelope'
 import { AgentEventsService } from './agent-events.service'
 
 interface EventResult {
   id: string
   isDuplicate: boolean
+}
+
+interface ReadyResult {
+  /** True when this API process was waiting for the agent and checks GET /agent now. */
+  isAwaited: boolean
 }
 
 /**
@@ -39,5 +44,17 @@ export class AgentEventsController {
     }
     const [result] = results
     return ok(result, result.isDuplicate ? 'Event already recorded' : 'Event recorded')
+  }
+
+  /**
+   * The agent's readiness announcement (AGENT_READY_SUFFIX): provisioning confirms GET /agent now instead of at
+   * its next poll. Any body is ignored; the token is all it needs.
+   */
+  @Post(AGENT_READY_SUFFIX)
+  @HttpCode(200)
+  async ready(@HeaderParam('authorization') authorization: string): Promise<Envelope<ReadyResult>> {
+    const header = /^Bearer (\S+)$/.exec(authorization ?? '')
+    const isAwaited = await this.events.announceReady(header?.[1])
+    return ok({ isAwaited }, isAwaited ? 'Readiness noted' : 'Readiness noted; nothing was waiting for it')
   }
 }

@@ -3,6 +3,7 @@ import { UnauthenticatedError } from '@idplane/common'
 import { hashToken, tokenMatchesHash } from '../../infra/crypto/token-hash'
 import type { AgentEvent } from '@idplane/common/agent-contract/events'
 import { ModuleRegistry } from '../../infra/module-registry'
+import { AgentRuntime } from '../../agent-runtime/agent-runtime'
 import { AgentEventsRepository } from './agent-events.repository'
 import { AgentsRepository } from './agents.repository'
 
@@ -16,7 +17,20 @@ export class AgentEventsService {
     private readonly agents: AgentsRepository,
     private readonly events: AgentEventsRepository,
     private readonly modules: ModuleRegistry,
+    private readonly runtime: AgentRuntime,
   ) {}
+
+  /**
+   * The agent holding `token` answers GET /agent now (its readiness announcement): the runtime's wait for it, if
+   * this API process has one, confirms at once. A hint only: nothing is stored, and an agent that no wait here
+   * expects (another replica provisions it, or it is long ready) changes nothing.
+   * @returns whether a wait was woken
+   * @throws UnauthenticatedError for a missing or unknown token
+   */
+  public async announceReady(token: string | undefined): Promise<boolean> {
+    const orgId = await this.authenticate(token)
+    return this.runtime.announceReady(orgId)
+  }
 
   /**
    * The organization whose agent holds `token`.

@@ -1,7 +1,7 @@
 import { injectable } from 'inversify'
 import { Body, HeaderParam, HttpCode, JsonController, Post } from 'routing-controllers'
 import { InvalidInputError } from '@idplane/common'
-import { BASE_WALLET_EVENTS_PATH, parseAgentEventBody } from '@idplane/common/agent-contract/events'
+import { AGENT_READY_SUFFIX, BASE_WALLET_EVENTS_PATH, parseAgentEventBody } from '@idplane/common/agent-contract/events'
 import { ok, type Envelope } from '../../infra/http/envelope'
 import { WalletEventsService } from './wallet-events.service'
 
@@ -41,5 +41,14 @@ export class WalletEventsController {
     }
     const [result] = results
     return ok(result, result.isDuplicate ? 'Event already applied' : 'Event applied')
+  }
+
+  /** The base agent's readiness announcement (as AgentEventsController's): its start waits no poll interval. */
+  @Post(AGENT_READY_SUFFIX)
+  @HttpCode(200)
+  async ready(@HeaderParam('authorization') authorization: string): Promise<Envelope<{ isAwaited: boolean }>> {
+    const header = /^Bearer (\S+)$/.exec(authorization ?? '')
+    const isAwaited = await this.events.announceReady(header?.[1])
+    return ok({ isAwaited }, isAwaited ? 'Readiness noted' : 'Readiness noted; nothing was waiting for it')
   }
 }

@@ -3,6 +3,7 @@ import { injectable } from 'inversify'
 import { UnauthenticatedError } from '@idplane/common'
 import type { AgentEvent } from '@idplane/common/agent-contract/events'
 import { SecretBox } from '../../infra/crypto/secret-box'
+import { AgentRuntime, BASE_WALLET_AGENT_ID } from '../../agent-runtime/agent-runtime'
 import { BASE_WALLET_SCOPE } from './base-wallet.entity'
 import { CloudWalletsRepository } from './cloud-wallets.repository'
 import { WalletRecords, type WalletRecordOutcome } from './wallet-records'
@@ -18,7 +19,18 @@ export class WalletEventsService {
     private readonly wallets: CloudWalletsRepository,
     private readonly box: SecretBox,
     private readonly records: WalletRecords,
+    private readonly runtime: AgentRuntime,
   ) {}
+
+  /**
+   * The base agent answers GET /agent now: the runtime's wait for it confirms at once (AgentRuntime.announceReady).
+   * @returns whether a wait was woken
+   * @throws UnauthenticatedError as authenticate
+   */
+  public async announceReady(token: string | undefined): Promise<boolean> {
+    await this.authenticate(token)
+    return this.runtime.announceReady(BASE_WALLET_AGENT_ID)
+  }
 
   /** @throws UnauthenticatedError for a missing token, no base wallet, or a token that is not its API key */
   public async authenticate(token: string | undefined): Promise<void> {

@@ -1,0 +1,210 @@
+/**
+ * Provisioning benchmark (issue 27 item 4): seconds from `POST /v1/orgs/:orgId/agents/spinup` (201) to the agent's
+ * `DID_CREATED`, over BENCH_ORGS organizations (default 10), on the embedded path (PGlite) and on PostgreSQL.
+ *
+ *   make bench B=provisioning            (Node 24 through scripts/ensure-node.sh; builds dist/ first)
+ *   npm run bench:provisioning           (the same on a machine whose node is 24 already)
+ *   BENCH_ORGS=5 BENCH_PATHS=embedded npm run bench:provisioning
+ *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test   (the PostgreSQL server; this default)
+ *   BENCH_POLLING=0                      (leave out the polling-only peer)
+ *
+ * Per path, two APIs (built, as child processes) run side by side with the spec's polling interval (10 s; 30 tries
+ * rather than 6, BENCH_POLL_ATTEMPTS, so that a loaded machine's slow start is measured, not failed):
+ * - `announced`: the agent announces its readiness (POST <event URL>/ready), the platform confirms GET /agent once;
+ * - `polling only`: the API's internal URL points nowhere, so no announcement (nor event) reaches it and only the
+ *   polling finds the agent: the figure before the announcement, measured in the same run as the peer.
+ * The organizations take turns between the two (ABBA), one provisioning at a time, each organization deleted (its
+ * agent stopped) before the next starts. The status is read every 50 ms through `GET .../agents/health`.
+ *
+ * Besides the time from spin-up, each provisioning's time from the agent's first GET /agent 200 (this benchmark asks
+ * the agent itself every 50 ms too) to DID_CREATED is printed: the platform's wait for the agent plus its first DID,
+ * the part the announcement shortens, which moves far less with the machine's load than the agent's start does.
+ * The last lines are, per path, that figure for both sides and then `<path> announced: median M s, p95 P s (polling
+ * only: median M' s, p95 P' s; ratio R)`.
+ */
+import { Agent as HttpAgent } from 'node:http'
+import { loadavg } from 'node:os'
+import { performance } from 'node:perf_hooks'
+import { freshDatabase, type FreshDatabase } from '../test/helpers/database'
+import {
+  type ApiProcess,
+  call,
+  childPidsOf,
+  cpuMsOf,
+  expectJson,
+  freePort,
+  percentile,
+  positiveIntEnv,
+  signUp,
+  startApiProcess,
+} from './api-harness'
+
+const ORGS = positiveIntEnv('BENCH_ORGS', 10)
+const SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test'
+const PATHS = (process.env.BENCH_PATHS ?? 'embedded,postgres').split(',').filter(Boolean)
+const POLLING = process.env.BENCH_POLLING !== '0'
+const POLL_ATTEMPTS = positiveIntEnv('BENCH_POLL_ATTEMPTS', 30)
+const STATUS_EVERY_MS = 50
+const TIMEOUT_MS = 300_000
+
+type Mode = 'announced' | 'polling only'
+
+interface Side {
+  mode: Mode
+  api: ApiProcess
+  token: string
+  /** The organization sign-up made (it keeps the user's account; never provisioned). */
+  seconds: number[]
+  /** CPU seconds of the agent process from its start to DID_CREATED: moves less with the load than wall time. */
+  agentCpu: number[]
+  /** Seconds from the agent's first GET /agent 200 (read by this benchmark) to DID_CREATED. */
+  afterReady: number[]
+}
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')
+
+/** A free admin port with a free inbound port above it, as AGENT_PORT_COUNTER_START wants them (counter values). */
+async function portCounters(): Promise<string> {
+  const ports = [await freePort(), await freePort()].sort((a, b) => a - b)
+  return ports.map((port) => port - 1).join(',')
+}
+
+async function startSide(mode: Mode, database: FreshDatabase | undefined, http: HttpAgent): Promise<Side> {
+  const api = await startApiProcess(process.execPath, {
+    ...(database?.target.kind === 'postgres' ? { DATABASE_URL: database.target.url } : {}),
+    AGENT_PORT_COUNTER_START: await portCounters(),
+    LIMIT_ORGS_PER_USER: '1000',
+    // The spec's polling (its defaults, said here so that the figure does not move with them).
+    // The spec's interval; more attempts than its 6 (BENCH_POLL_ATTEMPTS), because a loaded machine may take longer
+    // than a minute to start an agent, and a failed provisioning measures nothing.
+    AGENT_POLL_ATTEMPTS: String(POLL_ATTEMPTS),
+    AGENT_POLL_INTERVAL_MS: '10000',
+    // Nothing listens on port 9: the agent's announcement cannot reach the platform.
+    ...(mode === 'polling only' ? { API_INTERNAL_URL: 'http://127.0.0.1:9' } : {}),
+  })
+  const { token } = await signUp(api, http)
+  return { mode, api, token, seconds: [], agentCpu: [], afterReady: [] }
+}
+
+/** One organization: created, its agent spun up and followed to DID_CREATED, then deleted; the seconds it took. */
+async function provisionOne(
+  side: Side,
+  http: HttpAgent,
+  index: number,
+): Promise<{ seconds: number; cpu: number; afterReady: number }> {
+  const { api, token } = side
+  const org = await expectJson<{ id: string }>(
+    call(http, api.port, 'POST', '/v1/orgs', { body: { name: `Bench ${index}`, description: 'provisioning' }, token }),
+    201,
+    'create organization',
+  )
+  const started = performance.now()
+  const { adminPort } = await expectJson<{ adminPort: number }>(
+    call(http, api.port, 'POST', `/v1/orgs/${org.id}/agents/spinup`, {
+      body: { label: `Bench ${index}` },
+      token,
+      timeoutMs: 60_000,
+    }),
+    201,
+    'spin-up',
+  )
+  let answeredAt: number | undefined
+  for (;;) {
+    // The agent's own GET /agent, read beside the platform's status: when it first answers 200.
+    if (answeredAt === undefined) {
+      const answer = await call(http, adminPort, 'GET', '/agent', { timeoutMs: 5_000 }).catch(() => undefined)
+      if (answer?.status === 200) answeredAt = performance.now()
+    }
+    const health = await expectJson<{ status: string; failureReason: string | null }>(
+      call(http, api.port, 'GET', `/v1/orgs/${org.id}/agents/health`, { token, timeoutMs: 60_000 }),
+      200,
+      'agent health',
+    )
+    if (health.status === 'DID_CREATED') break
+    if (health.status === 'FAILED') throw new Error(`Provisioning failed: ${health.failureReason ?? ''}`)
+    if (performance.now() - started > TIMEOUT_MS) throw new Error(`Not DID_CREATED within ${TIMEOUT_MS / 1000} s`)
+    await new Promise((resolve) => setTimeout(resolve, STATUS_EVERY_MS))
+  }
+  const doneAt = performance.now()
+  const seconds = (doneAt - started) / 1000
+  // From the agent's first 200 to DID_CREATED: the platform's wait for it plus the first DID.
+  const afterReady = (doneAt - (answeredAt ?? doneAt)) / 1000
+  // The API's only child now: the previous organization's agent was stopped with it.
+  const cpu = childPidsOf(side.api.child.pid ?? 0).reduce((sum, pid) => sum + cpuMsOf(pid), 0) / 1000
+  await expectJson(
+    call(http, api.port, 'DELETE', `/v1/orgs/${org.id}`, { token, timeoutMs: 120_000 }),
+    200,
+    'delete organization',
+  )
+  return { seconds, cpu, afterReady }
+}
+
+function summary(values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b)
+  return `median ${percentile(sorted, 50).toFixed(2)} s, p95 ${percentile(sorted, 95).toFixed(2)} s`
+}
+
+async function runPath(path: string): Promise<string> {
+  const http = new HttpAgent({ keepAlive: true, maxSockets: 8 })
+  const modes: Mode[] = POLLING ? ['announced', 'polling only'] : ['announced']
+  const databases: (FreshDatabase | undefined)[] = []
+  const sides: Side[] = []
+  try {
+    for (const mode of modes) {
+      const database = path === 'postgres' ? await freshDatabase('postgres', SERVER_URL) : undefined
+      databases.push(database)
+      sides.push(await startSide(mode, database, http))
+    }
+    console.log(`${path}: ${ORGS} organizations per side, load before ${load()}`)
+    for (let index = 0; index < ORGS; index++) {
+      // ABBA: A B B A A B ... so that neither side is always first while the load drifts.
+      const order = index % 2 === 0 ? sides : [...sides].reverse()
+      for (const side of order) {
+        const { seconds, cpu, afterReady } = await provisionOne(side, http, index)
+        side.seconds.push(seconds)
+        side.agentCpu.push(cpu)
+        side.afterReady.push(afterReady)
+        console.log(
+          `  ${path} ${side.mode} #${index + 1}: ${seconds.toFixed(2)} s, of which ${afterReady.toFixed(2)} s after the agent answered; agent CPU ${cpu.toFixed(2)} s (load ${loadavg()[0].toFixed(2)})`,
+        )
+      }
+    }
+  } finally {
+    http.destroy()
+    await Promise.all(sides.map((side) => side.api.stop()))
+    for (const database of databases) await database?.drop()
+  }
+  const [announced, polling] = sides
+  const median = (values: number[]) =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      50,
+    )
+  const peer = polling
+    ? ` (polling only: ${summary(polling.seconds)}; ratio ${(median(polling.seconds) / median(announced.seconds)).toFixed(1)})`
+    : ''
+  const cpu = sides.map((side) => `${side.mode} ${median(side.agentCpu).toFixed(2)} s`).join(', ')
+  console.log(`${path}: agent CPU to DID_CREATED (median): ${cpu}`)
+  const afterReady = sides.map((side) => `${side.mode} ${summary(side.afterReady)}`).join('; ')
+  const name = path === 'postgres' ? 'PostgreSQL' : 'embedded (PGlite)'
+  return `${name} from the agent's first 200 to DID_CREATED: ${afterReady}\n${name} announced: ${summary(announced.seconds)}${peer}`
+}
+
+async function main(): Promise<void> {
+  console.log(`provisioning benchmark: ${new Date().toISOString()}, load ${load()}`)
+  const lines: string[] = []
+  for (const path of PATHS) {
+    if (path !== 'embedded' && path !== 'postgres') throw new Error(`BENCH_PATHS: unknown path ${path}`)
+    lines.push(await runPath(path))
+  }
+  console.log(`load after: ${load()}`)
+  for (const line of lines) console.log(line)
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})
