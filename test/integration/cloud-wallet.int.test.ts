@@ -280,6 +280,8 @@ describe('cloud wallet', () => {
 
     // Refused before anything is stored: another key's DID, no key, another method, another network.
     const otherKey = randomBytes(32).toString('hex')
+    // Bob's wallet may hold DIDs of earlier tests (a did:peer of a connection): the refusals must add none.
+    const bobsDidsBefore = (await as(bob).get('/v1/did').expect(200)).body.data as unknown[]
     for (const body of [
       { method: 'key', did: `did:key:${fingerprint}`, privatekey: otherKey },
       { method: 'peer', did: `did:peer:0${fingerprint}`, privatekey: otherKey },
@@ -292,7 +294,7 @@ describe('cloud wallet', () => {
       expect({ body, status: res.status }).toEqual({ body, status: 400 })
     }
     const bobsDids = (await as(bob).get('/v1/did').expect(200)).body.data as unknown[]
-    expect(bobsDids).toEqual([])
+    expect(bobsDids).toEqual(bobsDidsBefore)
   })
 
   it('receives, accepts and holds a JSON-LD credential, then answers a proof request the issuer verifies', async () => {
