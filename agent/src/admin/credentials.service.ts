@@ -20,6 +20,7 @@ import { AgentRecords, toRecordJson } from './agent-records'
 import type { AgentRuntime } from './agent-runtime'
 import type { AgentScope } from './agent-scope'
 import { protocolStep } from './credo-errors'
+import { endExchangeOnFormatFailure } from './exchange-failures'
 import { toJson } from './envelope'
 import { toAutoAcceptCredential } from './exchange-mapping'
 
@@ -118,18 +119,26 @@ export class CredentialsService {
     }
   }
 
-  /** Holder: accepts an offer; one its format service cannot accept (or a record in another state) is a 409. */
+  /**
+   * Holder: accepts an offer. One its format service cannot accept ends the exchange (a problem report to the
+   * issuer, the record abandoned with the reason) and is a 409; so is a record in another state (kept as it is).
+   */
   public async acceptOffer(scope: AgentScope, body: AcceptOfferRequest): Promise<CredentialRecordJson> {
     const credentialFormats = await anonCredsFormatsFor(scope, body)
-    const record = await protocolStep('state', 'The credential offer cannot be accepted', () =>
-      scope.agent.didcomm.credentials.acceptOffer({
-        credentialExchangeRecordId: body.credentialRecordId,
-        autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
-        comment: body.comment,
-        // Holder binding: `{ jsonld: { credentialSubjectId } }` (IdplaneJsonLdCredentialFormatService); Credo's type
-        // for JSON-LD accept-offer options is empty.
-        credentialFormats: credentialFormats as never,
-      }),
+    const record = await endExchangeOnFormatFailure(
+      scope,
+      'credential',
+      body.credentialRecordId,
+      'The credential offer cannot be accepted',
+      () =>
+        scope.agent.didcomm.credentials.acceptOffer({
+          credentialExchangeRecordId: body.credentialRecordId,
+          autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
+          comment: body.comment,
+          // Holder binding: `{ jsonld: { credentialSubjectId } }` (IdplaneJsonLdCredentialFormatService); Credo's type
+          // for JSON-LD accept-offer options is empty.
+          credentialFormats: credentialFormats as never,
+        }),
     )
     return toRecordJson<CredentialRecordJson>(record)
   }
