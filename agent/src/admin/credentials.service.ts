@@ -1,3 +1,8 @@
+import {
+  getUnqualifiedCredentialDefinitionId,
+  isDidIndyCredentialDefinitionId,
+  parseIndyCredentialDefinitionId,
+} from '@credo-ts/anoncreds'
 import type { Query } from '@credo-ts/core'
 import type { DidCommCredentialExchangeRecord, DidCommCredentialState } from '@credo-ts/didcomm'
 import type {
@@ -153,7 +158,25 @@ export class CredentialsService {
 /** The AnonCreds offer of a body, when it is one (`credentialFormats.anoncreds`; JSON-LD offers have none). */
 function anonCredsOfferOf(body: OfferCredentialRequest | OobOfferCredentialRequest): AnonCredsOffer | undefined {
   const anoncreds = (body as Partial<AnonCredsOfferRequest>).credentialFormats?.anoncreds
-  return anoncreds && { credentialDefinitionId: anoncreds.credentialDefinitionId, attributes: anoncreds.attributes }
+  if (!anoncreds) return undefined
+  return {
+    credentialDefinitionId:
+      body.protocolVersion === 'v1'
+        ? legacyCredentialDefinitionId(anoncreds.credentialDefinitionId)
+        : anoncreds.credentialDefinitionId,
+    attributes: anoncreds.attributes,
+  }
+}
+
+/**
+ * The legacy form (`<did>:3:CL:<seq>:<tag>`) of a credential definition id: Issue Credential v1 carries only that
+ * form (Credo's `indy` format and every v1 holder refuse others), and a definition written under a did:indy is the
+ * same ledger object under both (issue 22 item 2). Other ids pass unchanged (the format service refuses them).
+ */
+function legacyCredentialDefinitionId(credentialDefinitionId: string): string {
+  if (!isDidIndyCredentialDefinitionId(credentialDefinitionId)) return credentialDefinitionId
+  const { namespaceIdentifier, schemaSeqNo, tag } = parseIndyCredentialDefinitionId(credentialDefinitionId)
+  return getUnqualifiedCredentialDefinitionId(namespaceIdentifier, schemaSeqNo, tag)
 }
 
 /** The JSON-LD offer, signed once as a dry run: one that cannot be signed is a 400 with the reason. */
