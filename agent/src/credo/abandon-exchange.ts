@@ -27,7 +27,7 @@ function clip(reason: string): string {
 /**
  * Moves an exchange this agent cannot take further to `abandoned` with the reason in `errorMessage`, and emits the
  * state-changed event Credo's own transitions emit, so the platform's record and its webhooks follow (DESIGN.md: an
- * exchange never hangs). A record already in a final state is left as it is. Sending the problem report is the
+ * exchange never hangs). A record already in a final state, or one `onlyIf` refuses, is left as it is. Sending the problem report is the
  * caller's: it depends on whether the other agent can be reached.
  * @returns the record as saved, or undefined when it had already ended
  */
@@ -36,12 +36,14 @@ export async function abandonExchange(
   kind: ExchangeKind,
   recordId: string,
   reason: string,
+  /** Checked on the record as read now: false leaves it as it is (it moved since it was chosen). */
+  onlyIf: (record: DidCommCredentialExchangeRecord | DidCommProofExchangeRecord) => boolean = () => true,
 ): Promise<DidCommCredentialExchangeRecord | DidCommProofExchangeRecord | undefined> {
   const events = agentContext.dependencyManager.resolve(EventEmitter)
   if (kind === 'credential') {
     const repository = agentContext.dependencyManager.resolve(DidCommCredentialExchangeRepository)
     const record = await repository.getById(agentContext, recordId)
-    if (TERMINAL_EXCHANGE_STATES.includes(record.state)) return undefined
+    if (TERMINAL_EXCHANGE_STATES.includes(record.state) || !onlyIf(record)) return undefined
     const previousState = record.state
     record.state = DidCommCredentialState.Abandoned
     record.errorMessage = clip(reason)
