@@ -325,7 +325,11 @@ describe('cloud wallet', () => {
   it('binds a wallet without DIDs to a did:key at accept, so it answers a PE request (issue 22 item 10)', async () => {
     // Bob never called /v1/did: the offer names no subject, so the wallet binds the credential to a did:key of its
     // own when he accepts, and presents it with that DID.
-    expect((await as(bob).get('/v1/did').expect(200)).body.data).toEqual([])
+    const didKeys = async () =>
+      ((await as(bob).get('/v1/did').expect(200)).body.data as { did: string }[])
+        .map((entry) => entry.did)
+        .filter((did) => did.startsWith('did:key:'))
+    expect(await didKeys()).toEqual([])
     const issuerDid = (await issuer.call<{ data: { did: string } }>('POST', '/dids', { method: 'key' })).body.data.did
     const { id: _none, ...subject } = aDegreeCredential(issuerDid, 'unused').credentialSubject
     const offer = await issuer.call<{ data: Rec }>('POST', '/credentials/offer', {
@@ -351,8 +355,7 @@ describe('cloud wallet', () => {
       const one = await as(bob).get(`/v1/credential/${received.id}`).expect(200)
       return one.body.data.state === 'done' ? true : undefined
     })
-    const dids = (await as(bob).get('/v1/did').expect(200)).body.data as { did: string }[]
-    expect(dids.map((entry) => entry.did)).toEqual([expect.stringMatching(/^did:key:z6Mk/)])
+    expect(await didKeys()).toEqual([expect.stringMatching(/^did:key:z6Mk/)])
 
     const proofRequest = await issuer.call<{ data: Rec }>('POST', '/proofs/request', {
       connectionId: ofBob.issuerSide,
