@@ -21,7 +21,9 @@ import { StateChangeOutbox } from './events/state-change-outbox'
 import { announceReady } from './events/ready-announcement'
 import { IdleCollector } from './idle-collector'
 import { AgentMetrics } from './metrics/agent-metrics'
+import { OutboundQueue } from './transport/outbound-queue'
 import { OutboundTargetGuard } from './transport/outbound-target-guard'
+import { contextProviderOf, ExchangeTimeouts } from './credo/exchange-timeouts'
 
 /** The running agent program: database, Credo agent, admin server, event outbox; `stop` undoes `start`. */
 export class AgentProcess {
@@ -30,6 +32,7 @@ export class AgentProcess {
   private server: Server | undefined
   private sender: OutboxSender | undefined
   private idleCollector: IdleCollector | undefined
+  private exchangeTimeouts: ExchangeTimeouts | undefined
 
   public constructor(
     private readonly config: AgentConfig,
@@ -88,6 +91,11 @@ export class AgentProcess {
       anonCredsTestRegistryDir: config.anonCredsTestRegistryDir,
       openId4Vc,
       outboundTargets: new OutboundTargetGuard(config.allowPrivateTargets),
+      outboundQueue: new OutboundQueue(
+        this.sql,
+        { maxAttempts: config.outboundMaxAttempts },
+        logger.child({ component: 'outbound' }),
+      ),
       ledger: new LedgerClient({
         baseUrl: config.ledgerUrl,
         token: config.events?.token,
@@ -105,6 +113,13 @@ export class AgentProcess {
     this.agent = agent
     this.countMessages(agent, metrics)
     await agent.initialize()
+    this.exchangeTimeouts = new ExchangeTimeouts(
+      this.sql,
+      () => contextProviderOf(agent),
+      { timeoutSeconds: config.exchangeTimeoutSeconds },
+      logger.child({ component: 'exchange-timeouts' }),
+    )
+    this.exchangeTimeouts.start()
     this.sender?.start()
     this.idleCollector?.start()
     runtime.setInitialized(agent)
@@ -113,6 +128,8 @@ export class AgentProcess {
       endpoint: config.endpoint,
       database: config.database.kind,
       openId4Vc: config.isOpenId4VcEnabled,
+      outboundMaxAttempts: config.outboundMaxAttempts,
+      exchangeTimeoutSeconds: config.exchangeTimeoutSeconds,
     })
     // GET /agent answers 200 from here on: tell the platform rather than wait for its next poll (not awaited; the
     // platform's polling stays the fallback).
@@ -126,6 +143,7 @@ export class AgentProcess {
 
   public async stop(): Promise<void> {
     this.idleCollector?.stop()
+    await this.exchangeTimeouts?.stop()
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()))
     this.server?.closeAllConnections()
     if (this.agent?.isInitialized) await this.agent.shutdown()

@@ -47,6 +47,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...valid, AGENT_MEMORY_SAVING: 'maybe' })).toThrow(/AGENT_MEMORY_SAVING/)
   })
 
+  it('reads the outbound attempts and the exchange timeout, with their defaults and bounds', () => {
+    expect(loadConfig(valid)).toMatchObject({ outboundMaxAttempts: 100, exchangeTimeoutSeconds: 900 })
+    expect(
+      loadConfig({ ...valid, AGENT_OUTBOUND_MAX_ATTEMPTS: '3', AGENT_EXCHANGE_TIMEOUT_SECONDS: '0' }),
+    ).toMatchObject({ outboundMaxAttempts: 3, exchangeTimeoutSeconds: 0 })
+    expect(() => loadConfig({ ...valid, AGENT_OUTBOUND_MAX_ATTEMPTS: '0' })).toThrow(/AGENT_OUTBOUND_MAX_ATTEMPTS/)
+    expect(() => loadConfig({ ...valid, AGENT_EXCHANGE_TIMEOUT_SECONDS: '-1' })).toThrow(
+      /AGENT_EXCHANGE_TIMEOUT_SECONDS/,
+    )
+  })
+
   it('listens on every interface unless AGENT_BIND_HOST names an address', () => {
     expect(loadConfig(valid)).toMatchObject({ bindHost: undefined, exitOnStdinClose: false })
     expect(loadConfig({ ...valid, AGENT_BIND_HOST: '127.0.0.1', AGENT_EXIT_ON_STDIN_CLOSE: 'true' })).toMatchObject({

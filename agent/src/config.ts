@@ -53,6 +53,16 @@ export interface AgentConfig {
    * served on the inbound port under the endpoint. Off: `@credo-ts/openid4vc` is never loaded.
    */
   readonly isOpenId4VcEnabled: boolean
+  /**
+   * Delivery attempts of a queued outbound DIDComm message (AGENT_OUTBOUND_MAX_ATTEMPTS) before it is dropped
+   * (transport/outbound-queue.ts); the first, failed, attempt counts.
+   */
+  readonly outboundMaxAttempts: number
+  /**
+   * Seconds an exchange may wait for the other agent's answer before it ends `abandoned` with the reason
+   * (AGENT_EXCHANGE_TIMEOUT_SECONDS, credo/exchange-timeouts.ts); 0 never ends one.
+   */
+  readonly exchangeTimeoutSeconds: number
 }
 
 /**
@@ -70,6 +80,12 @@ export const DEFAULT_MEMORY_SAVING = true
 export const DEFAULT_OPENID4VC = false
 /** @default false: private, loopback and metadata targets refused (production) */
 export const DEFAULT_ALLOW_PRIVATE_TARGETS = false
+
+/** @default 100 attempts; with the backoff capped at 5 minutes, about 8 hours of retries */
+export const DEFAULT_OUTBOUND_MAX_ATTEMPTS = 100
+
+/** @default 900 seconds (15 minutes) without an answer from the other agent */
+export const DEFAULT_EXCHANGE_TIMEOUT_SECONDS = 900
 
 /** @default 64 megabytes of mirrored record JSON */
 export const DEFAULT_RECORD_MIRROR_MB = 64
@@ -126,6 +142,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const exitOnStdinClose = env.bool(AGENT_ENV.exitOnStdinClose, false)
   const isOpenId4VcEnabled = env.bool(AGENT_ENV.openId4Vc, DEFAULT_OPENID4VC)
   const allowPrivateTargets = env.bool(AGENT_ENV.allowPrivateTargets, DEFAULT_ALLOW_PRIVATE_TARGETS)
+  const outboundMaxAttempts = env.int(AGENT_ENV.outboundMaxAttempts, DEFAULT_OUTBOUND_MAX_ATTEMPTS, {
+    min: 1,
+    max: 100000,
+  })
+  const exchangeTimeoutSeconds = env.int(AGENT_ENV.exchangeTimeoutSeconds, DEFAULT_EXCHANGE_TIMEOUT_SECONDS, {
+    min: 0,
+    max: 31_536_000,
+  })
   env.assertValid('agent')
   return {
     label,
@@ -145,6 +169,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     allowPrivateTargets,
     anonCredsTestRegistryDir: anonCredsTestRegistryDir ? path.resolve(anonCredsTestRegistryDir) : undefined,
     isOpenId4VcEnabled,
+    outboundMaxAttempts,
+    exchangeTimeoutSeconds,
   }
 }
 

@@ -8,7 +8,12 @@ import {
   type AgentLaunchSettings,
 } from '@idplane/common/agent-contract/launch-env'
 
-import { DEFAULT_PGLITE_SHARED_BUFFERS_MB, loadConfig } from './config'
+import {
+  DEFAULT_EXCHANGE_TIMEOUT_SECONDS,
+  DEFAULT_OUTBOUND_MAX_ATTEMPTS,
+  DEFAULT_PGLITE_SHARED_BUFFERS_MB,
+  loadConfig,
+} from './config'
 
 const secrets = { apiKey: 'api-key-0123456789abcdef', walletKey: 'wallet-key-0123456789abcdef' }
 
@@ -46,6 +51,9 @@ describe('the launch env of common/agent-contract read by the agent', () => {
       isMemorySaving: true,
       isOpenId4VcEnabled: false,
       allowPrivateTargets: true,
+      // Agent-side settings no launcher sets: their defaults.
+      outboundMaxAttempts: DEFAULT_OUTBOUND_MAX_ATTEMPTS,
+      exchangeTimeoutSeconds: DEFAULT_EXCHANGE_TIMEOUT_SECONDS,
     })
   })
 

@@ -24,6 +24,8 @@ export const AGENT_ENV = {
   /** Agent-side tuning, not set by launchers (docs/agent.md). */
   pgliteSharedBuffersMb: 'AGENT_PGLITE_SHARED_BUFFERS_MB',
   memorySaving: 'AGENT_MEMORY_SAVING',
+  outboundMaxAttempts: 'AGENT_OUTBOUND_MAX_ATTEMPTS',
+  exchangeTimeoutSeconds: 'AGENT_EXCHANGE_TIMEOUT_SECONDS',
   logLevel: 'LOG_LEVEL',
 } as const
 

@@ -288,12 +288,13 @@ describe('AnonCreds between agent processes', () => {
     expect(refused.status).toBe(409)
     expect(refused.body.message).toMatch(/predicate/i)
     const holderSide = await holder.call<Envelope<Rec>>('GET', `/proofs/${holderRecordId}`)
-    expect(holderSide.body.data.state).toBe('declined')
+    // Ended with a problem report and abandoned with the reason, like every format failure (issue 22 item 10).
+    expect(holderSide.body.data.state).toBe('abandoned')
     const verifierSide = await waitUntil(async () => {
       const record = await issuer.call<Envelope<Rec & { errorMessage?: string }>>('GET', `/proofs/${verifierRecordId}`)
       return record.body.data.state === 'abandoned' ? record.body.data : undefined
     })
-    expect(verifierSide.errorMessage).toMatch(/Cannot satisfy the proof request/)
+    expect(verifierSide.errorMessage).toMatch(/The proof request cannot be answered: .*predicate/i)
     expect(verifierSide.isVerified).toBeUndefined()
   })
 

@@ -8,6 +8,7 @@ import { PgSqlClient } from '../../agent/src/adapters/sql/pg-sql-client'
 import { migrateSchema } from '../../agent/src/adapters/sql/schema-migrations'
 import type { SqlClient } from '../../agent/src/adapters/sql/sql-client'
 import { buildAgent, type IdplaneAgent } from '../../agent/src/credo/build-agent'
+import { OutboundQueue, type OutboundQueueOptions } from '../../agent/src/transport/outbound-queue'
 import { OutboundTargetGuard } from '../../agent/src/transport/outbound-target-guard'
 
 /** A port the OS just handed out and released: good enough for tests on 127.0.0.1. */
@@ -27,7 +28,21 @@ export interface InProcessAgent {
   agent: IdplaneAgent
   /** The agent's own schema, for tests that look at what it stored. */
   sql: SqlClient
-  close(): Promise<void>
+  /** The agent's schema and port: a restart on them is the same agent (its records, keys and queue). */
+  schema: string
+  port: number
+  /** The durable outbound queue, when the agent was started with one. */
+  outboundQueue?: OutboundQueue
+  /** Shuts the agent down and drops its schema, unless `keepSchema` (to start it again). */
+  close(options?: { keepSchema?: boolean }): Promise<void>
+}
+
+export interface InProcessAgentOptions {
+  /** An existing agent's schema and port: starts that agent again. */
+  schema?: string
+  port?: number
+  /** A durable outbound queue with these settings (the agent program always has one). */
+  outboundQueue?: OutboundQueueOptions
 }
 
 /** The machine's PostgreSQL (DESIGN.md); each agent gets a schema of its own, dropped on close. */
@@ -41,12 +56,13 @@ export function randomSchemaName(prefix = 'agent_test'): string {
  * One initialized agent on a fresh PostgreSQL schema, DIDComm over HTTP on a free 127.0.0.1 port. PGlite is
  * exercised by the spawned agent processes and by the storage integration test (in memory).
  */
-export async function startInProcessAgent(): Promise<InProcessAgent> {
-  const schema = randomSchemaName()
+export async function startInProcessAgent(options: InProcessAgentOptions = {}): Promise<InProcessAgent> {
+  const schema = options.schema ?? randomSchemaName()
   const sql = await PgSqlClient.connect(TEST_DATABASE_URL, schema)
   await migrateSchema(sql)
   const keys = await EncryptedKeyStorage.open(sql, 'test-wallet-key')
-  const port = await freePort()
+  const port = options.port ?? (await freePort())
+  const outboundQueue = options.outboundQueue && new OutboundQueue(sql, options.outboundQueue, silentLogger)
   const agent = buildAgent({
     endpoints: [`http://127.0.0.1:${port}`],
     inboundPort: port,
@@ -56,14 +72,18 @@ export async function startInProcessAgent(): Promise<InProcessAgent> {
     adapters: new IdplaneAdaptersModule(sql, keys),
     // Test agents reach each other on loopback.
     outboundTargets: new OutboundTargetGuard(true),
+    outboundQueue,
   })
   await agent.initialize()
   return {
     agent,
     sql,
-    close: async () => {
+    schema,
+    port,
+    outboundQueue,
+    close: async ({ keepSchema = false } = {}) => {
       await agent.shutdown()
-      await sql.query(`DROP SCHEMA "${schema}" CASCADE`)
+      if (!keepSchema) await sql.query(`DROP SCHEMA "${schema}" CASCADE`)
       await sql.close()
     },
   }

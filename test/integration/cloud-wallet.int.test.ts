@@ -411,6 +411,94 @@ describe('cloud wallet', () => {
     expect((await as(alice).get(`/v1/credential/${ofAlice.credential}`).expect(200)).body.data.state).toBe('done')
   })
 
+  it('binds a wallet without DIDs to a did:key at accept, so it answers a PE request (issue 22 item 10)', async () => {
+    // Bob never called /v1/did: the offer names no subject, so the wallet binds the credential to a did:key of its
+    // own when he accepts, and presents it with that DID.
+    const didKeys = async () =>
+      ((await as(bob).get('/v1/did').expect(200)).body.data as { did: string }[])
+        .map((entry) => entry.did)
+        .filter((did) => did.startsWith('did:key:'))
+    expect(await didKeys()).toEqual([])
+    const issuerDid = (await issuer.call<{ data: { did: string } }>('POST', '/dids', { method: 'key' })).body.data.did
+    const { id: _none, ...subject } = aDegreeCredential(issuerDid, 'unused').credentialSubject
+    const offer = await issuer.call<{ data: Rec }>('POST', '/credentials/offer', {
+      connectionId: ofBob.issuerSide,
+      credential: { ...aDegreeCredential(issuerDid, 'unused'), credentialSubject: subject },
+      options: signingOptions(),
+    })
+    expect(offer.status).toBe(201)
+    const received = await waitUntil(async () => {
+      const list = await as(bob)
+        .get(`/v1/credential?threadId=${String(offer.body.data.threadId)}`)
+        .expect(200)
+      return (list.body.data as Rec[]).find((record) => record.state === 'offer-received')
+    })
+    await as(bob)
+      .post('/v1/accept-offer', {
+        credentialRecordId: received.id,
+        autoAcceptCredential: 'always',
+        credentialFormats: { jsonld: {} },
+      })
+      .expect(201)
+    await waitUntil(async () => {
+      const one = await as(bob).get(`/v1/credential/${received.id}`).expect(200)
+      return one.body.data.state === 'done' ? true : undefined
+    })
+    expect(await didKeys()).toEqual([expect.stringMatching(/^did:key:z6Mk/)])
+
+    const proofRequest = await issuer.call<{ data: Rec }>('POST', '/proofs/request', {
+      connectionId: ofBob.issuerSide,
+      presentationDefinition: aDegreePresentationDefinition(),
+    })
+    const requested = await waitUntil(async () => {
+      const list = await as(bob)
+        .get(`/v1/proofs?threadId=${String(proofRequest.body.data.threadId)}`)
+        .expect(200)
+      return (list.body.data as Rec[]).find((record) => record.state === 'request-received')
+    })
+    const accepted = await as(bob).post('/v1/proofs/accept-request', { proofRecordId: requested.id })
+    expect({ status: accepted.status, message: accepted.body.message }).toMatchObject({ status: 201 })
+    await waitUntil(async () => {
+      const one = await issuer.call<{ data: Rec }>('GET', `/proofs/${proofRequest.body.data.id}`)
+      return ['presentation-received', 'done'].includes(one.body.data.state) ? true : undefined
+    })
+    const verified = await issuer.call<{ data: { isVerified: boolean; proofRecord: Rec } }>(
+      'POST',
+      `/proofs/${proofRequest.body.data.id}/verify`,
+    )
+    expect(verified.body.data.isVerified).toBe(true)
+    // A second accept of the same request is the record's state (409), not a new failure of the exchange.
+    const again = await as(bob).post('/v1/proofs/accept-request', { proofRecordId: requested.id })
+    expect(again.status).toBe(409)
+  })
+
+  it('answers 409 with the reason for a request the wallet cannot satisfy, and abandons it on both sides', async () => {
+    const proofRequest = await issuer.call<{ data: Rec }>('POST', '/proofs/request', {
+      connectionId: ofBob.issuerSide,
+      presentationDefinition: aDegreePresentationDefinition([
+        { path: ['$.credentialSubject.degree.name'], filter: { type: 'string', const: 'Doctor of Nothing' } },
+      ]),
+    })
+    const requested = await waitUntil(async () => {
+      const list = await as(bob)
+        .get(`/v1/proofs?threadId=${String(proofRequest.body.data.threadId)}`)
+        .expect(200)
+      return (list.body.data as Rec[]).find((record) => record.state === 'request-received')
+    })
+    const refused = await as(bob).post('/v1/proofs/accept-request', { proofRecordId: requested.id })
+    expect(refused.status).toBe(409)
+    expect(refused.body.message).toMatch(/The proof request cannot be answered: .+abandoned/)
+    // The wallet's record follows the agent's event; the verifier got the problem report.
+    await waitUntil(async () => {
+      const one = await as(bob).get(`/v1/proofs/${requested.id}`).expect(200)
+      return one.body.data.state === 'abandoned' ? true : undefined
+    })
+    await waitUntil(async () => {
+      const one = await issuer.call<{ data: Rec }>('GET', `/proofs/${proofRequest.body.data.id}`)
+      return one.body.data.state === 'abandoned' ? true : undefined
+    })
+  })
+
   it('refuses malformed ids with 400 before reaching the agent', async () => {
     expect((await as(alice).get('/v1/connection/not-a-uuid')).status).toBe(400)
     expect((await as(alice).get('/v1/credential/not-a-uuid')).status).toBe(400)

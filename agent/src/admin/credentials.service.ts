@@ -1,3 +1,8 @@
+import {
+  getUnqualifiedCredentialDefinitionId,
+  isDidIndyCredentialDefinitionId,
+  parseIndyCredentialDefinitionId,
+} from '@credo-ts/anoncreds'
 import type { Query } from '@credo-ts/core'
 import type { DidCommCredentialExchangeRecord, DidCommCredentialState } from '@credo-ts/didcomm'
 import type {
@@ -20,6 +25,7 @@ import { AgentRecords, toRecordJson } from './agent-records'
 import type { AgentRuntime } from './agent-runtime'
 import type { AgentScope } from './agent-scope'
 import { protocolStep } from './credo-errors'
+import { endExchangeOnFormatFailure } from './exchange-failures'
 import { toJson } from './envelope'
 import { toAutoAcceptCredential } from './exchange-mapping'
 
@@ -118,18 +124,26 @@ export class CredentialsService {
     }
   }
 
-  /** Holder: accepts an offer; one its format service cannot accept (or a record in another state) is a 409. */
+  /**
+   * Holder: accepts an offer. One its format service cannot accept ends the exchange (a problem report to the
+   * issuer, the record abandoned with the reason) and is a 409; so is a record in another state (kept as it is).
+   */
   public async acceptOffer(scope: AgentScope, body: AcceptOfferRequest): Promise<CredentialRecordJson> {
     const credentialFormats = await anonCredsFormatsFor(scope, body)
-    const record = await protocolStep('state', 'The credential offer cannot be accepted', () =>
-      scope.agent.didcomm.credentials.acceptOffer({
-        credentialExchangeRecordId: body.credentialRecordId,
-        autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
-        comment: body.comment,
-        // Holder binding: `{ jsonld: { credentialSubjectId } }` (IdplaneJsonLdCredentialFormatService); Credo's type
-        // for JSON-LD accept-offer options is empty.
-        credentialFormats: credentialFormats as never,
-      }),
+    const record = await endExchangeOnFormatFailure(
+      scope,
+      'credential',
+      body.credentialRecordId,
+      'The credential offer cannot be accepted',
+      () =>
+        scope.agent.didcomm.credentials.acceptOffer({
+          credentialExchangeRecordId: body.credentialRecordId,
+          autoAcceptCredential: toAutoAcceptCredential(body.autoAcceptCredential),
+          comment: body.comment,
+          // Holder binding: `{ jsonld: { credentialSubjectId } }` (IdplaneJsonLdCredentialFormatService); Credo's type
+          // for JSON-LD accept-offer options is empty.
+          credentialFormats: credentialFormats as never,
+        }),
     )
     return toRecordJson<CredentialRecordJson>(record)
   }
@@ -144,7 +158,25 @@ export class CredentialsService {
 /** The AnonCreds offer of a body, when it is one (`credentialFormats.anoncreds`; JSON-LD offers have none). */
 function anonCredsOfferOf(body: OfferCredentialRequest | OobOfferCredentialRequest): AnonCredsOffer | undefined {
   const anoncreds = (body as Partial<AnonCredsOfferRequest>).credentialFormats?.anoncreds
-  return anoncreds && { credentialDefinitionId: anoncreds.credentialDefinitionId, attributes: anoncreds.attributes }
+  if (!anoncreds) return undefined
+  return {
+    credentialDefinitionId:
+      body.protocolVersion === 'v1'
+        ? legacyCredentialDefinitionId(anoncreds.credentialDefinitionId)
+        : anoncreds.credentialDefinitionId,
+    attributes: anoncreds.attributes,
+  }
+}
+
+/**
+ * The legacy form (`<did>:3:CL:<seq>:<tag>`) of a credential definition id: Issue Credential v1 carries only that
+ * form (Credo's `indy` format and every v1 holder refuse others), and a definition written under a did:indy is the
+ * same ledger object under both (issue 22 item 2). Other ids pass unchanged (the format service refuses them).
+ */
+function legacyCredentialDefinitionId(credentialDefinitionId: string): string {
+  if (!isDidIndyCredentialDefinitionId(credentialDefinitionId)) return credentialDefinitionId
+  const { namespaceIdentifier, schemaSeqNo, tag } = parseIndyCredentialDefinitionId(credentialDefinitionId)
+  return getUnqualifiedCredentialDefinitionId(namespaceIdentifier, schemaSeqNo, tag)
 }
 
 /** The JSON-LD offer, signed once as a dry run: one that cannot be signed is a 400 with the reason. */

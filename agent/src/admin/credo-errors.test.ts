@@ -8,7 +8,8 @@ import {
   UpstreamError,
 } from '@idplane/common'
 
-import { asStepFailure, isStorageFailure, protocolStep, toCredoRefusal } from './credo-errors'
+import { AnonCredsError } from '../anoncreds'
+import { asStepFailure, isFormatFailure, isStorageFailure, protocolStep, toCredoRefusal } from './credo-errors'
 
 const stateError = new CredoError('Credential record is in invalid state done. Valid states are: offer-received.')
 const notReady = new CredoError(
@@ -85,5 +86,24 @@ describe('protocol steps', () => {
   it('cuts a very long reason', () => {
     const long = asStepFailure(new Error('x'.repeat(5000)), 'input', 'a') as Error
     expect(long.message.length).toBeLessThan(1100)
+  })
+})
+
+describe('isFormatFailure', () => {
+  it.each([
+    ['a Credo format error', formatFailure, true],
+    [
+      'a TypeError inside a format service (issue 22 item 10)',
+      new TypeError("Cannot read properties of undefined (reading 'startsWith')"),
+      true,
+    ],
+    ['an AnonCreds refusal', new AnonCredsError('invalid', 'predicate not satisfied'), true],
+    ['a record state check', stateError, false],
+    ['a missing record', new RecordNotFoundError('no record', { recordType: 'x' }), false],
+    ['an undeliverable message', undeliverable, false],
+    ['a storage failure', storage, false],
+    ['a platform error', new InvalidInputError('bad', []), false],
+  ])('%s: %s', (_name, error, expected) => {
+    expect(isFormatFailure(error)).toBe(expected)
   })
 })

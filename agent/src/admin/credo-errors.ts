@@ -2,6 +2,8 @@ import { ClassValidationError, CredoError, RecordDuplicateError, RecordNotFoundE
 import { DidCommProblemReportError, MessageSendingError } from '@credo-ts/didcomm'
 import { ConflictError, IdplaneError, InvalidInputError, InvalidStateError, UpstreamError } from '@idplane/common'
 
+import { AnonCredsError } from '../anoncreds'
+
 /** Longest reason passed on from a Credo error (its message names the problem; a JSON dump is cut). */
 const MAX_REASON_LENGTH = 1000
 
@@ -48,17 +50,29 @@ export async function protocolStep<T>(failure: StepFailure, action: string, work
   }
 }
 
-/** The error protocolStep throws for `error` (exported for the unit test). */
-export function asStepFailure(error: unknown, failure: StepFailure, action: string): unknown {
-  if (
+/** Errors with a status of their own, passed through as they are by protocolStep. */
+function passesThrough(error: unknown): boolean {
+  return (
     error instanceof IdplaneError ||
     error instanceof RecordNotFoundError ||
     error instanceof RecordDuplicateError ||
     error instanceof ClassValidationError ||
     isStorageFailure(error)
-  ) {
-    return error
-  }
+  )
+}
+
+/**
+ * Whether a holder step failed in a format service (the credentials, the request or the offer at hand, including
+ * an AnonCreds refusal), rather than for the record's state, a missing record, the agent's storage or delivery.
+ */
+export function isFormatFailure(error: unknown): boolean {
+  if (error instanceof AnonCredsError) return true
+  return !passesThrough(error) && toCredoRefusal(error) === undefined
+}
+
+/** The error protocolStep throws for `error` (exported for the unit test). */
+export function asStepFailure(error: unknown, failure: StepFailure, action: string): unknown {
+  if (passesThrough(error)) return error
   const refusal = toCredoRefusal(error)
   if (refusal) return refusal
   const reason = `${action}: ${reasonOf(error)}`
@@ -81,7 +95,7 @@ export function isStorageFailure(error: unknown): boolean {
   return false
 }
 
-function reasonOf(error: unknown): string {
+export function reasonOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
   return message.length > MAX_REASON_LENGTH ? `${message.slice(0, MAX_REASON_LENGTH)}…` : message
 }

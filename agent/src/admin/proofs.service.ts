@@ -13,14 +13,15 @@ import type {
   ProofVerification,
   RequestProofRequest,
 } from '@idplane/common/agent-contract/admin-api'
-import { ConflictError, InvalidInputError, InvalidStateError } from '@idplane/common'
+import { InvalidInputError, InvalidStateError } from '@idplane/common'
 
-import { AnonCredsError, readPresentationRequest } from '../anoncreds'
+import { readPresentationRequest } from '../anoncreds'
 import { type Answer, withMessage } from './admin-routes'
 import { AgentRecords, toRecordJson } from './agent-records'
 import type { AgentRuntime } from './agent-runtime'
 import type { AgentScope } from './agent-scope'
 import { asStepFailure, protocolStep } from './credo-errors'
+import { endExchangeOnFormatFailure } from './exchange-failures'
 import { toAutoAcceptProof } from './exchange-mapping'
 import { InvitationDids } from './invitation-dids'
 import { toProofFormData } from './proof-form-data'
@@ -118,31 +119,28 @@ export class ProofsService {
   }
 
   /**
-   * Holder: answers with credentials chosen automatically for the format(s) the request uses.
-   * @throws {ConflictError} when no credential of the wallet satisfies the request, or the record is in another state
+   * Holder: answers with credentials chosen automatically for the format(s) the request uses. When the wallet cannot
+   * answer (no credential satisfies the request, a predicate it does not meet, a credential it cannot present), the
+   * exchange ends: a problem report to the verifier and the record abandoned with the reason.
+   * @throws {ConflictError} when the request cannot be answered (the exchange is then abandoned)
+   * @throws {InvalidStateError} when the record is in another state
    */
   public async acceptRequest(scope: AgentScope, body: AcceptProofRequestRequest): Promise<ProofRecordJson> {
     const proofs = scope.agent.didcomm.proofs
-    const record = await protocolStep('state', 'The proof request cannot be answered', async () => {
-      const selected = await proofs.selectCredentialsForRequest({ proofExchangeRecordId: body.proofRecordId })
-      try {
-        return await proofs.acceptRequest({
+    const record = await endExchangeOnFormatFailure(
+      scope,
+      'proof',
+      body.proofRecordId,
+      'The proof request cannot be answered',
+      async () => {
+        const selected = await proofs.selectCredentialsForRequest({ proofExchangeRecordId: body.proofRecordId })
+        return proofs.acceptRequest({
           proofExchangeRecordId: body.proofRecordId,
           proofFormats: selected.proofFormats,
           comment: body.comment,
         })
-      } catch (error) {
-        // The wallet cannot satisfy the request (an AnonCreds predicate the credential does not meet): the verifier
-        // is told with a problem report so that the exchange ends on both sides instead of waiting forever.
-        if (!(error instanceof AnonCredsError)) throw error
-        await proofs.declineRequest({
-          proofExchangeRecordId: body.proofRecordId,
-          sendProblemReport: true,
-          problemReportDescription: `Cannot satisfy the proof request: ${error.message}`,
-        })
-        throw new ConflictError(`Cannot satisfy the proof request (declined with a problem report): ${error.message}`)
-      }
-    })
+      },
+    )
     return toRecordJson<ProofRecordJson>(record)
   }
 

@@ -32,6 +32,7 @@ import { NarrowingDifPresentationExchangeModule } from '../formats/presentation-
 import { TenancyModule } from '../tenancy/tenancy.module'
 import { DidCommNodeHttpInboundTransport } from '../transport/didcomm-http-inbound.transport'
 import { DidCommNodeHttpOutboundTransport } from '../transport/didcomm-http-outbound.transport'
+import type { OutboundQueue } from '../transport/outbound-queue'
 import { OutboundTargetGuard } from '../transport/outbound-target-guard'
 import { abandonFailedCredentialExchanges } from './abandon-failed-credential-exchanges'
 import { CachingKeyDidResolver, CachingPeerDidResolver } from './caching-did-resolvers'
@@ -59,6 +60,8 @@ export interface BuildAgentOptions {
   openId4Vc?: IdplaneOpenId4VcModule
   /** Where DIDComm messages and invitation fetches may go (AGENT_ALLOW_PRIVATE_TARGETS). @default private refused */
   outboundTargets?: OutboundTargetGuard
+  /** Keeps DIDComm messages the other agent did not take and sends them again (also after a restart). */
+  outboundQueue?: OutboundQueue
 }
 
 /**
@@ -109,7 +112,7 @@ export function buildAgent(options: BuildAgentOptions) {
               otherRequests: options.openId4Vc?.handlePublicRequest,
             }),
           ],
-          outbound: [new DidCommNodeHttpOutboundTransport(outboundTargets)],
+          outbound: [new DidCommNodeHttpOutboundTransport(outboundTargets, options.outboundQueue)],
         },
         // One message at a time stalls ~10 s per message when several connections start at once (DESIGN.md).
         processDidCommMessagesConcurrently: true,

@@ -8,7 +8,11 @@ import {
 } from '@credo-ts/didcomm'
 
 import { httpPost, HttpPostTimeoutError } from './http-post'
+import type { OutboundQueue } from './outbound-queue'
 import { OutboundTargetGuard } from './outbound-target-guard'
+
+/** The message did not reach the other agent (a network error or no answer): worth sending again. */
+class DeliveryError extends CredoError {}
 
 /** How long a receiver may take to answer (Credo's own transport waits as long). */
 const SEND_TIMEOUT_MS = 15000
@@ -25,18 +29,26 @@ export class DidCommNodeHttpOutboundTransport implements DidCommOutboundTranspor
   private sending = 0
   private idle: (() => void) | undefined
 
-  /** @param targets where messages may go (AGENT_ALLOW_PRIVATE_TARGETS); by default no private target */
-  public constructor(private readonly targets = new OutboundTargetGuard(false)) {}
+  /**
+   * @param targets where messages may go (AGENT_ALLOW_PRIVATE_TARGETS); by default no private target
+   * @param queue keeps messages the other agent did not take, to send them again (also after a restart)
+   */
+  public constructor(
+    private readonly targets = new OutboundTargetGuard(false),
+    private readonly queue?: OutboundQueue,
+  ) {}
 
   public start(agentContext: AgentContext): Promise<void> {
     this.agentContext = agentContext
     this.active = true
+    this.queue?.start((message) => this.post(agentContext, message.endpoint, message.payload, false))
     return Promise.resolve()
   }
 
   /** Waits for messages still being sent. */
   public async stop(): Promise<void> {
     this.active = false
+    await this.queue?.stop()
     if (this.sending > 0) await new Promise<void>((resolve) => (this.idle = resolve))
   }
 
@@ -45,6 +57,23 @@ export class DidCommNodeHttpOutboundTransport implements DidCommOutboundTranspor
     if (!agentContext || !this.active) throw new CredoError('Outbound transport is not active. Not sending message.')
     const { endpoint, payload } = outboundPackage
     if (!endpoint) throw new CredoError('Missing endpoint: nowhere to send the message.')
+    const body = JSON.stringify(payload)
+    try {
+      await this.post(agentContext, endpoint, body, outboundPackage.responseRequested === true)
+    } catch (error) {
+      if (!(error instanceof DeliveryError) || !this.queue) throw error
+      // The other agent did not take it (down, restarting, unreachable): kept and sent again; for Credo the message
+      // is on its way, so the exchange waits for the answer as it would for a slow agent.
+      await this.queue.add(endpoint, body, error.message)
+    }
+  }
+
+  /**
+   * POSTs one envelope and hands an envelope in the answer to the agent (return routing).
+   * @throws {CredoError} when the endpoint is refused (a private target), before anything is sent
+   * @throws {DeliveryError} when the message did not reach the other agent (network error, no answer in time)
+   */
+  private async post(agentContext: AgentContext, endpoint: string, body: string, responseRequested: boolean) {
     const logger = agentContext.config.logger
     const mimeType = agentContext.dependencyManager.resolve(DidCommModuleConfig).didCommMimeType
     this.sending++
@@ -53,23 +82,22 @@ export class DidCommNodeHttpOutboundTransport implements DidCommOutboundTranspor
       const { lookup } = await this.targets.check(endpoint, 'endpoint')
       let answer: { status: number; body: string }
       try {
-        answer = await httpPost(
-          endpoint,
-          JSON.stringify(payload),
-          { 'content-type': mimeType },
-          SEND_TIMEOUT_MS,
-          lookup,
-        )
+        answer = await httpPost(endpoint, body, { 'content-type': mimeType }, SEND_TIMEOUT_MS, lookup)
       } catch (error) {
         // With return routing the receiver may hold the connection open for a reply that never comes.
-        if (error instanceof HttpPostTimeoutError && outboundPackage.responseRequested) return
-        throw error
+        if (error instanceof HttpPostTimeoutError && responseRequested) return
+        const message = error instanceof Error ? error.message : String(error)
+        logger.warn(`Error sending message to ${endpoint}: ${message}`)
+        throw new DeliveryError(`Error sending message to ${endpoint}: ${message}`, {
+          cause: error instanceof Error ? error : undefined,
+        })
       }
       // As Credo's transport: the receiver took the message whatever it answered (a 500 means it failed to process
       // it, which resending would not fix); only network errors make the message undeliverable.
       if (answer.status >= 300) logger.warn(`Receiver ${endpoint} answered HTTP ${answer.status}`)
       else if (answer.body) this.receiveAnswer(agentContext, logger, answer.body)
     } catch (error) {
+      if (error instanceof DeliveryError) throw error
       const message = error instanceof Error ? error.message : String(error)
       logger.error(`Error sending message to ${endpoint}: ${message}`)
       throw new CredoError(`Error sending message to ${endpoint}: ${message}`, {

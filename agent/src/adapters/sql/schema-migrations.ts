@@ -36,6 +36,18 @@ const STATEMENTS = [
     delivered_at timestamptz,
     last_error text
   )`,
+  // DIDComm envelopes whose delivery failed, retried until taken (transport/outbound-queue.ts).
+  `CREATE TABLE IF NOT EXISTS outbound_messages (
+    id uuid PRIMARY KEY,
+    endpoint text NOT NULL,
+    payload text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    seq bigserial,
+    attempts integer NOT NULL DEFAULT 1,
+    next_attempt_at timestamptz NOT NULL DEFAULT now(),
+    last_error text
+  )`,
+  `CREATE INDEX IF NOT EXISTS outbound_messages_due_idx ON outbound_messages (next_attempt_at)`,
   `CREATE INDEX IF NOT EXISTS outbox_events_pending_idx ON outbox_events (next_attempt_at) WHERE delivered_at IS NULL`,
   // Delivered events are deleted now; rows an older version marked delivered are dropped once.
   `DELETE FROM outbox_events WHERE delivered_at IS NOT NULL`,

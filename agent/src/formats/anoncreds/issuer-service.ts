@@ -1,5 +1,6 @@
 import {
   AnonCredsCredentialDefinitionPrivateRepository,
+  type AnonCredsCredentialDefinitionRecord,
   AnonCredsCredentialDefinitionRepository,
   AnonCredsError as CredoAnonCredsError,
   type AnonCredsCredential,
@@ -14,10 +15,13 @@ import {
   type CreateCredentialOptions,
   type CreateCredentialReturn,
   type CreateSchemaOptions,
+  getUnqualifiedCredentialDefinitionId,
   getUnqualifiedSchemaId,
+  isDidIndyCredentialDefinitionId,
   isUnqualifiedCredentialDefinitionId,
   isUnqualifiedIndyDid,
   isUnqualifiedSchemaId,
+  parseIndyCredentialDefinitionId,
   parseIndyDid,
   parseIndySchemaId,
 } from '@credo-ts/anoncreds'
@@ -76,12 +80,10 @@ export class IdplaneAnonCredsIssuerService implements AnonCredsIssuerService {
     agentContext: AgentContext,
     options: CreateCredentialOfferOptions,
   ): Promise<AnonCredsCredentialOffer> {
-    const definitionRecord = await agentContext.dependencyManager
-      .resolve(AnonCredsCredentialDefinitionRepository)
-      .getByCredentialDefinitionId(agentContext, options.credentialDefinitionId)
+    const definitionRecord = await storedDefinition(agentContext, options.credentialDefinitionId)
     const keyCorrectnessProofRecord = await agentContext.dependencyManager
       .resolve(AnonCredsKeyCorrectnessProofRepository)
-      .getByCredentialDefinitionId(agentContext, options.credentialDefinitionId)
+      .getByCredentialDefinitionId(agentContext, definitionRecord.credentialDefinitionId)
     return createCredentialOffer({
       schemaId: offeredSchemaId(options.credentialDefinitionId, definitionRecord.credentialDefinition.schemaId),
       credentialDefinitionId: options.credentialDefinitionId,
@@ -95,12 +97,10 @@ export class IdplaneAnonCredsIssuerService implements AnonCredsIssuerService {
   ): Promise<CreateCredentialReturn> {
     if (options.revocationRegistryDefinitionId || options.revocationStatusList) throw unsupportedRevocation()
     const credentialDefinitionId = options.credentialRequest.cred_def_id
-    const definitionRecord = await agentContext.dependencyManager
-      .resolve(AnonCredsCredentialDefinitionRepository)
-      .getByCredentialDefinitionId(agentContext, credentialDefinitionId)
+    const definitionRecord = await storedDefinition(agentContext, credentialDefinitionId)
     const privateRecord = await agentContext.dependencyManager
       .resolve(AnonCredsCredentialDefinitionPrivateRepository)
-      .getByCredentialDefinitionId(agentContext, credentialDefinitionId)
+      .getByCredentialDefinitionId(agentContext, definitionRecord.credentialDefinitionId)
     const attributeRawValues: Record<string, string> = {}
     const attributeEncodedValues: Record<string, string> = {}
     for (const [name, value] of Object.entries(options.credentialValues)) {
@@ -127,6 +127,31 @@ export class IdplaneAnonCredsIssuerService implements AnonCredsIssuerService {
     })
     return { credential: credential as unknown as AnonCredsCredential }
   }
+}
+
+/**
+ * The stored definition an offer or request names, under either form of its id (issue 22 item 2): the legacy
+ * `<did>:3:CL:<seq>:<tag>` and `did:indy:<ns>:<did>/anoncreds/v0/CLAIM_DEF/<seq>/<tag>`. Credo's repository finds a
+ * did:indy record by its legacy id (a tag); a record stored under the legacy id is found by the legacy form of a
+ * did:indy id here. The private and key-correctness-proof records are tagged with the stored id only, so they are
+ * read by `credentialDefinitionId` of the record this returns.
+ * @throws RecordNotFoundError when no definition is stored under either form
+ */
+async function storedDefinition(
+  agentContext: AgentContext,
+  credentialDefinitionId: string,
+): Promise<AnonCredsCredentialDefinitionRecord> {
+  const definitions = agentContext.dependencyManager.resolve(AnonCredsCredentialDefinitionRepository)
+  const found = await definitions.findByCredentialDefinitionId(agentContext, credentialDefinitionId)
+  if (found) return found
+  if (!isDidIndyCredentialDefinitionId(credentialDefinitionId)) {
+    return definitions.getByCredentialDefinitionId(agentContext, credentialDefinitionId)
+  }
+  const { namespaceIdentifier, schemaSeqNo, tag } = parseIndyCredentialDefinitionId(credentialDefinitionId)
+  return definitions.getByCredentialDefinitionId(
+    agentContext,
+    getUnqualifiedCredentialDefinitionId(namespaceIdentifier, schemaSeqNo, tag),
+  )
 }
 
 /**

@@ -1,4 +1,4 @@
-import { bindSubject, requestMatchesOffer, type CredentialDetail } from './holder-binding'
+import { bindSubject, needsHolderBinding, requestMatchesOffer, type CredentialDetail } from './holder-binding'
 
 const options = { proofType: 'Ed25519Signature2018', proofPurpose: 'assertionMethod' }
 const offer = (subject: Record<string, unknown>): CredentialDetail => ({
@@ -45,5 +45,19 @@ describe('bindSubject', () => {
 
   it('refuses to rebind a subject that names someone else', () => {
     expect(() => bindSubject(offer({ id: 'did:key:z6MkA' }), 'did:key:z6MkB')).toThrow('another id')
+  })
+})
+
+describe('needsHolderBinding', () => {
+  it.each([
+    ['a subject without id', offer({ name: 'Alice' }), true],
+    ['a subject with an id', offer({ id: 'did:key:z6MkA', name: 'A' }), false],
+  ])('%s', (_name, detail, expected) => {
+    expect(needsHolderBinding(detail)).toBe(expected)
+  })
+
+  it('leaves several subjects alone (only one subject can be bound)', () => {
+    const many = { credential: { credentialSubject: [{ name: 'A' }, { name: 'B' }] } }
+    expect(needsHolderBinding(many)).toBe(false)
   })
 })

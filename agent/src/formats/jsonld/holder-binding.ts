@@ -28,6 +28,12 @@ export function requestMatchesOffer(offer: CredentialDetail, request: Credential
   })
 }
 
+/** Whether an offer leaves its one subject without an id: the holder binds it to its own DID. */
+export function needsHolderBinding(offer: CredentialDetail): boolean {
+  const subject = offer.credential.credentialSubject
+  return isObject(subject) && subject.id === undefined
+}
+
 /**
  * The holder's request for an offer, its subject bound to `subjectId` when given.
  * @throws Error when the offer's subject already names someone else

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto'
+
+import type { Logger } from '@idplane/common'
+
+import type { SqlClient } from '../adapters/sql/sql-client'
+import { retryDelayMs } from '../events/outbox/backoff'
+
+export interface QueuedMessage {
+  id: string
+  endpoint: string
+  /** The packed envelope as JSON text, sent again byte for byte (its encryption is for the recipient's keys). */
+  payload: string
+  attempts: number
+}
+
+/** Sends one queued envelope; throws when it could not be delivered (a network error, no answer). */
+export type Deliver = (message: QueuedMessage) => Promise<void>
+
+export interface OutboundQueueOptions {
+  /** Attempts (the first, failed, one included) before a message is dropped. */
+  maxAttempts: number
+  /** How often the table is read for messages due again. @default 1000 ms */
+  pollIntervalMs?: number
+  /** Delay before attempt `n + 1` after `n` failed ones. @default exponential with full jitter, 5 minutes at most */
+  delayMs?: (attempts: number) => number
+}
+
+const BATCH_SIZE = 20
+const DEFAULT_POLL_INTERVAL_MS = 1000
+
+/**
+ * The durable outbound queue (issue 23 item 6): a DIDComm message whose delivery failed on the network (the other
+ * agent down or restarting) is kept in the agent's own database (`outbound_messages`) and sent again with backoff,
+ * by this process or, after a restart, the next one, until the other agent takes it or `maxAttempts` is reached.
+ * Credo has then already moved the exchange on (`request-sent`): the message arriving late completes it, and an
+ * exchange whose message never arrives ends by its timeout (credo/exchange-timeouts.ts).
+ *
+ * A message is written only after its first attempt failed, so delivery costs nothing more while the other agent
+ * answers; a message still in its first attempt when the process dies is not kept (the timeout ends its exchange).
+ */
+export class OutboundQueue {
+  private deliver: Deliver | undefined
+  private timer: NodeJS.Timeout | undefined
+  private running: Promise<void> | undefined
+  private stopped = true
+  private readonly inFlight = new Set<string>()
+
+  public constructor(
+    private readonly sql: SqlClient,
+    private readonly options: OutboundQueueOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts sending what is due, with `deliver` (the transport's own send). */
+  public start(deliver: Deliver): void {
+    this.deliver = deliver
+    this.stopped = false
+    this.schedule(0)
+  }
+
+  public async stop(): Promise<void> {
+    this.stopped = true
+    if (this.timer) clearTimeout(this.timer)
+    await this.running
+  }
+
+  /** Keeps a message whose first attempt failed; its next attempt follows the backoff. */
+  public async add(endpoint: string, payload: string, reason: string): Promise<void> {
+    if (this.options.maxAttempts <= 1) {
+      this.logger.warn('Dropped an undeliverable DIDComm message', { endpoint, attempts: 1, reason })
+      return
+    }
+    await this.sql.query(
+      `INSERT INTO outbound_messages (id, endpoint, payload, attempts, next_attempt_at, last_error)
+       VALUES ($1, $2, $3, 1, now() + ($4::text || ' milliseconds')::interval, $5)`,
+      [randomUUID(), endpoint, payload, String(Math.round(this.delayAfter(1))), reason.slice(0, 500)],
+    )
+    this.logger.info('Queued a DIDComm message for another attempt', { endpoint, reason })
+  }
+
+  /** Messages waiting, for tests and metrics. */
+  public async size(): Promise<number> {
+    const { rows } = await this.sql.query<{ count: string }>('SELECT count(*)::text AS count FROM outbound_messages')
+    return Number(rows[0]?.count ?? 0)
+  }
+
+  private delayAfter(attempts: number): number {
+    return (this.options.delayMs ?? retryDelayMs)(attempts)
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return
+    this.timer = setTimeout(() => {
+      this.running = this.drain()
+        .catch((error: unknown) => this.logger.warn('Outbound queue read failed', { error }))
+        .finally(() => this.schedule(this.options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS))
+    }, delayMs)
+    this.timer.unref()
+  }
+
+  private async drain(): Promise<void> {
+    const deliver = this.deliver
+    if (!deliver) return
+    const { rows } = await this.sql.query<QueuedMessage>(
+      `SELECT id::text AS id, endpoint, payload, attempts FROM outbound_messages
+       WHERE next_attempt_at <= now() AND NOT (id = ANY($2::uuid[])) ORDER BY seq LIMIT $1`,
+      [BATCH_SIZE, [...this.inFlight]],
+    )
+    // Messages to different endpoints go in parallel; one slow receiver does not hold the others.
+    await Promise.all(rows.map((message) => this.attempt(deliver, message)))
+  }
+
+  private async attempt(deliver: Deliver, message: QueuedMessage): Promise<void> {
+    if (this.stopped) return
+    this.inFlight.add(message.id)
+    try {
+      await deliver(message)
+      await this.sql.query('DELETE FROM outbound_messages WHERE id = $1', [message.id])
+      this.logger.info('Delivered a queued DIDComm message', {
+        endpoint: message.endpoint,
+        attempts: message.attempts + 1,
+      })
+    } catch (error) {
+      const attempts = message.attempts + 1
+      const reason = error instanceof Error ? error.message : String(error)
+      if (attempts >= this.options.maxAttempts) {
+        await this.sql.query('DELETE FROM outbound_messages WHERE id = $1', [message.id])
+        this.logger.warn('Dropped an undeliverable DIDComm message', { endpoint: message.endpoint, attempts, reason })
+        return
+      }
+      await this.sql.query(
+        `UPDATE outbound_messages SET attempts = $2, last_error = $4,
+         next_attempt_at = now() + ($3::text || ' milliseconds')::interval WHERE id = $1`,
+        [message.id, attempts, String(Math.round(this.delayAfter(attempts))), reason.slice(0, 500)],
+      )
+    } finally {
+      this.inFlight.delete(message.id)
+    }
+  }
+}
