@@ -6,6 +6,7 @@ import request from 'supertest'
 import type { AgentClient } from '../../api/src/agent-client/agent-client'
 import { AgentClients } from '../../api/src/agent-client/agent-clients'
 import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
+import { credDefIdForms, schemaIdForms } from '@idplane/common/ledger-ids'
 import { spawnAgent, TEST_API_KEY, waitUntil, type SpawnedAgent } from '../helpers/agent-process'
 import { startPlatform, type Platform } from '../helpers/platform'
 import { startSmtpCapture, type SmtpCapture } from '../helpers/smtp-capture'
@@ -239,10 +240,6 @@ describe('INDY issuance and proofs through the platform API', () => {
       '?credentialType=INDY',
     ).expect(400)
     expect(JSON.stringify(empty.body)).toContain('credentialData[0].attributes[0].value')
-    await offer({
-      credentialData: [{ connectionId: issuerConnection, attributes: person('A', 'B', '1') }],
-      protocolVersion: 'v1',
-    }).expect(400)
     await as(owner)
       .post(`/v1/orgs/${issuerOrg}/credentials/offer`, {
         credentialDefinitionId: `${definitions.v2.credentialDefinitionId}-absent`,
@@ -263,11 +260,12 @@ describe('INDY issuance and proofs through the platform API', () => {
         })
         .expect(201)
       const [record] = offered.body.data as (Exchange & Record<string, unknown>)[]
+      // Records name the definition and schema in the legacy form whichever form the offer used (issue 22 item 1).
       expect(record).toMatchObject({
         state: 'offer-sent',
         credentialType: 'INDY',
-        credentialDefinitionId,
-        schemaId,
+        credentialDefinitionId: credDefIdForms(credentialDefinitionId)?.legacy,
+        schemaId: schemaIdForms(schemaId)?.legacy,
         protocolVersion,
       })
       await holderAccepts(record.threadId ?? '')
@@ -282,33 +280,21 @@ describe('INDY issuance and proofs through the platform API', () => {
     const [, did, seqNo, tag] = parts ?? []
     const legacyId = `${did}:3:CL:${seqNo}:${tag}`
 
-    // At the organization's agent (the API's own check still refuses v1 with a did:indy id: issuance-input.ts,
-    // left to the API's side of issue 22 item 1). With the legacy id the key correctness proof and the private key
-    // stored under the did:indy id are found (this was 404 "Record not found"); with the did:indy id the agent
-    // offers v1 under the legacy form.
-    const agent = await issuerAgent()
+    // Through the API, with either form of the id: the offer goes out as v1 under the legacy id, and the issuer's
+    // agent finds the key correctness proof and the private key stored under the did:indy id (this was 404 "Record
+    // not found"). Alice's values again: the proofs below expect every credential the holder holds to be hers.
     for (const credentialDefinitionId of [legacyId, didIndyId]) {
-      const record = await agent.offerCredential({
-        connectionId: issuerConnection,
-        protocolVersion: 'v1',
-        credentialFormats: {
-          anoncreds: {
-            credentialDefinitionId,
-            attributes: [
-              { name: 'name', value: 'Cid' },
-              { name: 'degree', value: 'Bachelor of Music' },
-              { name: 'age', value: '41' },
-            ],
-          },
-        },
-      })
-      expect(record.state).toBe('offer-sent')
-      await holderAccepts(String(record.threadId))
-      const done = await waitUntil(async () => {
-        const list = await holder.call<Envelope<AgentRecord[]>>('GET', `/credentials?threadId=${record.threadId}`)
-        return list.body.data.find((item) => item.state === 'done')
-      }, 120_000)
-      expect(done.protocolVersion).toBe('v1')
+      const offered = await as(owner)
+        .post(`/v1/orgs/${issuerOrg}/credentials/offer`, {
+          credentialDefinitionId,
+          protocolVersion: 'v1',
+          credentialData: [{ connectionId: issuerConnection, attributes: person('Alice', 'Bachelor of Arts', '25') }],
+        })
+        .expect(201)
+      const [record] = offered.body.data as (Exchange & Record<string, unknown>)[]
+      expect(record).toMatchObject({ state: 'offer-sent', protocolVersion: 'v1', credentialDefinitionId: legacyId })
+      await holderAccepts(record.threadId ?? '')
+      await recordReaches(`/v1/orgs/${issuerOrg}/credentials/${record.id}`, ['done'])
     }
   })
 
@@ -407,8 +393,8 @@ describe('INDY issuance and proofs through the platform API', () => {
     await recordReaches(`/v1/orgs/${issuerOrg}/credentials/${record.id}`, ['done'])
     const listed = await as(owner).get(`/v1/orgs/${issuerOrg}/credentials/${record.id}`).expect(200)
     expect(listed.body.data).toMatchObject({
-      credentialDefinitionId: definitions.v2.credentialDefinitionId,
-      schemaId: definitions.v2.schemaId,
+      credentialDefinitionId: credDefIdForms(definitions.v2.credentialDefinitionId)?.legacy,
+      schemaId: schemaIdForms(definitions.v2.schemaId)?.legacy,
       emailId,
     })
   })
