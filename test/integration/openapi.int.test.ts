@@ -79,7 +79,16 @@ describe('the OpenAPI document', () => {
     expect(errorsOf('/v1/orgs/{orgId}', 'get')).toEqual(['400', '401', '403', '404', '500'])
     expect(errorsOf('/v1/auth/signup', 'post')).toEqual(['400', '409', '429', '500'])
     expect(errorsOf('/v1/auth/signin', 'post')).toEqual(['400', '401', '429', '500'])
-    expect(errorsOf('/v1/orgs/{orgId}/agents/spinup', 'post')).toEqual(['400', '401', '403', '404', '409', '500'])
+    // 422: an Idempotency-Key reused for another request (every authenticated JSON POST takes the header).
+    expect(errorsOf('/v1/orgs/{orgId}/agents/spinup', 'post')).toEqual([
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '422',
+      '500',
+    ])
     expect(errorsOf('/health/live', 'get')).toEqual(['500'])
     for (const { operation } of operationsOf(doc)) {
       expect(operation.responses['500']).toEqual({ $ref: '#/components/responses/InternalError' })
