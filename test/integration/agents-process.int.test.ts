@@ -25,7 +25,15 @@ const programs = writeFakeAgentPrograms(tmpdir())
 afterAll(() => programs.remove())
 
 /** Short polls: the spec's 6 × 10 s are the defaults, configurable for tests. */
-const fastPolls = (attempts = 6) => ({ AGENT_POLL_ATTEMPTS: String(attempts), AGENT_POLL_INTERVAL_MS: '100' })
+const fastPolls = (attempts = 6, intervalMs = 100) => ({
+  AGENT_POLL_ATTEMPTS: String(attempts),
+  AGENT_POLL_INTERVAL_MS: String(intervalMs),
+})
+/**
+ * Where the test reads what the agent program did (answered 503, exited with 3), the polls leave it a second to
+ * start: a Node process can take longer than 100 ms to listen or exit on a busy machine (CI saw ECONNREFUSED).
+ */
+const pollsAfterStart = (attempts: number) => fastPolls(attempts, 1000)
 
 async function anOwnedOrganization(api: TestApi): Promise<{ owner: TestUser; orgId: string }> {
   const owner = await aUserWithToken(api)
@@ -247,7 +255,7 @@ describe('an agent that never answers', () => {
   beforeAll(async () => {
     api = await startApi({
       AGENT_ENTRYPOINT: programs.path('never-ready'),
-      ...fastPolls(3),
+      ...pollsAfterStart(3),
       AGENT_PORT_COUNTER_START: '18001,19001',
     })
   })
@@ -285,7 +293,7 @@ describe('an agent program that exits', () => {
   beforeAll(async () => {
     api = await startApi({
       AGENT_ENTRYPOINT: programs.path('crash'),
-      ...fastPolls(),
+      ...pollsAfterStart(6),
       AGENT_PORT_COUNTER_START: '18101,19101',
     })
   })
