@@ -1,28 +1,13 @@
-import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite'
 import { acquireFileLock, PRIVATE_DIR_MODE, releaseFileLock, restrictFileCreation, restrictTree } from '@idplane/common'
+import { initialisePgliteDataDir, pgliteTemplateArchive } from '@idplane/common/pglite-template'
 
 import type { SqlClient, SqlResult } from './sql-client'
 
 const LOCK_FILE = 'idplane-agent.lock'
-
-/**
- * Creates a new PGlite data directory in a short-lived child process. PGlite's initdb leaves about 400 MB of WASM
- * memory behind in the process that ran it, which an idle agent would keep resident (docs/benchmarks.md).
- */
-function initdbApart(pgdata: string): Promise<void> {
-  const script = `const { PGlite } = require(${JSON.stringify(require.resolve('@electric-sql/pglite'))})
-    PGlite.create(process.argv[1]).then((db) => db.close()).catch((error) => { console.error(error); process.exit(1) })`
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['-e', script, pgdata], (error, _stdout, stderr) => {
-      if (error) reject(new Error(`PGlite initdb failed: ${stderr.trim() || error.message}`, { cause: error }))
-      else resolve()
-    })
-  })
-}
 
 export interface PgliteOptions {
   /** `shared_buffers` in megabytes; PostgreSQL's default (128) when undefined. Resident in the WASM heap. */
@@ -64,7 +49,11 @@ export class PgliteSqlClient implements SqlClient {
       options.sharedBuffersMb === undefined
         ? {}
         : { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] }
-    if (dataDir === undefined) return new PgliteSqlClient(await PGlite.create(settings), undefined)
+    if (dataDir === undefined)
+      return new PgliteSqlClient(
+        await PGlite.create({ ...settings, loadDataDir: await pgliteTemplateArchive() }),
+        undefined,
+      )
     // Owner-only: PGlite creates its files 0666 and relies on the umask (docs/agent.md).
     restrictFileCreation()
     mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE })
@@ -73,7 +62,7 @@ export class PgliteSqlClient implements SqlClient {
     acquireFileLock(lockPath, `Agent data directory ${dataDir}`)
     try {
       const pgdata = path.join(dataDir, 'pgdata')
-      if (!existsSync(path.join(pgdata, 'PG_VERSION'))) await initdbApart(pgdata)
+      if (!existsSync(path.join(pgdata, 'PG_VERSION'))) await initialisePgliteDataDir(pgdata)
       const db = await PGlite.create(pgdata, settings)
       // initdb writes its files 0666 whatever the umask; what PGlite creates later follows the umask.
       restrictTree(dataDir)

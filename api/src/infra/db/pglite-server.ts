@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
+import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
 import { acquireFileLock, releaseFileLock, restrictFileCreation, restrictTree } from '@idplane/common'
+import { initialisePgliteDataDir, pgliteTemplateArchive } from '@idplane/common/pglite-template'
 
 /** In-memory PGlite, for tests. */
 export const PGLITE_IN_MEMORY = 'memory://'
@@ -27,9 +30,14 @@ export class PgliteServer {
     }
     const lockFile = dir === PGLITE_IN_MEMORY ? undefined : acquireLock(dir)
     try {
-      const db = dir === PGLITE_IN_MEMORY ? new PGlite() : new PGlite(dir)
-      await db.waitReady
-      // initdb writes its files 0666 whatever the umask; what PGlite creates later follows the umask.
+      let db: PGlite
+      if (dir === PGLITE_IN_MEMORY) {
+        db = await PGlite.create({ loadDataDir: await pgliteTemplateArchive() })
+      } else {
+        if (!existsSync(path.join(dir, 'PG_VERSION'))) await initialisePgliteDataDir(dir)
+        db = await PGlite.create(dir)
+      }
+      // The template's files were written 0666 by initdb whatever the umask; what PGlite creates later follows it.
       if (dir !== PGLITE_IN_MEMORY) restrictTree(dir)
       const port = await freePort()
       const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 1 })

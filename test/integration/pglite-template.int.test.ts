@@ -1,0 +1,63 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+import { PGlite } from '@electric-sql/pglite'
+
+import { initialisePgliteDataDir, pgliteTemplateArchive } from '../../common/pglite-template'
+
+// One real template for the file (made by a real child process running PGlite's initdb): slow once, then copies.
+describe('PGlite template', () => {
+  const work = mkdtempSync(path.join(tmpdir(), 'pglite-template-test-'))
+  const previous = process.env.PGLITE_TEMPLATE_DIR
+
+  beforeAll(() => {
+    process.env.PGLITE_TEMPLATE_DIR = path.join(work, 'template')
+  })
+
+  afterAll(() => {
+    if (previous === undefined) delete process.env.PGLITE_TEMPLATE_DIR
+    else process.env.PGLITE_TEMPLATE_DIR = previous
+    rmSync(work, { recursive: true, force: true })
+  })
+
+  it('gives two file databases that are independent copies of one initialised cluster', async () => {
+    const first = path.join(work, 'a', 'pgdata')
+    const second = path.join(work, 'b', 'pgdata')
+    await Promise.all([initialisePgliteDataDir(first), initialisePgliteDataDir(second)])
+    expect(existsSync(path.join(first, 'PG_VERSION'))).toBe(true)
+    // No building folder is left beside the template.
+    expect(readdirSync(work).sort()).toEqual(['a', 'b', 'template'])
+
+    const a = await PGlite.create(first)
+    await a.exec('create table only_in_a (n int); insert into only_in_a values (1)')
+    await a.close()
+    const b = await PGlite.create(second)
+    const tables = await b.query<{ name: string }>(
+      "select table_name as name from information_schema.tables where table_name = 'only_in_a'",
+    )
+    await b.close()
+    expect(tables.rows).toEqual([])
+  }, 120_000)
+
+  it('loads an in-memory database from the same template', async () => {
+    const db = await PGlite.create({ loadDataDir: await pgliteTemplateArchive() })
+    const result = await db.query<{ answer: number }>('select 41 + 1 as answer')
+    await db.close()
+    expect(result.rows).toEqual([{ answer: 42 }])
+  }, 120_000)
+
+  it('fills an empty folder and refuses one that holds something else', async () => {
+    const empty = path.join(work, 'empty')
+    mkdirSync(empty)
+    await initialisePgliteDataDir(empty)
+    expect(existsSync(path.join(empty, 'PG_VERSION'))).toBe(true)
+
+    const occupied = path.join(work, 'occupied')
+    mkdirSync(occupied)
+    writeFileSync(path.join(occupied, 'notes.txt'), 'mine')
+    await expect(initialisePgliteDataDir(occupied)).rejects.toThrow(/not empty and holds no PGlite database/)
+    expect(readdirSync(occupied)).toEqual(['notes.txt'])
+    expect(existsSync(`${occupied}.copying`)).toBe(false)
+  }, 120_000)
+})
