@@ -17,6 +17,7 @@
  * - CHAOS_RABBITMQ_NODE (rabbitmqctl's default): the node `rabbitmqctl stop_app` / `start_app` restarts (the
  *   application inside the Erlang node; connections drop, durable queues and persistent messages stay).
  *   CHAOS_RABBITMQ_DOWN_SECONDS (10).
+ * - CHAOS_WEBHOOK_DOWN_SECONDS (60): how long the webhook receiver answers 500.
  * - CHAOS_INDY (1): 0 leaves INDY issuance out (its credential definition takes minutes on a loaded machine).
  *
  * Restarting PostgreSQL or RabbitMQ restarts them for everything on the machine: on a shared machine point the run
@@ -38,6 +39,7 @@ const DATABASE_URL = process.env.CHAOS_DATABASE_URL ?? 'postgresql://postgres@12
 const AMQP_URL = process.env.CHAOS_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672'
 const PG_DOWN_MS = positiveIntEnv('CHAOS_PG_DOWN_SECONDS', 10) * 1000
 const RABBIT_DOWN_MS = positiveIntEnv('CHAOS_RABBITMQ_DOWN_SECONDS', 10) * 1000
+const WEBHOOK_DOWN_MS = positiveIntEnv('CHAOS_WEBHOOK_DOWN_SECONDS', 60) * 1000
 const INDY = process.env.CHAOS_INDY !== '0'
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -160,7 +162,7 @@ async function inject(platform: Platform, fault: Fault): Promise<Window> {
     }
     case 'webhook-500':
       platform.webhook.fail(500)
-      await sleep(60_000)
+      await sleep(WEBHOOK_DOWN_MS)
       platform.webhook.recover()
       break
   }
