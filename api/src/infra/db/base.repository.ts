@@ -94,8 +94,10 @@ export abstract class BaseRepository<T extends object> {
     const table = `"${meta.tableName}"`
     const key = `"${meta.getPrimaryProps()[0].fieldNames[0]}"`
     const result = await this.em.getConnection().execute<{ affectedRows: number }>(
-      `delete from ${table} where ${key} in (
-         select ${key} from ${table} where ${condition} order by ${orderBy} limit ? for update skip locked)`,
+      // `= any(array(...))`, not `in (select ...)`: the planner then finds the batch by primary key instead of
+      // hash-joining it against a scan of the whole table.
+      `delete from ${table} where ${key} = any(array(
+         select ${key} from ${table} where ${condition} order by ${orderBy} limit ? for update skip locked))`,
       [...params, limit],
       'run',
     )
