@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { EntityManager } from '@mikro-orm/postgresql'
+import { Client } from 'pg'
 import { silentLogger } from '@idplane/common'
 import { createRuntime, type Runtime } from '../../api/src/container'
 import { loadConfig, type Config } from '../../api/src/infra/config'
@@ -125,8 +126,8 @@ describe('retention', () => {
     ])
   }
 
-  async function remaining(query: string): Promise<string[]> {
-    return (await sql.execute<{ name: string }[]>(query)).map((row) => row.name).sort()
+  async function remaining(query: string, params: unknown[] = []): Promise<string[]> {
+    return (await sql.execute<{ name: string }[]>(query, params)).map((row) => row.name).sort()
   }
 
   it('deletes exactly the finished rows past their retention, in batches, and keeps the rest', async () => {
@@ -208,4 +209,36 @@ describe('retention', () => {
     )
     expect(Number(count)).toBe(0)
   }, 30_000)
+
+  // PGlite serves one connection: no second session can hold a row there.
+  const onPostgres = process.env.DATABASE_URL ? it : it.skip
+  onPostgres(
+    'passes over a row another session holds instead of waiting for it, and takes it at the next pass',
+    async () => {
+      const held = await addDelivery()
+      const other = await addDelivery()
+      await sql.execute(
+        `update webhook_deliveries set status = 'dead', updated_at = now() - make_interval(days => 20) where event_id in (?, ?)`,
+        [held, other],
+      )
+      if (database.target.kind !== 'postgres') throw new Error('needs PostgreSQL')
+      const session = new Client({ connectionString: database.target.url })
+      await session.connect()
+      try {
+        await session.query('begin')
+        await session.query('select id from webhook_deliveries where event_id = $1 for update', [held])
+        const started = Date.now()
+        expect((await pruner.pruneOnce()).webhook_deliveries).toBe(1)
+        expect(Date.now() - started).toBeLessThan(5_000)
+        await session.query('commit')
+      } finally {
+        await session.end()
+      }
+      expect((await pruner.pruneOnce()).webhook_deliveries).toBe(1)
+      expect(
+        await remaining('select event_id as name from webhook_deliveries where event_id in (?, ?)', [held, other]),
+      ).toEqual([])
+    },
+    30_000,
+  )
 })
