@@ -24,6 +24,7 @@ import { AgentRuntime } from './agent-runtime/agent-runtime'
 import { createAgentRuntime } from './agent-runtime/create-agent-runtime'
 import { ModuleRegistry } from './infra/module-registry'
 import { persistedEntities } from './infra/db/persisted-entities'
+import { RetentionPruner } from './infra/retention/retention-pruner'
 
 export interface RuntimeOptions {
   /** scrypt cost (log2 N); tests lower it. */
@@ -98,9 +99,18 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     from: config.mail.from,
   })
   container.bind(MailOutbox).toConstantValue(outbox)
+  // Every process prunes (docs/reliability.md, "Retention"): passes on several replicas delete disjoint rows.
+  const pruner = new RetentionPruner(
+    [outbox.retentionTask(config.mailOutbox.retentionSeconds), ...modules.retentionTasks()],
+    config.retention,
+    logger,
+    registry,
+  )
+  container.bind(RetentionPruner).toConstantValue(pruner)
 
   const close = async () => {
     // Stop taking work first, let in-flight handlers finish, then release the database they use.
+    await pruner.stop()
     await modules.stop()
     await outbox.stop()
     await agentRuntime.close()
@@ -113,6 +123,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
       await mail.startWorker()
       outbox.start()
       await modules.start()
+      pruner.start()
     } catch (error) {
       await close().catch(() => undefined)
       throw error

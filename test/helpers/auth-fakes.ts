@@ -191,9 +191,10 @@ export class FakeRevokedSessionsRepository extends FakeRepository implements Pub
     return this.rows.filter((row) => row.expiresAt > now).map((row) => row.sessionId)
   }
 
-  public async deleteExpired(now: Date): Promise<number> {
-    const before = this.rows.length
-    this.rows.splice(0, this.rows.length, ...this.rows.filter((row) => row.expiresAt > now))
-    return before - this.rows.length
+  public async pruneExpired(limit: number): Promise<number> {
+    const now = new Date()
+    const expired = this.rows.filter((row) => row.expiresAt <= now).slice(0, limit)
+    this.rows.splice(0, this.rows.length, ...this.rows.filter((row) => !expired.includes(row)))
+    return expired.length
   }
 }

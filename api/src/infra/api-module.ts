@@ -5,6 +5,7 @@ import type { AgentEvent } from '@idplane/common/agent-contract/events'
 import type { ConfigSection } from './config-section'
 import type { DeprecatedAlias } from './http/deprecated-aliases'
 import type { PlatformEventListener } from './platform-events'
+import type { RetentionTask } from './retention/retention-pruner'
 
 /**
  * An agent event as the agents module applied it (stored once per organization and event id): the agent
@@ -72,6 +73,11 @@ export interface ApiModule {
   counter?: ServiceIdentifier<OrganizationCounter>
   /** The module's settings, read and validated with the rest of the configuration (infra/config-section.ts). */
   config?: ConfigSection
+  /**
+   * The module's finished rows to prune after their retention (its own settings), each through its repository;
+   * every process runs them in the shared retention pass (infra/retention/retention-pruner.ts).
+   */
+  retention?(container: Container): readonly RetentionTask[]
   /**
    * Starts the module's background work (queue consumers, timers, resuming work) once the container is loaded,
    * in module order. Not called when the runtime is built without workers (`startWorkers: false`).

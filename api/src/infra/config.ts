@@ -10,7 +10,18 @@ import {
   DEFAULT_PASSWORD_HASH_QUEUE_MAX,
   DEFAULT_PASSWORD_HASH_QUEUE_PER_CLIENT,
 } from './auth/password-hasher'
-import { DEFAULT_MAIL_OUTBOX_LEASE_SECONDS, DEFAULT_MAIL_OUTBOX_POLL_INTERVAL_MS } from './mail/mail-outbox'
+import {
+  DEFAULT_MAIL_OUTBOX_LEASE_SECONDS,
+  DEFAULT_MAIL_OUTBOX_POLL_INTERVAL_MS,
+  DEFAULT_MAIL_RETENTION_SECONDS,
+} from './mail/mail-outbox'
+import {
+  DEFAULT_RETENTION_BATCH_PAUSE_MS,
+  DEFAULT_RETENTION_BATCH_SIZE,
+  DEFAULT_RETENTION_INTERVAL_SECONDS,
+  DEFAULT_RETENTION_MAX_BATCHES_PER_PASS,
+  MAX_RETENTION_SECONDS,
+} from './retention/retention-pruner'
 
 /** @default 5000, the spec's gateway port (Limits table). */
 export const DEFAULT_PORT = 5000
@@ -142,7 +153,22 @@ export interface Config {
     readonly maxQueuedPerClient: number
   }
   /** The transactional mail outbox (infra/mail/mail-outbox.ts). */
-  readonly mailOutbox: { readonly pollIntervalMs: number; readonly leaseSeconds: number }
+  readonly mailOutbox: {
+    readonly pollIntervalMs: number
+    readonly leaseSeconds: number
+    /** MAIL_RETENTION_SECONDS: sent and dead mails are deleted this long after they were written. */
+    readonly retentionSeconds: number
+  }
+  /** The retention pass every process runs (infra/retention/retention-pruner.ts); each table's age is its module's. */
+  readonly retention: {
+    /** RETENTION_INTERVAL_SECONDS, as milliseconds. */
+    readonly intervalMs: number
+    /** RETENTION_BATCH_SIZE */
+    readonly batchSize: number
+    /** RETENTION_BATCH_PAUSE_MS */
+    readonly pauseMs: number
+    readonly maxBatchesPerPass: number
+  }
   readonly clientAliases: readonly ClientAlias[]
   /** Key (32 bytes, base64) that encrypts secrets at rest; derived per install in embedded mode. */
   readonly secretsKey?: string
@@ -259,6 +285,17 @@ export function loadConfig(
         max: 60_000,
       }),
       leaseSeconds: env.int('MAIL_OUTBOX_LEASE_SECONDS', DEFAULT_MAIL_OUTBOX_LEASE_SECONDS, { min: 1, max: 3_600 }),
+      retentionSeconds: env.int('MAIL_RETENTION_SECONDS', DEFAULT_MAIL_RETENTION_SECONDS, {
+        min: 60,
+        max: MAX_RETENTION_SECONDS,
+      }),
+    },
+    retention: {
+      intervalMs:
+        env.int('RETENTION_INTERVAL_SECONDS', DEFAULT_RETENTION_INTERVAL_SECONDS, { min: 1, max: 86_400 }) * 1000,
+      batchSize: env.int('RETENTION_BATCH_SIZE', DEFAULT_RETENTION_BATCH_SIZE, { min: 1, max: 10_000 }),
+      pauseMs: env.int('RETENTION_BATCH_PAUSE_MS', DEFAULT_RETENTION_BATCH_PAUSE_MS, { min: 0, max: 10_000 }),
+      maxBatchesPerPass: DEFAULT_RETENTION_MAX_BATCHES_PER_PASS,
     },
     clientAliases,
     secretsKey,

@@ -198,4 +198,18 @@ describe('a module declaring itself', () => {
     await registry.publish([platformEvent('widget.made', { orgId: ORG_ID }, { id: 'w1' })])
     expect(heard).toEqual([`widget.made ${ORG_ID}`])
   })
+
+  it('has its retention tasks run in the shared pass, in module order', async () => {
+    const pruned: string[] = []
+    const retaining = aGadgetModule([])
+    retaining.retention = () => [
+      { table: 'gadgets', pruneBatch: async () => (pruned.push('gadgets'), 0) },
+      { table: 'gadget_logs', pruneBatch: async () => (pruned.push('gadget_logs'), 0) },
+    ]
+    const { registry } = load([aWidgetModule([]), retaining])
+    const tasks = registry.retentionTasks()
+    expect(tasks.map((task) => task.table)).toEqual(['gadgets', 'gadget_logs'])
+    for (const task of tasks) await task.pruneBatch(10)
+    expect(pruned).toEqual(['gadgets', 'gadget_logs'])
+  })
 })

@@ -4,6 +4,7 @@ import type { ActivityCounts, ApiModule, AppliedAgentEvent, DashboardEntries } f
 import type { ConfigSection } from './config-section'
 import type { DeprecatedAlias } from './http/deprecated-aliases'
 import type { PlatformEvent } from './platform-events'
+import type { RetentionTask } from './retention/retention-pruner'
 
 /** Every module's entities, once each, for the ORM configuration. */
 export function entitiesOf(modules: readonly ApiModule[]): EntityClass<AnyEntity>[] {
@@ -112,6 +113,11 @@ export class ModuleRegistry {
       if (summarize) mergeInto(merged, summarize(counts), module)
     }
     return merged
+  }
+
+  /** Every module's retention tasks, in module order. */
+  public retentionTasks(): RetentionTask[] {
+    return this.modules.flatMap((module) => module.retention?.(this.container) ?? [])
   }
 
   /** Calls every module's deletion hook, in module order; the first that throws stops the deletion. */

@@ -76,6 +76,33 @@ export abstract class BaseRepository<T extends object> {
       } as FindOptions<T>,
     )
   }
+
+  /**
+   * Deletes at most `limit` rows matching `condition` (SQL over the table's columns, `?` placeholders bound to
+   * `params`), first in `orderBy` order: a retention batch (infra/retention). The rows are chosen with
+   * `for update skip locked`, so a batch never waits for a row being written and two processes pruning at once
+   * delete disjoint rows; each statement's locks last milliseconds. The same statement on PostgreSQL and PGlite.
+   * Runs outside any transaction. Resolves with how many rows this call deleted.
+   */
+  protected async deleteBatch(
+    condition: string,
+    params: readonly unknown[],
+    orderBy: string,
+    limit: number,
+  ): Promise<number> {
+    const meta = this.em.getMetadata(this.entity)
+    const table = `"${meta.tableName}"`
+    const key = `"${meta.getPrimaryProps()[0].fieldNames[0]}"`
+    const result = await this.em.getConnection().execute<{ affectedRows: number }>(
+      // `= any(array(...))`, not `in (select ...)`: the planner then finds the batch by primary key instead of
+      // hash-joining it against a scan of the whole table.
+      `delete from ${table} where ${key} = any(array(
+         select ${key} from ${table} where ${condition} order by ${orderBy} limit ? for update skip locked))`,
+      [...params, limit],
+      'run',
+    )
+    return result.affectedRows
+  }
 }
 
 /**

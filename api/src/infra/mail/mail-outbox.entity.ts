@@ -11,6 +11,11 @@ export type MailOutboxStatus = 'pending' | 'sent' | 'dead'
  */
 @Entity({ tableName: 'mail_outbox' })
 @Index({ properties: ['status', 'availableAt'] })
+// Retention deletes finished rows by age: this index holds only them, so a pass never reads the pending ones.
+@Index({
+  name: 'mail_outbox_finished_index',
+  expression: 'create index "mail_outbox_finished_index" on "mail_outbox" ("created_at") where "status" <> \'pending\'',
+})
 export class MailOutboxEntry {
   @PrimaryKey({ type: 'uuid' })
   id: Opt<string> = randomUUID()

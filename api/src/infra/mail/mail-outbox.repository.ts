@@ -1,5 +1,6 @@
 import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
+import { BaseRepository } from '../db/base.repository'
 import type { OutboxClaim } from '../outbox/outbox-relay'
 import type { MailMessage } from './mailer'
 import { MailOutboxEntry } from './mail-outbox.entity'
@@ -17,8 +18,10 @@ export interface ClaimedMail {
  * on leases and backoff. Claims use `for update skip locked`: replicas never claim the same row at once.
  */
 @injectable()
-export class MailOutboxRepository {
-  public constructor(private readonly em: EntityManager) {}
+export class MailOutboxRepository extends BaseRepository<MailOutboxEntry> {
+  public constructor(em: EntityManager) {
+    super(em, MailOutboxEntry)
+  }
 
   /** Adds mails in the current transaction, if any. A key already present is kept as it is (no second mail). */
   public async add(entries: readonly { idempotencyKey: string; message: MailMessage }[]): Promise<void> {
@@ -91,8 +94,16 @@ export class MailOutboxRepository {
     return result.affectedRows === 1
   }
 
-  /** Deletes sent rows older than `cutoff`; resolves with how many. */
-  public async deleteSentBefore(cutoff: Date): Promise<number> {
-    return this.em.fork().nativeDelete(MailOutboxEntry, { status: 'sent', sentAt: { $lt: cutoff } })
+  /**
+   * Deletes at most `limit` finished mails (sent or dead) written more than `retentionSeconds` ago, oldest first
+   * (a retention batch, through the partial index of finished rows); resolves with how many.
+   */
+  public pruneFinished(retentionSeconds: number, limit: number): Promise<number> {
+    return this.deleteBatch(
+      `"status" <> 'pending' and "created_at" < now() - make_interval(secs => ?)`,
+      [retentionSeconds],
+      '"created_at"',
+      limit,
+    )
   }
 }

@@ -9,7 +9,9 @@ import type { ClaimedMail, MailOutboxRepository } from './mail-outbox.repository
 import { MailMessage, MailTransport } from './mailer'
 
 /** The outbox table's rules in memory: one row per key, claims by token. */
-class InMemoryOutbox implements Pick<MailOutboxRepository, keyof MailOutboxRepository> {
+class InMemoryOutbox
+  implements Pick<MailOutboxRepository, 'add' | 'claimOne' | 'markSent' | 'markFailed' | 'pruneFinished'>
+{
   public readonly rows: (ClaimedMail & { status: string; claimToken?: string; retryIn?: number; error?: string })[] = []
 
   public async add(entries: readonly { idempotencyKey: string; message: MailMessage }[]): Promise<void> {
@@ -42,7 +44,7 @@ class InMemoryOutbox implements Pick<MailOutboxRepository, keyof MailOutboxRepos
     return true
   }
 
-  public async deleteSentBefore(): Promise<number> {
+  public async pruneFinished(): Promise<number> {
     return 0
   }
 }

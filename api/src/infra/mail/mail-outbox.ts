@@ -1,6 +1,7 @@
 import { Registry } from 'prom-client'
 import { mailMetrics, type MailMetrics } from './mail-metrics'
 import { Logger } from '@idplane/common'
+import type { RetentionTask } from '../retention/retention-pruner'
 import { OutboxRelay, type OutboxChannel, type OutboxClaim, type OutboxFailure } from '../outbox/outbox-relay'
 import { DEFAULT_RETRY_DELAYS_MS } from '../queue/queue'
 import { MailMessage, MailTransport } from './mailer'
@@ -17,9 +18,11 @@ export const DEFAULT_MAIL_OUTBOX_POLL_INTERVAL_MS = 1_000
 export const DEFAULT_MAIL_OUTBOX_LEASE_SECONDS = 120
 /** Send attempts before a mail is marked dead (the same schedule as the queue's: about 13 minutes). */
 export const MAIL_OUTBOX_MAX_ATTEMPTS = 6
-/** Sent rows are kept this long (for "was it sent?" questions), then deleted. */
-const SENT_RETENTION_MS = 7 * 86_400_000
-const SWEEP_INTERVAL_MS = 3_600_000
+/**
+ * @default 7 days (MAIL_RETENTION_SECONDS): sent and dead mails are kept this long after they were written, for
+ * "was it sent?" questions, then deleted by the retention pass (infra/retention).
+ */
+export const DEFAULT_MAIL_RETENTION_SECONDS = 7 * 86_400
 
 export interface MailOutboxOptions {
   pollIntervalMs: number
@@ -54,7 +57,6 @@ export class MailOutbox implements OutboxChannel<ClaimedMail, undefined> {
   private readonly logger: Logger
   private readonly metrics: MailMetrics
   private readonly relay: OutboxRelay<ClaimedMail, undefined>
-  private lastSweepAt = 0
 
   public constructor(
     private readonly outbox: MailOutboxRepository,
@@ -144,10 +146,8 @@ export class MailOutbox implements OutboxChannel<ClaimedMail, undefined> {
     return marked
   }
 
-  public async afterRound(): Promise<void> {
-    const now = Date.now()
-    if (now - this.lastSweepAt < SWEEP_INTERVAL_MS) return
-    this.lastSweepAt = now
-    await this.outbox.deleteSentBefore(new Date(now - SENT_RETENTION_MS))
+  /** The outbox's part in the retention pass: finished mails older than `retentionSeconds` go. */
+  public retentionTask(retentionSeconds: number): RetentionTask {
+    return { table: 'mail_outbox', pruneBatch: (limit) => this.outbox.pruneFinished(retentionSeconds, limit) }
   }
 }

@@ -38,8 +38,6 @@ export interface OutboxChannel<T extends OutboxItem, D> {
   /** Resolves false when the claim was lost (the lease ran out and another relay took the row). */
   markSent(item: T, claimToken: string, detail: D): Promise<boolean>
   markFailed(item: T, claimToken: string, failure: OutboxFailure<D>): Promise<boolean>
-  /** Housekeeping after a relay round that found nothing more to claim (deleting old rows). */
-  afterRound?(): Promise<void>
 }
 
 export interface OutboxRelayOptions {
@@ -62,6 +60,8 @@ export interface OutboxRelayOptions {
  * failed, with the shared retry policy. Rows are written in the transaction of what they announce; a relay in
  * every process claims them with `for update skip locked`, so replicas never send one row at once, and a
  * process killed mid-send holds only the rows it was sending, each until its lease ends.
+ *
+ * Sent and dead rows stay for the channel's retention, then the retention pass deletes them (infra/retention).
  *
  * Claims are made one at a time per process (up to `concurrency` rows in flight): a claim is a short statement,
  * and taking them in turn keeps a per-owner limit exact within the process.
@@ -124,7 +124,6 @@ export class OutboxRelay<T extends OutboxItem, D> {
       sent += (await Promise.all(batch)).filter(Boolean).length
       if (batch.length < this.options.concurrency) break
     }
-    await this.afterRound()
     return sent
   }
 
@@ -148,10 +147,7 @@ export class OutboxRelay<T extends OutboxItem, D> {
   private async claimWhileFree(): Promise<number> {
     let started = 0
     while (!this.isStopped && this.inFlight.size < this.options.concurrency) {
-      if (!(await this.claimAndStart())) {
-        await this.afterRound()
-        return started
-      }
+      if (!(await this.claimAndStart())) return started
       started += 1
     }
     return started
@@ -206,14 +202,6 @@ export class OutboxRelay<T extends OutboxItem, D> {
       // The mark failed (database down): the lease ends and the row is claimed again.
       this.logger.warn('Failed to record an outbox send', { id: item.id, error })
       return false
-    }
-  }
-
-  private async afterRound(): Promise<void> {
-    try {
-      await this.channel.afterRound?.()
-    } catch (error) {
-      this.logger.warn('Failed outbox housekeeping', { error })
     }
   }
 }

@@ -29,6 +29,11 @@ export const authModule: ApiModule = {
   controllers: [AuthController, BrowserSessionController],
   entities: [EmailVerification, RefreshToken, RateLimitHit, RevokedSession],
   config: authConfig,
+  // Expired revocations refuse nothing (their tokens are invalid anyway): they go at the next pass, no setting.
+  retention: (container) => {
+    const revocations = container.get(RevokedSessionsRepository)
+    return [{ table: 'revoked_sessions', pruneBatch: (limit) => revocations.pruneExpired(limit) }]
+  },
   bindings: new ContainerModule(({ bind }) => {
     bind(AuthController).toSelf().inSingletonScope()
     bind(BrowserSessionController).toSelf().inSingletonScope()

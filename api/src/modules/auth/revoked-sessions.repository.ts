@@ -32,8 +32,11 @@ export class RevokedSessionsRepository extends BaseRepository<RevokedSession> {
     return rows.map((row) => row.sessionId)
   }
 
-  /** Deletes rows whose tokens have all expired; resolves with how many. */
-  public async deleteExpired(now: Date): Promise<number> {
-    return this.em.fork().nativeDelete(RevokedSession, { expiresAt: { $lte: now } })
+  /**
+   * Deletes at most `limit` rows whose tokens have all expired, first expired first (a retention batch, through the
+   * `expires_at` index): such a row refuses nothing any more. Resolves with how many.
+   */
+  public pruneExpired(limit: number): Promise<number> {
+    return this.deleteBatch(`"expires_at" <= now()`, [], '"expires_at"', limit)
   }
 }

@@ -8,8 +8,6 @@ import { SessionCheck } from '../../infra/auth/session-check'
 import type { SessionRevocationReason } from './revoked-session.entity'
 import { RevokedSessionsRepository } from './revoked-sessions.repository'
 
-/** How often one process deletes expired revocations. */
-const SWEEP_INTERVAL_MS = 60_000
 /** How long a revocation made here is refused without its row (its transaction may still be open). */
 const LOCAL_UNCONFIRMED_MS = 60_000
 
@@ -33,7 +31,6 @@ export class SessionRevocationsService extends SessionCheck {
   /** When the query behind `revoked` began; -Infinity before the first load. */
   private loadedAt = Number.NEGATIVE_INFINITY
   private loading?: Promise<void>
-  private lastSweepAt = 0
 
   private readonly settings: AuthConfig
 
@@ -94,18 +91,6 @@ export class SessionRevocationsService extends SessionCheck {
     // that transaction rolled back, until LOCAL_UNCONFIRMED_MS have passed.
     for (const [sessionId, notedAt] of this.local) {
       if (this.revoked.has(sessionId) || startedAt - notedAt > LOCAL_UNCONFIRMED_MS) this.local.delete(sessionId)
-    }
-    await this.sweepIfDue(startedAt)
-  }
-
-  private async sweepIfDue(now: number): Promise<void> {
-    if (now - this.lastSweepAt < SWEEP_INTERVAL_MS) return
-    this.lastSweepAt = now
-    try {
-      await this.revocations.deleteExpired(new Date(now))
-    } catch (error) {
-      // Only leaves expired rows behind; they are ignored by listActive and swept next time.
-      this.logger.warn('Failed to delete expired session revocations', { error })
     }
   }
 }

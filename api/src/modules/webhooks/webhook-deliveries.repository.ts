@@ -182,6 +182,20 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
     return result.affectedRows === 1
   }
 
+  /**
+   * Deletes at most `limit` finished deliveries (delivered or dead) whose last attempt is more than
+   * `retentionSeconds` old, oldest first (a retention batch, through the partial index of finished rows); pending
+   * ones stay whatever their age. Resolves with how many.
+   */
+  public pruneFinished(retentionSeconds: number, limit: number): Promise<number> {
+    return this.deleteBatch(
+      `"status" <> 'pending' and "updated_at" < now() - make_interval(secs => ?)`,
+      [retentionSeconds],
+      '"updated_at"',
+      limit,
+    )
+  }
+
   /** Calls `listener` after each transaction this process commits (the relay's early look at new deliveries). */
   public onCommit(listener: () => void): void {
     this.em.getEventManager().registerSubscriber({ afterTransactionCommit: listener })

@@ -25,6 +25,12 @@ export type DeliveryTarget = (typeof DELIVERY_TARGETS)[number]
     'create index "webhook_deliveries_claimed_index" on "webhook_deliveries" ("claimed_until") where "claimed_until" is not null',
 })
 @Index({ properties: ['organization', 'createdAt'] })
+// Retention deletes finished deliveries by the time of their last attempt: this index holds only finished ones.
+@Index({
+  name: 'webhook_deliveries_finished_index',
+  expression:
+    'create index "webhook_deliveries_finished_index" on "webhook_deliveries" ("updated_at") where "status" <> \'pending\'',
+})
 export class WebhookDelivery {
   @PrimaryKey({ type: 'uuid' })
   id: Opt<string> = randomUUID()

@@ -1,6 +1,7 @@
 import type { EnvReader } from '@idplane/common'
 import type { RateLimitRule } from '../../infra/config'
 import type { ConfigSection } from '../../infra/config-section'
+import { MAX_RETENTION_SECONDS } from '../../infra/retention/retention-pruner'
 
 export interface WebhooksConfig {
   /** WEBHOOK_TIMEOUT_MS: longest wait for one POST (connect to last byte of the answer's head). */
@@ -20,6 +21,8 @@ export interface WebhooksConfig {
   relayIntervalMs: number
   /** RATE_LIMIT_WEBHOOK_PING_*: pings per organization. */
   pingLimit: RateLimitRule
+  /** WEBHOOK_DELIVERY_RETENTION_SECONDS: delivered and dead deliveries are deleted this long after their last attempt. */
+  deliveryRetentionSeconds: number
 }
 
 /** @default 10 s per POST. */
@@ -34,6 +37,11 @@ export const DEFAULT_WEBHOOK_RELAY_INTERVAL_MS = 1_000
 /** @default 60 pings per organization per minute: enough to test a receiver, too few to flood the relay. */
 export const DEFAULT_WEBHOOK_PING_LIMIT = 60
 export const DEFAULT_WEBHOOK_PING_WINDOW_SECONDS = 60
+/**
+ * @default 14 days: the delivery log answers "did my receiver get it?" for two weeks, longer than a receiver's
+ * usual outage and a client's usual replay window; a dead delivery can be requeued within it.
+ */
+export const DEFAULT_WEBHOOK_DELIVERY_RETENTION_SECONDS = 14 * 86_400
 
 export const webhooksConfig: ConfigSection<WebhooksConfig> = {
   name: 'webhooks',
@@ -64,6 +72,11 @@ export const webhooksConfig: ConfigSection<WebhooksConfig> = {
           max: 86_400,
         }),
       },
+      deliveryRetentionSeconds: env.int(
+        'WEBHOOK_DELIVERY_RETENTION_SECONDS',
+        DEFAULT_WEBHOOK_DELIVERY_RETENTION_SECONDS,
+        { min: 60, max: MAX_RETENTION_SECONDS },
+      ),
     }
   },
 }

@@ -1,5 +1,8 @@
 import { ContainerModule } from 'inversify'
 import { Registry } from 'prom-client'
+import type { Config } from '../../infra/config'
+import { sectionOf } from '../../infra/config-section'
+import { TOKENS } from '../../infra/tokens'
 import { AGENT_EVENT_KINDS } from '@idplane/common/agent-contract/events'
 import type { ApiModule } from '../../infra/api-module'
 import { AgentEventLagProbe } from './agent-event-lag.handler'
@@ -32,6 +35,16 @@ export const webhooksModule: ApiModule = {
   agentEventHandlers: AGENT_EVENT_KINDS.map((kind) => ({ kind, handler: AgentEventLagProbe })),
   start: (container) => container.get(WebhookRelay).start(),
   stop: (container) => container.get(WebhookRelay).stop(),
+  retention: (container) => {
+    const { deliveryRetentionSeconds } = sectionOf(container.get<Config>(TOKENS.Config), webhooksConfig)
+    const deliveries = container.get(WebhookDeliveriesRepository)
+    return [
+      {
+        table: 'webhook_deliveries',
+        pruneBatch: (limit) => deliveries.pruneFinished(deliveryRetentionSeconds, limit),
+      },
+    ]
+  },
   bindings: new ContainerModule(({ bind }) => {
     bind(WebhooksController).toSelf().inSingletonScope()
     bind(WebhookDeliveriesController).toSelf().inSingletonScope()
