@@ -6,8 +6,10 @@ import {
   Logger,
   InvalidInputError,
   NotFoundError,
+  NotImplementedError,
   silentLogger,
   UpstreamError,
+  UpstreamUnavailableError,
   type IdplaneError,
 } from '@idplane/common'
 import { toKnownErrorResponse } from '@idplane/common/http-errors'
@@ -134,7 +136,6 @@ describe('AgentClient against a stand-in agent', () => {
 
   it.each([
     [500, { statusCode: 500, message: 'Internal server error', error: 'x' }],
-    [503, { statusCode: 503, message: 'Agent is starting', error: 'x' }],
     [401, { statusCode: 401, message: 'Unauthorized', error: 'x' }],
     [200, 'not an envelope'],
   ])('maps an agent answer of HTTP %i that is not the caller’s fault to UpstreamError (502)', async (status, body) => {
@@ -142,6 +143,21 @@ describe('AgentClient against a stand-in agent', () => {
     const error = await failureOf(client.listProofs())
     expect(error).toBeInstanceOf(UpstreamError)
     expect(toKnownErrorResponse(error)?.body.statusCode).toBe(502)
+  })
+
+  it('maps a starting agent (HTTP 503) to 503 with Retry-After, and what it does not implement to 501', async () => {
+    let status = 503
+    const { client } = await clientFor((_req, res) =>
+      json(res, status, { statusCode: status, message: status === 503 ? 'Agent is starting' : 'Not here', error: 'x' }),
+    )
+    const starting = await failureOf(client.listProofs())
+    expect(starting).toBeInstanceOf(UpstreamUnavailableError)
+    expect(toKnownErrorResponse(starting)?.body.statusCode).toBe(503)
+    expect(toKnownErrorResponse(starting)?.headers?.['Retry-After']).toBe('5')
+    status = 501
+    const missing = await failureOf(client.listProofs())
+    expect(missing).toBeInstanceOf(NotImplementedError)
+    expect(toKnownErrorResponse(missing)?.body.statusCode).toBe(501)
   })
 
   it("logs the agent's refusal of the caller's input at info, and a refused key at warn", async () => {

@@ -5,6 +5,7 @@ import {
   InvalidInputError,
   type Logger,
   NotFoundError,
+  NotImplementedError,
   UpstreamError,
   UpstreamUnavailableError,
 } from '@idplane/common'
@@ -152,6 +153,15 @@ export function toAgentError(status: number, body: unknown, operation: string): 
   if (status === 401 || status === 403) {
     return new UpstreamError(`The agent refused the platform's credentials for ${operation} (HTTP ${status})`)
   }
+  // An agent that is starting (or stopping) answers 503: the caller retries, as with one refusing connections.
+  if (status === 503) {
+    return new UpstreamUnavailableError(
+      `The agent cannot take ${operation} yet (HTTP 503${message ? `: ${message}` : ''})`,
+      AGENT_RESTART_RETRY_AFTER_SECONDS,
+    )
+  }
+  // What the agent says it does not implement (a feature switched off on it) is not a platform fault.
+  if (status === 501) return new NotImplementedError(text)
   return new UpstreamError(`The agent failed ${operation} (HTTP ${status}${message ? `: ${message}` : ''})`)
 }
 
