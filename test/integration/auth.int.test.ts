@@ -594,7 +594,7 @@ describe('Sign-in during a flood of wrong sign-ins from one address (issue 22, i
     await api?.stop()
   })
 
-  it('lets a correct sign-in from another address through in under 2 s while 40 wrong ones from one address queue', async () => {
+  it('lets a correct sign-in from another address through in under 2 s (five quiet sign-ins on a loaded machine) while 40 wrong ones from one address queue', async () => {
     const email = newEmail()
     const password = 'correct-horse-42'
     const em = api.runtime.container.get(EntityManager).fork()
@@ -608,6 +608,12 @@ describe('Sign-in during a flood of wrong sign-ins from one address (issue 22, i
     await em.flush()
     const signIn = (from: string, body: object) =>
       request(api.app).post('/v1/auth/signin').set('X-Forwarded-For', from).send(body)
+
+    // What one sign-in costs on this machine right now, with no flood: on a loaded machine the bound below scales
+    // with it (queued behind 40 password hashes it would take about 40 times as long).
+    const quietStarted = performance.now()
+    expect((await signIn('203.0.113.78', { email, password })).status).toBe(200)
+    const quiet = performance.now() - quietStarted
 
     // 40 wrong sign-ins in flight from one address the whole time: each answered one is sent again at once.
     let isFlooding = true
@@ -626,7 +632,7 @@ describe('Sign-in during a flood of wrong sign-ins from one address (issue 22, i
     await flooding
     expect(real.status).toBe(200)
     expect(real.body.data.access_token).toEqual(expect.any(String))
-    expect(took).toBeLessThan(2_000)
+    expect(took).toBeLessThan(Math.max(2_000, 5 * quiet))
     // The flood waited its turn or was refused at once; nothing failed otherwise.
     expect(floodStatuses.every((status) => status === 401 || status === 429)).toBe(true)
     expect(floodStatuses).toContain(429)

@@ -51,8 +51,9 @@ export class WebhookDeliveriesService {
       if (!existing) throw new NotFoundError('Webhook delivery not found')
       throw new ConflictError('The delivery is still pending; replay it once it is delivered or dead')
     }
-    this.relay.poke()
+    // Read before the relay is woken: the answer shows the delivery as re-queued, not an attempt already under way.
     const delivery = await this.deliveries.findForOrg(orgId, deliveryId)
+    this.relay.poke()
     if (!delivery) throw new NotFoundError('Webhook delivery not found')
     return delivery
   }
