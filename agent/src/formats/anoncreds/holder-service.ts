@@ -26,18 +26,20 @@ import {
   isUnqualifiedCredentialDefinitionId,
   storeLinkSecret,
 } from '@credo-ts/anoncreds'
+import { readFile } from 'node:fs/promises'
+
 import { type AgentContext, CredoError, injectable, JsonTransformer, type Query, utils } from '@credo-ts/core'
 
 import {
   createCredentialRequest,
   createLinkSecret,
   createNonce,
+  createOrUpdateRevocationState,
   createPresentation,
   processCredential,
   type PresentationCredentialEntry,
   type PresentationCredentialProve,
 } from '../../anoncreds'
-import { unsupportedRevocation } from './issuer-service'
 
 /**
  * Credo's AnonCredsHolderService on our TypeScript AnonCreds library. Credentials are stored as Credo's
@@ -96,7 +98,6 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
   }
 
   public async storeCredential(agentContext: AgentContext, options: StoreCredentialOptions): Promise<string> {
-    if (options.revocationRegistry) throw unsupportedRevocation()
     if (!('cred_def_id' in options.credential))
       throw new CredoAnonCredsError('W3C AnonCreds credentials are not supported; expected an anoncreds-rs credential')
     const linkSecretId = options.credentialRequestMetadata.link_secret_name
@@ -110,6 +111,8 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
       credentialRequestMetadata: options.credentialRequestMetadata,
       linkSecret: linkSecretRecord.value,
       credentialDefinition: options.credentialDefinition,
+      // A revocable credential's witness is checked against its registry's accumulator key.
+      revocationRegistryDefinition: options.revocationRegistry?.definition,
     }) as unknown as AnonCredsCredential
     const methodName = agentContext.dependencyManager
       .resolve(AnonCredsRegistryService)
@@ -124,6 +127,7 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
       new AnonCredsCredentialRecord({
         credentialId,
         credential,
+        credentialRevocationId: revocationIndexOf(credential),
         linkSecretId,
         methodName,
         issuerId: legacyForm(options.credentialDefinition.issuerId),
@@ -185,24 +189,37 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
     const records = await agentContext.dependencyManager
       .resolve(AnonCredsCredentialRepository)
       .findByQuery(agentContext, { $and: conditions })
-    return records.map((record) => ({ credentialInfo: credentialInfoOf(record), interval: proofRequest.non_revoked }))
+    const interval = requested.non_revoked ?? proofRequest.non_revoked
+    return records.map((record) => ({ credentialInfo: credentialInfoOf(record), interval }))
   }
 
+  /**
+   * A credential with a timestamp (Credo sets one where the request asks for non-revocation and the credential is
+   * revocable) is presented with a non-revocation proof against the registry's status list at that timestamp: its
+   * revocation state is computed here from the tails file Credo fetched. One credential may be presented at several
+   * timestamps (attributes with different `non_revoked` intervals): one entry each.
+   */
   public async createProof(agentContext: AgentContext, options: CreateProofOptions): Promise<AnonCredsProof> {
     const { selectedCredentials, proofRequest } = options
     const repository = agentContext.dependencyManager.resolve(AnonCredsCredentialRepository)
     const credentials: PresentationCredentialEntry[] = []
-    const credentialIds: string[] = []
+    const entryKeys: string[] = []
     const linkSecretIds = new Set<string>()
     const credentialsProve: PresentationCredentialProve[] = []
+    const tailsFiles = new Map<string, Promise<Uint8Array>>()
     const entryIndexOf = async (credentialId: string, timestamp: number | undefined) => {
-      if (timestamp !== undefined) throw unsupportedRevocation()
-      const existing = credentialIds.indexOf(credentialId)
+      const key = `${credentialId}@${timestamp ?? ''}`
+      const existing = entryKeys.indexOf(key)
       if (existing !== -1) return existing
       const record = await repository.getByCredentialId(agentContext, credentialId)
       linkSecretIds.add(record.linkSecretId)
-      credentials.push({ credential: record.credential })
-      credentialIds.push(credentialId)
+      const revocationState =
+        timestamp === undefined ? undefined : await revocationStateFor(record, timestamp, options, tailsFiles)
+      credentials.push({
+        credential: record.credential,
+        ...(revocationState ? { revocationState, timestamp } : {}),
+      })
+      entryKeys.push(key)
       return credentials.length - 1
     }
     for (const [referent, match] of Object.entries(selectedCredentials.attributes)) {
@@ -243,6 +260,46 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
   public async legacyToW3cCredential(): Promise<never> {
     throw unsupportedW3c()
   }
+}
+
+/**
+ * The revocation state of a revocable credential at the status list of `timestamp`, from the registry Credo resolved
+ * for the request (definition, tails file path, lists by timestamp). A credential that is not revocable has none
+ * (anoncreds-rs ignores the timestamp then too).
+ * @throws CredoAnonCredsError when the registry or its list at that timestamp was not resolved
+ */
+async function revocationStateFor(
+  record: AnonCredsCredentialRecord,
+  timestamp: number,
+  options: CreateProofOptions,
+  tailsFiles: Map<string, Promise<Uint8Array>>,
+): Promise<unknown> {
+  const revocationRegistryId = record.credential.rev_reg_id
+  const index = record.credentialRevocationId ?? revocationIndexOf(record.credential)
+  if (!revocationRegistryId || index === undefined) return undefined
+  const registry = options.revocationRegistries[revocationRegistryId]
+  if (!registry) throw new CredoAnonCredsError(`Revocation registry ${revocationRegistryId} was not resolved`)
+  const list = registry.revocationStatusLists[timestamp]
+  if (!list)
+    throw new CredoAnonCredsError(`No status list of revocation registry ${revocationRegistryId} at ${timestamp}`)
+  let tailsFile = tailsFiles.get(registry.tailsFilePath)
+  if (!tailsFile) {
+    tailsFile = readFile(registry.tailsFilePath).then((bytes) => new Uint8Array(bytes))
+    tailsFiles.set(registry.tailsFilePath, tailsFile)
+  }
+  // Checks the tails file against the definition's hash before using it.
+  return createOrUpdateRevocationState({
+    revocationRegistryDefinition: registry.definition,
+    revocationStatusList: list,
+    revocationRegistryIndex: Number(index),
+    tailsFile: await tailsFile,
+  })
+}
+
+/** The credential's index in its registry (`r_credential.i`), as Credo stores it: a decimal string. */
+function revocationIndexOf(credential: AnonCredsCredential): string | undefined {
+  const index = (credential.signature as { r_credential?: { i?: unknown } | null }).r_credential?.i
+  return typeof index === 'number' && Number.isInteger(index) ? String(index) : undefined
 }
 
 function unsupportedW3c() {
