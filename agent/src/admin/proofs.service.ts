@@ -135,17 +135,9 @@ export class ProofsService {
       async () => {
         // Credo's default leaves out credentials revoked at the requested time; false presents them anyway (the
         // verifier then sees the failed non-revocation proof).
-        const filter = body.filterByNonRevocationRequirements
         const selected = await proofs.selectCredentialsForRequest({
           proofExchangeRecordId: body.proofRecordId,
-          ...(filter === undefined
-            ? {}
-            : {
-                proofFormats: {
-                  anoncreds: { filterByNonRevocationRequirements: filter },
-                  indy: { filterByNonRevocationRequirements: filter },
-                },
-              }),
+          proofFormats: await nonRevocationFilter(scope, body),
         })
         return proofs.acceptRequest({
           proofExchangeRecordId: body.proofRecordId,
@@ -191,6 +183,21 @@ export class ProofsService {
       toProofFormData(await proofs.getById(proofRecordId), await proofs.getFormatData(proofRecordId)),
     )
   }
+}
+
+/**
+ * The holder's choice about revoked credentials, under the key of the AnonCreds format the request came in (Credo
+ * refuses options for a format the request does not carry); nothing when it made none or the request is not AnonCreds.
+ */
+async function nonRevocationFilter(
+  scope: AgentScope,
+  body: AcceptProofRequestRequest,
+): Promise<Record<string, { filterByNonRevocationRequirements: boolean }> | undefined> {
+  const filter = body.filterByNonRevocationRequirements
+  if (filter === undefined) return undefined
+  const request = (await scope.agent.didcomm.proofs.getFormatData(body.proofRecordId)).request ?? {}
+  const format = 'indy' in request ? 'indy' : 'anoncreds' in request ? 'anoncreds' : undefined
+  return format ? { [format]: { filterByNonRevocationRequirements: filter } } : undefined
 }
 
 function v1NeedsAnonCreds() {
