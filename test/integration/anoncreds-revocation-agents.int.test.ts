@@ -56,7 +56,6 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
   let beforeRevocation: number
 
   beforeAll(async () => {
-    const started = Date.now()
     const port = await freePort()
     const baseUrl = `http://127.0.0.1:${port}`
     api = await startApi({
@@ -85,9 +84,10 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
         return undefined
       }
     }, 'the fake agent')
-    console.log('API and token', Date.now() - started)
-    issuer = await startLedgerAgent({ url: baseUrl, token }, 'revoc_issuer')
-    holder = await startLedgerAgent({ url: baseUrl, token }, 'revoc_holder')
+    ;[issuer, holder] = await Promise.all([
+      startLedgerAgent({ url: baseUrl, token }, 'revoc_issuer'),
+      startLedgerAgent({ url: baseUrl, token }, 'revoc_holder'),
+    ])
 
     const oob = await issuer.agent.didcomm.oob.createInvitation({ label: 'issuer', autoAcceptConnection: true })
     const { connectionRecord } = await holder.agent.didcomm.oob.receiveInvitation(oob.outOfBandInvitation, {
@@ -99,12 +99,10 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
     await holder.agent.didcomm.connections.returnWhenIsConnected(connectionRecord.id, { timeoutMs: 20_000 })
     const [issuerConnection] = await issuer.agent.didcomm.connections.findAllByOutOfBandId(oob.id)
     issuerConnectionId = issuerConnection.id
-    console.log('connected', Date.now() - started)
   }, 120_000)
 
   afterAll(async () => {
-    await holder?.close()
-    await issuer?.close()
+    await Promise.all([holder?.close(), issuer?.close()])
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)))
     await api?.stop()
   })
@@ -272,7 +270,6 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
         revokedIndices: [3],
       })
       .expect(201)
-    console.log('REVOKED', JSON.stringify({ ...revoked.body.data, revocationRegistryDefinition: undefined }))
     expect(revoked.body.data.revokedIndices).toEqual([3])
     expect(revoked.body.data.timestamp).toBeGreaterThan(beforeRevocation)
     await sleep(1100)
