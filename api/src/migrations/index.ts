@@ -23,6 +23,7 @@ import { Migration20261128130000RevocationLedger } from './Migration202611281300
 import { Migration20261128131500LedgerIdForms } from './Migration20261128131500LedgerIdForms'
 import { Migration20261128133000IdempotencyKeys } from './Migration20261128133000IdempotencyKeys'
 import { Migration20261128150000WebhookDeliveryClaims } from './Migration20261128150000WebhookDeliveryClaims'
+import { Migration20261128163000RevocationRegistries } from './Migration20261128163000RevocationRegistries'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128131500LedgerIdForms', class: Migration20261128131500LedgerIdForms },
   { name: 'Migration20261128133000IdempotencyKeys', class: Migration20261128133000IdempotencyKeys },
   { name: 'Migration20261128150000WebhookDeliveryClaims', class: Migration20261128150000WebhookDeliveryClaims },
+  { name: 'Migration20261128163000RevocationRegistries', class: Migration20261128163000RevocationRegistries },
 ]
