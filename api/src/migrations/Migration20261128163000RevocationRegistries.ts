@@ -13,7 +13,7 @@ export class Migration20261128163000RevocationRegistries extends Migration {
       `alter table "revocation_registries" add constraint "revocation_registries_revocation_registry_definition_id_unique" unique ("revocation_registry_definition_id");`,
     )
     this.addSql(
-      `create index "revocation_registries_credential_definition_id_state_created_at_index" on "revocation_registries" ("credential_definition_id", "state", "created_at");`,
+      `create index "revocation_registries_credential_definition_id_sta_7d728_index" on "revocation_registries" ("credential_definition_id", "state", "created_at");`,
     )
     this.addSql(
       `alter table "revocation_registries" add constraint "revocation_registries_organization_id_foreign" foreign key ("organization_id") references "organizations" ("id") on update cascade on delete cascade;`,
