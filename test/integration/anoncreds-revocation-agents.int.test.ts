@@ -246,6 +246,21 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
       400,
     )
     expect((await offer({ revocationRegistryDefinitionId: registryId })).status).toBe(400)
+    // Credo's v1 `indy` format would issue without the registry.
+    const v1 = await issuer.post('/credentials/offer', {
+      connectionId: issuerConnectionId,
+      protocolVersion: 'v1',
+      credentialFormats: {
+        anoncreds: {
+          credentialDefinitionId,
+          attributes: [{ name: 'name', value: 'x' }],
+          revocationRegistryDefinitionId: registryId,
+          revocationRegistryIndex: 1,
+        },
+      },
+    })
+    expect(v1.status).toBe(400)
+    expect(v1.body.errors).toEqual([{ field: 'protocolVersion', message: 'must be v2 for a revocable credential' }])
 
     await issue('Alice', 3)
     await issue('Bob', 5)
@@ -280,6 +295,23 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
     expect(await prove('Alice', { to: at })).toEqual({ isVerified: false })
     // from = to after the list's publication: the proof is at the earlier list timestamp, accepted as in force.
     expect(await prove('Bob', { from: at, to: at })).toEqual({ isVerified: true })
+  })
+
+  it('refuses malformed non_revoked intervals with a 400 naming them', async () => {
+    const requested = await issuer.post('/proofs/request', {
+      connectionId: issuerConnectionId,
+      proofFormats: {
+        anoncreds: {
+          requested_attributes: { name: { name: 'name', non_revoked: { from: 10, to: 5 } } },
+          non_revoked: { to: 'soon' },
+        },
+      },
+    })
+    expect(requested.status).toBe(400)
+    expect(requested.body.errors.map((error: { field: string }) => error.field).sort()).toEqual([
+      'proofFormats.anoncreds.non_revoked',
+      'proofFormats.anoncreds.requested_attributes.name.non_revoked',
+    ])
   })
 
   it('still verifies a proof for an interval that ends before the revocation', async () => {
