@@ -244,6 +244,13 @@ export interface JsonLdOffer {
 export interface AnonCredsOffer {
   credentialDefinitionId: string
   attributes: { name: string; value: string; mimeType?: string }[]
+  /**
+   * A definition that supports revocation issues into a registry of its own, at an index the caller allocated (never
+   * twice in one registry; 1 to maxCredNum-1). Both or neither; Issue Credential v2 only (Credo's v1 `indy` format
+   * issues without a registry).
+   */
+  revocationRegistryDefinitionId?: string
+  revocationRegistryIndex?: number
 }
 
 /**
@@ -300,15 +307,39 @@ export interface ExchangeQuery {
 /** An AnonCreds restriction, as in the proof request JSON (`attr::<name>::value` / `::marker` keys allowed). */
 export type AnonCredsRestriction = Record<string, string>
 
+/**
+ * A `non_revoked` interval in seconds since the epoch: the credential must be shown not revoked at a status list in
+ * force within it. Credo holders take `to` alone, or `from` equal to `to` (Aries RFC 0441).
+ */
+export interface AnonCredsNonRevokedInterval {
+  from?: number
+  to?: number
+}
+
 /** An AnonCreds proof request as its JSON has it, without the nonce (the agent makes it). */
 export interface AnonCredsProofRequestInput {
   name?: string
   version?: string
-  requested_attributes?: Record<string, { name?: string; names?: string[]; restrictions?: AnonCredsRestriction[] }>
+  requested_attributes?: Record<
+    string,
+    {
+      name?: string
+      names?: string[]
+      restrictions?: AnonCredsRestriction[]
+      non_revoked?: AnonCredsNonRevokedInterval
+    }
+  >
   requested_predicates?: Record<
     string,
-    { name: string; p_type: '>=' | '<=' | '>' | '<'; p_value: number; restrictions?: AnonCredsRestriction[] }
+    {
+      name: string
+      p_type: '>=' | '<=' | '>' | '<'
+      p_value: number
+      restrictions?: AnonCredsRestriction[]
+      non_revoked?: AnonCredsNonRevokedInterval
+    }
   >
+  non_revoked?: AnonCredsNonRevokedInterval
 }
 
 /**
@@ -410,11 +441,57 @@ export interface CreateAnonCredsCredentialDefinitionRequest {
   issuerId?: string
   /** @default 'default' */
   tag?: string
+  /** Adds the revocation keys, so revocation registries can be made for it. @default false */
+  supportRevocation?: boolean
 }
 
 export interface AnonCredsCredentialDefinitionResponse {
   credentialDefinitionId: string
   credentialDefinition: { issuerId: string; schemaId: string; type: 'CL'; tag: string; value: unknown }
+}
+
+/** POST /anoncreds/revocation-registries: a registry for a definition that supports revocation, and its first list. */
+export interface CreateRevocationRegistryRequest {
+  credentialDefinitionId: string
+  /** The registry holds the indices 1 to maximumCredentialNumber-1 (anoncreds-rs' numbering). */
+  maximumCredentialNumber: number
+  /** @default a fresh one */
+  tag?: string
+}
+
+/** POST /anoncreds/revocation-registries/revoke: revokes indices and publishes the registry's next status list. */
+export interface RevokeCredentialsRequest {
+  revocationRegistryDefinitionId: string
+  revokedIndices: number[]
+}
+
+/** GET /anoncreds/revocation-registry query */
+export interface RevocationRegistryQuery {
+  revocationRegistryDefinitionId: string
+}
+
+/** A registry this agent created, with its status list now on the ledger. */
+export interface RevocationRegistryState {
+  revocationRegistryDefinitionId: string
+  revocationRegistryDefinition: {
+    issuerId: string
+    revocDefType: 'CL_ACCUM'
+    tag: string
+    credDefId: string
+    value: { maxCredNum: number; publicKeys: unknown; tailsHash: string; tailsLocation: string }
+  }
+  /** `active` while it issues, `full` once it has no free index (the caller says so). */
+  state: string
+  /** Seconds since the epoch of the status list in force now. */
+  timestamp: number
+  revokedIndices: number[]
+  revocationStatusList: {
+    revRegDefId: string
+    issuerId: string
+    revocationList: number[]
+    currentAccumulator: string
+    timestamp: number
+  }
 }
 
 /** GET /anoncreds/credential-definition query */

@@ -14,6 +14,7 @@ import { agentController } from './agent.controller'
 import type { AgentRuntime } from './agent-runtime'
 import { agentScope, scopeOf } from './agent-scope'
 import { anonCredsController } from './anoncreds.controller'
+import { AnonCredsRevocationService } from './anoncreds-revocation.service'
 import { AnonCredsService } from './anoncreds.service'
 import { connectionsController } from './connections.controller'
 import { ConnectionsService } from './connections.service'
@@ -48,7 +49,7 @@ export function adminControllers(runtime: AgentRuntime): AdminControllers<AdminO
     messages: messagesController(new MessagesService()),
     credentials: credentialsController(new CredentialsService(runtime)),
     proofs: proofsController(new ProofsService(runtime)),
-    anoncreds: anonCredsController(new AnonCredsService()),
+    anoncreds: anonCredsController(new AnonCredsService(), new AnonCredsRevocationService()),
     tenants: tenantsController(runtime),
   }
 }

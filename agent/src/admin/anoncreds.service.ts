@@ -73,7 +73,7 @@ export class AnonCredsService {
         schemaId: body.schemaId,
         tag: body.tag ?? 'default',
       },
-      options: { supportRevocation: false },
+      options: { supportRevocation: body.supportRevocation === true },
     })
     const state = result.credentialDefinitionState
     if (state.state !== 'finished' || !state.credentialDefinitionId)

@@ -1,4 +1,5 @@
 import {
+  AnonCredsError as CredoAnonCredsError,
   getUnqualifiedCredentialDefinitionId,
   isDidIndyCredentialDefinitionId,
   parseIndyCredentialDefinitionId,
@@ -19,6 +20,8 @@ import type {
 } from '@idplane/common/agent-contract/admin-api'
 import { InvalidInputError } from '@idplane/common'
 
+import { FIRST_REVOCATION_INDEX, lastRevocationIndex } from '../anoncreds'
+import { storedRevocationRegistry } from '../formats/anoncreds/stored-revocation-registry'
 import { assertOfferSignable } from '../formats/jsonld/offer-dry-run'
 import { withSuiteContext } from '../formats/jsonld/suite-context'
 import { AgentRecords, toRecordJson } from './agent-records'
@@ -71,6 +74,7 @@ export class CredentialsService {
     const credentials = scope.agent.didcomm.credentials
     const anoncreds = anonCredsOfferOf(body)
     if (!anoncreds && body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
+    if (anoncreds) await checkRevocationTarget(scope, anoncreds, body.protocolVersion)
     const record = await protocolStep('input', 'The credential offer cannot be made', async () =>
       anoncreds
         ? body.protocolVersion === 'v1'
@@ -95,6 +99,7 @@ export class CredentialsService {
     const credentials = agent.didcomm.credentials
     const anoncreds = anonCredsOfferOf(body)
     if (!anoncreds && body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
+    if (anoncreds) await checkRevocationTarget(scope, anoncreds, body.protocolVersion)
     const { message, credentialExchangeRecord } = await protocolStep(
       'input',
       'The credential offer cannot be made',
@@ -165,7 +170,46 @@ function anonCredsOfferOf(body: OfferCredentialRequest | OobOfferCredentialReque
         ? legacyCredentialDefinitionId(anoncreds.credentialDefinitionId)
         : anoncreds.credentialDefinitionId,
     attributes: anoncreds.attributes,
+    revocationRegistryDefinitionId: anoncreds.revocationRegistryDefinitionId,
+    revocationRegistryIndex: anoncreds.revocationRegistryIndex,
   }
+}
+
+/**
+ * A revocable offer names one of this agent's registries for the offered definition and an index inside it, checked
+ * here so that a wrong one is a 400 now rather than a failed exchange after the holder's request. Issue Credential
+ * v1 cannot carry it (Credo's `indy` format issues without a registry).
+ * @throws {InvalidInputError}
+ */
+async function checkRevocationTarget(
+  scope: AgentScope,
+  offer: AnonCredsOffer,
+  protocolVersion: 'v1' | 'v2' | undefined,
+): Promise<void> {
+  const id = offer.revocationRegistryDefinitionId
+  if (id === undefined) return
+  const field = 'credentialFormats.anoncreds.revocationRegistryDefinitionId'
+  if (protocolVersion === 'v1')
+    throw new InvalidInputError('Issue Credential v1 cannot issue into a revocation registry', [
+      { field: 'protocolVersion', message: 'must be v2 for a revocable credential' },
+    ])
+  let registry
+  try {
+    registry = await storedRevocationRegistry(scope.agent.context, id)
+  } catch (error) {
+    if (!(error instanceof CredoAnonCredsError)) throw error
+    throw new InvalidInputError(error.message, [{ field, message: 'is not a registry of this wallet' }])
+  }
+  if (registry.privateRecord.credentialDefinitionId !== offer.credentialDefinitionId)
+    throw new InvalidInputError(`Revocation registry ${id} is not for ${offer.credentialDefinitionId}`, [
+      { field, message: 'is for another credential definition' },
+    ])
+  const last = lastRevocationIndex(registry.definitionRecord.revocationRegistryDefinition.value.maxCredNum)
+  const index = offer.revocationRegistryIndex ?? 0
+  if (index < FIRST_REVOCATION_INDEX || index > last)
+    throw new InvalidInputError(`The revocation index must be from ${FIRST_REVOCATION_INDEX} to ${last}`, [
+      { field: 'credentialFormats.anoncreds.revocationRegistryIndex', message: 'is outside the registry' },
+    ])
 }
 
 /**

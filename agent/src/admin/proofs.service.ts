@@ -133,7 +133,12 @@ export class ProofsService {
       body.proofRecordId,
       'The proof request cannot be answered',
       async () => {
-        const selected = await proofs.selectCredentialsForRequest({ proofExchangeRecordId: body.proofRecordId })
+        // Credo's default leaves out credentials revoked at the requested time; false presents them anyway (the
+        // verifier then sees the failed non-revocation proof).
+        const selected = await proofs.selectCredentialsForRequest({
+          proofExchangeRecordId: body.proofRecordId,
+          proofFormats: await nonRevocationFilter(scope, body),
+        })
         return proofs.acceptRequest({
           proofExchangeRecordId: body.proofRecordId,
           proofFormats: selected.proofFormats,
@@ -180,6 +185,21 @@ export class ProofsService {
   }
 }
 
+/**
+ * The holder's choice about revoked credentials, under the key of the AnonCreds format the request came in (Credo
+ * refuses options for a format the request does not carry); nothing when it made none or the request is not AnonCreds.
+ */
+async function nonRevocationFilter(
+  scope: AgentScope,
+  body: AcceptProofRequestRequest,
+): Promise<Record<string, { filterByNonRevocationRequirements: boolean }> | undefined> {
+  const filter = body.filterByNonRevocationRequirements
+  if (filter === undefined) return undefined
+  const request = (await scope.agent.didcomm.proofs.getFormatData(body.proofRecordId)).request ?? {}
+  const format = 'indy' in request ? 'indy' : 'anoncreds' in request ? 'anoncreds' : undefined
+  return format ? { [format]: { filterByNonRevocationRequirements: filter } } : undefined
+}
+
 function v1NeedsAnonCreds() {
   return new InvalidInputError('Present Proof v1 carries AnonCreds only', [
     { field: 'protocolVersion', message: 'v1 needs proofFormats.anoncreds' },
@@ -193,8 +213,40 @@ function anonCredsProofRequest(input: AnonCredsProofRequestInput): AnonCredsRequ
     version: input.version ?? '1.0',
     requested_attributes: (input.requested_attributes ?? {}) as AnonCredsRequestProofFormat['requested_attributes'],
     requested_predicates: (input.requested_predicates ?? {}) as AnonCredsRequestProofFormat['requested_predicates'],
+    ...(input.non_revoked === undefined ? {} : { non_revoked: input.non_revoked }),
   }
   // Credo sends the request as given; checked here so a malformed one is a 400, not a holder-side failure.
   readPresentationRequest({ ...request, nonce: '1' }, 'proofFormats.anoncreds')
+  checkIntervals(input)
   return request
+}
+
+/**
+ * Every `non_revoked` interval (the request's and each referent's): seconds since the epoch, `from` not after `to`.
+ * @throws {InvalidInputError}
+ */
+function checkIntervals(input: AnonCredsProofRequestInput): void {
+  const errors: { field: string; message: string }[] = []
+  const check = (interval: unknown, field: string) => {
+    if (interval === undefined) return
+    if (typeof interval !== 'object' || interval === null || Array.isArray(interval)) {
+      errors.push({ field, message: 'must be an object with from and/or to' })
+      return
+    }
+    const { from, to, ...rest } = interval as Record<string, unknown>
+    const isTime = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+    if (Object.keys(rest).length > 0) errors.push({ field, message: 'may hold only from and to' })
+    else if ((from !== undefined && !isTime(from)) || (to !== undefined && !isTime(to)))
+      errors.push({ field, message: 'from and to must be whole seconds since the epoch' })
+    else if (from === undefined && to === undefined) errors.push({ field, message: 'needs from or to' })
+    else if (from !== undefined && to !== undefined && (from as number) > (to as number))
+      errors.push({ field, message: 'from must not be after to' })
+  }
+  const base = 'proofFormats.anoncreds'
+  check(input.non_revoked, `${base}.non_revoked`)
+  for (const [referent, item] of Object.entries(input.requested_attributes ?? {}))
+    check(item?.non_revoked, `${base}.requested_attributes.${referent}.non_revoked`)
+  for (const [referent, item] of Object.entries(input.requested_predicates ?? {}))
+    check(item?.non_revoked, `${base}.requested_predicates.${referent}.non_revoked`)
+  if (errors.length > 0) throw new InvalidInputError('A non_revoked interval is malformed', errors)
 }

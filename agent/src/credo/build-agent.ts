@@ -1,3 +1,6 @@
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
 import {
   Agent,
   type BaseAgent,
@@ -21,6 +24,7 @@ import type { Logger, LogLevel } from '@idplane/common'
 
 import type { IdplaneAdaptersModule } from '../adapters/idplane-adapters.module'
 import { IdplaneAnonCredsModule } from '../formats/anoncreds/idplane-anoncreds.module'
+import { PlatformTailsFileService } from '../formats/anoncreds/platform-tails-file.service'
 import { TestAnonCredsRegistry } from '../formats/anoncreds/test-registry'
 import { IndyLedgerDidRegistrar } from '../ledger/indy-did-registrar'
 import { LedgerAnonCredsRegistry } from '../ledger/ledger-anoncreds-registry'
@@ -54,6 +58,11 @@ export interface BuildAgentOptions {
   /** The platform ledger (AGENT_LEDGER_URL); without one, did:indy, did:sov and ledger identifiers answer an error. */
   ledger?: LedgerClient
   /**
+   * Local cache of revocation tails files, by hash; the platform keeps the files (files are checked on every use, so
+   * agents may share it and it may be lost). @default `<os tmpdir>/idplane-tails`
+   */
+  tailsDirectory?: string
+  /**
    * OpenID4VC and x509 (AGENT_OPENID4VC), built by the caller from `agent/src/openid4vc`, which it loads only when
    * enabled (so other agents never load `@credo-ts/openid4vc`). Its public endpoints share the inbound port.
    */
@@ -63,6 +72,9 @@ export interface BuildAgentOptions {
   /** Keeps DIDComm messages the other agent did not take and sends them again (also after a restart). */
   outboundQueue?: OutboundQueue
 }
+
+/** The tails cache's directory under the OS temporary directory. */
+const DEFAULT_TAILS_DIRECTORY_NAME = 'idplane-tails'
 
 /**
  * Assembles the Credo agent: our storage and KMS adapters, base-wallet tenancy, DIDComm over HTTP with the v1 and v2
@@ -89,6 +101,10 @@ export function buildAgent(options: BuildAgentOptions) {
       // AnonCreds on our TypeScript library (no anoncreds-rs native binding), on the platform ledger.
       anoncreds: new IdplaneAnonCredsModule({
         registries: anonCredsRegistries(ledger, options.anonCredsTestRegistryDir),
+        tailsFileService: new PlatformTailsFileService(
+          ledger,
+          options.tailsDirectory ?? path.join(tmpdir(), DEFAULT_TAILS_DIRECTORY_NAME),
+        ),
       }),
       dids: new DidsModule({
         registrars: [new KeyDidRegistrar(), new PeerDidRegistrar(), new IndyLedgerDidRegistrar(ledger)],

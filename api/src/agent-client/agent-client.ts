@@ -12,6 +12,7 @@ import type {
   ConnectionRecordJson,
   CreateAnonCredsCredentialDefinitionRequest,
   CreateAnonCredsSchemaRequest,
+  CreateRevocationRegistryRequest,
   CreateDidRequest,
   CreateInvitationRequest,
   CreateTenantRequest,
@@ -28,6 +29,8 @@ import type {
   OobRequestProofRequest,
   ProofFormData,
   ProofRecordJson,
+  RevocationRegistryState,
+  RevokeCredentialsRequest,
   ProofVerification,
   QuestionAnswerRecordJson,
   ReceiveInvitationRequest,
@@ -250,6 +253,24 @@ export class AgentClient {
   /** A credential definition and its schema as the agent's AnonCreds registry resolves them; NotFoundError if not. */
   public resolveCredentialDefinition(credentialDefinitionId: string): Promise<ResolvedCredentialDefinition> {
     return this.call(OPS.resolveCredentialDefinition, { query: { credentialDefinitionId } })
+  }
+
+  /**
+   * A revocation registry with its tails file and first status list (the tails file takes about a third of a
+   * millisecond per entry: callers give it a long timeout, withTimeout).
+   */
+  public createRevocationRegistry(body: CreateRevocationRegistryRequest): Promise<RevocationRegistryState> {
+    return this.call(OPS.createRevocationRegistry, { body })
+  }
+
+  /** Revokes indices of one of the agent's registries and publishes the next status list. */
+  public revokeAnonCredsCredentials(body: RevokeCredentialsRequest): Promise<RevocationRegistryState> {
+    return this.call(OPS.revokeAnonCredsCredentials, { body })
+  }
+
+  /** One of the agent's registries with its status list now; NotFoundError for another's. */
+  public getRevocationRegistry(revocationRegistryDefinitionId: string): Promise<RevocationRegistryState> {
+    return this.call(OPS.getRevocationRegistry, { query: { revocationRegistryDefinitionId } })
   }
 
   /** The AnonCreds credentials the wallet holds. */

@@ -24,6 +24,7 @@ import { Migration20261128131500LedgerIdForms } from './Migration20261128131500L
 import { Migration20261128133000IdempotencyKeys } from './Migration20261128133000IdempotencyKeys'
 import { Migration20261128150000WebhookDeliveryClaims } from './Migration20261128150000WebhookDeliveryClaims'
 import { Migration20261128160000RetentionIndexes } from './Migration20261128160000RetentionIndexes'
+import { Migration20261128163000RevocationRegistries } from './Migration20261128163000RevocationRegistries'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -52,4 +53,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128133000IdempotencyKeys', class: Migration20261128133000IdempotencyKeys },
   { name: 'Migration20261128150000WebhookDeliveryClaims', class: Migration20261128150000WebhookDeliveryClaims },
   { name: 'Migration20261128160000RetentionIndexes', class: Migration20261128160000RetentionIndexes },
+  { name: 'Migration20261128163000RevocationRegistries', class: Migration20261128163000RevocationRegistries },
 ]

@@ -24,6 +24,7 @@ import { cloudWalletModule } from './cloud-wallet/cloud-wallet.module'
 import { ledgerModule } from './ledger/ledger.module'
 import { consoleModule } from './console/console.module'
 import { tailsFilesModule } from './tails-files/tails-files.module'
+import { revocationsModule } from './revocations/revocations.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -55,4 +56,5 @@ export const API_MODULES: ApiModule[] = [
   cloudWalletModule,
   ledgerModule,
   tailsFilesModule,
+  revocationsModule,
 ]

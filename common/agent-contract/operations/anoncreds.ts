@@ -4,8 +4,12 @@ import type {
   AnonCredsSchemaResponse,
   CreateAnonCredsCredentialDefinitionRequest,
   CreateAnonCredsSchemaRequest,
+  CreateRevocationRegistryRequest,
   ResolveCredentialDefinitionQuery,
   ResolvedCredentialDefinition,
+  RevocationRegistryQuery,
+  RevocationRegistryState,
+  RevokeCredentialsRequest,
 } from '../admin-api'
 import { defineOperation, operationsByName, shape } from '../operation'
 
@@ -14,7 +18,10 @@ const LEDGER_ERRORS = {
   502: 'the ledger cannot be reached or fails',
 } as const
 
-/** AnonCreds schemas and credential definitions through the agent's registry, and the credentials it holds. */
+/**
+ * AnonCreds schemas, credential definitions and revocation registries through the agent's registry, and the
+ * credentials it holds.
+ */
 export const ANONCREDS_OPERATIONS = operationsByName({
   createAnonCredsSchema: defineOperation({
     name: 'createAnonCredsSchema',
@@ -68,6 +75,44 @@ export const ANONCREDS_OPERATIONS = operationsByName({
     result: shape<ResolvedCredentialDefinition>(),
     summary: 'Any credential definition the registry resolves, with its schema (identifiers hold / and :)',
     errors: { 404: 'the definition or its schema is unknown' },
+  }),
+  createRevocationRegistry: defineOperation({
+    name: 'createRevocationRegistry',
+    method: 'POST',
+    path: '/anoncreds/revocation-registries',
+    message: 'Revocation registry registered',
+    body: shape<CreateRevocationRegistryRequest>(),
+    result: shape<RevocationRegistryState>(),
+    summary: 'Makes a revocation registry (tails file stored by the platform) and publishes its first status list',
+    errors: {
+      400: 'the definition does not support revocation, a size out of range, or a registry refusal',
+      404: 'a credential definition this wallet did not create',
+      409: 'the identifier holds another object',
+      ...LEDGER_ERRORS,
+    },
+  }),
+  revokeAnonCredsCredentials: defineOperation({
+    name: 'revokeAnonCredsCredentials',
+    method: 'POST',
+    path: '/anoncreds/revocation-registries/revoke',
+    message: 'Status list published',
+    body: shape<RevokeCredentialsRequest>(),
+    result: shape<RevocationRegistryState>(),
+    summary: "Revokes indices of one of this wallet's registries and publishes the next status list",
+    errors: {
+      400: 'an index out of range, or a registry refusal',
+      404: 'a registry this wallet did not create',
+      ...LEDGER_ERRORS,
+    },
+  }),
+  getRevocationRegistry: defineOperation({
+    name: 'getRevocationRegistry',
+    method: 'GET',
+    path: '/anoncreds/revocation-registry',
+    query: shape<RevocationRegistryQuery>(),
+    result: shape<RevocationRegistryState>(),
+    summary: "One of this wallet's registries with its status list now (identifiers hold / and :)",
+    errors: { 404: 'a registry this wallet did not create', ...LEDGER_ERRORS },
   }),
   listAnonCredsCredentials: defineOperation({
     name: 'listAnonCredsCredentials',

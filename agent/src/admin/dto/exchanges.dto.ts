@@ -5,12 +5,16 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
+  IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
   IsUUID,
+  Max,
+  Matches,
   MaxLength,
+  Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator'
@@ -24,11 +28,17 @@ import type {
   ExchangeQuery,
   CreateAnonCredsCredentialDefinitionRequest,
   CreateAnonCredsSchemaRequest,
+  CreateRevocationRegistryRequest,
   JsonLdOffer,
   JsonLdOfferOptions,
   OobRequestProofRequest,
   RequestProofRequest,
+  RevocationRegistryQuery,
+  RevokeCredentialsRequest,
+  AnonCredsNonRevokedInterval,
 } from '@idplane/common/agent-contract/admin-api'
+
+import { MAX_CRED_NUM } from '../../anoncreds'
 
 export type { AutoAccept }
 export const AUTO_ACCEPT = ['always', 'contentApproved', 'never'] as const satisfies readonly AutoAccept[]
@@ -58,6 +68,16 @@ export class AnonCredsOfferDto implements AnonCredsOffer {
   @ValidateNested({ each: true })
   @Type(() => AnonCredsOfferAttributeDto)
   attributes: AnonCredsOfferAttributeDto[]
+  @ValidateIf((offer: AnonCredsOfferDto) => offer.revocationRegistryIndex !== undefined)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(500)
+  revocationRegistryDefinitionId?: string
+  @ValidateIf((offer: AnonCredsOfferDto) => offer.revocationRegistryDefinitionId !== undefined)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_CRED_NUM - 1)
+  revocationRegistryIndex?: number
 }
 
 export class AnonCredsCredentialFormatsDto {
@@ -128,6 +148,8 @@ export class AnonCredsProofRequestDto implements AnonCredsProofRequestInput {
   // The referents are checked against the AnonCreds request shape in the controller (AnonCredsError: 400).
   @IsOptional() @IsObject() requested_attributes?: AnonCredsProofRequestInput['requested_attributes']
   @IsOptional() @IsObject() requested_predicates?: AnonCredsProofRequestInput['requested_predicates']
+  // Checked with the referents' own intervals by the request parser (AnonCredsError: 400).
+  @IsOptional() @IsObject() non_revoked?: AnonCredsNonRevokedInterval
 }
 
 export class AnonCredsProofFormatsDto {
@@ -196,4 +218,27 @@ export class CreateAnonCredsCredentialDefinitionDto implements CreateAnonCredsCr
   @IsString() @IsNotEmpty() schemaId: string
   @IsOptional() @IsString() @IsNotEmpty() issuerId?: string
   @IsOptional() @IsString() @IsNotEmpty() @MaxLength(64) tag?: string
+  @IsOptional() @IsBoolean() supportRevocation?: boolean
+}
+
+export class CreateRevocationRegistryDto implements CreateRevocationRegistryRequest {
+  @IsString() @IsNotEmpty() @MaxLength(500) credentialDefinitionId: string
+  // anoncreds-rs' numbering: a registry of N holds the indices 1 to N-1.
+  @IsInt() @Min(2) @Max(MAX_CRED_NUM) maximumCredentialNumber: number
+  // Part of the registry's identifier: no ':' or '/'.
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(64) @Matches(/^[A-Za-z0-9_.-]+$/) tag?: string
+}
+
+export class RevokeCredentialsDto implements RevokeCredentialsRequest {
+  @IsString() @IsNotEmpty() @MaxLength(500) revocationRegistryDefinitionId: string
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(10000)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  revokedIndices: number[]
+}
+
+export class RevocationRegistryQueryDto implements RevocationRegistryQuery {
+  @IsString() @IsNotEmpty() @MaxLength(500) revocationRegistryDefinitionId: string
 }

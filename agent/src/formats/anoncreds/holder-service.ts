@@ -37,7 +37,7 @@ import {
   type PresentationCredentialEntry,
   type PresentationCredentialProve,
 } from '../../anoncreds'
-import { unsupportedRevocation } from './issuer-service'
+import { revocationIndexOf, revocationStateFor } from './holder-revocation'
 
 /**
  * Credo's AnonCredsHolderService on our TypeScript AnonCreds library. Credentials are stored as Credo's
@@ -96,7 +96,6 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
   }
 
   public async storeCredential(agentContext: AgentContext, options: StoreCredentialOptions): Promise<string> {
-    if (options.revocationRegistry) throw unsupportedRevocation()
     if (!('cred_def_id' in options.credential))
       throw new CredoAnonCredsError('W3C AnonCreds credentials are not supported; expected an anoncreds-rs credential')
     const linkSecretId = options.credentialRequestMetadata.link_secret_name
@@ -110,6 +109,8 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
       credentialRequestMetadata: options.credentialRequestMetadata,
       linkSecret: linkSecretRecord.value,
       credentialDefinition: options.credentialDefinition,
+      // A revocable credential's witness is checked against its registry's accumulator key.
+      revocationRegistryDefinition: options.revocationRegistry?.definition,
     }) as unknown as AnonCredsCredential
     const methodName = agentContext.dependencyManager
       .resolve(AnonCredsRegistryService)
@@ -124,6 +125,7 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
       new AnonCredsCredentialRecord({
         credentialId,
         credential,
+        credentialRevocationId: revocationIndexOf(credential),
         linkSecretId,
         methodName,
         issuerId: legacyForm(options.credentialDefinition.issuerId),
@@ -185,24 +187,37 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
     const records = await agentContext.dependencyManager
       .resolve(AnonCredsCredentialRepository)
       .findByQuery(agentContext, { $and: conditions })
-    return records.map((record) => ({ credentialInfo: credentialInfoOf(record), interval: proofRequest.non_revoked }))
+    const interval = requested.non_revoked ?? proofRequest.non_revoked
+    return records.map((record) => ({ credentialInfo: credentialInfoOf(record), interval }))
   }
 
+  /**
+   * A credential with a timestamp (Credo sets one where the request asks for non-revocation and the credential is
+   * revocable) is presented with a non-revocation proof against the registry's status list at that timestamp: its
+   * revocation state is computed here from the tails file Credo fetched. One credential may be presented at several
+   * timestamps (attributes with different `non_revoked` intervals): one entry each.
+   */
   public async createProof(agentContext: AgentContext, options: CreateProofOptions): Promise<AnonCredsProof> {
     const { selectedCredentials, proofRequest } = options
     const repository = agentContext.dependencyManager.resolve(AnonCredsCredentialRepository)
     const credentials: PresentationCredentialEntry[] = []
-    const credentialIds: string[] = []
+    const entryKeys: string[] = []
     const linkSecretIds = new Set<string>()
     const credentialsProve: PresentationCredentialProve[] = []
+    const tailsFiles = new Map<string, Promise<Uint8Array>>()
     const entryIndexOf = async (credentialId: string, timestamp: number | undefined) => {
-      if (timestamp !== undefined) throw unsupportedRevocation()
-      const existing = credentialIds.indexOf(credentialId)
+      const key = `${credentialId}@${timestamp ?? ''}`
+      const existing = entryKeys.indexOf(key)
       if (existing !== -1) return existing
       const record = await repository.getByCredentialId(agentContext, credentialId)
       linkSecretIds.add(record.linkSecretId)
-      credentials.push({ credential: record.credential })
-      credentialIds.push(credentialId)
+      const revocationState =
+        timestamp === undefined ? undefined : await revocationStateFor(record, timestamp, options, tailsFiles)
+      credentials.push({
+        credential: record.credential,
+        ...(revocationState ? { revocationState, timestamp } : {}),
+      })
+      entryKeys.push(key)
       return credentials.length - 1
     }
     for (const [referent, match] of Object.entries(selectedCredentials.attributes)) {

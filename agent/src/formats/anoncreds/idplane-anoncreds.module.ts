@@ -15,6 +15,7 @@ import {
   AnonCredsRevocationRegistryDefinitionRepository,
   AnonCredsSchemaRepository,
   AnonCredsVerifierServiceSymbol,
+  type TailsFileService,
 } from '@credo-ts/anoncreds'
 import type { DependencyManager } from '@credo-ts/core'
 
@@ -32,6 +33,8 @@ export class IdplaneAnonCredsModule extends AnonCredsModule {
   public constructor(options: {
     registries: [AnonCredsRegistry, ...AnonCredsRegistry[]]
     autoCreateLinkSecret?: boolean
+    /** Where revocation registries' tails files are uploaded and downloaded (PlatformTailsFileService). */
+    tailsFileService?: TailsFileService
   }) {
     super({
       ...options,

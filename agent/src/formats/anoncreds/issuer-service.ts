@@ -8,13 +8,20 @@ import {
   type AnonCredsCredentialOffer,
   type AnonCredsIssuerService,
   AnonCredsKeyCorrectnessProofRepository,
+  AnonCredsModuleConfig,
+  type AnonCredsRevocationRegistryDefinition,
+  type AnonCredsRevocationStatusList,
   type AnonCredsSchema,
   type CreateCredentialDefinitionOptions,
   type CreateCredentialDefinitionReturn,
   type CreateCredentialOfferOptions,
   type CreateCredentialOptions,
   type CreateCredentialReturn,
+  type CreateRevocationRegistryDefinitionOptions,
+  type CreateRevocationRegistryDefinitionReturn,
+  type CreateRevocationStatusListOptions,
   type CreateSchemaOptions,
+  dateToTimestamp,
   getUnqualifiedCredentialDefinitionId,
   getUnqualifiedSchemaId,
   isDidIndyCredentialDefinitionId,
@@ -24,15 +31,28 @@ import {
   parseIndyCredentialDefinitionId,
   parseIndyDid,
   parseIndySchemaId,
+  type UpdateRevocationStatusListOptions,
 } from '@credo-ts/anoncreds'
 import { type AgentContext, injectable } from '@credo-ts/core'
 
-import { createCredential, createCredentialDefinition, createCredentialOffer, createSchema } from '../../anoncreds'
+import {
+  createCredential,
+  createCredentialDefinition,
+  createCredentialOffer,
+  createRevocationRegistryDefinition,
+  createRevocationStatusList,
+  createSchema,
+  updateRevocationStatusList,
+} from '../../anoncreds'
+import { PlatformTailsFileService } from './platform-tails-file.service'
+import { storedRevocationRegistry } from './stored-revocation-registry'
 
 /**
  * Credo's AnonCredsIssuerService on our TypeScript AnonCreds library (agent/src/anoncreds) instead of the native
  * anoncreds-rs. The objects are the anoncreds-rs JSON Credo stores and sends, so records and messages are the
- * same as with AnonCredsRsIssuerService. Revocation is not carried yet (a later issue).
+ * same as with AnonCredsRsIssuerService. Revocation (issue 25): registries with their tails file (written to the tails
+ * directory of PlatformTailsFileService, which uploads it), status lists issued by default, and revocable credentials
+ * at the index the offer names.
  */
 @injectable()
 export class IdplaneAnonCredsIssuerService implements AnonCredsIssuerService {
@@ -49,13 +69,13 @@ export class IdplaneAnonCredsIssuerService implements AnonCredsIssuerService {
     _agentContext: AgentContext,
     options: CreateCredentialDefinitionOptions,
   ): Promise<CreateCredentialDefinitionReturn> {
-    if (options.supportRevocation) throw unsupportedRevocation()
     const result = await createCredentialDefinition({
       schemaId: options.schemaId,
       schema: options.schema,
       issuerId: options.issuerId,
       tag: options.tag,
       signatureType: 'CL',
+      supportRevocation: options.supportRevocation === true,
     })
     return {
       credentialDefinition: result.credentialDefinition as unknown as AnonCredsCredentialDefinition,
@@ -64,16 +84,73 @@ export class IdplaneAnonCredsIssuerService implements AnonCredsIssuerService {
     }
   }
 
-  public async createRevocationRegistryDefinition(): Promise<never> {
-    throw unsupportedRevocation()
+  /**
+   * The registry's keys and tails file (computed in worker threads): the file goes to the tails directory under its
+   * hash, and `tailsLocation` names that path until Credo has uploaded it (PlatformTailsFileService).
+   */
+  public async createRevocationRegistryDefinition(
+    agentContext: AgentContext,
+    options: CreateRevocationRegistryDefinitionOptions,
+  ): Promise<CreateRevocationRegistryDefinitionReturn> {
+    const tails = tailsFileServiceOf(agentContext)
+    const result = await createRevocationRegistryDefinition({
+      credentialDefinition: options.credentialDefinition,
+      credentialDefinitionId: options.credentialDefinitionId,
+      issuerId: options.issuerId,
+      tag: options.tag,
+      maximumCredentialNumber: options.maximumCredentialNumber,
+      // Set below, once the file's name (its hash) is known.
+      tailsLocation: 'pending',
+    })
+    const local = tails.pathOf(result.revocationRegistryDefinition.value.tailsHash)
+    await tails.write(local, result.tailsFile)
+    const definition = result.revocationRegistryDefinition
+    return {
+      revocationRegistryDefinition: {
+        ...definition,
+        value: { ...definition.value, tailsLocation: local },
+      } as AnonCredsRevocationRegistryDefinition,
+      revocationRegistryDefinitionPrivate: result.revocationRegistryDefinitionPrivate as unknown as Record<
+        string,
+        unknown
+      >,
+    }
   }
 
-  public async createRevocationStatusList(): Promise<never> {
-    throw unsupportedRevocation()
+  /** The first list: every index issued (issuance by default, as anoncreds-rs), so issuing never moves it. */
+  public async createRevocationStatusList(
+    agentContext: AgentContext,
+    options: CreateRevocationStatusListOptions,
+  ): Promise<AnonCredsRevocationStatusList> {
+    const registry = await storedRevocationRegistry(agentContext, options.revocationRegistryDefinitionId)
+    const credentialDefinition = await storedDefinition(agentContext, options.revocationRegistryDefinition.credDefId)
+    const list = createRevocationStatusList({
+      credentialDefinition: credentialDefinition.credentialDefinition,
+      revocationRegistryDefinitionId: options.revocationRegistryDefinitionId,
+      revocationRegistryDefinition: options.revocationRegistryDefinition,
+      revocationRegistryDefinitionPrivate: registry.privateRecord.value,
+      timestamp: dateToTimestamp(new Date()),
+    })
+    return list as AnonCredsRevocationStatusList
   }
 
-  public async updateRevocationStatusList(): Promise<never> {
-    throw unsupportedRevocation()
+  /** The next list: `revoked` and `issued` applied to the current one (the registry publishes it). */
+  public async updateRevocationStatusList(
+    agentContext: AgentContext,
+    options: UpdateRevocationStatusListOptions,
+  ): Promise<AnonCredsRevocationStatusList> {
+    const registry = await storedRevocationRegistry(agentContext, options.revocationStatusList.revRegDefId)
+    const credentialDefinition = await storedDefinition(agentContext, options.revocationRegistryDefinition.credDefId)
+    const list = updateRevocationStatusList({
+      credentialDefinition: credentialDefinition.credentialDefinition,
+      revocationRegistryDefinition: options.revocationRegistryDefinition,
+      revocationRegistryDefinitionPrivate: registry.privateRecord.value,
+      revocationStatusList: options.revocationStatusList,
+      revoked: options.revoked,
+      issued: options.issued,
+      timestamp: options.timestamp ?? dateToTimestamp(new Date()),
+    })
+    return { ...list, revRegDefId: options.revocationStatusList.revRegDefId } as AnonCredsRevocationStatusList
   }
 
   public async createCredentialOffer(
@@ -95,7 +172,6 @@ export class IdplaneAnonCredsIssuerService implements AnonCredsIssuerService {
     agentContext: AgentContext,
     options: CreateCredentialOptions,
   ): Promise<CreateCredentialReturn> {
-    if (options.revocationRegistryDefinitionId || options.revocationStatusList) throw unsupportedRevocation()
     const credentialDefinitionId = options.credentialRequest.cred_def_id
     const definitionRecord = await storedDefinition(agentContext, credentialDefinitionId)
     const privateRecord = await agentContext.dependencyManager
@@ -108,6 +184,7 @@ export class IdplaneAnonCredsIssuerService implements AnonCredsIssuerService {
       attributeEncodedValues[name] = value.encoded
     }
     const stored = definitionRecord.credentialDefinition
+    const revocationConfiguration = await revocationConfigurationOf(agentContext, options)
     const credential = createCredential({
       // An offer under a legacy identifier of a did:indy object names the legacy forms (as anoncreds-rs' issuer does).
       credentialDefinition: isUnqualifiedCredentialDefinitionId(credentialDefinitionId)
@@ -124,8 +201,12 @@ export class IdplaneAnonCredsIssuerService implements AnonCredsIssuerService {
       credentialRequest: options.credentialRequest,
       attributeRawValues,
       attributeEncodedValues,
+      revocationConfiguration,
     })
-    return { credential: credential as unknown as AnonCredsCredential }
+    return {
+      credential: credential as unknown as AnonCredsCredential,
+      credentialRevocationId: revocationConfiguration ? String(revocationConfiguration.registryIndex) : undefined,
+    }
   }
 }
 
@@ -155,6 +236,36 @@ async function storedDefinition(
 }
 
 /**
+ * Where a revocable credential goes: all three of the registry id, its current status list and the index, or none
+ * (a credential that cannot be revoked).
+ * @throws CredoAnonCredsError when only some are given, or the registry is not this agent's
+ */
+async function revocationConfigurationOf(agentContext: AgentContext, options: CreateCredentialOptions) {
+  const { revocationRegistryDefinitionId: id, revocationStatusList, revocationRegistryIndex: index } = options
+  if (id === undefined && revocationStatusList === undefined && index === undefined) return undefined
+  if (!id || !revocationStatusList || index === undefined)
+    throw new CredoAnonCredsError(
+      'A revocable credential needs the revocation registry id, its status list and the revocation index',
+    )
+  const registry = await storedRevocationRegistry(agentContext, id)
+  return {
+    revocationRegistryDefinition: registry.definitionRecord.revocationRegistryDefinition,
+    revocationRegistryDefinitionPrivate: registry.privateRecord.value,
+    // The credential names its registry as the offer did (the list may come back in the other id form).
+    revocationStatusList: { ...revocationStatusList, revRegDefId: id },
+    registryIndex: index,
+  }
+}
+
+/** @throws CredoAnonCredsError when the agent's tails-file service is not the platform's */
+function tailsFileServiceOf(agentContext: AgentContext): PlatformTailsFileService {
+  const service = agentContext.dependencyManager.resolve(AnonCredsModuleConfig).tailsFileService
+  if (!(service instanceof PlatformTailsFileService))
+    throw new CredoAnonCredsError('Revocation registries need the platform tails-file service')
+  return service
+}
+
+/**
  * The schema id an offer names: the stored one, or its legacy form when the offer uses a legacy credential
  * definition id for an object stored under a did:indy id.
  */
@@ -162,8 +273,4 @@ function offeredSchemaId(credentialDefinitionId: string, schemaId: string): stri
   if (!isUnqualifiedCredentialDefinitionId(credentialDefinitionId) || isUnqualifiedSchemaId(schemaId)) return schemaId
   const { namespaceIdentifier, schemaName, schemaVersion } = parseIndySchemaId(schemaId)
   return getUnqualifiedSchemaId(namespaceIdentifier, schemaName, schemaVersion)
-}
-
-export function unsupportedRevocation() {
-  return new CredoAnonCredsError('AnonCreds revocation is not supported yet')
 }

@@ -1,0 +1,320 @@
+import { createServer, type Server } from 'node:http'
+import { type AddressInfo, createServer as createNetServer } from 'node:net'
+import { tmpdir } from 'node:os'
+
+import request from 'supertest'
+
+import { startApi, type TestApi } from '../helpers/api'
+import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
+import { startLedgerAgent, type LedgerAgent } from '../helpers/ledger-agent'
+import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
+
+jest.setTimeout(120_000)
+
+const programs = writeFakeAgentPrograms(tmpdir())
+afterAll(() => programs.remove())
+
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function freePort(): Promise<number> {
+  const server = createNetServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const now = () => Math.floor(Date.now() / 1000)
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
+    await sleep(100)
+  }
+}
+
+/**
+ * Issue 25 item 3, agent side: two real agents (Credo with our AnonCreds services) on the platform ledger of a real
+ * API, driven through their admin APIs. The issuer makes a revocable credential definition and a registry of 8 (its
+ * tails file stored by the platform), issues two credentials at indices it names, and the holder proves
+ * non-revocation (Present Proof v2, `anoncreds` format); after a revocation is published the revoked credential's
+ * proof fails, the other's holds (`from` = `to`, as Credo holders ask), and an interval ending before the revocation
+ * still verifies. DATABASE_URL chooses PostgreSQL.
+ */
+describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 'postgres' : 'pglite'})`, () => {
+  let api: TestApi
+  let server: Server
+  let issuer: LedgerAgent
+  let holder: LedgerAgent
+  let issuerConnectionId: string
+  let credentialDefinitionId: string
+  let registryId: string
+  let beforeRevocation: number
+
+  beforeAll(async () => {
+    const port = await freePort()
+    const baseUrl = `http://127.0.0.1:${port}`
+    api = await startApi({
+      LEDGER_NAMESPACE: 'idplane:test',
+      API_PUBLIC_URL: baseUrl,
+      AGENT_ENTRYPOINT: programs.path('healthy'),
+      AGENT_POLL_ATTEMPTS: '50',
+      AGENT_POLL_INTERVAL_MS: '100',
+      AGENT_PORT_COUNTER_START: '21301,22301',
+    })
+    server = createServer(api.app)
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+    // An organization's agent (a fake program) for its event token: the real agents write to the ledger with it.
+    const owner = await aUserWithToken(api)
+    const orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+    await request(api.app)
+      .post(`/v1/orgs/${orgId}/agents/spinup`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ label: 'Revocation' })
+      .expect(201)
+    const token = await waitFor(async () => {
+      try {
+        const env = (await (await fetch('http://127.0.0.1:21302/env')).json()) as Record<string, string>
+        return env.AGENT_EVENT_TOKEN || undefined
+      } catch {
+        return undefined
+      }
+    }, 'the fake agent')
+    ;[issuer, holder] = await Promise.all([
+      startLedgerAgent({ url: baseUrl, token }, 'revoc_issuer'),
+      startLedgerAgent({ url: baseUrl, token }, 'revoc_holder'),
+    ])
+
+    const oob = await issuer.agent.didcomm.oob.createInvitation({ label: 'issuer', autoAcceptConnection: true })
+    const { connectionRecord } = await holder.agent.didcomm.oob.receiveInvitation(oob.outOfBandInvitation, {
+      label: 'holder',
+      autoAcceptConnection: true,
+      autoAcceptInvitation: true,
+    })
+    if (!connectionRecord) throw new Error('no connection')
+    await holder.agent.didcomm.connections.returnWhenIsConnected(connectionRecord.id, { timeoutMs: 20_000 })
+    const [issuerConnection] = await issuer.agent.didcomm.connections.findAllByOutOfBandId(oob.id)
+    issuerConnectionId = issuerConnection.id
+  }, 120_000)
+
+  afterAll(async () => {
+    await Promise.all([holder?.close(), issuer?.close()])
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)))
+    await api?.stop()
+  })
+
+  async function issue(name: string, index: number) {
+    const offer = await issuer
+      .post('/credentials/offer', {
+        connectionId: issuerConnectionId,
+        autoAcceptCredential: 'always',
+        credentialFormats: {
+          anoncreds: {
+            credentialDefinitionId,
+            attributes: [
+              { name: 'name', value: name },
+              { name: 'age', value: '30' },
+            ],
+            revocationRegistryDefinitionId: registryId,
+            revocationRegistryIndex: index,
+          },
+        },
+      })
+      .expect(201)
+    const threadId = offer.body.data.threadId as string
+    const received = await waitFor(async () => {
+      const [record] = (await holder.get(`/credentials?threadId=${threadId}`).expect(200)).body.data as Json[]
+      return record?.state === 'offer-received' ? record : undefined
+    }, 'the offer')
+    await holder.post('/credentials/accept-offer', { credentialRecordId: received.id, autoAcceptCredential: 'always' })
+    await waitFor(async () => {
+      const record = (await holder.get(`/credentials/${received.id}`).expect(200)).body.data as Json
+      if (record.state === 'abandoned') throw new Error(`issuance abandoned: ${record.errorMessage}`)
+      return record.state === 'done' ? record : undefined
+    }, 'the credential')
+  }
+
+  /** Requests a proof of `name` with a non_revoked interval; answers the verifier's result, or the holder's refusal. */
+  async function prove(
+    name: string,
+    interval: { from?: number; to: number },
+    filterByNonRevocationRequirements = false,
+  ) {
+    const requested = await issuer
+      .post('/proofs/request', {
+        connectionId: issuerConnectionId,
+        proofFormats: {
+          anoncreds: {
+            requested_attributes: {
+              name: {
+                name: 'name',
+                restrictions: [{ cred_def_id: credentialDefinitionId, 'attr::name::value': name }],
+              },
+            },
+            requested_predicates: {
+              adult: {
+                name: 'age',
+                p_type: '>=',
+                p_value: 18,
+                restrictions: [{ cred_def_id: credentialDefinitionId }],
+              },
+            },
+            non_revoked: interval,
+          },
+        },
+      })
+      .expect(201)
+    const proofRecordId = requested.body.data.id as string
+    const threadId = requested.body.data.threadId as string
+    const received = await waitFor(async () => {
+      const [record] = (await holder.get(`/proofs?threadId=${threadId}`).expect(200)).body.data as Json[]
+      return record?.state === 'request-received' ? record : undefined
+    }, 'the proof request')
+    const accepted = await holder.post('/proofs/accept-request', {
+      proofRecordId: received.id,
+      filterByNonRevocationRequirements,
+    })
+    if (accepted.status !== 201) return { refused: accepted.body.message as string }
+    await waitFor(async () => {
+      const record = (await issuer.get(`/proofs/${proofRecordId}`).expect(200)).body.data as Json
+      return ['presentation-received', 'done', 'abandoned'].includes(record.state) ? record : undefined
+    }, 'the presentation')
+    const verified = await issuer.post(`/proofs/${proofRecordId}/verify`, {})
+    return { isVerified: verified.body.data?.isVerified as boolean }
+  }
+
+  it('creates a revocable definition and a registry of 8 whose tails file the platform serves', async () => {
+    const did = (await issuer.post('/dids', { method: 'indy' }).expect(201)).body.data.did as string
+    const schema = await issuer
+      .post('/anoncreds/schemas', { issuerId: did, name: 'member', version: '1.0', attributes: ['name', 'age'] })
+      .expect(201)
+    const definition = await issuer
+      .post('/anoncreds/credential-definitions', { schemaId: schema.body.data.schemaId, supportRevocation: true })
+      .expect(201)
+    credentialDefinitionId = definition.body.data.credentialDefinitionId
+    expect(definition.body.data.credentialDefinition.value.revocation).toMatchObject({ g: expect.any(String) })
+
+    const created = await issuer
+      .post('/anoncreds/revocation-registries', { credentialDefinitionId, maximumCredentialNumber: 8, tag: 'r1' })
+      .expect(201)
+    const state = created.body.data
+    registryId = state.revocationRegistryDefinitionId
+    expect(registryId).toMatch(new RegExp(`^${did}/anoncreds/v0/REV_REG_DEF/\\d+/default/r1$`))
+    expect(state).toMatchObject({ state: 'active', revokedIndices: [], timestamp: expect.any(Number) })
+    expect(state.revocationStatusList.revocationList).toEqual([0, 0, 0, 0, 0, 0, 0, 0])
+    const { tailsLocation, tailsHash } = state.revocationRegistryDefinition.value
+    expect(tailsLocation).toMatch(new RegExp(`/v1/tails-files/${tailsHash}$`))
+    expect((await fetch(tailsLocation)).status).toBe(200)
+    const read = await issuer.get(`/anoncreds/revocation-registry?revocationRegistryDefinitionId=${registryId}`)
+    expect(read.status).toBe(200)
+    expect(read.body.data.revocationStatusList).toEqual(state.revocationStatusList)
+
+    // Refusals: a registry for a definition without revocation, sizes and indices out of range, a foreign registry.
+    await issuer
+      .post('/anoncreds/revocation-registries', { credentialDefinitionId, maximumCredentialNumber: 1 })
+      .expect(400)
+    await issuer
+      .post('/anoncreds/revocation-registries/revoke', {
+        revocationRegistryDefinitionId: registryId,
+        revokedIndices: [8],
+      })
+      .expect(400)
+    await holder.get(`/anoncreds/revocation-registry?revocationRegistryDefinitionId=${registryId}`).expect(404)
+  })
+
+  it('issues revocable credentials at the indices the offer names; a wrong registry or index is a 400', async () => {
+    const offer = (extra: Json) =>
+      issuer.post('/credentials/offer', {
+        connectionId: issuerConnectionId,
+        credentialFormats: {
+          anoncreds: {
+            credentialDefinitionId,
+            attributes: [
+              { name: 'name', value: 'x' },
+              { name: 'age', value: '1' },
+            ],
+            ...extra,
+          },
+        },
+      })
+    expect((await offer({ revocationRegistryDefinitionId: registryId, revocationRegistryIndex: 8 })).status).toBe(400)
+    expect((await offer({ revocationRegistryDefinitionId: `${registryId}x`, revocationRegistryIndex: 1 })).status).toBe(
+      400,
+    )
+    expect((await offer({ revocationRegistryDefinitionId: registryId })).status).toBe(400)
+    // Credo's v1 `indy` format would issue without the registry.
+    const v1 = await issuer.post('/credentials/offer', {
+      connectionId: issuerConnectionId,
+      protocolVersion: 'v1',
+      credentialFormats: {
+        anoncreds: {
+          credentialDefinitionId,
+          attributes: [{ name: 'name', value: 'x' }],
+          revocationRegistryDefinitionId: registryId,
+          revocationRegistryIndex: 1,
+        },
+      },
+    })
+    expect(v1.status).toBe(400)
+    expect(v1.body.errors).toEqual([{ field: 'protocolVersion', message: 'must be v2 for a revocable credential' }])
+
+    await issue('Alice', 3)
+    await issue('Bob', 5)
+    const held = (await holder.get('/anoncreds/credentials').expect(200)).body.data as Json[]
+    expect(held.map((c) => [c.attributes.name, c.revocationRegistryId, c.credentialRevocationId]).sort()).toEqual([
+      ['Alice', registryId, '3'],
+      ['Bob', registryId, '5'],
+    ])
+  })
+
+  it('proves non-revocation now (verified)', async () => {
+    expect(await prove('Alice', { to: now() })).toEqual({ isVerified: true })
+    beforeRevocation = now()
+  })
+
+  it('revokes and publishes; the revoked credential no longer proves, the other does', async () => {
+    // Status lists are dated in seconds: the revocation lands after `beforeRevocation`.
+    await sleep(1100)
+    const revoked = await issuer
+      .post('/anoncreds/revocation-registries/revoke', {
+        revocationRegistryDefinitionId: registryId,
+        revokedIndices: [3],
+      })
+      .expect(201)
+    expect(revoked.body.data.revokedIndices).toEqual([3])
+    expect(revoked.body.data.timestamp).toBeGreaterThan(beforeRevocation)
+    await sleep(1100)
+    const at = now()
+    // Credo's holder leaves a revoked credential out by default: nothing to answer with.
+    expect(await prove('Alice', { to: at }, true)).toEqual({ refused: expect.stringMatching(/cannot be answered/) })
+    // Presented anyway, its non-revocation proof fails.
+    expect(await prove('Alice', { to: at })).toEqual({ isVerified: false })
+    // from = to after the list's publication: the proof is at the earlier list timestamp, accepted as in force.
+    expect(await prove('Bob', { from: at, to: at })).toEqual({ isVerified: true })
+  })
+
+  it('refuses malformed non_revoked intervals with a 400 naming them', async () => {
+    const requested = await issuer.post('/proofs/request', {
+      connectionId: issuerConnectionId,
+      proofFormats: {
+        anoncreds: {
+          requested_attributes: { name: { name: 'name', non_revoked: { from: 10, to: 5 } } },
+          non_revoked: { to: 'soon' },
+        },
+      },
+    })
+    expect(requested.status).toBe(400)
+    expect(requested.body.errors.map((error: { field: string }) => error.field).sort()).toEqual([
+      'proofFormats.anoncreds.non_revoked',
+      'proofFormats.anoncreds.requested_attributes.name.non_revoked',
+    ])
+  })
+
+  it('still verifies a proof for an interval that ends before the revocation', async () => {
+    expect(await prove('Alice', { to: beforeRevocation })).toEqual({ isVerified: true })
+  })
+})
