@@ -3,6 +3,7 @@ import type { ApiModule } from '../../infra/api-module'
 import { ShortUrl } from './short-url.entity'
 import { shortUrlsConfig } from './short-urls.config'
 import { shortUrlRoutes } from './short-urls.router'
+import { ShortUrlsRepository } from './short-urls.repository'
 import { ShortUrls } from './short-urls.service'
 
 /** Short public links to out-of-band invitations (`isShortenUrl`); other modules call ShortUrls.shorten. */
@@ -11,6 +12,9 @@ export const shortUrlsModule: ApiModule = {
   controllers: [],
   entities: [ShortUrl],
   config: shortUrlsConfig,
-  bindings: new ContainerModule(({ bind }) => void bind(ShortUrls).toSelf().inSingletonScope()),
+  bindings: new ContainerModule(({ bind }) => {
+    bind(ShortUrlsRepository).toSelf().inSingletonScope()
+    bind(ShortUrls).toSelf().inSingletonScope()
+  }),
   router: shortUrlRoutes,
 }
