@@ -59,6 +59,24 @@ export function canonicalJson(value: unknown): string {
  * anything of that DID (this request included) has been appended after it was signed: a replay, or an old request
  * posted after a newer one. Read it from `GET /v1/ledger/dids/:did/state` just before signing.
  */
+/**
+ * The ledger's answer to `GET <LEDGER_PATH>/rev-reg-defs/:id/status-list`: anoncreds' RevocationStatusList at a
+ * moment, and the entry (the latest at or before it) that made it. The API builds it; the agent's registry reads it.
+ */
+export interface RevocationStatusListAnswer {
+  revocationStatusList: {
+    issuerId: string
+    revRegDefId: string
+    /** 1 for a revoked index, 0 otherwise; maxCredNum entries (entry 0 is no credential). */
+    revocationList: number[]
+    currentAccumulator: string
+    /** The entry's ledger time in seconds: what holders' revocation states and presentations name. */
+    timestamp: number
+  }
+  seqNo: number
+  txnTime: string
+}
+
 export interface LedgerBinding {
   lastSeqNo: number
 }

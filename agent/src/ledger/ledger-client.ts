@@ -5,6 +5,7 @@ import {
   ledgerSigningBytes,
   type LedgerTransactionType,
   nymPossessionBytes,
+  type RevocationStatusListAnswer,
   type StoredTailsFile,
   TAILS_FILES_PATH,
 } from '@idplane/common/agent-contract/ledger'
@@ -82,17 +83,8 @@ export interface LedgerRevocationRegistryDefinitionAnswer {
   txnTime?: string
 }
 
-export interface LedgerRevocationStatusListAnswer {
-  revocationStatusList: {
-    issuerId: string
-    revRegDefId: string
-    revocationList: number[]
-    currentAccumulator: string
-    timestamp: number
-  }
-  seqNo: number
-  txnTime?: string
-}
+/** The ledger's status-list answer; `txnTime` is not relied on here. */
+export type LedgerRevocationStatusListAnswer = Omit<RevocationStatusListAnswer, 'txnTime'> & { txnTime?: string }
 
 /** A DID's state: the seqNo of its latest transaction (0 when none), which its next signed request is bound to. */
 export interface LedgerDidState {
