@@ -59,6 +59,25 @@ export function canonicalJson(value: unknown): string {
  * anything of that DID (this request included) has been appended after it was signed: a replay, or an old request
  * posted after a newer one. Read it from `GET /v1/ledger/dids/:did/state` just before signing.
  */
+/** The ledger's answer to `GET <LEDGER_PATH>/rev-reg-defs/:id`: anoncreds' RevocationRegistryDefinition. */
+export interface RevocationRegistryDefinitionAnswer {
+  revocationRegistryDefinitionId: string
+  revocationRegistryDefinition: {
+    issuerId: string
+    revocDefType: 'CL_ACCUM'
+    tag: string
+    credDefId: string
+    value: {
+      maxCredNum: number
+      publicKeys: { accumKey: { z: string } }
+      tailsHash: string
+      tailsLocation: string
+    }
+  }
+  seqNo: number
+  txnTime: string
+}
+
 /**
  * The ledger's answer to `GET <LEDGER_PATH>/rev-reg-defs/:id/status-list`: anoncreds' RevocationStatusList at a
  * moment, and the entry (the latest at or before it) that made it. The API builds it; the agent's registry reads it.

@@ -5,6 +5,7 @@ import {
   ledgerSigningBytes,
   type LedgerTransactionType,
   nymPossessionBytes,
+  type RevocationRegistryDefinitionAnswer,
   type RevocationStatusListAnswer,
   type StoredTailsFile,
   TAILS_FILES_PATH,
@@ -65,21 +66,8 @@ export interface LedgerCredentialDefinitionAnswer {
   txnTime?: string
 }
 
-export interface LedgerRevocationRegistryDefinitionAnswer {
-  revocationRegistryDefinitionId: string
-  revocationRegistryDefinition: {
-    issuerId: string
-    revocDefType: 'CL_ACCUM'
-    tag: string
-    credDefId: string
-    value: {
-      maxCredNum: number
-      publicKeys: { accumKey: { z: string } }
-      tailsHash: string
-      tailsLocation: string
-    }
-  }
-  seqNo: number
+/** The ledger's registry-definition answer; `txnTime` is not relied on here. */
+export type LedgerRevocationRegistryDefinitionAnswer = Omit<RevocationRegistryDefinitionAnswer, 'txnTime'> & {
   txnTime?: string
 }
 

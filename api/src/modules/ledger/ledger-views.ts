@@ -6,8 +6,10 @@ import {
   parseRevRegId,
   parseSchemaId,
 } from '@idplane/common/ledger-ids'
-import type { RevocationStatusListAnswer } from '@idplane/common/agent-contract/ledger'
-import type { RevRegDefPayload } from './ledger-payloads'
+import type {
+  RevocationRegistryDefinitionAnswer,
+  RevocationStatusListAnswer,
+} from '@idplane/common/agent-contract/ledger'
 import type { StoredTransaction } from './ledger.repository'
 
 /**
@@ -47,18 +49,8 @@ export interface CredDefView {
   txnTime: string
 }
 
-export interface RevRegDefView {
-  revocationRegistryDefinitionId: string
-  revocationRegistryDefinition: {
-    issuerId: string
-    revocDefType: 'CL_ACCUM'
-    tag: string
-    credDefId: string
-    value: RevRegDefPayload['value']
-  }
-  seqNo: number
-  txnTime: string
-}
+/** anoncreds' RevocationRegistryDefinition, as the ledger answers it (shared with the agent's ledger client). */
+export type RevRegDefView = RevocationRegistryDefinitionAnswer
 
 /** anoncreds' RevocationStatusList at a moment, as the ledger answers it (shared with the agent's ledger client). */
 export type RevocationStatusListView = RevocationStatusListAnswer
