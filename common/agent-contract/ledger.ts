@@ -52,13 +52,6 @@ export function canonicalJson(value: unknown): string {
   return `{${members.join(',')}}`
 }
 
-/**
- * The binding that makes a signed request good once (issue 23, item 4): the seqNo of the latest transaction of the
- * signing DID (its NYM, or one it authored) when the request is signed; 0 for a DID not on the ledger yet. The
- * ledger accepts a request only while that is still the DID's latest transaction, so a request is refused once
- * anything of that DID (this request included) has been appended after it was signed: a replay, or an old request
- * posted after a newer one. Read it from `GET /v1/ledger/dids/:did/state` just before signing.
- */
 /** The ledger's answer to `GET <LEDGER_PATH>/rev-reg-defs/:id`: anoncreds' RevocationRegistryDefinition. */
 export interface RevocationRegistryDefinitionAnswer {
   revocationRegistryDefinitionId: string
@@ -96,6 +89,13 @@ export interface RevocationStatusListAnswer {
   txnTime: string
 }
 
+/**
+ * The binding that makes a signed request good once (issue 23, item 4): the seqNo of the latest transaction of the
+ * signing DID (its NYM, or one it authored) when the request is signed; 0 for a DID not on the ledger yet. The
+ * ledger accepts a request only while that is still the DID's latest transaction, so a request is refused once
+ * anything of that DID (this request included) has been appended after it was signed: a replay, or an old request
+ * posted after a newer one. Read it from `GET /v1/ledger/dids/:did/state` just before signing.
+ */
 export interface LedgerBinding {
   lastSeqNo: number
 }
