@@ -52,6 +52,43 @@ export function canonicalJson(value: unknown): string {
   return `{${members.join(',')}}`
 }
 
+/** The ledger's answer to `GET <LEDGER_PATH>/rev-reg-defs/:id`: anoncreds' RevocationRegistryDefinition. */
+export interface RevocationRegistryDefinitionAnswer {
+  revocationRegistryDefinitionId: string
+  revocationRegistryDefinition: {
+    issuerId: string
+    revocDefType: 'CL_ACCUM'
+    tag: string
+    credDefId: string
+    value: {
+      maxCredNum: number
+      publicKeys: { accumKey: { z: string } }
+      tailsHash: string
+      tailsLocation: string
+    }
+  }
+  seqNo: number
+  txnTime: string
+}
+
+/**
+ * The ledger's answer to `GET <LEDGER_PATH>/rev-reg-defs/:id/status-list`: anoncreds' RevocationStatusList at a
+ * moment, and the entry (the latest at or before it) that made it. The API builds it; the agent's registry reads it.
+ */
+export interface RevocationStatusListAnswer {
+  revocationStatusList: {
+    issuerId: string
+    revRegDefId: string
+    /** 1 for a revoked index, 0 otherwise; maxCredNum entries (entry 0 is no credential). */
+    revocationList: number[]
+    currentAccumulator: string
+    /** The entry's ledger time in seconds: what holders' revocation states and presentations name. */
+    timestamp: number
+  }
+  seqNo: number
+  txnTime: string
+}
+
 /**
  * The binding that makes a signed request good once (issue 23, item 4): the seqNo of the latest transaction of the
  * signing DID (its NYM, or one it authored) when the request is signed; 0 for a DID not on the ledger yet. The

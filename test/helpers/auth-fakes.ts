@@ -27,6 +27,9 @@ export class FakeRepository {
   public transactional<T>(work: () => Promise<T>): Promise<T> {
     return work()
   }
+  public inOwnContext<T>(work: () => Promise<T>): Promise<T> {
+    return work()
+  }
   public async flush(): Promise<void> {}
 }
 

@@ -5,6 +5,8 @@ import {
   ledgerSigningBytes,
   type LedgerTransactionType,
   nymPossessionBytes,
+  type RevocationRegistryDefinitionAnswer,
+  type RevocationStatusListAnswer,
   type StoredTailsFile,
   TAILS_FILES_PATH,
 } from '@idplane/common/agent-contract/ledger'
@@ -64,35 +66,13 @@ export interface LedgerCredentialDefinitionAnswer {
   txnTime?: string
 }
 
-export interface LedgerRevocationRegistryDefinitionAnswer {
-  revocationRegistryDefinitionId: string
-  revocationRegistryDefinition: {
-    issuerId: string
-    revocDefType: 'CL_ACCUM'
-    tag: string
-    credDefId: string
-    value: {
-      maxCredNum: number
-      publicKeys: { accumKey: { z: string } }
-      tailsHash: string
-      tailsLocation: string
-    }
-  }
-  seqNo: number
+/** The ledger's registry-definition answer; `txnTime` is not relied on here. */
+export type LedgerRevocationRegistryDefinitionAnswer = Omit<RevocationRegistryDefinitionAnswer, 'txnTime'> & {
   txnTime?: string
 }
 
-export interface LedgerRevocationStatusListAnswer {
-  revocationStatusList: {
-    issuerId: string
-    revRegDefId: string
-    revocationList: number[]
-    currentAccumulator: string
-    timestamp: number
-  }
-  seqNo: number
-  txnTime?: string
-}
+/** The ledger's status-list answer; `txnTime` is not relied on here. */
+export type LedgerRevocationStatusListAnswer = Omit<RevocationStatusListAnswer, 'txnTime'> & { txnTime?: string }
 
 /** A DID's state: the seqNo of its latest transaction (0 when none), which its next signed request is bound to. */
 export interface LedgerDidState {

@@ -1,4 +1,5 @@
-import { BaseRecord, utils } from '@credo-ts/core'
+import { BaseRecord } from '@credo-ts/core'
+import { assignRecordProps, type RecordIdentity } from '../credo/record-props'
 
 /** What a tenant is configured with: the label and image its invitations carry by default. */
 export interface TenantConfig {
@@ -6,9 +7,7 @@ export interface TenantConfig {
   connectionImageUrl?: string
 }
 
-export interface TenantRecordProps {
-  id?: string
-  createdAt?: Date
+export interface TenantRecordProps extends RecordIdentity {
   config: TenantConfig
   storageVersion: string
 }
@@ -29,12 +28,7 @@ export class TenantRecord extends BaseRecord<TenantRecordTags> {
 
   public constructor(props?: TenantRecordProps) {
     super()
-    if (props) {
-      this.id = props.id ?? utils.uuid()
-      this.createdAt = props.createdAt ?? new Date()
-      this.config = props.config
-      this.storageVersion = props.storageVersion
-    }
+    assignRecordProps(this, props)
   }
 
   public getTags(): TenantRecordTags {

@@ -6,12 +6,10 @@ import {
   InjectionSymbols,
   Repository,
   type StorageService,
-  utils,
 } from '@credo-ts/core'
+import { assignRecordProps, type RecordIdentity } from '../../credo/record-props'
 
-export interface PendingAuthorizationRequestProps {
-  id?: string
-  createdAt?: Date
+export interface PendingAuthorizationRequestProps extends RecordIdentity {
   /** The authorization request's payload, its signature already verified when it was resolved. */
   payload: Record<string, unknown>
   verifier: { clientId: string; clientIdPrefix: string }
@@ -33,11 +31,7 @@ export class PendingAuthorizationRequestRecord extends BaseRecord {
 
   public constructor(props?: PendingAuthorizationRequestProps) {
     super()
-    if (props) {
-      this.id = props.id ?? utils.uuid()
-      this.createdAt = props.createdAt ?? new Date()
-      Object.assign(this, { ...props, id: this.id, createdAt: this.createdAt })
-    }
+    assignRecordProps(this, props)
   }
 
   public getTags() {

@@ -6,8 +6,8 @@ import {
   InjectionSymbols,
   Repository,
   type StorageService,
-  utils,
 } from '@credo-ts/core'
+import { assignRecordProps, type RecordIdentity } from '../../credo/record-props'
 
 /** The credential formats a template may issue (OID4VCI 1.0 format identifiers). */
 export const CREDENTIAL_FORMATS = ['dc+sd-jwt', 'mso_mdoc', 'jwt_vc_json'] as const
@@ -55,9 +55,7 @@ export type TemplateAuthorization =
   | { type: 'presentation'; dcql: Record<string, unknown> }
   | { type: 'external'; authorizationServerUrl: string }
 
-export interface CredentialTemplateRecordProps {
-  id?: string
-  createdAt?: Date
+export interface CredentialTemplateRecordProps extends RecordIdentity {
   /** The public id of the OID4VC issuer the template belongs to. */
   issuerId: string
   name: string
@@ -103,11 +101,7 @@ export class CredentialTemplateRecord extends BaseRecord<CredentialTemplateRecor
 
   public constructor(props?: CredentialTemplateRecordProps) {
     super()
-    if (props) {
-      this.id = props.id ?? utils.uuid()
-      this.createdAt = props.createdAt ?? new Date()
-      Object.assign(this, { ...props, id: this.id, createdAt: this.createdAt })
-    }
+    assignRecordProps(this, props)
   }
 
   public getTags(): CredentialTemplateRecordTags {

@@ -6,8 +6,8 @@ import {
   InjectionSymbols,
   Repository,
   type StorageService,
-  utils,
 } from '@credo-ts/core'
+import { assignRecordProps, type RecordIdentity } from '../../credo/record-props'
 
 /** What a verifier asks for: a DCQL query, or a DIF Presentation Exchange (v2) definition. */
 export type VerificationQuery =
@@ -24,9 +24,7 @@ export type ResponseMode = (typeof RESPONSE_MODES)[number]
  */
 export type RequestSigner = { method: 'x5c' } | { method: 'did'; did: string }
 
-export interface VerificationTemplateProps {
-  id?: string
-  createdAt?: Date
+export interface VerificationTemplateProps extends RecordIdentity {
   name: string
   description?: string
   query: VerificationQuery
@@ -53,11 +51,7 @@ export class VerificationTemplateRecord extends BaseRecord<VerificationTemplateT
 
   public constructor(props?: VerificationTemplateProps) {
     super()
-    if (props) {
-      this.id = props.id ?? utils.uuid()
-      this.createdAt = props.createdAt ?? new Date()
-      Object.assign(this, { ...props, id: this.id, createdAt: this.createdAt })
-    }
+    assignRecordProps(this, props)
   }
 
   public getTags(): VerificationTemplateTags {

@@ -6,8 +6,8 @@ import {
   InjectionSymbols,
   Repository,
   type StorageService,
-  utils,
 } from '@credo-ts/core'
+import { assignRecordProps, type RecordIdentity } from '../../credo/record-props'
 
 /** The key types an organization's certificates may have (OID4VC: ES256 and EdDSA). */
 export const X509_KEY_TYPES = ['P-256', 'Ed25519'] as const
@@ -24,9 +24,7 @@ export type X509Purpose = (typeof X509_PURPOSES)[number]
 
 export type X509CertificateStatus = 'active' | 'inactive'
 
-export interface X509CertificateRecordProps {
-  id?: string
-  createdAt?: Date
+export interface X509CertificateRecordProps extends RecordIdentity {
   keyId: string
   keyType: X509KeyType
   purpose: X509Purpose
@@ -80,11 +78,7 @@ export class X509CertificateRecord extends BaseRecord<X509CertificateRecordTags>
 
   public constructor(props?: X509CertificateRecordProps) {
     super()
-    if (props) {
-      this.id = props.id ?? utils.uuid()
-      this.createdAt = props.createdAt ?? new Date()
-      Object.assign(this, { ...props, id: this.id, createdAt: this.createdAt })
-    }
+    assignRecordProps(this, props)
   }
 
   public getTags(): X509CertificateRecordTags {

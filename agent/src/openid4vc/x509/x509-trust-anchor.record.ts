@@ -6,12 +6,10 @@ import {
   InjectionSymbols,
   Repository,
   type StorageService,
-  utils,
 } from '@credo-ts/core'
+import { assignRecordProps, type RecordIdentity } from '../../credo/record-props'
 
-export interface X509TrustAnchorRecordProps {
-  id?: string
-  createdAt?: Date
+export interface X509TrustAnchorRecordProps extends RecordIdentity {
   /** base64 DER. */
   certificate: string
   /** SHA-256 of the DER, hex: one anchor per certificate. */
@@ -43,11 +41,7 @@ export class X509TrustAnchorRecord extends BaseRecord<X509TrustAnchorRecordTags>
 
   public constructor(props?: X509TrustAnchorRecordProps) {
     super()
-    if (props) {
-      this.id = props.id ?? utils.uuid()
-      this.createdAt = props.createdAt ?? new Date()
-      Object.assign(this, { ...props, id: this.id, createdAt: this.createdAt })
-    }
+    assignRecordProps(this, props)
   }
 
   public getTags(): X509TrustAnchorRecordTags {

@@ -1,5 +1,6 @@
 import {
   LockMode,
+  RequestContext,
   type EntityClass,
   type FilterQuery,
   type FindOptions,
@@ -32,6 +33,14 @@ export abstract class BaseRepository<T extends object> {
   /** Runs `work` in one transaction (or joins the caller's); every repository's calls inside it join it. */
   public transactional<R>(work: () => Promise<R>): Promise<R> {
     return this.em.transactional(() => work())
+  }
+
+  /**
+   * Runs background work (a queue job, a start-up task, a metrics scrape) with an identity map of its own, as a
+   * request has; every repository's calls inside it share that context.
+   */
+  public inOwnContext<R>(work: () => Promise<R>): Promise<R> {
+    return RequestContext.create(this.em, work)
   }
 
   /** Writes the changes made to loaded and created entities. */

@@ -1,5 +1,5 @@
 /**
- * Where fixed-window counters live. SqlRateLimitStore keeps them in the database so that every API replica
+ * Where fixed-window counters live. RateLimitHitsRepository (auth module) keeps them in the database so that every API replica
  * counts the same hits; unit tests use an in-memory store.
  */
 export abstract class RateLimitStore {

@@ -1,5 +1,4 @@
 import { injectable } from 'inversify'
-import { RequestContext } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { InvalidStateError } from '@idplane/common'
 import type { AgentExit } from '../../agent-runtime/agent-runtime'
@@ -27,11 +26,6 @@ type AgentChanges = Partial<
 export class AgentsRepository extends OrgRepository<OrgAgent> {
   public constructor(em: EntityManager) {
     super(em, OrgAgent)
-  }
-
-  /** Runs background work with its own identity map (a request context of its own). */
-  public async inOwnContext<T>(work: () => Promise<T>): Promise<T> {
-    return RequestContext.create(this.em, work)
   }
 
   public async findForOrg(orgId: string): Promise<OrgAgent | null> {

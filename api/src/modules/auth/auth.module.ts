@@ -6,7 +6,7 @@ import { TOKENS } from '../../infra/tokens'
 import { sectionOf } from '../../infra/config-section'
 import { authConfig } from './auth.config'
 import { RateLimitStore } from '../../infra/rate-limit/rate-limit-store'
-import { SqlRateLimitStore } from '../../infra/rate-limit/sql-rate-limit-store'
+import { RateLimitHitsRepository } from './rate-limit-hits.repository'
 import { RateLimiter } from '../../infra/rate-limit/rate-limiter'
 import { AuthController } from './auth.controller'
 import { BrowserSessionController } from './browser-session.controller'
@@ -46,7 +46,7 @@ export const authModule: ApiModule = {
     bind(SessionRevocationsService).toSelf().inSingletonScope()
     // The authorization checker asks the same instance: its cache is the one this process revokes into.
     bind(SessionCheck).toService(SessionRevocationsService)
-    bind(RateLimitStore).to(SqlRateLimitStore).inSingletonScope()
+    bind(RateLimitStore).to(RateLimitHitsRepository).inSingletonScope()
     bind(RateLimiter)
       .toDynamicValue((context) => {
         const auth = sectionOf(context.get<Config>(TOKENS.Config), authConfig)

@@ -1,6 +1,4 @@
 import { inject, injectable } from 'inversify'
-import { RequestContext } from '@mikro-orm/core'
-import { EntityManager } from '@mikro-orm/postgresql'
 import {
   BoundedMap,
   InvalidInputError,
@@ -156,7 +154,6 @@ export class BulkExecutionService {
     private readonly schemas: SchemasRepository,
     private readonly modules: ModuleRegistry,
     private readonly queue: Queue,
-    private readonly em: EntityManager,
     @inject(BulkMetrics) private readonly metrics: BulkMetrics,
     @inject(TOKENS.Config) config: Config,
     logger: Logger,
@@ -227,7 +224,7 @@ export class BulkExecutionService {
       maxAttempts: ROW_JOB_ATTEMPTS,
       retryDelaysMs: ROW_JOB_RETRY_DELAYS_MS,
     })
-    const rows = await RequestContext.create(this.em, () => this.repository.queuedRows())
+    const rows = await this.repository.inOwnContext(() => this.repository.queuedRows())
     for (const row of rows) {
       await this.enqueue({ rowId: row.rowId, requestId: row.requestId, orgId: row.orgId, execution: row.attempts })
     }
@@ -252,7 +249,7 @@ export class BulkExecutionService {
   /** One row's job: at least once, so everything it does is keyed by the row. */
   public async handle(message: QueueMessage<RowJob>): Promise<void> {
     const job = message.payload
-    await RequestContext.create(this.em, async () => {
+    await this.repository.inOwnContext(async () => {
       const row = await this.repository.findRow(job.rowId)
       // Done by an earlier delivery, deleted with its organization, or a job of an older execution.
       if (!row || row.status !== 'queued' || row.attempts !== job.execution) return
@@ -420,15 +417,7 @@ export class BulkExecutionService {
       template.typedCells,
     )
     const known = new Set(template.attributeColumns.map((column) => column.name))
-    const rows = await this.em.find(
-      BulkRow,
-      {
-        request: requestId,
-        status: { $in: ['pending', 'failed'] },
-        ...(selection ? { rowNumber: { $in: selection } } : {}),
-      },
-      { orderBy: { rowNumber: 'asc' } },
-    )
+    const rows = await this.repository.rowsToQueue(requestId, selection)
     const errors: FieldError[] = []
     for (const row of rows) {
       const cells = Object.fromEntries(Object.entries(row.attributes).map(([key, value]) => [key, cellText(value)]))

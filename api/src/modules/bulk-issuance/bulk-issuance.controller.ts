@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http'
 import { injectable } from 'inversify'
 import {
   Authorized,
@@ -18,6 +17,7 @@ import type { RequestBodyObject } from 'openapi3-ts'
 import { created, ok, type Envelope } from '../../infra/http/envelope'
 import { messageOnly, pageOf } from '../../infra/http/data-schema'
 import { toPage, type Page } from '../../infra/http/pagination'
+import { readingUpload, sendRaw, type RawResponse, type UploadRequest } from '../../infra/http/raw-body'
 import { ResponseData } from '../../infra/http/response-doc'
 import { CurrentOrgCaller, type OrgCaller } from '../memberships/org-caller.decorator'
 import type { OrgRoleName } from '../memberships/org-role.entity'
@@ -43,18 +43,6 @@ import {
 } from './dto/bulk-issuance.response'
 import type { BulkTemplate } from './bulk-templates.service'
 import type { UploadSummary } from './bulk-upload.service'
-
-/** The raw request of the upload route (its body is read as a stream, not parsed). */
-interface UploadRequest extends IncomingMessage {
-  readonly complete: boolean
-}
-/** The response of routes that write a file or must close the connection. */
-interface RawResponse {
-  status(code: number): RawResponse
-  set(field: string, value: string): RawResponse
-  send(body: string): RawResponse
-  on(event: 'finish', listener: () => void): unknown
-}
 
 /** Spec: the bulk template, upload and execution routes allow owner, admin, issuer and verifier. */
 const BULK_ROLES: OrgRoleName[] = ['owner', 'admin', 'issuer', 'verifier']
@@ -117,14 +105,16 @@ export class BulkIssuanceController {
     @Res() res: RawResponse,
   ): Promise<Envelope<never>> {
     const { fileName, csv } = await this.templates.download(orgId, body, body.schemaType)
-    res
-      .status(201)
-      .set('Content-Type', 'text/csv; charset=utf-8')
-      .set('Content-Disposition', `attachment; filename="${fileName}"`)
-      .set('Cache-Control', 'no-store')
-      .send(csv)
-    // Returning the response object tells routing-controllers the answer is already written.
-    return res as unknown as Envelope<never>
+    return sendRaw(
+      res,
+      201,
+      {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${fileName}"`,
+        'Cache-Control': 'no-store',
+      },
+      csv,
+    )
   }
 
   @Post('/bulk/upload')
@@ -144,7 +134,7 @@ export class BulkIssuanceController {
     @Req() req: UploadRequest,
     @Res() res: RawResponse,
   ): Promise<Envelope<UploadSummary>> {
-    try {
+    return readingUpload(req, res, async () => {
       const summary = await this.uploads.upload(
         orgId,
         caller.userId,
@@ -156,14 +146,7 @@ export class BulkIssuanceController {
         req,
       )
       return created(summary, 'File uploaded and checked')
-    } catch (error) {
-      if (!req.complete) {
-        // The rest of the body is not read (a 2 GB upload is cut off at the limit): close after answering.
-        res.set('Connection', 'close')
-        res.on('finish', () => req.socket.destroy())
-      }
-      throw error
-    }
+    })
   }
 
   @Post('/:requestId/bulk')

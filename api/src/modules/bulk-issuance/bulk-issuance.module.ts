@@ -1,8 +1,6 @@
 import type { Container } from 'inversify'
 import { ContainerModule } from 'inversify'
 import { Registry, type RegistryContentType } from 'prom-client'
-import { EntityManager } from '@mikro-orm/postgresql'
-import { RequestContext } from '@mikro-orm/core'
 import type { ApiModule } from '../../infra/api-module'
 import { bulkIssuanceConfig } from './bulk-issuance.config'
 import { BulkIssuanceController } from './bulk-issuance.controller'
@@ -32,8 +30,8 @@ export const bulkIssuanceModule: ApiModule = {
     bind(BulkIssuanceController).toSelf().inSingletonScope()
     bind(BulkMetrics)
       .toDynamicValue((context) => {
-        const em = context.get(EntityManager)
-        const depth = () => RequestContext.create(em, () => new BulkIssuanceRepository(em).countQueued())
+        const repository = context.get(BulkIssuanceRepository)
+        const depth = () => repository.inOwnContext(() => repository.countQueued())
         return new BulkMetrics(context.get<Registry<RegistryContentType>>(Registry), depth)
       })
       .inSingletonScope()

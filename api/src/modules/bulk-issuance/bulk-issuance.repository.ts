@@ -1,5 +1,5 @@
 import { injectable } from 'inversify'
-import { LockMode } from '@mikro-orm/core'
+import { LockMode, type FilterQuery } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { CredentialDefinition } from '../cred-defs/credential-definition.entity'
 import { CredentialSchema } from '../schemas/credential-schema.entity'
@@ -27,6 +27,15 @@ function newestFirst(page: { pageNumber: number; pageSize: number }) {
     orderBy: { createdAt: 'desc', id: 'asc' } as const,
     limit: page.pageSize,
     offset: (page.pageNumber - 1) * page.pageSize,
+  }
+}
+
+/** The request's rows that can be queued: `pending` or `failed`, all of them or the given row numbers. */
+function queueable(requestId: string, rowNumbers?: readonly number[]): FilterQuery<BulkRow> {
+  return {
+    request: requestId,
+    status: { $in: ['pending', 'failed'] },
+    ...(rowNumbers ? { rowNumber: { $in: [...rowNumbers] } } : {}),
   }
 }
 
@@ -126,9 +135,10 @@ export class BulkIssuanceRepository extends OrgRepository<BulkRequest> {
     requestId: string,
     rowNumbers?: readonly number[],
   ): Promise<{ id: string; attempts: number }[]> {
-    const where: Record<string, unknown> = { request: requestId, status: { $in: ['pending', 'failed'] } }
-    if (rowNumbers) where.rowNumber = { $in: [...rowNumbers] }
-    const rows = await this.em.find(BulkRow, where, { fields: ['id', 'attempts'], orderBy: { rowNumber: 'asc' } })
+    const rows = await this.em.find(BulkRow, queueable(requestId, rowNumbers), {
+      fields: ['id', 'attempts'],
+      orderBy: { rowNumber: 'asc' },
+    })
     if (rows.length === 0) return []
     const ids = rows.map((row) => row.id)
     await this.em.nativeUpdate(BulkRow, { id: { $in: ids } }, { status: 'queued', error: null, updatedAt: new Date() })
@@ -142,6 +152,11 @@ export class BulkIssuanceRepository extends OrgRepository<BulkRequest> {
         this.em.getTransactionContext(),
       )
     return rows.map((row) => ({ id: row.id, attempts: row.attempts + 1 }))
+  }
+
+  /** The rows queueRows would queue (`pending` or `failed`; all of them, or the given row numbers), by number. */
+  public rowsToQueue(requestId: string, rowNumbers?: readonly number[]): Promise<BulkRow[]> {
+    return this.em.find(BulkRow, queueable(requestId, rowNumbers), { orderBy: { rowNumber: 'asc' } })
   }
 
   /** Valid rows of the request among `rowNumbers`, by number (to tell the caller which selected rows cannot run). */

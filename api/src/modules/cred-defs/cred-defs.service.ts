@@ -1,6 +1,5 @@
 import { inject, injectable } from 'inversify'
-import { RequestContext, UniqueConstraintViolationException } from '@mikro-orm/core'
-import { EntityManager } from '@mikro-orm/postgresql'
+import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import {
   ConflictError,
   InProgressError,
@@ -18,7 +17,7 @@ import { sectionOf } from '../../infra/config-section'
 import { Queue, type QueueMessage } from '../../infra/queue/queue'
 import { TOKENS } from '../../infra/tokens'
 import type { OrgCaller } from '../memberships/org-caller.decorator'
-import { CredentialSchema } from '../schemas/credential-schema.entity'
+import { SchemasRepository } from '../schemas/schemas.repository'
 import { hasControlCharacter } from '@idplane/common/request-input'
 import {
   credDefIdForms,
@@ -81,7 +80,7 @@ export class CredDefsService {
     private readonly issuers: IndyIssuers,
     private readonly agents: AgentClients,
     private readonly queue: Queue,
-    private readonly em: EntityManager,
+    private readonly schemas: SchemasRepository,
     private readonly ledger: DefinitionsLedger,
     @inject(CredDefMetrics) private readonly metrics: CredDefMetrics,
     @inject(TOKENS.Config) config: Config,
@@ -230,7 +229,7 @@ export class CredDefsService {
       maxAttempts: CRED_DEF_JOB_ATTEMPTS,
       retryDelaysMs: CRED_DEF_JOB_RETRY_DELAYS_MS,
     })
-    const unfinished = await RequestContext.create(this.em, () => this.repository.creating())
+    const unfinished = await this.repository.inOwnContext(() => this.repository.creating())
     for (const definition of unfinished) {
       await this.enqueue({
         credDefId: definition.id,
@@ -249,7 +248,7 @@ export class CredDefsService {
       endTimer({ outcome })
       this.metrics.jobs.inc({ outcome })
     }
-    await RequestContext.create(this.em, async () => {
+    await this.repository.inOwnContext(async () => {
       const definition = await this.repository.findById(job.credDefId)
       if (!definition || definition.status !== 'creating' || definition.execution !== job.execution)
         return finish('stale')
@@ -278,11 +277,10 @@ export class CredDefsService {
   /** The publishing DID: `orgDid`, else the issuer of the organization's own record of the schema, else IndyIssuers. */
   private async issuerFor(orgId: string, input: CreateCredDefInput): Promise<string> {
     if (input.orgDid !== undefined) return (await this.issuers.issuerFor(orgId, input.orgDid)) as string
-    const ownSchema = await this.em.findOne(CredentialSchema, {
-      organization: orgId,
-      type: 'INDY',
-      ledgerId: schemaIdForms(input.schemaLedgerId)?.legacy ?? input.schemaLedgerId,
-    })
+    const ownSchema = await this.schemas.findIndyByLedgerId(
+      orgId,
+      schemaIdForms(input.schemaLedgerId)?.legacy ?? input.schemaLedgerId,
+    )
     const issuer = ownSchema?.issuerId ?? (await this.issuers.issuerFor(orgId, undefined))
     if (!issuer)
       throw new InvalidInputError(

@@ -1,5 +1,6 @@
 import { injectable } from 'inversify'
-import { LockMode, type FilterQuery, type QueryOrder } from '@mikro-orm/core'
+import { type FilterQuery, type QueryOrder } from '@mikro-orm/core'
+import { NotFoundError } from '@idplane/common'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../../infra/db/like-pattern'
@@ -47,9 +48,9 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
   ): Promise<{ record: CredentialRecord; isNew: boolean }> {
     const now = new Date()
     const defaults = new CredentialRecord()
-    const inserted = await this.em
-      .createQueryBuilder(CredentialRecord)
-      .insert({
+    const locked = await this.lockOrCreateRow(
+      { organization: orgId, credentialRecordId: initial.credentialRecordId },
+      {
         id: defaults.id,
         organization: orgId,
         credentialRecordId: initial.credentialRecordId,
@@ -59,16 +60,11 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
         agentUpdatedAt: initial.agentUpdatedAt,
         createdAt: initial.createdAt ?? now,
         updatedAt: now,
-      })
-      .onConflict(['organization', 'credentialRecordId'])
-      .ignore()
-      .execute('run')
-    const record = await this.em.findOneOrFail(
-      CredentialRecord,
-      { organization: orgId, credentialRecordId: initial.credentialRecordId },
-      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      },
     )
-    return { record, isNew: inserted.affectedRows > 0 }
+    // The where is the row's unique key: the row inserted or the one that won the race is always found.
+    if (!locked) throw new NotFoundError('Credential record not found')
+    return { record: locked.entity, isNew: locked.isNew }
   }
 
   public findForOrg(orgId: string, credentialRecordId: string): Promise<CredentialRecord | null> {

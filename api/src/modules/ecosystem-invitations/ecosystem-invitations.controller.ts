@@ -1,28 +1,17 @@
-import { injectable } from 'inversify'
-import {
-  Authorized,
-  Body,
-  CurrentUser,
-  Get,
-  HttpCode,
-  JsonController,
-  Post,
-  Put,
-  QueryParams,
-  UseBefore,
-} from 'routing-controllers'
+import { Authorized, Body, CurrentUser, Get, HttpCode, Post, Put, QueryParams } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
+import { EcosystemController } from '../ecosystems/ecosystem-controller'
 import type { Principal } from '../../infra/auth/token.service'
 import { pageOf } from '../../infra/http/data-schema'
 import { created, ok, type Envelope } from '../../infra/http/envelope'
-import { toPage, type Page } from '../../infra/http/pagination'
+import { type Page } from '../../infra/http/pagination'
 import { ResponseData } from '../../infra/http/response-doc'
 import {
   ECOSYSTEM_MEMBERSHIP_SCHEMA,
+  toMembershipPage,
   toMembershipResponse,
   type EcosystemMembershipResponse,
 } from '../ecosystems/dto/ecosystem.response'
-import { EcosystemFeatureGate } from '../ecosystems/ecosystem-feature.gate'
 import { EcosystemInvitationDto, InvitationAnswerQuery } from './dto/ecosystem-invitation.dto'
 import { InvitationStatusQuery, ListInvitationsByRoleQuery } from './dto/list-ecosystem-invitations.query'
 import { EcosystemInvitationsService } from './ecosystem-invitations.service'
@@ -31,10 +20,7 @@ import { EcosystemInvitationsService } from './ecosystem-invitations.service'
  * Ecosystem invitations (spec: Endpoints, Ecosystems). Every route needs a token; the ecosystem roles are checked by the
  * service (EcosystemAccess), since the organization of a route is in its query, its body or its ecosystem.
  */
-@injectable()
-@JsonController('/v1/ecosystem')
-@UseBefore(EcosystemFeatureGate)
-@OpenAPI({ tags: ['Ecosystems'] })
+@EcosystemController()
 export class EcosystemInvitationsController {
   public constructor(private readonly invitations: EcosystemInvitationsService) {}
 
@@ -49,7 +35,7 @@ export class EcosystemInvitationsController {
     @QueryParams() query: ListInvitationsByRoleQuery,
   ): Promise<Envelope<Page<EcosystemMembershipResponse>>> {
     const [rows, total] = await this.invitations.listByRole(principal, query)
-    return ok(toPage(rows.map(toMembershipResponse), total, query), 'Ecosystem invitations fetched')
+    return ok(toMembershipPage(rows, total, query), 'Ecosystem invitations fetched')
   }
 
   @Get('/invitation/status')
@@ -63,7 +49,7 @@ export class EcosystemInvitationsController {
     @QueryParams() query: InvitationStatusQuery,
   ): Promise<Envelope<Page<EcosystemMembershipResponse>>> {
     const [rows, total] = await this.invitations.listByStatus(principal, query)
-    return ok(toPage(rows.map(toMembershipResponse), total, query), 'Ecosystem invitations fetched')
+    return ok(toMembershipPage(rows, total, query), 'Ecosystem invitations fetched')
   }
 
   @Post('/invitation')

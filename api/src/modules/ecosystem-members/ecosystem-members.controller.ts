@@ -1,28 +1,18 @@
-import { injectable } from 'inversify'
-import {
-  Authorized,
-  Body,
-  CurrentUser,
-  Delete,
-  Get,
-  JsonController,
-  Put,
-  QueryParams,
-  UseBefore,
-} from 'routing-controllers'
+import { Authorized, Body, CurrentUser, Delete, Get, Put, QueryParams } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
+import { EcosystemController } from '../ecosystems/ecosystem-controller'
 import type { Principal } from '../../infra/auth/token.service'
 import { messageOnly, pageOf } from '../../infra/http/data-schema'
 import { done, ok, type Envelope } from '../../infra/http/envelope'
-import { pageOffset, toPage, type Page } from '../../infra/http/pagination'
+import { pageOffset, type Page } from '../../infra/http/pagination'
 import { ResponseData } from '../../infra/http/response-doc'
 import {
   ECOSYSTEM_MEMBERSHIP_SCHEMA,
   ECOSYSTEM_MEMBERSHIPS_SCHEMA,
+  toMembershipPage,
   toMembershipResponse,
   type EcosystemMembershipResponse,
 } from '../ecosystems/dto/ecosystem.response'
-import { EcosystemFeatureGate } from '../ecosystems/ecosystem-feature.gate'
 import { EcosystemMembersDto, ListEcosystemMembersQuery, MemberStatusQuery } from './dto/ecosystem-members.dto'
 import { EcosystemMembersService } from './ecosystem-members.service'
 
@@ -30,10 +20,7 @@ import { EcosystemMembersService } from './ecosystem-members.service'
  * Ecosystem members (spec: Endpoints, Ecosystems). Every route needs a token; the ecosystem roles are checked by the
  * service (EcosystemAccess), since the organization of a route is in its query, its body or its ecosystem.
  */
-@injectable()
-@JsonController('/v1/ecosystem')
-@UseBefore(EcosystemFeatureGate)
-@OpenAPI({ tags: ['Ecosystems'] })
+@EcosystemController()
 export class EcosystemMembersController {
   public constructor(private readonly members: EcosystemMembersService) {}
 
@@ -47,7 +34,7 @@ export class EcosystemMembersController {
   ): Promise<Envelope<Page<EcosystemMembershipResponse>>> {
     const window = { limit: query.pageSize, offset: pageOffset(query) }
     const [rows, total] = await this.members.list(principal, query.ecosystemId, window)
-    return ok(toPage(rows.map(toMembershipResponse), total, query), 'Ecosystem members fetched')
+    return ok(toMembershipPage(rows, total, query), 'Ecosystem members fetched')
   }
 
   @Delete('/member')

@@ -1,17 +1,6 @@
-import { injectable } from 'inversify'
-import {
-  Authorized,
-  Body,
-  CurrentUser,
-  Get,
-  HttpCode,
-  JsonController,
-  Params,
-  Post,
-  QueryParams,
-  UseBefore,
-} from 'routing-controllers'
+import { Authorized, Body, CurrentUser, Get, HttpCode, Params, Post, QueryParams } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
+import { EcosystemController } from './ecosystem-controller'
 import type { Principal } from '../../infra/auth/token.service'
 import { pageOf } from '../../infra/http/data-schema'
 import { created, ok, type Envelope } from '../../infra/http/envelope'
@@ -29,17 +18,13 @@ import {
 } from './dto/ecosystem.response'
 import { EcosystemOrgParams } from './dto/ecosystem-org.params'
 import { ListEcosystemsQuery } from './dto/list-ecosystems.query'
-import { EcosystemFeatureGate } from './ecosystem-feature.gate'
 import { EcosystemsService } from './ecosystems.service'
 
 /**
  * Ecosystems (spec: Endpoints, Ecosystems). Every route needs a token; the ecosystem roles are checked by the
  * services (EcosystemAccess), since the organization of a route is in its query, its body or its ecosystem.
  */
-@injectable()
-@JsonController('/v1/ecosystem')
-@UseBefore(EcosystemFeatureGate)
-@OpenAPI({ tags: ['Ecosystems'] })
+@EcosystemController()
 export class EcosystemsController {
   public constructor(private readonly ecosystems: EcosystemsService) {}
 

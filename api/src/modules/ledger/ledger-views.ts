@@ -6,7 +6,10 @@ import {
   parseRevRegId,
   parseSchemaId,
 } from '@idplane/common/ledger-ids'
-import type { RevRegDefPayload } from './ledger-payloads'
+import type {
+  RevocationRegistryDefinitionAnswer,
+  RevocationStatusListAnswer,
+} from '@idplane/common/agent-contract/ledger'
 import type { StoredTransaction } from './ledger.repository'
 
 /**
@@ -46,33 +49,11 @@ export interface CredDefView {
   txnTime: string
 }
 
-export interface RevRegDefView {
-  revocationRegistryDefinitionId: string
-  revocationRegistryDefinition: {
-    issuerId: string
-    revocDefType: 'CL_ACCUM'
-    tag: string
-    credDefId: string
-    value: RevRegDefPayload['value']
-  }
-  seqNo: number
-  txnTime: string
-}
+/** anoncreds' RevocationRegistryDefinition, as the ledger answers it (shared with the agent's ledger client). */
+export type RevRegDefView = RevocationRegistryDefinitionAnswer
 
-/** anoncreds' RevocationStatusList at a moment, and the entry (the latest at or before it) that made it. */
-export interface RevocationStatusListView {
-  revocationStatusList: {
-    issuerId: string
-    revRegDefId: string
-    /** 1 for a revoked index, 0 otherwise; maxCredNum entries (entry 0 is no credential). */
-    revocationList: number[]
-    currentAccumulator: string
-    /** The entry's ledger time in seconds: what holders' revocation states and presentations name. */
-    timestamp: number
-  }
-  seqNo: number
-  txnTime: string
-}
+/** anoncreds' RevocationStatusList at a moment, as the ledger answers it (shared with the agent's ledger client). */
+export type RevocationStatusListView = RevocationStatusListAnswer
 
 /** A transaction as answered, with the ids of what it created. */
 export function toTransactionView(txn: StoredTransaction, namespace: string): TransactionView {

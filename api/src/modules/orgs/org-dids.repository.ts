@@ -28,6 +28,10 @@ export class OrgDidsRepository extends OrgRepository<OrgDid> {
     return this.em.findOne(OrgDid, { organization: orgId, did })
   }
 
+  public async findPrimary(orgId: string): Promise<OrgDid | null> {
+    return this.em.findOne(OrgDid, { organization: orgId, isPrimaryDid: true })
+  }
+
   public async countForOrg(orgId: string): Promise<number> {
     return this.em.count(OrgDid, { organization: orgId })
   }

@@ -27,6 +27,10 @@ class FakeOrgDidStore extends FakeRepository implements OrgDidStore {
     return (await this.listForOrg(orgId)).find((record) => record.did === did) ?? null
   }
 
+  public async findPrimary(orgId: string): Promise<OrgDid | null> {
+    return (await this.listForOrg(orgId)).find((record) => record.isPrimaryDid) ?? null
+  }
+
   public async hasPrimary(orgId: string): Promise<boolean> {
     return (await this.listForOrg(orgId)).some((record) => record.isPrimaryDid)
   }

@@ -58,6 +58,12 @@ export class OrgsRepository extends BaseRepository<Organization> {
     return this.em.findOne(Organization, { id: orgId })
   }
 
+  /** The organization's name, read on its own (outside the caller's unit of work); null when there is none. */
+  public async nameOf(orgId: string): Promise<string | null> {
+    const organization = await this.em.fork().findOne(Organization, { id: orgId }, { fields: ['name'] })
+    return organization?.name ?? null
+  }
+
   /** Slugs equal to `base` or `base-<anything>`, for picking the next free one. */
   public async slugsStartingWith(base: string): Promise<string[]> {
     const rows = await this.em.find(

@@ -1,5 +1,5 @@
 import { injectable } from 'inversify'
-import { LockMode, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core'
+import { type FilterQuery, type QueryOrderMap } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../../infra/db/like-pattern'
@@ -56,34 +56,26 @@ export class ProofsRepository extends OrgRepository<ProofRecord> {
     extra: { outOfBandId?: string | null; requestType?: string | null },
   ): Promise<{ record: ProofRecord; isNew: boolean } | null> {
     const now = new Date()
-    const inserted = await this.em.execute<{ id: string }[]>(
-      `insert into proof_records (id, created_at, updated_at, organization_id, state, role, connection_id, thread_id,
-         protocol_version, is_verified, error_message, out_of_band_id, request_type, agent_updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       on conflict (id) do nothing returning id`,
-      [
-        fields.id,
-        fields.createdAt,
-        now,
-        orgId,
-        fields.state,
-        fields.role,
-        fields.connectionId,
-        fields.threadId,
-        fields.protocolVersion,
-        fields.isVerified,
-        fields.errorMessage,
-        extra.outOfBandId ?? null,
-        extra.requestType ?? null,
-        fields.agentUpdatedAt,
-      ],
-    )
-    const record = await this.em.findOne(
-      ProofRecord,
+    const locked = await this.lockOrCreateRow(
       { id: fields.id, organization: orgId },
-      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      {
+        id: fields.id,
+        createdAt: fields.createdAt,
+        updatedAt: now,
+        organization: orgId,
+        state: fields.state,
+        role: fields.role,
+        connectionId: fields.connectionId,
+        threadId: fields.threadId,
+        protocolVersion: fields.protocolVersion,
+        isVerified: fields.isVerified,
+        errorMessage: fields.errorMessage,
+        outOfBandId: extra.outOfBandId ?? null,
+        requestType: extra.requestType ?? null,
+        agentUpdatedAt: fields.agentUpdatedAt,
+      },
     )
-    return record ? { record, isNew: inserted.length > 0 } : null
+    return locked ? { record: locked.entity, isNew: locked.isNew } : null
   }
 
   public findForOrg(orgId: string, proofId: string): Promise<ProofRecord | null> {

@@ -8,7 +8,6 @@ import type {
   ProofRecordJson,
   RequestProofRequest,
 } from '@idplane/common/agent-contract/admin-api'
-import { EntityManager } from '@mikro-orm/postgresql'
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { AgentClient } from '../../agent-client/agent-client'
 import type { Config } from '../../infra/config'
@@ -19,7 +18,7 @@ import { DefinitionsLedger } from '../cred-defs/definitions-ledger'
 import { escapeHtml } from '../../infra/http/escape-html'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { TOKENS } from '../../infra/tokens'
-import { Organization } from '../orgs/organization.entity'
+import { OrgsRepository } from '../orgs/orgs.repository'
 import { ShortUrls } from '../short-urls/short-urls.service'
 import type { ListProofsQuery } from './dto/list-proofs.query'
 import {
@@ -69,7 +68,7 @@ export class ProofsService {
     private readonly shortUrls: ShortUrls,
     private readonly outbox: MailOutbox,
     private readonly metrics: ProofMetrics,
-    private readonly em: EntityManager,
+    private readonly orgs: OrgsRepository,
     ledger: DefinitionsLedger,
     @inject(TOKENS.Config) config: Config,
   ) {
@@ -362,8 +361,7 @@ export class ProofsService {
   }
 
   private async organizationName(orgId: string): Promise<string> {
-    const organization = await this.em.fork().findOne(Organization, { id: orgId }, { fields: ['name'] })
-    return organization?.name ?? 'An organization'
+    return (await this.orgs.nameOf(orgId)) ?? 'An organization'
   }
 
   private async mailInvitation(to: string, url: string, organizationName: string, proofId: string): Promise<void> {

@@ -1,9 +1,11 @@
 import { injectable } from 'inversify'
-import { EntityManager } from '@mikro-orm/postgresql'
 import { InvalidInputError } from '@idplane/common'
-import { OrgDid } from '../orgs/org-did.entity'
-import { CredentialSchema } from './credential-schema.entity'
+import { OrgDidsRepository } from '../orgs/org-dids.repository'
+import { SchemasRepository } from './schemas.repository'
 import { isIndyDid } from '@idplane/common/ledger-ids'
+
+/** How many of the organization's earliest INDY schemas are looked at for the issuer it used (step 3). */
+const EARLIER_ISSUERS_LOOKED_AT = 20
 
 /**
  * The one place that decides which DID an organization publishes INDY schemas and credential definitions under
@@ -15,7 +17,10 @@ import { isIndyDid } from '@idplane/common/ledger-ids'
  */
 @injectable()
 export class IndyIssuers {
-  public constructor(private readonly em: EntityManager) {}
+  public constructor(
+    private readonly dids: OrgDidsRepository,
+    private readonly schemas: SchemasRepository,
+  ) {}
 
   /**
    * @returns the issuer DID, or undefined when the agent should make one (step 4)
@@ -23,22 +28,17 @@ export class IndyIssuers {
    */
   public async issuerFor(orgId: string, orgDid: string | undefined): Promise<string | undefined> {
     if (orgDid !== undefined) return this.checkedOrgDid(orgId, orgDid)
-    const primary = await this.em.findOne(OrgDid, { organization: orgId, isPrimaryDid: true })
+    const primary = await this.dids.findPrimary(orgId)
     if (primary && isIndyDid(primary.did)) return primary.did
-    const earlier = await this.em.find(
-      CredentialSchema,
-      { organization: orgId, type: 'INDY', issuerId: { $ne: null } },
-      { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 20 },
-    )
-    return earlier.map((schema) => schema.issuerId).find((did): did is string => !!did && isIndyDid(did))
+    const earlier = await this.schemas.indyIssuerIds(orgId, EARLIER_ISSUERS_LOOKED_AT)
+    return earlier.find((did) => isIndyDid(did))
   }
 
   private async checkedOrgDid(orgId: string, orgDid: string): Promise<string> {
     const field = [{ field: 'orgDid', message: 'must be an Indy DID of the organization' }]
-    const owned = await this.em.findOne(OrgDid, { organization: orgId, did: orgDid })
+    const owned = await this.dids.findByDid(orgId, orgDid)
     // The agent's own legacy issuer DIDs are the organization's too, though not in its DID list.
-    const isEarlierIssuer =
-      !owned && (await this.em.count(CredentialSchema, { organization: orgId, type: 'INDY', issuerId: orgDid })) > 0
+    const isEarlierIssuer = !owned && (await this.schemas.hasIndyIssuer(orgId, orgDid))
     if (!owned && !isEarlierIssuer)
       throw new InvalidInputError(`orgDid ${orgDid} is not one of the organization's DIDs`, field)
     if (!isIndyDid(orgDid))

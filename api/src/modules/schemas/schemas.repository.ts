@@ -62,6 +62,26 @@ export class SchemasRepository extends OrgRepository<CredentialSchema> {
     return this.em.findOne(CredentialSchema, { organization: orgId, ledgerId })
   }
 
+  /** The organization's INDY schema with this ledger id (the legacy form is the one stored). */
+  public findIndyByLedgerId(orgId: string, ledgerId: string): Promise<CredentialSchema | null> {
+    return this.em.findOne(CredentialSchema, { organization: orgId, type: 'INDY', ledgerId })
+  }
+
+  /** Issuer DIDs of the organization's earliest INDY schemas (at most `limit`), oldest first. */
+  public async indyIssuerIds(orgId: string, limit: number): Promise<string[]> {
+    const schemas = await this.em.find(
+      CredentialSchema,
+      { organization: orgId, type: 'INDY', issuerId: { $ne: null } },
+      { orderBy: { createdAt: 'asc', id: 'asc' }, limit },
+    )
+    return schemas.flatMap((schema) => (schema.issuerId ? [schema.issuerId] : []))
+  }
+
+  /** Whether the organization published an INDY schema under `issuerId`. */
+  public async hasIndyIssuer(orgId: string, issuerId: string): Promise<boolean> {
+    return (await this.em.count(CredentialSchema, { organization: orgId, type: 'INDY', issuerId })) > 0
+  }
+
   public findForOrg(orgId: string, schemaId: string): Promise<CredentialSchema | null> {
     return this.em.findOne(CredentialSchema, { organization: orgId, id: schemaId })
   }

@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { inject, injectable } from 'inversify'
-import { RequestContext, TransactionContext } from '@mikro-orm/core'
-import { EntityManager } from '@mikro-orm/postgresql'
 import { NotFoundError } from '@idplane/common'
 import type { Config } from '../../infra/config'
 import { sectionOf } from '../../infra/config-section'
 import { TOKENS } from '../../infra/tokens'
-import { Organization } from '../orgs/organization.entity'
-import { ShortUrl } from './short-url.entity'
+import { ShortUrlsRepository } from './short-urls.repository'
 import { shortUrlsConfig } from './short-urls.config'
 
 /** The public path of short links, outside `/v1` so the links stay short. */
@@ -29,7 +26,7 @@ export class ShortUrls {
   private readonly ttlSeconds: number
 
   public constructor(
-    private readonly em: EntityManager,
+    private readonly links: ShortUrlsRepository,
     @inject(TOKENS.Config) config: Config,
   ) {
     this.publicUrl = config.http.publicUrl.replace(/\/$/, '')
@@ -38,15 +35,12 @@ export class ShortUrls {
 
   /** Stores a short link to `targetUrl` (in the caller's transaction, if any) and returns its public URL. */
   public async shorten(targetUrl: string, owner: { orgId: string | null }): Promise<string> {
-    // The caller's transaction or request when there is one, so the link commits or rolls back with its invitation.
-    const em = TransactionContext.getEntityManager() ?? RequestContext.getEntityManager() ?? this.em.fork()
-    const link = em.create(ShortUrl, {
+    const link = await this.links.add({
       code: randomBytes(16).toString('base64url'),
-      organization: owner.orgId === null ? null : em.getReference(Organization, owner.orgId),
+      orgId: owner.orgId,
       targetUrl,
       expiresAt: new Date(Date.now() + this.ttlSeconds * 1000),
     })
-    await em.persist(link).flush()
     return `${this.publicUrl}${SHORT_URL_PATH}/${link.code}`
   }
 
@@ -55,11 +49,10 @@ export class ShortUrls {
    * @throws NotFoundError for an unknown or expired code (an expired row is deleted)
    */
   public async resolve(code: string): Promise<ResolvedShortUrl> {
-    const em = this.em.fork()
-    const link = /^[A-Za-z0-9_-]{1,32}$/.test(code) ? await em.findOne(ShortUrl, { code }) : null
+    const link = /^[A-Za-z0-9_-]{1,32}$/.test(code) ? await this.links.findByCode(code) : null
     if (!link) throw new NotFoundError('This invitation link does not exist')
     if (link.expiresAt.getTime() <= Date.now()) {
-      await em.remove(link).flush()
+      await this.links.delete(link)
       throw new NotFoundError('This invitation link has expired; ask the sender for a new one')
     }
     return { targetUrl: link.targetUrl, invitation: invitationIn(link.targetUrl) }

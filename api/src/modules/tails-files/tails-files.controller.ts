@@ -1,10 +1,10 @@
-import type { IncomingMessage } from 'node:http'
 import { injectable } from 'inversify'
 import { Get, HeaderParam, JsonController, Param, Post, Req, Res } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
 import { TAILS_FILES_PATH, type StoredTailsFile } from '@idplane/common/agent-contract/ledger'
 import { created, ok, type Envelope } from '../../infra/http/envelope'
 import { integer, messageOnly, object, string } from '../../infra/http/data-schema'
+import { readingUpload, sendRaw, type RawResponse, type UploadRequest } from '../../infra/http/raw-body'
 import { ResponseData } from '../../infra/http/response-doc'
 import { LedgerRequesters } from '../ledger/ledger.module'
 import { TailsFilesService } from './tails-files.service'
@@ -14,19 +14,6 @@ const STORED_TAILS_FILE_SCHEMA = object<StoredTailsFile>('StoredTailsFile', {
   tailsLocation: string,
   size: integer,
 })
-
-/** The raw request of the upload route (its body is read as a stream, not parsed). */
-interface UploadRequest extends IncomingMessage {
-  readonly complete: boolean
-}
-
-/** The response of routes that write bytes, set a status or must close the connection. */
-interface RawResponse {
-  status(code: number): RawResponse
-  set(field: string, value: string): RawResponse
-  send(body: Buffer): RawResponse
-  on(event: 'finish', listener: () => void): unknown
-}
 
 /**
  * Tails files of AnonCreds revocation registries (docs/decisions.md, "Tails files"): agents upload the files of the
@@ -58,20 +45,13 @@ export class TailsFilesController {
     @Req() req: UploadRequest,
     @Res() res: RawResponse,
   ): Promise<Envelope<StoredTailsFile>> {
-    try {
+    return readingUpload(req, res, async () => {
       const orgId = await this.requesters.requesterOf(authorization)
       const { file, isNew } = await this.tailsFiles.upload(req, orgId)
       if (!isNew) return ok(file, 'Tails file already stored')
       res.status(201)
       return created(file, 'Tails file stored')
-    } catch (error) {
-      if (!req.complete) {
-        // The rest of the body is not read (a refused token, a file cut off at the limit): close after answering.
-        res.set('Connection', 'close')
-        res.on('finish', () => req.socket.destroy())
-      }
-      throw error
-    }
+    })
   }
 
   @Get('/:tailsHash')
@@ -82,14 +62,16 @@ export class TailsFilesController {
   @ResponseData(messageOnly, { errors: [400] })
   async download(@Param('tailsHash') tailsHash: string, @Res() res: RawResponse): Promise<Envelope<never>> {
     const content = await this.tailsFiles.content(tailsHash)
-    res
-      .status(200)
-      .set('Content-Type', 'application/octet-stream')
-      // Content-addressed: the bytes under a hash never change.
-      .set('Cache-Control', 'public, max-age=31536000, immutable')
-      .set('ETag', `"${tailsHash}"`)
-      .send(content)
-    // Returning the response object tells routing-controllers the answer is already written.
-    return res as unknown as Envelope<never>
+    return sendRaw(
+      res,
+      200,
+      {
+        'Content-Type': 'application/octet-stream',
+        // Content-addressed: the bytes under a hash never change.
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        ETag: `"${tailsHash}"`,
+      },
+      content,
+    )
   }
 }

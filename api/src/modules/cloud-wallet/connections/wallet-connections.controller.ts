@@ -1,20 +1,8 @@
-import { injectable } from 'inversify'
-import {
-  Authorized,
-  Body,
-  CurrentUser,
-  Get,
-  HttpCode,
-  JsonController,
-  Params,
-  Post,
-  QueryParams,
-} from 'routing-controllers'
-import { OpenAPI } from 'routing-controllers-openapi'
+import { Body, CurrentUser, Get, HttpCode, Params, Post, QueryParams } from 'routing-controllers'
 import type { Principal } from '../../../infra/auth/token.service'
 import { arrayOf } from '../../../infra/http/data-schema'
 import { created, ok, type Envelope } from '../../../infra/http/envelope'
-import { ResponseData } from '../../../infra/http/response-doc'
+import { WalletController, WalletRoute } from '../wallet-route'
 import type {
   ConnectionRecordJson,
   CreatedInvitation,
@@ -33,17 +21,13 @@ import { WalletConnectionsService } from './wallet-connections.service'
  * Spec: Cloud wallet, connections. Every route needs a signed-in user (an organization client gets 403) and acts on the
  * caller's own tenant only; 409 while no base wallet is configured, 404 before the caller created a wallet.
  */
-@injectable()
-@JsonController('/v1')
-@OpenAPI({ tags: ['Cloud wallet'] })
+@WalletController()
 export class WalletConnectionsController {
   public constructor(private readonly walletConnections: WalletConnectionsService) {}
 
   @Post('/connections/invitation')
   @HttpCode(201)
-  @Authorized()
-  @OpenAPI({ summary: 'Create a connection invitation from the cloud wallet' })
-  @ResponseData(WALLET_INVITATION_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  @WalletRoute('Create a connection invitation from the cloud wallet', WALLET_INVITATION_SCHEMA)
   async createInvitation(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: false }) body: WalletInvitationDto,
@@ -52,9 +36,7 @@ export class WalletConnectionsController {
   }
 
   @Get('/connections')
-  @Authorized()
-  @OpenAPI({ summary: "The cloud wallet's connections, filtered" })
-  @ResponseData(arrayOf(WALLET_CONNECTION_SCHEMA), { errors: [403, 404, 409, 502, 503] })
+  @WalletRoute("The cloud wallet's connections, filtered", arrayOf(WALLET_CONNECTION_SCHEMA))
   async connections(
     @CurrentUser({ required: true }) principal: Principal,
     @QueryParams() query: WalletConnectionsQuery,
@@ -63,9 +45,7 @@ export class WalletConnectionsController {
   }
 
   @Get('/connection/:connectionId')
-  @Authorized()
-  @OpenAPI({ summary: 'One connection of the cloud wallet' })
-  @ResponseData(WALLET_CONNECTION_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  @WalletRoute('One connection of the cloud wallet', WALLET_CONNECTION_SCHEMA)
   async connection(
     @CurrentUser({ required: true }) principal: Principal,
     @Params() params: ConnectionIdParams,
@@ -75,9 +55,7 @@ export class WalletConnectionsController {
 
   @Post('/receive-invitation-url')
   @HttpCode(201)
-  @Authorized()
-  @OpenAPI({ summary: 'Receive an out-of-band invitation URL into the cloud wallet' })
-  @ResponseData(WALLET_RECEIVED_INVITATION_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  @WalletRoute('Receive an out-of-band invitation URL into the cloud wallet', WALLET_RECEIVED_INVITATION_SCHEMA)
   async receiveInvitationUrl(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: true }) body: ReceiveInvitationUrlDto,

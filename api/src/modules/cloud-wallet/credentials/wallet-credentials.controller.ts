@@ -1,20 +1,8 @@
-import { injectable } from 'inversify'
-import {
-  Authorized,
-  Body,
-  CurrentUser,
-  Get,
-  HttpCode,
-  JsonController,
-  Params,
-  Post,
-  QueryParams,
-} from 'routing-controllers'
-import { OpenAPI } from 'routing-controllers-openapi'
+import { Body, CurrentUser, Get, HttpCode, Params, Post, QueryParams } from 'routing-controllers'
 import type { Principal } from '../../../infra/auth/token.service'
 import { arrayOf } from '../../../infra/http/data-schema'
 import { created, ok, type Envelope } from '../../../infra/http/envelope'
-import { ResponseData } from '../../../infra/http/response-doc'
+import { WalletController, WalletRoute } from '../wallet-route'
 import type { CredentialRecordJson } from '@idplane/common/agent-contract/admin-api'
 import { AcceptOfferDto, CredentialRecordIdParams, WalletCredentialsQuery } from '../dto/wallet.dto'
 import { WALLET_CREDENTIAL_SCHEMA, WALLET_FORMAT_DATA_SCHEMA } from '../dto/wallet.response'
@@ -24,16 +12,12 @@ import { WalletCredentialsService } from './wallet-credentials.service'
  * Spec: Cloud wallet, credentials. Every route needs a signed-in user (an organization client gets 403) and acts on the
  * caller's own tenant only; 409 while no base wallet is configured, 404 before the caller created a wallet.
  */
-@injectable()
-@JsonController('/v1')
-@OpenAPI({ tags: ['Cloud wallet'] })
+@WalletController()
 export class WalletCredentialsController {
   public constructor(private readonly walletCredentials: WalletCredentialsService) {}
 
   @Get('/credential')
-  @Authorized()
-  @OpenAPI({ summary: "The cloud wallet's credential records, filtered" })
-  @ResponseData(arrayOf(WALLET_CREDENTIAL_SCHEMA), { errors: [403, 404, 409, 502, 503] })
+  @WalletRoute("The cloud wallet's credential records, filtered", arrayOf(WALLET_CREDENTIAL_SCHEMA))
   async credentials(
     @CurrentUser({ required: true }) principal: Principal,
     @QueryParams() query: WalletCredentialsQuery,
@@ -42,9 +26,7 @@ export class WalletCredentialsController {
   }
 
   @Get('/credential/:credentialRecordId')
-  @Authorized()
-  @OpenAPI({ summary: 'One credential record of the cloud wallet' })
-  @ResponseData(WALLET_CREDENTIAL_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  @WalletRoute('One credential record of the cloud wallet', WALLET_CREDENTIAL_SCHEMA)
   async credential(
     @CurrentUser({ required: true }) principal: Principal,
     @Params() params: CredentialRecordIdParams,
@@ -53,9 +35,10 @@ export class WalletCredentialsController {
   }
 
   @Get('/credential/:credentialRecordId/format-data')
-  @Authorized()
-  @OpenAPI({ summary: 'What a credential offer of the cloud wallet holds (or the credential issued), by format' })
-  @ResponseData(WALLET_FORMAT_DATA_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  @WalletRoute(
+    'What a credential offer of the cloud wallet holds (or the credential issued), by format',
+    WALLET_FORMAT_DATA_SCHEMA,
+  )
   async credentialFormatData(
     @CurrentUser({ required: true }) principal: Principal,
     @Params() params: CredentialRecordIdParams,
@@ -65,9 +48,7 @@ export class WalletCredentialsController {
 
   @Post('/accept-offer')
   @HttpCode(201)
-  @Authorized()
-  @OpenAPI({ summary: 'Accept a credential offer the cloud wallet received' })
-  @ResponseData(WALLET_CREDENTIAL_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  @WalletRoute('Accept a credential offer the cloud wallet received', WALLET_CREDENTIAL_SCHEMA)
   async acceptOffer(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: true }) body: AcceptOfferDto,

@@ -1,20 +1,8 @@
-import { injectable } from 'inversify'
-import {
-  Authorized,
-  Body,
-  CurrentUser,
-  Get,
-  HttpCode,
-  JsonController,
-  Params,
-  Post,
-  QueryParams,
-} from 'routing-controllers'
-import { OpenAPI } from 'routing-controllers-openapi'
+import { Body, CurrentUser, Get, HttpCode, Params, Post, QueryParams } from 'routing-controllers'
 import type { Principal } from '../../../infra/auth/token.service'
 import { arrayOf } from '../../../infra/http/data-schema'
 import { created, ok, type Envelope } from '../../../infra/http/envelope'
-import { ResponseData } from '../../../infra/http/response-doc'
+import { WalletController, WalletRoute } from '../wallet-route'
 import type { ProofRecordJson } from '@idplane/common/agent-contract/admin-api'
 import { AcceptProofRequestDto, ProofRecordIdParams, WalletProofsQuery } from '../dto/wallet.dto'
 import { WALLET_FORMAT_DATA_SCHEMA, WALLET_PROOF_SCHEMA } from '../dto/wallet.response'
@@ -24,16 +12,12 @@ import { WalletProofsService } from './wallet-proofs.service'
  * Spec: Cloud wallet, proofs. Every route needs a signed-in user (an organization client gets 403) and acts on the
  * caller's own tenant only; 409 while no base wallet is configured, 404 before the caller created a wallet.
  */
-@injectable()
-@JsonController('/v1')
-@OpenAPI({ tags: ['Cloud wallet'] })
+@WalletController()
 export class WalletProofsController {
   public constructor(private readonly walletProofs: WalletProofsService) {}
 
   @Get('/proofs')
-  @Authorized()
-  @OpenAPI({ summary: "The cloud wallet's proof records" })
-  @ResponseData(arrayOf(WALLET_PROOF_SCHEMA), { errors: [403, 404, 409, 502, 503] })
+  @WalletRoute("The cloud wallet's proof records", arrayOf(WALLET_PROOF_SCHEMA))
   async proofs(
     @CurrentUser({ required: true }) principal: Principal,
     @QueryParams() query: WalletProofsQuery,
@@ -42,9 +26,7 @@ export class WalletProofsController {
   }
 
   @Get('/proofs/:proofRecordId')
-  @Authorized()
-  @OpenAPI({ summary: 'One proof record of the cloud wallet' })
-  @ResponseData(WALLET_PROOF_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  @WalletRoute('One proof record of the cloud wallet', WALLET_PROOF_SCHEMA)
   async proof(
     @CurrentUser({ required: true }) principal: Principal,
     @Params() params: ProofRecordIdParams,
@@ -53,9 +35,10 @@ export class WalletProofsController {
   }
 
   @Get('/proofs/:proofRecordId/format-data')
-  @Authorized()
-  @OpenAPI({ summary: 'What a proof request of the cloud wallet asks for (and what was presented), by format' })
-  @ResponseData(WALLET_FORMAT_DATA_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  @WalletRoute(
+    'What a proof request of the cloud wallet asks for (and what was presented), by format',
+    WALLET_FORMAT_DATA_SCHEMA,
+  )
   async proofFormatData(
     @CurrentUser({ required: true }) principal: Principal,
     @Params() params: ProofRecordIdParams,
@@ -65,9 +48,7 @@ export class WalletProofsController {
 
   @Post('/proofs/accept-request')
   @HttpCode(201)
-  @Authorized()
-  @OpenAPI({ summary: 'Answer a proof request the cloud wallet received' })
-  @ResponseData(WALLET_PROOF_SCHEMA, { errors: [403, 404, 409, 502, 503] })
+  @WalletRoute('Answer a proof request the cloud wallet received', WALLET_PROOF_SCHEMA)
   async acceptProofRequest(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: true }) body: AcceptProofRequestDto,

@@ -1,9 +1,7 @@
-import { injectable } from 'inversify'
-import { Authorized, Body, CurrentUser, HttpCode, JsonController, Patch, Post } from 'routing-controllers'
-import { OpenAPI } from 'routing-controllers-openapi'
+import { Body, CurrentUser, HttpCode, Patch, Post } from 'routing-controllers'
 import type { Principal } from '../../../infra/auth/token.service'
 import { created, ok, type Envelope } from '../../../infra/http/envelope'
-import { ResponseData } from '../../../infra/http/response-doc'
+import { WalletController, WalletRoute } from '../wallet-route'
 import { RegisterWebhookDto, UpdateWebhookDto } from '../../webhooks/dto/register-webhook.dto'
 import { WEBHOOK_SCHEMA, type WebhookResponse } from '../../webhooks/dto/webhook.response'
 import { BaseWalletService } from '../base-wallet.service'
@@ -20,9 +18,7 @@ import { CloudWalletsService } from './cloud-wallets.service'
  * Spec: Cloud wallet: the base wallet (platform admin), the caller's own wallet and its webhook. Every route needs
  * a signed-in user (an organization client gets 403).
  */
-@injectable()
-@JsonController('/v1')
-@OpenAPI({ tags: ['Cloud wallet'] })
+@WalletController()
 export class CloudWalletsController {
   public constructor(
     private readonly base: BaseWalletService,
@@ -31,9 +27,11 @@ export class CloudWalletsController {
 
   @Post('/configure/base-wallet')
   @HttpCode(201)
-  @Authorized()
-  @OpenAPI({ summary: 'Configure the multi-tenant agent that holds the cloud wallets. Platform admin only.' })
-  @ResponseData(BASE_WALLET_SCHEMA, { errors: [403, 409, 502] })
+  @WalletRoute(
+    'Configure the multi-tenant agent that holds the cloud wallets. Platform admin only.',
+    BASE_WALLET_SCHEMA,
+    [403, 409, 502],
+  )
   async configureBaseWallet(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: true }) body: ConfigureBaseWalletDto,
@@ -43,9 +41,7 @@ export class CloudWalletsController {
 
   @Post('/create-wallet')
   @HttpCode(201)
-  @Authorized()
-  @OpenAPI({ summary: "Create the caller's cloud wallet (one per user)" })
-  @ResponseData(CLOUD_WALLET_SCHEMA, { errors: [403, 409, 502, 503] })
+  @WalletRoute("Create the caller's cloud wallet (one per user)", CLOUD_WALLET_SCHEMA, [403, 409, 502, 503])
   async createWallet(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: true }) body: CreateWalletDto,
@@ -55,12 +51,11 @@ export class CloudWalletsController {
 
   @Post('/webhooks/wallet/register')
   @HttpCode(201)
-  @Authorized()
-  @OpenAPI({
-    summary:
-      "Register the webhook of the caller's cloud wallet (replaces an earlier one); read it with GET /webhooks/orgs/webhookurl?tenantId=",
-  })
-  @ResponseData(WEBHOOK_SCHEMA, { errors: [403, 404] })
+  @WalletRoute(
+    "Register the webhook of the caller's cloud wallet (replaces an earlier one); read it with GET /webhooks/orgs/webhookurl?tenantId=",
+    WEBHOOK_SCHEMA,
+    [403, 404],
+  )
   async registerWebhook(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: true }) body: RegisterWebhookDto,
@@ -69,9 +64,7 @@ export class CloudWalletsController {
   }
 
   @Patch('/webhooks/wallet')
-  @Authorized()
-  @OpenAPI({ summary: "Change the URL, secret or both of the caller's cloud-wallet webhook" })
-  @ResponseData(WEBHOOK_SCHEMA, { errors: [403, 404] })
+  @WalletRoute("Change the URL, secret or both of the caller's cloud-wallet webhook", WEBHOOK_SCHEMA, [403, 404])
   async updateWebhook(
     @CurrentUser({ required: true }) principal: Principal,
     @Body({ required: true }) body: UpdateWebhookDto,

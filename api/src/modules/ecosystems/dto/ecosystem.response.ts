@@ -1,4 +1,5 @@
 import { arrayOf, dateTime, integer, nullable, object, oneOf, string, uuid } from '../../../infra/http/data-schema'
+import { toPage, type Page } from '../../../infra/http/pagination'
 import type { Ecosystem } from '../ecosystem.entity'
 import {
   ECOSYSTEM_ORG_ROLES,
@@ -60,6 +61,15 @@ export function toEcosystemResponse(ecosystem: Ecosystem): EcosystemResponse {
     createdAt: ecosystem.createdAt.toISOString(),
     updatedAt: ecosystem.updatedAt.toISOString(),
   }
+}
+
+/** A page of memberships (invitations or members) as the list routes answer it. */
+export function toMembershipPage(
+  rows: readonly EcosystemMembership[],
+  total: number,
+  query: { pageNumber: number; pageSize: number },
+): Page<EcosystemMembershipResponse> {
+  return toPage(rows.map(toMembershipResponse), total, query)
 }
 
 /** The row with its ecosystem and organization loaded. */

@@ -1,16 +1,18 @@
 import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { RateLimitStore } from './rate-limit-store'
+import { BaseRepository } from '../../infra/db/base.repository'
+import type { RateLimitStore } from '../../infra/rate-limit/rate-limit-store'
+import { RateLimitHit } from './rate-limit-hit.entity'
 
 /**
- * Counters in `rate_limit_hits` (RateLimitHit). One upsert per hit is atomic in PostgreSQL, so concurrent
- * requests on any replica never lose a count. Runs outside the request's transaction on purpose: a hit
- * counts even when the request later fails.
+ * The rate limiter's store in the database: counters in `rate_limit_hits` (RateLimitHit, this module's entity). One
+ * upsert per hit is atomic in PostgreSQL, so concurrent requests on any replica never lose a count. Runs outside
+ * the request's transaction on purpose: a hit counts even when the request later fails.
  */
 @injectable()
-export class SqlRateLimitStore extends RateLimitStore {
-  public constructor(private readonly em: EntityManager) {
-    super()
+export class RateLimitHitsRepository extends BaseRepository<RateLimitHit> implements RateLimitStore {
+  public constructor(em: EntityManager) {
+    super(em, RateLimitHit)
   }
 
   public async increment(key: string, windowStart: Date, amount = 1): Promise<number> {
