@@ -43,6 +43,7 @@ describe('API_MODULES', () => {
         'ProofRecord',
         'RateLimitHit',
         'RefreshToken',
+        'RevocationRegistry',
         'RevokedSession',
         'ShortUrl',
         'TailsFile',
