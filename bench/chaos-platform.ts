@@ -510,6 +510,33 @@ export class Platform {
     )
   }
 
+  /**
+   * The holder's offer on `threadId`: its event, or, as a wallet lists its pending offers after a restart, the
+   * holder's own records (an event is at least once, but a wallet does not rely on having watched it).
+   */
+  private async holderOffer(threadId: string, deadline: number): Promise<{ record: { id: string } }> {
+    for (;;) {
+      const event = await this.holderEvent(
+        'credential',
+        'offer-received',
+        threadId,
+        Math.min(deadline, Date.now() + 5000),
+      )
+        .then((found) => found as { record: { id: string } })
+        .catch(() => undefined)
+      if (event) return event
+      const records = await this.holderCall<{ id: string; state: string }[]>(
+        'GET',
+        `/credentials?threadId=${encodeURIComponent(threadId)}`,
+        undefined,
+        deadline,
+      ).catch(() => [])
+      const pending = records.find((record) => record.state === 'offer-received')
+      if (pending) return { record: { id: pending.id } }
+      if (Date.now() > deadline) throw new Error(`no offer on thread ${threadId} reached the holder in time`)
+    }
+  }
+
   /** Polls an organization record through the API until it is in one of `states` (or a terminal other one). */
   private async orgRecord(url: string, route: string, states: string[], terminal: string[], deadline: number) {
     for (;;) {
@@ -667,7 +694,7 @@ export class Platform {
   }
 
   private async holderAccepts(threadId: string, deadline: number): Promise<void> {
-    const offer = await this.holderEvent('credential', 'offer-received', threadId, deadline)
+    const offer = await this.holderOffer(threadId, deadline)
     await this.holderCall(
       'POST',
       '/credentials/accept-offer',
