@@ -187,6 +187,14 @@ export class Platform {
     this.pidWatch = setInterval(() => this.notePids(), 1000)
     this.pidWatch.unref()
 
+    // The holder needs nothing of the organization: it starts while the organization's agent is spun up.
+    this.holderPorts = { admin: await freePort(), inbound: await freePort() }
+    const holderReady = (async () => {
+      await this.startHolder()
+      this.holderDid = (await this.holder.call<{ did: string }>('POST', '/dids', { method: 'key' })).did
+    })()
+    // Not left unhandled while the organization is set up; awaited below.
+    holderReady.catch(() => undefined)
     await this.signUp()
     await this.spinUp()
     log(`organization ${this.orgId} with agent on admin port ${this.orgAgentAdminPort}, DID ${this.orgDid}`)
@@ -195,9 +203,7 @@ export class Platform {
       webhookSecret: WEBHOOK_SECRET,
     })
     if (registered.status !== 201) throw new Error(`webhook register: ${registered.status}`)
-    this.holderPorts = { admin: await freePort(), inbound: await freePort() }
-    await this.startHolder()
-    this.holderDid = (await this.holder.call<{ did: string }>('POST', '/dids', { method: 'key' })).did
+    await holderReady
     this.templateId = await this.bulkTemplate()
     if (this.options.indy) {
       const started = Date.now()
