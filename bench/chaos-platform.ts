@@ -187,6 +187,14 @@ export class Platform {
     this.pidWatch = setInterval(() => this.notePids(), 1000)
     this.pidWatch.unref()
 
+    // The holder needs nothing of the organization: it starts while the organization's agent is spun up.
+    this.holderPorts = { admin: await freePort(), inbound: await freePort() }
+    const holderReady = (async () => {
+      await this.startHolder()
+      this.holderDid = (await this.holder.call<{ did: string }>('POST', '/dids', { method: 'key' })).did
+    })()
+    // Not left unhandled while the organization is set up; awaited below.
+    holderReady.catch(() => undefined)
     await this.signUp()
     await this.spinUp()
     log(`organization ${this.orgId} with agent on admin port ${this.orgAgentAdminPort}, DID ${this.orgDid}`)
@@ -195,9 +203,7 @@ export class Platform {
       webhookSecret: WEBHOOK_SECRET,
     })
     if (registered.status !== 201) throw new Error(`webhook register: ${registered.status}`)
-    this.holderPorts = { admin: await freePort(), inbound: await freePort() }
-    await this.startHolder()
-    this.holderDid = (await this.holder.call<{ did: string }>('POST', '/dids', { method: 'key' })).did
+    await holderReady
     this.templateId = await this.bulkTemplate()
     if (this.options.indy) {
       const started = Date.now()
@@ -510,6 +516,33 @@ export class Platform {
     )
   }
 
+  /**
+   * The holder's offer on `threadId`: its event, or, as a wallet lists its pending offers after a restart, the
+   * holder's own records (an event is at least once, but a wallet does not rely on having watched it).
+   */
+  private async holderOffer(threadId: string, deadline: number): Promise<{ record: { id: string } }> {
+    for (;;) {
+      const event = await this.holderEvent(
+        'credential',
+        'offer-received',
+        threadId,
+        Math.min(deadline, Date.now() + 5000),
+      )
+        .then((found) => found as { record: { id: string } })
+        .catch(() => undefined)
+      if (event) return event
+      const records = await this.holderCall<{ id: string; state: string }[]>(
+        'GET',
+        `/credentials?threadId=${encodeURIComponent(threadId)}`,
+        undefined,
+        deadline,
+      ).catch(() => [])
+      const pending = records.find((record) => record.state === 'offer-received')
+      if (pending) return { record: { id: pending.id } }
+      if (Date.now() > deadline) throw new Error(`no offer on thread ${threadId} reached the holder in time`)
+    }
+  }
+
   /** Polls an organization record through the API until it is in one of `states` (or a terminal other one). */
   private async orgRecord(url: string, route: string, states: string[], terminal: string[], deadline: number) {
     for (;;) {
@@ -667,7 +700,7 @@ export class Platform {
   }
 
   private async holderAccepts(threadId: string, deadline: number): Promise<void> {
-    const offer = await this.holderEvent('credential', 'offer-received', threadId, deadline)
+    const offer = await this.holderOffer(threadId, deadline)
     await this.holderCall(
       'POST',
       '/credentials/accept-offer',

@@ -24,6 +24,7 @@ import { AgentMetrics } from './metrics/agent-metrics'
 import { OutboundQueue } from './transport/outbound-queue'
 import { OutboundTargetGuard } from './transport/outbound-target-guard'
 import { contextProviderOf, ExchangeTimeouts } from './credo/exchange-timeouts'
+import { resumeOutOfBandRequests } from './credo/resume-oob-requests'
 
 /** The running agent program: database, Credo agent, admin server, event outbox; `stop` undoes `start`. */
 export class AgentProcess {
@@ -112,6 +113,7 @@ export class AgentProcess {
     })
     this.agent = agent
     this.countMessages(agent, metrics)
+    resumeOutOfBandRequests(agent, logger.child({ component: 'oob-resume' }))
     await agent.initialize()
     this.exchangeTimeouts = new ExchangeTimeouts(
       this.sql,
