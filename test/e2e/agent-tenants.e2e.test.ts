@@ -197,6 +197,14 @@ describe('one base agent serving two tenants over DIDComm HTTP', () => {
       const list = await tenantB.api.call<Envelope<Rec[]>>('GET', `/proofs?threadId=${request.body.data.threadId}`)
       return list.body.data.find((record) => record.state === 'request-received')
     })
+    // The base agent's answer time with nothing else to do, for the bound below on a loaded machine: a regular
+    // expression that backtracks blocks the event loop for the whole evaluation, far past a few quiet answers.
+    let quietMax = 0
+    for (let probe = 0; probe < 5; probe++) {
+      const quietStarted = performance.now()
+      expect((await fetch(`${wallet.adminUrl}/agent`)).status).toBe(200)
+      quietMax = Math.max(quietMax, performance.now() - quietStarted)
+    }
     const probes: number[] = []
     let isAccepting = true
     const probing = (async () => {
@@ -214,7 +222,7 @@ describe('one base agent serving two tenants over DIDComm HTTP', () => {
     await probing
     expect(accepted.status).toBe(201)
     expect(took).toBeLessThan(5_000)
-    expect(Math.max(...probes)).toBeLessThan(1_000)
+    expect(Math.max(...probes)).toBeLessThan(Math.max(1_000, 4 * quietMax))
     await waitUntil(async () => {
       const record = await issuer.call<Envelope<Rec>>('GET', `/proofs/${request.body.data.id}`)
       return ['presentation-received', 'done'].includes(record.body.data.state) ? true : undefined
