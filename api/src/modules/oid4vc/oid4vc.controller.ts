@@ -69,7 +69,7 @@ export class Oid4vcController {
   @ResponseData(OID4VC_ISSUER_SCHEMA, { errors: AGENT_ERRORS })
   async createIssuer(
     @Param('orgId') orgId: string,
-    @Body({ required: true }) body: CreateOid4vcIssuerDto,
+    @Body() body: CreateOid4vcIssuerDto,
   ): Promise<Envelope<Oid4vcIssuerResponse>> {
     return created(await this.oid4vc.createIssuer(orgId, body), 'Issuer created')
   }
@@ -96,7 +96,7 @@ export class Oid4vcController {
   @ResponseData(OID4VC_ISSUER_SCHEMA, { errors: AGENT_ERRORS })
   async updateIssuer(
     @Params() params: Oid4vcIssuerParams,
-    @Body({ required: true }) body: UpdateOid4vcIssuerDto,
+    @Body() body: UpdateOid4vcIssuerDto,
   ): Promise<Envelope<Oid4vcIssuerResponse>> {
     return ok(await this.oid4vc.updateIssuer(params.orgId, params.issuerId, body), 'Issuer updated')
   }

@@ -30,7 +30,8 @@ export class Oid4vcService {
   /** @throws ConflictError for an issuer id in use */
   public async createIssuer(orgId: string, body: CreateOid4vcIssuerDto): Promise<Oid4vcIssuerResponse> {
     const agent = await this.agents.openId4VcForOrg(orgId)
-    return toIssuerResponse(await agent.createIssuer(body))
+    // Every field is optional: an empty body reaches here absent.
+    return toIssuerResponse(await agent.createIssuer({ ...body }))
   }
 
   public async listIssuers(orgId: string): Promise<Oid4vcIssuerResponse[]> {
@@ -49,7 +50,7 @@ export class Oid4vcService {
     body: UpdateOid4vcIssuerDto,
   ): Promise<Oid4vcIssuerResponse> {
     const agent = await this.agents.openId4VcForOrg(orgId)
-    return toIssuerResponse(await agent.updateIssuer(issuerId, body))
+    return toIssuerResponse(await agent.updateIssuer(issuerId, { ...body }))
   }
 
   /** Removes the issuer and its templates; its offers no longer redeem. */

@@ -70,7 +70,7 @@ export class Oid4vpController {
   @ResponseData(OID4VP_VERIFIER_SCHEMA, { errors: AGENT_ERRORS })
   async createVerifier(
     @Param('orgId') orgId: string,
-    @Body({ required: true }) body: CreateOid4vpVerifierDto,
+    @Body() body: CreateOid4vpVerifierDto,
   ): Promise<Envelope<Oid4vpVerifierResponse>> {
     return created(await this.oid4vp.createVerifier(orgId, body), 'Verifier created')
   }
@@ -92,7 +92,7 @@ export class Oid4vpController {
   @ResponseData(OID4VP_VERIFIER_SCHEMA, { errors: AGENT_ERRORS })
   async updateVerifier(
     @Params() params: Oid4vpVerifierParams,
-    @Body({ required: true }) body: UpdateOid4vpVerifierDto,
+    @Body() body: UpdateOid4vpVerifierDto,
   ): Promise<Envelope<Oid4vpVerifierResponse>> {
     return ok(await this.oid4vp.updateVerifier(params.orgId, params.verifierId, body), 'Verifier updated')
   }

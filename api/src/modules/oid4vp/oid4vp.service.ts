@@ -38,7 +38,8 @@ export class Oid4vpService {
   /** @throws ConflictError for a verifier id in use */
   public async createVerifier(orgId: string, body: CreateOid4vpVerifierDto): Promise<Oid4vpVerifierResponse> {
     const agent = await this.agents.openId4VcForOrg(orgId)
-    return toVerifierResponse(await agent.createVerifier(body))
+    // Every field is optional: an empty body reaches here absent.
+    return toVerifierResponse(await agent.createVerifier({ ...body }))
   }
 
   /** Every verifier, or the one named (a one-item list; NotFoundError when there is none). */
@@ -56,7 +57,7 @@ export class Oid4vpService {
     body: UpdateOid4vpVerifierDto,
   ): Promise<Oid4vpVerifierResponse> {
     const agent = await this.agents.openId4VcForOrg(orgId)
-    return toVerifierResponse(await agent.updateVerifier(verifierId, body))
+    return toVerifierResponse(await agent.updateVerifier(verifierId, { ...body }))
   }
 
   /** Its open requests can no longer be answered. */
