@@ -119,10 +119,10 @@ export class OpenId4VcAdminService {
     return toIssuerJson(record, services.issuers.credentialIssuerUrl(record.issuerId))
   }
 
-  public async deleteIssuer(scope: AgentScope, issuerId: string): Promise<undefined> {
+  public async deleteIssuer(scope: AgentScope, issuerId: string): Promise<{ id: string }> {
     const { services, context } = openId4VcOf(scope)
     await services.issuers.delete(context, issuerId)
-    return undefined
+    return { id: issuerId }
   }
 
   public async createTemplate(
@@ -161,10 +161,10 @@ export class OpenId4VcAdminService {
     return toCredentialTemplateJson(record)
   }
 
-  public async deleteTemplate(scope: AgentScope, issuerId: string, templateId: string): Promise<undefined> {
+  public async deleteTemplate(scope: AgentScope, issuerId: string, templateId: string): Promise<{ id: string }> {
     const { services, context } = openId4VcOf(scope)
     await services.templates.delete(context, issuerId, templateId)
-    return undefined
+    return { id: templateId }
   }
 
   public async createOffer(
@@ -196,10 +196,10 @@ export class OpenId4VcAdminService {
     return toCredentialOfferJson(await services.offers.get(context, offerId))
   }
 
-  public async deleteOffer(scope: AgentScope, offerId: string): Promise<undefined> {
+  public async deleteOffer(scope: AgentScope, offerId: string): Promise<{ id: string }> {
     const { services, context } = openId4VcOf(scope)
     await services.offers.delete(context, offerId)
-    return undefined
+    return { id: offerId }
   }
 
   // OID4VP verifiers, verification templates, presentations
@@ -228,10 +228,10 @@ export class OpenId4VcAdminService {
     return toVerifierJson(await services.verifiers.update(context, verifierId, body))
   }
 
-  public async deleteVerifier(scope: AgentScope, verifierId: string): Promise<undefined> {
+  public async deleteVerifier(scope: AgentScope, verifierId: string): Promise<{ id: string }> {
     const { services, context } = openId4VcOf(scope)
     await services.verifiers.delete(context, verifierId)
-    return undefined
+    return { id: verifierId }
   }
 
   public async createVerificationTemplate(
@@ -258,10 +258,10 @@ export class OpenId4VcAdminService {
     return toVerificationTemplateJson(record)
   }
 
-  public async deleteVerificationTemplate(scope: AgentScope, templateId: string): Promise<undefined> {
+  public async deleteVerificationTemplate(scope: AgentScope, templateId: string): Promise<{ id: string }> {
     const { services, context } = openId4VcOf(scope)
     await services.verificationTemplates.delete(context, templateId)
-    return undefined
+    return { id: templateId }
   }
 
   public async createPresentationRequest(

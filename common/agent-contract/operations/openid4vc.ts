@@ -135,7 +135,8 @@ export const OPENID4VC_OPERATIONS = operationsByName({
     method: 'DELETE',
     path: '/openid4vc/issuers/:issuerId',
     message: 'Issuer deleted',
-    result: shape<undefined>(),
+    // The envelope needs data (the API's client refuses one without): the id of what went.
+    result: shape<{ id: string }>(),
     summary: 'Removes the issuer and its templates',
     errors: { 404: 'no such issuer', ...DISABLED },
   }),
@@ -181,7 +182,8 @@ export const OPENID4VC_OPERATIONS = operationsByName({
     method: 'DELETE',
     path: '/openid4vc/issuers/:issuerId/templates/:templateId',
     message: 'Credential template deleted',
-    result: shape<undefined>(),
+    // The envelope needs data (the API's client refuses one without): the id of what went.
+    result: shape<{ id: string }>(),
     summary: 'Removes the template from the issuer',
     errors: { 404: 'no such template for this issuer', ...DISABLED },
   }),
@@ -218,7 +220,8 @@ export const OPENID4VC_OPERATIONS = operationsByName({
     method: 'DELETE',
     path: '/openid4vc/offers/:offerId',
     message: 'Credential offer deleted',
-    result: shape<undefined>(),
+    // The envelope needs data (the API's client refuses one without): the id of what went.
+    result: shape<{ id: string }>(),
     summary: 'Removes the offer: its codes no longer redeem',
     errors: { 404: 'no such offer', ...DISABLED },
   }),
@@ -264,7 +267,8 @@ export const OPENID4VC_OPERATIONS = operationsByName({
     method: 'DELETE',
     path: '/openid4vc/verifiers/:verifierId',
     message: 'Verifier deleted',
-    result: shape<undefined>(),
+    // The envelope needs data (the API's client refuses one without): the id of what went.
+    result: shape<{ id: string }>(),
     summary: 'Removes the verifier; its open requests can no longer be answered',
     errors: { 404: 'no such verifier', ...DISABLED },
   }),
@@ -334,7 +338,8 @@ export const OPENID4VC_OPERATIONS = operationsByName({
     method: 'DELETE',
     path: '/openid4vc/verification-templates/:templateId',
     message: 'Verification template deleted',
-    result: shape<undefined>(),
+    // The envelope needs data (the API's client refuses one without): the id of what went.
+    result: shape<{ id: string }>(),
     summary: 'Removes the template',
     errors: { 404: 'no such template', ...DISABLED },
   }),
