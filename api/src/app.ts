@@ -19,7 +19,7 @@ import { rejectNulInUrl } from '@idplane/common/request-input'
 import { buildOpenApiDocument } from './infra/http/openapi'
 import { TOKENS, factoryClassKey } from './infra/tokens'
 import { OrgRoleLookup } from './infra/auth/org-role-lookup'
-import { controllersOf, deprecatedAliasesOf } from './infra/module-registry'
+import { controllersOf, deprecatedAliasesOf, mountedModules } from './infra/module-registry'
 import { deprecatedAliases } from './infra/http/deprecated-aliases'
 import { idempotency } from './infra/http/idempotency/idempotency'
 import { IdempotencyKeysRepository } from './infra/http/idempotency/idempotency-keys.repository'
@@ -32,6 +32,7 @@ export function createApp(container: Container): Express {
   const database = container.get(factoryClassKey(Database))
   const registry = container.get<Registry>(Registry)
   const tokens = container.get(TokenService)
+  const modules = mountedModules(API_MODULES, config)
 
   useContainer({ get: (someClass) => container.get(someClass) })
 
@@ -47,7 +48,7 @@ export function createApp(container: Container): Express {
   app.use(jsonBody(config.http.bodyLimit))
   app.use(cookieParser())
   app.use(ormRequestContext(database.orm))
-  app.use(deprecatedAliases(deprecatedAliasesOf(API_MODULES)))
+  app.use(deprecatedAliases(deprecatedAliasesOf(modules)))
   app.use(
     idempotency(container.get(IdempotencyKeysRepository), tokens, container.get(SessionCheck), logger, {
       ...config.http.idempotency,
@@ -59,7 +60,7 @@ export function createApp(container: Container): Express {
   if (config.http.metricsPort === undefined) app.get('/metrics', serveMetrics(registry))
 
   const options: RoutingControllersOptions = {
-    controllers: controllersOf(API_MODULES),
+    controllers: controllersOf(modules),
     routePrefix: '',
     defaultErrorHandler: false,
     classTransformer: true,
@@ -68,7 +69,7 @@ export function createApp(container: Container): Express {
     currentUserChecker: createCurrentUserChecker(),
   }
   useExpressServer(app, options)
-  for (const module of API_MODULES) if (module.router) app.use(module.router(container))
+  for (const module of modules) if (module.router) app.use(module.router(container))
 
   const document = buildOpenApiDocument(options, config.http.publicUrl)
   app.get('/api-json', (_req, res) => {

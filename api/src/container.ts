@@ -10,6 +10,7 @@ import { PasswordHasher } from './infra/auth/password-hasher'
 import { createRegistry } from './infra/http/metrics'
 import { TOKENS, factoryClassKey, type ReadinessCheck } from './infra/tokens'
 import { API_MODULES } from './modules'
+import { areOidcControllersServed } from './modules/oid4vc/oid4vc.config'
 import { Queue } from './infra/queue/queue'
 import { AmqpQueue } from './infra/queue/amqp-queue'
 import { InProcessQueue } from './infra/queue/in-process-queue'
@@ -84,7 +85,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
   container
     .bind<ReadinessCheck>(TOKENS.ReadinessChecks)
     .toConstantValue({ name: 'queue', isHealthy: () => queue.isHealthy() })
-  const agentRuntime = createAgentRuntime(config, logger)
+  const agentRuntime = createAgentRuntime(config, logger, { openId4Vc: areOidcControllersServed(config) })
   container.bind(AgentRuntime).toConstantValue(agentRuntime)
   container
     .bind(factoryClassKey(SecretBox))

@@ -5,7 +5,7 @@
  * carry a type to the compiler and nothing at run time.
  */
 
-export type AgentHttpMethod = 'GET' | 'POST' | 'DELETE'
+export type AgentHttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /**
  * Statuses an operation may answer besides its success and the ones every operation may answer (400 malformed or

@@ -166,6 +166,66 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/v1/ledger/dids/:did', access: 'public' },
   // Issue 23: what a DID's next signed write must be bound to.
   { method: 'get', path: '/v1/ledger/dids/:did/state', access: 'public' },
+  // OpenID4VC and x509 (issue 29), served with HIDE_EXPERIMENTAL_OIDC_CONTROLLERS=false: certificates are managed
+  // by owner and admin; issuance routes take the DIDComm issuance roles, verification routes the proof roles.
+  { method: 'post', path: '/v1/x509/:orgId', access: ['owner', 'admin'] },
+  { method: 'post', path: '/v1/x509/:orgId/import', access: ['owner', 'admin'] },
+  { method: 'get', path: '/v1/x509/:orgId', access: ANY_MEMBER },
+  { method: 'get', path: '/v1/x509/:orgId/:id', access: ANY_MEMBER },
+  { method: 'put', path: '/v1/x509/:orgId/activate/:id', access: ['owner', 'admin'] },
+  { method: 'put', path: '/v1/x509/:orgId/deactivate/:id', access: ['owner', 'admin'] },
+  { method: 'post', path: '/v1/orgs/:orgId/oid4vc/issuers', access: ['owner', 'admin', 'issuer'] },
+  { method: 'get', path: '/v1/orgs/:orgId/oid4vc/issuers', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'get', path: '/v1/orgs/:orgId/oid4vc/issuers/:issuerId', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'post', path: '/v1/orgs/:orgId/oid4vc/issuers/:issuerId', access: ['owner', 'admin', 'issuer'] },
+  { method: 'delete', path: '/v1/orgs/:orgId/oid4vc/issuers/:issuerId', access: ['owner', 'admin', 'issuer'] },
+  { method: 'post', path: '/v1/orgs/:orgId/oid4vc/:issuerId/template', access: ['owner', 'admin', 'issuer'] },
+  { method: 'get', path: '/v1/orgs/:orgId/oid4vc/:issuerId/template', access: [...ANY_MEMBER, 'holder'] },
+  {
+    method: 'get',
+    path: '/v1/orgs/:orgId/oid4vc/:issuerId/template/:templateId',
+    access: [...ANY_MEMBER, 'holder'],
+  },
+  {
+    method: 'patch',
+    path: '/v1/orgs/:orgId/oid4vc/:issuerId/template/:templateId',
+    access: ['owner', 'admin', 'issuer'],
+  },
+  {
+    method: 'delete',
+    path: '/v1/orgs/:orgId/oid4vc/:issuerId/template/:templateId',
+    access: ['owner', 'admin', 'issuer'],
+  },
+  { method: 'post', path: '/v1/orgs/:orgId/oid4vc/:issuerId/create-offer', access: ['owner', 'admin', 'issuer'] },
+  { method: 'get', path: '/v1/orgs/:orgId/oid4vc/credential-offer', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'get', path: '/v1/orgs/:orgId/oid4vc/credential-offer/:id', access: [...ANY_MEMBER, 'holder'] },
+  {
+    method: 'delete',
+    path: '/v1/orgs/:orgId/oid4vc/:credentialId/delete-offer',
+    access: ['owner', 'admin', 'issuer'],
+  },
+  { method: 'post', path: '/v1/orgs/:orgId/oid4vp/verifier', access: ['owner', 'admin', 'verifier'] },
+  { method: 'get', path: '/v1/orgs/:orgId/oid4vp/verifier', access: [...ANY_MEMBER, 'holder'] },
+  {
+    method: 'delete',
+    path: '/v1/orgs/:orgId/oid4vp/verifier?verifierId=front-desk',
+    access: ['owner', 'admin', 'verifier'],
+  },
+  { method: 'put', path: '/v1/orgs/:orgId/oid4vp/verifier/:verifierId', access: ['owner', 'admin', 'verifier'] },
+  { method: 'post', path: '/v1/orgs/:orgId/oid4vp/presentation', access: ['owner', 'admin', 'verifier'] },
+  { method: 'get', path: '/v1/orgs/:orgId/oid4vp/verifier-presentation', access: [...ANY_MEMBER, 'holder'] },
+  { method: 'post', path: '/v1/orgs/:orgId/oid4vp/verification-template', access: ['owner', 'admin', 'verifier'] },
+  { method: 'get', path: '/v1/orgs/:orgId/oid4vp/verification-template', access: [...ANY_MEMBER, 'holder'] },
+  {
+    method: 'put',
+    path: '/v1/orgs/:orgId/oid4vp/verification-template/:templateId',
+    access: ['owner', 'admin', 'verifier'],
+  },
+  {
+    method: 'delete',
+    path: '/v1/orgs/:orgId/oid4vp/verification-template/:templateId',
+    access: ['owner', 'admin', 'verifier'],
+  },
 ]
 
 /** Public routes served outside the OpenAPI document (plain Express routers of modules). */
@@ -186,8 +246,9 @@ describe('authorization matrix', () => {
   let api: TestApi
 
   beforeAll(async () => {
-    // The ecosystem routes answer 403 to everyone while their feature flag is off.
-    api = await startApi({ ECOSYSTEM_ENABLED: 'true' })
+    // The ecosystem routes answer 403 to everyone while their feature flag is off; the OpenID4VC and x509 routes
+    // are not served while theirs hides them.
+    api = await startApi({ ECOSYSTEM_ENABLED: 'true', HIDE_EXPERIMENTAL_OIDC_CONTROLLERS: 'false' })
   })
 
   afterAll(async () => {

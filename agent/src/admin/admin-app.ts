@@ -25,6 +25,8 @@ import { DidsService } from './dids.service'
 import { errorHandler, toErrorBody } from './error-handler'
 import { messagesController } from './messages.controller'
 import { MessagesService } from './messages.service'
+import { openId4VcController } from './openid4vc.controller'
+import { OpenId4VcAdminService } from './openid4vc.service'
 import { proofsController } from './proofs.controller'
 import { ProofsService } from './proofs.service'
 import { tenantsController } from './tenants.controller'
@@ -51,6 +53,7 @@ export function adminControllers(runtime: AgentRuntime): AdminControllers<AdminO
     proofs: proofsController(new ProofsService(runtime)),
     anoncreds: anonCredsController(new AnonCredsService(), new AnonCredsRevocationService()),
     tenants: tenantsController(runtime),
+    openid4vc: openId4VcController(new OpenId4VcAdminService()),
   }
 }
 

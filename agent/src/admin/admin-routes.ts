@@ -101,7 +101,7 @@ export function registerAdminRoutes<Kinds extends Record<string, Record<string, 
 ): BoundOperation[] {
   const bound = bindOperations(kinds, controllers as Record<string, Record<string, UntypedRoute | undefined>>)
   for (const { operation, route } of bound) {
-    const method = operation.method.toLowerCase() as 'get' | 'post' | 'delete'
+    const method = operation.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'
     app[method](operation.path, (req: Request, res: Response, next: NextFunction) => {
       serve(operation, route, req, res, options).catch(next)
     })

@@ -21,6 +21,7 @@ import { PresentationsService } from './verifier/presentations.service'
 import { VerificationTemplateRepository } from './verifier/verification-template.record'
 import { VerificationTemplatesService } from './verifier/verification-templates.service'
 import { VerifiersService } from './verifier/verifiers.service'
+import { OPENID4VC_SERVICES, type OpenId4VcServices } from './openid4vc-services'
 import { X509CertificateRepository } from './x509/x509-certificate.record'
 import { X509CertificatesService } from './x509/x509-certificates.service'
 import { X509TrustAnchorRepository } from './x509/x509-trust-anchor.record'
@@ -97,6 +98,31 @@ export class IdplaneOpenId4VcModule implements Module {
       HolderService,
     ]
     for (const singleton of singletons) dependencyManager.registerSingleton(singleton)
+    // Resolved on first use: the singletons above, shared by the root agent and its tenants.
+    const services: OpenId4VcServices = {
+      get x509() {
+        return dependencyManager.resolve(X509CertificatesService)
+      },
+      get issuers() {
+        return dependencyManager.resolve(IssuersService)
+      },
+      get templates() {
+        return dependencyManager.resolve(CredentialTemplatesService)
+      },
+      get offers() {
+        return dependencyManager.resolve(CredentialOffersService)
+      },
+      get verifiers() {
+        return dependencyManager.resolve(VerifiersService)
+      },
+      get verificationTemplates() {
+        return dependencyManager.resolve(VerificationTemplatesService)
+      },
+      get presentations() {
+        return dependencyManager.resolve(PresentationsService)
+      },
+    }
+    dependencyManager.registerInstance(OPENID4VC_SERVICES, services)
     dependencyManager
       .resolve(X509ModuleConfig)
       .setTrustedCertificatesForVerification((agentContext: AgentContext) =>

@@ -6,6 +6,7 @@ import { AgentClient } from './agent-client'
 import { AgentClientMetrics } from './agent-client-metrics'
 import { AgentEndpointLookup } from './agent-endpoint-lookup'
 import type { AgentRequestOptions, AgentTarget } from './agent-request'
+import { OpenId4VcAgentClient } from './openid4vc-agent-client'
 
 /**
  * The one owner of the API's calls to organizations' agents (DESIGN.md, "Module layout"): asks the agents module
@@ -41,6 +42,14 @@ export class AgentClients {
       throw new InvalidStateError(`The organization's agent is not ready (status ${address.status})`)
     }
     return this.forTarget({ orgId, endpoint: address.endpoint, apiKey: address.apiKey })
+  }
+
+  /**
+   * The organization's agent, its OpenID4VC operations.
+   * @throws as forOrg
+   */
+  public async openId4VcForOrg(orgId: string): Promise<OpenId4VcAgentClient> {
+    return new OpenId4VcAgentClient(await this.forOrg(orgId))
   }
 
   /**

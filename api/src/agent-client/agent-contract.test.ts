@@ -14,6 +14,7 @@ import { AgentMetrics } from '../../../agent/src/metrics/agent-metrics'
 import { AgentClient } from './agent-client'
 import { AgentClientMetrics } from './agent-client-metrics'
 import { callOperation } from './agent-request'
+import { OpenId4VcAgentClient } from './openid4vc-agent-client'
 
 /** `GET /connections/:connectionId` for each route the app itself registered, but its own infrastructure routes. */
 function routesOf(app: express.Express): string[] {
@@ -74,17 +75,23 @@ describe('the agent contract (common/agent-contract/operations/)', () => {
     })
     try {
       const client = new AgentClient({ orgId: 'org-1', endpoint: url, apiKey: 'k' }, options())
-      const methods = Object.getOwnPropertyNames(AgentClient.prototype).filter(
-        (name) => !['constructor', 'orgId', 'forTenant', 'withTimeout', 'call'].includes(name),
-      )
-      for (const name of methods) {
-        const method = (client as unknown as Record<string, (...args: string[]) => Promise<unknown>>)[name]
-        await method?.apply(
-          client,
-          Array.from({ length: method.length }, () => 'x'),
+      // The OpenID4VC operations have a client of their own around AgentClient.
+      const clients = [client, new OpenId4VcAgentClient(client)]
+      let calls = 0
+      for (const each of clients) {
+        const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(each)).filter(
+          (name) => !['constructor', 'orgId', 'forTenant', 'withTimeout', 'call'].includes(name),
         )
+        for (const name of methods) {
+          const method = (each as unknown as Record<string, (...args: string[]) => Promise<unknown>>)[name]
+          await method?.apply(
+            each,
+            Array.from({ length: method.length }, () => 'x'),
+          )
+        }
+        calls += methods.length
       }
-      expect(seen.length).toBe(methods.length)
+      expect(seen.length).toBe(calls)
       expect([...new Set(seen)].sort()).toEqual(declared)
     } finally {
       await close(server)

@@ -11,6 +11,7 @@ import {
 } from '@idplane/common'
 import { TENANT_HEADER, type AgentEnvelope } from '@idplane/common/agent-contract/admin-api'
 import {
+  type AgentHttpMethod,
   type AnyAdminOperation,
   type OperationInput,
   type OperationResult,
@@ -41,7 +42,7 @@ export interface AgentRequestOptions {
 export interface AgentCall {
   /** Names the call in metrics and messages: `createDid`, `listConnections`... */
   operation: string
-  method: 'GET' | 'POST' | 'DELETE'
+  method: AgentHttpMethod
   path: string
   body?: unknown
   query?: object
@@ -150,6 +151,8 @@ export function toAgentError(status: number, body: unknown, operation: string): 
   if (status === 400 || status === 413 || status === 415 || status === 422) return new InvalidInputError(text, fields)
   if (status === 404) return new NotFoundError(text)
   if (status === 409) return new ConflictError(text)
+  // The agent lacks the capability (an optional module it runs without): the caller's answer too, not an outage.
+  if (status === 501) return new NotImplementedError(text)
   if (status === 401 || status === 403) {
     return new UpstreamError(`The agent refused the platform's credentials for ${operation} (HTTP ${status})`)
   }

@@ -10,6 +10,15 @@ export interface AgentSecrets {
 }
 
 /** What a runtime needs to run one organization's agent. */
+/**
+ * Optional agent capabilities the platform turns on for every agent it launches (AGENT_* launch variables),
+ * decided by the modules' configuration in the composition root.
+ */
+export interface AgentFeatures {
+  /** OpenID4VC and x509 (AGENT_OPENID4VC): on while the API serves their routes (HIDE_EXPERIMENTAL_OIDC_CONTROLLERS=false). */
+  openId4Vc: boolean
+}
+
 export interface AgentLaunch {
   orgId: string
   label: string

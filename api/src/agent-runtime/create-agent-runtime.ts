@@ -1,17 +1,22 @@
 import type { Logger } from '@idplane/common'
 import type { Config } from '../infra/config'
-import type { AgentRuntime } from './agent-runtime'
+import type { AgentFeatures, AgentRuntime } from './agent-runtime'
 import { KubernetesRuntime, loadKubeConfig } from './kubernetes-runtime'
 import { ProcessRuntime } from './process-runtime'
 
 /** The runtime AGENT_RUNTIME names (DESIGN.md, "Agent runtimes"). */
-export function createAgentRuntime(config: Config, logger: Logger): AgentRuntime {
+export function createAgentRuntime(
+  config: Config,
+  logger: Logger,
+  features: AgentFeatures = { openId4Vc: false },
+): AgentRuntime {
   const runtimeLogger = logger.child({ component: 'agent-runtime' })
   if (config.agents.runtime === 'kubernetes') {
     return new KubernetesRuntime({
       agents: config.agents,
       database: config.database,
       network: config.network,
+      features,
       kubeConfig: loadKubeConfig(config.agents.kubeconfigPath),
       logger: runtimeLogger,
     })
@@ -20,6 +25,7 @@ export function createAgentRuntime(config: Config, logger: Logger): AgentRuntime
     agents: config.agents,
     database: config.database,
     network: config.network,
+    features,
     logger: runtimeLogger,
   })
 }

@@ -17,6 +17,7 @@ import {
   agentEventsPath,
   agentSchemaName,
   type AgentLaunch,
+  type AgentFeatures,
   type AgentSecrets,
   type AgentRuntimeStatus,
   type ProvisionOptions,
@@ -35,6 +36,8 @@ export interface KubernetesRuntimeOptions {
   database: Config['database']
   /** Passed on to agents (AGENT_ALLOW_PRIVATE_TARGETS, through spec.env). @default private targets refused */
   network?: Config['network']
+  /** Passed on to agents (AGENT_OPENID4VC, through spec.env). @default none */
+  features?: AgentFeatures
   kubeConfig: k8s.KubeConfig
   logger: Logger
 }
@@ -183,6 +186,7 @@ export class KubernetesRuntime extends AgentRuntime {
           ...(this.options.network?.allowPrivateTargets
             ? [{ name: AGENT_ENV.allowPrivateTargets, value: 'true' }]
             : []),
+          ...(this.options.features?.openId4Vc ? [{ name: AGENT_ENV.openId4Vc, value: 'true' }] : []),
         ],
       },
     }

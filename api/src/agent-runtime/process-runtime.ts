@@ -16,6 +16,7 @@ import {
   type AgentExit,
   type AgentLaunch,
   type AgentLifecycleListener,
+  type AgentFeatures,
   type AgentSecrets,
   type AgentRuntimeStatus,
   type ProvisionOptions,
@@ -84,6 +85,8 @@ export interface ProcessRuntimeOptions {
   database: Config['database']
   /** Passed on to agents (AGENT_ALLOW_PRIVATE_TARGETS). @default private targets refused */
   network?: Config['network']
+  /** Passed on to agents (AGENT_OPENID4VC). @default none */
+  features?: AgentFeatures
   logger: Logger
   /** Restart delays; tests shorten them. @default the RESTART_BACKOFF_* constants */
   backoff?: { initialMs: number; maxMs: number; resetMs: number }
@@ -444,6 +447,7 @@ export class ProcessRuntime extends AgentRuntime {
         bindHost: agents.bindHost,
         exitOnStdinClose: true,
         allowPrivateTargets: this.options.network?.allowPrivateTargets ?? false,
+        openId4Vc: this.options.features?.openId4Vc ?? false,
         ...storage,
       }),
       // TEST-ONLY: agents of one test share a directory as their AnonCreds registry (agent/src/config.ts).

@@ -2,6 +2,7 @@ import type { Router } from 'express'
 import type { Container, ContainerModule, ServiceIdentifier } from 'inversify'
 import type { AnyEntity, EntityClass } from '@mikro-orm/core'
 import type { AgentEvent } from '@idplane/common/agent-contract/events'
+import type { Config } from './config'
 import type { ConfigSection } from './config-section'
 import type { DeprecatedAlias } from './http/deprecated-aliases'
 import type { PlatformEventListener } from './platform-events'
@@ -49,6 +50,12 @@ export interface ApiModule {
   // routing-controllers takes controller classes; their constructor signatures vary.
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   controllers: Function[]
+  /**
+   * Whether the module's routes are served under this configuration (a feature flag): an unmounted module's
+   * controllers and router are neither routed (404) nor in the OpenAPI document; its bindings, configuration and
+   * start/stop still are. Mounted when left out.
+   */
+  isMounted?(config: Config): boolean
   bindings: ContainerModule
   /**
    * Plain Express routes outside routing-controllers (server-rendered pages), mounted after the JSON routes;

@@ -1,6 +1,7 @@
 import type { Container } from 'inversify'
 import type { AnyEntity, EntityClass } from '@mikro-orm/core'
 import type { ActivityCounts, ApiModule, AppliedAgentEvent, DashboardEntries } from './api-module'
+import type { Config } from './config'
 import type { ConfigSection } from './config-section'
 import type { DeprecatedAlias } from './http/deprecated-aliases'
 import type { PlatformEvent } from './platform-events'
@@ -19,6 +20,11 @@ export function configSectionsOf(modules: readonly ApiModule[]): ConfigSection[]
 /** Every module's deprecated path prefixes, for the alias middleware installed before the routes. */
 export function deprecatedAliasesOf(modules: readonly ApiModule[]): DeprecatedAlias[] {
   return modules.flatMap((module) => module.deprecatedAliases ?? [])
+}
+
+/** The modules whose routes are served under this configuration (ApiModule.isMounted), in module order. */
+export function mountedModules(modules: readonly ApiModule[], config: Config): ApiModule[] {
+  return modules.filter((module) => module.isMounted?.(config) ?? true)
 }
 
 /** Every module's controllers, in module order (the order routes are registered in). */

@@ -25,6 +25,9 @@ import { ledgerModule } from './ledger/ledger.module'
 import { consoleModule } from './console/console.module'
 import { tailsFilesModule } from './tails-files/tails-files.module'
 import { revocationsModule } from './revocations/revocations.module'
+import { oid4vcModule } from './oid4vc/oid4vc.module'
+import { oid4vpModule } from './oid4vp/oid4vp.module'
+import { x509Module } from './x509/x509.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -57,4 +60,8 @@ export const API_MODULES: ApiModule[] = [
   ledgerModule,
   tailsFilesModule,
   revocationsModule,
+  // OpenID4VC and x509 (issue 29): mounted only with HIDE_EXPERIMENTAL_OIDC_CONTROLLERS=false (oid4vc.config.ts).
+  oid4vcModule,
+  oid4vpModule,
+  x509Module,
 ]

@@ -5,6 +5,7 @@ import { CONNECTION_OPERATIONS } from './connections'
 import { CREDENTIAL_OPERATIONS } from './credentials'
 import { DID_OPERATIONS } from './dids'
 import { MESSAGE_OPERATIONS } from './messages'
+import { OPENID4VC_OPERATIONS } from './openid4vc'
 import { PROOF_OPERATIONS } from './proofs'
 import { TENANT_OPERATIONS } from './tenants'
 
@@ -21,6 +22,7 @@ export const ADMIN_OPERATION_KINDS = {
   proofs: PROOF_OPERATIONS,
   anoncreds: ANONCREDS_OPERATIONS,
   tenants: TENANT_OPERATIONS,
+  openid4vc: OPENID4VC_OPERATIONS,
 } as const satisfies Record<string, Record<string, AnyAdminOperation>>
 
 export type AdminOperationKinds = typeof ADMIN_OPERATION_KINDS

@@ -1,4 +1,5 @@
 import { getMetadataArgsStorage, type RoutingControllersOptions } from 'routing-controllers'
+import type { MetadataArgsStorage } from 'routing-controllers/types/metadata-builder/MetadataArgsStorage'
 import { routingControllersToSpec, parseRoutes, getFullPath, type IRoute } from 'routing-controllers-openapi'
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema'
 import { defaultConverters } from 'class-validator-jsonschema/build/defaultConverters'
@@ -71,7 +72,7 @@ const ERROR_BODY_SCHEMA: SchemaObject = {
  * are uuids. Internal routes, and schemas only they use, are left out.
  */
 export function buildOpenApiDocument(options: RoutingControllersOptions, publicUrl: string): OpenAPIObject {
-  const storage = getMetadataArgsStorage()
+  const storage = servedRoutes(options)
   const schemas = validationMetadatasToSchemas({
     refPointerPrefix: '#/components/schemas/',
     classTransformerMetadataStorage: defaultMetadataStorage,
@@ -114,6 +115,23 @@ export function buildOpenApiDocument(options: RoutingControllersOptions, publicU
   for (const path of Object.keys(spec.paths)) if (path.startsWith(INTERNAL_PATH_PREFIX)) delete spec.paths[path]
   dropUnusedSchemas(spec)
   return spec
+}
+
+/**
+ * The routes of the controllers the app serves (`options.controllers`). routing-controllers keeps every decorated
+ * controller of the process in one storage, so without this a module that is not mounted (a feature flag, say
+ * HIDE_EXPERIMENTAL_OIDC_CONTROLLERS) would be documented though it answers 404. A view over the storage: its
+ * lookups (parameters, response handlers) stay the storage's own.
+ */
+function servedRoutes(options: RoutingControllersOptions): MetadataArgsStorage {
+  const storage = getMetadataArgsStorage()
+  const controllers = options.controllers
+  if (!Array.isArray(controllers) || controllers.some((controller) => typeof controller !== 'function')) return storage
+  const served = new Set<unknown>(controllers)
+  const view = Object.create(storage) as MetadataArgsStorage
+  view.controllers = storage.controllers.filter((controller) => served.has(controller.target))
+  view.actions = storage.actions.filter((action) => served.has(action.target))
+  return view
 }
 
 /**
@@ -163,14 +181,30 @@ const LEDGER_ID_PATH_PARAMS: Record<string, string> = {
     'did:indy:<ns>:<did>/anoncreds/v0/CLAIM_DEF/<schemaSeqNo>/<tag>; or the record id (UUID)',
 }
 
-/** Path parameters named `...Id` are uuids in this API (organizations, invitations, users, client ids), but ledger ids. */
+/**
+ * Public ids an organization chooses for its OpenID4VC issuers and verifiers: part of their URLs, not uuids (a uuid
+ * when the organization names none).
+ */
+const PUBLIC_ID_PATH_PARAMS: Record<string, string> = {
+  issuerId: "The issuer's public id (1 to 100 of letters, digits, . _ ~ -)",
+  verifierId: "The verifier's public id (1 to 100 of letters, digits, . _ ~ -)",
+}
+
+/**
+ * Path parameters named `...Id` are uuids in this API (organizations, invitations, users, client ids), but ledger ids
+ * and public ids.
+ */
 function describeUuidPathIds(operation: OperationObject): void {
   for (const parameter of operation.parameters ?? []) {
     if ('$ref' in parameter) continue
     const param = parameter as ParameterObject
     if (param.in !== 'path' || !/Id$/.test(param.name)) continue
     const ledgerId = LEDGER_ID_PATH_PARAMS[param.name]
-    if (ledgerId !== undefined) {
+    const publicId = PUBLIC_ID_PATH_PARAMS[param.name]
+    if (publicId !== undefined) {
+      param.schema = { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,100}$' }
+      param.description = publicId
+    } else if (ledgerId !== undefined) {
       param.schema = { type: 'string', minLength: 1, maxLength: 2048 }
       param.description = ledgerId
     } else param.schema = { type: 'string', format: 'uuid' }

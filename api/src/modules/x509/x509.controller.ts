@@ -1,0 +1,101 @@
+import { injectable } from 'inversify'
+import {
+  Authorized,
+  Body,
+  Get,
+  HttpCode,
+  JsonController,
+  Param,
+  Params,
+  Post,
+  Put,
+  QueryParams,
+} from 'routing-controllers'
+import { OpenAPI } from 'routing-controllers-openapi'
+import { created, ok, type Envelope } from '../../infra/http/envelope'
+import { ResponseData } from '../../infra/http/response-doc'
+import { arrayOf } from '../../infra/http/data-schema'
+import { ORG_ROLES } from '../memberships/org-roles'
+import { CreateX509CertificateDto, ImportX509CertificateDto } from './dto/x509-certificate.dto'
+import { X509_CERTIFICATE_SCHEMA, type X509CertificateResponse } from './dto/x509-certificate.response'
+import { X509CertificatePathParams } from './dto/x509-path.params'
+import { ListX509CertificatesQuery } from './dto/x509.query'
+import { X509Service } from './x509.service'
+
+/**
+ * Roles of the x509 routes (decision, docs/decisions.md "OpenID4VC"): keys and certificates are the organization's
+ * identity, managed by owner and admin; everyone who issues or verifies may read them.
+ */
+export const X509_ROLES = {
+  managers: ORG_ROLES.ownerAdmin,
+  readers: ORG_ROLES.members,
+} as const
+
+/** Agent errors besides 404 (no agent, no certificate): 409 not ready / unusable, 501 OpenID4VC off, 502. */
+const AGENT_ERRORS = [404, 409, 501, 502] as const
+
+@injectable()
+@JsonController('/v1/x509/:orgId')
+@OpenAPI({ tags: ['x509'] })
+export class X509Controller {
+  public constructor(private readonly certificates: X509Service) {}
+
+  @Post()
+  @HttpCode(201)
+  @Authorized(X509_ROLES.managers)
+  @OpenAPI({ summary: 'Create a key and an x509 certificate for it, self-signed or under an authority certificate' })
+  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: AGENT_ERRORS })
+  async create(
+    @Param('orgId') orgId: string,
+    @Body({ required: true }) body: CreateX509CertificateDto,
+  ): Promise<Envelope<X509CertificateResponse>> {
+    return created(await this.certificates.create(orgId, body), 'x509 certificate created')
+  }
+
+  @Post('/import')
+  @HttpCode(201)
+  @Authorized(X509_ROLES.managers)
+  @OpenAPI({ summary: 'Import an x509 certificate with its private key' })
+  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: AGENT_ERRORS })
+  async import(
+    @Param('orgId') orgId: string,
+    @Body({ required: true }) body: ImportX509CertificateDto,
+  ): Promise<Envelope<X509CertificateResponse>> {
+    return created(await this.certificates.import(orgId, body), 'x509 certificate imported')
+  }
+
+  @Get()
+  @Authorized(X509_ROLES.readers)
+  @OpenAPI({ summary: "The organization's x509 certificates, oldest first; filter by purpose and status" })
+  @ResponseData(arrayOf(X509_CERTIFICATE_SCHEMA), { errors: AGENT_ERRORS })
+  async list(
+    @Param('orgId') orgId: string,
+    @QueryParams() query: ListX509CertificatesQuery,
+  ): Promise<Envelope<X509CertificateResponse[]>> {
+    return ok(await this.certificates.list(orgId, query), 'x509 certificates fetched')
+  }
+
+  @Get('/:id')
+  @Authorized(X509_ROLES.readers)
+  @OpenAPI({ summary: 'One x509 certificate' })
+  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: AGENT_ERRORS })
+  async get(@Params() params: X509CertificatePathParams): Promise<Envelope<X509CertificateResponse>> {
+    return ok(await this.certificates.get(params.orgId, params.id), 'x509 certificate fetched')
+  }
+
+  @Put('/activate/:id')
+  @Authorized(X509_ROLES.managers)
+  @OpenAPI({ summary: 'Make the certificate the active one of its purpose (the one active before is deactivated)' })
+  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: AGENT_ERRORS })
+  async activate(@Params() params: X509CertificatePathParams): Promise<Envelope<X509CertificateResponse>> {
+    return ok(await this.certificates.activate(params.orgId, params.id), 'x509 certificate activated')
+  }
+
+  @Put('/deactivate/:id')
+  @Authorized(X509_ROLES.managers)
+  @OpenAPI({ summary: 'Deactivate the certificate' })
+  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: AGENT_ERRORS })
+  async deactivate(@Params() params: X509CertificatePathParams): Promise<Envelope<X509CertificateResponse>> {
+    return ok(await this.certificates.deactivate(params.orgId, params.id), 'x509 certificate deactivated')
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * Request and answer bodies of the agent's OpenID4VC admin operations (operations/openid4vc.ts): x509 certificates,
+ * OID4VCI issuers, credential templates and offers, OID4VP verifiers, verification templates and presentation
+ * sessions. Field names follow the agent's services (agent/src/openid4vc); the platform API passes them through.
+ * Deep checks (claims, DCQL queries, names) are the agent's: one place reports every problem by field.
+ */
+
+export type X509KeyTypeName = 'P-256' | 'Ed25519'
+export type X509PurposeName = 'issuance' | 'verification' | 'authority'
+export type X509StatusName = 'active' | 'inactive'
+
+export interface X509Name {
+  commonName: string
+  organization?: string
+  organizationalUnit?: string
+  country?: string
+  stateOrProvince?: string
+  locality?: string
+}
+
+export interface CreateX509CertificateRequest {
+  keyType: X509KeyTypeName
+  purpose: X509PurposeName
+  subject: X509Name
+  sanDnsNames?: string[]
+  sanUriNames?: string[]
+  /** ISO 8601; now when absent. */
+  notBefore?: string
+  /** ISO 8601; a year after notBefore (or the issuer certificate's end) when absent. */
+  notAfter?: string
+  /** An active `authority` certificate of the organization signs it; self-signed when absent. */
+  issuerCertificateId?: string
+}
+
+export interface ImportX509CertificateRequest {
+  purpose: X509PurposeName
+  /** PEM (leaf first, then the certificates above it) or one base64 DER certificate. */
+  certificate: string
+  /** PKCS#8 PEM or a private JWK. */
+  privateKey: string | Record<string, unknown>
+}
+
+export interface ListX509CertificatesQuery {
+  purpose?: X509PurposeName
+  status?: X509StatusName
+}
+
+export interface X509CertificateJson {
+  id: string
+  keyType: X509KeyTypeName
+  purpose: X509PurposeName
+  status: X509StatusName
+  /** base64 DER. */
+  certificate: string
+  /** The certificates above it, base64 DER, nearest first. */
+  chain: string[]
+  subject: string
+  issuer: string
+  serialNumber: string
+  notBefore: string
+  notAfter: string
+  sanDnsNames: string[]
+  sanUriNames: string[]
+  issuerCertificateId?: string
+  isImported: boolean
+  createdAt: string
+}
+
+export interface IssuerDisplayJson {
+  name: string
+  locale?: string
+  logoUri?: string
+  logoAltText?: string
+}
+
+export interface IssuerRequest {
+  /** The public id in the issuer's URL; a uuid when absent. */
+  issuerId?: string
+  display?: IssuerDisplayJson[]
+  /** Batch issuance: most copies of one credential per request. @default 1 */
+  batchSize?: number
+  authorizationServers?: string[]
+}
+
+export type UpdateIssuerRequest = Omit<IssuerRequest, 'issuerId'>
+
+export interface OpenId4VcIssuerJson {
+  /** The record id. */
+  id: string
+  /** The public id (path of the issuer's URL). */
+  issuerId: string
+  /** `credential_issuer`: where wallets find the metadata (`/.well-known/openid-credential-issuer` + path). */
+  credentialIssuer: string
+  display?: IssuerDisplayJson[]
+  batchSize: number
+  authorizationServers: string[]
+  /** One per template. */
+  credentialConfigurationIds: string[]
+  createdAt: string
+}
+
+export interface TemplateClaimJson {
+  path: string[]
+  mandatory?: boolean
+  selectivelyDisclosable?: boolean
+  display?: { name: string; locale?: string }[]
+}
+
+export type TemplateSignerJson = { method: 'did'; did: string } | { method: 'x5c' }
+
+export type TemplateAuthorizationJson =
+  | { type: 'pre-authorized' }
+  | { type: 'presentation'; dcql: Record<string, unknown> }
+  | { type: 'external'; authorizationServerUrl: string }
+
+export interface CredentialTemplateRequest {
+  name: string
+  description?: string
+  format: 'dc+sd-jwt' | 'mso_mdoc' | 'jwt_vc_json'
+  vct?: string
+  doctype?: string
+  types?: string[]
+  claims: TemplateClaimJson[]
+  signer: TemplateSignerJson
+  display?: Record<string, unknown>[]
+  validityDays?: number
+  authorization?: TemplateAuthorizationJson
+}
+
+export type UpdateCredentialTemplateRequest = Partial<CredentialTemplateRequest>
+
+export interface CredentialTemplateJson extends CredentialTemplateRequest {
+  id: string
+  issuerId: string
+  authorization: TemplateAuthorizationJson
+  createdAt: string
+}
+
+export interface CredentialOfferRequest {
+  credentials: { templateId: string; claims: Record<string, unknown> }[]
+  txCode?: { length?: number; inputMode?: 'numeric' | 'text'; description?: string }
+  expiresInSeconds?: number
+}
+
+export interface ListCredentialOffersQuery {
+  issuerId?: string
+  state?: string
+}
+
+export interface CredentialOfferJson {
+  id: string
+  issuerId: string
+  /** Credo's issuance-session state: OfferCreated ... Completed, or Error. */
+  state: string
+  /** The templates offered (credential configuration ids). */
+  credentialConfigurationIds: string[]
+  /** The templates issued so far. */
+  issuedCredentials: string[]
+  isPreAuthorized: boolean
+  hasTxCode: boolean
+  errorMessage?: string
+  expiresAt?: string
+  createdAt: string
+  updatedAt?: string
+}
+
+export interface CreatedCredentialOfferJson extends CredentialOfferJson {
+  /** `openid-credential-offer://?credential_offer_uri=...`: the link or QR code payload for the wallet. */
+  offerUri: string
+  /** The transaction code the holder types in, given to them on another channel; only in this answer. */
+  txCode?: string
+}
+
+export interface VerifierRequest {
+  verifierId?: string
+  clientName?: string
+  logoUri?: string
+}
+
+export type UpdateVerifierRequest = Omit<VerifierRequest, 'verifierId'>
+
+export interface VerifierJson {
+  id: string
+  verifierId: string
+  clientName?: string
+  logoUri?: string
+  createdAt: string
+}
+
+export type VerificationQueryJson =
+  | { type: 'dcql'; dcql: Record<string, unknown> }
+  | { type: 'presentation-exchange'; definition: Record<string, unknown> }
+
+export type RequestSignerJson = { method: 'x5c' } | { method: 'did'; did: string }
+
+export interface PresentationRequestOptionsJson {
+  query: VerificationQueryJson
+  responseMode?: 'direct_post' | 'direct_post.jwt'
+  signer?: RequestSignerJson
+  isHaip?: boolean
+}
+
+export interface VerificationTemplateRequest extends PresentationRequestOptionsJson {
+  name: string
+  description?: string
+}
+
+export interface VerificationTemplateJson extends VerificationTemplateRequest {
+  id: string
+  createdAt: string
+}
+
+export interface PresentationRequestRequest extends Partial<PresentationRequestOptionsJson> {
+  verifierId: string
+  /** A verification template instead of query, responseMode, signer and isHaip. */
+  templateId?: string
+  expiresInSeconds?: number
+}
+
+export interface ListPresentationsQuery {
+  verifierId?: string
+  state?: string
+}
+
+export interface DisclosedCredentialJson {
+  queryId: string
+  format: string
+  issuer?: string
+  issuerCertificateSubject?: string
+  type?: string | string[]
+  claims: Record<string, unknown>
+}
+
+export interface PresentationSessionJson {
+  id: string
+  verifierId: string
+  /** Credo's verification-session state: RequestCreated, RequestUriRetrieved, ResponseVerified, or Error. */
+  state: string
+  authorizationRequestUri?: string
+  errorMessage?: string
+  /** What the holder disclosed, once the response is verified. */
+  disclosed?: DisclosedCredentialJson[]
+  expiresAt?: string
+  createdAt: string
+  updatedAt?: string
+}
+
+export interface CreatedPresentationRequestJson extends PresentationSessionJson {
+  /** `openid4vp://?client_id=...&request_uri=...`: the link or QR code payload for the wallet. */
+  requestUri: string
+}

@@ -1,0 +1,282 @@
+import { EntityManager } from '@mikro-orm/postgresql'
+import request from 'supertest'
+
+import type { OrgRoleName } from '../../api/src/modules/memberships/org-role.entity'
+import { MembershipsRepository } from '../../api/src/modules/memberships/memberships.repository'
+import { MembershipsService } from '../../api/src/modules/memberships/memberships.service'
+import { HolderService } from '../../agent/src/openid4vc/holder/holder.service'
+import { X509CertificatesService } from '../../agent/src/openid4vc/x509/x509-certificates.service'
+import { waitUntil } from '../helpers/agent-process'
+import { type OpenId4VcTestAgent, startOpenId4VcAgent } from '../helpers/openid4vc-agents'
+import { type Platform, startPlatform } from '../helpers/platform'
+import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
+
+// One organization agent (the real program, spawned by the API) and one in-process Credo holder for the file.
+jest.setTimeout(240_000)
+
+const VCT = 'https://acme.example/credentials/employee'
+
+interface Envelope<T> {
+  statusCode: number
+  message: string
+  data: T
+}
+
+/**
+ * OpenID4VC through the platform API (issue 29) with HIDE_EXPERIMENTAL_OIDC_CONTROLLERS=false: x509 certificates,
+ * an OID4VCI issuer with an SD-JWT VC template and an offer with a transaction code that Credo's holder redeems, then
+ * an OID4VP verifier whose DCQL request the holder answers disclosing only what was asked.
+ */
+describe('OpenID4VC through the platform API with a real organization agent', () => {
+  let platform: Platform
+  let holder: OpenId4VcTestAgent
+  let owner: TestUser
+  let orgId: string
+
+  beforeAll(async () => {
+    // Verification certificates name the verifier's host (x509_san_dns): the agent's endpoint says localhost.
+    ;[platform, holder] = await Promise.all([
+      startPlatform({ HIDE_EXPERIMENTAL_OIDC_CONTROLLERS: 'false', AGENT_PUBLIC_ENDPOINT_BASE: 'http://localhost' }),
+      startOpenId4VcAgent(),
+    ])
+    owner = await aUserWithToken(platform.api)
+    orgId = await anOrganizationWith(platform.api, [{ user: owner, roles: ['owner'] }])
+    await platform.spinUp(orgId, owner.token, 'Acme')
+  })
+
+  afterAll(async () => {
+    await holder?.close()
+    await platform?.stop()
+  })
+
+  const call = (method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, token = owner.token) =>
+    request(platform.api.app)[method](path).set('Authorization', `Bearer ${token}`)
+
+  async function createCertificate(body: object): Promise<{ id: string; certificate: string; status: string }> {
+    const res = await call('post', `/v1/x509/${orgId}`).send(body).expect(201)
+    return (res.body as Envelope<{ id: string; certificate: string; status: string }>).data
+  }
+
+  it('issues an SD-JWT VC with a transaction code and verifies a selectively disclosed presentation', async () => {
+    const issuance = await createCertificate({ keyType: 'P-256', purpose: 'issuance', subject: { commonName: 'Acme' } })
+    const verification = await createCertificate({
+      keyType: 'P-256',
+      purpose: 'verification',
+      subject: { commonName: 'Acme verifier', country: 'AT' },
+      sanDnsNames: ['localhost'],
+    })
+    expect(issuance.status).toBe('active')
+    const listed = await call('get', `/v1/x509/${orgId}?purpose=issuance`).expect(200)
+    expect((listed.body as Envelope<{ id: string }[]>).data.map((c) => c.id)).toEqual([issuance.id])
+    expect((await call('get', `/v1/x509/${orgId}/${verification.id}`).expect(200)).body.data).toMatchObject({
+      purpose: 'verification',
+      sanDnsNames: ['localhost'],
+    })
+    // The holder trusts the organization's certificates (the SD-JWT VC's x5c and the signed request).
+    const wallet = holder.agent.context
+    for (const { certificate } of [issuance, verification]) {
+      await wallet.resolve(X509CertificatesService).addTrustAnchor(wallet, { certificate })
+    }
+
+    const issuer = (
+      await call('post', `/v1/orgs/${orgId}/oid4vc/issuers`)
+        .send({ display: [{ name: 'Acme' }] })
+        .expect(201)
+    ).body.data as { issuerId: string; credentialIssuer: string }
+    expect(issuer.credentialIssuer).toMatch(/^http:\/\/localhost:\d+\/oid4vci\//)
+    const template = (
+      await call('post', `/v1/orgs/${orgId}/oid4vc/${issuer.issuerId}/template`)
+        .send({
+          name: 'Employee',
+          format: 'dc+sd-jwt',
+          vct: VCT,
+          claims: [
+            { path: ['given_name'], mandatory: true },
+            { path: ['family_name'], mandatory: true },
+            { path: ['department'] },
+            { path: ['employee_number'], selectivelyDisclosable: false },
+          ],
+          signer: { method: 'x5c' },
+        })
+        .expect(201)
+    ).body.data as { id: string }
+    const metadata = await fetch(
+      `${issuer.credentialIssuer.replace(/\/oid4vci\/.*$/, '')}/.well-known/openid-credential-issuer/oid4vci/${issuer.issuerId}`,
+    )
+    expect(
+      ((await metadata.json()) as { credential_configurations_supported: object }).credential_configurations_supported,
+    ).toHaveProperty(template.id)
+
+    // A claim the template requires is missing: the agent's field error reaches the caller as a 400.
+    const incomplete = await call('post', `/v1/orgs/${orgId}/oid4vc/${issuer.issuerId}/create-offer`)
+      .send({ credentials: [{ templateId: template.id, claims: { given_name: 'Ada' } }] })
+      .expect(400)
+    expect(JSON.stringify(incomplete.body.errors)).toMatch(/family_name/)
+    const offer = (
+      await call('post', `/v1/orgs/${orgId}/oid4vc/${issuer.issuerId}/create-offer`)
+        .send({
+          credentials: [
+            {
+              templateId: template.id,
+              claims: { given_name: 'Ada', family_name: 'Lovelace', department: 'Engines', employee_number: 42 },
+            },
+          ],
+          txCode: { length: 6, description: 'Sent by mail' },
+        })
+        .expect(201)
+    ).body.data as { id: string; offerUri: string; txCode: string; state: string; hasTxCode: boolean }
+    expect(offer).toMatchObject({ state: 'OfferCreated', hasTxCode: true, txCode: expect.stringMatching(/^\d{6}$/) })
+
+    const holderService = wallet.resolve(HolderService)
+    const [held] = await holderService.acceptOffer(wallet, { offerUri: offer.offerUri, txCode: offer.txCode })
+    expect(held).toMatchObject({
+      format: 'dc+sd-jwt',
+      type: VCT,
+      claims: { given_name: 'Ada', family_name: 'Lovelace' },
+    })
+    const completed = await waitUntil(async () => {
+      const res = await call('get', `/v1/orgs/${orgId}/oid4vc/credential-offer/${offer.id}`).expect(200)
+      const data = (res.body as Envelope<{ state: string; issuedCredentials: string[] }>).data
+      return data.state === 'Completed' ? data : undefined
+    })
+    expect(completed.issuedCredentials).toEqual([template.id])
+    // The transaction code is shown once, at creation.
+    expect(completed).not.toHaveProperty('txCode')
+    const offers = await call('get', `/v1/orgs/${orgId}/oid4vc/credential-offer?issuerId=${issuer.issuerId}`).expect(
+      200,
+    )
+    expect((offers.body as Envelope<{ id: string }[]>).data.map((o) => o.id)).toEqual([offer.id])
+
+    const verifier = (
+      await call('post', `/v1/orgs/${orgId}/oid4vp/verifier`).send({ clientName: 'Acme HR' }).expect(201)
+    ).body.data as { verifierId: string }
+    const presentation = (
+      await call('post', `/v1/orgs/${orgId}/oid4vp/presentation`)
+        .send({
+          verifierId: verifier.verifierId,
+          query: {
+            type: 'dcql',
+            dcql: {
+              credentials: [
+                {
+                  id: 'employee',
+                  format: 'dc+sd-jwt',
+                  meta: { vct_values: [VCT] },
+                  claims: [{ path: ['given_name'] }, { path: ['department'] }],
+                },
+              ],
+            },
+          },
+        })
+        .expect(201)
+    ).body.data as { id: string; requestUri: string; state: string }
+    expect(presentation.requestUri).toMatch(/^openid4vp:\/\/\?client_id=x509_san_dns%3Alocalhost/)
+
+    await holderService.acceptRequest(wallet, { requestUri: presentation.requestUri })
+    const verified = await waitUntil(async () => {
+      const res = await call('get', `/v1/orgs/${orgId}/oid4vp/verifier-presentation?id=${presentation.id}`).expect(200)
+      const [session] = (res.body as Envelope<{ state: string; disclosed?: unknown[] }[]>).data
+      return session?.state === 'ResponseVerified' ? session : undefined
+    })
+    // family_name was not asked for and stays with the holder; employee_number is always disclosed. Signed by
+    // x5c, the credential names its issuer by certificate only.
+    expect(verified.disclosed).toEqual([
+      {
+        queryId: 'employee',
+        format: 'dc+sd-jwt',
+        issuerCertificateSubject: expect.stringContaining('Acme'),
+        type: VCT,
+        claims: { given_name: 'Ada', department: 'Engines', employee_number: 42 },
+      },
+    ])
+    const sessions = await call(
+      'get',
+      `/v1/orgs/${orgId}/oid4vp/verifier-presentation?verifierId=${verifier.verifierId}`,
+    )
+    expect((sessions.body as Envelope<{ id: string; state: string }[]>).data).toEqual([
+      expect.objectContaining({ id: presentation.id, state: 'ResponseVerified' }),
+    ])
+  })
+
+  it('manages templates, verifiers and verification templates, and refuses roles outside issuance or verification', async () => {
+    const issuer = (await call('post', `/v1/orgs/${orgId}/oid4vc/issuers`).send({}).expect(201)).body.data as {
+      issuerId: string
+    }
+    const base = `/v1/orgs/${orgId}/oid4vc/${issuer.issuerId}/template`
+    const template = (
+      await call('post', base)
+        .send({
+          name: 'Badge',
+          format: 'dc+sd-jwt',
+          vct: VCT,
+          claims: [{ path: ['level'] }],
+          signer: { method: 'x5c' },
+        })
+        .expect(201)
+    ).body.data as { id: string }
+    const patched = await call('patch', `${base}/${template.id}`).send({ name: 'Gold badge' }).expect(200)
+    expect(patched.body.data).toMatchObject({ id: template.id, name: 'Gold badge', vct: VCT })
+    expect((await call('get', base).expect(200)).body.data).toHaveLength(1)
+    await call('delete', `${base}/${template.id}`).expect(200)
+    await call('get', `${base}/${template.id}`).expect(404)
+    await call('post', `/v1/orgs/${orgId}/oid4vc/issuers/${issuer.issuerId}`).send({ batchSize: 3 }).expect(200)
+    expect(
+      (await call('get', `/v1/orgs/${orgId}/oid4vc/issuers/${issuer.issuerId}`).expect(200)).body.data,
+    ).toMatchObject({
+      batchSize: 3,
+    })
+    await call('delete', `/v1/orgs/${orgId}/oid4vc/issuers/${issuer.issuerId}`).expect(200)
+    await call('get', `/v1/orgs/${orgId}/oid4vc/issuers/${issuer.issuerId}`).expect(404)
+
+    const verifier = (
+      await call('post', `/v1/orgs/${orgId}/oid4vp/verifier`).send({ verifierId: 'front-desk' }).expect(201)
+    ).body.data as { verifierId: string }
+    await call('put', `/v1/orgs/${orgId}/oid4vp/verifier/front-desk`).send({ clientName: 'Front desk' }).expect(200)
+    expect(
+      (await call('get', `/v1/orgs/${orgId}/oid4vp/verifier?verifierId=front-desk`).expect(200)).body.data,
+    ).toEqual([expect.objectContaining({ verifierId: 'front-desk', clientName: 'Front desk' })])
+    await call('post', `/v1/orgs/${orgId}/oid4vp/verifier`).send({ verifierId: 'front-desk' }).expect(409)
+    const query = {
+      type: 'dcql',
+      dcql: { credentials: [{ id: 'b', format: 'dc+sd-jwt', meta: { vct_values: [VCT] } }] },
+    }
+    const saved = (
+      await call('post', `/v1/orgs/${orgId}/oid4vp/verification-template`)
+        .send({ name: 'Badge check', query })
+        .expect(201)
+    ).body.data as { id: string }
+    await call('put', `/v1/orgs/${orgId}/oid4vp/verification-template/${saved.id}`)
+      .send({ name: 'Badge check', query, responseMode: 'direct_post' })
+      .expect(200)
+    const fromTemplate = await call('post', `/v1/orgs/${orgId}/oid4vp/presentation`)
+      .send({ verifierId: verifier.verifierId, templateId: saved.id })
+      .expect(201)
+    expect(fromTemplate.body.data.requestUri).toMatch(/^openid4vp:/)
+    await call('post', `/v1/orgs/${orgId}/oid4vp/verification-template`)
+      .send({ name: 'Broken', query: { type: 'dcql', dcql: { credentials: 'none' } } })
+      .expect(400)
+    await call('delete', `/v1/orgs/${orgId}/oid4vp/verification-template/${saved.id}`).expect(200)
+    await call('delete', `/v1/orgs/${orgId}/oid4vp/verifier?verifierId=front-desk`).expect(200)
+
+    // Roles: a verifier cannot issue, an issuer cannot verify, a member manages no certificate.
+    const verifierUser = await aUserWithToken(platform.api)
+    const issuerUser = await aUserWithToken(platform.api)
+    const memberUser = await aUserWithToken(platform.api)
+    await grant(verifierUser, 'verifier')
+    await grant(issuerUser, 'issuer')
+    await grant(memberUser, 'member')
+    await call('post', `/v1/orgs/${orgId}/oid4vc/issuers`, verifierUser.token).send({}).expect(403)
+    await call('post', `/v1/orgs/${orgId}/oid4vp/verifier`, issuerUser.token).send({}).expect(403)
+    await call('post', `/v1/x509/${orgId}`, memberUser.token)
+      .send({ keyType: 'P-256', purpose: 'issuance', subject: { commonName: 'x' } })
+      .expect(403)
+    await call('get', `/v1/orgs/${orgId}/oid4vc/issuers`, verifierUser.token).expect(200)
+    await call('post', `/v1/orgs/${orgId}/oid4vp/verifier`, verifierUser.token).send({}).expect(201)
+  })
+
+  /** Gives a new user of the platform a role in the organization. */
+  async function grant(user: TestUser, role: OrgRoleName): Promise<void> {
+    const memberships = new MembershipsRepository(platform.api.runtime.container.get(EntityManager).fork())
+    await new MembershipsService(memberships).grant(orgId, user.id, [await memberships.definitionByName(role)])
+  }
+})
