@@ -163,8 +163,6 @@ export function toAgentError(status: number, body: unknown, operation: string): 
       AGENT_RESTART_RETRY_AFTER_SECONDS,
     )
   }
-  // What the agent says it does not implement (a feature switched off on it) is not a platform fault.
-  if (status === 501) return new NotImplementedError(text)
   return new UpstreamError(`The agent failed ${operation} (HTTP ${status}${message ? `: ${message}` : ''})`)
 }
 

@@ -1804,6 +1804,340 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{orgId}/oid4vc/issuers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's OID4VCI issuers */
+        get: operations["Oid4vcController.listIssuers"];
+        put?: never;
+        /** Create an OID4VCI issuer (metadata at <agent endpoint>/.well-known/openid-credential-issuer/oid4vci/<issuerId>) */
+        post: operations["Oid4vcController.createIssuer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/oid4vc/issuers/{issuerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One OID4VCI issuer */
+        get: operations["Oid4vcController.getIssuer"];
+        put?: never;
+        /** Update an issuer: replaces its display, batch size and authorization servers */
+        post: operations["Oid4vcController.updateIssuer"];
+        /** Delete an issuer and its templates (its offers no longer redeem) */
+        delete: operations["Oid4vcController.deleteIssuer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/oid4vc/credential-offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Credential offers (issuance sessions) with their states, oldest first */
+        get: operations["Oid4vcController.listOffers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/oid4vc/credential-offer/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One credential offer with its state */
+        get: operations["Oid4vcController.getOffer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/oid4vc/{issuerId}/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An issuer's credential templates */
+        get: operations["Oid4vcController.listTemplates"];
+        put?: never;
+        /** Add a credential template (dc+sd-jwt, mso_mdoc, jwt_vc_json) to an issuer */
+        post: operations["Oid4vcController.createTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/oid4vc/{issuerId}/template/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One credential template */
+        get: operations["Oid4vcController.getTemplate"];
+        put?: never;
+        post?: never;
+        /** Delete a credential template */
+        delete: operations["Oid4vcController.deleteTemplate"];
+        options?: never;
+        head?: never;
+        /** Change a credential template: the given fields replace the stored ones */
+        patch: operations["Oid4vcController.updateTemplate"];
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/oid4vc/{issuerId}/create-offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Offer credentials (pre-authorized, optionally with a transaction code): the offer URI for the wallet */
+        post: operations["Oid4vcController.createOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/oid4vc/{credentialId}/delete-offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a credential offer: its codes no longer redeem */
+        delete: operations["Oid4vcController.deleteOffer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/oid4vp/verifier": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's verifiers, or the one named by verifierId */
+        get: operations["Oid4vpController.listVerifiers"];
+        put?: never;
+        /** Create an OID4VP verifier */
+        post: operations["Oid4vpController.createVerifier"];
+        /** Delete the verifier named by verifierId; its open requests can no longer be answered */
+        delete: operations["Oid4vpController.deleteVerifier"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/oid4vp/verifier/{verifierId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a verifier's client metadata (name and logo wallets show) */
+        put: operations["Oid4vpController.updateVerifier"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/oid4vp/presentation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an authorization request (DCQL or Presentation Exchange): requestUri is the link / QR payload */
+        post: operations["Oid4vpController.createPresentationRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/oid4vp/verifier-presentation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Presentation sessions with their states and, once verified, the disclosed claims */
+        get: operations["Oid4vpController.listPresentations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/oid4vp/verification-template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's verification templates */
+        get: operations["Oid4vpController.listVerificationTemplates"];
+        put?: never;
+        /** Store a presentation request (query, response mode, signer) for reuse */
+        post: operations["Oid4vpController.createVerificationTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/oid4vp/verification-template/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a verification template */
+        put: operations["Oid4vpController.replaceVerificationTemplate"];
+        post?: never;
+        /** Delete a verification template */
+        delete: operations["Oid4vpController.deleteVerificationTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/x509/{orgId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's x509 certificates, oldest first; filter by purpose and status */
+        get: operations["X509Controller.list"];
+        put?: never;
+        /** Create a key and an x509 certificate for it, self-signed or under an authority certificate */
+        post: operations["X509Controller.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/x509/{orgId}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import an x509 certificate with its private key */
+        post: operations["X509Controller.import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/x509/{orgId}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One x509 certificate */
+        get: operations["X509Controller.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/x509/{orgId}/activate/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Make the certificate the active one of its purpose (the one active before is deactivated) */
+        put: operations["X509Controller.activate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/x509/{orgId}/deactivate/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Deactivate the certificate */
+        put: operations["X509Controller.deactivate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2249,6 +2583,151 @@ export interface components {
             endpoint?: string;
             did?: string;
             endorserDid?: string;
+        };
+        OfferedCredentialDto: {
+            /** Format: uuid */
+            templateId: string;
+            claims: Record<string, never>;
+        };
+        TxCodeDto: {
+            length?: number;
+            /** @enum {string} */
+            inputMode?: "numeric" | "text";
+            description?: string;
+        };
+        CreateOid4vcOfferDto: {
+            credentials: components["schemas"]["OfferedCredentialDto"][];
+            txCode?: components["schemas"]["TxCodeDto"];
+            expiresInSeconds?: number;
+        };
+        TemplateClaimDto: {
+            path: string[];
+            mandatory?: boolean;
+            selectivelyDisclosable?: boolean;
+            display?: Record<string, never>[];
+        };
+        TemplateSignerDto: {
+            /** @enum {string} */
+            method: "did" | "x5c";
+            did?: string;
+        };
+        TemplateAuthorizationDto: {
+            /** @enum {string} */
+            type: "pre-authorized" | "presentation" | "external";
+            dcql?: Record<string, never>;
+            authorizationServerUrl?: string;
+        };
+        UpdateCredentialTemplateDto: {
+            name?: string;
+            description?: string;
+            /** @enum {string} */
+            format?: "dc+sd-jwt" | "mso_mdoc" | "jwt_vc_json";
+            vct?: string;
+            doctype?: string;
+            types?: string[];
+            claims?: components["schemas"]["TemplateClaimDto"][];
+            signer?: components["schemas"]["TemplateSignerDto"];
+            display?: Record<string, never>[];
+            validityDays?: number;
+            authorization?: components["schemas"]["TemplateAuthorizationDto"];
+        };
+        CreateCredentialTemplateDto: {
+            name: string;
+            description?: string;
+            /** @enum {string} */
+            format: "dc+sd-jwt" | "mso_mdoc" | "jwt_vc_json";
+            vct?: string;
+            doctype?: string;
+            types?: string[];
+            claims: components["schemas"]["TemplateClaimDto"][];
+            signer: components["schemas"]["TemplateSignerDto"];
+            display?: Record<string, never>[];
+            validityDays?: number;
+            authorization?: components["schemas"]["TemplateAuthorizationDto"];
+        };
+        Oid4vcIssuerDisplayDto: {
+            name: string;
+            locale?: string;
+            logoUri?: string;
+            logoAltText?: string;
+        };
+        UpdateOid4vcIssuerDto: {
+            display?: components["schemas"]["Oid4vcIssuerDisplayDto"][];
+            batchSize?: number;
+            authorizationServers?: string[];
+        };
+        CreateOid4vcIssuerDto: {
+            issuerId?: string;
+            display?: components["schemas"]["Oid4vcIssuerDisplayDto"][];
+            batchSize?: number;
+            authorizationServers?: string[];
+        };
+        VerificationQueryDto: {
+            /** @enum {string} */
+            type: "dcql" | "presentation-exchange";
+            dcql?: Record<string, never>;
+            definition?: Record<string, never>;
+        };
+        RequestSignerDto: {
+            /** @enum {string} */
+            method: "x5c" | "did";
+            did?: string;
+        };
+        VerificationTemplateDto: {
+            name: string;
+            description?: string;
+            query: components["schemas"]["VerificationQueryDto"];
+            /** @enum {string} */
+            responseMode?: "direct_post" | "direct_post.jwt";
+            signer?: components["schemas"]["RequestSignerDto"];
+            isHaip?: boolean;
+        };
+        CreatePresentationRequestDto: {
+            verifierId: string;
+            /** Format: uuid */
+            templateId?: string;
+            query?: components["schemas"]["VerificationQueryDto"];
+            /** @enum {string} */
+            responseMode?: "direct_post" | "direct_post.jwt";
+            signer?: components["schemas"]["RequestSignerDto"];
+            isHaip?: boolean;
+            expiresInSeconds?: number;
+        };
+        UpdateOid4vpVerifierDto: {
+            clientName?: string;
+            logoUri?: string;
+        };
+        CreateOid4vpVerifierDto: {
+            verifierId?: string;
+            clientName?: string;
+            logoUri?: string;
+        };
+        X509NameDto: {
+            commonName: string;
+            organization?: string;
+            organizationalUnit?: string;
+            country?: string;
+            stateOrProvince?: string;
+            locality?: string;
+        };
+        CreateX509CertificateDto: {
+            /** @enum {string} */
+            keyType: "P-256" | "Ed25519";
+            /** @enum {string} */
+            purpose: "issuance" | "verification" | "authority";
+            subject: components["schemas"]["X509NameDto"];
+            sanDnsNames?: string[];
+            sanUriNames?: string[];
+            notBefore?: string;
+            notAfter?: string;
+            /** Format: uuid */
+            issuerCertificateId?: string;
+        };
+        ImportX509CertificateDto: {
+            /** @enum {string} */
+            purpose: "issuance" | "verification" | "authority";
+            certificate: string;
+            privateKey?: Record<string, never>;
         };
         ErrorBody: {
             statusCode: number;
@@ -3227,6 +3706,189 @@ export interface components {
             tailsHash: string;
             tailsLocation: string;
             size: number;
+        };
+        Oid4vcIssuer: {
+            /** Format: uuid */
+            id: string;
+            issuerId: string;
+            /** Format: uri */
+            credentialIssuer: string;
+            display?: components["schemas"]["Oid4vcIssuerDisplay"][];
+            batchSize: number;
+            authorizationServers: string[];
+            credentialConfigurationIds: string[];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Oid4vcIssuerDisplay: {
+            name: string;
+            locale?: string;
+            logoUri?: string;
+            logoAltText?: string;
+        };
+        Oid4vcCredentialOffer: {
+            /** Format: uuid */
+            id: string;
+            issuerId: string;
+            state: string;
+            credentialConfigurationIds: string[];
+            issuedCredentials: string[];
+            isPreAuthorized: boolean;
+            hasTxCode: boolean;
+            errorMessage?: string;
+            /** Format: date-time */
+            expiresAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        Oid4vcCredentialTemplate: {
+            /** Format: uuid */
+            id: string;
+            issuerId: string;
+            name: string;
+            description?: string;
+            /** @enum {string} */
+            format: "dc+sd-jwt" | "mso_mdoc" | "jwt_vc_json";
+            vct?: string;
+            doctype?: string;
+            types?: string[];
+            claims: components["schemas"]["Oid4vcTemplateClaims"];
+            signer: components["schemas"]["Oid4vcTemplateSigner"];
+            display?: components["schemas"]["Oid4vcCredentialDisplay"];
+            validityDays?: number;
+            authorization: components["schemas"]["Oid4vcTemplateAuthorization"];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Oid4vcTemplateClaims: {
+            [key: string]: unknown;
+        }[];
+        Oid4vcTemplateSigner: {
+            [key: string]: unknown;
+        };
+        Oid4vcCredentialDisplay: {
+            [key: string]: unknown;
+        }[];
+        Oid4vcTemplateAuthorization: {
+            [key: string]: unknown;
+        };
+        Oid4vcCreatedCredentialOffer: {
+            /** Format: uuid */
+            id: string;
+            issuerId: string;
+            state: string;
+            credentialConfigurationIds: string[];
+            issuedCredentials: string[];
+            isPreAuthorized: boolean;
+            hasTxCode: boolean;
+            errorMessage?: string;
+            /** Format: date-time */
+            expiresAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            offerUri: string;
+            txCode?: string;
+        };
+        Oid4vpVerifier: {
+            /** Format: uuid */
+            id: string;
+            verifierId: string;
+            clientName?: string;
+            logoUri?: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Oid4vpCreatedPresentationRequest: {
+            /** Format: uuid */
+            id: string;
+            verifierId: string;
+            state: string;
+            authorizationRequestUri?: string;
+            errorMessage?: string;
+            disclosed?: components["schemas"]["Oid4vpDisclosedCredential"][];
+            /** Format: date-time */
+            expiresAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            requestUri: string;
+        };
+        Oid4vpDisclosedCredential: {
+            queryId: string;
+            format: string;
+            issuer?: string;
+            issuerCertificateSubject?: string;
+            type?: components["schemas"]["Oid4vpCredentialType"];
+            claims: {
+                [key: string]: components["schemas"]["Oid4vpClaimValue"];
+            };
+        };
+        Oid4vpCredentialType: string | string[];
+        Oid4vpClaimValue: unknown;
+        Oid4vpPresentationSession: {
+            /** Format: uuid */
+            id: string;
+            verifierId: string;
+            state: string;
+            authorizationRequestUri?: string;
+            errorMessage?: string;
+            disclosed?: components["schemas"]["Oid4vpDisclosedCredential"][];
+            /** Format: date-time */
+            expiresAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        Oid4vpVerificationTemplate: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description?: string;
+            query: components["schemas"]["Oid4vpVerificationQuery"];
+            /** @enum {string} */
+            responseMode?: "direct_post" | "direct_post.jwt";
+            signer?: components["schemas"]["Oid4vpRequestSigner"];
+            isHaip?: boolean;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Oid4vpVerificationQuery: {
+            [key: string]: unknown;
+        };
+        Oid4vpRequestSigner: {
+            [key: string]: unknown;
+        };
+        X509Certificate: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            keyType: "P-256" | "Ed25519";
+            /** @enum {string} */
+            purpose: "issuance" | "verification" | "authority";
+            /** @enum {string} */
+            status: "active" | "inactive";
+            certificate: string;
+            chain: string[];
+            subject: string;
+            issuer: string;
+            serialNumber: string;
+            /** Format: date-time */
+            notBefore: string;
+            /** Format: date-time */
+            notAfter: string;
+            sanDnsNames: string[];
+            sanUriNames: string[];
+            /** Format: uuid */
+            issuerCertificateId?: string;
+            isImported: boolean;
+            /** Format: date-time */
+            createdAt: string;
         };
     };
     responses: {
@@ -7878,6 +8540,1161 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    "Oid4vcController.listIssuers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vcIssuer"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vcController.createIssuer": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        /** @description CreateOid4vcIssuerDto */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateOid4vcIssuerDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vcIssuer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vcController.getIssuer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                /** @description The issuer's public id (1 to 100 of letters, digits, . _ ~ -) */
+                issuerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vcIssuer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vcController.updateIssuer": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgId: string;
+                /** @description The issuer's public id (1 to 100 of letters, digits, . _ ~ -) */
+                issuerId: string;
+            };
+            cookie?: never;
+        };
+        /** @description UpdateOid4vcIssuerDto */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateOid4vcIssuerDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vcIssuer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vcController.deleteIssuer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                /** @description The issuer's public id (1 to 100 of letters, digits, . _ ~ -) */
+                issuerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vcController.listOffers": {
+        parameters: {
+            query?: {
+                issuerId?: string;
+                state?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vcCredentialOffer"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vcController.getOffer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vcCredentialOffer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vcController.listTemplates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                /** @description The issuer's public id (1 to 100 of letters, digits, . _ ~ -) */
+                issuerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vcCredentialTemplate"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vcController.createTemplate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgId: string;
+                /** @description The issuer's public id (1 to 100 of letters, digits, . _ ~ -) */
+                issuerId: string;
+            };
+            cookie?: never;
+        };
+        /** @description CreateCredentialTemplateDto */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCredentialTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vcCredentialTemplate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vcController.getTemplate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                /** @description The issuer's public id (1 to 100 of letters, digits, . _ ~ -) */
+                issuerId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vcCredentialTemplate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vcController.deleteTemplate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                /** @description The issuer's public id (1 to 100 of letters, digits, . _ ~ -) */
+                issuerId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vcController.updateTemplate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                /** @description The issuer's public id (1 to 100 of letters, digits, . _ ~ -) */
+                issuerId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        /** @description UpdateCredentialTemplateDto */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCredentialTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vcCredentialTemplate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vcController.createOffer": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgId: string;
+                /** @description The issuer's public id (1 to 100 of letters, digits, . _ ~ -) */
+                issuerId: string;
+            };
+            cookie?: never;
+        };
+        /** @description CreateOid4vcOfferDto */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOid4vcOfferDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vcCreatedCredentialOffer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vcController.deleteOffer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                credentialId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vpController.listVerifiers": {
+        parameters: {
+            query?: {
+                verifierId?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vpVerifier"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vpController.createVerifier": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        /** @description CreateOid4vpVerifierDto */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateOid4vpVerifierDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vpVerifier"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vpController.deleteVerifier": {
+        parameters: {
+            query: {
+                verifierId: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vpController.updateVerifier": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                /** @description The verifier's public id (1 to 100 of letters, digits, . _ ~ -) */
+                verifierId: string;
+            };
+            cookie?: never;
+        };
+        /** @description UpdateOid4vpVerifierDto */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateOid4vpVerifierDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vpVerifier"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vpController.createPresentationRequest": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        /** @description CreatePresentationRequestDto */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePresentationRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vpCreatedPresentationRequest"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vpController.listPresentations": {
+        parameters: {
+            query?: {
+                verifierId?: string;
+                state?: string;
+                id?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vpPresentationSession"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vpController.listVerificationTemplates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vpVerificationTemplate"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vpController.createVerificationTemplate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        /** @description VerificationTemplateDto */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerificationTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vpVerificationTemplate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vpController.replaceVerificationTemplate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        /** @description VerificationTemplateDto */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerificationTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["Oid4vpVerificationTemplate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "Oid4vpController.deleteVerificationTemplate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "X509Controller.list": {
+        parameters: {
+            query?: {
+                purpose?: "issuance" | "verification" | "authority";
+                status?: "active" | "inactive";
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["X509Certificate"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "X509Controller.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        /** @description CreateX509CertificateDto */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateX509CertificateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["X509Certificate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "X509Controller.import": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        /** @description ImportX509CertificateDto */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportX509CertificateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["X509Certificate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "X509Controller.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["X509Certificate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "X509Controller.activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["X509Certificate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "X509Controller.deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["X509Certificate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
         };
     };
 }
