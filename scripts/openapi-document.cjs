@@ -6,9 +6,15 @@ const path = require('node:path')
 
 const dist = path.join(__dirname, '..', 'dist', 'api', 'src')
 const { API_MODULES } = require(path.join(dist, 'modules', 'index.js'))
-const { controllersOf } = require(path.join(dist, 'infra', 'module-registry.js'))
+const { configSectionsOf, controllersOf, mountedModules } = require(path.join(dist, 'infra', 'module-registry.js'))
+const { loadConfig } = require(path.join(dist, 'infra', 'config.js'))
 const { buildOpenApiDocument } = require(path.join(dist, 'infra', 'http', 'openapi.js'))
 
-// The same controllers and prefix as app.ts; the server URL does not reach the generated types.
-const document = buildOpenApiDocument({ controllers: controllersOf(API_MODULES), routePrefix: '' }, 'http://localhost')
+// The same controllers and prefix as app.ts under the default configuration (modules an operator switches on, such
+// as the experimental OpenID4VC ones, are not in the console's client); the server URL does not reach the types.
+const config = loadConfig({}, configSectionsOf(API_MODULES))
+const document = buildOpenApiDocument(
+  { controllers: controllersOf(mountedModules(API_MODULES, config)), routePrefix: '' },
+  'http://localhost',
+)
 process.stdout.write(JSON.stringify(document))
