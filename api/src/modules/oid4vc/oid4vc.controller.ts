@@ -37,6 +37,7 @@ import {
   type Oid4vcOfferResponse,
 } from './dto/oid4vc.response'
 import { Oid4vcService } from './oid4vc.service'
+import { OPENID4VC_AGENT_ERRORS } from './oid4vc.config'
 
 /** Roles of the OID4VCI routes: those of DIDComm issuance (credentials.controller.ts). */
 export const OID4VC_ROLES = {
@@ -45,9 +46,6 @@ export const OID4VC_ROLES = {
   /** Reading them: every organization role, holder included (as issuance records). */
   readers: ORG_ROLES.membersAndHolders,
 } as const
-
-/** 404 no agent or record, 409 agent not ready or name in use, 501 OpenID4VC off on the agent, 502 agent failure. */
-const AGENT_ERRORS = [404, 409, 501, 502] as const
 
 /**
  * OpenID4VC issuance (OID4VCI 1.0, issue 29) under the reference platform's paths. Mounted only while
@@ -66,7 +64,7 @@ export class Oid4vcController {
     summary:
       'Create an OID4VCI issuer (metadata at <agent endpoint>/.well-known/openid-credential-issuer/oid4vci/<issuerId>)',
   })
-  @ResponseData(OID4VC_ISSUER_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(OID4VC_ISSUER_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async createIssuer(
     @Param('orgId') orgId: string,
     @Body() body: CreateOid4vcIssuerDto,
@@ -77,7 +75,7 @@ export class Oid4vcController {
   @Get('/issuers')
   @Authorized(OID4VC_ROLES.readers)
   @OpenAPI({ summary: "The organization's OID4VCI issuers" })
-  @ResponseData(arrayOf(OID4VC_ISSUER_SCHEMA), { errors: AGENT_ERRORS })
+  @ResponseData(arrayOf(OID4VC_ISSUER_SCHEMA), { errors: OPENID4VC_AGENT_ERRORS })
   async listIssuers(@Param('orgId') orgId: string): Promise<Envelope<Oid4vcIssuerResponse[]>> {
     return ok(await this.oid4vc.listIssuers(orgId), 'Issuers fetched')
   }
@@ -85,7 +83,7 @@ export class Oid4vcController {
   @Get('/issuers/:issuerId')
   @Authorized(OID4VC_ROLES.readers)
   @OpenAPI({ summary: 'One OID4VCI issuer' })
-  @ResponseData(OID4VC_ISSUER_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(OID4VC_ISSUER_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async getIssuer(@Params() params: Oid4vcIssuerParams): Promise<Envelope<Oid4vcIssuerResponse>> {
     return ok(await this.oid4vc.getIssuer(params.orgId, params.issuerId), 'Issuer fetched')
   }
@@ -93,7 +91,7 @@ export class Oid4vcController {
   @Post('/issuers/:issuerId')
   @Authorized(OID4VC_ROLES.issuers)
   @OpenAPI({ summary: 'Update an issuer: replaces its display, batch size and authorization servers' })
-  @ResponseData(OID4VC_ISSUER_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(OID4VC_ISSUER_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async updateIssuer(
     @Params() params: Oid4vcIssuerParams,
     @Body() body: UpdateOid4vcIssuerDto,
@@ -104,7 +102,7 @@ export class Oid4vcController {
   @Delete('/issuers/:issuerId')
   @Authorized(OID4VC_ROLES.issuers)
   @OpenAPI({ summary: 'Delete an issuer and its templates (its offers no longer redeem)' })
-  @ResponseData(messageOnly, { errors: AGENT_ERRORS })
+  @ResponseData(messageOnly, { errors: OPENID4VC_AGENT_ERRORS })
   async deleteIssuer(@Params() params: Oid4vcIssuerParams): Promise<Envelope<never>> {
     await this.oid4vc.deleteIssuer(params.orgId, params.issuerId)
     return done('Issuer deleted')
@@ -113,7 +111,7 @@ export class Oid4vcController {
   @Get('/credential-offer')
   @Authorized(OID4VC_ROLES.readers)
   @OpenAPI({ summary: 'Credential offers (issuance sessions) with their states, oldest first' })
-  @ResponseData(arrayOf(OID4VC_OFFER_SCHEMA), { errors: AGENT_ERRORS })
+  @ResponseData(arrayOf(OID4VC_OFFER_SCHEMA), { errors: OPENID4VC_AGENT_ERRORS })
   async listOffers(
     @Param('orgId') orgId: string,
     @QueryParams() query: ListOid4vcOffersQuery,
@@ -124,7 +122,7 @@ export class Oid4vcController {
   @Get('/credential-offer/:id')
   @Authorized(OID4VC_ROLES.readers)
   @OpenAPI({ summary: 'One credential offer with its state' })
-  @ResponseData(OID4VC_OFFER_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(OID4VC_OFFER_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async getOffer(@Params() params: Oid4vcOfferParams): Promise<Envelope<Oid4vcOfferResponse>> {
     return ok(await this.oid4vc.getOffer(params.orgId, params.id), 'Credential offer fetched')
   }
@@ -133,7 +131,7 @@ export class Oid4vcController {
   @HttpCode(201)
   @Authorized(OID4VC_ROLES.issuers)
   @OpenAPI({ summary: 'Add a credential template (dc+sd-jwt, mso_mdoc, jwt_vc_json) to an issuer' })
-  @ResponseData(CREDENTIAL_TEMPLATE_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(CREDENTIAL_TEMPLATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async createTemplate(
     @Params() params: Oid4vcIssuerParams,
     @Body({ required: true }) body: CreateCredentialTemplateDto,
@@ -144,7 +142,7 @@ export class Oid4vcController {
   @Get('/:issuerId/template')
   @Authorized(OID4VC_ROLES.readers)
   @OpenAPI({ summary: "An issuer's credential templates" })
-  @ResponseData(arrayOf(CREDENTIAL_TEMPLATE_SCHEMA), { errors: AGENT_ERRORS })
+  @ResponseData(arrayOf(CREDENTIAL_TEMPLATE_SCHEMA), { errors: OPENID4VC_AGENT_ERRORS })
   async listTemplates(@Params() params: Oid4vcIssuerParams): Promise<Envelope<CredentialTemplateResponse[]>> {
     return ok(await this.oid4vc.listTemplates(params.orgId, params.issuerId), 'Credential templates fetched')
   }
@@ -152,7 +150,7 @@ export class Oid4vcController {
   @Get('/:issuerId/template/:templateId')
   @Authorized(OID4VC_ROLES.readers)
   @OpenAPI({ summary: 'One credential template' })
-  @ResponseData(CREDENTIAL_TEMPLATE_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(CREDENTIAL_TEMPLATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async getTemplate(@Params() params: CredentialTemplateParams): Promise<Envelope<CredentialTemplateResponse>> {
     const template = await this.oid4vc.getTemplate(params.orgId, params.issuerId, params.templateId)
     return ok(template, 'Credential template fetched')
@@ -161,7 +159,7 @@ export class Oid4vcController {
   @Patch('/:issuerId/template/:templateId')
   @Authorized(OID4VC_ROLES.issuers)
   @OpenAPI({ summary: 'Change a credential template: the given fields replace the stored ones' })
-  @ResponseData(CREDENTIAL_TEMPLATE_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(CREDENTIAL_TEMPLATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async updateTemplate(
     @Params() params: CredentialTemplateParams,
     @Body({ required: true }) body: UpdateCredentialTemplateDto,
@@ -173,7 +171,7 @@ export class Oid4vcController {
   @Delete('/:issuerId/template/:templateId')
   @Authorized(OID4VC_ROLES.issuers)
   @OpenAPI({ summary: 'Delete a credential template' })
-  @ResponseData(messageOnly, { errors: AGENT_ERRORS })
+  @ResponseData(messageOnly, { errors: OPENID4VC_AGENT_ERRORS })
   async deleteTemplate(@Params() params: CredentialTemplateParams): Promise<Envelope<never>> {
     await this.oid4vc.deleteTemplate(params.orgId, params.issuerId, params.templateId)
     return done('Credential template deleted')
@@ -185,7 +183,7 @@ export class Oid4vcController {
   @OpenAPI({
     summary: 'Offer credentials (pre-authorized, optionally with a transaction code): the offer URI for the wallet',
   })
-  @ResponseData(CREATED_OID4VC_OFFER_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(CREATED_OID4VC_OFFER_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async createOffer(
     @Params() params: Oid4vcIssuerParams,
     @Body({ required: true }) body: CreateOid4vcOfferDto,
@@ -196,7 +194,7 @@ export class Oid4vcController {
   @Delete('/:credentialId/delete-offer')
   @Authorized(OID4VC_ROLES.issuers)
   @OpenAPI({ summary: 'Delete a credential offer: its codes no longer redeem' })
-  @ResponseData(messageOnly, { errors: AGENT_ERRORS })
+  @ResponseData(messageOnly, { errors: OPENID4VC_AGENT_ERRORS })
   async deleteOffer(@Params() params: Oid4vcDeleteOfferParams): Promise<Envelope<never>> {
     await this.oid4vc.deleteOffer(params.orgId, params.credentialId)
     return done('Credential offer deleted')

@@ -41,6 +41,7 @@ import {
   UpdateOid4vpVerifierDto,
 } from './dto/verifier.dto'
 import { Oid4vpService } from './oid4vp.service'
+import { OPENID4VC_AGENT_ERRORS } from '../oid4vc/oid4vc.config'
 
 /** Roles of the OID4VP routes: those of DIDComm verification (proofs.controller.ts). */
 export const OID4VP_ROLES = {
@@ -49,9 +50,6 @@ export const OID4VP_ROLES = {
   /** Reading them: every organization role, holder included (as proof records). */
   readers: ORG_ROLES.membersAndHolders,
 } as const
-
-/** 404 no agent or record, 409 agent not ready, name in use or no signer, 501 OpenID4VC off, 502 agent failure. */
-const AGENT_ERRORS = [404, 409, 501, 502] as const
 
 /**
  * OpenID4VC verification (OID4VP 1.0, issue 29) under the reference platform's paths. Mounted only while
@@ -67,7 +65,7 @@ export class Oid4vpController {
   @HttpCode(201)
   @Authorized(OID4VP_ROLES.verifiers)
   @OpenAPI({ summary: 'Create an OID4VP verifier' })
-  @ResponseData(OID4VP_VERIFIER_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(OID4VP_VERIFIER_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async createVerifier(
     @Param('orgId') orgId: string,
     @Body() body: CreateOid4vpVerifierDto,
@@ -78,7 +76,7 @@ export class Oid4vpController {
   @Get('/verifier')
   @Authorized(OID4VP_ROLES.readers)
   @OpenAPI({ summary: "The organization's verifiers, or the one named by verifierId" })
-  @ResponseData(arrayOf(OID4VP_VERIFIER_SCHEMA), { errors: AGENT_ERRORS })
+  @ResponseData(arrayOf(OID4VP_VERIFIER_SCHEMA), { errors: OPENID4VC_AGENT_ERRORS })
   async listVerifiers(
     @Param('orgId') orgId: string,
     @QueryParams() query: Oid4vpVerifierQuery,
@@ -89,7 +87,7 @@ export class Oid4vpController {
   @Put('/verifier/:verifierId')
   @Authorized(OID4VP_ROLES.verifiers)
   @OpenAPI({ summary: "Replace a verifier's client metadata (name and logo wallets show)" })
-  @ResponseData(OID4VP_VERIFIER_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(OID4VP_VERIFIER_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async updateVerifier(
     @Params() params: Oid4vpVerifierParams,
     @Body() body: UpdateOid4vpVerifierDto,
@@ -100,7 +98,7 @@ export class Oid4vpController {
   @Delete('/verifier')
   @Authorized(OID4VP_ROLES.verifiers)
   @OpenAPI({ summary: 'Delete the verifier named by verifierId; its open requests can no longer be answered' })
-  @ResponseData(messageOnly, { errors: AGENT_ERRORS })
+  @ResponseData(messageOnly, { errors: OPENID4VC_AGENT_ERRORS })
   async deleteVerifier(
     @Param('orgId') orgId: string,
     @QueryParams() query: DeleteOid4vpVerifierQuery,
@@ -115,7 +113,7 @@ export class Oid4vpController {
   @OpenAPI({
     summary: 'Create an authorization request (DCQL or Presentation Exchange): requestUri is the link / QR payload',
   })
-  @ResponseData(CREATED_PRESENTATION_REQUEST_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(CREATED_PRESENTATION_REQUEST_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async createPresentationRequest(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: CreatePresentationRequestDto,
@@ -126,7 +124,7 @@ export class Oid4vpController {
   @Get('/verifier-presentation')
   @Authorized(OID4VP_ROLES.readers)
   @OpenAPI({ summary: 'Presentation sessions with their states and, once verified, the disclosed claims' })
-  @ResponseData(arrayOf(PRESENTATION_SESSION_SCHEMA), { errors: AGENT_ERRORS })
+  @ResponseData(arrayOf(PRESENTATION_SESSION_SCHEMA), { errors: OPENID4VC_AGENT_ERRORS })
   async listPresentations(
     @Param('orgId') orgId: string,
     @QueryParams() query: ListVerifierPresentationsQuery,
@@ -138,7 +136,7 @@ export class Oid4vpController {
   @HttpCode(201)
   @Authorized(OID4VP_ROLES.verifiers)
   @OpenAPI({ summary: 'Store a presentation request (query, response mode, signer) for reuse' })
-  @ResponseData(VERIFICATION_TEMPLATE_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(VERIFICATION_TEMPLATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async createVerificationTemplate(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: VerificationTemplateDto,
@@ -149,7 +147,7 @@ export class Oid4vpController {
   @Get('/verification-template')
   @Authorized(OID4VP_ROLES.readers)
   @OpenAPI({ summary: "The organization's verification templates" })
-  @ResponseData(arrayOf(VERIFICATION_TEMPLATE_SCHEMA), { errors: AGENT_ERRORS })
+  @ResponseData(arrayOf(VERIFICATION_TEMPLATE_SCHEMA), { errors: OPENID4VC_AGENT_ERRORS })
   async listVerificationTemplates(@Param('orgId') orgId: string): Promise<Envelope<VerificationTemplateResponse[]>> {
     return ok(await this.oid4vp.listVerificationTemplates(orgId), 'Verification templates fetched')
   }
@@ -157,7 +155,7 @@ export class Oid4vpController {
   @Put('/verification-template/:templateId')
   @Authorized(OID4VP_ROLES.verifiers)
   @OpenAPI({ summary: 'Replace a verification template' })
-  @ResponseData(VERIFICATION_TEMPLATE_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(VERIFICATION_TEMPLATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async replaceVerificationTemplate(
     @Params() params: VerificationTemplateParams,
     @Body({ required: true }) body: VerificationTemplateDto,
@@ -169,7 +167,7 @@ export class Oid4vpController {
   @Delete('/verification-template/:templateId')
   @Authorized(OID4VP_ROLES.verifiers)
   @OpenAPI({ summary: 'Delete a verification template' })
-  @ResponseData(messageOnly, { errors: AGENT_ERRORS })
+  @ResponseData(messageOnly, { errors: OPENID4VC_AGENT_ERRORS })
   async deleteVerificationTemplate(@Params() params: VerificationTemplateParams): Promise<Envelope<never>> {
     await this.oid4vp.deleteVerificationTemplate(params.orgId, params.templateId)
     return done('Verification template deleted')

@@ -21,6 +21,7 @@ import { X509_CERTIFICATE_SCHEMA, type X509CertificateResponse } from './dto/x50
 import { X509CertificatePathParams } from './dto/x509-path.params'
 import { ListX509CertificatesQuery } from './dto/x509.query'
 import { X509Service } from './x509.service'
+import { OPENID4VC_AGENT_ERRORS } from '../oid4vc/oid4vc.config'
 
 /**
  * Roles of the x509 routes (decision, docs/decisions.md "OpenID4VC"): keys and certificates are the organization's
@@ -30,9 +31,6 @@ export const X509_ROLES = {
   managers: ORG_ROLES.ownerAdmin,
   readers: ORG_ROLES.members,
 } as const
-
-/** Agent errors besides 404 (no agent, no certificate): 409 not ready / unusable, 501 OpenID4VC off, 502. */
-const AGENT_ERRORS = [404, 409, 501, 502] as const
 
 @injectable()
 @JsonController('/v1/x509/:orgId')
@@ -44,7 +42,7 @@ export class X509Controller {
   @HttpCode(201)
   @Authorized(X509_ROLES.managers)
   @OpenAPI({ summary: 'Create a key and an x509 certificate for it, self-signed or under an authority certificate' })
-  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async create(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: CreateX509CertificateDto,
@@ -56,7 +54,7 @@ export class X509Controller {
   @HttpCode(201)
   @Authorized(X509_ROLES.managers)
   @OpenAPI({ summary: 'Import an x509 certificate with its private key' })
-  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async import(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: ImportX509CertificateDto,
@@ -67,7 +65,7 @@ export class X509Controller {
   @Get()
   @Authorized(X509_ROLES.readers)
   @OpenAPI({ summary: "The organization's x509 certificates, oldest first; filter by purpose and status" })
-  @ResponseData(arrayOf(X509_CERTIFICATE_SCHEMA), { errors: AGENT_ERRORS })
+  @ResponseData(arrayOf(X509_CERTIFICATE_SCHEMA), { errors: OPENID4VC_AGENT_ERRORS })
   async list(
     @Param('orgId') orgId: string,
     @QueryParams() query: ListX509CertificatesQuery,
@@ -78,7 +76,7 @@ export class X509Controller {
   @Get('/:id')
   @Authorized(X509_ROLES.readers)
   @OpenAPI({ summary: 'One x509 certificate' })
-  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async get(@Params() params: X509CertificatePathParams): Promise<Envelope<X509CertificateResponse>> {
     return ok(await this.certificates.get(params.orgId, params.id), 'x509 certificate fetched')
   }
@@ -86,7 +84,7 @@ export class X509Controller {
   @Put('/activate/:id')
   @Authorized(X509_ROLES.managers)
   @OpenAPI({ summary: 'Make the certificate the active one of its purpose (the one active before is deactivated)' })
-  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async activate(@Params() params: X509CertificatePathParams): Promise<Envelope<X509CertificateResponse>> {
     return ok(await this.certificates.activate(params.orgId, params.id), 'x509 certificate activated')
   }
@@ -94,7 +92,7 @@ export class X509Controller {
   @Put('/deactivate/:id')
   @Authorized(X509_ROLES.managers)
   @OpenAPI({ summary: 'Deactivate the certificate' })
-  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: AGENT_ERRORS })
+  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
   async deactivate(@Params() params: X509CertificatePathParams): Promise<Envelope<X509CertificateResponse>> {
     return ok(await this.certificates.deactivate(params.orgId, params.id), 'x509 certificate deactivated')
   }
