@@ -611,9 +611,13 @@ describe('Sign-in during a flood of wrong sign-ins from one address (issue 22, i
 
     // What one sign-in costs on this machine right now, with no flood: on a loaded machine the bound below scales
     // with it (queued behind 40 password hashes it would take about 40 times as long).
-    const quietStarted = performance.now()
-    expect((await signIn('203.0.113.78', { email, password })).status).toBe(200)
-    const quiet = performance.now() - quietStarted
+    // The slowest of five quiet sign-ins, so one lucky sample on a machine whose load swings does not set the bound.
+    let quiet = 0
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const quietStarted = performance.now()
+      expect((await signIn('203.0.113.78', { email, password })).status).toBe(200)
+      quiet = Math.max(quiet, performance.now() - quietStarted)
+    }
 
     // 40 wrong sign-ins in flight from one address the whole time: each answered one is sent again at once.
     let isFlooding = true
