@@ -1,9 +1,9 @@
 import { injectable } from 'inversify'
-import { Authorized, JsonController } from 'routing-controllers'
+import { JsonController } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
 import type { DataSchema } from '../../infra/http/data-schema'
-import type { Envelope } from '../../infra/http/envelope'
-import { ResponseData, type DocumentedErrorStatus } from '../../infra/http/response-doc'
+import { DocumentedRoute } from '../../infra/http/documented-route'
+import type { DocumentedErrorStatus } from '../../infra/http/response-doc'
 
 /**
  * What a route on the caller's own tenant may answer besides success: 403 for an organization client, 404 before
@@ -29,14 +29,5 @@ export function WalletRoute<T>(
   data: DataSchema<T>,
   errors: readonly DocumentedErrorStatus[] = WALLET_ROUTE_ERRORS,
 ) {
-  const documentData = ResponseData(data, { errors })
-  return (
-    prototype: object,
-    method: string,
-    descriptor: PropertyDescriptor & { value?: (...args: never[]) => Envelope<T> | Promise<Envelope<T>> },
-  ): void => {
-    documentData(prototype, method, descriptor)
-    OpenAPI({ summary })(prototype, method, descriptor)
-    ;(Authorized() as MethodDecorator)(prototype, method, descriptor)
-  }
+  return DocumentedRoute({ summary, data, errors })
 }

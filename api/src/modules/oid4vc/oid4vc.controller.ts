@@ -1,6 +1,5 @@
 import { injectable } from 'inversify'
 import {
-  Authorized,
   Body,
   Delete,
   Get,
@@ -14,7 +13,6 @@ import {
 } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
 import { created, done, ok, type Envelope } from '../../infra/http/envelope'
-import { ResponseData } from '../../infra/http/response-doc'
 import { arrayOf, messageOnly } from '../../infra/http/data-schema'
 import { ORG_ROLES } from '../memberships/org-roles'
 import { CreateOid4vcOfferDto, ListOid4vcOffersQuery } from './dto/credential-offer.dto'
@@ -37,7 +35,7 @@ import {
   type Oid4vcOfferResponse,
 } from './dto/oid4vc.response'
 import { Oid4vcService } from './oid4vc.service'
-import { OPENID4VC_AGENT_ERRORS } from './oid4vc.config'
+import { OpenId4VcRoute } from './openid4vc-route'
 
 /** Roles of the OID4VCI routes: those of DIDComm issuance (credentials.controller.ts). */
 export const OID4VC_ROLES = {
@@ -59,12 +57,11 @@ export class Oid4vcController {
 
   @Post('/issuers')
   @HttpCode(201)
-  @Authorized(OID4VC_ROLES.issuers)
-  @OpenAPI({
-    summary:
-      'Create an OID4VCI issuer (metadata at <agent endpoint>/.well-known/openid-credential-issuer/oid4vci/<issuerId>)',
-  })
-  @ResponseData(OID4VC_ISSUER_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    OID4VC_ROLES.issuers,
+    'Create an OID4VCI issuer (metadata at <agent endpoint>/.well-known/openid-credential-issuer/oid4vci/<issuerId>)',
+    OID4VC_ISSUER_SCHEMA,
+  )
   async createIssuer(
     @Param('orgId') orgId: string,
     @Body() body: CreateOid4vcIssuerDto,
@@ -73,25 +70,23 @@ export class Oid4vcController {
   }
 
   @Get('/issuers')
-  @Authorized(OID4VC_ROLES.readers)
-  @OpenAPI({ summary: "The organization's OID4VCI issuers" })
-  @ResponseData(arrayOf(OID4VC_ISSUER_SCHEMA), { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(OID4VC_ROLES.readers, "The organization's OID4VCI issuers", arrayOf(OID4VC_ISSUER_SCHEMA))
   async listIssuers(@Param('orgId') orgId: string): Promise<Envelope<Oid4vcIssuerResponse[]>> {
     return ok(await this.oid4vc.listIssuers(orgId), 'Issuers fetched')
   }
 
   @Get('/issuers/:issuerId')
-  @Authorized(OID4VC_ROLES.readers)
-  @OpenAPI({ summary: 'One OID4VCI issuer' })
-  @ResponseData(OID4VC_ISSUER_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(OID4VC_ROLES.readers, 'One OID4VCI issuer', OID4VC_ISSUER_SCHEMA)
   async getIssuer(@Params() params: Oid4vcIssuerParams): Promise<Envelope<Oid4vcIssuerResponse>> {
     return ok(await this.oid4vc.getIssuer(params.orgId, params.issuerId), 'Issuer fetched')
   }
 
   @Post('/issuers/:issuerId')
-  @Authorized(OID4VC_ROLES.issuers)
-  @OpenAPI({ summary: 'Update an issuer: replaces its display, batch size and authorization servers' })
-  @ResponseData(OID4VC_ISSUER_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    OID4VC_ROLES.issuers,
+    'Update an issuer: replaces its display, batch size and authorization servers',
+    OID4VC_ISSUER_SCHEMA,
+  )
   async updateIssuer(
     @Params() params: Oid4vcIssuerParams,
     @Body() body: UpdateOid4vcIssuerDto,
@@ -100,18 +95,18 @@ export class Oid4vcController {
   }
 
   @Delete('/issuers/:issuerId')
-  @Authorized(OID4VC_ROLES.issuers)
-  @OpenAPI({ summary: 'Delete an issuer and its templates (its offers no longer redeem)' })
-  @ResponseData(messageOnly, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(OID4VC_ROLES.issuers, 'Delete an issuer and its templates (its offers no longer redeem)', messageOnly)
   async deleteIssuer(@Params() params: Oid4vcIssuerParams): Promise<Envelope<never>> {
     await this.oid4vc.deleteIssuer(params.orgId, params.issuerId)
     return done('Issuer deleted')
   }
 
   @Get('/credential-offer')
-  @Authorized(OID4VC_ROLES.readers)
-  @OpenAPI({ summary: 'Credential offers (issuance sessions) with their states, oldest first' })
-  @ResponseData(arrayOf(OID4VC_OFFER_SCHEMA), { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    OID4VC_ROLES.readers,
+    'Credential offers (issuance sessions) with their states, oldest first',
+    arrayOf(OID4VC_OFFER_SCHEMA),
+  )
   async listOffers(
     @Param('orgId') orgId: string,
     @QueryParams() query: ListOid4vcOffersQuery,
@@ -120,18 +115,18 @@ export class Oid4vcController {
   }
 
   @Get('/credential-offer/:id')
-  @Authorized(OID4VC_ROLES.readers)
-  @OpenAPI({ summary: 'One credential offer with its state' })
-  @ResponseData(OID4VC_OFFER_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(OID4VC_ROLES.readers, 'One credential offer with its state', OID4VC_OFFER_SCHEMA)
   async getOffer(@Params() params: Oid4vcOfferParams): Promise<Envelope<Oid4vcOfferResponse>> {
     return ok(await this.oid4vc.getOffer(params.orgId, params.id), 'Credential offer fetched')
   }
 
   @Post('/:issuerId/template')
   @HttpCode(201)
-  @Authorized(OID4VC_ROLES.issuers)
-  @OpenAPI({ summary: 'Add a credential template (dc+sd-jwt, mso_mdoc, jwt_vc_json) to an issuer' })
-  @ResponseData(CREDENTIAL_TEMPLATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    OID4VC_ROLES.issuers,
+    'Add a credential template (dc+sd-jwt, mso_mdoc, jwt_vc_json) to an issuer',
+    CREDENTIAL_TEMPLATE_SCHEMA,
+  )
   async createTemplate(
     @Params() params: Oid4vcIssuerParams,
     @Body({ required: true }) body: CreateCredentialTemplateDto,
@@ -140,26 +135,24 @@ export class Oid4vcController {
   }
 
   @Get('/:issuerId/template')
-  @Authorized(OID4VC_ROLES.readers)
-  @OpenAPI({ summary: "An issuer's credential templates" })
-  @ResponseData(arrayOf(CREDENTIAL_TEMPLATE_SCHEMA), { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(OID4VC_ROLES.readers, "An issuer's credential templates", arrayOf(CREDENTIAL_TEMPLATE_SCHEMA))
   async listTemplates(@Params() params: Oid4vcIssuerParams): Promise<Envelope<CredentialTemplateResponse[]>> {
     return ok(await this.oid4vc.listTemplates(params.orgId, params.issuerId), 'Credential templates fetched')
   }
 
   @Get('/:issuerId/template/:templateId')
-  @Authorized(OID4VC_ROLES.readers)
-  @OpenAPI({ summary: 'One credential template' })
-  @ResponseData(CREDENTIAL_TEMPLATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(OID4VC_ROLES.readers, 'One credential template', CREDENTIAL_TEMPLATE_SCHEMA)
   async getTemplate(@Params() params: CredentialTemplateParams): Promise<Envelope<CredentialTemplateResponse>> {
     const template = await this.oid4vc.getTemplate(params.orgId, params.issuerId, params.templateId)
     return ok(template, 'Credential template fetched')
   }
 
   @Patch('/:issuerId/template/:templateId')
-  @Authorized(OID4VC_ROLES.issuers)
-  @OpenAPI({ summary: 'Change a credential template: the given fields replace the stored ones' })
-  @ResponseData(CREDENTIAL_TEMPLATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    OID4VC_ROLES.issuers,
+    'Change a credential template: the given fields replace the stored ones',
+    CREDENTIAL_TEMPLATE_SCHEMA,
+  )
   async updateTemplate(
     @Params() params: CredentialTemplateParams,
     @Body({ required: true }) body: UpdateCredentialTemplateDto,
@@ -169,9 +162,7 @@ export class Oid4vcController {
   }
 
   @Delete('/:issuerId/template/:templateId')
-  @Authorized(OID4VC_ROLES.issuers)
-  @OpenAPI({ summary: 'Delete a credential template' })
-  @ResponseData(messageOnly, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(OID4VC_ROLES.issuers, 'Delete a credential template', messageOnly)
   async deleteTemplate(@Params() params: CredentialTemplateParams): Promise<Envelope<never>> {
     await this.oid4vc.deleteTemplate(params.orgId, params.issuerId, params.templateId)
     return done('Credential template deleted')
@@ -179,11 +170,11 @@ export class Oid4vcController {
 
   @Post('/:issuerId/create-offer')
   @HttpCode(201)
-  @Authorized(OID4VC_ROLES.issuers)
-  @OpenAPI({
-    summary: 'Offer credentials (pre-authorized, optionally with a transaction code): the offer URI for the wallet',
-  })
-  @ResponseData(CREATED_OID4VC_OFFER_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    OID4VC_ROLES.issuers,
+    'Offer credentials (pre-authorized, optionally with a transaction code): the offer URI for the wallet',
+    CREATED_OID4VC_OFFER_SCHEMA,
+  )
   async createOffer(
     @Params() params: Oid4vcIssuerParams,
     @Body({ required: true }) body: CreateOid4vcOfferDto,
@@ -192,9 +183,7 @@ export class Oid4vcController {
   }
 
   @Delete('/:credentialId/delete-offer')
-  @Authorized(OID4VC_ROLES.issuers)
-  @OpenAPI({ summary: 'Delete a credential offer: its codes no longer redeem' })
-  @ResponseData(messageOnly, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(OID4VC_ROLES.issuers, 'Delete a credential offer: its codes no longer redeem', messageOnly)
   async deleteOffer(@Params() params: Oid4vcDeleteOfferParams): Promise<Envelope<never>> {
     await this.oid4vc.deleteOffer(params.orgId, params.credentialId)
     return done('Credential offer deleted')

@@ -1,20 +1,7 @@
 import { injectable } from 'inversify'
-import {
-  Authorized,
-  Body,
-  Delete,
-  Get,
-  HttpCode,
-  JsonController,
-  Param,
-  Params,
-  Post,
-  Put,
-  QueryParams,
-} from 'routing-controllers'
+import { Body, Delete, Get, HttpCode, JsonController, Param, Params, Post, Put, QueryParams } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
 import { created, done, ok, type Envelope } from '../../infra/http/envelope'
-import { ResponseData } from '../../infra/http/response-doc'
 import { arrayOf, messageOnly } from '../../infra/http/data-schema'
 import { ORG_ROLES } from '../memberships/org-roles'
 import { PROOF_ROLES } from '../proofs/proofs.controller'
@@ -41,7 +28,7 @@ import {
   UpdateOid4vpVerifierDto,
 } from './dto/verifier.dto'
 import { Oid4vpService } from './oid4vp.service'
-import { OPENID4VC_AGENT_ERRORS } from '../oid4vc/oid4vc.config'
+import { OpenId4VcRoute } from '../oid4vc/openid4vc-route'
 
 /** Roles of the OID4VP routes: those of DIDComm verification (proofs.controller.ts). */
 export const OID4VP_ROLES = {
@@ -63,9 +50,7 @@ export class Oid4vpController {
 
   @Post('/verifier')
   @HttpCode(201)
-  @Authorized(OID4VP_ROLES.verifiers)
-  @OpenAPI({ summary: 'Create an OID4VP verifier' })
-  @ResponseData(OID4VP_VERIFIER_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(OID4VP_ROLES.verifiers, 'Create an OID4VP verifier', OID4VP_VERIFIER_SCHEMA)
   async createVerifier(
     @Param('orgId') orgId: string,
     @Body() body: CreateOid4vpVerifierDto,
@@ -74,9 +59,11 @@ export class Oid4vpController {
   }
 
   @Get('/verifier')
-  @Authorized(OID4VP_ROLES.readers)
-  @OpenAPI({ summary: "The organization's verifiers, or the one named by verifierId" })
-  @ResponseData(arrayOf(OID4VP_VERIFIER_SCHEMA), { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    OID4VP_ROLES.readers,
+    "The organization's verifiers, or the one named by verifierId",
+    arrayOf(OID4VP_VERIFIER_SCHEMA),
+  )
   async listVerifiers(
     @Param('orgId') orgId: string,
     @QueryParams() query: Oid4vpVerifierQuery,
@@ -85,9 +72,11 @@ export class Oid4vpController {
   }
 
   @Put('/verifier/:verifierId')
-  @Authorized(OID4VP_ROLES.verifiers)
-  @OpenAPI({ summary: "Replace a verifier's client metadata (name and logo wallets show)" })
-  @ResponseData(OID4VP_VERIFIER_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    OID4VP_ROLES.verifiers,
+    "Replace a verifier's client metadata (name and logo wallets show)",
+    OID4VP_VERIFIER_SCHEMA,
+  )
   async updateVerifier(
     @Params() params: Oid4vpVerifierParams,
     @Body() body: UpdateOid4vpVerifierDto,
@@ -96,9 +85,11 @@ export class Oid4vpController {
   }
 
   @Delete('/verifier')
-  @Authorized(OID4VP_ROLES.verifiers)
-  @OpenAPI({ summary: 'Delete the verifier named by verifierId; its open requests can no longer be answered' })
-  @ResponseData(messageOnly, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    OID4VP_ROLES.verifiers,
+    'Delete the verifier named by verifierId; its open requests can no longer be answered',
+    messageOnly,
+  )
   async deleteVerifier(
     @Param('orgId') orgId: string,
     @QueryParams() query: DeleteOid4vpVerifierQuery,
@@ -109,11 +100,11 @@ export class Oid4vpController {
 
   @Post('/presentation')
   @HttpCode(201)
-  @Authorized(OID4VP_ROLES.verifiers)
-  @OpenAPI({
-    summary: 'Create an authorization request (DCQL or Presentation Exchange): requestUri is the link / QR payload',
-  })
-  @ResponseData(CREATED_PRESENTATION_REQUEST_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    OID4VP_ROLES.verifiers,
+    'Create an authorization request (DCQL or Presentation Exchange): requestUri is the link / QR payload',
+    CREATED_PRESENTATION_REQUEST_SCHEMA,
+  )
   async createPresentationRequest(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: CreatePresentationRequestDto,
@@ -122,9 +113,11 @@ export class Oid4vpController {
   }
 
   @Get('/verifier-presentation')
-  @Authorized(OID4VP_ROLES.readers)
-  @OpenAPI({ summary: 'Presentation sessions with their states and, once verified, the disclosed claims' })
-  @ResponseData(arrayOf(PRESENTATION_SESSION_SCHEMA), { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    OID4VP_ROLES.readers,
+    'Presentation sessions with their states and, once verified, the disclosed claims',
+    arrayOf(PRESENTATION_SESSION_SCHEMA),
+  )
   async listPresentations(
     @Param('orgId') orgId: string,
     @QueryParams() query: ListVerifierPresentationsQuery,
@@ -134,9 +127,11 @@ export class Oid4vpController {
 
   @Post('/verification-template')
   @HttpCode(201)
-  @Authorized(OID4VP_ROLES.verifiers)
-  @OpenAPI({ summary: 'Store a presentation request (query, response mode, signer) for reuse' })
-  @ResponseData(VERIFICATION_TEMPLATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    OID4VP_ROLES.verifiers,
+    'Store a presentation request (query, response mode, signer) for reuse',
+    VERIFICATION_TEMPLATE_SCHEMA,
+  )
   async createVerificationTemplate(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: VerificationTemplateDto,
@@ -145,17 +140,17 @@ export class Oid4vpController {
   }
 
   @Get('/verification-template')
-  @Authorized(OID4VP_ROLES.readers)
-  @OpenAPI({ summary: "The organization's verification templates" })
-  @ResponseData(arrayOf(VERIFICATION_TEMPLATE_SCHEMA), { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    OID4VP_ROLES.readers,
+    "The organization's verification templates",
+    arrayOf(VERIFICATION_TEMPLATE_SCHEMA),
+  )
   async listVerificationTemplates(@Param('orgId') orgId: string): Promise<Envelope<VerificationTemplateResponse[]>> {
     return ok(await this.oid4vp.listVerificationTemplates(orgId), 'Verification templates fetched')
   }
 
   @Put('/verification-template/:templateId')
-  @Authorized(OID4VP_ROLES.verifiers)
-  @OpenAPI({ summary: 'Replace a verification template' })
-  @ResponseData(VERIFICATION_TEMPLATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(OID4VP_ROLES.verifiers, 'Replace a verification template', VERIFICATION_TEMPLATE_SCHEMA)
   async replaceVerificationTemplate(
     @Params() params: VerificationTemplateParams,
     @Body({ required: true }) body: VerificationTemplateDto,
@@ -165,9 +160,7 @@ export class Oid4vpController {
   }
 
   @Delete('/verification-template/:templateId')
-  @Authorized(OID4VP_ROLES.verifiers)
-  @OpenAPI({ summary: 'Delete a verification template' })
-  @ResponseData(messageOnly, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(OID4VP_ROLES.verifiers, 'Delete a verification template', messageOnly)
   async deleteVerificationTemplate(@Params() params: VerificationTemplateParams): Promise<Envelope<never>> {
     await this.oid4vp.deleteVerificationTemplate(params.orgId, params.templateId)
     return done('Verification template deleted')

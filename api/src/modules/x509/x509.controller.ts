@@ -1,19 +1,7 @@
 import { injectable } from 'inversify'
-import {
-  Authorized,
-  Body,
-  Get,
-  HttpCode,
-  JsonController,
-  Param,
-  Params,
-  Post,
-  Put,
-  QueryParams,
-} from 'routing-controllers'
+import { Body, Get, HttpCode, JsonController, Param, Params, Post, Put, QueryParams } from 'routing-controllers'
 import { OpenAPI } from 'routing-controllers-openapi'
 import { created, ok, type Envelope } from '../../infra/http/envelope'
-import { ResponseData } from '../../infra/http/response-doc'
 import { arrayOf } from '../../infra/http/data-schema'
 import { ORG_ROLES } from '../memberships/org-roles'
 import { CreateX509CertificateDto, ImportX509CertificateDto } from './dto/x509-certificate.dto'
@@ -21,7 +9,7 @@ import { X509_CERTIFICATE_SCHEMA, type X509CertificateResponse } from './dto/x50
 import { X509CertificatePathParams } from './dto/x509-path.params'
 import { ListX509CertificatesQuery } from './dto/x509.query'
 import { X509Service } from './x509.service'
-import { OPENID4VC_AGENT_ERRORS } from '../oid4vc/oid4vc.config'
+import { OpenId4VcRoute } from '../oid4vc/openid4vc-route'
 
 /**
  * Roles of the x509 routes (decision, docs/decisions.md "OpenID4VC"): keys and certificates are the organization's
@@ -40,9 +28,11 @@ export class X509Controller {
 
   @Post()
   @HttpCode(201)
-  @Authorized(X509_ROLES.managers)
-  @OpenAPI({ summary: 'Create a key and an x509 certificate for it, self-signed or under an authority certificate' })
-  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    X509_ROLES.managers,
+    'Create a key and an x509 certificate for it, self-signed or under an authority certificate',
+    X509_CERTIFICATE_SCHEMA,
+  )
   async create(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: CreateX509CertificateDto,
@@ -52,9 +42,7 @@ export class X509Controller {
 
   @Post('/import')
   @HttpCode(201)
-  @Authorized(X509_ROLES.managers)
-  @OpenAPI({ summary: 'Import an x509 certificate with its private key' })
-  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(X509_ROLES.managers, 'Import an x509 certificate with its private key', X509_CERTIFICATE_SCHEMA)
   async import(
     @Param('orgId') orgId: string,
     @Body({ required: true }) body: ImportX509CertificateDto,
@@ -63,9 +51,11 @@ export class X509Controller {
   }
 
   @Get()
-  @Authorized(X509_ROLES.readers)
-  @OpenAPI({ summary: "The organization's x509 certificates, oldest first; filter by purpose and status" })
-  @ResponseData(arrayOf(X509_CERTIFICATE_SCHEMA), { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    X509_ROLES.readers,
+    "The organization's x509 certificates, oldest first; filter by purpose and status",
+    arrayOf(X509_CERTIFICATE_SCHEMA),
+  )
   async list(
     @Param('orgId') orgId: string,
     @QueryParams() query: ListX509CertificatesQuery,
@@ -74,25 +64,23 @@ export class X509Controller {
   }
 
   @Get('/:id')
-  @Authorized(X509_ROLES.readers)
-  @OpenAPI({ summary: 'One x509 certificate' })
-  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(X509_ROLES.readers, 'One x509 certificate', X509_CERTIFICATE_SCHEMA)
   async get(@Params() params: X509CertificatePathParams): Promise<Envelope<X509CertificateResponse>> {
     return ok(await this.certificates.get(params.orgId, params.id), 'x509 certificate fetched')
   }
 
   @Put('/activate/:id')
-  @Authorized(X509_ROLES.managers)
-  @OpenAPI({ summary: 'Make the certificate the active one of its purpose (the one active before is deactivated)' })
-  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(
+    X509_ROLES.managers,
+    'Make the certificate the active one of its purpose (the one active before is deactivated)',
+    X509_CERTIFICATE_SCHEMA,
+  )
   async activate(@Params() params: X509CertificatePathParams): Promise<Envelope<X509CertificateResponse>> {
     return ok(await this.certificates.activate(params.orgId, params.id), 'x509 certificate activated')
   }
 
   @Put('/deactivate/:id')
-  @Authorized(X509_ROLES.managers)
-  @OpenAPI({ summary: 'Deactivate the certificate' })
-  @ResponseData(X509_CERTIFICATE_SCHEMA, { errors: OPENID4VC_AGENT_ERRORS })
+  @OpenId4VcRoute(X509_ROLES.managers, 'Deactivate the certificate', X509_CERTIFICATE_SCHEMA)
   async deactivate(@Params() params: X509CertificatePathParams): Promise<Envelope<X509CertificateResponse>> {
     return ok(await this.certificates.deactivate(params.orgId, params.id), 'x509 certificate deactivated')
   }
