@@ -34,6 +34,8 @@ const fastPolls = (attempts = 6, intervalMs = 100) => ({
  * start: a Node process can take longer than 100 ms to listen or exit on a busy machine (CI saw ECONNREFUSED).
  */
 const pollsAfterStart = (attempts: number) => fastPolls(attempts, 1000)
+/** For the healthy program: polled often, with 20 s in all for it to start (CI at load 8 saw 600 ms run out). */
+const healthyPolls = () => fastPolls(100, 200)
 
 async function anOwnedOrganization(api: TestApi): Promise<{ owner: TestUser; orgId: string }> {
   const owner = await aUserWithToken(api)
@@ -53,7 +55,7 @@ async function healthUntil(
   orgId: string,
   isDone: (agent: AgentBody) => boolean,
 ): Promise<AgentBody> {
-  const deadline = Date.now() + 20_000
+  const deadline = Date.now() + 40_000
   for (;;) {
     const response = await request(api.app)
       .get(`/v1/orgs/${orgId}/agents/health`)
@@ -72,7 +74,7 @@ describe('agent spin-up on the process runtime', () => {
   let api: TestApi
 
   beforeAll(async () => {
-    api = await startApi({ AGENT_ENTRYPOINT: programs.path('healthy'), ...fastPolls() })
+    api = await startApi({ AGENT_ENTRYPOINT: programs.path('healthy'), ...healthyPolls() })
   })
   afterAll(async () => {
     await api?.stop()
@@ -222,7 +224,7 @@ describe('concurrent spin-ups', () => {
   let api: TestApi
 
   beforeAll(async () => {
-    api = await startApi({ AGENT_ENTRYPOINT: programs.path('healthy'), ...fastPolls() })
+    api = await startApi({ AGENT_ENTRYPOINT: programs.path('healthy'), ...healthyPolls() })
   })
   afterAll(async () => {
     await api?.stop()
@@ -319,7 +321,7 @@ describe('an API restart', () => {
         DATA_DIR: dataDir,
         LOG_LEVEL: 'error',
         AGENT_ENTRYPOINT: programs.path('healthy'),
-        ...fastPolls(),
+        ...healthyPolls(),
         AGENT_PORT_COUNTER_START: '18301,19301',
       }),
       database: fresh.target,
@@ -340,7 +342,7 @@ describe('an API restart', () => {
       const first = await boot()
       const { owner, orgId } = await anOwnedOrganization(first)
       await spinUp(first, owner, orgId)
-      await healthUntil(first, owner, orgId, isSettled)
+      expect((await healthUntil(first, owner, orgId, isSettled)).status).toBe('DID_CREATED')
       await first.runtime.close()
       expect((await fetch('http://127.0.0.1:18302/agent').catch(() => undefined))?.status).toBeUndefined()
 
