@@ -31,6 +31,18 @@ export const AGENT_ENV = {
 
 export type AgentEnvName = (typeof AGENT_ENV)[keyof typeof AGENT_ENV]
 
+/**
+ * The agent-side tuning settings (docs/agent.md) that a process-runtime API passes on, unchanged, to the agents it
+ * starts when they are set in its own environment (the agent checks them). Kubernetes agents take them from the
+ * OrgAgent's pod template instead.
+ */
+export const AGENT_TUNING_ENV: readonly AgentEnvName[] = [
+  AGENT_ENV.pgliteSharedBuffersMb,
+  AGENT_ENV.memorySaving,
+  AGENT_ENV.outboundMaxAttempts,
+  AGENT_ENV.exchangeTimeoutSeconds,
+]
+
 /** The secrets among them: the Kubernetes runtime puts them in a Secret, never in the OrgAgent's spec. */
 export interface AgentSecretSettings {
   apiKey: string

@@ -431,6 +431,7 @@ export class ProcessRuntime extends AgentRuntime {
     return {
       PATH: process.env.PATH ?? '',
       ...AGENT_MALLOC_ENV,
+      ...agents.tuningEnv,
       ...buildAgentEnv({
         label: launch.label,
         adminPort: ports.adminPort,

@@ -53,3 +53,13 @@ describe('loadConfig: private targets of outgoing calls (NETWORK_ALLOW_PRIVATE_T
     )
   })
 })
+
+describe('loadConfig: agent tuning passed on to process-runtime agents', () => {
+  it('takes the tuning settings that are set, and nothing else', () => {
+    expect(loadConfig({}).agents.tuningEnv).toEqual({})
+    expect(
+      loadConfig({ AGENT_EXCHANGE_TIMEOUT_SECONDS: '120', AGENT_OUTBOUND_MAX_ATTEMPTS: '3', AGENT_LABEL: 'not tuning' })
+        .agents.tuningEnv,
+    ).toEqual({ AGENT_EXCHANGE_TIMEOUT_SECONDS: '120', AGENT_OUTBOUND_MAX_ATTEMPTS: '3' })
+  })
+})

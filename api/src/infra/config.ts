@@ -5,6 +5,7 @@ import { ADMIN_PORT_COUNTER_START, INBOUND_PORT_COUNTER_START } from '@idplane/c
 import { IMAGE_PULL_POLICIES, type ImagePullPolicy } from '@idplane/common/orgagent.types'
 import { readConfigSections, type ConfigSection } from './config-section'
 import { AGENT_ENDPOINT_PROTOCOLS } from '@idplane/common/agent-contract/endpoint'
+import { AGENT_TUNING_ENV } from '@idplane/common/agent-contract/launch-env'
 import {
   DEFAULT_PASSWORD_HASH_CONCURRENCY,
   DEFAULT_PASSWORD_HASH_QUEUE_MAX,
@@ -85,6 +86,8 @@ export interface AgentsConfig {
    * directory as their AnonCreds registry instead of a ledger. Unset in every deployment.
    */
   readonly anonCredsTestRegistryDir?: string
+  /** Agent tuning settings set in the API's environment, passed on to process-runtime agents (AGENT_TUNING_ENV). */
+  readonly tuningEnv: Readonly<Record<string, string>>
 }
 
 export interface ClientAlias {
@@ -372,6 +375,12 @@ function loadAgentsConfig(env: EnvReader, dataDir: string, apiPort: number): Age
     bindHost: loadAgentBindHost(env, host),
     // Absolute: the agents run in another working directory.
     anonCredsTestRegistryDir: registryDir ? path.resolve(registryDir) : undefined,
+    tuningEnv: Object.fromEntries(
+      AGENT_TUNING_ENV.flatMap((name) => {
+        const value = env.string(name)
+        return value === undefined ? [] : [[name, value]]
+      }),
+    ),
   }
 }
 
