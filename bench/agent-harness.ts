@@ -91,7 +91,22 @@ export interface AgentOptions {
   ports?: { admin: number; inbound: number }
 }
 
-export async function startAgent(label: string, eventUrl: string, options: AgentOptions = {}): Promise<Agent> {
+/**
+ * A stock Credo-ts agent (bench/stock-credo/stock-agent.ts, in-memory storage) with the same admin routes and
+ * events, for the benchmark's peer pair. Started from the TypeScript source through register-ts.cjs.
+ */
+export function startStockAgent(label: string, eventUrl: string, options: AgentOptions = {}): Promise<Agent> {
+  return startAgent(label, eventUrl, {
+    ...options,
+    script: ['-r', './bench/register-ts.cjs', 'bench/stock-credo/stock-agent.ts'],
+  })
+}
+
+export async function startAgent(
+  label: string,
+  eventUrl: string,
+  options: AgentOptions & { script?: string[] } = {},
+): Promise<Agent> {
   const [adminPort, inboundPort] = options.ports
     ? [options.ports.admin, options.ports.inbound]
     : [await freePort(), await freePort()]
@@ -100,7 +115,7 @@ export async function startAgent(label: string, eventUrl: string, options: Agent
     ? { AGENT_DATABASE_URL: options.databaseUrl, AGENT_DATABASE_SCHEMA: `bench_${label}_${process.pid}` }
     : { AGENT_DATA_DIR: dataDir }
   const nodeArgs = options.nodeArgs ?? []
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/agent/src/main.js'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...(options.script ?? ['dist/agent/src/main.js'])], {
     cwd: path.resolve(__dirname, '..'),
     env: {
       PATH: process.env.PATH ?? '',

@@ -18,11 +18,13 @@ import { performance } from 'node:perf_hooks'
 import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '../common/agent-node-options'
 import {
   type Agent,
+  type AgentOptions,
   type Context,
   EventSink,
   iteration,
   startAgent,
   startSink,
+  startStockAgent,
   type Step,
   stepTable,
   stopAgent,
@@ -65,16 +67,75 @@ async function runConcurrent(context: Context, iterations: number, workers: numb
   return { results, wallMs: performance.now() - started }
 }
 
+interface Pair {
+  name: string
+  context: Context
+  iterations: number
+  wallMs: number
+  cpuMs: number
+}
+
+/** One concurrent phase of a pair; its iterations, wall time and both agents' CPU are added to the pair's totals. */
+async function phase(pair: Pair, concurrent: number, workers: number): Promise<void> {
+  const agents = [pair.context.issuer, pair.context.holder]
+  const cpuBefore = agents.map((agent) => cpuMs(agent.process.pid))
+  const benchCpuBefore = process.cpuUsage()
+  const machineBefore = machineJiffies()
+  const { results, wallMs } = await runConcurrent(pair.context, concurrent, workers)
+  const benchCpu = process.cpuUsage(benchCpuBefore)
+  const machineAfter = machineJiffies()
+  stepTable(`${pair.name}: concurrent (${workers} workers)`, results, wallMs)
+  agents.forEach((agent, index) => {
+    const [before, after] = [cpuBefore[index], cpuMs(agent.process.pid)]
+    if (before !== undefined && after !== undefined) {
+      pair.cpuMs += after - before
+      console.log(`${pair.name} ${agent.label} CPU per iteration: ${((after - before) / results.length).toFixed(0)} ms`)
+    }
+  })
+  console.log(
+    `benchmark process CPU per iteration: ${((benchCpu.user + benchCpu.system) / 1000 / results.length).toFixed(0)} ms`,
+  )
+  if (machineBefore && machineAfter) {
+    const busy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)
+    console.log(`machine CPU busy during the run: ${(busy * 100).toFixed(0)} % of ${cpus().length} cores`)
+  }
+  console.log(`${pair.name} iterations/minute: ${Math.round((results.length / wallMs) * 60000)}`)
+  pair.iterations += results.length
+  pair.wallMs += wallMs
+}
+
+async function startPair(
+  name: string,
+  start: typeof startAgent,
+  eventUrl: string,
+  options: AgentOptions,
+  sink: EventSink,
+) {
+  const [issuer, holder] = await Promise.all([start('issuer', eventUrl, options), start('holder', eventUrl, options)])
+  const issuerDid = (await issuer.call<{ did: string }>('POST', '/dids', { method: 'key' })).did
+  const holderDid = (await holder.call<{ did: string }>('POST', '/dids', { method: 'key' })).did
+  const pair: Pair = {
+    name,
+    context: { issuer, holder, sink, issuerDid, holderDid },
+    iterations: 0,
+    wallMs: 0,
+    cpuMs: 0,
+  }
+  return pair
+}
+
 async function main(): Promise<void> {
   const sequential = Number(process.env.BENCH_SEQUENTIAL ?? 20)
   const concurrent = Number(process.env.BENCH_CONCURRENT ?? 64)
   const workers = Number(process.env.BENCH_WORKERS ?? 32)
+  // BENCH_STOCK=0 runs our pair alone (e.g. while bisecting); otherwise the stock Credo pair alternates with ours.
+  const withStock = process.env.BENCH_STOCK !== '0'
   const sink = new EventSink()
   const server = await startSink(sink)
   const eventUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`
   const agents: Agent[] = []
   try {
-    const options = {
+    const options: AgentOptions = {
       databaseUrl: process.env.BENCH_DATABASE_URL,
       // e.g. BENCH_AGENT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/agent-prof" profiles the agents
       nodeArgs: [...AGENT_NODE_OPTIONS, ...(process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean)],
@@ -89,48 +150,42 @@ async function main(): Promise<void> {
         ),
       },
     }
-    const [issuer, holder] = await Promise.all([
-      startAgent('issuer', eventUrl, options),
-      startAgent('holder', eventUrl, options),
-    ])
-    agents.push(issuer, holder)
-    const issuerDid = (await issuer.call<{ did: string }>('POST', '/dids', { method: 'key' })).did
-    const holderDid = (await holder.call<{ did: string }>('POST', '/dids', { method: 'key' })).did
-    const context: Context = { issuer, holder, sink, issuerDid, holderDid }
+    const ours = await startPair('ours', startAgent, eventUrl, options, sink)
+    agents.push(ours.context.issuer, ours.context.holder)
+    // The stock pair runs with plain Node options (no agent memory settings of ours).
+    const stock = withStock ? await startPair('stock', startStockAgent, eventUrl, {}, sink) : undefined
+    if (stock) agents.push(stock.context.issuer, stock.context.holder)
     console.log(
       `agent benchmark: ${cpus().length} cores, load ${loadavg()
         .map((value) => value.toFixed(2))
         .join(' ')}, database ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${new Date().toISOString()}`,
     )
 
-    await iteration(context) // warm-up: JIT, JSON-LD contexts, first connections
-    const sequentialResults: Record<Step, number>[] = []
-    const sequentialStart = performance.now()
-    for (let index = 0; index < sequential; index++) sequentialResults.push(await iteration(context))
-    stepTable('sequential', sequentialResults, performance.now() - sequentialStart)
-
-    const cpuBefore = agents.map((agent) => cpuMs(agent.process.pid))
-    const benchCpuBefore = process.cpuUsage()
-    const machineBefore = machineJiffies()
-    const { results, wallMs } = await runConcurrent(context, concurrent, workers)
-    const benchCpu = process.cpuUsage(benchCpuBefore)
-    const machineAfter = machineJiffies()
-    stepTable(`concurrent (${workers} workers)`, results, wallMs)
-    agents.forEach((agent, index) => {
-      const [before, after] = [cpuBefore[index], cpuMs(agent.process.pid)]
-      if (before !== undefined && after !== undefined) {
-        console.log(`${agent.label} CPU per iteration: ${((after - before) / results.length).toFixed(0)} ms`)
-      }
-    })
-    console.log(
-      `benchmark process CPU per iteration: ${((benchCpu.user + benchCpu.system) / 1000 / results.length).toFixed(0)} ms`,
-    )
-    if (machineBefore && machineAfter) {
-      const busy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)
-      console.log(`machine CPU busy during the run: ${(busy * 100).toFixed(0)} % of ${cpus().length} cores`)
+    for (const pair of stock ? [ours, stock] : [ours]) {
+      await iteration(pair.context) // warm-up: JIT, JSON-LD contexts, first connections
+      const sequentialResults: Record<Step, number>[] = []
+      const sequentialStart = performance.now()
+      for (let index = 0; index < sequential; index++) sequentialResults.push(await iteration(pair.context))
+      if (sequential > 0) stepTable(`${pair.name}: sequential`, sequentialResults, performance.now() - sequentialStart)
     }
+
+    // ABBA: ours, stock, stock, ours, so that drift (load, wallet growth) weighs on both pairs alike.
+    for (const pair of stock ? [ours, stock, stock, ours] : [ours]) await phase(pair, concurrent, workers)
+
     console.log(`load after: ${loadavg()[0].toFixed(2)}`)
-    console.log(`iterations/minute: ${Math.round((results.length / wallMs) * 60000)}`)
+    const perMinute = (pair: Pair) => (pair.iterations / pair.wallMs) * 60000
+    const summary = (pair: Pair) =>
+      `${pair.name}: ${Math.round(perMinute(pair))} iterations/minute, ${(pair.cpuMs / pair.iterations).toFixed(0)} ms agent CPU per iteration (issuer + holder)`
+    if (stock) {
+      console.log(summary(ours))
+      console.log(summary(stock))
+      console.log(
+        `ratio ours/stock: ${(perMinute(ours) / perMinute(stock)).toFixed(2)} (iterations/minute), CPU ${(ours.cpuMs / ours.iterations / (stock.cpuMs / stock.iterations)).toFixed(2)}`,
+      )
+    } else {
+      console.log(summary(ours))
+    }
+    console.log(`iterations/minute: ${Math.round(perMinute(ours))}`)
   } finally {
     await Promise.all(agents.map(stopAgent))
     server.close()

@@ -27,13 +27,7 @@ export class ConnectionRecords extends OrgExchangeRecords<Connection, Connection
         store: {
           transactional: (work) => connections.transactional(work),
           flush: () => connections.flush(),
-          lockOrCreate: async (orgId, report) => {
-            const stored = await connections.findForUpdate(orgId, report.recordId)
-            if (stored) return { row: stored, isNew: false }
-            const deletedBefore = await connections.deletedBefore(orgId)
-            if (deletedBefore !== undefined && report.fields.agentCreatedAt < deletedBefore) return null
-            return { row: connections.create(orgId, { connectionId: report.recordId, ...report.fields }), isNew: true }
-          },
+          lockOrCreate: (orgId, report) => connections.lockOrCreate(orgId, report.recordId, report.fields),
         },
         versionOf: (row) => ({ state: row.state, versionAt: row.agentUpdatedAt }),
         write: (row, report, decision) => {

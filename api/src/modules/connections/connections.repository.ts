@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { injectable } from 'inversify'
 import { LockMode, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
@@ -37,16 +38,33 @@ export class ConnectionsRepository extends OrgRepository<Connection> {
     return this.em.findOne(Connection, { organization: orgId, connectionId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
   }
 
-  public findOne(orgId: string, connectionId: string): Promise<Connection | null> {
-    return this.em.findOne(Connection, { organization: orgId, connectionId })
+  /**
+   * The organization's record of the agent's connection, locked until the transaction ends; inserted from `fields`
+   * first when absent (`isNew`). The agent's event and the route's answer race to create it: the unique key
+   * (organization, connectionId) makes one win and the other read the winner's row. A record created before the
+   * organization's last delete-all was deleted then: it is not created again (null).
+   */
+  public async lockOrCreate(
+    orgId: string,
+    connectionId: string,
+    fields: Omit<Connection, 'organization' | 'id' | 'createdAt' | 'updatedAt' | 'connectionId'>,
+  ): Promise<{ row: Connection; isNew: boolean } | null> {
+    const deletedBefore = await this.deletedBefore(orgId)
+    if (deletedBefore !== undefined && fields.agentCreatedAt < deletedBefore) {
+      // Only a row that survived the delete-all is kept in step; none is inserted.
+      const stored = await this.findForUpdate(orgId, connectionId)
+      return stored && { row: stored, isNew: false }
+    }
+    const now = new Date()
+    const locked = await this.lockOrCreateRow(
+      { organization: orgId, connectionId },
+      { ...fields, id: randomUUID(), organization: orgId, connectionId, createdAt: now, updatedAt: now },
+    )
+    return locked && { row: locked.entity, isNew: locked.isNew }
   }
 
-  /** A new record, persisted on the next flush. */
-  public create(
-    orgId: string,
-    fields: Omit<Connection, 'organization' | 'id' | 'createdAt' | 'updatedAt'>,
-  ): Connection {
-    return this.em.create(Connection, { ...fields, organization: this.em.getReference(Organization, orgId) })
+  public findOne(orgId: string, connectionId: string): Promise<Connection | null> {
+    return this.em.findOne(Connection, { organization: orgId, connectionId })
   }
 
   public page(orgId: string, query: ConnectionPageQuery): Promise<[Connection[], number]> {
