@@ -18,7 +18,8 @@ function controllerFiles(dir: string): string[] {
 function routesOf(source: string): { method: string; isTyped: boolean }[] {
   const routes: { method: string; isTyped: boolean }[] = []
   const decorator = /\n\s*@(?:Get|Post|Put|Patch|Delete)\(/g
-  const method = /\n\s*(?:public\s+)?(?:async\s+)?(\w+)\(/g
+  // A class member sits at two spaces (prettier); deeper lines belong to a decorator's arguments (arrayOf(...)).
+  const method = /\n {2}(?:public\s+)?(?:async\s+)?(\w+)\(/g
   for (let found = decorator.exec(source); found; found = decorator.exec(source)) {
     method.lastIndex = decorator.lastIndex
     const signature = method.exec(source)
