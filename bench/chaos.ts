@@ -19,6 +19,7 @@
  *   CHAOS_RABBITMQ_DOWN_SECONDS (10).
  * - CHAOS_WEBHOOK_DOWN_SECONDS (60): how long the webhook receiver answers 500.
  * - CHAOS_INDY (1): 0 leaves INDY issuance out (its credential definition takes minutes on a loaded machine).
+ * - CHAOS_BULK (1): 0 leaves the bulk run out (JSON-LD issuance in its turn; docs/reliability.md, defect 6).
  *
  * Restarting PostgreSQL or RabbitMQ restarts them for everything on the machine: on a shared machine point the run
  * at a cluster and a node of its own (docs/reliability.md shows how).
@@ -41,6 +42,7 @@ const PG_DOWN_MS = positiveIntEnv('CHAOS_PG_DOWN_SECONDS', 10) * 1000
 const RABBIT_DOWN_MS = positiveIntEnv('CHAOS_RABBITMQ_DOWN_SECONDS', 10) * 1000
 const WEBHOOK_DOWN_MS = positiveIntEnv('CHAOS_WEBHOOK_DOWN_SECONDS', 60) * 1000
 const INDY = process.env.CHAOS_INDY !== '0'
+const BULK = process.env.CHAOS_BULK !== '0'
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The exchange mix, in turn: every kind, JSON-LD issuance and connections twice as often, a bulk run now and then. */
@@ -197,6 +199,7 @@ async function main(): Promise<void> {
       while (performance.now() - started < runMs) {
         let kind = MIX[turn++ % MIX.length]
         if (kind === 'indy' && !INDY) kind = 'jsonld'
+        if (kind === 'bulk' && !BULK) kind = 'jsonld'
         const exchange = await platform.run(kind)
         if (exchange.outcome !== 'done') log(`exchange ${exchange.id} (${kind}) failed: ${exchange.reason}`)
       }
