@@ -12,7 +12,7 @@ endif
 export PATH := $(NODE_BIN):$(PATH)
 NODE_MAJOR = node -p 'process.versions.node.split(".")[0]'
 
-.PHONY: run test build lint typecheck install clean test-unit test-integration sync-crd node-version chaos soak bench
+.PHONY: run test build lint typecheck install clean test-unit test-integration sync-crd node-version chaos chaos-short soak bench
 
 # Reinstalled when the lockfile changes or when node_modules was installed by another Node major.
 node_modules/.package-lock.json: package.json package-lock.json
@@ -79,6 +79,10 @@ clean:
 # PostgreSQL and RabbitMQ (docs/reliability.md); both on the Node 24 found above.
 chaos: build
 	node -r ./bench/register-ts.cjs bench/chaos.ts
+
+# The one-minute chaos run of test/e2e/chaos-short.e2e.test.ts (out of `make test` for now: docs/reliability.md).
+chaos-short: build
+	CHAOS_SHORT=1 DATABASE_URL=$${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/test} AMQP_URL=$${AMQP_URL:-amqp://guest:guest@127.0.0.1:5672} npx jest --ci --selectProjects e2e test/e2e/chaos-short.e2e.test.ts
 
 soak: build
 	node -r ./bench/register-ts.cjs bench/soak.ts
