@@ -222,7 +222,9 @@ describe('one base agent serving two tenants over DIDComm HTTP', () => {
     await probing
     expect(accepted.status).toBe(201)
     expect(took).toBeLessThan(5_000)
-    expect(Math.max(...probes)).toBeLessThan(Math.max(1_000, 4 * quietMax))
+    // 2.5 s: the accept's own signing shares the event loop (CI at load 7 saw 1.5 s); a backtracking pattern on the
+    // attacker's string would hold it for far longer than the accept's 5 s bound.
+    expect(Math.max(...probes)).toBeLessThan(Math.max(2_500, 4 * quietMax))
     await waitUntil(async () => {
       const record = await issuer.call<Envelope<Rec>>('GET', `/proofs/${request.body.data.id}`)
       return ['presentation-received', 'done'].includes(record.body.data.state) ? true : undefined
