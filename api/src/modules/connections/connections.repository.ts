@@ -49,12 +49,11 @@ export class ConnectionsRepository extends OrgRepository<Connection> {
     connectionId: string,
     fields: Omit<Connection, 'organization' | 'id' | 'createdAt' | 'updatedAt' | 'connectionId'>,
   ): Promise<{ row: Connection; isNew: boolean } | null> {
+    // Most reports are for a row that exists: lock it without asking about delete-alls first.
+    const stored = await this.findForUpdate(orgId, connectionId)
+    if (stored) return { row: stored, isNew: false }
     const deletedBefore = await this.deletedBefore(orgId)
-    if (deletedBefore !== undefined && fields.agentCreatedAt < deletedBefore) {
-      // Only a row that survived the delete-all is kept in step; none is inserted.
-      const stored = await this.findForUpdate(orgId, connectionId)
-      return stored && { row: stored, isNew: false }
-    }
+    if (deletedBefore !== undefined && fields.agentCreatedAt < deletedBefore) return null
     const now = new Date()
     const locked = await this.lockOrCreateRow(
       { organization: orgId, connectionId },
