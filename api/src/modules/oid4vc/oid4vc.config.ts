@@ -26,10 +26,3 @@ export const oid4vcConfig: ConfigSection<OpenId4VcConfig> = {
 export function areOidcControllersServed(config: Config): boolean {
   return !sectionOf(config, oid4vcConfig).hideExperimentalOidcControllers
 }
-
-/**
- * What an OpenID4VC or x509 route answers when the organization's agent refuses: 404 no agent or record, 409 agent
- * not ready, name in use or no signer, 501 OpenID4VC off on the agent, 502 agent failure (one list for the three
- * experimental modules' controllers).
- */
-export const OPENID4VC_AGENT_ERRORS = [404, 409, 501, 502] as const

@@ -1,6 +1,12 @@
 import type { DataSchema } from '../../infra/http/data-schema'
 import { DocumentedRoute } from '../../infra/http/documented-route'
-import { OPENID4VC_AGENT_ERRORS } from './oid4vc.config'
+
+/**
+ * What an OpenID4VC or x509 route answers when the organization's agent refuses: 404 no agent or record, 409 agent
+ * not ready, name in use or no signer, 501 OpenID4VC off on the agent, 502 agent failure (one list for the three
+ * experimental modules' controllers).
+ */
+export const OPENID4VC_AGENT_ERRORS = [404, 409, 501, 502] as const
 
 /**
  * A route of the experimental OpenID4VC, OID4VP and x509 controllers: its roles, its summary, its answer, and the
