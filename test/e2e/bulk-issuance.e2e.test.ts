@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { deleteQueues } from '../helpers/broker'
-import { freePort } from '../helpers/agent-in-process'
+import { restartablePort } from '../helpers/agent-in-process'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { BULK_QUEUE, ROW_JOB_RETRY_DELAYS_MS } from '../../api/src/modules/bulk-issuance/bulk-execution.service'
@@ -44,7 +44,7 @@ describe('bulk issuance end to end, with a SIGKILL in the middle of the executio
     smtp = await startSmtpCapture()
     database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined
     dataDir = mkdtempSync(path.join(tmpdir(), 'bulk-e2e-'))
-    port = await freePort()
+    port = await restartablePort()
     const [adminStart, inboundStart] = [18700 + (process.pid % 50) * 4, 19700 + (process.pid % 50) * 4]
     env = {
       DATA_DIR: dataDir,

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { deleteQueues } from '../helpers/broker'
-import { freePort } from '../helpers/agent-in-process'
+import { restartablePort } from '../helpers/agent-in-process'
 import { readLatestMail, type StoredMail } from '../../api/src/infra/mail/file-mailer'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
@@ -53,7 +53,7 @@ describe('credential definition jobs across a SIGKILL of the API', () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-cred-def-crash-'))
     registryDir = mkdtempSync(path.join(tmpdir(), 'idplane-cred-def-registry-'))
     database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined
-    port = await freePort()
+    port = await restartablePort()
     const adminStart = 21_000 + randomInt(0, 400) * 20
     env = {
       DATA_DIR: dataDir,

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { waitUntil } from './agent-process'
 
 const ROOT = path.resolve(__dirname, '../..')
+const STDERR_TAIL_CHARS = 2_000
 
 /** The built API (`node dist/api/src/main.js`, build first) as a real process, for kill-and-restart tests. */
 export interface ApiProcess {
@@ -28,14 +29,20 @@ export async function spawnApi(port: number, env: Record<string, string>): Promi
       NETWORK_ALLOW_PRIVATE_TARGETS: 'true',
       ...env,
     },
-    stdio: ['ignore', process.env.IDPLANE_TEST_LOGS ? 'inherit' : 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.IDPLANE_TEST_LOGS ? 'inherit' : 'ignore', 'pipe'],
+  })
+  // Passed through, and its end kept for the error when the API dies before it answers.
+  let stderrTail = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk)
+    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS)
   })
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   )
   const url = `http://127.0.0.1:${port}`
   await waitUntil(async () => {
-    if (child.exitCode !== null) throw new Error(`The API exited with ${child.exitCode}`)
+    if (child.exitCode !== null) throw new Error(`The API exited with ${child.exitCode}: ${stderrTail.trim()}`)
     const response = await fetch(`${url}/health/live`).catch(() => undefined)
     return response?.status === 200 ? true : undefined
   }, 60_000)

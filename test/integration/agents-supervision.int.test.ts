@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
-import { freePort } from '../helpers/agent-in-process'
+import { restartablePort } from '../helpers/agent-in-process'
 import { waitUntil } from '../helpers/agent-process'
 import { isRunning, pidListeningOn, spawnApi, type ApiProcess } from '../helpers/api-process'
 import { TEST_PASSWORD, verificationCodeOf, waitForMail } from '../helpers/auth-flow'
@@ -39,7 +39,7 @@ class Platform {
   public static async create(env: Record<string, string>): Promise<Platform> {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-supervision-'))
     const database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined
-    return new Platform(dataDir, database, await freePort(), env)
+    return new Platform(dataDir, database, await restartablePort(), env)
   }
 
   public async start(): Promise<void> {

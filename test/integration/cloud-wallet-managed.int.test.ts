@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
-import { freePort } from '../helpers/agent-in-process'
+import { restartablePort } from '../helpers/agent-in-process'
 import { waitUntil } from '../helpers/agent-process'
 import { isRunning, pidListeningOn, spawnApi, type ApiProcess } from '../helpers/api-process'
 import { TEST_PASSWORD, verificationCodeOf, waitForMail } from '../helpers/auth-flow'
@@ -46,7 +46,7 @@ class Platform {
     // Far from the ports of other test files running at the same time.
     const adminPortStart = 21_000 + randomInt(0, 400) * 20
     const queuePrefix = `test-${randomBytes(4).toString('hex')}.`
-    return new Platform(dataDir, database, await freePort(), adminPortStart, queuePrefix, adminEmail)
+    return new Platform(dataDir, database, await restartablePort(), adminPortStart, queuePrefix, adminEmail)
   }
 
   /** The built API with the embedded defaults or DATABASE_URL / AMQP_URL, and no cloud-wallet setting. */
