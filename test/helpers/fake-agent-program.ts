@@ -9,9 +9,11 @@ import path from 'node:path'
  * so tests can read the event token), on FAKE_AGENT_HOST (default 127.0.0.1); `never-ready` answers GET /agent with 503 forever; `crash` exits at once;
  * `slow-did` is `healthy` but holds each POST /dids answer for 3 s (GET /did-requests counts those received).
  * Like the real agent, GET /agent with a wrong `Authorization` key is a 401. It ignores its standard input, so
- * it outlives a killed API (an agent that does not watch its supervisor).
+ * it outlives a killed API (an agent that does not watch its supervisor), except `supervised`: `healthy` that
+ * takes 3 s to listen, as a real agent takes seconds to start, and exits when its standard input closes, as the
+ * real agent does with AGENT_EXIT_ON_STDIN_CLOSE.
  */
-export type FakeAgentMode = 'healthy' | 'never-ready' | 'crash' | 'slow-did'
+export type FakeAgentMode = 'healthy' | 'never-ready' | 'crash' | 'slow-did' | 'supervised'
 
 const SOURCE = (mode: FakeAgentMode) => `
 const http = require('node:http')
@@ -48,10 +50,17 @@ const server = http.createServer((req, res) => {
   send(res, 404, { statusCode: 404, message: 'Not found' })
 })
 server.on('error', (error) => { console.error(JSON.stringify({ level: 'error', msg: 'fake agent failed', error: String(error) })); process.exit(1) })
-server.listen(Number(process.env.AGENT_ADMIN_PORT), process.env.FAKE_AGENT_HOST || '127.0.0.1', () => {
+const listen = () => server.listen(Number(process.env.AGENT_ADMIN_PORT), process.env.FAKE_AGENT_HOST || '127.0.0.1', () => {
   console.log(JSON.stringify({ level: 'info', msg: 'Fake agent listening', port: process.env.AGENT_ADMIN_PORT }))
 })
+if (mode === 'supervised') setTimeout(listen, 3000)
+else listen()
 process.on('SIGTERM', () => server.close(() => process.exit(0)))
+if (mode === 'supervised') {
+  process.stdin.on('end', () => process.exit(0))
+  process.stdin.on('close', () => process.exit(0))
+  process.stdin.resume()
+}
 `
 
 export interface FakeAgentPrograms {

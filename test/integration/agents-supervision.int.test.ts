@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
-import { restartablePort } from '../helpers/agent-in-process'
+import { restartablePort } from '../helpers/ports'
 import { waitUntil } from '../helpers/agent-process'
 import { isRunning, pidListeningOn, spawnApi, type ApiProcess } from '../helpers/api-process'
 import { TEST_PASSWORD, verificationCodeOf, waitForMail } from '../helpers/auth-flow'
@@ -43,19 +43,29 @@ class Platform {
   }
 
   public async start(): Promise<void> {
-    this.api = await spawnApi(this.port, {
+    this.api = await spawnApi(this.port, this.apiEnv())
+  }
+
+  /** What every API process of this platform gets: a second replica shares the data directory and database. */
+  public apiEnv(): Record<string, string> {
+    return {
       DATA_DIR: this.dataDir,
       LOG_LEVEL: 'error',
       AGENT_POLL_INTERVAL_MS: '500',
       AGENT_POLL_ATTEMPTS: '120',
       ...(this.database?.target.kind === 'postgres' ? { DATABASE_URL: this.database.target.url } : {}),
       ...this.env,
-    })
+    }
   }
 
-  public async call(method: string, route: string, body?: unknown): Promise<{ status: number; body: ApiBody }> {
-    if (!this.api) throw new Error('The API is not running')
-    const response = await fetch(`${this.api.url}${route}`, {
+  public async call(
+    method: string,
+    route: string,
+    body?: unknown,
+    api = this.api,
+  ): Promise<{ status: number; body: ApiBody }> {
+    if (!api) throw new Error('The API is not running')
+    const response = await fetch(`${api.url}${route}`, {
       method,
       headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -84,9 +94,10 @@ class Platform {
     orgId: string,
     isDone: (agent: AgentBody) => boolean,
     timeoutMs = 90_000,
+    api = this.api,
   ): Promise<AgentBody> {
     return waitUntil(async () => {
-      const response = await this.call('GET', `/v1/orgs/${orgId}/agents/health`).catch(() => undefined)
+      const response = await this.call('GET', `/v1/orgs/${orgId}/agents/health`, undefined, api).catch(() => undefined)
       const agent = response?.body.data as AgentBody | undefined
       return agent && isDone(agent) ? agent : undefined
     }, timeoutMs)
@@ -111,6 +122,9 @@ interface ApiBody {
 }
 
 const isReady = (agent: AgentBody) => agent.status === 'DID_CREATED' && agent.isAnswering
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+// Two replicas share a database: PostgreSQL (the embedded PGlite is one process's). `.ci/run`'s first pass has it.
+const itWithTwoReplicas = process.env.DATABASE_URL ? it : it.skip
 
 describe('a killed API and its agents (real processes)', () => {
   afterAll(() => programs.remove())
@@ -199,4 +213,58 @@ describe('a killed API and its agents (real processes)', () => {
       await platform.destroy()
     }
   }, 120_000)
+
+  itWithTwoReplicas(
+    'two APIs on one data directory: one supervises the agent, the other takes it over when that one dies, and neither fights the other',
+    async () => {
+      const platform = await Platform.create({
+        AGENT_ENTRYPOINT: programs.path('supervised'),
+        AGENT_PORT_COUNTER_START: '17601,17701',
+        ...(process.env.AMQP_URL
+          ? { AMQP_URL: process.env.AMQP_URL, QUEUE_NAME_PREFIX: `test-supervision-${Date.now()}.` }
+          : {}),
+      })
+      let other: ApiProcess | undefined
+      try {
+        await platform.start()
+        const orgId = await platform.anOrganization()
+        expect((await platform.call('POST', `/v1/orgs/${orgId}/agents/spinup`, { label: 'Shared' })).status).toBe(201)
+        await platform.healthUntil(orgId, isReady)
+        const first = platform.agentPid(17602)
+
+        // The second replica resumes the organization's agent at its start: it finds a supervisor and only watches.
+        other = await spawnApi(await restartablePort(), platform.apiEnv())
+        await platform.healthUntil(orgId, isReady, 30_000, other)
+        await sleep(3_000)
+        expect(platform.agentPid(17602)).toBe(first)
+
+        // The supervisor dies with its agent: the watching replica starts the agent again. The killed replica comes
+        // back at once, while that agent is still starting (3 s), and must neither stop it nor start its own: the
+        // agent is never FAILED and keeps its process.
+        await platform.api?.kill('SIGKILL')
+        await waitUntil(async () => (isRunning(first) ? undefined : true), 30_000)
+        await platform.start()
+        const takenOver = await platform.healthUntil(orgId, isReady, 60_000, other)
+        expect(takenOver).toMatchObject({ status: 'DID_CREATED', adminPort: 17602, inboundPort: 17702 })
+        const second = platform.agentPid(17602)
+        expect(second).not.toBe(first)
+        await platform.healthUntil(orgId, isReady)
+        await sleep(5_000)
+        expect(platform.agentPid(17602)).toBe(second)
+        expect((await platform.healthUntil(orgId, () => true)).status).toBe('DID_CREATED')
+
+        // A graceful stop of the supervising replica hands the agent over as well.
+        await other.kill('SIGTERM')
+        other = undefined
+        await waitUntil(async () => (isRunning(second) ? undefined : true), 30_000)
+        const handedOver = await platform.healthUntil(orgId, isReady, 60_000)
+        expect(handedOver.status).toBe('DID_CREATED')
+        expect(platform.agentPid(17602)).not.toBe(second)
+      } finally {
+        await other?.kill('SIGKILL')
+        await platform.destroy()
+      }
+    },
+    240_000,
+  )
 })

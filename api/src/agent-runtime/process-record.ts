@@ -58,3 +58,64 @@ export function processStartTime(pid: number): string | undefined {
     return undefined
   }
 }
+
+/**
+ * `<agents data dir>/<orgId>.supervisor.json`: the API process that starts and restarts the organization's agent.
+ * API replicas that share a data directory (the process runtime's two-replica setup) start an agent only while
+ * they hold this note; the others watch it and take over when its holder is gone (docs/decisions.md, "One
+ * supervisor per agent").
+ */
+export function supervisorRecordPath(dataDir: string, orgId: string): string {
+  return path.join(dataDir, `${orgId}.supervisor.json`)
+}
+
+/** Pause before a new holder reads its note back (a takeover of a stale note may have raced with another). */
+const CLAIM_SETTLE_MS = 50
+
+/**
+ * Makes this process the supervisor unless another live process is: the note is created exclusively, and a note
+ * whose process is gone is taken over. Two takeovers at once may both remove the stale note and create their own:
+ * each reads its note back after a moment, and the one it does not name gives way.
+ * @returns whether this process holds the note now
+ */
+export async function claimSupervision(file: string): Promise<boolean> {
+  const self: ProcessRecord = { pid: process.pid, startTime: processStartTime(process.pid) }
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const holder = readProcessRecord(file)
+    if (holder && isSelf(holder, self)) return true
+    if (holder && isRecordedProcessAlive(holder)) return false
+    if (holder) rmSync(file, { force: true })
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+    try {
+      writeFileSync(file, JSON.stringify(self), { mode: 0o600, flag: 'wx' })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue
+      throw error
+    }
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_SETTLE_MS))
+    const after = readProcessRecord(file)
+    return after !== undefined && isSelf(after, self)
+  }
+  return false
+}
+
+/** The live supervisor other than this process, if any. */
+export function otherLiveSupervisor(file: string): ProcessRecord | undefined {
+  const holder = readProcessRecord(file)
+  return holder && holder.pid !== process.pid && isRecordedProcessAlive(holder) ? holder : undefined
+}
+
+/** Removes the note, whoever holds it: the agent is stopped for good. */
+export function removeSupervision(file: string): void {
+  rmSync(file, { force: true })
+}
+
+/** Removes the note if it names this process (another's is left alone). */
+export function releaseSupervision(file: string): void {
+  const holder = readProcessRecord(file)
+  if (holder?.pid === process.pid) rmSync(file, { force: true })
+}
+
+function isSelf(record: ProcessRecord, self: ProcessRecord): boolean {
+  return record.pid === self.pid && (record.startTime === undefined || record.startTime === self.startTime)
+}

@@ -23,11 +23,16 @@ import {
 } from './agent-runtime'
 import { sleep } from './sleep'
 import {
+  claimSupervision,
   isRecordedProcessAlive,
+  otherLiveSupervisor,
   processRecordPath,
   processStartTime,
   readProcessRecord,
+  releaseSupervision,
   removeProcessRecord,
+  removeSupervision,
+  supervisorRecordPath,
   writeProcessRecord,
   type ProcessRecord,
 } from './process-record'
@@ -44,6 +49,8 @@ export const RESTART_BACKOFF_MAX_MS = 60_000
 export const RESTART_BACKOFF_RESET_MS = 60_000
 /** @default 1 s between checks that an adopted agent (not our child) still runs. */
 const ADOPTED_CHECK_MS = 1_000
+/** @default 1 s between checks that the API supervising a watched agent still runs. */
+const SUPERVISOR_CHECK_MS = 1_000
 
 /** One run of an agent: our child, or an agent that outlived an earlier API and was adopted by its pid. */
 interface Incarnation {
@@ -78,6 +85,12 @@ interface Supervision {
   crashes: number
   restartTimer?: NodeJS.Timeout
   resetTimer?: NodeJS.Timeout
+  /**
+   * Another live API of the same data directory supervises the agent: this one neither starts nor stops it, only
+   * watches, and takes over when that API is gone (watchSupervisor).
+   */
+  isObserver?: boolean
+  observeTimer?: NodeJS.Timeout
 }
 
 export interface ProcessRuntimeOptions {
@@ -106,6 +119,9 @@ export function restartDelayMs(crashes: number, initialMs: number, maxMs: number
  * API, even a killed one. An agent that crashed after it was ready is restarted with backoff (as a kubelet
  * restarts a container). The pid of each agent is noted on disk, so that a restarted API adopts an agent
  * still answering with its key and stops one that does not, instead of failing on taken ports.
+ * API replicas that share the data directory agree on one supervisor per agent (the note of
+ * `claimSupervision`): the others watch its agent and take it over when that replica dies (docs/decisions.md,
+ * "One supervisor per agent"), so two replicas never start, stop or restart one agent against each other.
  */
 export class ProcessRuntime extends AgentRuntime {
   public readonly kind = 'process'
@@ -136,6 +152,8 @@ export class ProcessRuntime extends AgentRuntime {
     }
     supervision.launch = launch
     if (!supervision.current || supervision.current.exited) {
+      if (!(await claimSupervision(this.supervisorFile(launch.orgId)))) return this.observe(supervision, options)
+      this.stopWatching(supervision)
       clearTimeout(supervision.restartTimer)
       supervision.current = await this.startIncarnation(supervision)
     }
@@ -156,6 +174,12 @@ export class ProcessRuntime extends AgentRuntime {
     const supervision = this.supervisions.get(orgId)
     if (!supervision) return { phase: 'absent' }
     const { ports, current } = supervision
+    if (supervision.isObserver) {
+      const answer = await probeAgent(this.adminUrl(ports), PROBE_TIMEOUT_MS)
+      return answer.ok
+        ? { phase: 'ready', ports, controllerEndpoint: this.adminUrl(ports) }
+        : { phase: 'pending', ports }
+    }
     if (!current || current.exited) {
       return supervision.restartTimer
         ? { phase: 'pending', ports }
@@ -166,23 +190,22 @@ export class ProcessRuntime extends AgentRuntime {
     return result.ok ? { phase: 'ready', ports, controllerEndpoint: adminUrl } : { phase: 'pending', ports }
   }
 
+  /**
+   * Stops the agent for good, whichever API of the data directory runs it: without a supervisor note, no other API
+   * takes it over or restarts it.
+   */
   public async stop(orgId: string): Promise<void> {
     const supervision = this.supervisions.get(orgId)
-    if (!supervision) {
-      // Not ours in this process: an agent that outlived an earlier API may still hold the ports.
+    if (!supervision || supervision.isObserver) {
+      // Not run by this process: another API's (it sees its note gone and does not restart it), or one that
+      // outlived an earlier API and may still hold the ports.
+      if (supervision) this.forget(supervision)
+      removeSupervision(this.supervisorFile(orgId))
       await this.stopRecorded(orgId)
       return
     }
-    this.supervisions.delete(orgId)
-    supervision.isStopping = true
-    clearTimeout(supervision.restartTimer)
-    clearTimeout(supervision.resetTimer)
-    const current = supervision.current
-    if (current && !current.exited) {
-      await this.terminate(current)
-      this.log(orgId).info('Stopped agent process', { pid: current.pid })
-    }
-    removeProcessRecord(this.recordFile(orgId))
+    await this.stopSupervised(supervision)
+    releaseSupervision(this.supervisorFile(orgId))
   }
 
   /** Stops the agent and deletes its data directory (PGlite files; on PostgreSQL its schema is the caller's). */
@@ -192,9 +215,105 @@ export class ProcessRuntime extends AgentRuntime {
     this.log(orgId).info('Removed agent data')
   }
 
+  /**
+   * Stops the agents this API supervises and leaves their notes: they name a process that is about to be gone, so
+   * an API that watches them takes them over. Those it only watches keep running under their supervisor.
+   */
   public async close(): Promise<void> {
     this.isClosed = true
-    await Promise.all([...this.supervisions.keys()].map((orgId) => this.stop(orgId)))
+    await Promise.all(
+      [...this.supervisions.values()].map(async (supervision) => {
+        if (supervision.isObserver) this.forget(supervision)
+        else await this.stopSupervised(supervision)
+      }),
+    )
+  }
+
+  /** Stops the agent this API runs; its supervisor note is the caller's business. */
+  private async stopSupervised(supervision: Supervision): Promise<void> {
+    const { orgId } = supervision
+    this.forget(supervision)
+    const current = supervision.current
+    if (current && !current.exited) {
+      await this.terminate(current)
+      this.log(orgId).info('Stopped agent process', { pid: current.pid })
+    }
+    removeProcessRecord(this.recordFile(orgId))
+  }
+
+  /** Ends this API's part in the agent: no restart, no watch. */
+  private forget(supervision: Supervision): void {
+    if (this.supervisions.get(supervision.orgId) === supervision) this.supervisions.delete(supervision.orgId)
+    supervision.isStopping = true
+    clearTimeout(supervision.restartTimer)
+    clearTimeout(supervision.resetTimer)
+    this.stopWatching(supervision)
+  }
+
+  /**
+   * Waits for an agent that another live API supervises to answer GET /agent, as awaitReady does, without starting
+   * it, and watches it from then on. Never fails it: its supervisor decides that. When that API dies meanwhile, the
+   * watch takes over and this API starts the agent, so a later poll finds it.
+   */
+  private async observe(supervision: Supervision, options: ProvisionOptions): Promise<AgentRuntimeStatus> {
+    const { pollAttempts, pollIntervalMs } = this.options.agents
+    const { ports, orgId } = supervision
+    if (!supervision.isObserver) {
+      this.log(orgId).info('Another API supervises the agent; watching it', {
+        supervisorPid: otherLiveSupervisor(this.supervisorFile(orgId))?.pid,
+      })
+    }
+    this.watchSupervisor(supervision)
+    await options.onStatus?.({ phase: 'pending', ports })
+    const adminUrl = this.adminUrl(ports)
+    for (let attempt = 1; attempt <= pollAttempts; attempt++) {
+      const answer = await probeAgent(adminUrl, PROBE_TIMEOUT_MS)
+      if (answer.ok) return { phase: 'ready', ports, controllerEndpoint: adminUrl }
+      await sleep(pollIntervalMs, options.signal)
+      if (options.signal?.aborted) break
+    }
+    return { phase: 'pending', ports }
+  }
+
+  /** Checks every second that the supervisor of a watched agent still runs, and takes over when it does not. */
+  private watchSupervisor(supervision: Supervision): void {
+    supervision.isObserver = true
+    if (supervision.observeTimer) return
+    let isChecking = false
+    supervision.observeTimer = setInterval(() => {
+      if (isChecking) return
+      isChecking = true
+      this.takeOverIfUnsupervised(supervision)
+        .catch((error: unknown) =>
+          this.log(supervision.orgId).error('Could not take over the agent', { error: (error as Error).message }),
+        )
+        .finally(() => (isChecking = false))
+    }, SUPERVISOR_CHECK_MS)
+    supervision.observeTimer.unref()
+  }
+
+  private stopWatching(supervision: Supervision): void {
+    clearInterval(supervision.observeTimer)
+    supervision.observeTimer = undefined
+    supervision.isObserver = false
+  }
+
+  /**
+   * The watched agent's supervisor is gone (its agent went with it, or is going): this API claims the note and
+   * starts the agent as a restart, adopting it if it still answers. No note: the agent was stopped on purpose.
+   */
+  private async takeOverIfUnsupervised(supervision: Supervision): Promise<void> {
+    if (supervision.isStopping || this.isClosed || this.supervisions.get(supervision.orgId) !== supervision) {
+      return this.stopWatching(supervision)
+    }
+    const file = this.supervisorFile(supervision.orgId)
+    if (!readProcessRecord(file)) return this.forget(supervision)
+    if (otherLiveSupervisor(file) || !(await claimSupervision(file))) return
+    this.stopWatching(supervision)
+    this.log(supervision.orgId).warn('The API supervising the agent is gone; taking it over')
+    // It was up under its former supervisor: from now on its crashes are restarted here.
+    supervision.wasReady = true
+    await this.restart(supervision)
   }
 
   /**
@@ -283,6 +402,11 @@ export class ProcessRuntime extends AgentRuntime {
 
   private async restart(supervision: Supervision): Promise<void> {
     if (supervision.isStopping || this.isClosed) return
+    if (readProcessRecord(this.supervisorFile(supervision.orgId))?.pid !== process.pid) {
+      // Another API stopped the agent for good (stop removed the note): not restarted.
+      this.log(supervision.orgId).info('The agent was stopped by another API; not restarting it')
+      return this.forget(supervision)
+    }
     const incarnation = await this.startIncarnation(supervision)
     supervision.current = incarnation
     const result = await this.awaitReady(supervision, incarnation)
@@ -406,6 +530,10 @@ export class ProcessRuntime extends AgentRuntime {
 
   private recordFile(orgId: string): string {
     return processRecordPath(this.options.agents.dataDir, orgId)
+  }
+
+  private supervisorFile(orgId: string): string {
+    return supervisorRecordPath(this.options.agents.dataDir, orgId)
   }
 
   private backoff(): { initialMs: number; maxMs: number; resetMs: number } {
