@@ -6,8 +6,8 @@
  * Loopback only. Build first (`node scripts/build.mjs`).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { generateKeyPairSync, randomBytes } from 'node:crypto'
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs'
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto'
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs'
 import {
   Agent as HttpAgent,
   createServer,
@@ -25,6 +25,7 @@ import { TERMINAL_STATES as CREDENTIAL_TERMINAL } from '../api/src/modules/crede
 import { TERMINAL_PROOF_STATES } from '../api/src/modules/proofs/proof.states'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../test/fixtures/degree-credential'
 import { deleteQueues } from '../test/helpers/broker'
+import { restartablePort } from '../test/helpers/ports'
 import { freshDatabase, type FreshDatabase } from '../test/helpers/database'
 import { startSmtpCapture, type SmtpCapture } from '../test/helpers/smtp-capture'
 import { startWebhookReceiver, type WebhookReceiver } from '../test/helpers/webhook-receiver'
@@ -35,6 +36,8 @@ const ROOT = path.resolve(__dirname, '..')
 const PASSWORD = 'chaos-password-42'
 const WEBHOOK_SECRET = 'chaos-webhook-secret-0001'
 const HOOK_PATH = '/chaos-hook'
+/** How long the holder looks for a mailed offer before it opens the next mail to the address, if one came. */
+const MAIL_FOLLOW_ROUND_MS = 15_000
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const CONNECTION_TERMINAL = ['completed', 'abandoned']
 
@@ -151,9 +154,12 @@ export class Platform {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     })
-    const adminStart = await freePort()
+    // Every process the run kills is restarted on its port: ports below the ephemeral range (restartablePort), and
+    // the two counters far apart (each hands out the next ports).
+    const [first, second] = [await restartablePort(), await restartablePort()].sort((a, b) => a - b)
+    const adminStart = first
+    const inboundStart = Math.max(second, first + 100)
     this.orgAgentAdminPort = adminStart + 1
-    const inboundStart = Math.max(adminStart + 2, await freePort())
     // What a two-replica deployment shares: database, broker, keys, the public URL (the proxy) and, for the process
     // runtime, the data directory where each agent's pid is noted (a restarted replica adopts a running agent).
     this.env = {
@@ -175,11 +181,13 @@ export class Platform {
       WEBHOOK_MAX_ATTEMPTS: '20',
       WEBHOOK_REQUEUE_AFTER_SECONDS: '20',
       MAIL_OUTBOX_LEASE_SECONDS: '20',
+      // A request cut by a replica's kill holds its Idempotency-Key this long before the driver's retry may act.
+      IDEMPOTENCY_PENDING_TIMEOUT_SECONDS: '15',
       LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? 'error',
     }
     this.replicas = [
-      { name: 'api-a', port: await freePort(), up: false },
-      { name: 'api-b', port: await freePort(), up: false },
+      { name: 'api-a', port: await restartablePort(), up: false },
+      { name: 'api-b', port: await restartablePort(), up: false },
     ]
     // One after the other: the first runs the migrations.
     for (const replica of this.replicas) await this.startReplica(replica)
@@ -188,7 +196,7 @@ export class Platform {
     this.pidWatch.unref()
 
     // The holder needs nothing of the organization: it starts while the organization's agent is spun up.
-    this.holderPorts = { admin: await freePort(), inbound: await freePort() }
+    this.holderPorts = { admin: await restartablePort(), inbound: await restartablePort() }
     const holderReady = (async () => {
       await this.startHolder()
       this.holderDid = (await this.holder.call<{ did: string }>('POST', '/dids', { method: 'key' })).did
@@ -213,7 +221,23 @@ export class Platform {
     }
   }
 
+  /**
+   * Where a replica's log lines (stdout) and errors go: appended to `<CHAOS_API_LOGS>/<replica>.log` when that
+   * directory is set (kept across the replica's restarts, with its agents' lines), else errors only with
+   * CHAOS_API_STDERR=1, else nowhere.
+   */
+  private replicaOutput(replica: Replica): ['ignore' | 'inherit' | number, 'ignore' | 'inherit' | number] {
+    const directory = process.env.CHAOS_API_LOGS
+    if (directory) {
+      mkdirSync(directory, { recursive: true })
+      const file = openSync(path.join(directory, `${replica.name}.log`), 'a')
+      return [file, file]
+    }
+    return ['ignore', process.env.CHAOS_API_STDERR ? 'inherit' : 'ignore']
+  }
+
   private async startReplica(replica: Replica): Promise<void> {
+    const output = this.replicaOutput(replica)
     const child = spawn(process.execPath, [...(this.options.apiNodeArgs ?? []), 'dist/api/src/main.js'], {
       cwd: ROOT,
       env: {
@@ -222,8 +246,10 @@ export class Platform {
         API_GATEWAY_PORT: String(replica.port),
         ...this.env,
       },
-      stdio: ['ignore', 'ignore', process.env.CHAOS_API_STDERR ? 'inherit' : 'ignore'],
+      stdio: ['ignore', ...output],
     })
+    // The child has its own copy of the log file's descriptor.
+    for (const fd of new Set(output)) if (typeof fd === 'number') closeSync(fd)
     replica.child = child
     replica.exited = new Promise((resolve) => child.once('exit', () => resolve()))
     if (child.pid !== undefined) this.noteProcess(child.pid, replica.name)
@@ -412,7 +438,7 @@ export class Platform {
     url: string,
     route: string,
     body?: unknown,
-    options: { raw?: { contentType: string; data: Buffer }; timeoutMs?: number } = {},
+    options: { raw?: { contentType: string; data: Buffer }; timeoutMs?: number; idempotencyKey?: string } = {},
   ): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
     const payload = options.raw?.data ?? (body === undefined ? undefined : Buffer.from(JSON.stringify(body)))
     const startedAt = performance.now()
@@ -442,6 +468,7 @@ export class Platform {
               ? {}
               : { 'content-type': options.raw?.contentType ?? 'application/json', 'content-length': payload.length }),
             ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+            ...(options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {}),
           },
         },
         (res) => {
@@ -470,7 +497,12 @@ export class Platform {
     })
   }
 
-  /** A call that must answer `status`; transient answers (5xx, 0, 429) are retried until `deadline`. */
+  /**
+   * A call that must answer `status`; transient answers (5xx, 0, 429) are retried until `deadline`. A JSON POST is
+   * retried with one Idempotency-Key, as docs/api-usage.md tells clients to: a request cut by a killed replica after
+   * it acted must not act twice (a second offer and mail), and its key answers 409 "in progress" until the pending
+   * timeout of the chaos env has passed.
+   */
   public async expect<T>(
     status: number,
     method: string,
@@ -480,10 +512,12 @@ export class Platform {
     options: { raw?: { contentType: string; data: Buffer }; deadline?: number } = {},
   ): Promise<T> {
     const deadline = options.deadline ?? Date.now() + 180_000
+    const idempotencyKey = method === 'POST' && !options.raw ? randomUUID() : undefined
     for (;;) {
-      const answer = await this.api(method, url, route, body, options)
+      const answer = await this.api(method, url, route, body, { ...options, idempotencyKey })
       if (answer.status === status) return (JSON.parse(answer.body) as { data: T }).data
-      const transient = answer.status === 0 || answer.status >= 500 || answer.status === 429
+      const inProgress = answer.status === 409 && answer.body.includes('Idempotency-Key is still in progress')
+      const transient = answer.status === 0 || answer.status >= 500 || answer.status === 429 || inProgress
       if (!transient || Date.now() > deadline)
         throw new Error(`${route}: expected ${status}, got ${answer.status}: ${answer.body.slice(0, 300)}`)
       await sleep(1000)
@@ -700,7 +734,10 @@ export class Platform {
   }
 
   private async holderAccepts(threadId: string, deadline: number): Promise<void> {
-    const offer = await this.holderOffer(threadId, deadline)
+    await this.holderAcceptsOffer(await this.holderOffer(threadId, deadline), deadline)
+  }
+
+  private async holderAcceptsOffer(offer: { record: { id: string } }, deadline: number): Promise<void> {
     await this.holderCall(
       'POST',
       '/credentials/accept-offer',
@@ -748,18 +785,43 @@ export class Platform {
     if (!verified.isVerified) throw new Error('presentation did not verify')
   }
 
-  /** The mailed link of an offer: the holder follows it, accepts, and the organization's record ends done. */
+  /**
+   * The mailed link of an offer: the holder follows it, accepts, and the organization's record ends done. A request
+   * that acted twice (its first answer lost with a killed replica, its key's pending time over) mailed twice: the
+   * holder opens every mail to the address, as a person would, until the tracked offer has reached it; the table
+   * counts the second mail.
+   */
   private async followMail(exchange: Exchange, email: string, recordId: string, threadId: string, deadline: number) {
-    const mail = await this.smtp.waitForMail(email, { timeoutMs: Math.max(1, deadline - Date.now()) })
-    const link = /(http:\/\/127\.0\.0\.1:\d+\/s\/[A-Za-z0-9_-]+)/.exec(mail.text)?.[1]
-    if (!link) throw new Error(`no link in the mail to ${email}`)
-    await this.holderCall(
-      'POST',
-      '/oob/receive-invitation-url',
-      { invitationUrl: link, autoAcceptConnection: true, autoAcceptInvitation: true },
-      deadline,
-    )
-    await this.holderAccepts(threadId, deadline)
+    let followed = 0
+    let offer: { record: { id: string } } | undefined
+    while (!offer) {
+      const mail = await this.smtp
+        .waitForMail(email, {
+          count: followed + 1,
+          timeoutMs: followed === 0 ? Math.max(1, deadline - Date.now()) : MAIL_FOLLOW_ROUND_MS,
+        })
+        .catch((error: Error) => {
+          if (followed === 0 || Date.now() > deadline) throw error
+          return undefined
+        })
+      if (mail) {
+        followed++
+        const link = /(http:\/\/127\.0\.0\.1:\d+\/s\/[A-Za-z0-9_-]+)/.exec(mail.text)?.[1]
+        if (!link) throw new Error(`no link in the mail to ${email}`)
+        await this.holderCall(
+          'POST',
+          '/oob/receive-invitation-url',
+          { invitationUrl: link, autoAcceptConnection: true, autoAcceptInvitation: true },
+          deadline,
+        )
+      }
+      const round = Math.min(deadline, Date.now() + MAIL_FOLLOW_ROUND_MS)
+      offer = await this.holderOffer(threadId, round).catch((error: Error) => {
+        if (Date.now() > deadline) throw error
+        return undefined
+      })
+    }
+    await this.holderAcceptsOffer(offer, deadline)
     await this.orgRecord(
       `/v1/orgs/${this.orgId}/credentials/${recordId}`,
       'GET credentials/:id',
