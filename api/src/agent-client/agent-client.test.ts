@@ -216,6 +216,16 @@ describe('AgentClient against a stand-in agent', () => {
     expect(response?.headers['Retry-After']).toBe('5')
   })
 
+  it('maps an agent that closes the connection without answering (killed mid-call) to a 503 that says it may have acted', async () => {
+    const { client } = await clientFor((req) => req.socket.destroy())
+    const error = await failureOf(client.getStatus())
+    expect(error).toBeInstanceOf(UpstreamError)
+    expect(error.message).toMatch(/went away during getStatus \((ECONNRESET|EPIPE|UND_ERR_SOCKET)\) and may have acted/)
+    const response = toKnownErrorResponse(error)
+    expect(response?.body.statusCode).toBe(503)
+    expect(response?.headers['Retry-After']).toBe('5')
+  })
+
   it('refuses a DID answer without a DID', async () => {
     const { client } = await clientFor((_req, res) => json(res, 201, { statusCode: 201, message: 'x', data: {} }))
     expect(await failureOf(client.createDid({ method: 'key' }))).toBeInstanceOf(UpstreamError)

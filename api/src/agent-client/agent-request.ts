@@ -20,6 +20,9 @@ import {
 import { failureDetail } from '@idplane/common/agent-contract/probe'
 import type { AgentCallOutcome, AgentClientMetrics } from './agent-client-metrics'
 
+/** Network errors of a connection the agent closed before answering (undici names a socket closed by the peer). */
+const BROKEN_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
+
 /** Longest agent message passed on to our callers (an agent's message names the problem, never a dump). */
 const MAX_MESSAGE_LENGTH = 500
 
@@ -96,11 +99,19 @@ export async function requestAgent<T>(target: AgentTarget, call: AgentCall, opti
           cause: error,
         })
       }
-      const message = `The agent could not be reached for ${call.operation} (${failureDetail(error)})`
+      const detail = failureDetail(error)
       // A refused connection never reached the agent (it is restarting, or its replica is): safe to repeat later.
-      throw failureDetail(error) === 'ECONNREFUSED'
-        ? new UpstreamUnavailableError(message, AGENT_RESTART_RETRY_AFTER_SECONDS, { cause: error })
-        : new UpstreamError(message, { cause: error })
+      if (detail === 'ECONNREFUSED') {
+        const message = `The agent could not be reached for ${call.operation} (${detail})`
+        throw new UpstreamUnavailableError(message, AGENT_RESTART_RETRY_AFTER_SECONDS, { cause: error })
+      }
+      // A connection the agent closed without an answer: it went down mid-call (killed, or with its replica) and
+      // is being restarted. Down is 503 with Retry-After like a refusal, but it may have acted: the message says so.
+      if (BROKEN_CONNECTION.has(detail)) {
+        const message = `The agent went away during ${call.operation} (${detail}) and may have acted before it did; check before repeating a call that creates something`
+        throw new UpstreamUnavailableError(message, AGENT_RESTART_RETRY_AFTER_SECONDS, { cause: error })
+      }
+      throw new UpstreamError(`The agent could not be reached for ${call.operation} (${detail})`, { cause: error })
     }
     if (response.status >= 200 && response.status < 300) {
       if (!isEnvelope(body)) {
