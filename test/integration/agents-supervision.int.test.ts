@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
@@ -227,27 +227,30 @@ describe('a killed API and its agents (real processes)', () => {
       let other: ApiProcess | undefined
       try {
         await platform.start()
+        // The second replica runs before the spin-up: it learns of the agent by looking for agents of other
+        // replicas (every 15 s), and from then on watches it.
+        other = await spawnApi(await restartablePort(), platform.apiEnv())
         const orgId = await platform.anOrganization()
         expect((await platform.call('POST', `/v1/orgs/${orgId}/agents/spinup`, { label: 'Shared' })).status).toBe(201)
         await platform.healthUntil(orgId, isReady)
         const first = platform.agentPid(17602)
-
-        // The second replica resumes the organization's agent at its start: it finds a supervisor and only watches.
-        other = await spawnApi(await restartablePort(), platform.apiEnv())
-        await platform.healthUntil(orgId, isReady, 30_000, other)
-        await sleep(3_000)
+        await sleep(17_000)
         expect(platform.agentPid(17602)).toBe(first)
 
         // The supervisor dies with its agent: the watching replica starts the agent again. The killed replica comes
-        // back at once, while that agent is still starting (3 s), and must neither stop it nor start its own: the
-        // agent is never FAILED and keeps its process.
+        // back as soon as that agent's process exists, while it is still starting (3 s), and must neither stop it
+        // nor start its own: the agent is never FAILED and keeps its process.
         await platform.api?.kill('SIGKILL')
-        await waitUntil(async () => (isRunning(first) ? undefined : true), 30_000)
+        const record = path.join(platform.dataDir, 'agents', `${orgId}.pid.json`)
+        const second = await waitUntil(async () => {
+          const pid = existsSync(record) ? (JSON.parse(readFileSync(record, 'utf8')) as { pid: number }).pid : 0
+          return pid !== first && isRunning(pid) ? pid : undefined
+        }, 30_000)
+        expect(isRunning(first)).toBe(false)
         await platform.start()
         const takenOver = await platform.healthUntil(orgId, isReady, 60_000, other)
         expect(takenOver).toMatchObject({ status: 'DID_CREATED', adminPort: 17602, inboundPort: 17702 })
-        const second = platform.agentPid(17602)
-        expect(second).not.toBe(first)
+        expect(platform.agentPid(17602)).toBe(second)
         await platform.healthUntil(orgId, isReady)
         await sleep(5_000)
         expect(platform.agentPid(17602)).toBe(second)

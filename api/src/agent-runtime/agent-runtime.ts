@@ -103,6 +103,15 @@ export abstract class AgentRuntime {
     return false
   }
 
+  /**
+   * The organizations' agents this API process looks after, running or watched, for a runtime whose API replicas
+   * each look after agents themselves (the process runtime); undefined for one whose agents are looked after
+   * elsewhere (the operator).
+   */
+  public trackedAgents(): ReadonlySet<string> | undefined {
+    return undefined
+  }
+
   /** Listens to agents' exits and restarts; runtimes that restart nothing themselves never call it. */
   public watch(listener: AgentLifecycleListener): void {
     void listener

@@ -163,6 +163,10 @@ export class ProcessRuntime extends AgentRuntime {
     return result
   }
 
+  public override trackedAgents(): ReadonlySet<string> {
+    return new Set(this.supervisions.keys())
+  }
+
   public override announceReady(orgId: string): boolean {
     const current = this.supervisions.get(orgId)?.current
     if (!current || current.exited) return false

@@ -30,6 +30,9 @@ interface Task {
   abort: AbortController
 }
 
+/** @default 15 s between looks for agents that another API replica spun up (process runtime). */
+const AGENT_DISCOVERY_INTERVAL_MS = 15_000
+
 /**
  * Runs provisioning in the background, after the spin-up answered 201 (spec: "Per-organization agent
  * provisioning"): runtime start and GET /agent polling (PENDING → WALLET_CREATED), then the first DID through
@@ -44,6 +47,7 @@ export class AgentProvisioner {
   /** Organizations whose agent was removed: nothing is scheduled for them again in this process. */
   private readonly removed = new Set<string>()
   private readonly stopping = new AbortController()
+  private discovery: NodeJS.Timeout | undefined
   private readonly log: Logger
 
   public constructor(
@@ -78,6 +82,26 @@ export class AgentProvisioner {
         for (const agent of agents) this.schedule(agent.organization.id)
       })
       .catch((error: unknown) => this.log.error('Could not resume agents', { error: (error as Error).message }))
+    if (this.runtime.trackedAgents()) {
+      this.discovery = setInterval(() => void this.discoverAgents(), AGENT_DISCOVERY_INTERVAL_MS)
+      this.discovery.unref()
+    }
+  }
+
+  /**
+   * Agents spun up through another API replica since this one started: looked after here too (the process
+   * runtime watches them and takes one over when the replica running it dies).
+   */
+  private async discoverAgents(): Promise<void> {
+    const tracked = this.runtime.trackedAgents()
+    if (!tracked || this.stopping.signal.aborted) return
+    try {
+      for (const agent of await this.agents.findByRuntime(this.runtime.kind, ['DID_CREATED'])) {
+        if (!tracked.has(agent.organization.id)) this.schedule(agent.organization.id)
+      }
+    } catch (error) {
+      this.log.warn('Could not look for agents of other replicas', { error: (error as Error).message })
+    }
   }
 
   /** Starts provisioning of the organization's agent unless it is already under way in this process. */
@@ -107,6 +131,7 @@ export class AgentProvisioner {
 
   /** Stops waiting on agents (their state stays as it is and is resumed at the next start). */
   public async close(): Promise<void> {
+    clearInterval(this.discovery)
     this.stopping.abort()
     await Promise.all([...this.tasks.values()].map((task) => task.done))
   }
