@@ -7,6 +7,7 @@ import { CredentialsService } from './credentials.service'
 import { CredentialRecord } from './credential.entity'
 import { CredentialsRepository } from './credentials.repository'
 import { CredentialRecords } from './credential-records'
+import { RevocableOffers } from './revocable-offers'
 
 /**
  * W3C JSON-LD credential issuance (spec: Credential issuance, not bulk) and the organization's issuance records,
@@ -20,6 +21,7 @@ export const credentialsModule: ApiModule = {
   bindings: new ContainerModule(({ bind }) => {
     bind(CredentialsRepository).toSelf().inSingletonScope()
     bind(CredentialRecords).toSelf().inSingletonScope()
+    bind(RevocableOffers).toSelf().inSingletonScope()
     bind(CredentialsService).toSelf().inSingletonScope()
     bind(CredentialsController).toSelf().inSingletonScope()
     bind(CredentialMetrics)
