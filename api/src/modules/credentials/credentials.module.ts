@@ -8,6 +8,7 @@ import { CredentialRecord } from './credential.entity'
 import { CredentialsRepository } from './credentials.repository'
 import { CredentialRecords } from './credential-records'
 import { RevocableOffers } from './revocable-offers'
+import { CredentialRevocations } from './credential-revocations'
 
 /**
  * W3C JSON-LD credential issuance (spec: Credential issuance, not bulk) and the organization's issuance records,
@@ -22,6 +23,7 @@ export const credentialsModule: ApiModule = {
     bind(CredentialsRepository).toSelf().inSingletonScope()
     bind(CredentialRecords).toSelf().inSingletonScope()
     bind(RevocableOffers).toSelf().inSingletonScope()
+    bind(CredentialRevocations).toSelf().inSingletonScope()
     bind(CredentialsService).toSelf().inSingletonScope()
     bind(CredentialsController).toSelf().inSingletonScope()
     bind(CredentialMetrics)

@@ -74,6 +74,7 @@ export class RevocationRegistries implements RevocationSetup {
     const definition = await this.credDefs.findForOrg(orgId, { credentialDefinitionId })
     if (!definition?.revocable) return undefined
     const deadline = Date.now() + this.timeoutMs
+    let lastFailure: string | undefined
     for (;;) {
       const allocated = await this.repository.allocateIndex(orgId, definition.id)
       if (allocated) {
@@ -89,10 +90,17 @@ export class RevocationRegistries implements RevocationSetup {
       }
       if (Date.now() > deadline)
         throw new InProgressError(
-          `Every revocation registry of ${credentialDefinitionId} is full and the next one is not ready yet; try again shortly`,
+          `Every revocation registry of ${credentialDefinitionId} is full and the next one is not ready yet` +
+            `${lastFailure ? ` (${lastFailure})` : ''}; try again shortly`,
           10,
         )
-      await this.rollOver(orgId, definition)
+      try {
+        await this.rollOver(orgId, definition)
+      } catch (error) {
+        // Its claim is released: this offer (or another) tries again, until the deadline.
+        lastFailure = error instanceof Error ? error.message : String(error)
+        await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS))
+      }
     }
   }
 

@@ -155,3 +155,14 @@ export const EMAIL_OFFERS_SCHEMA = arrayOf(
     record: CREDENTIAL_RECORD_SCHEMA,
   }),
 )
+
+/** `POST revocations/publish`: what was published, one status list per registry. */
+export const PUBLISHED_REVOCATIONS_SCHEMA = object<{
+  revocationRegistryId: string
+  revokedIndices: number[]
+  credentialRecordIds: string[]
+}>('PublishedRevocations', {
+  revocationRegistryId: string,
+  revokedIndices: arrayOf(integer),
+  credentialRecordIds: arrayOf(string),
+})
