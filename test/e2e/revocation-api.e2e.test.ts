@@ -222,6 +222,20 @@ describe('AnonCreds revocation through the platform API', () => {
     expect(pending.revocationIndex).toBe(2)
     const refused = await as(owner).post(`/v1/orgs/${orgId}/credentials/${pending.id}/revoke`, {}).expect(400)
     expect(refused.body.message).toMatch(/not issued/)
+    // Out-of-band offers allocate too (the next index).
+    const oob = await as(owner)
+      .post(`/v1/orgs/${orgId}/credentials/oob/offer?credentialType=INDY`, {
+        credentialDefinitionId: definition.credentialDefinitionId,
+        attributes: [
+          { name: 'name', value: 'Carol' },
+          { name: 'age', value: '50' },
+        ],
+      })
+      .expect(201)
+    expect(oob.body.data.record).toMatchObject({
+      revocationIndex: 3,
+      revocationRegistryId: pending.revocationRegistryId,
+    })
   })
 
   it('records a revocation as pending, publishes it, shows it revoked and announces it', async () => {

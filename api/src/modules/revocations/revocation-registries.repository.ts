@@ -61,11 +61,6 @@ export class RevocationRegistriesRepository extends OrgRepository<RevocationRegi
       )
   }
 
-  /** One of the organization's registries by its ledger id. */
-  public findByLedgerId(orgId: string, revocationRegistryDefinitionId: string): Promise<RevocationRegistry | null> {
-    return this.em.fork().findOne(RevocationRegistry, { organization: orgId, revocationRegistryDefinitionId })
-  }
-
   /**
    * Takes on making the registry that follows `registryId`, in one statement: true for the one caller that set the
    * claim (none was set, or it is older than `staleAfterMs`), false for every other.

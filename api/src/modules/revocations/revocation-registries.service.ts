@@ -104,9 +104,9 @@ export class RevocationRegistries implements RevocationSetup {
     }
   }
 
-  /** The organization's registry with this ledger id, if it is one of its own. */
-  public findByLedgerId(orgId: string, revocationRegistryDefinitionId: string): Promise<RevocationRegistry | null> {
-    return this.repository.findByLedgerId(orgId, revocationRegistryDefinitionId)
+  /** Waits for the next registries this process is making (the module's stop, before the database closes). */
+  public async stop(): Promise<void> {
+    await Promise.allSettled([...this.rollovers.values()])
   }
 
   /** Makes the definition's next registry unless one is ready; one run per definition in this process at a time. */

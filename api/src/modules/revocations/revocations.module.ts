@@ -1,4 +1,4 @@
-import { ContainerModule } from 'inversify'
+import { ContainerModule, type Container } from 'inversify'
 import type { ApiModule } from '../../infra/api-module'
 import { REVOCATION_SETUP } from '../cred-defs/revocation-setup'
 import { RevocationRegistry } from './revocation-registry.entity'
@@ -22,4 +22,5 @@ export const revocationsModule: ApiModule = {
     bind(RevocationRegistries).toSelf().inSingletonScope()
     bind(REVOCATION_SETUP).toService(RevocationRegistries)
   }),
+  stop: (container: Container) => container.get(RevocationRegistries).stop(),
 }
