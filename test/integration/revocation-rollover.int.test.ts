@@ -65,8 +65,15 @@ describe(`revocation registry rollover (${process.env.DATABASE_URL ? 'postgres' 
     return { id, ledgerId }
   }
 
-  function servicesWith(agents: AgentClients) {
-    const registries = new RevocationRegistries(repository, credDefs, agents, api.config, silentLogger)
+  function servicesWith(agents: AgentClients, registrySize?: number) {
+    const config =
+      registrySize === undefined
+        ? api.config
+        : {
+            ...api.config,
+            sections: { ...api.config.sections, revocations: { registrySize, registryTimeoutMs: 120_000 } },
+          }
+    const registries = new RevocationRegistries(repository, credDefs, agents, config, silentLogger)
     return { registries, offers: new RevocableOffers(registries) }
   }
 
@@ -141,6 +148,27 @@ describe(`revocation registry rollover (${process.env.DATABASE_URL ? 'postgres' 
     expect(rows.length).toBeGreaterThanOrEqual(5)
     expect(rows.length).toBeLessThanOrEqual(6)
     expect(rows.slice(0, 4).map((row) => [row.state, row.nextIndex])).toEqual(Array(4).fill(['full', 8]))
+  })
+
+  it('gives 200 concurrent offers on registries of 100 different indices (issue 25: "200 on a registry of 100")', async () => {
+    const { id, ledgerId } = await revocableDefinition('two-hundred')
+    const fake = fakeAgents(300)
+    const { registries, offers } = servicesWith(fake.agents, 100)
+    await firstRegistry(registries, fake.agent, id)
+    const plans = await Promise.all(
+      Array.from({ length: 200 }, () => credDefs.inOwnContext(() => offers.prepare(orgId, plan(ledgerId)))),
+    )
+    const given = plans.map((made) => `${made.details.revocationRegistryId}#${made.details.revocationIndex}`)
+    expect(new Set(given).size).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const rows = await repository.forCredentialDefinition(orgId, id)
+    // 200 indices need three registries of 99; a fourth may be made ahead of need.
+    expect(rows.length).toBeGreaterThanOrEqual(3)
+    expect(rows.length).toBeLessThanOrEqual(4)
+    expect(rows.slice(0, 2).map((row) => [row.size, row.state, row.nextIndex])).toEqual(
+      Array(2).fill([100, 'full', 100]),
+    )
+    expect(rows.map((row) => row.revocationRegistryDefinitionId).sort()).toEqual([...fake.made].sort())
   })
 
   it('tries again when making the next registry failed (the claim is released), then issues on', async () => {
