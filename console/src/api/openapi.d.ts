@@ -2091,6 +2091,7 @@ export interface components {
         };
         IndyAttributesProofDto: {
             attributes: components["schemas"]["IndyProofAttributeDto"][];
+            non_revoked?: Record<string, never>;
         };
         IndyAttributesProofFormatsDto: {
             indy?: components["schemas"]["IndyAttributesProofDto"];
@@ -2100,6 +2101,7 @@ export interface components {
             version?: string;
             requested_attributes?: Record<string, never>;
             requested_predicates?: Record<string, never>;
+            non_revoked?: Record<string, never>;
         };
         IndyOobProofFormatsDto: {
             indy?: components["schemas"]["IndyOobProofDto"];

@@ -177,3 +177,36 @@ describe('withBothLedgerIdForms', () => {
     ])
   })
 })
+
+describe('non_revoked (issue 25)', () => {
+  it('carries { to } or { from, to } at the top and on OOB entries', () => {
+    const request = indyRequestFromAttributes([{ attributeName: 'name' }], { to: 1_796_000_000 })
+    expect(request.non_revoked).toEqual({ to: 1_796_000_000 })
+    expect(indyRequestFromAttributes([{ attributeName: 'name' }]).non_revoked).toBeUndefined()
+    const json = indyRequestFromJson({
+      requested_attributes: { name: { name: 'name', non_revoked: { from: 5, to: 5 } } },
+      requested_predicates: { adult: { name: 'age', p_type: '>=', p_value: 18, non_revoked: { to: 9 } } },
+      non_revoked: { from: 1, to: 2 },
+    })
+    expect(json.non_revoked).toEqual({ from: 1, to: 2 })
+    expect(json.requested_attributes?.name?.non_revoked).toEqual({ from: 5, to: 5 })
+    expect(json.requested_predicates?.adult?.non_revoked).toEqual({ to: 9 })
+  })
+
+  it('refuses malformed intervals, naming each', () => {
+    for (const interval of [{ to: 'soon' }, { from: 10, to: 5 }, { from: 1 }, { to: -1 }, { to: 1, until: 2 }, []]) {
+      expect({
+        interval,
+        fields: fieldsOf(() => indyRequestFromAttributes([{ attributeName: 'n' }], interval)),
+      }).toEqual({ interval, fields: ['proofFormats.indy.non_revoked'] })
+    }
+    expect(
+      fieldsOf(() =>
+        indyRequestFromJson({
+          requested_attributes: { name: { name: 'name', non_revoked: { from: 10, to: 5 } } },
+          non_revoked: { to: 1.5 },
+        }),
+      ),
+    ).toEqual(['proofFormats.indy.non_revoked', 'proofFormats.indy.requested_attributes.name.non_revoked'])
+  })
+})

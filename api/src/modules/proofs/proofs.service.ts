@@ -270,7 +270,9 @@ export class ProofsService {
   /** The connection routes: `proofFormats.indy.attributes` for INDY. */
   private connectionFormatOf(requestType: RequestType, body: ConnectionProofRequestFieldsDto): AgentProofFormat {
     return this.formatOf(requestType, body, () =>
-      body.proofFormats?.indy ? indyRequestFromAttributes(body.proofFormats.indy.attributes) : undefined,
+      body.proofFormats?.indy
+        ? indyRequestFromAttributes(body.proofFormats.indy.attributes, body.proofFormats.indy.non_revoked)
+        : undefined,
     )
   }
 
