@@ -196,6 +196,20 @@ describe('AnonCreds revocation through the platform API', () => {
       return ['presentation-received', 'done', 'abandoned'].includes(record.state) ? record : undefined
     }, 90_000)
     const verified = await as(owner).post(`/v1/orgs/${orgId}/proofs/${proof.id}/verify`).expect(201)
+    // verified-proofs says which credential was checked for revocation, against which status list.
+    const read = (await as(owner).get(`/v1/orgs/${orgId}/verified-proofs/${proof.id}`).expect(200)).body.data as Json
+    expect(read.revocationChecks).toEqual({
+      nonRevoked: { from: null, to },
+      credentials: [
+        {
+          credentialDefinitionId: agentCredDefId(),
+          revocationRegistryId: credential.revocationRegistryId,
+          statusListTimestamp: expect.any(Number),
+          checkedAt: expect.any(String),
+        },
+      ],
+    })
+    expect(read.revocationChecks.credentials[0].statusListTimestamp).toBeLessThanOrEqual(to)
     return verified.body.data.isVerified as boolean
   }
 

@@ -2798,6 +2798,7 @@ export interface components {
             revealedAttributes: components["schemas"]["RevealedAttribute"][];
             revealedAttributeGroups: components["schemas"]["RevealedAttributeGroup"][];
             predicates: components["schemas"]["ProvenPredicate"][];
+            revocationChecks: components["schemas"]["RevocationChecks"];
         };
         RevealedAttribute: {
             referent: string;
@@ -2818,6 +2819,21 @@ export interface components {
             value: number;
             statement: string;
             satisfied: boolean;
+        };
+        RevocationChecks: {
+            nonRevoked: components["schemas"]["NonRevokedInterval"] | null;
+            credentials: components["schemas"]["RevocationCheck"][];
+        };
+        NonRevokedInterval: {
+            from: number | null;
+            to: number;
+        };
+        RevocationCheck: {
+            credentialDefinitionId: string;
+            revocationRegistryId: string;
+            statusListTimestamp: number;
+            /** Format: date-time */
+            checkedAt: string;
         };
         DeletedProofRecords: {
             deletedRecords: number;

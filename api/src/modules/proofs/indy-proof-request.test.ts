@@ -1,6 +1,6 @@
 import { InvalidInputError } from '@idplane/common'
 import { indyRequestFromAttributes, indyRequestFromJson, withBothLedgerIdForms } from './indy-proof-request'
-import { anonCredsProofView, verificationStatusOf } from './verified-proof'
+import { anonCredsProofView, revocationChecksOf, verificationStatusOf } from './verified-proof'
 
 function fieldsOf(work: () => unknown): string[] {
   try {
@@ -208,5 +208,40 @@ describe('non_revoked (issue 25)', () => {
         }),
       ),
     ).toEqual(['proofFormats.indy.non_revoked', 'proofFormats.indy.requested_attributes.name.non_revoked'])
+  })
+})
+
+describe('revocationChecksOf (issue 25)', () => {
+  it('reads the interval asked for and each credential proven against a status list', () => {
+    const formData = {
+      request: { anoncreds: { name: 'x', non_revoked: { to: 1_796_000_000 } } },
+      presentation: {
+        anoncreds: {
+          identifiers: [
+            { schema_id: 's', cred_def_id: 'cd-1', rev_reg_id: 'reg-1', timestamp: 1_795_999_950 },
+            { schema_id: 's', cred_def_id: 'cd-2', rev_reg_id: null, timestamp: null },
+            'junk',
+          ],
+        },
+      },
+    }
+    expect(revocationChecksOf(formData)).toEqual({
+      nonRevoked: { from: null, to: 1_796_000_000 },
+      credentials: [
+        {
+          credentialDefinitionId: 'cd-1',
+          revocationRegistryId: 'reg-1',
+          statusListTimestamp: 1_795_999_950,
+          checkedAt: new Date(1_795_999_950_000).toISOString(),
+        },
+      ],
+    })
+  })
+
+  it('answers no checks for other formats, no request or malformed data', () => {
+    const none = { nonRevoked: null, credentials: [] }
+    expect(revocationChecksOf(null)).toEqual(none)
+    expect(revocationChecksOf({ request: { presentationExchange: {} } })).toEqual(none)
+    expect(revocationChecksOf({ request: { indy: { non_revoked: { to: 'soon' } } }, presentation: 7 })).toEqual(none)
   })
 })
