@@ -213,8 +213,11 @@ describe('AnonCreds revocation through the platform API', () => {
     return verified.body.data.isVerified as boolean
   }
 
+  let beforeRevocation: number
+
   it('proves non-revocation before the revocation (verified)', async () => {
     expect(await prove(now())).toBe(true)
+    beforeRevocation = now()
   })
 
   it('refuses to revoke an unknown record (404) and one not issued yet (400)', async () => {
@@ -293,5 +296,9 @@ describe('AnonCreds revocation through the platform API', () => {
   it('no longer verifies a proof of non-revocation of the revoked credential', async () => {
     await sleep(1100)
     expect(await prove(now())).toBe(false)
+  })
+
+  it('still verifies a proof for an interval that ends before the revocation', async () => {
+    expect(await prove(beforeRevocation)).toBe(true)
   })
 })
