@@ -102,6 +102,12 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'post', path: '/v1/orgs/:orgId/credentials/oob/email', access: ['owner', 'admin', 'issuer'] },
   { method: 'get', path: '/v1/orgs/:orgId/credentials', access: [...ANY_MEMBER, 'holder'] },
   { method: 'get', path: '/v1/orgs/:orgId/credentials/:credentialRecordId', access: [...ANY_MEMBER, 'holder'] },
+  {
+    method: 'post',
+    path: '/v1/orgs/:orgId/credentials/:credentialRecordId/revoke',
+    access: ['owner', 'admin', 'issuer'],
+  },
+  { method: 'post', path: '/v1/orgs/:orgId/revocations/publish', access: ['owner', 'admin', 'issuer'] },
   { method: 'delete', path: '/v1/orgs/:orgId/issuance-records', access: ['owner'] },
   { method: 'post', path: '/v1/webhooks/orgs/:orgId/register', access: ['owner', 'admin'] },
   // The organization comes in the query here (or a tenantId, which only its wallet's user may read).

@@ -604,6 +604,7 @@ describe('verification routes', () => {
         revealedAttributes: [],
         revealedAttributeGroups: [],
         predicates: [],
+        revocationChecks: { nonRevoked: null, credentials: [] },
       })
       const detail = await as(holder).get(`/v1/orgs/${orgId}/proofs/${id}`).expect(200)
       expect(detail.body.data.proofData).toMatchObject({ request: { presentationExchange: expect.any(Object) } })

@@ -25,6 +25,7 @@ import { Migration20261128133000IdempotencyKeys } from './Migration2026112813300
 import { Migration20261128150000WebhookDeliveryClaims } from './Migration20261128150000WebhookDeliveryClaims'
 import { Migration20261128160000RetentionIndexes } from './Migration20261128160000RetentionIndexes'
 import { Migration20261128163000RevocationRegistries } from './Migration20261128163000RevocationRegistries'
+import { Migration20261128230000RevocationIssuance } from './Migration20261128230000RevocationIssuance'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -54,4 +55,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128150000WebhookDeliveryClaims', class: Migration20261128150000WebhookDeliveryClaims },
   { name: 'Migration20261128160000RetentionIndexes', class: Migration20261128160000RetentionIndexes },
   { name: 'Migration20261128163000RevocationRegistries', class: Migration20261128163000RevocationRegistries },
+  { name: 'Migration20261128230000RevocationIssuance', class: Migration20261128230000RevocationIssuance },
 ]

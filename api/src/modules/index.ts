@@ -49,6 +49,8 @@ export const API_MODULES: ApiModule[] = [
   messagesModule,
   schemasModule,
   credDefsModule,
+  // After cred-defs (its registries belong to definitions), before credentials and bulk issuance (their offers).
+  revocationsModule,
   ecosystemsModule,
   ecosystemMembersModule,
   ecosystemInvitationsModule,
@@ -59,7 +61,6 @@ export const API_MODULES: ApiModule[] = [
   cloudWalletModule,
   ledgerModule,
   tailsFilesModule,
-  revocationsModule,
   // OpenID4VC and x509 (issue 29): mounted only with HIDE_EXPERIMENTAL_OIDC_CONTROLLERS=false (oid4vc.config.ts).
   oid4vcModule,
   oid4vpModule,

@@ -701,7 +701,7 @@ export interface paths {
         /** The organization's credential definitions, paginated; revocable (default true) shows only revocable ones, false every one; searchByText matches tags and schema ids */
         get: operations["CredDefsController.list"];
         put?: never;
-        /** Create an INDY credential definition. Answers at once with the record (status creating); a queued job generates the keys and registers it (status created, credentialDefinitionId set, or failed with error). revocable true answers 501 */
+        /** Create an INDY credential definition. Answers at once with the record (status creating); a queued job generates the keys and registers it (status created, credentialDefinitionId set, or failed with error). With revocable true the keys support revocation and the job also creates its first revocation registry (REVOCATION_REGISTRY_SIZE entries); the definition is created only once the registry is on the ledger */
         post: operations["CredDefsController.create"];
         delete?: never;
         options?: never;
@@ -1080,6 +1080,40 @@ export interface paths {
         get: operations["CredentialsController.get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/credentials/{credentialRecordId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke an AnonCreds credential issued against a revocable definition (extension): its registry publishes a new status list now, or with publish false the revocation is pending until POST revocations/publish. 400 for a credential not issued into a registry or not issued yet, 409 when already revoked */
+        post: operations["CredentialsController.revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/revocations/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish every pending revocation of the organization (extension): one new status list per registry */
+        post: operations["CredentialsController.publishRevocations"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2057,6 +2091,7 @@ export interface components {
         };
         IndyAttributesProofDto: {
             attributes: components["schemas"]["IndyProofAttributeDto"][];
+            non_revoked?: Record<string, never>;
         };
         IndyAttributesProofFormatsDto: {
             indy?: components["schemas"]["IndyAttributesProofDto"];
@@ -2066,6 +2101,7 @@ export interface components {
             version?: string;
             requested_attributes?: Record<string, never>;
             requested_predicates?: Record<string, never>;
+            non_revoked?: Record<string, never>;
         };
         IndyOobProofFormatsDto: {
             indy?: components["schemas"]["IndyOobProofDto"];
@@ -2173,6 +2209,9 @@ export interface components {
             /** @enum {string} */
             protocolVersion?: "v1" | "v2";
             reuseConnection?: boolean;
+        };
+        RevokeCredentialDto: {
+            publish?: boolean;
         };
         RegisterWebhookDto: {
             /** Format: url */
@@ -2759,6 +2798,7 @@ export interface components {
             revealedAttributes: components["schemas"]["RevealedAttribute"][];
             revealedAttributeGroups: components["schemas"]["RevealedAttributeGroup"][];
             predicates: components["schemas"]["ProvenPredicate"][];
+            revocationChecks: components["schemas"]["RevocationChecks"];
         };
         RevealedAttribute: {
             referent: string;
@@ -2779,6 +2819,21 @@ export interface components {
             value: number;
             statement: string;
             satisfied: boolean;
+        };
+        RevocationChecks: {
+            nonRevoked: components["schemas"]["NonRevokedInterval"] | null;
+            credentials: components["schemas"]["RevocationCheck"][];
+        };
+        NonRevokedInterval: {
+            from: number | null;
+            to: number;
+        };
+        RevocationCheck: {
+            credentialDefinitionId: string;
+            revocationRegistryId: string;
+            statusListTimestamp: number;
+            /** Format: date-time */
+            checkedAt: string;
         };
         DeletedProofRecords: {
             deletedRecords: number;
@@ -2802,6 +2857,13 @@ export interface components {
             errorMessage: string | null;
             /** Format: date-time */
             updatedAt: string;
+            revocationRegistryId: string | null;
+            revocationIndex: number | null;
+            revoked: boolean;
+            /** @enum {string|null} */
+            revocationStatus: "pending" | "revoked" | null;
+            /** Format: date-time */
+            revokedAt: string | null;
         };
         CredentialSummary: {
             types: string[];
@@ -2841,6 +2903,13 @@ export interface components {
             errorMessage: string | null;
             /** Format: date-time */
             updatedAt: string;
+            revocationRegistryId: string | null;
+            revocationIndex: number | null;
+            revoked: boolean;
+            /** @enum {string|null} */
+            revocationStatus: "pending" | "revoked" | null;
+            /** Format: date-time */
+            revokedAt: string | null;
             agentDetail: components["schemas"]["IssuanceAgentDetail"];
         };
         /** @description The agent's exchange record and format data (offer, request, issued credential) */
@@ -2848,6 +2917,11 @@ export interface components {
             record?: Record<string, never>;
             formData?: Record<string, never>;
         } | null;
+        PublishedRevocations: {
+            revocationRegistryId: string;
+            revokedIndices: number[];
+            credentialRecordIds: string[];
+        };
         WebhookDelivery: {
             /** Format: uuid */
             id: string;
@@ -5220,7 +5294,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -6218,6 +6291,86 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    "CredentialsController.revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgId: string;
+                credentialRecordId: string;
+            };
+            cookie?: never;
+        };
+        /** @description RevokeCredentialDto */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RevokeCredentialDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["IssuanceRecord"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    "CredentialsController.publishRevocations": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, e.g. a UUID. A retry with the same key and request within a day gets the first answer again (header Idempotent-Replayed: true) and does not act twice; the same key with another request is a 422; while the first is still running, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        data: components["schemas"]["PublishedRevocations"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
         };
     };
     "CredentialsController.deleteAll": {

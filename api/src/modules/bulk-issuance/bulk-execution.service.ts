@@ -18,6 +18,7 @@ import { Queue, type QueueMessage } from '../../infra/queue/queue'
 import { TOKENS } from '../../infra/tokens'
 import { indyPlan, jsonLdPlan, type OfferPlan } from '../credentials/agent-offers'
 import { CredentialRecords } from '../credentials/credential-records'
+import { RevocableOffers } from '../credentials/revocable-offers'
 import type { RecordDetails } from '../credentials/credential.mapper'
 import { OrgsRepository } from '../orgs/orgs.repository'
 import { SchemasRepository } from '../schemas/schemas.repository'
@@ -154,6 +155,7 @@ export class BulkExecutionService {
     private readonly schemas: SchemasRepository,
     private readonly modules: ModuleRegistry,
     private readonly queue: Queue,
+    private readonly revocableOffers: RevocableOffers,
     @inject(BulkMetrics) private readonly metrics: BulkMetrics,
     @inject(TOKENS.Config) config: Config,
     logger: Logger,
@@ -256,7 +258,8 @@ export class BulkExecutionService {
       const endTimer = this.metrics.rowDuration.startTimer()
       try {
         const context = await this.issuingContext(row.request)
-        const plan = offerPlanOf(context, row.attributes)
+        // A revocable definition's row gets its registry index here, once per delivery (an unused one is lost).
+        const plan = await this.revocableOffers.prepare(job.orgId, offerPlanOf(context, row.attributes))
         const agent = await this.agents.forOrg(job.orgId)
         const made = await agent.offerCredentialOutOfBand({
           ...plan.format,

@@ -24,9 +24,10 @@ export class CredDefsController {
     summary:
       'Create an INDY credential definition. Answers at once with the record (status creating); a queued job ' +
       'generates the keys and registers it (status created, credentialDefinitionId set, or failed with error). ' +
-      'revocable true answers 501',
+      'With revocable true the keys support revocation and the job also creates its first revocation registry ' +
+      '(REVOCATION_REGISTRY_SIZE entries); the definition is created only once the registry is on the ledger',
   })
-  @ResponseData(CRED_DEF_SCHEMA, { errors: [409, 501, 502] })
+  @ResponseData(CRED_DEF_SCHEMA, { errors: [409, 502] })
   async create(
     @Param('orgId') orgId: string,
     @CurrentOrgCaller() caller: OrgCaller,

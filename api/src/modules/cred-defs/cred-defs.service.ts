@@ -1,4 +1,4 @@
-import { inject, injectable } from 'inversify'
+import { inject, injectable, optional } from 'inversify'
 import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import {
   ConflictError,
@@ -6,7 +6,6 @@ import {
   InvalidInputError,
   Logger,
   NotFoundError,
-  NotImplementedError,
   UpstreamError,
 } from '@idplane/common'
 import type { AnonCredsCredentialDefinitionResponse } from '@idplane/common/agent-contract/admin-api'
@@ -32,6 +31,7 @@ import { credDefsConfig } from './cred-defs.config'
 import { DefinitionsLedger } from './definitions-ledger'
 import { CredDefsRepository, type CredDefPageQuery } from './cred-defs.repository'
 import type { CredentialDefinition } from './credential-definition.entity'
+import { REVOCATION_SETUP, type RevocationSetup } from './revocation-setup'
 
 /** The queue of key-generation jobs (prefixed with QUEUE_NAME_PREFIX). */
 export const CRED_DEF_QUEUE = 'cred-def-creation'
@@ -85,6 +85,7 @@ export class CredDefsService {
     @inject(CredDefMetrics) private readonly metrics: CredDefMetrics,
     @inject(TOKENS.Config) config: Config,
     logger: Logger,
+    @inject(REVOCATION_SETUP) @optional() private readonly revocationSetup?: RevocationSetup,
   ) {
     this.queueName = `${config.queue.namePrefix}${CRED_DEF_QUEUE}`
     const section = sectionOf(config, credDefsConfig)
@@ -96,7 +97,6 @@ export class CredDefsService {
   /**
    * Stores the record and queues its key generation; answers at once with the `creating` record. A `failed`
    * record of the same schema and tag is tried again rather than refused.
-   * @throws NotImplementedError for `revocable: true` (no revocation registries yet)
    * @throws InvalidInputError for a malformed tag or schema id, or no Indy DID to publish with
    * @throws NotFoundError when the schema is on no ledger the agent reads, or the organization has no agent
    * @throws ConflictError when the organization has a definition of that schema and tag
@@ -110,11 +110,6 @@ export class CredDefsService {
       throw new InvalidInputError(
         'schemaLedgerId must be a ledger schema id: <did>:2:<name>:<version> or did:indy:<namespace>:<did>/anoncreds/v0/SCHEMA/<name>/<version>',
         [{ field: 'schemaLedgerId', message: 'is malformed' }],
-      )
-    // After the input checks: a malformed request is a 400 whatever it asks for.
-    if (input.revocable === true)
-      throw new NotImplementedError(
-        'revocable credential definitions need revocation registries, which are not available yet; use revocable false',
       )
     const agent = await this.agents.forOrg(orgId)
     // Quick (a registry read), unlike the key generation: an absent schema is a 404 now rather than a failed job.
@@ -140,8 +135,9 @@ export class CredDefsService {
           publisherDid,
           createdBy: caller.userId,
         }
-        if (!existing) return this.repository.add(orgId, { ...fields, tag: input.tag, revocable: false })
-        Object.assign(existing, fields)
+        const revocable = input.revocable === true
+        if (!existing) return this.repository.add(orgId, { ...fields, tag: input.tag, revocable })
+        Object.assign(existing, { ...fields, revocable })
         existing.status = 'creating'
         existing.error = null
         existing.execution += 1
@@ -256,6 +252,10 @@ export class CredDefsService {
         const agent = (await this.agents.forOrg(job.orgId)).withTimeout(this.jobTimeoutMs)
         const registered = await this.registered(agent, definition)
         const ledgerId = registered?.credentialDefinitionId ?? (await this.register(agent, definition))
+        if (definition.revocable) {
+          if (!this.revocationSetup) throw new UpstreamError('Revocation registries are not available in this process')
+          await this.revocationSetup.ensureFirstRegistry(agent, definition, ledgerId)
+        }
         const isDone = await this.markCreated(job, ledgerId)
         finish(isDone ? (registered ? 'adopted' : 'created') : 'stale')
       } catch (error) {
@@ -313,6 +313,7 @@ export class CredDefsService {
         schemaId: definition.schemaDidIndyId ?? definition.schemaLedgerId,
         issuerId: definition.publisherDid,
         tag: definition.tag,
+        ...(definition.revocable ? { supportRevocation: true } : {}),
       })
       return made.credentialDefinitionId
     } catch (error) {

@@ -65,3 +65,35 @@ export function indyPlan(
     },
   }
 }
+
+/** An index of a revocation registry given to one offer (RevocationRegistries.allocate). */
+export interface OfferRevocation {
+  revocationRegistryDefinitionId: string
+  index: number
+}
+
+/**
+ * The AnonCreds plan issuing into a revocation registry at the index allocated for it: the agent gets both, the
+ * record keeps both. A JSON-LD plan is returned as is. Pure.
+ */
+export function withRevocation(plan: OfferPlan, revocation: OfferRevocation): OfferPlan {
+  if (!('credentialFormats' in plan.format)) return plan
+  const anoncreds = plan.format.credentialFormats.anoncreds
+  return {
+    format: {
+      ...plan.format,
+      credentialFormats: {
+        anoncreds: {
+          ...anoncreds,
+          revocationRegistryDefinitionId: revocation.revocationRegistryDefinitionId,
+          revocationRegistryIndex: revocation.index,
+        },
+      },
+    },
+    details: {
+      ...plan.details,
+      revocationRegistryId: revocation.revocationRegistryDefinitionId,
+      revocationIndex: revocation.index,
+    },
+  }
+}

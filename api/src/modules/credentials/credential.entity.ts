@@ -17,6 +17,14 @@ export interface CredentialSummary {
 }
 
 /**
+ * An AnonCreds credential's revocation: `pending` once asked for (recorded before the agent publishes it, so a retry
+ * or `revocations/publish` finishes it after a crash), `revoked` once its registry's status list with it is on the
+ * ledger.
+ */
+export const REVOCATION_STATUSES = ['pending', 'revoked'] as const
+export type RevocationStatus = (typeof REVOCATION_STATUSES)[number]
+
+/**
  * One credential exchange of the organization's agent (spec: Credential issuance record), kept up to date from
  * the agent's `credential` events (credential-records.ts). `credentialRecordId` is the agent's exchange
  * record id, which the API shows as the record's `id`.
@@ -24,6 +32,7 @@ export interface CredentialSummary {
 @Entity({ tableName: 'issuance_records' })
 @Unique({ properties: ['organization', 'credentialRecordId'] })
 @Index({ properties: ['organization', 'createdAt'] })
+@Index({ properties: ['organization', 'revocationStatus'] })
 export class CredentialRecord extends BaseEntity {
   @ManyToOne(() => Organization, { deleteRule: 'cascade' })
   organization!: Organization
@@ -72,6 +81,26 @@ export class CredentialRecord extends BaseEntity {
   /** Why the exchange ended in `abandoned` or `declined` (the agent's or the holder's problem report). */
   @Property({ type: 'text', nullable: true })
   errorMessage?: string | null
+
+  /** INDY against a revocable definition: the ledger id of the revocation registry the credential was issued into. */
+  @Property({ type: 'string', length: 2048, nullable: true })
+  revocationRegistryId?: string | null
+
+  /** Its index in that registry (allocated by the API before the offer, never given to another credential). */
+  @Property({ type: 'integer', nullable: true })
+  revocationIndex?: number | null
+
+  /** Null until a revocation is asked for (RevocationStatus). */
+  @Property({ type: 'string', length: 16, nullable: true })
+  revocationStatus?: RevocationStatus | null
+
+  /** When the revocation was asked for. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  revocationRequestedAt?: Date | null
+
+  /** When the status list with the revocation was published. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  revokedAt?: Date | null
 
   /** The agent record's own `updatedAt` (or the event's time) of the last state applied: the ordering key. */
   @Property({ type: 'datetime', columnType: 'timestamptz' })

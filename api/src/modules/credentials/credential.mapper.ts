@@ -6,7 +6,14 @@ import { isKnownState } from './credential.states'
 export type RecordDetails = Partial<
   Pick<
     CredentialRecord,
-    'credentialSummary' | 'schemaId' | 'credentialDefinitionId' | 'outOfBandId' | 'emailId' | 'credentialType'
+    | 'credentialSummary'
+    | 'schemaId'
+    | 'credentialDefinitionId'
+    | 'outOfBandId'
+    | 'emailId'
+    | 'credentialType'
+    | 'revocationRegistryId'
+    | 'revocationIndex'
   >
 >
 
@@ -18,6 +25,8 @@ export const RECORD_DETAIL_KEYS = [
   'outOfBandId',
   'emailId',
   'credentialType',
+  'revocationRegistryId',
+  'revocationIndex',
 ] as const satisfies readonly (keyof RecordDetails)[]
 
 /** The agent's view of one exchange (a Credo credential exchange record), and the offer route's details. */

@@ -23,6 +23,7 @@ import {
   CREDENTIAL_RECORD_DETAIL_SCHEMA,
   CREDENTIAL_RECORD_SCHEMA,
   OOB_OFFER_SCHEMA,
+  PUBLISHED_REVOCATIONS_SCHEMA,
   toCredentialRecordResponse,
   type CredentialRecordDetailResponse,
   type CredentialRecordResponse,
@@ -37,13 +38,18 @@ import {
 } from './dto/issue-credential.dto'
 import { ListCredentialsQuery, type CredentialSortField } from './dto/list-credentials.query'
 import { CredentialsService } from './credentials.service'
+import { CredentialRevocations, type PublishedRevocations } from './credential-revocations'
+import { RevokeCredentialDto } from './dto/revoke-credential.dto'
 
 /** Credential issuance, not bulk (spec: Credential issuance). */
 @injectable()
 @JsonController('/v1/orgs/:orgId')
 @OpenAPI({ tags: ['Credential issuance'] })
 export class CredentialsController {
-  public constructor(private readonly credentials: CredentialsService) {}
+  public constructor(
+    private readonly credentials: CredentialsService,
+    private readonly revocations: CredentialRevocations,
+  ) {}
 
   @Post('/credentials/offer')
   @HttpCode(201)
@@ -108,6 +114,36 @@ export class CredentialsController {
   @ResponseData(CREDENTIAL_RECORD_DETAIL_SCHEMA)
   async get(@Params() params: CredentialRecordParams): Promise<Envelope<CredentialRecordDetailResponse>> {
     return ok(await this.credentials.get(params.orgId, params.credentialRecordId), 'Issuance record fetched')
+  }
+
+  @Post('/credentials/:credentialRecordId/revoke')
+  @HttpCode(201)
+  @Authorized(ORG_ROLES.issuers)
+  @OpenAPI({
+    summary:
+      'Revoke an AnonCreds credential issued against a revocable definition (extension): its registry publishes a ' +
+      'new status list now, or with publish false the revocation is pending until POST revocations/publish. 400 ' +
+      'for a credential not issued into a registry or not issued yet, 409 when already revoked',
+  })
+  @ResponseData(CREDENTIAL_RECORD_SCHEMA, { errors: [400, 404, 409, 502] })
+  async revoke(
+    @Params() params: CredentialRecordParams,
+    @Body({ required: false }) body: RevokeCredentialDto,
+  ): Promise<Envelope<CredentialRecordResponse>> {
+    const record = await this.revocations.revoke(params.orgId, params.credentialRecordId, body?.publish !== false)
+    return created(record, record.revoked ? 'Credential revoked' : 'Credential revocation recorded, to be published')
+  }
+
+  @Post('/revocations/publish')
+  @HttpCode(201)
+  @Authorized(ORG_ROLES.issuers)
+  @OpenAPI({
+    summary: 'Publish every pending revocation of the organization (extension): one new status list per registry',
+  })
+  @ResponseData(arrayOf(PUBLISHED_REVOCATIONS_SCHEMA), { errors: [404, 502] })
+  async publishRevocations(@Param('orgId') orgId: string): Promise<Envelope<PublishedRevocations[]>> {
+    const published = await this.revocations.publishPending(orgId)
+    return created(published, `${published.length} revocation status list(s) published`)
   }
 
   @Delete('/issuance-records')

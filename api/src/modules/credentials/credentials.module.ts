@@ -7,6 +7,8 @@ import { CredentialsService } from './credentials.service'
 import { CredentialRecord } from './credential.entity'
 import { CredentialsRepository } from './credentials.repository'
 import { CredentialRecords } from './credential-records'
+import { RevocableOffers } from './revocable-offers'
+import { CredentialRevocations } from './credential-revocations'
 
 /**
  * W3C JSON-LD credential issuance (spec: Credential issuance, not bulk) and the organization's issuance records,
@@ -20,6 +22,8 @@ export const credentialsModule: ApiModule = {
   bindings: new ContainerModule(({ bind }) => {
     bind(CredentialsRepository).toSelf().inSingletonScope()
     bind(CredentialRecords).toSelf().inSingletonScope()
+    bind(RevocableOffers).toSelf().inSingletonScope()
+    bind(CredentialRevocations).toSelf().inSingletonScope()
     bind(CredentialsService).toSelf().inSingletonScope()
     bind(CredentialsController).toSelf().inSingletonScope()
     bind(CredentialMetrics)

@@ -1,5 +1,5 @@
 import { injectable } from 'inversify'
-import { type FilterQuery, type QueryOrder } from '@mikro-orm/core'
+import { LockMode, type FilterQuery, type QueryOrder } from '@mikro-orm/core'
 import { NotFoundError } from '@idplane/common'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
@@ -67,8 +67,9 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
     return { record: locked.entity, isNew: locked.isNew }
   }
 
-  public findForOrg(orgId: string, credentialRecordId: string): Promise<CredentialRecord | null> {
-    return this.em.findOne(CredentialRecord, { organization: orgId, credentialRecordId })
+  /** @param refresh read the row again rather than the context's copy (after a statement changed it) */
+  public findForOrg(orgId: string, credentialRecordId: string, refresh = false): Promise<CredentialRecord | null> {
+    return this.em.findOne(CredentialRecord, { organization: orgId, credentialRecordId }, { refresh })
   }
 
   /** A page of the organization's records; `search` matches state, ids, e-mail, schema and credential types. */
@@ -92,6 +93,52 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
       limit: query.pageSize,
       offset: pageOffset(query),
     })
+  }
+
+  /**
+   * Records the revocation of one revocable record as asked for (`pending`), in one statement that only a record
+   * without a revocation takes: true for the caller that recorded it.
+   */
+  public async markRevocationPending(orgId: string, credentialRecordId: string): Promise<boolean> {
+    const changed = await this.em.nativeUpdate(
+      CredentialRecord,
+      { organization: orgId, credentialRecordId, revocationStatus: null, revocationIndex: { $ne: null } },
+      { revocationStatus: 'pending', revocationRequestedAt: new Date(), updatedAt: new Date() },
+    )
+    return changed === 1
+  }
+
+  /** The organization's revocations asked for and not yet published, by registry and index. */
+  public pendingRevocations(orgId: string): Promise<CredentialRecord[]> {
+    return this.em.find(
+      CredentialRecord,
+      { organization: orgId, revocationStatus: 'pending' },
+      { orderBy: { revocationRegistryId: 'asc', revocationIndex: 'asc' } },
+    )
+  }
+
+  /**
+   * Marks the pending revocations of these indices of the registry published, locked until the transaction ends
+   * (call inside `transactional()`); records already marked are left out.
+   * @returns the records marked now
+   */
+  public async markRevoked(
+    orgId: string,
+    revocationRegistryId: string,
+    indices: number[],
+  ): Promise<CredentialRecord[]> {
+    const rows = await this.em.find(
+      CredentialRecord,
+      { organization: orgId, revocationRegistryId, revocationIndex: { $in: indices }, revocationStatus: 'pending' },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    )
+    const now = new Date()
+    for (const row of rows) {
+      row.revocationStatus = 'revoked'
+      row.revokedAt = now
+    }
+    await this.em.flush()
+    return rows
   }
 
   /** Deletes every record of the organization; returns the agent record ids they named. */

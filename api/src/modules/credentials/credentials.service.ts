@@ -31,6 +31,7 @@ import { checkIndyAttributes, checkIssuanceRequest, credentialTypeOf, type Crede
 import type { CredentialRecord } from './credential.entity'
 import { CredentialsRepository, type CredentialRecordPageQuery } from './credentials.repository'
 import { CredentialRecords } from './credential-records'
+import { RevocableOffers } from './revocable-offers'
 
 /**
  * Issuance through the organization's agent (spec: Credential issuance, not bulk): W3C JSON-LD over Issue Credential
@@ -51,6 +52,7 @@ export class CredentialsService {
     private readonly shortUrls: ShortUrls,
     private readonly mail: MailOutbox,
     private readonly orgs: OrgsRepository,
+    private readonly revocableOffers: RevocableOffers,
     @inject(CredentialMetrics) private readonly metrics: CredentialMetrics,
     @inject(TOKENS.Config) config: Config,
   ) {
@@ -78,7 +80,7 @@ export class CredentialsService {
     }
     const created: CredentialRecordResponse[] = []
     for (const [index, entry] of body.credentialData.entries()) {
-      const plan = plans[index]
+      const plan = await this.revocableOffers.prepare(orgId, plans[index])
       const agentRecord = await this.timed('connection', () =>
         agent.offerCredential({
           connectionId: entry.connectionId,
@@ -105,7 +107,8 @@ export class CredentialsService {
     query: IssuanceQuery,
     body: OobOfferCredentialDto,
   ): Promise<OobOfferResponse> {
-    const [plan] = await this.plan(orgId, query, body, [{ content: body, prefix: '' }])
+    const [planned] = await this.plan(orgId, query, body, [{ content: body, prefix: '' }])
+    const plan = await this.revocableOffers.prepare(orgId, planned)
     const agent = await this.agents.forOrg(orgId)
     const made = await this.timed('oob', () =>
       agent.offerCredentialOutOfBand({
@@ -165,7 +168,7 @@ export class CredentialsService {
     const agent = await this.agents.forOrg(orgId)
     const sent: EmailOfferResponse[] = []
     for (const [index, entry] of body.credentialOffer.entries()) {
-      const plan = plans[index]
+      const plan = await this.revocableOffers.prepare(orgId, plans[index])
       const made = await this.timed('email', () =>
         agent.offerCredentialOutOfBand({ ...plan.format, comment: body.comment }),
       )

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '@idplane/common'
 import { indyRequestFromAttributes, indyRequestFromJson, withBothLedgerIdForms } from './indy-proof-request'
-import { anonCredsProofView, verificationStatusOf } from './verified-proof'
+import { anonCredsProofView, revocationChecksOf, verificationStatusOf } from './verified-proof'
 
 function fieldsOf(work: () => unknown): string[] {
   try {
@@ -175,5 +175,73 @@ describe('withBothLedgerIdForms', () => {
       { cred_def_id: legacyCredDef },
       { cred_def_id: 'did:key:z6Mk/anoncreds/v0/CLAIM_DEF/ab/default' },
     ])
+  })
+})
+
+describe('non_revoked (issue 25)', () => {
+  it('carries { to } or { from, to } at the top and on OOB entries', () => {
+    const request = indyRequestFromAttributes([{ attributeName: 'name' }], { to: 1_796_000_000 })
+    expect(request.non_revoked).toEqual({ to: 1_796_000_000 })
+    expect(indyRequestFromAttributes([{ attributeName: 'name' }]).non_revoked).toBeUndefined()
+    const json = indyRequestFromJson({
+      requested_attributes: { name: { name: 'name', non_revoked: { from: 5, to: 5 } } },
+      requested_predicates: { adult: { name: 'age', p_type: '>=', p_value: 18, non_revoked: { to: 9 } } },
+      non_revoked: { from: 1, to: 2 },
+    })
+    expect(json.non_revoked).toEqual({ from: 1, to: 2 })
+    expect(json.requested_attributes?.name?.non_revoked).toEqual({ from: 5, to: 5 })
+    expect(json.requested_predicates?.adult?.non_revoked).toEqual({ to: 9 })
+  })
+
+  it('refuses malformed intervals, naming each', () => {
+    for (const interval of [{ to: 'soon' }, { from: 10, to: 5 }, { from: 1 }, { to: -1 }, { to: 1, until: 2 }, []]) {
+      expect({
+        interval,
+        fields: fieldsOf(() => indyRequestFromAttributes([{ attributeName: 'n' }], interval)),
+      }).toEqual({ interval, fields: ['proofFormats.indy.non_revoked'] })
+    }
+    expect(
+      fieldsOf(() =>
+        indyRequestFromJson({
+          requested_attributes: { name: { name: 'name', non_revoked: { from: 10, to: 5 } } },
+          non_revoked: { to: 1.5 },
+        }),
+      ),
+    ).toEqual(['proofFormats.indy.non_revoked', 'proofFormats.indy.requested_attributes.name.non_revoked'])
+  })
+})
+
+describe('revocationChecksOf (issue 25)', () => {
+  it('reads the interval asked for and each credential proven against a status list', () => {
+    const formData = {
+      request: { anoncreds: { name: 'x', non_revoked: { to: 1_796_000_000 } } },
+      presentation: {
+        anoncreds: {
+          identifiers: [
+            { schema_id: 's', cred_def_id: 'cd-1', rev_reg_id: 'reg-1', timestamp: 1_795_999_950 },
+            { schema_id: 's', cred_def_id: 'cd-2', rev_reg_id: null, timestamp: null },
+            'junk',
+          ],
+        },
+      },
+    }
+    expect(revocationChecksOf(formData)).toEqual({
+      nonRevoked: { from: null, to: 1_796_000_000 },
+      credentials: [
+        {
+          credentialDefinitionId: 'cd-1',
+          revocationRegistryId: 'reg-1',
+          statusListTimestamp: 1_795_999_950,
+          checkedAt: new Date(1_795_999_950_000).toISOString(),
+        },
+      ],
+    })
+  })
+
+  it('answers no checks for other formats, no request or malformed data', () => {
+    const none = { nonRevoked: null, credentials: [] }
+    expect(revocationChecksOf(null)).toEqual(none)
+    expect(revocationChecksOf({ request: { presentationExchange: {} } })).toEqual(none)
+    expect(revocationChecksOf({ request: { indy: { non_revoked: { to: 'soon' } } }, presentation: 7 })).toEqual(none)
   })
 })

@@ -1,6 +1,10 @@
 import { InvalidInputError, type FieldError } from '@idplane/common'
 import { credDefIdForms, schemaIdForms, type LedgerIdForms } from '@idplane/common/ledger-ids'
-import type { AnonCredsProofRequestInput, AnonCredsRestriction } from '@idplane/common/agent-contract/admin-api'
+import type {
+  AnonCredsNonRevokedInterval,
+  AnonCredsProofRequestInput,
+  AnonCredsRestriction,
+} from '@idplane/common/agent-contract/admin-api'
 import {
   PREDICATE_CONDITIONS,
   type IndyOobProofDto,
@@ -39,8 +43,12 @@ const MAX_REFERENT_LENGTH = 100
  * (both must hold).
  * @throws InvalidInputError naming each element at fault
  */
-export function indyRequestFromAttributes(attributes: readonly IndyProofAttributeDto[]): AnonCredsProofRequestInput {
+export function indyRequestFromAttributes(
+  attributes: readonly IndyProofAttributeDto[],
+  nonRevokedInput?: unknown,
+): AnonCredsProofRequestInput {
   const problems: FieldError[] = []
+  const nonRevoked = nonRevokedOf('proofFormats.indy.non_revoked', nonRevokedInput, problems)
   const requestedAttributes: NonNullable<AnonCredsProofRequestInput['requested_attributes']> = {}
   const requestedPredicates: NonNullable<AnonCredsProofRequestInput['requested_predicates']> = {}
   attributes.forEach((attribute, index) => {
@@ -97,6 +105,7 @@ export function indyRequestFromAttributes(attributes: readonly IndyProofAttribut
     version: DEFAULT_PROOF_REQUEST_VERSION,
     requested_attributes: requestedAttributes,
     requested_predicates: requestedPredicates,
+    ...(nonRevoked ? { non_revoked: nonRevoked } : {}),
   }
 }
 
@@ -108,6 +117,7 @@ export function indyRequestFromAttributes(attributes: readonly IndyProofAttribut
 export function indyRequestFromJson(input: IndyOobProofDto): AnonCredsProofRequestInput {
   const problems: FieldError[] = []
   const base = 'proofFormats.indy'
+  const nonRevoked = nonRevokedOf(`${base}.non_revoked`, input.non_revoked, problems)
   const attributes = input.requested_attributes ?? {}
   const predicates = input.requested_predicates ?? {}
   const count = Object.keys(attributes).length + Object.keys(predicates).length
@@ -117,7 +127,7 @@ export function indyRequestFromJson(input: IndyOobProofDto): AnonCredsProofReque
   const requestedAttributes: NonNullable<AnonCredsProofRequestInput['requested_attributes']> = {}
   for (const [referent, entry] of Object.entries(attributes)) {
     const field = `${base}.requested_attributes.${referent}`
-    const checked = checkEntry(field, referent, entry, ['name', 'names', 'restrictions'], problems)
+    const checked = checkEntry(field, referent, entry, ['name', 'names', 'restrictions', 'non_revoked'], problems)
     if (!checked) continue
     const { name, names } = checked
     const validName = typeof name === 'string' && name.length > 0 && name.length <= 256
@@ -134,16 +144,24 @@ export function indyRequestFromJson(input: IndyOobProofDto): AnonCredsProofReque
     else if (names !== undefined && !validNames)
       problems.push({ field: `${field}.names`, message: 'must be a non-empty array of non-empty strings' })
     const restrictions = restrictionsOf(`${field}.restrictions`, checked.restrictions, problems)
+    const entryInterval = nonRevokedOf(`${field}.non_revoked`, checked.non_revoked, problems)
     requestedAttributes[referent] = {
       ...(validName ? { name: name as string } : {}),
       ...(validNames ? { names: names as string[] } : {}),
       ...(restrictions ? { restrictions } : {}),
+      ...(entryInterval ? { non_revoked: entryInterval } : {}),
     }
   }
   const requestedPredicates: NonNullable<AnonCredsProofRequestInput['requested_predicates']> = {}
   for (const [referent, entry] of Object.entries(predicates)) {
     const field = `${base}.requested_predicates.${referent}`
-    const checked = checkEntry(field, referent, entry, ['name', 'p_type', 'p_value', 'restrictions'], problems)
+    const checked = checkEntry(
+      field,
+      referent,
+      entry,
+      ['name', 'p_type', 'p_value', 'restrictions', 'non_revoked'],
+      problems,
+    )
     if (!checked) continue
     const { name, p_type: type, p_value: value } = checked
     if (typeof name !== 'string' || name.length === 0 || name.length > 256)
@@ -153,11 +171,13 @@ export function indyRequestFromJson(input: IndyOobProofDto): AnonCredsProofReque
     if (typeof value !== 'number' || !Number.isInteger(value) || value < INT32_MIN || value > INT32_MAX)
       problems.push({ field: `${field}.p_value`, message: 'must be a whole number (32-bit)' })
     const restrictions = restrictionsOf(`${field}.restrictions`, checked.restrictions, problems)
+    const entryInterval = nonRevokedOf(`${field}.non_revoked`, checked.non_revoked, problems)
     requestedPredicates[referent] = {
       name: name as string,
       p_type: type as PredicateCondition,
       p_value: value as number,
       ...(restrictions ? { restrictions } : {}),
+      ...(entryInterval ? { non_revoked: entryInterval } : {}),
     }
   }
   if (problems.length > 0) throw new InvalidInputError('Invalid proofFormats.indy', problems)
@@ -166,7 +186,43 @@ export function indyRequestFromJson(input: IndyOobProofDto): AnonCredsProofReque
     version: input.version ?? DEFAULT_PROOF_REQUEST_VERSION,
     requested_attributes: requestedAttributes,
     requested_predicates: requestedPredicates,
+    ...(nonRevoked ? { non_revoked: nonRevoked } : {}),
   }
+}
+
+/** Seconds since the epoch a `non_revoked` bound may take (unsigned 32 bits, as AnonCreds timestamps). */
+const MAX_TIMESTAMP = 2 ** 32 - 1
+
+/**
+ * A `non_revoked` interval (issue 25): `{ to }` or `{ from, to }` in seconds since the epoch, `from` not after `to`
+ * (Credo holders prove at `to`; Aries RFC 0441). Undefined when absent.
+ */
+export function nonRevokedOf(
+  field: string,
+  value: unknown,
+  problems: FieldError[],
+): AnonCredsNonRevokedInterval | undefined {
+  if (value === undefined) return undefined
+  const isTimestamp = (item: unknown): item is number =>
+    typeof item === 'number' && Number.isInteger(item) && item >= 0 && item <= MAX_TIMESTAMP
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.push({ field, message: 'must be an object { from?, to } of seconds since the epoch' })
+    return undefined
+  }
+  const { from, to, ...rest } = value as Record<string, unknown>
+  if (Object.keys(rest).length > 0) {
+    problems.push({ field, message: `unknown member ${Object.keys(rest).join(', ')}; allowed: from, to` })
+    return undefined
+  }
+  if (!isTimestamp(to) || (from !== undefined && !isTimestamp(from))) {
+    problems.push({ field, message: 'needs to (and optionally from): whole seconds since the epoch' })
+    return undefined
+  }
+  if (from !== undefined && from > to) {
+    problems.push({ field, message: 'from must not be after to' })
+    return undefined
+  }
+  return from === undefined ? { to } : { from, to }
 }
 
 function checkEntry(

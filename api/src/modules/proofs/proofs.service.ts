@@ -37,7 +37,7 @@ import type {
   RequestType,
 } from './dto/request-proof.dto'
 import { indyRequestFromAttributes, indyRequestFromJson, withBothLedgerIdForms } from './indy-proof-request'
-import { anonCredsProofView, verificationStatusOf } from './verified-proof'
+import { anonCredsProofView, revocationChecksOf, verificationStatusOf } from './verified-proof'
 import { ProofMetrics } from './proof-metrics'
 import type { ProofRecord } from './proof.entity'
 import { ProofsRepository } from './proofs.repository'
@@ -228,6 +228,7 @@ export class ProofsService {
         (subject): subject is Record<string, unknown> => typeof subject === 'object' && subject !== null,
       ),
       ...anonCredsProofView(formData?.anoncreds ?? null, isVerified),
+      revocationChecks: revocationChecksOf(formData?.formData),
     }
   }
 
@@ -270,7 +271,9 @@ export class ProofsService {
   /** The connection routes: `proofFormats.indy.attributes` for INDY. */
   private connectionFormatOf(requestType: RequestType, body: ConnectionProofRequestFieldsDto): AgentProofFormat {
     return this.formatOf(requestType, body, () =>
-      body.proofFormats?.indy ? indyRequestFromAttributes(body.proofFormats.indy.attributes) : undefined,
+      body.proofFormats?.indy
+        ? indyRequestFromAttributes(body.proofFormats.indy.attributes, body.proofFormats.indy.non_revoked)
+        : undefined,
     )
   }
 

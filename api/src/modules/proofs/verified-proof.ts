@@ -1,5 +1,5 @@
 import type { AnonCredsProofSummary } from '@idplane/common/agent-contract/admin-api'
-import type { VerifiedProofResponse } from './dto/proof.response'
+import type { RevocationChecks, VerifiedProofResponse } from './dto/proof.response'
 
 /** States in which an exchange ended without a verified presentation (a problem report, a decline). */
 const ENDED_UNVERIFIED = new Set(['abandoned', 'declined'])
@@ -35,4 +35,45 @@ export function anonCredsProofView(
       satisfied: isVerified === true,
     })),
   }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+const isTimestamp = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value)
+
+/**
+ * What an AnonCreds presentation proves about revocation (issue 25), read from the exchange's format data (the
+ * agent's `formData`: `request` and `presentation`, in the `anoncreds` or `indy` format): the request's top-level
+ * `non_revoked`, and each presented credential that carries a registry and a status-list timestamp (its
+ * `identifiers` entry; a credential of a definition without revocation has neither). Pure; anything malformed is
+ * left out.
+ */
+export function revocationChecksOf(formData: Record<string, unknown> | null | undefined): RevocationChecks {
+  const none: RevocationChecks = { nonRevoked: null, credentials: [] }
+  if (!isRecord(formData)) return none
+  const request = isRecord(formData.request) ? formData.request : {}
+  const presentation = isRecord(formData.presentation) ? formData.presentation : {}
+  const key = isRecord(request.anoncreds) ? 'anoncreds' : isRecord(request.indy) ? 'indy' : undefined
+  if (!key) return none
+  const interval = (request[key] as Record<string, unknown>).non_revoked
+  const nonRevoked =
+    isRecord(interval) && isTimestamp(interval.to)
+      ? { from: isTimestamp(interval.from) ? interval.from : null, to: interval.to }
+      : null
+  const proof = presentation[key]
+  const identifiers = isRecord(proof) && Array.isArray(proof.identifiers) ? proof.identifiers : []
+  const credentials = identifiers.flatMap((identifier: unknown) => {
+    if (!isRecord(identifier)) return []
+    const { cred_def_id: credDefId, rev_reg_id: registryId, timestamp } = identifier
+    if (typeof credDefId !== 'string' || typeof registryId !== 'string' || !isTimestamp(timestamp)) return []
+    return [
+      {
+        credentialDefinitionId: credDefId,
+        revocationRegistryId: registryId,
+        statusListTimestamp: timestamp,
+        checkedAt: new Date(timestamp * 1000).toISOString(),
+      },
+    ]
+  })
+  return { nonRevoked, credentials }
 }

@@ -8,6 +8,8 @@ export interface AllocatedIndex {
   registryId: string
   revocationRegistryDefinitionId: string
   index: number
+  /** The registry's size (it holds the indices 1 to size-1). */
+  size: number
   /** True when this was the registry's last free index (it is now full). */
   isLast: boolean
 }
@@ -48,6 +50,38 @@ export class RevocationRegistriesRepository extends OrgRepository<RevocationRegi
       )
   }
 
+  /** The definition's newest registry (the one a successor follows), if any. */
+  public newest(orgId: string, credentialDefinitionId: string): Promise<RevocationRegistry | null> {
+    return this.em
+      .fork()
+      .findOne(
+        RevocationRegistry,
+        { organization: orgId, credentialDefinition: credentialDefinitionId },
+        { orderBy: { createdAt: 'desc', id: 'desc' } },
+      )
+  }
+
+  /**
+   * Takes on making the registry that follows `registryId`, in one statement: true for the one caller that set the
+   * claim (none was set, or it is older than `staleAfterMs`), false for every other.
+   */
+  public async claimSuccessor(registryId: string, staleAfterMs: number): Promise<boolean> {
+    const rows = await this.em.fork().execute<{ id: string }[]>(
+      `update "revocation_registries" set "successor_claimed_at" = now(), "updated_at" = now()
+        where "id" = ? and ("successor_claimed_at" is null or "successor_claimed_at" < now() - (? * interval '1 millisecond'))
+        returning "id"`,
+      [registryId, staleAfterMs],
+    )
+    return rows.length === 1
+  }
+
+  /** Gives the claim up (making the successor failed), so that the next offer tries again. */
+  public async releaseSuccessor(registryId: string): Promise<void> {
+    await this.em
+      .fork()
+      .execute(`update "revocation_registries" set "successor_claimed_at" = null where "id" = ?`, [registryId])
+  }
+
   /**
    * Gives out the next index of the definition's oldest active registry that has one, in one statement: the row is
    * locked, its counter moved and the registry marked full with its last index, then committed. Concurrent callers
@@ -60,7 +94,9 @@ export class RevocationRegistriesRepository extends OrgRepository<RevocationRegi
     for (let attempt = 0; attempt < ALLOCATION_TRIES; attempt++) {
       const rows = await this.em
         .fork()
-        .execute<{ id: string; revocation_registry_definition_id: string; index: number; state: string }[]>(
+        .execute<
+          { id: string; revocation_registry_definition_id: string; index: number; size: number; state: string }[]
+        >(
           `update "revocation_registries"
             set "next_index" = "next_index" + 1,
                 "state" = case when "next_index" + 1 > "size" - 1 then 'full' else "state" end,
@@ -70,7 +106,7 @@ export class RevocationRegistriesRepository extends OrgRepository<RevocationRegi
                            and "state" = 'active' and "next_index" <= "size" - 1
                          order by "created_at", "id" limit 1 for update)
             and "state" = 'active' and "next_index" <= "size" - 1
-          returning "id", "revocation_registry_definition_id", "next_index" - 1 as "index", "state"`,
+          returning "id", "revocation_registry_definition_id", "next_index" - 1 as "index", "size", "state"`,
           [orgId, credentialDefinitionId],
         )
       const [row] = rows
@@ -79,6 +115,7 @@ export class RevocationRegistriesRepository extends OrgRepository<RevocationRegi
           registryId: row.id,
           revocationRegistryDefinitionId: row.revocation_registry_definition_id,
           index: Number(row.index),
+          size: Number(row.size),
           isLast: row.state === 'full',
         }
       const [free] = await this.em

@@ -39,4 +39,12 @@ export class RevocationRegistry extends BaseEntity {
 
   @Property({ type: 'string', length: 16 })
   state: Opt<RevocationRegistryState> = 'active'
+
+  /**
+   * When a process took on making the registry that follows this one (it is nearly full): the claim that makes one
+   * successor, not one per concurrent offer. Released when that fails; a claim older than the registry timeout is
+   * stale (its process died) and may be taken again.
+   */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  successorClaimedAt?: Date | null
 }

@@ -1,6 +1,8 @@
 import {
   arrayOf,
+  boolean,
   dateTime,
+  integer,
   nullable,
   object,
   oneOf,
@@ -10,6 +12,8 @@ import {
 } from '../../../infra/http/data-schema'
 import {
   CREDENTIAL_TYPES,
+  REVOCATION_STATUSES,
+  type RevocationStatus,
   type CredentialSummary,
   type CredentialType,
   type CredentialRecord,
@@ -33,6 +37,14 @@ export interface CredentialRecordResponse {
   emailId: string | null
   errorMessage: string | null
   updatedAt: string
+  /** INDY against a revocable definition: the revocation registry's ledger id and the credential's index in it. */
+  revocationRegistryId: string | null
+  revocationIndex: number | null
+  /** True once the revocation is published on the ledger (a proof of non-revocation then fails). */
+  revoked: boolean
+  /** `pending` (asked for, not yet published: `POST revocations/publish`), `revoked`, or null. */
+  revocationStatus: RevocationStatus | null
+  revokedAt: string | null
 }
 
 /** The single read: the record and what the agent holds now (null when the agent has no such record or is down). */
@@ -57,6 +69,11 @@ export function toCredentialRecordResponse(record: CredentialRecord): Credential
     emailId: record.emailId ?? null,
     errorMessage: record.errorMessage ?? null,
     updatedAt: record.updatedAt.toISOString(),
+    revocationRegistryId: record.revocationRegistryId ?? null,
+    revocationIndex: record.revocationIndex ?? null,
+    revoked: record.revocationStatus === 'revoked',
+    revocationStatus: record.revocationStatus ?? null,
+    revokedAt: record.revokedAt?.toISOString() ?? null,
   }
 }
 
@@ -82,6 +99,11 @@ const RECORD_PROPERTIES = {
   emailId: nullable(string),
   errorMessage: nullable(string),
   updatedAt: dateTime,
+  revocationRegistryId: nullable(string),
+  revocationIndex: nullable(integer),
+  revoked: boolean,
+  revocationStatus: nullable(oneOf(REVOCATION_STATUSES)),
+  revokedAt: nullable(dateTime),
 }
 
 export const CREDENTIAL_RECORD_SCHEMA = object<CredentialRecordResponse>('IssuanceRecord', RECORD_PROPERTIES)
@@ -133,3 +155,14 @@ export const EMAIL_OFFERS_SCHEMA = arrayOf(
     record: CREDENTIAL_RECORD_SCHEMA,
   }),
 )
+
+/** `POST revocations/publish`: what was published, one status list per registry. */
+export const PUBLISHED_REVOCATIONS_SCHEMA = object<{
+  revocationRegistryId: string
+  revokedIndices: number[]
+  credentialRecordIds: string[]
+}>('PublishedRevocations', {
+  revocationRegistryId: string,
+  revokedIndices: arrayOf(integer),
+  credentialRecordIds: arrayOf(string),
+})

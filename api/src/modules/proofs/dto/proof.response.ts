@@ -59,6 +59,22 @@ export interface VerifiedProofResponse {
     /** true once the presentation verified; false when it did not (or before). */
     satisfied: boolean
   }[]
+  /**
+   * AnonCreds: the `non_revoked` interval the request asked for (seconds since the epoch), and each presented
+   * credential whose non-revocation was proven, with the time of the registry's status list it was proven against
+   * (empty when the request asked for none).
+   */
+  revocationChecks: RevocationChecks
+}
+
+export interface RevocationChecks {
+  nonRevoked: { from: number | null; to: number } | null
+  credentials: {
+    credentialDefinitionId: string
+    revocationRegistryId: string
+    statusListTimestamp: number
+    checkedAt: string
+  }[]
 }
 
 /** One out-of-band request of `POST /orgs/:orgId/proofs/oob`. */
@@ -145,6 +161,17 @@ export const VERIFIED_PROOF_SCHEMA = object<VerifiedProofResponse>('VerifiedProo
       satisfied: boolean,
     }),
   ),
+  revocationChecks: object<RevocationChecks>('RevocationChecks', {
+    nonRevoked: nullable(object('NonRevokedInterval', { from: nullable(integer), to: integer })),
+    credentials: arrayOf(
+      object('RevocationCheck', {
+        credentialDefinitionId: string,
+        revocationRegistryId: string,
+        statusListTimestamp: integer,
+        checkedAt: dateTime,
+      }),
+    ),
+  }),
 })
 
 export const OOB_PROOF_SCHEMA = object<OobProofResponse>('OobProofRequest', {

@@ -74,6 +74,9 @@ export class IndyAttributesProofDto {
   @ValidateNested({ each: true })
   @Type(() => IndyProofAttributeDto)
   attributes: IndyProofAttributeDto[]
+
+  /** `{ to }` or `{ from, to }` (seconds): every credential must be shown not revoked then (checked by indy-proof-request.ts). */
+  @IsOptional() @IsObject() non_revoked?: Record<string, unknown>
 }
 
 export class IndyAttributesProofFormatsDto {
@@ -90,6 +93,7 @@ export class IndyOobProofDto {
   @IsOptional() @IsString() @IsNotEmpty() @MaxLength(64) version?: string
   @IsOptional() @IsObject() requested_attributes?: Record<string, unknown>
   @IsOptional() @IsObject() requested_predicates?: Record<string, unknown>
+  @IsOptional() @IsObject() non_revoked?: Record<string, unknown>
 }
 
 export class IndyOobProofFormatsDto {
