@@ -58,12 +58,7 @@ describe('the insert race of message and cloud-wallet records', () => {
     const outcomes = await Promise.all(
       Array.from({ length: RACERS }, () => records.applyAnswered(orgId, { ...question })),
     )
-    expect(outcomes.map((outcome) => outcome?.decision).sort()).toEqual([
-      'ignore',
-      'ignore',
-      'ignore',
-      'insert',
-    ])
+    expect(outcomes.map((outcome) => outcome?.decision).sort()).toEqual(['ignore', 'ignore', 'ignore', 'insert'])
     const stored = await rows().find(QuestionAnswer, { organization: orgId, questionAnswerId: 'qa-race-1' })
     expect(stored).toHaveLength(1)
     expect(stored[0]).toEqual(

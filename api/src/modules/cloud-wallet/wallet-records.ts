@@ -59,8 +59,7 @@ export class WalletRecords {
           store: {
             transactional: (work) => records.transactional(work),
             flush: () => records.flush(),
-            lockOrCreate: (owner, report) =>
-              records.lockOrCreate(owner.walletId, kind, report.recordId, report.fields),
+            lockOrCreate: (owner, report) => records.lockOrCreate(owner.walletId, kind, report.recordId, report.fields),
           },
           versionOf: (row) =>
             kind === 'basic-message'
