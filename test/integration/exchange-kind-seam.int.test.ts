@@ -2,10 +2,10 @@ import 'reflect-metadata'
 import request from 'supertest'
 import { ContainerModule, injectable } from 'inversify'
 import { Entity, Property, Unique } from '@mikro-orm/decorators/legacy'
-import { LockMode } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { hashToken, randomSecret } from '../../api/src/infra/crypto/token-hash'
 import { BaseEntity } from '../../api/src/infra/db/base.entity'
+import { BaseRepository } from '../../api/src/infra/db/base.repository'
 import { ModuleRegistry } from '../../api/src/infra/module-registry'
 import { OrgExchangeRecords, type ExchangeReport } from '../../api/src/infra/records/exchange-records'
 import { stateOrder, textOf, versionTimeOf } from '../../api/src/infra/records/record-order'
@@ -58,23 +58,23 @@ const MIGRATION = `create table probe_issuance_sessions (
 
 /** The repository (issuance-sessions.repository.ts): the queries the records path needs. */
 @injectable()
-class IssuanceSessionsRepository {
-  public constructor(private readonly em: EntityManager) {}
-
-  public transactional<T>(work: () => Promise<T>): Promise<T> {
-    return this.em.transactional(() => work())
+class IssuanceSessionsRepository extends BaseRepository<IssuanceSession> {
+  public constructor(em: EntityManager) {
+    super(em, IssuanceSession)
   }
 
-  public findForUpdate(orgId: string, sessionId: string): Promise<IssuanceSession | null> {
-    return this.em.findOne(IssuanceSession, { orgId, sessionId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-  }
-
-  public create(orgId: string, sessionId: string, fields: SessionFields): IssuanceSession {
-    return this.em.create(IssuanceSession, { orgId, sessionId, ...fields })
-  }
-
-  public flush(): Promise<void> {
-    return this.em.flush()
+  /** The organization's session, locked; inserted first when absent (the insert race ends in one row). */
+  public async lockOrCreate(
+    orgId: string,
+    sessionId: string,
+    fields: SessionFields,
+  ): Promise<{ row: IssuanceSession; isNew: boolean } | null> {
+    const now = new Date()
+    const locked = await this.lockOrCreateRow(
+      { orgId, sessionId },
+      { ...fields, id: new IssuanceSession().id, orgId, sessionId, createdAt: now, updatedAt: now },
+    )
+    return locked && { row: locked.entity, isNew: locked.isNew }
   }
 
   public find(orgId: string, sessionId: string): Promise<IssuanceSession | null> {
@@ -116,11 +116,7 @@ class IssuanceSessionRecords extends OrgExchangeRecords<IssuanceSession, Session
         store: {
           transactional: (work) => sessions.transactional(work),
           flush: () => sessions.flush(),
-          lockOrCreate: async (orgId, report) => {
-            const stored = await sessions.findForUpdate(orgId, report.recordId)
-            if (stored) return { row: stored, isNew: false }
-            return { row: sessions.create(orgId, report.recordId, report.fields), isNew: true }
-          },
+          lockOrCreate: (orgId, report) => sessions.lockOrCreate(orgId, report.recordId, report.fields),
         },
         versionOf: (row) => ({ state: row.state, versionAt: row.agentUpdatedAt }),
         write: (row, report, decision) => {

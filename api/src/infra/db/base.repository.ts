@@ -49,22 +49,32 @@ export abstract class BaseRepository<T extends object> {
   }
 
   /**
-   * The row `where` names, locked until the transaction ends; inserted from `row` first when there is none. The
-   * insert race (an agent event and the creating request both arriving first) ends in one row: the insert does
-   * nothing on a unique conflict (waiting for a concurrent inserter to commit), and the locking read that follows
-   * sees the winner's row. The same statements on PostgreSQL and PGlite. Call inside `transactional()`.
-   * @returns null when the row that exists does not match `where` (another organization's record with this id)
+   * The one way a repository handles the insert race: the row `where` names, locked until the transaction ends;
+   * inserted from `row` first when there is none. A row that exists (most calls) is found by one locking read.
+   * When there is none, the insert race (an agent event and the creating request both arriving first) ends in one
+   * row: the insert does nothing on a unique conflict (waiting for a concurrent inserter to commit), and the locking
+   * read that follows sees the winner's row. The same statements on PostgreSQL and PGlite. Call inside
+   * `transactional()`.
+   * @param mayCreate asked only when there is no row yet; false leaves it uncreated (null)
+   * @returns null when the row that exists does not match `where` (another organization's record with this id), or
+   *   when `mayCreate` refused
    */
   protected async lockOrCreateRow(
     where: FilterQuery<T>,
     row: RequiredEntityData<T>,
+    mayCreate?: () => Promise<boolean>,
   ): Promise<{ entity: T; isNew: boolean } | null> {
+    const stored = await this.findLocked(where)
+    if (stored) return { entity: stored, isNew: false }
+    if (mayCreate && !(await mayCreate())) return null
     const inserted = await this.em.createQueryBuilder(this.entity).insert(row).onConflict().ignore().execute('run')
-    const entity = await this.em.findOne(this.entity, where as never, {
-      lockMode: LockMode.PESSIMISTIC_WRITE,
-      refresh: true,
-    })
+    const entity = await this.findLocked(where)
     return entity ? { entity, isNew: inserted.affectedRows > 0 } : null
+  }
+
+  /** The row `where` names, read afresh and locked until the transaction ends. */
+  private findLocked(where: FilterQuery<T>): Promise<T | null> {
+    return this.em.findOne(this.entity, where as never, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
   }
 
   /** A page of rows matching `where`, with the total; ties on `orderBy` are broken by id. */

@@ -1,4 +1,3 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core'
 import type { AgentEventHandler, AppliedAgentEvent } from '../api-module'
 import { platformEvent, type PlatformEvent } from '../platform-events'
 import { decideUpdate, type OrderDecision, type RecordVersion, type StateOrder } from './record-order'
@@ -38,8 +37,9 @@ export interface ExchangeStore<Row, Owner, Fields> {
   /**
    * The owner's row of the reported record, locked until the transaction ends; made from the report when there is
    * none (`isNew`, persisted by the next flush at the latest). Null when the owner may not have this record (it is
-   * another owner's, or the owner deleted it). Two reports of one new record race to create it: the loser either
-   * finds the winner's row, or fails with a unique-key violation, which applyAnswered runs once more.
+   * another owner's, or the owner deleted it). Two reports of one new record race to create it: the store ends the
+   * race in one row, the loser locking the winner's (its repository's `lockOrCreate`, over
+   * BaseRepository.lockOrCreateRow).
    */
   lockOrCreate(owner: Owner, report: ExchangeReport<Fields>): Promise<{ row: Row; isNew: boolean } | null>
   flush(): Promise<void>
@@ -158,16 +158,10 @@ export class ExchangeRecords<Row, Owner, Fields> {
 
   /**
    * Applies a report in a transaction of its own. Another report of the same new record may be inserting it at the
-   * same moment: a lost insert is run once more, and then finds the row.
+   * same moment: the store's lockOrCreate waits for it and locks its row, so nothing here is run twice.
    */
-  public async applyAlone(owner: Owner, report: ExchangeReport<Fields>): Promise<ExchangeOutcome<Row> | null> {
-    const attempt = () => this.kind.store.transactional(() => this.apply(owner, report))
-    try {
-      return await attempt()
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) return attempt()
-      throw error
-    }
+  public applyAlone(owner: Owner, report: ExchangeReport<Fields>): Promise<ExchangeOutcome<Row> | null> {
+    return this.kind.store.transactional(() => this.apply(owner, report))
   }
 
   /** Whether the agent's record would change the stored row (the ordering rule), without touching the row. */

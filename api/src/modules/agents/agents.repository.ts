@@ -2,7 +2,7 @@ import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { InvalidStateError } from '@idplane/common'
 import type { AgentExit } from '../../agent-runtime/agent-runtime'
-import { Organization } from '../orgs/organization.entity'
+import type { Organization } from '../orgs/organization.entity'
 import { OrgAgent } from './org-agent.entity'
 import type { AgentStatus } from './org-agent.states'
 import type { SealedAgentSecrets } from './agent-secrets'
@@ -42,17 +42,15 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
   }
 
   /**
-   * Inserts the organization's agent (PENDING); undefined when the organization does not exist. A second
-   * insert for the organization fails on the unique organization_id (409 from the error handler).
+   * Inserts the organization's agent (PENDING). A second insert for the organization fails on the unique
+   * organization_id (409 from the error handler).
    */
   public async create(
-    orgId: string,
+    organization: Organization,
     runtime: OrgAgent['runtime'],
     fields: AgentSpinUpFields,
     secrets: SealedAgentSecrets,
-  ): Promise<OrgAgent | undefined> {
-    const organization = await this.em.findOne(Organization, { id: orgId })
-    if (!organization) return undefined
+  ): Promise<OrgAgent> {
     const agent = this.em.create(OrgAgent, { organization, runtime, ...fields, ...secrets })
     await this.em.flush()
     return agent

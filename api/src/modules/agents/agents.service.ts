@@ -9,6 +9,7 @@ import { TOKENS } from '../../infra/tokens'
 import { AgentProvisioner } from './agent-provisioner'
 import { AgentSecretsService } from './agent-secrets'
 import { AgentsRepository, type AgentSpinUpFields } from './agents.repository'
+import { OrgsRepository } from '../orgs/orgs.repository'
 import type { SpinUpAgentDto } from './dto/spin-up-agent.dto'
 import type { OrgAgent } from './org-agent.entity'
 import { AgentPortsRepository } from './agent-ports.repository'
@@ -26,6 +27,7 @@ export class AgentsService {
   public constructor(
     @inject(TOKENS.Config) private readonly config: Config,
     private readonly agents: AgentsRepository,
+    private readonly orgs: OrgsRepository,
     private readonly secrets: AgentSecretsService,
     private readonly ports: AgentPortsRepository,
     private readonly runtime: AgentRuntime,
@@ -121,9 +123,9 @@ export class AgentsService {
   }
 
   private async create(orgId: string, fields: AgentSpinUpFields, seed: string | undefined): Promise<OrgAgent> {
-    const agent = await this.agents.create(orgId, this.runtime.kind, fields, this.secrets.generate(orgId, seed))
-    if (!agent) throw new NotFoundError('Organization not found')
-    return agent
+    const organization = await this.orgs.findById(orgId)
+    if (!organization) throw new NotFoundError('Organization not found')
+    return this.agents.create(organization, this.runtime.kind, fields, this.secrets.generate(orgId, seed))
   }
 
   /**

@@ -21,7 +21,7 @@ import { CredentialRecords } from '../credentials/credential-records'
 import { RevocableOffers } from '../credentials/revocable-offers'
 import type { RecordDetails } from '../credentials/credential.mapper'
 import { OrgsRepository } from '../orgs/orgs.repository'
-import { SchemasRepository } from '../schemas/schemas.repository'
+import { OrgDidsRepository } from '../orgs/org-dids.repository'
 import { ShortUrls } from '../short-urls/short-urls.service'
 import { BULK_SIGNING_OPTIONS, bulkCredential, credentialTypeName } from './bulk-credential'
 import { bulkIssuanceConfig } from './bulk-issuance.config'
@@ -152,7 +152,7 @@ export class BulkExecutionService {
     private readonly mail: MailOutbox,
     private readonly issuanceRecords: CredentialRecords,
     private readonly orgs: OrgsRepository,
-    private readonly schemas: SchemasRepository,
+    private readonly orgDids: OrgDidsRepository,
     private readonly modules: ModuleRegistry,
     private readonly queue: Queue,
     private readonly revocableOffers: RevocableOffers,
@@ -185,7 +185,7 @@ export class BulkExecutionService {
     const templateId = template.templateId
     await this.agents.forOrg(orgId)
     // An INDY credential's issuer is its definition's; a W3C one is signed with the primary DID.
-    if (request.schemaType === 'W3C' && !(await this.schemas.primaryDid(orgId))) {
+    if (request.schemaType === 'W3C' && !(await this.orgDids.findPrimary(orgId))) {
       throw new InvalidStateError('The organization has no primary DID to issue with')
     }
     const selection = body.isSelectiveIssuance ? await this.checkSelection(requestId, body.selectedRows) : undefined
@@ -314,7 +314,7 @@ export class BulkExecutionService {
       const agent = await this.agents.forOrg(orgId)
       return { ...common, indy: await agent.resolveCredentialDefinition(template.agentCredentialDefinitionId ?? '') }
     }
-    const issuerDid = await this.schemas.primaryDid(orgId)
+    const issuerDid = (await this.orgDids.findPrimary(orgId))?.did ?? null
     if (!issuerDid) throw new InvalidInputError('The organization has no primary DID to issue with')
     return { ...common, w3c: { schemaUrl: template.schemaLedgerId, issuerDid } }
   }

@@ -1,8 +1,6 @@
 import { injectable } from 'inversify'
 import { LockMode, type FilterQuery } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { CredentialDefinition } from '../cred-defs/credential-definition.entity'
-import { CredentialSchema } from '../schemas/credential-schema.entity'
 import { Organization } from '../orgs/organization.entity'
 import { BulkRequest } from './bulk-request.entity'
 import { BulkRow, type BulkRowStatus } from './bulk-row.entity'
@@ -19,15 +17,6 @@ export interface QueuedRowRef {
   requestId: string
   orgId: string
   attempts: number
-}
-
-/** One page of templates, newest first (the id breaks ties, so pages never overlap). */
-function newestFirst(page: { pageNumber: number; pageSize: number }) {
-  return {
-    orderBy: { createdAt: 'desc', id: 'asc' } as const,
-    limit: page.pageSize,
-    offset: (page.pageNumber - 1) * page.pageSize,
-  }
 }
 
 /** The request's rows that can be queued: `pending` or `failed`, all of them or the given row numbers. */
@@ -72,58 +61,6 @@ export class BulkIssuanceRepository extends OrgRepository<BulkRequest> {
   /** The request, locked until the transaction ends (executions and row completions of one request serialize). */
   public lockRequest(requestId: string): Promise<BulkRequest | null> {
     return this.em.findOne(BulkRequest, { id: requestId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-  }
-
-  /** A JSON schema of the organization (the W3C template). */
-  public findJsonSchema(orgId: string, schemaId: string): Promise<CredentialSchema | null> {
-    return this.em.findOne(CredentialSchema, { id: schemaId, organization: orgId, type: 'JSON' })
-  }
-
-  public listJsonSchemas(
-    orgId: string,
-    page: { pageNumber: number; pageSize: number },
-  ): Promise<[CredentialSchema[], number]> {
-    return this.em.findAndCount(CredentialSchema, { organization: orgId, type: 'JSON' }, newestFirst(page))
-  }
-
-  /** An INDY template: one of the organization's credential definitions, once registered on the ledger. */
-  /** By record id or by legacy ledger id. */
-  public findCreatedCredDef(
-    orgId: string,
-    where: { id: string } | { credentialDefinitionId: string },
-  ): Promise<CredentialDefinition | null> {
-    return this.em.findOne(CredentialDefinition, { ...where, organization: orgId, status: 'created' })
-  }
-
-  public listCreatedCredDefs(
-    orgId: string,
-    page: { pageNumber: number; pageSize: number },
-  ): Promise<[CredentialDefinition[], number]> {
-    return this.em.findAndCount(CredentialDefinition, { organization: orgId, status: 'created' }, newestFirst(page))
-  }
-
-  /**
-   * The platform's INDY schema records of these ledger ids (their attribute definitions: data types, display names,
-   * required flags), the organization's own first: a definition may be on another organization's schema.
-   */
-  public async indySchemasByLedgerId(
-    orgId: string,
-    ledgerIds: readonly string[],
-  ): Promise<Map<string, CredentialSchema>> {
-    const found = new Map<string, CredentialSchema>()
-    if (ledgerIds.length === 0) return found
-    const schemas = await this.em.find(
-      CredentialSchema,
-      { type: 'INDY', ledgerId: { $in: [...new Set(ledgerIds)] } },
-      { orderBy: { createdAt: 'asc' } },
-    )
-    for (const schema of schemas) {
-      if (!schema.ledgerId) continue
-      const known = found.get(schema.ledgerId)
-      if (!known || (known.organization.id !== orgId && schema.organization.id === orgId))
-        found.set(schema.ledgerId, schema)
-    }
-    return found
   }
 
   /**

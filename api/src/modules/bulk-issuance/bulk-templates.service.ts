@@ -6,7 +6,8 @@ import type { CredentialDefinition } from '../cred-defs/credential-definition.en
 import type { CredentialSchema } from '../schemas/credential-schema.entity'
 import { PublishedSchemaUrls } from '../schemas/published-schema-urls'
 import type { BulkSchemaType } from './bulk-request.entity'
-import { BulkIssuanceRepository } from './bulk-issuance.repository'
+import { CredDefsRepository } from '../cred-defs/cred-defs.repository'
+import { SchemasRepository } from '../schemas/schemas.repository'
 import { templateColumns, templateCsv, templateFileName, EMAIL_COLUMN, type TemplateColumn } from './csv-template'
 import { indyRowValidator, jsonSchemaRowValidator, type RowValidator } from './row-validation'
 
@@ -49,7 +50,8 @@ const NO_TEMPLATE: Record<BulkSchemaType, string> = {
 @injectable()
 export class BulkTemplatesService {
   public constructor(
-    private readonly repository: BulkIssuanceRepository,
+    private readonly schemas: SchemasRepository,
+    private readonly credDefs: CredDefsRepository,
     private readonly urls: PublishedSchemaUrls,
     private readonly agents: AgentClients,
   ) {}
@@ -60,11 +62,11 @@ export class BulkTemplatesService {
     page: { pageNumber: number; pageSize: number },
   ): Promise<[BulkTemplate[], number]> {
     if (schemaType === 'W3C') {
-      const [schemas, total] = await this.repository.listJsonSchemas(orgId, page)
+      const [schemas, total] = await this.schemas.listJsonSchemas(orgId, page)
       return [schemas.map((schema) => publicPart(this.w3cTemplate(schema))), total]
     }
-    const [definitions, total] = await this.repository.listCreatedCredDefs(orgId, page)
-    const schemas = await this.repository.indySchemasByLedgerId(
+    const [definitions, total] = await this.credDefs.listCreatedCredDefs(orgId, page)
+    const schemas = await this.schemas.indySchemasByLedgerId(
       orgId,
       definitions.map((definition) => definition.schemaLedgerId),
     )
@@ -89,7 +91,7 @@ export class BulkTemplatesService {
         throw new InvalidInputError('templateId must be the JSON schema id (UUID) or its URL (schemaLedgerId)', [
           { field: 'templateId', message: 'is malformed' },
         ])
-      const schema = recordId === undefined ? null : await this.repository.findJsonSchema(orgId, recordId)
+      const schema = recordId === undefined ? null : await this.schemas.findJsonSchema(orgId, recordId)
       if (!schema) throw new NotFoundError(NO_TEMPLATE.W3C)
       return this.w3cTemplate(schema)
     }
@@ -99,12 +101,12 @@ export class BulkTemplatesService {
         'templateId must be the credential definition id (<did>:3:CL:<schemaSeqNo>:<tag> or its did:indy form) or its record id (UUID)',
         [{ field: 'templateId', message: 'is malformed' }],
       )
-    const definition = await this.repository.findCreatedCredDef(
+    const definition = await this.credDefs.findCreatedCredDef(
       orgId,
       forms ? { credentialDefinitionId: forms.legacy } : { id: id.toLowerCase() },
     )
     if (!definition) throw new NotFoundError(NO_TEMPLATE.INDY)
-    const schemas = await this.repository.indySchemasByLedgerId(orgId, [definition.schemaLedgerId])
+    const schemas = await this.schemas.indySchemasByLedgerId(orgId, [definition.schemaLedgerId])
     return this.indyTemplate(orgId, definition, schemas.get(definition.schemaLedgerId))
   }
 

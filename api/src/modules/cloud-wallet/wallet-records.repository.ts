@@ -1,9 +1,11 @@
 import { injectable } from 'inversify'
-import { LockMode, type FilterQuery } from '@mikro-orm/core'
+import { NotFoundError } from '@idplane/common'
+import { type FilterQuery } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { CloudWallet } from './cloud-wallet.entity'
 import { WalletRecord, type WalletRecordKind } from './wallet-record.entity'
 import { BaseRepository } from '../../infra/db/base.repository'
+import type { WalletRecordFields } from './wallet-record.mapper'
 
 /** Filters of a wallet's list: columns only (the rest is matched on the record JSON by the service). */
 export interface WalletRecordFilter {
@@ -26,17 +28,26 @@ export class WalletRecordsRepository extends BaseRepository<WalletRecord> {
     return this.em.findOne(CloudWallet, { tenantId })
   }
 
-  /** The wallet's record, locked until the transaction ends. */
-  public findForUpdate(walletId: string, kind: WalletRecordKind, recordId: string): Promise<WalletRecord | null> {
-    return this.em.findOne(WalletRecord, { wallet: walletId, kind, recordId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-  }
-
-  /** A new record, persisted on the next flush. */
-  public create(
+  /**
+   * The wallet's record of the agent's record `recordId`, locked until the transaction ends; inserted from `fields`
+   * first when absent (`isNew`). A tenant event and the wallet call's answer race to create it: the unique key
+   * (wallet, kind, recordId) makes one win and the other read the winner's row.
+   */
+  public async lockOrCreate(
     walletId: string,
-    fields: Omit<WalletRecord, 'wallet' | 'id' | 'createdAt' | 'updatedAt'>,
-  ): WalletRecord {
-    return this.em.create(WalletRecord, { ...fields, wallet: this.em.getReference(CloudWallet, walletId) })
+    kind: WalletRecordKind,
+    recordId: string,
+    fields: WalletRecordFields,
+  ): Promise<{ row: WalletRecord; isNew: boolean }> {
+    const now = new Date()
+    const defaults = new WalletRecord()
+    const locked = await this.lockOrCreateRow(
+      { wallet: walletId, kind, recordId },
+      { ...fields, id: defaults.id, wallet: walletId, kind, recordId, createdAt: now, updatedAt: now },
+    )
+    // The where is the row's unique key: the row inserted or the one that won the race is always found.
+    if (!locked) throw new NotFoundError('Wallet record not found')
+    return { row: locked.entity, isNew: locked.isNew }
   }
 
   /** The wallet's records of one kind, oldest first (as the agent lists them). */

@@ -59,14 +59,7 @@ export class WalletRecords {
           store: {
             transactional: (work) => records.transactional(work),
             flush: () => records.flush(),
-            lockOrCreate: async (owner, report) => {
-              const stored = await records.findForUpdate(owner.walletId, kind, report.recordId)
-              if (stored) return { row: stored, isNew: false }
-              return {
-                row: records.create(owner.walletId, { kind, recordId: report.recordId, ...report.fields }),
-                isNew: true,
-              }
-            },
+            lockOrCreate: (owner, report) => records.lockOrCreate(owner.walletId, kind, report.recordId, report.fields),
           },
           versionOf: (row) =>
             kind === 'basic-message'

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { injectable } from 'inversify'
-import { LockMode, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core'
+import { type FilterQuery, type QueryOrderMap } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../../infra/db/like-pattern'
@@ -33,11 +33,6 @@ export class ConnectionsRepository extends OrgRepository<Connection> {
     super(em, Connection)
   }
 
-  /** The organization's record of the agent's connection `connectionId`, locked until the transaction ends. */
-  public findForUpdate(orgId: string, connectionId: string): Promise<Connection | null> {
-    return this.em.findOne(Connection, { organization: orgId, connectionId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-  }
-
   /**
    * The organization's record of the agent's connection, locked until the transaction ends; inserted from `fields`
    * first when absent (`isNew`). The agent's event and the route's answer race to create it: the unique key
@@ -49,15 +44,15 @@ export class ConnectionsRepository extends OrgRepository<Connection> {
     connectionId: string,
     fields: Omit<Connection, 'organization' | 'id' | 'createdAt' | 'updatedAt' | 'connectionId'>,
   ): Promise<{ row: Connection; isNew: boolean } | null> {
-    // Most reports are for a row that exists: lock it without asking about delete-alls first.
-    const stored = await this.findForUpdate(orgId, connectionId)
-    if (stored) return { row: stored, isNew: false }
-    const deletedBefore = await this.deletedBefore(orgId)
-    if (deletedBefore !== undefined && fields.agentCreatedAt < deletedBefore) return null
     const now = new Date()
     const locked = await this.lockOrCreateRow(
       { organization: orgId, connectionId },
       { ...fields, id: randomUUID(), organization: orgId, connectionId, createdAt: now, updatedAt: now },
+      // Asked only when there is no row: most reports lock the existing row without asking about delete-alls.
+      async () => {
+        const deletedBefore = await this.deletedBefore(orgId)
+        return deletedBefore === undefined || fields.agentCreatedAt >= deletedBefore
+      },
     )
     return locked && { row: locked.entity, isNew: locked.isNew }
   }

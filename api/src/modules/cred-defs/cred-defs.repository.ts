@@ -105,4 +105,27 @@ export class CredDefsRepository extends OrgRepository<CredentialDefinition> {
       offset: pageOffset(query),
     })
   }
+
+  /**
+   * One of the organization's credential definitions once registered on the ledger (a bulk issuance's INDY
+   * template), by record id or by legacy ledger id.
+   */
+  public findCreatedCredDef(
+    orgId: string,
+    where: { id: string } | { credentialDefinitionId: string },
+  ): Promise<CredentialDefinition | null> {
+    return this.em.findOne(CredentialDefinition, { ...where, organization: orgId, status: 'created' })
+  }
+
+  /** A page of those definitions, newest first (the id breaks ties, so pages never overlap). */
+  public listCreatedCredDefs(
+    orgId: string,
+    page: { pageNumber: number; pageSize: number },
+  ): Promise<[CredentialDefinition[], number]> {
+    return this.em.findAndCount(
+      CredentialDefinition,
+      { organization: orgId, status: 'created' },
+      { orderBy: { createdAt: 'desc', id: 'asc' }, limit: page.pageSize, offset: pageOffset(page) },
+    )
+  }
 }

@@ -18,6 +18,7 @@ import { buildEcosystemInvitationMail } from './ecosystem-invitation-mail'
 import { nextEcosystemOrgState, stateOf } from '../ecosystems/ecosystem-membership.states'
 import { EcosystemAccess, existingEcosystem } from '../ecosystems/ecosystem-access'
 import { EcosystemsRepository } from '../ecosystems/ecosystems.repository'
+import { OrgsRepository } from '../orgs/orgs.repository'
 import { EcosystemInvitationsRepository } from './ecosystem-invitations.repository'
 
 /** Inviting organizations into an ecosystem, their answers, and the lists of invitations. */
@@ -27,6 +28,7 @@ export class EcosystemInvitationsService {
 
   public constructor(
     private readonly ecosystems: EcosystemsRepository,
+    private readonly orgs: OrgsRepository,
     private readonly invitations: EcosystemInvitationsRepository,
     private readonly access: EcosystemAccess,
     private readonly memberships: MembershipsRepository,
@@ -48,7 +50,7 @@ export class EcosystemInvitationsService {
     await this.access.ledEcosystem(principal, ecosystemId, 'invite organizations')
     const row = await this.ecosystems.transactional(async () => {
       const ecosystem = existingEcosystem(await this.ecosystems.lockEcosystem(ecosystemId))
-      const organization = await this.ecosystems.findOrganization(orgId)
+      const organization = await this.orgs.findById(orgId)
       if (!organization) throw new NotFoundError('Organization not found')
       nextEcosystemOrgState(stateOf(await this.ecosystems.membership(ecosystemId, orgId)), 'invite')
       const invitation = await this.invitations.add(

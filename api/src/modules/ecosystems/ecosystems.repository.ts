@@ -38,10 +38,6 @@ export class EcosystemsRepository extends BaseRepository<Ecosystem> {
     super(em, Ecosystem)
   }
 
-  public findOrganization(orgId: string): Promise<Organization | null> {
-    return this.em.findOne(Organization, { id: orgId })
-  }
-
   /** Creates the ecosystem and the lead's own row (ECOSYSTEM_LEAD, ACCEPTED); flushes. */
   public async create(lead: Organization, fields: NewEcosystem, createdBy: string | null): Promise<Ecosystem> {
     const ecosystem = this.em.create(Ecosystem, {

@@ -11,6 +11,7 @@ import type { Ecosystem } from './ecosystem.entity'
 import type { EcosystemMembership } from './ecosystem-membership.entity'
 import { EcosystemAccess, existingEcosystem } from './ecosystem-access'
 import { EcosystemsRepository } from './ecosystems.repository'
+import { OrgsRepository } from '../orgs/orgs.repository'
 
 /** Ecosystems themselves: creation, an organization's list, the dashboard of one organization in one. */
 @injectable()
@@ -19,6 +20,7 @@ export class EcosystemsService {
 
   public constructor(
     private readonly ecosystems: EcosystemsRepository,
+    private readonly orgs: OrgsRepository,
     private readonly access: EcosystemAccess,
     logger: Logger,
   ) {
@@ -33,7 +35,7 @@ export class EcosystemsService {
   public async create(principal: Principal, orgId: string, fields: CreateEcosystemDto): Promise<Ecosystem> {
     await this.access.assertManagerOf(principal, orgId, 'create an ecosystem for it')
     const ecosystem = await this.ecosystems.transactional(async () => {
-      const lead = await this.ecosystems.findOrganization(orgId)
+      const lead = await this.orgs.findById(orgId)
       if (!lead) throw new NotFoundError('Organization not found')
       return this.ecosystems.create(
         lead,

@@ -14,6 +14,7 @@ import {
 import { MessageMetrics } from './message-metrics'
 import { MessagesRepository } from './messages.repository'
 import type { QuestionAnswer } from './question-answer.entity'
+import { QuestionAnswersRepository } from './question-answers.repository'
 import { QUESTION_ANSWER_ORDER } from './question-answer.states'
 
 export const QUESTION_ANSWER_STATE_CHANGED = stateChangedType('question-answer')
@@ -26,23 +27,16 @@ export const BASIC_MESSAGE_SENT = 'basic-message.sent'
  */
 @injectable()
 export class QuestionAnswerRecords extends OrgExchangeRecords<QuestionAnswer, QuestionAnswerFields> {
-  public constructor(messages: MessagesRepository, modules: ModuleRegistry, metrics: MessageMetrics) {
+  public constructor(questions: QuestionAnswersRepository, modules: ModuleRegistry, metrics: MessageMetrics) {
     super(
       {
         name: 'question-answer',
         order: QUESTION_ANSWER_ORDER,
         mapper: questionAnswerReportOf,
         store: {
-          transactional: (work) => messages.transactional(work),
-          flush: () => messages.flush(),
-          lockOrCreate: async (orgId, report) => {
-            const stored = await messages.findQuestionForUpdate(orgId, report.recordId)
-            if (stored) return { row: stored, isNew: false }
-            return {
-              row: messages.createQuestion(orgId, { questionAnswerId: report.recordId, ...report.fields }),
-              isNew: true,
-            }
-          },
+          transactional: (work) => questions.transactional(work),
+          flush: () => questions.flush(),
+          lockOrCreate: (orgId, report) => questions.lockOrCreate(orgId, report.recordId, report.fields),
         },
         versionOf: (row) => ({ state: row.state, versionAt: row.agentUpdatedAt }),
         write: (row, report, decision) => {
@@ -75,12 +69,7 @@ export class BasicMessageRecords extends OrgExchangeRecords<BasicMessage, BasicM
         store: {
           transactional: (work) => messages.transactional(work),
           flush: () => messages.flush(),
-          lockOrCreate: async (orgId, report) => {
-            // Never updated, so never locked: a repeat only reads it.
-            const stored = await messages.findMessage(orgId, report.recordId)
-            if (stored) return { row: stored, isNew: false }
-            return { row: messages.createMessage(orgId, { messageId: report.recordId, ...report.fields }), isNew: true }
-          },
+          lockOrCreate: (orgId, report) => messages.lockOrCreate(orgId, report.recordId, report.fields),
         },
         versionOf: (row) => ({ state: messageDirectionOf(row.role), versionAt: row.agentCreatedAt }),
         write: () => undefined,

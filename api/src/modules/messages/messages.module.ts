@@ -8,6 +8,7 @@ import { MessagesController } from './messages.controller'
 import { MessagesRepository } from './messages.repository'
 import { MessagesService } from './messages.service'
 import { QuestionAnswer } from './question-answer.entity'
+import { QuestionAnswersRepository } from './question-answers.repository'
 
 /**
  * Question-answer and basic messages over the organization's connections (spec: Connections), with records kept
@@ -25,6 +26,7 @@ export const messagesModule: ApiModule = {
     bind(MessagesController).toSelf().inSingletonScope()
     bind(MessagesService).toSelf().inSingletonScope()
     bind(MessagesRepository).toSelf().inSingletonScope()
+    bind(QuestionAnswersRepository).toSelf().inSingletonScope()
     bind(QuestionAnswerRecords).toSelf().inSingletonScope()
     bind(BasicMessageRecords).toSelf().inSingletonScope()
     bind(MessageMetrics)

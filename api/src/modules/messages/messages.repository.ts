@@ -1,48 +1,37 @@
 import { injectable } from 'inversify'
-import { LockMode } from '@mikro-orm/core'
+import { NotFoundError } from '@idplane/common'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
-import { Organization } from '../orgs/organization.entity'
 import { BasicMessage } from './basic-message.entity'
-import { QuestionAnswer } from './question-answer.entity'
+import type { BasicMessageFields } from './message.mapper'
 import { OrgRepository } from '../../infra/db/base.repository'
 
-type NewRow<T> = Omit<T, 'organization' | 'id' | 'createdAt' | 'updatedAt'>
-
-/** Question-answer and basic-message records; every lookup takes the organization first. */
+/** Basic-message records; every lookup takes the organization first. */
 @injectable()
 export class MessagesRepository extends OrgRepository<BasicMessage> {
   public constructor(em: EntityManager) {
     super(em, BasicMessage)
   }
 
-  public findQuestionForUpdate(orgId: string, questionAnswerId: string): Promise<QuestionAnswer | null> {
-    return this.em.findOne(
-      QuestionAnswer,
-      { organization: orgId, questionAnswerId },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
+  /**
+   * The organization's record of the agent's basic message `messageId`, locked until the transaction ends; inserted
+   * from `fields` first when absent (`isNew`). The agent's event and the route's answer race to create it: the
+   * unique key (organization, messageId) makes one win and the other read the winner's row.
+   */
+  public async lockOrCreate(
+    orgId: string,
+    messageId: string,
+    fields: BasicMessageFields,
+  ): Promise<{ row: BasicMessage; isNew: boolean }> {
+    const now = new Date()
+    const defaults = new BasicMessage()
+    const locked = await this.lockOrCreateRow(
+      { organization: orgId, messageId },
+      { ...fields, id: defaults.id, organization: orgId, messageId, createdAt: now, updatedAt: now },
     )
-  }
-
-  public findQuestion(orgId: string, questionAnswerId: string): Promise<QuestionAnswer | null> {
-    return this.em.findOne(QuestionAnswer, { organization: orgId, questionAnswerId })
-  }
-
-  public createQuestion(orgId: string, fields: NewRow<QuestionAnswer>): QuestionAnswer {
-    return this.em.create(QuestionAnswer, { ...fields, organization: this.em.getReference(Organization, orgId) })
-  }
-
-  /** Every question-answer record of the organization, newest first. */
-  public allQuestions(orgId: string): Promise<QuestionAnswer[]> {
-    return this.em.find(QuestionAnswer, { organization: orgId }, { orderBy: { agentCreatedAt: 'desc', id: 'asc' } })
-  }
-
-  public findMessage(orgId: string, messageId: string): Promise<BasicMessage | null> {
-    return this.em.findOne(BasicMessage, { organization: orgId, messageId })
-  }
-
-  public createMessage(orgId: string, fields: NewRow<BasicMessage>): BasicMessage {
-    return this.em.create(BasicMessage, { ...fields, organization: this.em.getReference(Organization, orgId) })
+    // The where is the row's unique key: the row inserted or the one that won the race is always found.
+    if (!locked) throw new NotFoundError('Basic message not found')
+    return { row: locked.entity, isNew: locked.isNew }
   }
 
   public messagesOf(

@@ -13,6 +13,7 @@ import {
 import { BasicMessageRecords, QuestionAnswerRecords } from './message-records'
 import { MessagesRepository } from './messages.repository'
 import { AWAITING_ANSWER_STATE } from './question-answer.states'
+import { QuestionAnswersRepository } from './question-answers.repository'
 
 /**
  * Questions and basic messages over the organization's connections (spec: Connections), sent through its agent;
@@ -23,6 +24,7 @@ export class MessagesService {
   public constructor(
     private readonly agents: AgentClients,
     private readonly messages: MessagesRepository,
+    private readonly questionAnswers: QuestionAnswersRepository,
     private readonly questions: QuestionAnswerRecords,
     private readonly basicMessages: BasicMessageRecords,
   ) {}
@@ -51,7 +53,7 @@ export class MessagesService {
     questionAnswerId: string,
     body: AnswerQuestionDto,
   ): Promise<QuestionAnswerResponse> {
-    const question = await this.messages.findQuestion(orgId, questionAnswerId)
+    const question = await this.questionAnswers.findQuestion(orgId, questionAnswerId)
     if (!question) throw new NotFoundError('Question not found')
     if (question.state !== AWAITING_ANSWER_STATE) {
       throw new InvalidInputError(
@@ -73,7 +75,7 @@ export class MessagesService {
 
   /** Every question-answer record of the organization, newest first. */
   public async allQuestions(orgId: string): Promise<QuestionAnswerResponse[]> {
-    return (await this.messages.allQuestions(orgId)).map(toQuestionAnswerResponse)
+    return (await this.questionAnswers.allQuestions(orgId)).map(toQuestionAnswerResponse)
   }
 
   /** Sends a basic message over a connection. */

@@ -33,7 +33,7 @@ export class ProofRecords extends OrgExchangeRecords<ProofRecord, ProofReportFie
           // Null for an id of another organization's record.
           lockOrCreate: async (orgId, report) => {
             const { requestType, outOfBandId, ...fields } = report.fields
-            const locked = await records.lockOrInsert(orgId, fields, { requestType, outOfBandId })
+            const locked = await records.lockOrCreate(orgId, fields, { requestType, outOfBandId })
             return locked && { row: locked.record, isNew: locked.isNew }
           },
         },

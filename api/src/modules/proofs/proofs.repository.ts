@@ -50,7 +50,7 @@ export class ProofsRepository extends OrgRepository<ProofRecord> {
    * both find it. `isNew` tells whether this call inserted it.
    * @returns null when the id belongs to another organization's record
    */
-  public async lockOrInsert(
+  public async lockOrCreate(
     orgId: string,
     fields: ProofFields,
     extra: { outOfBandId?: string | null; requestType?: string | null },

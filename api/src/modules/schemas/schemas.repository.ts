@@ -4,7 +4,6 @@ import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../../infra/db/like-pattern'
 import { Organization } from '../orgs/organization.entity'
-import { OrgDid } from '../orgs/org-did.entity'
 import { CredentialSchema } from './credential-schema.entity'
 import { OrgRepository } from '../../infra/db/base.repository'
 
@@ -107,13 +106,48 @@ export class SchemasRepository extends OrgRepository<CredentialSchema> {
     })
   }
 
-  /** The organization's primary DID, the publisher of schemas it creates. */
-  public async primaryDid(orgId: string): Promise<string | null> {
-    const did = await this.em.findOne(OrgDid, { organization: orgId, isPrimaryDid: true })
-    return did?.did ?? null
-  }
-
   public countForOrg(orgId: string): Promise<number> {
     return this.em.count(CredentialSchema, { organization: orgId })
+  }
+
+  /** A JSON schema of the organization (a bulk issuance's W3C template). */
+  public findJsonSchema(orgId: string, schemaId: string): Promise<CredentialSchema | null> {
+    return this.em.findOne(CredentialSchema, { id: schemaId, organization: orgId, type: 'JSON' })
+  }
+
+  /** A page of the organization's JSON schemas, newest first (the id breaks ties, so pages never overlap). */
+  public listJsonSchemas(
+    orgId: string,
+    page: { pageNumber: number; pageSize: number },
+  ): Promise<[CredentialSchema[], number]> {
+    return this.em.findAndCount(
+      CredentialSchema,
+      { organization: orgId, type: 'JSON' },
+      { orderBy: { createdAt: 'desc', id: 'asc' }, limit: page.pageSize, offset: pageOffset(page) },
+    )
+  }
+
+  /**
+   * The platform's INDY schema records of these ledger ids (their attribute definitions: data types, display names,
+   * required flags), the organization's own first: a definition may be on another organization's schema.
+   */
+  public async indySchemasByLedgerId(
+    orgId: string,
+    ledgerIds: readonly string[],
+  ): Promise<Map<string, CredentialSchema>> {
+    const found = new Map<string, CredentialSchema>()
+    if (ledgerIds.length === 0) return found
+    const schemas = await this.em.find(
+      CredentialSchema,
+      { type: 'INDY', ledgerId: { $in: [...new Set(ledgerIds)] } },
+      { orderBy: { createdAt: 'asc' } },
+    )
+    for (const schema of schemas) {
+      if (!schema.ledgerId) continue
+      const known = found.get(schema.ledgerId)
+      if (!known || (known.organization.id !== orgId && schema.organization.id === orgId))
+        found.set(schema.ledgerId, schema)
+    }
+    return found
   }
 }

@@ -6,6 +6,7 @@ import { AgentClients } from '../../agent-client/agent-clients'
 import type { OrgCaller } from '../memberships/org-caller.decorator'
 import type { CredentialSchema } from './credential-schema.entity'
 import { isIndySchemaId, namespaceOfDid, schemaIdForms } from '@idplane/common/ledger-ids'
+import { OrgDidsRepository } from '../orgs/org-dids.repository'
 import { IndyIssuers } from './indy-issuers'
 import { buildCredentialJsonSchema } from './json-schema-builder'
 import { PublishedSchemaUrls, isUuid } from './published-schema-urls'
@@ -24,6 +25,7 @@ export type SchemaReference = { kind: 'record'; schema: CredentialSchema } | { k
 export class SchemasService {
   public constructor(
     private readonly schemas: SchemasRepository,
+    private readonly orgDids: OrgDidsRepository,
     private readonly urls: PublishedSchemaUrls,
     private readonly agents: AgentClients,
     private readonly issuers: IndyIssuers,
@@ -61,7 +63,7 @@ export class SchemasService {
           attributes: payload.attributes as Record<string, unknown>[],
           jsonSchema,
           createdBy: caller.userId,
-          publisherDid: await this.schemas.primaryDid(orgId),
+          publisherDid: (await this.orgDids.findPrimary(orgId))?.did ?? null,
         })
       })
     } catch (error) {

@@ -17,6 +17,7 @@ import { WebhookRelay } from './webhook-relay'
 import { webhooksConfig } from './webhooks.config'
 import { WebhooksController } from './webhooks.controller'
 import { WebhooksRepository } from './webhooks.repository'
+import { WebhookTargets } from './webhook-targets'
 import { WebhooksService } from './webhooks.service'
 
 /**
@@ -53,6 +54,7 @@ export const webhooksModule: ApiModule = {
     bind(WebhooksRepository).toSelf().inSingletonScope()
     bind(WebhookDeliveriesRepository).toSelf().inSingletonScope()
     bind(WebhookEventListener).toSelf().inSingletonScope()
+    bind(WebhookTargets).toSelf().inSingletonScope()
     bind(WebhookRelay).toSelf().inSingletonScope()
     bind(AgentEventLagProbe).toSelf().inSingletonScope()
     bind(WebhookMetrics)

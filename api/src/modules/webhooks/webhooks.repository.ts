@@ -4,12 +4,6 @@ import { Organization } from '../orgs/organization.entity'
 import { Webhook } from './webhook.entity'
 import { OrgRepository } from '../../infra/db/base.repository'
 
-/** Where an event goes: registered webhooks and the organization's `notificationWebhook`. */
-export interface EventTargets {
-  webhooks: Webhook[]
-  notificationWebhook: string | null
-}
-
 /**
  * Webhook registrations. Lookups take the owner (organization or tenant) first. Inside a transaction every
  * query here joins it (the global em resolves to the transaction's fork).
@@ -48,20 +42,9 @@ export class WebhooksRepository extends OrgRepository<Webhook> {
     return webhook
   }
 
-  /** The targets of an event of `orgId` (may be null) and `tenantId` (may be undefined). */
-  public async targetsOf(orgId: string | null, tenantId: string | undefined): Promise<EventTargets> {
+  /** The webhooks registered by `orgId` (may be null) and `tenantId` (may be undefined). */
+  public webhooksOf(orgId: string | null, tenantId: string | undefined): Promise<Webhook[]> {
     const owners = [...(orgId === null ? [] : [{ organization: orgId }]), ...(tenantId ? [{ tenantId }] : [])]
-    const webhooks = owners.length === 0 ? [] : await this.em.find(Webhook, { $or: owners })
-    let notificationWebhook: string | null = null
-    if (orgId !== null) {
-      const rows = await this.em
-        .createQueryBuilder(Organization)
-        .select(['notificationWebhook'])
-        .where({ id: orgId })
-        .execute<{ notificationWebhook?: string | null; notification_webhook?: string | null }[]>('all')
-      const row = rows[0]
-      notificationWebhook = row?.notificationWebhook ?? row?.notification_webhook ?? null
-    }
-    return { webhooks, notificationWebhook }
+    return owners.length === 0 ? Promise.resolve([]) : this.em.find(Webhook, { $or: owners })
   }
 }
