@@ -24,6 +24,7 @@ import { AgentMetrics } from './metrics/agent-metrics'
 import { OutboundQueue } from './transport/outbound-queue'
 import { OutboundTargetGuard } from './transport/outbound-target-guard'
 import { contextProviderOf, ExchangeTimeouts } from './credo/exchange-timeouts'
+import { resumeAutoAccepts } from './credo/resume-auto-accepts'
 import { resumeOutOfBandRequests } from './credo/resume-oob-requests'
 
 /** The running agent program: database, Credo agent, admin server, event outbox; `stop` undoes `start`. */
@@ -114,7 +115,12 @@ export class AgentProcess {
     this.agent = agent
     this.countMessages(agent, metrics)
     resumeOutOfBandRequests(agent, logger.child({ component: 'oob-resume' }))
+    const initializedAt = new Date()
     await agent.initialize()
+    // Not awaited: the agent answers GET /agent meanwhile; what it answers here goes out like any other message.
+    void resumeAutoAccepts(agent, logger.child({ component: 'auto-accept-resume' }), initializedAt).catch(
+      (error: unknown) => logger.warn('Could not look for exchanges left by an earlier process', { error }),
+    )
     this.exchangeTimeouts = new ExchangeTimeouts(
       this.sql,
       () => contextProviderOf(agent),

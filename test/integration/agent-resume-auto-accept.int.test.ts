@@ -1,0 +1,123 @@
+import { silentLogger } from '@idplane/common'
+import {
+  DidCommAutoAcceptCredential,
+  DidCommCredentialExchangeRepository,
+  DidCommCredentialState,
+} from '@credo-ts/didcomm'
+
+import { resumeAutoAccepts } from '../../agent/src/credo/resume-auto-accepts'
+import { startInProcessAgent, type InProcessAgent } from '../helpers/agent-in-process'
+import { aDegreeCredential, signingOptions } from '../fixtures/degree-credential'
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error('Timed out waiting')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/** A degree credential with no subject id: the holder binds it to its DID in its request. */
+function anUnboundDegree(issuer: string, degree: string) {
+  const { credentialSubject, ...rest } = aDegreeCredential(issuer, 'unused', degree)
+  const { id: _unused, ...subject } = credentialSubject
+  return { ...rest, credentialSubject: subject }
+}
+
+/**
+ * Defect 7 (docs/reliability.md): an issuer that stored a holder's request and stopped before answering it. Two real
+ * agents over HTTP; the stop is played by an exchange whose request arrived while the record's rule said `never`,
+ * then turned to what it would have been (`contentApproved`), as a record left by an earlier process looks.
+ */
+describe('an agent answers, at its start, the requests an earlier process stored and did not answer', () => {
+  let issuer: InProcessAgent
+  let holder: InProcessAgent
+  let issuerConnectionId: string
+  let issuerDid: string
+  let holderDid: string
+
+  beforeAll(async () => {
+    issuer = await startInProcessAgent()
+    holder = await startInProcessAgent()
+    const oob = await issuer.agent.didcomm.oob.createInvitation({ label: 'issuer', autoAcceptConnection: true })
+    const { connectionRecord } = await holder.agent.didcomm.oob.receiveInvitation(oob.outOfBandInvitation, {
+      label: 'holder',
+      autoAcceptConnection: true,
+      autoAcceptInvitation: true,
+    })
+    if (!connectionRecord) throw new Error('no connection')
+    await holder.agent.didcomm.connections.returnWhenIsConnected(connectionRecord.id, { timeoutMs: 20000 })
+    const [issuerConnection] = await issuer.agent.didcomm.connections.findAllByOutOfBandId(oob.id)
+    issuerConnectionId = issuerConnection.id
+    const ed25519 = { createKey: { type: { kty: 'OKP' as const, crv: 'Ed25519' as const } } }
+    issuerDid = String((await issuer.agent.dids.create({ method: 'key', options: ed25519 })).didState.did)
+    holderDid = String((await holder.agent.dids.create({ method: 'key', options: ed25519 })).didState.did)
+  }, 60_000)
+
+  afterAll(async () => {
+    await holder?.close()
+    await issuer?.close()
+  })
+
+  /** An exchange whose request the issuer stored and did not answer (its rule `never`). */
+  async function anUnansweredRequest(degree: string) {
+    const offer = await issuer.agent.didcomm.credentials.offerCredential({
+      connectionId: issuerConnectionId,
+      protocolVersion: 'v2',
+      autoAcceptCredential: DidCommAutoAcceptCredential.Never,
+      credentialFormats: {
+        jsonld: {
+          credential: anUnboundDegree(issuerDid, degree) as never,
+          options: signingOptions('Ed25519Signature2018'),
+        },
+      },
+    })
+    const holderRecord = await waitFor(async () => {
+      const [record] = await holder.agent.didcomm.credentials.findAllByQuery({ threadId: offer.threadId })
+      return record?.state === DidCommCredentialState.OfferReceived ? record : undefined
+    })
+    await holder.agent.didcomm.credentials.acceptOffer({
+      credentialExchangeRecordId: holderRecord.id,
+      autoAcceptCredential: DidCommAutoAcceptCredential.ContentApproved,
+      credentialFormats: { jsonld: { credentialSubjectId: holderDid } } as never,
+    })
+    await waitFor(async () => {
+      const record = await issuer.agent.didcomm.credentials.getById(offer.id)
+      return record.state === DidCommCredentialState.RequestReceived ? record : undefined
+    })
+    return { offerId: offer.id, holderRecordId: holderRecord.id }
+  }
+
+  async function setRule(recordId: string, rule: DidCommAutoAcceptCredential): Promise<void> {
+    const repository = issuer.agent.context.dependencyManager.resolve(DidCommCredentialExchangeRepository)
+    const record = await repository.getById(issuer.agent.context, recordId)
+    record.autoAcceptCredential = rule
+    await repository.update(issuer.agent.context, record)
+  }
+
+  it('issues what its rule would have issued, leaves what waits for a person, and what this process received', async () => {
+    const left = await anUnansweredRequest('Resumed')
+    const waiting = await anUnansweredRequest('Waiting for a person')
+    await setRule(left.offerId, DidCommAutoAcceptCredential.ContentApproved)
+
+    // A record changed after this process started is its handlers' business: not touched.
+    expect(await resumeAutoAccepts(issuer.agent, silentLogger, new Date(Date.now() - 60_000))).toBe(0)
+
+    expect(await resumeAutoAccepts(issuer.agent, silentLogger, new Date())).toBe(1)
+    await waitFor(async () => {
+      const record = await holder.agent.didcomm.credentials.getById(left.holderRecordId)
+      return record.state === DidCommCredentialState.Done ? record : undefined
+    })
+    await waitFor(async () => {
+      const record = await issuer.agent.didcomm.credentials.getById(left.offerId)
+      return record.state === DidCommCredentialState.Done ? record : undefined
+    })
+    expect((await issuer.agent.didcomm.credentials.getById(waiting.offerId)).state).toBe(
+      DidCommCredentialState.RequestReceived,
+    )
+    // Answered once: a second pass finds nothing more.
+    expect(await resumeAutoAccepts(issuer.agent, silentLogger, new Date())).toBe(0)
+  }, 90_000)
+})
