@@ -55,11 +55,17 @@ async function main(): Promise<void> {
   const { issuer, holder, issuerConnectionId } = pair
   try {
     const did = (await issuer.post('/dids', { method: 'indy' }).expect(201)).body.data.did as string
-    const schema = await issuer
-      .post('/anoncreds/schemas', { issuerId: did, name: 'member', version: '1.0', attributes: ['name', 'age'] })
-      .expect(201)
+    // One schema per definition: a second definition of a schema with the same tag is a conflict.
     const definition = (supportRevocation: boolean) =>
       measure(async () => {
+        const schema = await issuer
+          .post('/anoncreds/schemas', {
+            issuerId: did,
+            name: supportRevocation ? 'member_r' : 'member',
+            version: '1.0',
+            attributes: ['name', 'age'],
+          })
+          .expect(201)
         const created = await issuer
           .post('/anoncreds/credential-definitions', { schemaId: schema.body.data.schemaId, supportRevocation })
           .expect(201)
@@ -67,8 +73,8 @@ async function main(): Promise<void> {
       })
     const plainDef = await definition(false)
     const revocableDef = await definition(true)
-    row('credential definition, revocable', [revocableDef], [plainDef])
-    row('credential definition, not revocable', [plainDef])
+    row('schema + credential definition, revocable', [revocableDef], [plainDef])
+    row('schema + credential definition, not', [plainDef])
 
     // Registries with their tails files (computed, stored by the platform, published on the ledger).
     const registries: Record<number, string> = {}
