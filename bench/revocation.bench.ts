@@ -144,7 +144,7 @@ async function main(): Promise<void> {
     row('issue (offer to done), with revocation', issuedRevocable, issuedPlain)
     row('issue (offer to done), without', issuedPlain)
 
-    /** Holder's accept-request (creates and sends the presentation) and the verifier's verify, timed apart. */
+    /** The presentation (create, send, verify on receipt) and the verify call, timed apart. */
     async function prove(credentialDefinitionId: string, name: string, nonRevoked: boolean) {
       const requested = await issuer
         .post('/proofs/request', {
@@ -176,13 +176,15 @@ async function main(): Promise<void> {
         const [record] = (await holder.get(`/proofs?threadId=${threadId}`).expect(200)).body.data as Json[]
         return record?.state === 'request-received' ? record : undefined
       }, 'the proof request')
-      const create = await measure(() =>
-        holder.post('/proofs/accept-request', { proofRecordId: received.id }).expect(201),
-      )
-      await waitFor(async () => {
-        const record = (await issuer.get(`/proofs/${proofRecordId}`).expect(200)).body.data as Json
-        return ['presentation-received', 'done', 'abandoned'].includes(record.state) ? record : undefined
-      }, 'the presentation')
+      // Credo verifies a presentation on receipt, in the HTTP request that delivers it: the span from the holder's
+      // accept-request to the verifier's record holding the result is create + send + verify (polled every 20 ms).
+      const create = await measure(async () => {
+        await holder.post('/proofs/accept-request', { proofRecordId: received.id }).expect(201)
+        await waitFor(async () => {
+          const record = (await issuer.get(`/proofs/${proofRecordId}`).expect(200)).body.data as Json
+          return ['presentation-received', 'done', 'abandoned'].includes(record.state) ? record : undefined
+        }, 'the presentation')
+      })
       const verify = await measure(() => issuer.post(`/proofs/${proofRecordId}/verify`, {}).expect(201))
       if (verify.value.body.data?.isVerified !== true) throw new Error(`proof of ${name} not verified`)
       return { create, verify }
@@ -197,10 +199,10 @@ async function main(): Promise<void> {
       proofs.revocable.push(await prove(revocableDef.value, `revocable${i}`, true))
     }
     const pick = (list: { create: Sample; verify: Sample }[], key: 'create' | 'verify') => list.map((p) => p[key])
-    row('proof create (accept-request), non_revoked', pick(proofs.revocable, 'create'), pick(proofs.plain, 'create'))
-    row('proof create (accept-request), without', pick(proofs.plain, 'create'))
-    row('proof verify, non_revoked', pick(proofs.revocable, 'verify'), pick(proofs.plain, 'verify'))
-    row('proof verify, without', pick(proofs.plain, 'verify'))
+    row('present: create+send+verify, non_revoked', pick(proofs.revocable, 'create'), pick(proofs.plain, 'create'))
+    row('present: create+send+verify, without', pick(proofs.plain, 'create'))
+    row('verify call (result from receipt), non_rev.', pick(proofs.revocable, 'verify'), pick(proofs.plain, 'verify'))
+    row('verify call (result from receipt), without', pick(proofs.plain, 'verify'))
 
     // Revoke + publish: indices after the issued ones, in the largest registry too when there is one.
     const revokeIn = async (id: string, size: number) => {
@@ -254,8 +256,11 @@ async function main(): Promise<void> {
       registryTimes[10000]
         ? [`registry of 10,000 under 10 s`, registryTimes[10000].wallMs < 10_000, registryTimes[10000].wallMs]
         : [`registry of 10,000 under 10 s (size not run)`, false, NaN],
-      [`non-revocation part of proof create under 100 ms`, diff('create') < 100, diff('create')],
-      [`non-revocation part of proof verify under 100 ms`, diff('verify') < 100, diff('verify')],
+      [
+        `non-revocation part of create+send+verify under 100 ms (both targets together)`,
+        diff('create') < 100,
+        diff('create'),
+      ],
       ...revocations.map((r) => [
         `revoke ${r.indices.length} + publish (${r.size}) under 1 s`,
         r.revoked.wallMs < 1000,
