@@ -1,0 +1,101 @@
+import { createServer, type Server } from 'node:http'
+import { type AddressInfo, createServer as createNetServer } from 'node:net'
+import { tmpdir } from 'node:os'
+
+import request from 'supertest'
+
+import { startApi, type TestApi } from './api'
+import { writeFakeAgentPrograms } from './fake-agent-program'
+import { startLedgerAgent, type LedgerAgent } from './ledger-agent'
+import { aUserWithToken, anOrganizationWith } from './tokens'
+
+export interface RevocationAgents {
+  api: TestApi
+  baseUrl: string
+  issuer: LedgerAgent
+  holder: LedgerAgent
+  issuerConnectionId: string
+  stop(): Promise<void>
+}
+
+async function freePort(): Promise<number> {
+  const server = createNetServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
+    await sleep(20)
+  }
+}
+
+/**
+ * A real API on a fresh database serving the platform ledger, and two real agents in this process (issuer, holder)
+ * writing to it with the event token of an organization's (fake) agent, connected over DIDComm. The same setup as
+ * the agent-level revocation integration test; `agentPorts` is the API's AGENT_PORT_COUNTER_START.
+ */
+export async function startRevocationAgents(agentPorts: [number, number], label: string): Promise<RevocationAgents> {
+  const programs = writeFakeAgentPrograms(tmpdir())
+  const port = await freePort()
+  const baseUrl = `http://127.0.0.1:${port}`
+  const api = await startApi({
+    LEDGER_NAMESPACE: 'idplane:test',
+    API_PUBLIC_URL: baseUrl,
+    AGENT_ENTRYPOINT: programs.path('healthy'),
+    AGENT_POLL_ATTEMPTS: '50',
+    AGENT_POLL_INTERVAL_MS: '100',
+    AGENT_PORT_COUNTER_START: agentPorts.join(','),
+  })
+  const server: Server = createServer(api.app)
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  const owner = await aUserWithToken(api)
+  const orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+  await request(api.app)
+    .post(`/v1/orgs/${orgId}/agents/spinup`)
+    .set('Authorization', `Bearer ${owner.token}`)
+    .send({ label })
+    .expect(201)
+  const token = await waitFor(async () => {
+    try {
+      const env = (await (await fetch(`http://127.0.0.1:${agentPorts[0] + 1}/env`)).json()) as Record<string, string>
+      return env.AGENT_EVENT_TOKEN || undefined
+    } catch {
+      return undefined
+    }
+  }, 'the fake agent')
+  const [issuer, holder] = await Promise.all([
+    startLedgerAgent({ url: baseUrl, token }, `${label}_issuer`),
+    startLedgerAgent({ url: baseUrl, token }, `${label}_holder`),
+  ])
+  const oob = await issuer.agent.didcomm.oob.createInvitation({ label: 'issuer', autoAcceptConnection: true })
+  const { connectionRecord } = await holder.agent.didcomm.oob.receiveInvitation(oob.outOfBandInvitation, {
+    label: 'holder',
+    autoAcceptConnection: true,
+    autoAcceptInvitation: true,
+  })
+  if (!connectionRecord) throw new Error('no connection')
+  await holder.agent.didcomm.connections.returnWhenIsConnected(connectionRecord.id, { timeoutMs: 20_000 })
+  const [issuerConnection] = await issuer.agent.didcomm.connections.findAllByOutOfBandId(oob.id)
+  return {
+    api,
+    baseUrl,
+    issuer,
+    holder,
+    issuerConnectionId: issuerConnection.id,
+    stop: async () => {
+      await Promise.all([holder.close(), issuer.close()])
+      await new Promise((resolve) => server.close(resolve))
+      await api.stop()
+      programs.remove()
+    },
+  }
+}
