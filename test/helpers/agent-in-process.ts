@@ -88,3 +88,30 @@ export async function startInProcessAgent(options: InProcessAgentOptions = {}): 
     },
   }
 }
+
+/**
+ * Connects `holder` to `issuer` through an out-of-band invitation of the issuer (both accept automatically).
+ * @returns the issuer's connection id, once the holder's side is connected
+ */
+export async function connectAgents(
+  issuer: { agent: IdplaneAgent },
+  holder: { agent: IdplaneAgent },
+  timeoutMs = 20_000,
+): Promise<string> {
+  const oob = await issuer.agent.didcomm.oob.createInvitation({ label: 'issuer', autoAcceptConnection: true })
+  const { connectionRecord } = await holder.agent.didcomm.oob.receiveInvitation(oob.outOfBandInvitation, {
+    label: 'holder',
+    autoAcceptConnection: true,
+    autoAcceptInvitation: true,
+  })
+  if (!connectionRecord) throw new Error('no connection')
+  await holder.agent.didcomm.connections.returnWhenIsConnected(connectionRecord.id, { timeoutMs })
+  const [issuerConnection] = await issuer.agent.didcomm.connections.findAllByOutOfBandId(oob.id)
+  return issuerConnection.id
+}
+
+/** A did:key of a new Ed25519 key in the agent's wallet. */
+export async function anEd25519DidKey(agent: IdplaneAgent): Promise<string> {
+  const ed25519 = { createKey: { type: { kty: 'OKP' as const, crv: 'Ed25519' as const } } }
+  return String((await agent.dids.create({ method: 'key', options: ed25519 })).didState.did)
+}

@@ -6,6 +6,7 @@ import request from 'supertest'
 
 import { startApi, type TestApi } from './api'
 import { writeFakeAgentPrograms } from './fake-agent-program'
+import { connectAgents } from './agent-in-process'
 import { startLedgerAgent, type LedgerAgent } from './ledger-agent'
 import { aUserWithToken, anOrganizationWith } from './tokens'
 
@@ -76,21 +77,13 @@ export async function startRevocationAgents(agentPorts: [number, number], label:
     startLedgerAgent({ url: baseUrl, token }, `${label}_issuer`),
     startLedgerAgent({ url: baseUrl, token }, `${label}_holder`),
   ])
-  const oob = await issuer.agent.didcomm.oob.createInvitation({ label: 'issuer', autoAcceptConnection: true })
-  const { connectionRecord } = await holder.agent.didcomm.oob.receiveInvitation(oob.outOfBandInvitation, {
-    label: 'holder',
-    autoAcceptConnection: true,
-    autoAcceptInvitation: true,
-  })
-  if (!connectionRecord) throw new Error('no connection')
-  await holder.agent.didcomm.connections.returnWhenIsConnected(connectionRecord.id, { timeoutMs: 20_000 })
-  const [issuerConnection] = await issuer.agent.didcomm.connections.findAllByOutOfBandId(oob.id)
+  const issuerConnectionId = await connectAgents(issuer, holder, 20_000)
   return {
     api,
     baseUrl,
     issuer,
     holder,
-    issuerConnectionId: issuerConnection.id,
+    issuerConnectionId,
     stop: async () => {
       await Promise.all([holder.close(), issuer.close()])
       await new Promise((resolve) => server.close(resolve))

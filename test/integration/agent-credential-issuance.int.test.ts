@@ -2,8 +2,8 @@ import { InvalidInputError } from '@idplane/common'
 import { DidCommAutoAcceptCredential, DidCommCredentialState } from '@credo-ts/didcomm'
 
 import { assertOfferSignable } from '../../agent/src/formats/jsonld/offer-dry-run'
-import { startInProcessAgent, type InProcessAgent } from '../helpers/agent-in-process'
-import { aDegreeCredential, signingOptions } from '../fixtures/degree-credential'
+import { startInProcessAgent, type InProcessAgent, connectAgents, anEd25519DidKey } from '../helpers/agent-in-process'
+import { anUnboundDegree, signingOptions } from '../fixtures/degree-credential'
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20000): Promise<T> {
   const deadline = Date.now() + timeoutMs
@@ -13,13 +13,6 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20000
     if (Date.now() > deadline) throw new Error('Timed out waiting')
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-}
-
-/** A degree credential with no subject id (the holder binds it) and, optionally, a claim no context defines. */
-function anUnboundDegree(issuer: string, extra: Record<string, unknown> = {}) {
-  const { credentialSubject, ...rest } = aDegreeCredential(issuer, 'unused')
-  const { id: _unused, ...subject } = credentialSubject
-  return { ...rest, credentialSubject: { ...subject, ...extra } }
 }
 
 /** Issue 10 item 5: issuance between two of our agents never hangs. */
@@ -33,19 +26,9 @@ describe('agent credential issuance (two agents, HTTP on 127.0.0.1)', () => {
   beforeAll(async () => {
     issuer = await startInProcessAgent()
     holder = await startInProcessAgent()
-    const oob = await issuer.agent.didcomm.oob.createInvitation({ label: 'issuer', autoAcceptConnection: true })
-    const { connectionRecord } = await holder.agent.didcomm.oob.receiveInvitation(oob.outOfBandInvitation, {
-      label: 'holder',
-      autoAcceptConnection: true,
-      autoAcceptInvitation: true,
-    })
-    if (!connectionRecord) throw new Error('no connection')
-    await holder.agent.didcomm.connections.returnWhenIsConnected(connectionRecord.id, { timeoutMs: 20000 })
-    const [issuerConnection] = await issuer.agent.didcomm.connections.findAllByOutOfBandId(oob.id)
-    issuerConnectionId = issuerConnection.id
-    const ed25519 = { createKey: { type: { kty: 'OKP' as const, crv: 'Ed25519' as const } } }
-    issuerDid = String((await issuer.agent.dids.create({ method: 'key', options: ed25519 })).didState.did)
-    holderDid = String((await holder.agent.dids.create({ method: 'key', options: ed25519 })).didState.did)
+    issuerConnectionId = await connectAgents(issuer, holder, 20000)
+    issuerDid = await anEd25519DidKey(issuer.agent)
+    holderDid = await anEd25519DidKey(holder.agent)
   }, 60_000)
 
   afterAll(async () => {

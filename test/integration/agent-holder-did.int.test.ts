@@ -5,7 +5,7 @@ import { AgentRuntime } from '../../agent/src/admin/agent-runtime'
 import type { AgentScope } from '../../agent/src/admin/agent-scope'
 import { CredentialsService } from '../../agent/src/admin/credentials.service'
 import { ProofsService } from '../../agent/src/admin/proofs.service'
-import { startInProcessAgent, type InProcessAgent } from '../helpers/agent-in-process'
+import { startInProcessAgent, type InProcessAgent, connectAgents, anEd25519DidKey } from '../helpers/agent-in-process'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../fixtures/degree-credential'
 
 jest.setTimeout(300_000)
@@ -37,18 +37,8 @@ describe('a holder wallet without DIDs (two agents, HTTP on 127.0.0.1)', () => {
     issuer = await startInProcessAgent()
     holder = await startInProcessAgent()
     scope = { agent: holder.agent, label: 'holder' }
-    const oob = await issuer.agent.didcomm.oob.createInvitation({ label: 'issuer', autoAcceptConnection: true })
-    const { connectionRecord } = await holder.agent.didcomm.oob.receiveInvitation(oob.outOfBandInvitation, {
-      label: 'holder',
-      autoAcceptConnection: true,
-      autoAcceptInvitation: true,
-    })
-    if (!connectionRecord) throw new Error('no connection')
-    await holder.agent.didcomm.connections.returnWhenIsConnected(connectionRecord.id, { timeoutMs: 60_000 })
-    const [issuerConnection] = await issuer.agent.didcomm.connections.findAllByOutOfBandId(oob.id)
-    issuerConnectionId = issuerConnection.id
-    const ed25519 = { createKey: { type: { kty: 'OKP' as const, crv: 'Ed25519' as const } } }
-    issuerDid = String((await issuer.agent.dids.create({ method: 'key', options: ed25519 })).didState.did)
+    issuerConnectionId = await connectAgents(issuer, holder, 60_000)
+    issuerDid = await anEd25519DidKey(issuer.agent)
   })
 
   afterAll(async () => {

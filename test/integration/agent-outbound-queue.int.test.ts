@@ -7,7 +7,7 @@ import {
 } from '@credo-ts/didcomm'
 
 import { contextProviderOf, ExchangeTimeouts } from '../../agent/src/credo/exchange-timeouts'
-import { startInProcessAgent, type InProcessAgent } from '../helpers/agent-in-process'
+import { startInProcessAgent, type InProcessAgent, connectAgents, anEd25519DidKey } from '../helpers/agent-in-process'
 import { aDegreeCredential, signingOptions } from '../fixtures/degree-credential'
 
 jest.setTimeout(300_000)
@@ -49,20 +49,11 @@ describe('durable outbound DIDComm messages and exchange timeouts (two agents, H
 
   /** Two connected agents and an offer from the first that reached the second (`offer-received`). */
   async function anOfferReceived(issuer: InProcessAgent, holder: InProcessAgent) {
-    const oob = await issuer.agent.didcomm.oob.createInvitation({ label: 'issuer', autoAcceptConnection: true })
-    const { connectionRecord } = await holder.agent.didcomm.oob.receiveInvitation(oob.outOfBandInvitation, {
-      label: 'holder',
-      autoAcceptConnection: true,
-      autoAcceptInvitation: true,
-    })
-    if (!connectionRecord) throw new Error('no connection')
-    await holder.agent.didcomm.connections.returnWhenIsConnected(connectionRecord.id, { timeoutMs: 60_000 })
-    const [issuerConnection] = await issuer.agent.didcomm.connections.findAllByOutOfBandId(oob.id)
-    const ed25519 = { createKey: { type: { kty: 'OKP' as const, crv: 'Ed25519' as const } } }
-    const issuerDid = String((await issuer.agent.dids.create({ method: 'key', options: ed25519 })).didState.did)
-    const holderDid = String((await holder.agent.dids.create({ method: 'key', options: ed25519 })).didState.did)
+    const issuerConnectionId = await connectAgents(issuer, holder, 60_000)
+    const issuerDid = await anEd25519DidKey(issuer.agent)
+    const holderDid = await anEd25519DidKey(holder.agent)
     const offer = await issuer.agent.didcomm.credentials.offerCredential({
-      connectionId: issuerConnection.id,
+      connectionId: issuerConnectionId,
       protocolVersion: 'v2',
       autoAcceptCredential: DidCommAutoAcceptCredential.ContentApproved,
       credentialFormats: {

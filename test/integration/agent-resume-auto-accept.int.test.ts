@@ -6,8 +6,8 @@ import {
 } from '@credo-ts/didcomm'
 
 import { resumeAutoAccepts } from '../../agent/src/credo/resume-auto-accepts'
-import { startInProcessAgent, type InProcessAgent } from '../helpers/agent-in-process'
-import { aDegreeCredential, signingOptions } from '../fixtures/degree-credential'
+import { startInProcessAgent, type InProcessAgent, connectAgents, anEd25519DidKey } from '../helpers/agent-in-process'
+import { anUnboundDegree, signingOptions } from '../fixtures/degree-credential'
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20000): Promise<T> {
   const deadline = Date.now() + timeoutMs
@@ -17,13 +17,6 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20000
     if (Date.now() > deadline) throw new Error('Timed out waiting')
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-}
-
-/** A degree credential with no subject id: the holder binds it to its DID in its request. */
-function anUnboundDegree(issuer: string, degree: string) {
-  const { credentialSubject, ...rest } = aDegreeCredential(issuer, 'unused', degree)
-  const { id: _unused, ...subject } = credentialSubject
-  return { ...rest, credentialSubject: subject }
 }
 
 /**
@@ -41,19 +34,9 @@ describe('an agent answers, at its start, the requests an earlier process stored
   beforeAll(async () => {
     issuer = await startInProcessAgent()
     holder = await startInProcessAgent()
-    const oob = await issuer.agent.didcomm.oob.createInvitation({ label: 'issuer', autoAcceptConnection: true })
-    const { connectionRecord } = await holder.agent.didcomm.oob.receiveInvitation(oob.outOfBandInvitation, {
-      label: 'holder',
-      autoAcceptConnection: true,
-      autoAcceptInvitation: true,
-    })
-    if (!connectionRecord) throw new Error('no connection')
-    await holder.agent.didcomm.connections.returnWhenIsConnected(connectionRecord.id, { timeoutMs: 20000 })
-    const [issuerConnection] = await issuer.agent.didcomm.connections.findAllByOutOfBandId(oob.id)
-    issuerConnectionId = issuerConnection.id
-    const ed25519 = { createKey: { type: { kty: 'OKP' as const, crv: 'Ed25519' as const } } }
-    issuerDid = String((await issuer.agent.dids.create({ method: 'key', options: ed25519 })).didState.did)
-    holderDid = String((await holder.agent.dids.create({ method: 'key', options: ed25519 })).didState.did)
+    issuerConnectionId = await connectAgents(issuer, holder, 20000)
+    issuerDid = await anEd25519DidKey(issuer.agent)
+    holderDid = await anEd25519DidKey(holder.agent)
   }, 60_000)
 
   afterAll(async () => {
@@ -69,7 +52,7 @@ describe('an agent answers, at its start, the requests an earlier process stored
       autoAcceptCredential: DidCommAutoAcceptCredential.Never,
       credentialFormats: {
         jsonld: {
-          credential: anUnboundDegree(issuerDid, degree) as never,
+          credential: anUnboundDegree(issuerDid, {}, degree) as never,
           options: signingOptions('Ed25519Signature2018'),
         },
       },

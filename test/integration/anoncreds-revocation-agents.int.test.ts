@@ -6,6 +6,7 @@ import request from 'supertest'
 
 import { startApi, type TestApi } from '../helpers/api'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
+import { connectAgents } from '../helpers/agent-in-process'
 import { startLedgerAgent, type LedgerAgent } from '../helpers/ledger-agent'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
 
@@ -89,16 +90,7 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
       startLedgerAgent({ url: baseUrl, token }, 'revoc_holder'),
     ])
 
-    const oob = await issuer.agent.didcomm.oob.createInvitation({ label: 'issuer', autoAcceptConnection: true })
-    const { connectionRecord } = await holder.agent.didcomm.oob.receiveInvitation(oob.outOfBandInvitation, {
-      label: 'holder',
-      autoAcceptConnection: true,
-      autoAcceptInvitation: true,
-    })
-    if (!connectionRecord) throw new Error('no connection')
-    await holder.agent.didcomm.connections.returnWhenIsConnected(connectionRecord.id, { timeoutMs: 20_000 })
-    const [issuerConnection] = await issuer.agent.didcomm.connections.findAllByOutOfBandId(oob.id)
-    issuerConnectionId = issuerConnection.id
+    issuerConnectionId = await connectAgents(issuer, holder, 20_000)
   }, 120_000)
 
   afterAll(async () => {
