@@ -8,16 +8,7 @@ import {
 import { resumeAutoAccepts } from '../../agent/src/credo/resume-auto-accepts'
 import { startInProcessAgent, type InProcessAgent, connectAgents, anEd25519DidKey } from '../helpers/agent-in-process'
 import { anUnboundDegree, signingOptions } from '../fixtures/degree-credential'
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error('Timed out waiting')
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
+import { waitUntil } from '../helpers/agent-process'
 
 /**
  * Defect 7 (docs/reliability.md): an issuer that stored a holder's request and stopped before answering it. Two real
@@ -57,7 +48,7 @@ describe('an agent answers, at its start, the requests an earlier process stored
         },
       },
     })
-    const holderRecord = await waitFor(async () => {
+    const holderRecord = await waitUntil(async () => {
       const [record] = await holder.agent.didcomm.credentials.findAllByQuery({ threadId: offer.threadId })
       return record?.state === DidCommCredentialState.OfferReceived ? record : undefined
     })
@@ -66,7 +57,7 @@ describe('an agent answers, at its start, the requests an earlier process stored
       autoAcceptCredential: DidCommAutoAcceptCredential.ContentApproved,
       credentialFormats: { jsonld: { credentialSubjectId: holderDid } } as never,
     })
-    await waitFor(async () => {
+    await waitUntil(async () => {
       const record = await issuer.agent.didcomm.credentials.getById(offer.id)
       return record.state === DidCommCredentialState.RequestReceived ? record : undefined
     })
@@ -89,11 +80,11 @@ describe('an agent answers, at its start, the requests an earlier process stored
     expect(await resumeAutoAccepts(issuer.agent, silentLogger, new Date(Date.now() - 60_000))).toBe(0)
 
     expect(await resumeAutoAccepts(issuer.agent, silentLogger, new Date())).toBe(1)
-    await waitFor(async () => {
+    await waitUntil(async () => {
       const record = await holder.agent.didcomm.credentials.getById(left.holderRecordId)
       return record.state === DidCommCredentialState.Done ? record : undefined
     })
-    await waitFor(async () => {
+    await waitUntil(async () => {
       const record = await issuer.agent.didcomm.credentials.getById(left.offerId)
       return record.state === DidCommCredentialState.Done ? record : undefined
     })
