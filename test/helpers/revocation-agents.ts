@@ -1,12 +1,11 @@
 import { createServer, type Server } from 'node:http'
-import { type AddressInfo, createServer as createNetServer } from 'node:net'
 import { tmpdir } from 'node:os'
 
 import request from 'supertest'
 
 import { startApi, type TestApi } from './api'
 import { writeFakeAgentPrograms } from './fake-agent-program'
-import { connectAgents } from './agent-in-process'
+import { connectAgents, freePort } from './agent-in-process'
 import { startLedgerAgent, type LedgerAgent } from './ledger-agent'
 import { aUserWithToken, anOrganizationWith } from './tokens'
 
@@ -17,14 +16,6 @@ export interface RevocationAgents {
   holder: LedgerAgent
   issuerConnectionId: string
   stop(): Promise<void>
-}
-
-async function freePort(): Promise<number> {
-  const server = createNetServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

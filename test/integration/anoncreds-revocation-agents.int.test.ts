@@ -1,42 +1,11 @@
-import { createServer, type Server } from 'node:http'
-import { type AddressInfo, createServer as createNetServer } from 'node:net'
-import { tmpdir } from 'node:os'
-
-import request from 'supertest'
-
-import { startApi, type TestApi } from '../helpers/api'
-import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
-import { connectAgents } from '../helpers/agent-in-process'
-import { startLedgerAgent, type LedgerAgent } from '../helpers/ledger-agent'
-import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
+import type { LedgerAgent } from '../helpers/ledger-agent'
+import { sleep, startRevocationAgents, waitFor, type RevocationAgents } from '../helpers/revocation-agents'
 
 jest.setTimeout(120_000)
 
-const programs = writeFakeAgentPrograms(tmpdir())
-afterAll(() => programs.remove())
-
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function freePort(): Promise<number> {
-  const server = createNetServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const now = () => Math.floor(Date.now() / 1000)
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
-    await sleep(100)
-  }
-}
 
 /**
  * Issue 25 item 3, agent side: two real agents (Credo with our AnonCreds services) on the platform ledger of a real
@@ -47,8 +16,7 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, tim
  * still verifies. DATABASE_URL chooses PostgreSQL.
  */
 describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 'postgres' : 'pglite'})`, () => {
-  let api: TestApi
-  let server: Server
+  let agents: RevocationAgents
   let issuer: LedgerAgent
   let holder: LedgerAgent
   let issuerConnectionId: string
@@ -57,47 +25,11 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
   let beforeRevocation: number
 
   beforeAll(async () => {
-    const port = await freePort()
-    const baseUrl = `http://127.0.0.1:${port}`
-    api = await startApi({
-      LEDGER_NAMESPACE: 'idplane:test',
-      API_PUBLIC_URL: baseUrl,
-      AGENT_ENTRYPOINT: programs.path('healthy'),
-      AGENT_POLL_ATTEMPTS: '50',
-      AGENT_POLL_INTERVAL_MS: '100',
-      AGENT_PORT_COUNTER_START: '21301,22301',
-    })
-    server = createServer(api.app)
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
-    // An organization's agent (a fake program) for its event token: the real agents write to the ledger with it.
-    const owner = await aUserWithToken(api)
-    const orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
-    await request(api.app)
-      .post(`/v1/orgs/${orgId}/agents/spinup`)
-      .set('Authorization', `Bearer ${owner.token}`)
-      .send({ label: 'Revocation' })
-      .expect(201)
-    const token = await waitFor(async () => {
-      try {
-        const env = (await (await fetch('http://127.0.0.1:21302/env')).json()) as Record<string, string>
-        return env.AGENT_EVENT_TOKEN || undefined
-      } catch {
-        return undefined
-      }
-    }, 'the fake agent')
-    ;[issuer, holder] = await Promise.all([
-      startLedgerAgent({ url: baseUrl, token }, 'revoc_issuer'),
-      startLedgerAgent({ url: baseUrl, token }, 'revoc_holder'),
-    ])
-
-    issuerConnectionId = await connectAgents(issuer, holder, 20_000)
+    agents = await startRevocationAgents([21301, 22301], 'revoc')
+    ;({ issuer, holder, issuerConnectionId } = agents)
   }, 120_000)
 
-  afterAll(async () => {
-    await Promise.all([holder?.close(), issuer?.close()])
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)))
-    await api?.stop()
-  })
+  afterAll(() => agents?.stop())
 
   async function issue(name: string, index: number) {
     const offer = await issuer
