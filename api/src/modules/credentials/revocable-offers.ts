@@ -22,13 +22,12 @@ export class RevocableOffers {
   public async prepare(orgId: string, plan: OfferPlan): Promise<OfferPlan> {
     const credentialDefinitionId = plan.details.credentialDefinitionId
     if (plan.details.credentialType !== 'INDY' || !credentialDefinitionId) return plan
-    if (!(await this.registries.isRevocable(orgId, credentialDefinitionId))) return plan
+    const definition = await this.registries.revocableDefinition(orgId, credentialDefinitionId)
+    if (!definition) return plan
     if ('protocolVersion' in plan.format && plan.format.protocolVersion === 'v1')
       throw new InvalidInputError('A revocable credential is issued over Issue Credential v2', [
         { field: 'protocolVersion', message: 'must be v2 for a revocable credential' },
       ])
-    const allocated = await this.registries.allocate(orgId, credentialDefinitionId)
-    if (!allocated) return plan
-    return withRevocation(plan, allocated)
+    return withRevocation(plan, await this.registries.allocate(orgId, definition))
   }
 }

@@ -59,20 +59,22 @@ export class RevocationRegistries implements RevocationSetup {
     await this.createRegistry(agent, orgId, definition.id, credentialDefinitionId)
   }
 
-  /** Whether `credentialDefinitionId` (legacy form) names one of the organization's revocable definitions. */
-  public async isRevocable(orgId: string, credentialDefinitionId: string): Promise<boolean> {
-    return (await this.credDefs.findForOrg(orgId, { credentialDefinitionId }))?.revocable === true
+  /** The organization's revocable definition `credentialDefinitionId` (legacy form) names, if it is one. */
+  public async revocableDefinition(
+    orgId: string,
+    credentialDefinitionId: string,
+  ): Promise<CredentialDefinition | undefined> {
+    const definition = await this.credDefs.findForOrg(orgId, { credentialDefinitionId })
+    return definition?.revocable ? definition : undefined
   }
 
   /**
-   * An index for one offer of the organization's definition `credentialDefinitionId` (legacy form), never given to
-   * another; it is lost, never reused, when the offer then fails.
-   * @returns undefined when the definition is not the organization's or not revocable (the offer has no registry)
+   * An index for one offer of the organization's revocable `definition`, never given to another; it is lost, never
+   * reused, when the offer then fails.
    * @throws InProgressError when no registry had a free index within REVOCATION_REGISTRY_TIMEOUT_MS
    */
-  public async allocate(orgId: string, credentialDefinitionId: string): Promise<AllocatedIndex | undefined> {
-    const definition = await this.credDefs.findForOrg(orgId, { credentialDefinitionId })
-    if (!definition?.revocable) return undefined
+  public async allocate(orgId: string, definition: CredentialDefinition): Promise<AllocatedIndex> {
+    const { credentialDefinitionId } = definition
     const deadline = Date.now() + this.timeoutMs
     let lastFailure: string | undefined
     for (;;) {
