@@ -15,7 +15,7 @@ const shared = {
     '^@idplane/common/(.*)$': '<rootDir>/common/$1',
   },
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/data/'],
-  setupFiles: ['reflect-metadata'],
+  setupFiles: ['reflect-metadata', '<rootDir>/test/jest/fast-check-seed.cjs'],
 }
 
 module.exports = {
@@ -27,6 +27,8 @@ module.exports = {
   // limit after a file is replaced, so the in-process PGlite databases of earlier files do not accumulate in one heap.
   maxWorkers: Number(process.env.JEST_WORKERS) || 3,
   workerIdleMemoryLimit: '1GB',
+  // Suites that need chromium, helm or kube-apiserver last while .ci/run installs those in the background.
+  testSequencer: '<rootDir>/test/jest/sequencer.cjs',
   projects: [
     {
       ...shared,

@@ -120,7 +120,7 @@ export async function startApiProcess(
       NETWORK_ALLOW_PRIVATE_TARGETS: 'true',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_API_STDOUT === '1' ? 'inherit' : 'ignore', 'inherit'],
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const probe = new Agent({ keepAlive: false })

@@ -48,6 +48,8 @@ export interface PlatformOptions {
   /** Node options of the API processes (e.g. --cpu-prof). */
   apiNodeArgs?: string[]
   indy: boolean
+  /** Settings of the API processes beside the harness's own (the soak shortens the retentions). */
+  apiEnv?: Record<string, string>
 }
 
 /** One HTTP answer as the driver saw it (through the proxy). */
@@ -184,6 +186,7 @@ export class Platform {
       // A request cut by a replica's kill holds its Idempotency-Key this long before the driver's retry may act.
       IDEMPOTENCY_PENDING_TIMEOUT_SECONDS: '15',
       LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? 'error',
+      ...this.options.apiEnv,
     }
     this.replicas = [
       { name: 'api-a', port: await restartablePort(), up: false },
@@ -722,7 +725,7 @@ export class Platform {
       { deadline },
     )
     exchange.records.push({ type: 'credential', id: offer.id })
-    await this.holderAccepts(offer.threadId, deadline)
+    await this.holderAccepts(offer.threadId, deadline, type)
     await this.orgRecord(
       `/v1/orgs/${this.orgId}/credentials/${offer.id}`,
       'GET credentials/:id',
@@ -733,21 +736,23 @@ export class Platform {
     return unique
   }
 
-  private async holderAccepts(threadId: string, deadline: number): Promise<void> {
-    await this.holderAcceptsOffer(await this.holderOffer(threadId, deadline), deadline)
+  private async holderAccepts(threadId: string, deadline: number, type: 'JSONLD' | 'INDY' = 'JSONLD'): Promise<void> {
+    await this.holderAcceptsOffer(await this.holderOffer(threadId, deadline), deadline, type)
   }
 
-  private async holderAcceptsOffer(offer: { record: { id: string } }, deadline: number): Promise<void> {
+  /** A JSON-LD offer is accepted with the holder's DID bound; an AnonCreds offer carries no jsonld format to name. */
+  private async holderAcceptsOffer(
+    offer: { record: { id: string } },
+    deadline: number,
+    type: 'JSONLD' | 'INDY' = 'JSONLD',
+  ): Promise<void> {
+    const credentialFormats = type === 'JSONLD' ? { jsonld: { credentialSubjectId: this.holderDid } } : undefined
     await this.holderCall(
       'POST',
       '/credentials/accept-offer',
-      { credentialRecordId: offer.record.id, credentialFormats: { jsonld: { credentialSubjectId: this.holderDid } } },
+      { credentialRecordId: offer.record.id, credentialFormats },
       deadline,
-    ).catch(async (error: Error) => {
-      // accept-offer of an INDY offer takes no jsonld format: accept it plainly.
-      if (!/jsonld|format/i.test(error.message)) throw error
-      await this.holderCall('POST', '/credentials/accept-offer', { credentialRecordId: offer.record.id }, deadline)
-    })
+    )
   }
 
   private async prove(exchange: Exchange, connectionId: string, degree: string, deadline: number): Promise<void> {
@@ -963,6 +968,29 @@ export class Platform {
 
   public async outbox(): Promise<{ idempotency_key: string; status: string }[]> {
     return this.sql(`select idempotency_key, status from mail_outbox`)
+  }
+
+  /** Rows of each table now (a table missing counts -1, so a renamed table shows in the figures). */
+  public async rowCounts(tables: readonly string[]): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {}
+    for (const table of tables) {
+      const [row] = await this.sql<{ count: string }>(`select count(*)::text as count from ${table}`).catch(() => [])
+      counts[table] = row ? Number(row.count) : -1
+    }
+    return counts
+  }
+
+  /** Interrupted (Ctrl-C, a CI time-out): the replicas, their agents and the holder stop with the run, not after it. */
+  public stopOnSignals(log: (line: string) => void): void {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        log(`${signal}: stopping the run's processes`)
+        void this.stop()
+          .then(() => this.cleanUp())
+          .catch(() => undefined)
+          .finally(() => process.exit(130))
+      })
+    }
   }
 
   public async databaseBytes(): Promise<number> {

@@ -186,17 +186,7 @@ async function main(): Promise<void> {
       `RabbitMQ ${new URL(AMQP_URL).host}; load ${loadavg()[0].toFixed(1)}`,
   )
   const platform = new Platform({ databaseUrl: DATABASE_URL, amqpUrl: AMQP_URL, indy: INDY })
-  // Interrupted (Ctrl-C, a CI time-out): the replicas, their agents and the holder stop with the run, not after it.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      log(`${signal}: stopping the run's processes`)
-      void platform
-        .stop()
-        .then(() => platform.cleanUp())
-        .catch(() => undefined)
-        .finally(() => process.exit(130))
-    })
-  }
+  platform.stopOnSignals(log)
   let failedGoals: string[] = []
   try {
     await platform.start(log)

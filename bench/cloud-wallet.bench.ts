@@ -21,6 +21,8 @@
  * 3. Probe: GET /v1/did of one wallet, BENCH_CW_PROBES times in sequence, with one wallet on the agent and again with
  *    all of them (after step 1): "no request of one tenant slowed by an idle one" is the ratio of the two.
  *
+ * BENCH_API_PROF=<dir> runs the API with --cpu-prof into that directory (written when the bench stops it).
+ *
  * The last line is `cloud-wallet: MB/idle wallet X, create p95 Y ms, probe ratio Z (CPU C)`: Z is the probe's p50
  * with all wallets over its p50 with one, C the same for its CPU per request (base agent + API).
  */
@@ -65,6 +67,13 @@ const IDLE_MAX_WAIT_MS = 90_000
 
 const ACTIVE_STEPS = ['invitation', 'connect', 'org-record', 'offer', 'accept'] as const
 type ActiveStep = (typeof ACTIVE_STEPS)[number]
+
+/**
+ * The steps, and org-record split at the organization agent's record: `orgAgent` from the wallet's record
+ * `completed` to the organization agent's (DIDComm delivery and the agent's handling), `platform` from there until
+ * the bench read the API's record (the agent's event to the API, its transaction, and the bench's poll).
+ */
+type HolderTimes = Record<ActiveStep, number> & { split: { orgAgent: number; platform: number } }
 
 interface BenchUser {
   id: string
@@ -232,7 +241,7 @@ async function probe(context: Context, user: BenchUser): Promise<number[]> {
 }
 
 /** One holder: invitation of the issuer organization, connection, a JSON-LD offer received and accepted. */
-async function activeHolder(context: Context, user: BenchUser, label: string): Promise<Record<ActiveStep, number>> {
+async function activeHolder(context: Context, user: BenchUser, label: string): Promise<HolderTimes> {
   const { http, api, issuerToken, orgId } = context
   const asHolder = (method: string, route: string, body?: unknown) =>
     call(http, api.port, method, route, { body, token: user.token, timeoutMs: 120_000 })
@@ -271,27 +280,36 @@ async function activeHolder(context: Context, user: BenchUser, label: string): P
     201,
     'receive invitation',
   )
-  await waitFor('holder connection completed', async () => {
-    const one = await expectJson<{ state: string }>(
+  const holderDone = await waitFor('holder connection completed', async () => {
+    const one = await expectJson<{ state: string; updatedAt?: string }>(
       asHolder('GET', `/v1/connection/${received.connectionRecord.id}`),
       200,
       'holder connection',
     )
-    return one.state === 'completed' ? true : undefined
+    return one.state === 'completed' ? one : undefined
   })
   lap('connect')
   // The organization's side, found by the holder's label (zero-padded: no label is a part of another).
-  const issuerConnectionId = await waitFor('issuer connection completed', async () => {
-    const page = await expectJson<{ connections: { id: string; state: string; outOfBandId: string | null }[] }>(
+  const orgDone = await waitFor('issuer connection completed', async () => {
+    const page = await expectJson<{
+      connections: { id: string; state: string; outOfBandId: string | null; updatedAt: string }[]
+    }>(
       asIssuer('GET', `/v1/orgs/${orgId}/connections?searchByText=${encodeURIComponent(label)}`),
       200,
       'issuer connections',
     )
     return page.connections.find(
       (connection) => connection.outOfBandId === invitation.outOfBandRecord.id && connection.state === 'completed',
-    )?.id
+    )
   })
+  const issuerConnectionId = orgDone.id
   lap('org-record')
+  // Where org-record's time went, from the records' own times (one clock: every process runs on this machine).
+  const orgAgentAt = Date.parse(orgDone.updatedAt)
+  const split = {
+    orgAgent: orgAgentAt - Date.parse(holderDone.updatedAt ?? ''),
+    platform: Date.now() - orgAgentAt,
+  }
 
   const [offer] = await expectJson<{ threadId: string }[]>(
     asIssuer('POST', `/v1/orgs/${orgId}/credentials/offer?credentialType=JSONLD&isValidateSchema=false`, {
@@ -334,7 +352,7 @@ async function activeHolder(context: Context, user: BenchUser, label: string): P
     return one.state === 'done' ? true : undefined
   })
   lap('accept')
-  return times
+  return { ...times, split }
 }
 
 async function startIssuer(context: Omit<Context, 'orgDid' | 'orgId'>): Promise<{ orgId: string; orgDid: string }> {
@@ -408,6 +426,7 @@ async function main(): Promise<void> {
         AGENT_REQUEST_TIMEOUT_MS: '180000',
       },
       dataDir,
+      process.env.BENCH_API_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_PROF}`] : [],
     )
     // The base agent posts its tenants' events to the API's wallet event route with its API key as token: the
     // wallet lists the holders poll read the records those events keep.
@@ -489,6 +508,18 @@ async function main(): Promise<void> {
         ),
       )
     }
+    console.log(
+      row(
+        'active: org-record, wallet → org agent',
+        results.map((times) => times.split.orgAgent),
+      ),
+    )
+    console.log(
+      row(
+        'active: org-record, org agent → API (read)',
+        results.map((times) => times.split.platform),
+      ),
+    )
     console.log(
       row(
         'active: total',

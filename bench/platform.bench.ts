@@ -26,6 +26,16 @@
  * with a revealed attribute and a predicate (`age >= 18`) + present + verify. Its iterations per minute are printed
  * beside the JSON-LD figure of the same run (`INDY iterations/minute: ...`), before the last line.
  *
+ * OpenID4VC mode (issue 29; BENCH_OPENID4VC=0 turns it off): a fourth side through the same API and organization,
+ * with the holder agent as an OpenID4VC wallet (its admin API's holder operations): per iteration an SD-JWT VC offer
+ * with a transaction code (create-offer) redeemed by the holder, waited for through the `oid4vc-issuance` webhook
+ * (`Completed`), then a DCQL presentation request (two of four claims) answered by the holder and waited for through
+ * the `oid4vp-verification` webhook (`ResponseVerified`, the disclosed claims checked). There is no connection and no
+ * separate verify call: the verifier checks the response as it arrives, so `connect` and `verify` are 0 and `present`
+ * holds the verification. The API then runs with HIDE_EXPERIMENTAL_OIDC_CONTROLLERS=false and the agents with
+ * AGENT_OPENID4VC (the module loaded: about 10 MB more resident per agent, docs/decisions.md). Printed as
+ * `OpenID4VC iterations/minute: ...` before the last line.
+ *
  * The last line is `iterations/minute: N (agent-only M, ratio R)`.
  */
 import { createHmac } from 'node:crypto'
@@ -67,6 +77,7 @@ const WORKERS = positiveIntEnv('BENCH_WORKERS', 8)
 const ROUNDS = positiveIntEnv('BENCH_ROUNDS', 4)
 const SERVER_URL = process.env.BENCH_DATABASE_URL
 const INDY = process.env.BENCH_INDY !== '0'
+const OPENID4VC = process.env.BENCH_OPENID4VC !== '0'
 const WEBHOOK_SECRET = 'bench-webhook-secret-0001'
 const API_NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean)
 const AGENT_NODE_ARGS = (process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean)
@@ -322,6 +333,140 @@ async function platformIteration(context: PlatformContext, kind: ExchangeKind): 
   return times
 }
 
+/** What an OpenID4VC iteration needs, made once: the issuer, its SD-JWT VC template, the verifier. */
+interface OpenId4VcSetup {
+  issuerId: string
+  templateId: string
+  verifierId: string
+}
+
+const EMPLOYEE_VCT = 'https://bench.idplane.test/credentials/employee'
+
+/** Certificates (issuance and the verifier's, trusted by the holder), issuer, template and verifier, through the API. */
+async function openId4VcSetup(context: PlatformContext): Promise<OpenId4VcSetup> {
+  const { orgId } = context
+  const certificate = (body: object) =>
+    apiCall<{ certificate: string }>(context, 'POST x509', 'POST', `/v1/x509/${orgId}`, body)
+  const issuance = await certificate({ keyType: 'P-256', purpose: 'issuance', subject: { commonName: 'Bench Org' } })
+  const verification = await certificate({
+    keyType: 'P-256',
+    purpose: 'verification',
+    subject: { commonName: 'Bench Org verifier' },
+    sanDnsNames: ['localhost'],
+  })
+  for (const { certificate: pem } of [issuance, verification]) {
+    await context.holder.call('POST', '/openid4vc/trust-anchors', { certificate: pem })
+  }
+  const issuer = await apiCall<{ issuerId: string }>(
+    context,
+    'POST oid4vc/issuers',
+    'POST',
+    `/v1/orgs/${orgId}/oid4vc/issuers`,
+    {
+      display: [{ name: 'Bench Org' }],
+    },
+  )
+  const template = await apiCall<{ id: string }>(
+    context,
+    'POST oid4vc template',
+    'POST',
+    `/v1/orgs/${orgId}/oid4vc/${issuer.issuerId}/template`,
+    {
+      name: 'Employee',
+      format: 'dc+sd-jwt',
+      vct: EMPLOYEE_VCT,
+      claims: [
+        { path: ['given_name'], mandatory: true },
+        { path: ['family_name'], mandatory: true },
+        { path: ['department'] },
+        { path: ['employee_number'] },
+      ],
+      signer: { method: 'x5c' },
+    },
+  )
+  const verifier = await apiCall<{ verifierId: string }>(
+    context,
+    'POST oid4vp/verifier',
+    'POST',
+    `/v1/orgs/${orgId}/oid4vp/verifier`,
+    {
+      clientName: 'Bench Org HR',
+    },
+  )
+  return { issuerId: issuer.issuerId, templateId: template.id, verifierId: verifier.verifierId }
+}
+
+/**
+ * One OpenID4VC iteration: an SD-JWT VC offer with a transaction code redeemed by the holder, then a DCQL request
+ * for two of its four claims answered by the holder; each side waited for through the organization's webhook.
+ */
+async function openId4VcIteration(context: PlatformContext, setup: OpenId4VcSetup): Promise<Record<Step, number>> {
+  const { holder, webhook, orgId } = context
+  const times: Record<Step, number> = { connect: 0, issue: 0, request: 0, present: 0, verify: 0 }
+  let started = performance.now()
+  const lap = (step: Step) => {
+    const now = performance.now()
+    times[step] = now - started
+    started = now
+  }
+
+  // A value unique to the iteration, checked in what the verifier reports as disclosed.
+  const department = `Department ${Math.random().toString(36).slice(2)}`
+  const offer = await apiCall<{ id: string; offerUri: string; txCode: string }>(
+    context,
+    'POST oid4vc create-offer',
+    'POST',
+    `/v1/orgs/${orgId}/oid4vc/${setup.issuerId}/create-offer`,
+    {
+      credentials: [
+        {
+          templateId: setup.templateId,
+          claims: { given_name: 'Ada', family_name: 'Lovelace', department, employee_number: 42 },
+        },
+      ],
+      txCode: { length: 6 },
+    },
+  )
+  await holder.call('POST', '/openid4vc/holder/offers/accept', { offerUri: offer.offerUri, txCode: offer.txCode })
+  await webhook.waitFor(isEvent('oid4vc-issuance.state-changed', 'Completed', 'id', offer.id))
+  lap('issue')
+
+  const presentation = await apiCall<{ id: string; requestUri: string }>(
+    context,
+    'POST oid4vp/presentation',
+    'POST',
+    `/v1/orgs/${orgId}/oid4vp/presentation`,
+    {
+      verifierId: setup.verifierId,
+      query: {
+        type: 'dcql',
+        dcql: {
+          credentials: [
+            {
+              id: 'employee',
+              format: 'dc+sd-jwt',
+              meta: { vct_values: [EMPLOYEE_VCT] },
+              claims: [{ path: ['given_name'] }, { path: ['department'], values: [department] }],
+            },
+          ],
+        },
+      },
+    },
+  )
+  lap('request')
+
+  await holder.call('POST', '/openid4vc/holder/requests/accept', { requestUri: presentation.requestUri })
+  const verified = await webhook.waitFor(
+    isEvent('oid4vp-verification.state-changed', 'ResponseVerified', 'id', presentation.id),
+  )
+  const [disclosed] = (verified.record.disclosed ?? []) as { claims?: Record<string, unknown> }[]
+  if (disclosed?.claims?.department !== department || 'family_name' in (disclosed?.claims ?? {})) {
+    throw new Error(`OpenID4VC presentation disclosed ${JSON.stringify(verified.record.disclosed)}`)
+  }
+  lap('present')
+  return times
+}
+
 /** CPU milliseconds (user + system) of a process so far; NaN when it cannot be read. */
 function cpuNow(pid: number | undefined): number {
   try {
@@ -385,7 +530,7 @@ async function agentDatabase(): Promise<FreshDatabase | undefined> {
 }
 
 /** The platform side: the API, its organization's agent, a holder, the webhook receiver; warmed up. */
-async function platformSide(): Promise<Side & { indy?: Side; delivered(): Promise<boolean> }> {
+async function platformSide(): Promise<Side & { indy?: Side; openId4Vc?: Side; delivered(): Promise<boolean> }> {
   const sink = new EventSink()
   const sinkServer = await startSink(sink)
   const webhook = new WebhookReceiver()
@@ -410,6 +555,11 @@ async function platformSide(): Promise<Side & { indy?: Side; delivered(): Promis
       {
         ...(apiDatabase?.target.kind === 'postgres' ? { DATABASE_URL: apiDatabase.target.url } : {}),
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        // OpenID4VC mode: the experimental routes served, agents with the module; the verifier's certificate names
+        // localhost (x509_san_dns), so its public endpoint must say localhost too.
+        ...(OPENID4VC
+          ? { HIDE_EXPERIMENTAL_OIDC_CONTROLLERS: 'false', AGENT_PUBLIC_ENDPOINT_BASE: 'http://localhost' }
+          : {}),
         // Free ports for the organization's agent (admin below inbound, as the setting wants), so that runs and tests
         // beside this one do not collide.
         AGENT_PORT_COUNTER_START: [await freePort(), await freePort()]
@@ -463,7 +613,7 @@ async function platformSide(): Promise<Side & { indy?: Side; delivered(): Promis
       nodeArgs: AGENT_NODE_ARGS,
       ...(holderDatabase?.target.kind === 'postgres' ? { databaseUrl: holderDatabase.target.url } : {}),
       // The holder resolves AnonCreds objects on the platform ledger, which the API serves.
-      env: { AGENT_LEDGER_URL: `http://127.0.0.1:${api.port}` },
+      env: { AGENT_LEDGER_URL: `http://127.0.0.1:${api.port}`, ...(OPENID4VC ? { AGENT_OPENID4VC: 'true' } : {}) },
     })
     const { did: holderDid } = await holder.call<{ did: string }>('POST', '/dids', { method: 'key' })
     const context: PlatformContext = {
@@ -488,6 +638,9 @@ async function platformSide(): Promise<Side & { indy?: Side; delivered(): Promis
       : undefined
     // Warm-up of INDY mode: the holder's link secret, the definition in both agents' caches.
     if (indy) await platformIteration(context, indy)
+    const openId4Vc = OPENID4VC ? await openId4VcSetup(context) : undefined
+    // Warm-up of OpenID4VC mode: the holder's first key, both agents' issuer and verifier state.
+    if (openId4Vc) await openId4VcIteration(context, openId4Vc)
     webhook.lagsMs.length = 0
     context.calls.clear()
     const apiProcess = api
@@ -550,6 +703,14 @@ async function platformSide(): Promise<Side & { indy?: Side; delivered(): Promis
         ? side(
             `platform API, INDY (${WORKERS} in flight)`,
             () => platformIteration(context, indy),
+            processes,
+            async () => {},
+          )
+        : undefined,
+      openId4Vc: openId4Vc
+        ? side(
+            `platform API, OpenID4VC (${WORKERS} in flight)`,
+            () => openId4VcIteration(context, openId4Vc),
             processes,
             async () => {},
           )
@@ -618,8 +779,10 @@ async function main(): Promise<void> {
       const order = index % 2 === 0 ? [agentOnly, platform] : [platform, agentOnly]
       for (const target of order) await round(target, count)
       if (platform.indy) await round(platform.indy, count)
+      if (platform.openId4Vc) await round(platform.openId4Vc, count)
     }
-    for (const target of [agentOnly, platform, ...(platform.indy ? [platform.indy] : [])]) {
+    const modes = [platform.indy, platform.openId4Vc].filter((mode): mode is Side => mode !== undefined)
+    for (const target of [agentOnly, platform, ...modes]) {
       stepTable(target.title, target.results, target.wallMs)
       console.log(cpuLine(target))
       await target.report?.()
@@ -630,6 +793,11 @@ async function main(): Promise<void> {
     if (platform.indy) {
       console.log(
         `INDY iterations/minute: ${perMinute(platform.indy).toFixed(0)} (JSON-LD ${perMinute(platform).toFixed(0)} in the same run)`,
+      )
+    }
+    if (platform.openId4Vc) {
+      console.log(
+        `OpenID4VC iterations/minute: ${perMinute(platform.openId4Vc).toFixed(0)} (DIDComm JSON-LD ${perMinute(platform).toFixed(0)} in the same run)`,
       )
     }
     console.log(

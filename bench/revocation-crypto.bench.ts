@@ -7,14 +7,11 @@
  * `npm run bench:revocation-crypto`; figures in docs/benchmarks.md. `BENCH_OLD_10K=1` also times the earlier tails
  * method on 10,000 (about half a minute).
  */
-import { readFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
-import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 
 import { createCredential, processCredential } from '../agent/src/anoncreds/credential'
 import { createCredentialRequest } from '../agent/src/anoncreds/credential-request'
-import { createPresentation } from '../agent/src/anoncreds/presentation'
 import { G1, G2, pairing, pairingProduct, gtPow } from '../agent/src/anoncreds/revocation/bn254'
 import {
   readNonRevocationCredential,
@@ -37,12 +34,9 @@ import {
 import { createOrUpdateRevocationState, readRevocationState } from '../agent/src/anoncreds/revocation/revocation-state'
 import { TAILS_VERSION, tailsFileSize } from '../agent/src/anoncreds/revocation/tails'
 import { G2_BYTES, g2Bytes } from '../agent/src/anoncreds/revocation/encoding'
-import { checkPresentation } from '../agent/src/anoncreds/verify'
+import { fixture, timePresentations, type Timing } from './revocation-presentation'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const fixtures = path.join(__dirname, '../test/fixtures/anoncreds-revocation')
-const fixture = (name: string): Json => JSON.parse(readFileSync(path.join(fixtures, `${name}.json`), 'utf8'))
 
 function cpuMs(start: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(start)
@@ -201,9 +195,7 @@ async function main(): Promise<void> {
     credentialDefinition,
     revocationRegistryDefinition: revocableOne ? registry.revocationRegistryDefinition : undefined,
   })
-  const plainProcessed = await measure('processCredential without revocation', 5, () =>
-    processCredential(processOptions(plain, false)),
-  )
+  await measure('processCredential without revocation', 5, () => processCredential(processOptions(plain, false)))
   const processed = await measure('processCredential with revocation', 5, () =>
     processCredential(processOptions(revocable, true)),
   )
@@ -261,44 +253,14 @@ async function main(): Promise<void> {
     return tauList(key, accumulator, accumulatorKey, proof.xList, proof.cList, m2Tilde, 12345n)
   })
 
-  console.log('\n# whole presentations (one credential, a revealed attribute and a predicate)')
-  const schemaId = offer.schema_id as string
-  const revRegDefId = `${credDefId}/rev/1000`
-  const request = (nonRevoked: boolean) => ({
-    name: 'bench',
-    version: '1.0',
-    nonce: '1234567890',
-    requested_attributes: { name: { name: 'name' } },
-    requested_predicates: { adult: { name: 'age', p_type: '>=', p_value: 18 } },
-    ...(nonRevoked ? { non_revoked: { from: 50, to: 150 } } : {}),
-  })
-  const present = (credential: unknown, withState: boolean) =>
-    createPresentation({
-      presentationRequest: request(withState),
-      credentials: [{ credential, revocationState: withState ? state : undefined }],
-      credentialsProve: [
-        { entryIndex: 0, referent: 'name', isPredicate: false, reveal: true },
-        { entryIndex: 0, referent: 'adult', isPredicate: true, reveal: true },
-      ],
-      linkSecret,
-      schemas: { [schemaId]: fixture('anoncreds-schema') },
-      credentialDefinitions: { [credDefId]: credentialDefinition },
-    })
-  const plainPresentation = await measure('create without revocation', 5, () => present(plainProcessed, false))
-  const revocablePresentation = await measure('create with a non-revocation proof', 5, () => present(processed, true))
-  const verify = (presentation: unknown, withState: boolean) => {
-    const result = checkPresentation({
-      presentation: JSON.parse(JSON.stringify(presentation)),
-      presentationRequest: request(withState),
-      schemas: { [schemaId]: fixture('anoncreds-schema') },
-      credentialDefinitions: { [credDefId]: credentialDefinition },
-      revocationRegistryDefinitions: { [revRegDefId]: registry.revocationRegistryDefinition },
-      revocationStatusLists: [list],
-    })
-    if (!result.valid) throw new Error(result.reason)
-  }
-  await measure('verify without revocation', 5, () => verify(plainPresentation, false))
-  await measure('verify with a non-revocation proof', 5, () => verify(revocablePresentation, true))
+  console.log('\n# whole presentations (one credential, a revealed attribute and a predicate; registry of 1,000)')
+  const whole = await timePresentations(1000, 5)
+  for (const [step, timings] of Object.entries(whole) as [string, Record<string, Timing>][])
+    for (const [variant, timing] of Object.entries(timings))
+      console.log(
+        `${step} ${variant === 'without' ? 'without revocation' : 'with a non-revocation proof'}: ` +
+          `${timing.wallMs.toFixed(1)} ms wall, ${timing.cpuMs.toFixed(1)} ms CPU (mean of ${timing.runs})`,
+      )
 
   console.log(
     `\nload average at the end ${loadavg()

@@ -6,8 +6,19 @@
  * BENCH_REVOCATION_ROUNDS (issuances and proofs per variant, default 3), BENCH_REVOCATION_REVOKE (indices revoked at
  * once, default 100). Run with `npm run bench:revocation`; not part of jest.
  */
+import { randomInt } from 'node:crypto'
+
+import {
+  decodeBitstring,
+  emptyBitstring,
+  encodeBitstring,
+  getBit,
+  MIN_STATUS_LIST_SIZE,
+  setBit,
+} from '../common/bitstring-status-list'
 import { startRevocationAgents, waitFor, type RevocationAgents } from '../test/helpers/revocation-agents'
 import { positiveIntEnv } from './api-harness'
+import { timePresentations, type Timing } from './revocation-presentation'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -35,6 +46,14 @@ function row(name: string, samples: Sample[], peer?: Sample[]): void {
   const ratio = peer ? (wall / mean(peer.map((s) => s.wallMs))).toFixed(2) : ''
   rows.push(
     `| ${name.padEnd(44)} | ${String(samples.length).padStart(2)} | ${fmt(wall)} | ${fmt(cpu)} | ${ratio.padStart(5)} |`,
+  )
+}
+
+/** A row of the in-process presentation section: the mean of `runs`, its ratio to the peer. */
+function timingRow(name: string, timing: Timing, peer?: Timing): void {
+  const ratio = peer ? (timing.wallMs / peer.wallMs).toFixed(2) : ''
+  rows.push(
+    `| ${name.padEnd(44)} | ${String(timing.runs).padStart(2)} | ${fmt(timing.wallMs)} | ${fmt(timing.cpuMs)} | ${ratio.padStart(5)} |`,
   )
 }
 
@@ -239,6 +258,34 @@ async function main(): Promise<void> {
       row(`status list fetch + check, registry of ${size}`, [fetched])
     }
 
+    // W3C Bitstring Status List (JSON-LD): encoding a list as its publication does, decoding and reading one bit as a
+    // verifier does, on a list of the default size with 1 % of its entries set. The fetch is one HTTP GET of the
+    // served credential (about 0.2 kB of JSON around the encoded list) and its proof check one Ed25519 verification.
+    const bits = emptyBitstring(MIN_STATUS_LIST_SIZE)
+    for (let n = 0; n < MIN_STATUS_LIST_SIZE / 100; n++) setBit(bits, randomInt(MIN_STATUS_LIST_SIZE), true)
+    const encodings: Sample[] = []
+    const checks: Sample[] = []
+    let encoded = ''
+    for (let run = 0; run < 10; run++) {
+      encodings.push(await measure(async () => (encoded = encodeBitstring(bits))))
+      const index = randomInt(MIN_STATUS_LIST_SIZE)
+      checks.push(
+        await measure(async () => {
+          if (getBit(decodeBitstring(encoded), index) !== getBit(bits, index)) throw new Error('bitstring check wrong')
+        }),
+      )
+    }
+    row(`bitstring list encode (${MIN_STATUS_LIST_SIZE}, ${(encoded.length / 1024).toFixed(1)} kB)`, encodings)
+    row(`bitstring list decode + check one index`, checks)
+
+    // The non-revocation part alone: the agent's own AnonCreds code in this process, no DIDComm, no ledger reads.
+    const inProcess = await timePresentations(1000, positiveIntEnv('BENCH_REVOCATION_PRESENTATIONS', 10))
+    timingRow('in-process create, non_revoked (reg. 1000)', inProcess.create.withNonRevoked, inProcess.create.without)
+    timingRow('in-process create, without', inProcess.create.without)
+    timingRow('in-process verify, non_revoked (reg. 1000)', inProcess.verify.withNonRevoked, inProcess.verify.without)
+    timingRow('in-process verify, without', inProcess.verify.without)
+    const part = (step: 'create' | 'verify') => inProcess[step].withNonRevoked.wallMs - inProcess[step].without.wallMs
+
     console.log(
       `\nAnonCreds revocation, two agents on the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite'})`,
     )
@@ -261,6 +308,12 @@ async function main(): Promise<void> {
         diff('create') < 100,
         diff('create'),
       ],
+      [
+        `non-revocation part of creating a presentation (in process) under 100 ms`,
+        part('create') < 100,
+        part('create'),
+      ],
+      [`non-revocation part of verifying it (in process) under 100 ms`, part('verify') < 100, part('verify')],
       ...revocations.map((r) => [
         `revoke ${r.indices.length} + publish (${r.size}) under 1 s`,
         r.revoked.wallMs < 1000,

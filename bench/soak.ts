@@ -9,7 +9,9 @@
  *
  * Settings: SOAK_MINUTES (60), SOAK_SAMPLE_SECONDS (60), SOAK_WORKERS (2), SOAK_SLOPE_BOUND_MB_PER_HOUR (20: a
  * process whose memory grows faster fails the run), SOAK_DATABASE_URL / SOAK_AMQP_URL (this machine's PostgreSQL
- * and RabbitMQ), SOAK_INDY (1).
+ * and RabbitMQ), SOAK_INDY (1), SOAK_RETENTION_SECONDS (600: the retention of delivered webhooks, sent mails and
+ * expired short links in the run, with a pass a minute and links that expire after it, so that an hour shows the
+ * tables stop growing; the production defaults are days).
  */
 import { loadavg } from 'node:os'
 import { positiveIntEnv } from './api-harness'
@@ -22,6 +24,9 @@ const BOUND = Number(process.env.SOAK_SLOPE_BOUND_MB_PER_HOUR ?? '20')
 const DATABASE_URL = process.env.SOAK_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test'
 const AMQP_URL = process.env.SOAK_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672'
 const INDY = process.env.SOAK_INDY !== '0'
+const RETENTION_SECONDS = positiveIntEnv('SOAK_RETENTION_SECONDS', 600)
+/** The tables retention prunes (docs/reliability.md, "Retention"): their rows are sampled with the memory. */
+const PRUNED_TABLES = ['webhook_deliveries', 'mail_outbox', 'short_urls'] as const
 const MIX: ExchangeKind[] = ['connection', 'jsonld', 'proof', 'oob-email', 'indy', 'jsonld', 'connection', 'bulk']
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -30,6 +35,7 @@ interface Sample {
   exchanges: number
   dbBytes: number
   rss: Record<string, number>
+  rows: Record<string, number>
 }
 
 function log(line: string): void {
@@ -51,7 +57,20 @@ async function main(): Promise<void> {
   log(
     `soak: ${MINUTES} min, a sample every ${SAMPLE_MS / 1000} s, ${WORKERS} in flight; load ${loadavg()[0].toFixed(1)}`,
   )
-  const platform = new Platform({ databaseUrl: DATABASE_URL, amqpUrl: AMQP_URL, indy: INDY })
+  const retention = String(RETENTION_SECONDS)
+  const platform = new Platform({
+    databaseUrl: DATABASE_URL,
+    amqpUrl: AMQP_URL,
+    indy: INDY,
+    apiEnv: {
+      WEBHOOK_DELIVERY_RETENTION_SECONDS: retention,
+      MAIL_RETENTION_SECONDS: retention,
+      SHORT_URL_TTL_SECONDS: String(Math.max(60, RETENTION_SECONDS)),
+      SHORT_URL_RETENTION_SECONDS: '0',
+      RETENTION_INTERVAL_SECONDS: '60',
+    },
+  })
+  platform.stopOnSignals(log)
   let ok = false
   try {
     await platform.start(log)
@@ -68,12 +87,17 @@ async function main(): Promise<void> {
         exchanges: platform.exchanges.length,
         dbBytes: await platform.databaseBytes(),
         rss,
+        rows: await platform.rowCounts(PRUNED_TABLES),
       }
       samples.push(sample)
       log(
         `sample ${sample.minute.toFixed(1)} min: ${sample.exchanges} exchanges, database ${(sample.dbBytes / 1e6).toFixed(1)} MB, ` +
           Object.entries(rss)
             .map(([name, mb]) => `${name} ${mb.toFixed(0)} MB`)
+            .join(', ') +
+          '; rows ' +
+          Object.entries(sample.rows)
+            .map(([table, count]) => `${table} ${count}`)
             .join(', '),
       )
     }
@@ -108,6 +132,19 @@ async function main(): Promise<void> {
       console.log(
         `| ${name} | ${values[0]?.toFixed(0)} | ${values.at(-1)?.toFixed(0)} | ${Math.max(...values).toFixed(0)} | ` +
           `${perHour.toFixed(1)} | ${BOUND} |`,
+      )
+    }
+    // Rows written before the retention has passed only grow; after it, pruning keeps pace and the count levels off.
+    const settled = samples.filter((sample) => sample.minute * 60 >= RETENTION_SECONDS + 120)
+    console.log(
+      `\n| table (retention ${RETENTION_SECONDS} s) | rows first | rows max | rows last | slope after the retention rows/h |`,
+    )
+    console.log('|---|---|---|---|---|')
+    for (const table of PRUNED_TABLES) {
+      const counts = samples.map((sample) => sample.rows[table])
+      const perHour = slope(settled.map((sample) => [sample.minute / 60, sample.rows[table]]))
+      console.log(
+        `| ${table} | ${counts[0]} | ${Math.max(...counts)} | ${counts.at(-1)} | ${Number.isNaN(perHour) ? 'n/a' : perHour.toFixed(0)} |`,
       )
     }
     const first = samples[0]

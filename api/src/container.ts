@@ -62,6 +62,9 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     throw error
   }
   const transport = createMailTransport(config, logger)
+  // Drain-only: nothing enqueues to mail.outbound now (mail goes through the outbox below); the worker sends what
+  // versions before the outbox queued. Removed once no upgrade starts from those (decisions.md, "Mail queue: drain
+  // only").
   const mail = new MailService(queue, transport, logger, registry, {
     queueName: `${config.queue.namePrefix}${MAIL_QUEUE}`,
   })

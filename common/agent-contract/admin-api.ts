@@ -126,7 +126,8 @@ export interface DidListEntry {
 
 /** POST /w3c/sign */
 export interface SignCredentialRequest {
-  verificationMethod: string
+  /** Absent: the issuer DID's first assertion method of the proof type's key type (as JSON-LD issuance picks it). */
+  verificationMethod?: string
   proofType: string
   credential: Record<string, unknown>
 }

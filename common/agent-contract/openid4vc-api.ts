@@ -136,8 +136,15 @@ export interface CredentialTemplateJson extends CredentialTemplateRequest {
   createdAt: string
 }
 
+/** Where a dc+sd-jwt credential's status is: its `status.status_list` claim (draft-ietf-oauth-status-list 6.1). */
+export interface CredentialStatusListJson {
+  idx: number
+  uri: string
+}
+
 export interface CredentialOfferRequest {
-  credentials: { templateId: string; claims: Record<string, unknown> }[]
+  /** `status`: dc+sd-jwt only; the API allocates it (docs/decisions.md, "Token Status List"). */
+  credentials: { templateId: string; claims: Record<string, unknown>; status?: CredentialStatusListJson }[]
   txCode?: { length?: number; inputMode?: 'numeric' | 'text'; description?: string }
   expiresInSeconds?: number
 }
@@ -169,6 +176,18 @@ export interface CreatedCredentialOfferJson extends CredentialOfferJson {
   offerUri: string
   /** The transaction code the holder types in, given to them on another channel; only in this answer. */
   txCode?: string
+}
+
+/** A status list token to sign with a template's signer (the key its credentials are signed with). */
+export interface SignStatusListTokenRequest {
+  signer: TemplateSignerJson
+  /** The token's claims (`sub`, `iat`, `ttl`, `status_list`), signed as given. */
+  payload: Record<string, unknown>
+}
+
+export interface SignedStatusListTokenJson {
+  /** The compact JWT, header `typ: statuslist+jwt`. */
+  jwt: string
 }
 
 export interface VerifierRequest {
@@ -248,4 +267,133 @@ export interface PresentationSessionJson {
 export interface CreatedPresentationRequestJson extends PresentationSessionJson {
   /** `openid4vp://?client_id=...&request_uri=...`: the link or QR code payload for the wallet. */
   requestUri: string
+}
+
+// The holder side (a cloud wallet's tenant of the base wallet, X-Tenant-Id): agent/src/openid4vc/holder.
+
+export type JsonPath = (string | number | null)[]
+
+export interface ResolveCredentialOfferRequest {
+  /** `openid-credential-offer://?credential_offer_uri=...` (or `credential_offer=`), as the issuer shows it. */
+  offerUri: string
+}
+
+export interface OfferedCredentialJson {
+  configurationId: string
+  format: string
+  name?: string
+  /** vct (SD-JWT VC), doctype (mdoc) or the W3C types, as the issuer's metadata declares them. */
+  type?: string | string[]
+  /** The claims the issuer declares for it; the values arrive with the credential. */
+  claims: { path: JsonPath; mandatory?: boolean; name?: string }[]
+}
+
+export interface CredentialOfferSummaryJson {
+  credentialIssuer: string
+  issuerName?: string
+  credentials: OfferedCredentialJson[]
+  /** The pre-authorized code flow; otherwise the issuer authorizes the wallet (by a presentation). */
+  isPreAuthorized: boolean
+  /** Present when the offer needs a transaction code, sent to the holder out of band. */
+  txCode?: { length?: number; inputMode?: string; description?: string }
+}
+
+export interface CredentialSelectionJson {
+  /** The credential to present; the first that answers the query when absent. */
+  credentialId?: string
+  /** Requested claims not to disclose, as paths of the query (mdoc: namespace, element); the verifier decides. */
+  withhold?: string[][]
+  /** Leave this query unanswered (an optional one). */
+  omit?: boolean
+}
+
+export interface AcceptCredentialOfferRequest extends ResolveCredentialOfferRequest {
+  txCode?: string
+  /** @default every offered configuration */
+  configurationIds?: string[]
+  /** Key type of the holder keys the credentials are bound to. @default 'P-256' */
+  keyType?: X509KeyTypeName
+  /** Credentials per configuration, each bound to its own key (at most the issuer's batch size). @default 1 */
+  batchSize?: number
+  /** Offers authorized by a presentation: the holder's selections for the issuer's request. */
+  presentation?: { selections?: Record<string, CredentialSelectionJson> }
+}
+
+export interface HeldCredentialJson {
+  id: string
+  format: 'dc+sd-jwt' | 'mso_mdoc' | 'jwt_vc_json' | 'ldp_vc'
+  /** vct, docType, or the W3C types. */
+  type: string | string[]
+  /** `iss` of an SD-JWT VC, the issuer of a W3C credential. */
+  issuer?: string
+  /** The subject of the certificate that signed it (mdoc, SD-JWT VC with x5c). */
+  issuerCertificateSubject?: string
+  /** Copies kept for one-time presentation (batch issuance). */
+  instances: number
+  claims: Record<string, unknown>
+  createdAt: string
+}
+
+export interface ResolveAuthorizationRequestRequest {
+  /** `openid4vp://?client_id=...&request_uri=...`, as the verifier shows it. */
+  requestUri: string
+}
+
+export interface RequestedCredentialQueryJson {
+  /** The DCQL credential query id (or PE input descriptor id) that selections are keyed by. */
+  id: string
+  format?: string
+  type?: string | string[]
+  claims?: { id?: string; path: JsonPath; values?: unknown[] }[]
+  /** Combinations of claim ids that satisfy the query, the verifier's preference first. */
+  claimSets?: string[][]
+  isRequired: boolean
+  /** Held credentials that answer the query, with the claims they would disclose by default. */
+  candidates: { credentialId: string; format: string; requestedClaims: unknown }[]
+}
+
+export interface AuthorizationRequestSummaryJson {
+  /** Names the kept request in the answer (a verifier serves its request object once). */
+  requestId: string
+  verifier: { clientId: string; clientIdPrefix: string }
+  responseMode?: string
+  queries: RequestedCredentialQueryJson[]
+  /** The wallet holds what every required part of the request asks for. */
+  canBeSatisfied: boolean
+  /** Until when the request can be answered. */
+  expiresAt: string
+}
+
+export interface AcceptAuthorizationRequestRequest {
+  /** A request kept by the resolve operation. */
+  requestId?: string
+  /** A request to fetch and answer at once, without a consent step. */
+  requestUri?: string
+  /** Per query id: which credential, which requested claims to withhold, or to leave it out. */
+  selections?: Record<string, CredentialSelectionJson>
+}
+
+export interface AuthorizationResponseJson {
+  /** The verifier's HTTP status for the response. */
+  status: number
+  /** Where the verifier sends the holder next, when it says. */
+  redirectUri?: string
+}
+
+export interface TrustAnchorRequest {
+  /** One certificate: PEM or base64 DER. */
+  certificate: string
+  label?: string
+}
+
+export interface TrustAnchorJson {
+  id: string
+  /** base64 DER. */
+  certificate: string
+  fingerprint: string
+  subject: string
+  notBefore: string
+  notAfter: string
+  label?: string
+  createdAt: string
 }

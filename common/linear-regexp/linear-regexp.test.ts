@@ -1,3 +1,5 @@
+import vm from 'node:vm'
+
 import fc from 'fast-check'
 import { Ajv2020 } from 'ajv/dist/2020'
 
@@ -11,6 +13,7 @@ import {
   UnsupportedPatternError,
   withPatternWorkBudget,
 } from '.'
+import { cpuClock } from '../../test/helpers/cpu-clock'
 
 /** The patterns of issue 23 that took seconds, and more, on V8's backtracking engine. */
 const HOSTILE_PATTERNS = ['(a+)+$', '((a+))+$', '(a|a)+$', '(a|a?)+$', '^(a|b|ab)*c$', '(a?){30}a{30}']
@@ -117,9 +120,9 @@ describe('LinearRegExp', () => {
       ['a'.repeat(9_999) + '!', onRun],
       ['ab'.repeat(4_999) + '!', onPairs],
     ] as const) {
-      const started = performance.now()
+      const cpuMs = cpuClock()
       expect(regexp.test(input)).toBe(expected)
-      expect(performance.now() - started).toBeLessThan(500)
+      expect(cpuMs()).toBeLessThan(500)
     }
   })
 
@@ -143,9 +146,9 @@ describe('LinearRegExp', () => {
     const regexp = new LinearRegExp('([\\s\\S]{0,40}){0,40}y')
     const input = 'x'.repeat(LINEAR_REGEXP_LIMITS.inputLength)
     for (let attempt = 0; attempt < 3; attempt++) {
-      const started = performance.now()
+      const cpuMs = cpuClock()
       expect(() => regexp.test(input)).toThrow(PatternTooCostlyError)
-      expect(performance.now() - started).toBeLessThan(1_000)
+      expect(cpuMs()).toBeLessThan(1_000)
     }
     expect(regexp.test('x'.repeat(200) + 'y')).toBe(true)
   })
@@ -200,11 +203,19 @@ describe('LinearRegExp', () => {
     const input = fc
       .array(fc.constantFrom('a', 'b', '1', ' ', '_', '\n', 'é', '😀', '\ud83d', '-'), { maxLength: 12 })
       .map((chars) => chars.join(''))
+    // V8 backtracks, so on some generated patterns it runs for minutes (one CI run spent 56 minutes here, and V8
+    // then answered false where the standard, and V8 itself on every shorter prefix, says true). Such a case has no
+    // oracle: V8 runs in a context with a time limit and the case is left out; the count of left-out cases is bounded
+    // so that the property cannot pass by leaving everything out.
+    const v8 = vm.createContext({ source: '', text: '' })
+    const v8Test = new vm.Script('new RegExp(source, "u").test(text)')
+    const oracleMs = 250
+    let compared = 0
+    let leftOut = 0
     fc.assert(
       fc.property(pattern, fc.array(input, { minLength: 1, maxLength: 5 }), (source, inputs) => {
-        let native: RegExp
         try {
-          native = new RegExp(source, 'u')
+          new RegExp(source, 'u')
         } catch {
           return // duplicate group names and the like: not a pattern
         }
@@ -213,11 +224,34 @@ describe('LinearRegExp', () => {
           // V8 also tries `\B` between the two halves of a surrogate pair (/\B/u.exec('b😀1').index is 2); the
           // standard matches on code points, and so do we.
           if (source.includes('\\B') && /[\u{10000}-\u{10FFFF}]/u.test(text)) continue
-          expect([source, text, linear.test(text)]).toEqual([source, text, native.test(text)])
+          Object.assign(v8, { source, text })
+          let native: boolean
+          try {
+            native = v8Test.runInContext(v8, { timeout: oracleMs }) as boolean
+          } catch (error) {
+            if ((error as { code?: string }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw error
+            leftOut++
+            continue
+          }
+          compared++
+          expect([source, text, linear.test(text)]).toEqual([source, text, native])
         }
       }),
       { numRuns: Number(process.env.LINEAR_REGEXP_RUNS ?? 2000) },
     )
+    expect(leftOut).toBeLessThan(compared / 100)
+  })
+
+  it('answers as the standard does where V8 backtracks for minutes', () => {
+    // Found by the property above: every iteration of the lazy group that consumes text fails at `^`, so V8 tries
+    // them all (ten times longer per character) before the empty alternatives; the standard's answer is true.
+    const source = '((a)|(|(.{0,2}?(\\s)*)||){2})+?^'
+    const text = 'aé \n\ud83débab'
+    for (let length = 4; length <= 7; length++) agreesWithV8(source, text.slice(0, length))
+    const cpuMs = cpuClock()
+    expect(new LinearRegExp(source).test(text)).toBe(true)
+    expect(new LinearRegExp(source).test(text.repeat(100))).toBe(true)
+    expect(cpuMs()).toBeLessThan(500)
   })
 })
 
@@ -230,11 +264,11 @@ describe('linearRegExpEngine in ajv', () => {
       properties: { name: { type: 'string', pattern: '(a|a?)+$' } },
       patternProperties: { '^x-[a-z]+$': { type: 'number' } },
     })
-    const started = performance.now()
+    const cpuMs = cpuClock()
     expect(validate({ name: 'a'.repeat(9_999) + '!' })).toBe(true) // `$` after the `!` matches the empty alternative
     expect(validate({ name: 'ok', 'x-abc': 'not a number' })).toBe(false)
     expect(validate({ name: 'ok', 'x-abc': 1 })).toBe(true)
-    expect(performance.now() - started).toBeLessThan(500)
+    expect(cpuMs()).toBeLessThan(500)
   })
 
   it('keeps different patterns apart (ajv shares compiled patterns by their text)', () => {

@@ -53,7 +53,10 @@ describe('one base agent serving two tenants over DIDComm HTTP', () => {
 
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
-    ;[issuer, wallet] = await Promise.all([spawnAgent({ label: 'issuer' }), spawnAgent({ label: 'wallet' })])
+    ;[issuer, wallet] = await Promise.all([
+      spawnAgent({ label: 'issuer' }),
+      spawnAgent({ label: 'wallet', storage: 'pglite' }),
+    ])
   })
 
   afterAll(async () => {

@@ -162,6 +162,19 @@ describe('AnonCreds between agent processes', () => {
       return list.body.data.find((record) => record.state === 'offer-received')
     })
     expect(holderOffer.protocolVersion).toBe(protocolVersion)
+    if (protocolVersion === 'v2') {
+      // A format the offer does not carry is the caller's mistake: a 400, and the offer can still be accepted.
+      const misnamed = await holder.call<{ message: string }>('POST', '/credentials/accept-offer', {
+        credentialRecordId: holderOffer.id,
+        credentialFormats: {
+          jsonld: { credentialSubjectId: 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK' },
+        },
+      })
+      expect(misnamed.status).toBe(400)
+      expect(misnamed.body.message).toContain('carries no jsonld format')
+      const unchanged = await holder.call<Envelope<Rec>>('GET', `/credentials/${holderOffer.id}`)
+      expect(unchanged.body.data.state).toBe('offer-received')
+    }
     const accepted = await holder.call('POST', '/credentials/accept-offer', {
       credentialRecordId: holderOffer.id,
       autoAcceptCredential: 'always',

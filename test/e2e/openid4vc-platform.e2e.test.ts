@@ -10,11 +10,39 @@ import { waitUntil } from '../helpers/agent-process'
 import { type OpenId4VcTestAgent, startOpenId4VcAgent } from '../helpers/openid4vc-agents'
 import { type Platform, startPlatform } from '../helpers/platform'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
+import { FAST_WEBHOOK_ENV } from '../helpers/webhook-fixtures'
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
 
 // One organization agent (the real program, spawned by the API) and one in-process Credo holder for the file.
 jest.setTimeout(240_000)
 
 const VCT = 'https://acme.example/credentials/employee'
+
+/** A platform event as the organization's webhook receives it. */
+interface DeliveredEvent {
+  type: string
+  orgId: string
+  record: { id: string; state: string } & Record<string, unknown>
+}
+
+/** Credo's issuance session states in order (the two of a batch step share a place). */
+const ISSUANCE_STATES = [
+  'OfferCreated',
+  'OfferUriRetrieved',
+  'AuthorizationInitiated',
+  'AuthorizationGranted',
+  'AccessTokenRequested',
+  'AccessTokenCreated',
+  'CredentialRequestReceived',
+  'CredentialsPartiallyIssued',
+  'Completed',
+]
+
+/** Whether `states` are distinct known states that only go forward in `order`. */
+function isInOrder(states: string[], order: string[]): boolean {
+  const places = states.map((state) => order.indexOf(state))
+  return places.every((place, index) => place >= 0 && (index === 0 || place > places[index - 1]))
+}
 
 interface Envelope<T> {
   statusCode: number
@@ -25,29 +53,48 @@ interface Envelope<T> {
 /**
  * OpenID4VC through the platform API (issue 29) with HIDE_EXPERIMENTAL_OIDC_CONTROLLERS=false: x509 certificates,
  * an OID4VCI issuer with an SD-JWT VC template and an offer with a transaction code that Credo's holder redeems, then
- * an OID4VP verifier whose DCQL request the holder answers disclosing only what was asked.
+ * an OID4VP verifier whose DCQL request the holder answers disclosing only what was asked. The organization's webhook
+ * receives both sessions' state events (oid4vc-issuance, oid4vp-verification) through the record kit.
  */
 describe('OpenID4VC through the platform API with a real organization agent', () => {
   let platform: Platform
   let holder: OpenId4VcTestAgent
   let owner: TestUser
   let orgId: string
+  let receiver: WebhookReceiver
+  const hookPath = '/acme'
 
   beforeAll(async () => {
+    receiver = await startWebhookReceiver()
     // Verification certificates name the verifier's host (x509_san_dns): the agent's endpoint says localhost.
     ;[platform, holder] = await Promise.all([
-      startPlatform({ HIDE_EXPERIMENTAL_OIDC_CONTROLLERS: 'false', AGENT_PUBLIC_ENDPOINT_BASE: 'http://localhost' }),
+      startPlatform({
+        ...FAST_WEBHOOK_ENV,
+        HIDE_EXPERIMENTAL_OIDC_CONTROLLERS: 'false',
+        AGENT_PUBLIC_ENDPOINT_BASE: 'http://localhost',
+      }),
       startOpenId4VcAgent(),
     ])
     owner = await aUserWithToken(platform.api)
     orgId = await anOrganizationWith(platform.api, [{ user: owner, roles: ['owner'] }])
+    await call('post', `/v1/webhooks/orgs/${orgId}/register`)
+      .send({ webhookUrl: `${receiver.url}${hookPath}` })
+      .expect(201)
     await platform.spinUp(orgId, owner.token, 'Acme')
   })
 
   afterAll(async () => {
     await holder?.close()
     await platform?.stop()
+    await receiver?.stop()
   })
+
+  /** The events of one record the organization's webhook accepted, in arrival order. */
+  const delivered = (type: string, id: string): DeliveredEvent[] =>
+    receiver
+      .accepted(hookPath)
+      .map((delivery) => delivery.body?.data as unknown as DeliveredEvent)
+      .filter((event) => event.type === type && event.record.id === id)
 
   const call = (method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, token = owner.token) =>
     request(platform.api.app)[method](path).set('Authorization', `Bearer ${token}`)
@@ -127,6 +174,15 @@ describe('OpenID4VC through the platform API with a real organization agent', ()
     ).body.data as { id: string; offerUri: string; txCode: string; state: string; hasTxCode: boolean }
     expect(offer).toMatchObject({ state: 'OfferCreated', hasTxCode: true, txCode: expect.stringMatching(/^\d{6}$/) })
 
+    // The pre-authorized code, read from the offer as a wallet would, to look for it in the events below.
+    const offerUri = new URL(offer.offerUri.replace('openid-credential-offer://', 'http://offer/'))
+    const credentialOffer = (await (await fetch(offerUri.searchParams.get('credential_offer_uri') ?? '')).json()) as {
+      grants: Record<string, { 'pre-authorized_code'?: string }>
+    }
+    const preAuthorizedCode =
+      credentialOffer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']['pre-authorized_code']
+    expect(preAuthorizedCode).toEqual(expect.any(String))
+
     const holderService = wallet.resolve(HolderService)
     const [held] = await holderService.acceptOffer(wallet, { offerUri: offer.offerUri, txCode: offer.txCode })
     expect(held).toMatchObject({
@@ -196,6 +252,78 @@ describe('OpenID4VC through the platform API with a real organization agent', ()
     expect((sessions.body as Envelope<{ id: string; state: string }[]>).data).toEqual([
       expect.objectContaining({ id: presentation.id, state: 'ResponseVerified' }),
     ])
+
+    // The webhook: each session's states in Credo's order through to the end, once each, as the reads show them.
+    await receiver.waitFor(
+      () =>
+        delivered('oid4vc-issuance.state-changed', offer.id).some((event) => event.record.state === 'Completed') &&
+        delivered('oid4vp-verification.state-changed', presentation.id).some(
+          (event) => event.record.state === 'ResponseVerified',
+        ),
+      60_000,
+      'the sessions final state events',
+    )
+    const issuanceStates = delivered('oid4vc-issuance.state-changed', offer.id).map((event) => event.record.state)
+    // A state the agent reports late is not announced any more; what is announced goes forward in Credo's order.
+    expect(issuanceStates[0]).toBe('OfferCreated')
+    expect(issuanceStates.at(-1)).toBe('Completed')
+    expect(isInOrder(issuanceStates, ISSUANCE_STATES)).toBe(true)
+    expect(delivered('oid4vc-issuance.state-changed', offer.id).at(-1)).toEqual({
+      id: expect.any(String),
+      type: 'oid4vc-issuance.state-changed',
+      orgId,
+      occurredAt: expect.any(String),
+      record: expect.objectContaining({
+        id: offer.id,
+        issuerId: issuer.issuerId,
+        state: 'Completed',
+        credentialConfigurationIds: [template.id],
+        issuedCredentials: [template.id],
+        isPreAuthorized: true,
+        hasTxCode: true,
+      }),
+    })
+    const verificationEvents = delivered('oid4vp-verification.state-changed', presentation.id)
+    const verificationStates = verificationEvents.map((event) => event.record.state)
+    expect(verificationStates[0]).toBe('RequestCreated')
+    expect(verificationStates.at(-1)).toBe('ResponseVerified')
+    expect(isInOrder(verificationStates, ['RequestCreated', 'RequestUriRetrieved', 'ResponseVerified'])).toBe(true)
+    expect(verificationEvents.at(-1)?.record).toEqual(
+      expect.objectContaining({ verifierId: verifier.verifierId, disclosed: verified.disclosed }),
+    )
+    for (const { rawBody } of receiver.accepted(hookPath)) {
+      expect(rawBody).not.toContain(offer.txCode)
+      expect(rawBody).not.toContain(preAuthorizedCode)
+    }
+    // Each announced state is counted once, as for the DIDComm exchanges.
+    const metrics = (await request(platform.api.app).get('/metrics').expect(200)).text
+    const counted = (name: string, state: string) =>
+      Number(new RegExp(`^${name}\\{state="${state}"\\} (\\S+)$`, 'm').exec(metrics)?.[1] ?? 0)
+    for (const state of new Set(issuanceStates)) {
+      expect(counted('idplane_api_oid4vc_issuance_state_changes_total', state)).toBeGreaterThanOrEqual(1)
+    }
+    expect(counted('idplane_api_oid4vc_issuance_state_changes_total', 'Completed')).toBe(1)
+    expect(counted('idplane_api_oid4vp_verification_state_changes_total', 'ResponseVerified')).toBe(1)
+  })
+
+  it("keeps the organization verifier's trust anchors (item 6): add, list, refuse a duplicate, remove", async () => {
+    const { certificate } = await createCertificate({
+      keyType: 'Ed25519',
+      purpose: 'authority',
+      subject: { commonName: 'Partner issuer' },
+    })
+    const added = (
+      await call('post', `/v1/x509/${orgId}/trust-anchors`).send({ certificate, label: 'Partner' }).expect(201)
+    ).body as Envelope<{ id: string; subject: string; label?: string }>
+    expect(added.data).toMatchObject({ subject: expect.stringContaining('Partner issuer'), label: 'Partner' })
+    const listed = (await call('get', `/v1/x509/${orgId}/trust-anchors`).expect(200)).body as Envelope<{ id: string }[]>
+    expect(listed.data.map((anchor) => anchor.id)).toContain(added.data.id)
+    await call('post', `/v1/x509/${orgId}/trust-anchors`).send({ certificate }).expect(409)
+    await call('post', `/v1/x509/${orgId}/trust-anchors`).send({ certificate: 'not a certificate' }).expect(400)
+    await call('delete', `/v1/x509/${orgId}/trust-anchors/${added.data.id}`).expect(200)
+    const after = (await call('get', `/v1/x509/${orgId}/trust-anchors`).expect(200)).body as Envelope<{ id: string }[]>
+    expect(after.data.map((anchor) => anchor.id)).not.toContain(added.data.id)
+    await call('delete', `/v1/x509/${orgId}/trust-anchors/${added.data.id}`).expect(404)
   })
 
   it('manages templates, verifiers and verification templates, and refuses roles outside issuance or verification', async () => {

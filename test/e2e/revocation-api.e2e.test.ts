@@ -7,6 +7,7 @@ import type { AgentClient } from '../../api/src/agent-client/agent-client'
 import { AgentClients } from '../../api/src/agent-client/agent-clients'
 import { RevocationRegistriesRepository } from '../../api/src/modules/revocations/revocation-registries.repository'
 import { spawnAgent, waitUntil, type SpawnedAgent } from '../helpers/agent-process'
+import { legacyRevocationRegistryId } from '../helpers/indy-ids'
 import { startPlatform, type Platform } from '../helpers/platform'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
@@ -27,18 +28,22 @@ const now = () => Math.floor(Date.now() / 1000)
  * (REVOCATION_REGISTRY_SIZE 8 here); an INDY offer issues at an index the API allocated and the record shows it; the
  * holder proves non-revocation (verified); the credential is revoked (pending, then `revocations/publish`), the
  * record shows `revoked`, a `credential.revoked` webhook arrives, and the same proof (an API proof request with
- * `non_revoked`) no longer verifies.
+ * `non_revoked`) no longer verifies, its error message saying revoked; one for an interval before the revocation
+ * still does. Over Issue Credential v2 / Present Proof v2 with one holder, then over v1 / v1 with another.
  * DATABASE_URL / AMQP_URL choose PostgreSQL and RabbitMQ.
  */
 describe('AnonCreds revocation through the platform API', () => {
   let platform: Platform
   let receiver: WebhookReceiver
   let holder: SpawnedAgent
+  let holderV1: SpawnedAgent
   let owner: TestUser
   let orgId: string
   let connectionId: string
+  let v1ConnectionId: string
   let definition: Json
   let credential: Json
+  let v1Credential: Json
 
   const as = (user: TestUser) => ({
     get: (route: string) => request(platform.api.app).get(route).set('Authorization', `Bearer ${user.token}`),
@@ -64,6 +69,7 @@ describe('AnonCreds revocation through the platform API', () => {
     orgId = await anOrganizationWith(platform.api, [{ user: owner, roles: ['owner'] }])
     await platform.spinUp(orgId, owner.token, 'Revoking Issuer', 'indy')
     holder = await spawnAgent({ label: 'revocation-holder', env: { AGENT_LEDGER_URL: platform.baseUrl } })
+    holderV1 = await spawnAgent({ label: 'revocation-holder-v1', env: { AGENT_LEDGER_URL: platform.baseUrl } })
     await as(owner)
       .post(`/v1/webhooks/orgs/${orgId}/register`, { webhookUrl: `${receiver.url}/revocations` })
       .expect(201)
@@ -71,6 +77,7 @@ describe('AnonCreds revocation through the platform API', () => {
 
   afterAll(async () => {
     await holder?.stop()
+    await holderV1?.stop()
     await platform?.stop()
     await receiver?.stop()
   }, 120_000)
@@ -120,23 +127,27 @@ describe('AnonCreds revocation through the platform API', () => {
     expect(onAgent.revocationRegistryDefinition.credDefId).toBe(agentCredDefId())
   })
 
-  it('issues at an index the API allocated; v1 is refused for a revocable definition', async () => {
+  /** A connection of the organization with `agent` (as a wallet accepts an invitation). */
+  async function connect(agent: SpawnedAgent): Promise<string> {
     const invitation = await as(owner).post(`/v1/orgs/${orgId}/connections`, {}).expect(201)
     const { invitationUrl, outOfBandRecord } = invitation.body.data as Json
-    await holder.call('POST', '/oob/receive-invitation-url', { invitationUrl, ...AS_A_WALLET_DOES })
-    connectionId = await waitUntil(async () => {
+    await agent.call('POST', '/oob/receive-invitation-url', { invitationUrl, ...AS_A_WALLET_DOES })
+    return waitUntil(async () => {
       const page = await as(owner).get(`/v1/orgs/${orgId}/connections?pageSize=100`).expect(200)
       const found = (page.body.data.connections as Json[]).find((item) => item.outOfBandId === outOfBandRecord.id)
       return found?.state === 'completed' ? (found.id as string) : undefined
     }, 90_000)
+  }
 
-    const offer = (protocolVersion: 'v1' | 'v2', name: string) =>
-      as(owner).post(`/v1/orgs/${orgId}/credentials/offer?credentialType=INDY`, {
+  /** A credential offered over `protocolVersion`, accepted by `agent`: the API's record once done. */
+  async function issue(agent: SpawnedAgent, connection: string, protocolVersion: 'v1' | 'v2', name: string) {
+    const offered = await as(owner)
+      .post(`/v1/orgs/${orgId}/credentials/offer?credentialType=INDY`, {
         credentialDefinitionId: definition.credentialDefinitionId,
         protocolVersion,
         credentialData: [
           {
-            connectionId,
+            connectionId: connection,
             attributes: [
               { name: 'name', value: name },
               { name: 'age', value: '30' },
@@ -144,34 +155,64 @@ describe('AnonCreds revocation through the platform API', () => {
           },
         ],
       })
-    const v1 = await offer('v1', 'Alice').expect(400)
-    expect(v1.body.errors).toEqual([{ field: 'protocolVersion', message: 'must be v2 for a revocable credential' }])
-
-    const offered = await offer('v2', 'Alice').expect(201)
+      .expect(201)
     const [record] = offered.body.data as Json[]
-    expect(record).toMatchObject({ revocationIndex: 1, revoked: false, revocationStatus: null })
+    expect(record).toMatchObject({ revoked: false, revocationStatus: null })
     expect(record.revocationRegistryId).toMatch(/REV_REG_DEF/)
     const received = await waitUntil(async () => {
-      const list = await holder.call<{ data: Json[] }>('GET', `/credentials?threadId=${record.threadId}`)
+      const list = await agent.call<{ data: Json[] }>('GET', `/credentials?threadId=${record.threadId}`)
       return list.body.data.find((entry) => entry.state === 'offer-received')
     }, 90_000)
-    await holder.call('POST', '/credentials/accept-offer', { credentialRecordId: received.id })
-    credential = await waitUntil(async () => {
+    await agent.call('POST', '/credentials/accept-offer', { credentialRecordId: received.id })
+    const done = await waitUntil(async () => {
       const current = (await as(owner).get(`/v1/orgs/${orgId}/credentials/${record.id}`).expect(200)).body.data as Json
+      if (current.state === 'abandoned') throw new Error(`Abandoned: ${current.errorMessage}`)
       return current.state === 'done' ? current : undefined
     }, 120_000)
-    expect(credential).toMatchObject({ revocationRegistryId: record.revocationRegistryId, revocationIndex: 1 })
+    expect(done).toMatchObject({
+      revocationRegistryId: record.revocationRegistryId,
+      revocationIndex: record.revocationIndex,
+    })
+    return done
+  }
+
+  it('issues at an index the API allocated', async () => {
+    connectionId = await connect(holder)
+    credential = await issue(holder, connectionId, 'v2', 'Alice')
+    expect(credential.revocationIndex).toBe(1)
     const held = (await holder.call<{ data: Json[] }>('GET', '/anoncreds/credentials')).body.data
     expect(held.map((entry) => [entry.revocationRegistryId, entry.credentialRevocationId])).toEqual([
-      [record.revocationRegistryId, '1'],
+      [credential.revocationRegistryId, '1'],
     ])
   })
 
-  /** A proof of the name with a non_revoked interval to `to`, requested and verified through the API. */
-  async function prove(to: number): Promise<boolean> {
+  interface Prover {
+    agent: SpawnedAgent
+    connectionId: string
+    credential: Json
+    protocolVersion: 'v1' | 'v2'
+  }
+  const v2Prover = (): Prover => ({ agent: holder, connectionId, credential, protocolVersion: 'v2' })
+  const v1Prover = (): Prover => ({
+    agent: holderV1,
+    connectionId: v1ConnectionId,
+    credential: v1Credential,
+    protocolVersion: 'v1',
+  })
+
+  /**
+   * A proof of the name with a non_revoked interval to `to`, requested over the prover's Present Proof version and
+   * verified through the API: whether it verified and the reason the verified-proofs read gives.
+   */
+  async function prove(
+    to: number,
+    prover: Prover = v2Prover(),
+  ): Promise<{ isVerified: boolean; errorMessage: string | null }> {
+    const { agent } = prover
     const requested = await as(owner)
       .post(`/v1/orgs/${orgId}/proofs`, {
-        connectionId,
+        connectionId: prover.connectionId,
+        protocolVersion: prover.protocolVersion,
         proofFormats: {
           indy: {
             attributes: [{ attributeName: 'name', credDefId: definition.credentialDefinitionId }],
@@ -182,11 +223,12 @@ describe('AnonCreds revocation through the platform API', () => {
       .expect(201)
     const proof = requested.body.data as Json
     const received = await waitUntil(async () => {
-      const list = await holder.call<{ data: Json[] }>('GET', `/proofs?threadId=${proof.threadId}`)
+      const list = await agent.call<{ data: Json[] }>('GET', `/proofs?threadId=${proof.threadId}`)
       return list.body.data.find((entry) => entry.state === 'request-received')
     }, 90_000)
+    expect(received.protocolVersion).toBe(prover.protocolVersion)
     // The holder presents even a revoked credential (Credo's default leaves it out: nothing to answer with).
-    const accepted = await holder.call('POST', '/proofs/accept-request', {
+    const accepted = await agent.call('POST', '/proofs/accept-request', {
       proofRecordId: received.id,
       filterByNonRevocationRequirements: false,
     })
@@ -196,27 +238,32 @@ describe('AnonCreds revocation through the platform API', () => {
       return ['presentation-received', 'done', 'abandoned'].includes(record.state) ? record : undefined
     }, 90_000)
     const verified = await as(owner).post(`/v1/orgs/${orgId}/proofs/${proof.id}/verify`).expect(201)
-    // verified-proofs says which credential was checked for revocation, against which status list.
+    // verified-proofs says which credential was checked for revocation, against which status list (v1: the legacy
+    // identifiers the `indy` format carries).
     const read = (await as(owner).get(`/v1/orgs/${orgId}/verified-proofs/${proof.id}`).expect(200)).body.data as Json
+    const v1 = prover.protocolVersion === 'v1'
     expect(read.revocationChecks).toEqual({
       nonRevoked: { from: null, to },
       credentials: [
         {
-          credentialDefinitionId: agentCredDefId(),
-          revocationRegistryId: credential.revocationRegistryId,
+          credentialDefinitionId: v1 ? definition.credentialDefinitionId : agentCredDefId(),
+          revocationRegistryId: v1
+            ? legacyRevocationRegistryId(prover.credential.revocationRegistryId)
+            : prover.credential.revocationRegistryId,
           statusListTimestamp: expect.any(Number),
           checkedAt: expect.any(String),
         },
       ],
     })
     expect(read.revocationChecks.credentials[0].statusListTimestamp).toBeLessThanOrEqual(to)
-    return verified.body.data.isVerified as boolean
+    expect(read.isVerified).toBe(verified.body.data.isVerified)
+    return { isVerified: verified.body.data.isVerified as boolean, errorMessage: read.errorMessage as string | null }
   }
 
   let beforeRevocation: number
 
   it('proves non-revocation before the revocation (verified)', async () => {
-    expect(await prove(now())).toBe(true)
+    expect(await prove(now())).toEqual({ isVerified: true, errorMessage: null })
     beforeRevocation = now()
   })
 
@@ -268,6 +315,8 @@ describe('AnonCreds revocation through the platform API', () => {
     expect(published.body.data).toEqual([
       {
         revocationRegistryId: credential.revocationRegistryId,
+        // One entry per registry or JSON-LD status list published; an AnonCreds registry's names no list.
+        statusListCredential: null,
         revokedIndices: [1],
         credentialRecordIds: [credential.id],
       },
@@ -293,12 +342,58 @@ describe('AnonCreds revocation through the platform API', () => {
     expect(event?.body?.data?.record).toMatchObject({ id: credential.id, revoked: true })
   })
 
-  it('no longer verifies a proof of non-revocation of the revoked credential', async () => {
+  it('no longer verifies a proof of non-revocation of the revoked credential, and says it is revoked', async () => {
     await sleep(1100)
-    expect(await prove(now())).toBe(false)
+    const failed = await prove(now())
+    expect(failed.isVerified).toBe(false)
+    expect(failed.errorMessage).toMatch(/^Presentation does not verify: the credential is revoked/)
+    expect(failed.errorMessage).toContain(`registry ${credential.revocationRegistryId} at`)
   })
 
   it('still verifies a proof for an interval that ends before the revocation', async () => {
-    expect(await prove(beforeRevocation)).toBe(true)
+    expect(await prove(beforeRevocation)).toEqual({ isVerified: true, errorMessage: null })
+  })
+
+  it('issues over Issue Credential v1 into the same registry: rev_reg_id (legacy), rev_reg and a witness', async () => {
+    v1ConnectionId = await connect(holderV1)
+    v1Credential = await issue(holderV1, v1ConnectionId, 'v1', 'Dave')
+    // 1 to Alice, 2 and 3 to the offers above.
+    expect(v1Credential).toMatchObject({ revocationIndex: 4, revocationRegistryId: credential.revocationRegistryId })
+    const issued = v1Credential.agentDetail.formData.credential.indy as Json
+    expect(issued).toMatchObject({
+      cred_def_id: definition.credentialDefinitionId,
+      rev_reg_id: legacyRevocationRegistryId(credential.revocationRegistryId),
+      rev_reg: { accum: expect.any(String) },
+      witness: { omega: expect.any(String) },
+      signature: { r_credential: expect.any(Object) },
+    })
+    const held = (await holderV1.call<{ data: Json[] }>('GET', '/anoncreds/credentials')).body.data
+    expect(held.map((entry) => [entry.revocationRegistryId, entry.credentialRevocationId])).toEqual([
+      [legacyRevocationRegistryId(credential.revocationRegistryId), '4'],
+    ])
+  })
+
+  let beforeV1Revocation: number
+
+  it('proves non-revocation over Present Proof v1 (verified)', async () => {
+    expect(await prove(now(), v1Prover())).toEqual({ isVerified: true, errorMessage: null })
+    beforeV1Revocation = now()
+  })
+
+  it('revokes the v1 credential (published at once); its v1 proof fails, saying revoked', async () => {
+    await sleep(1100)
+    const revoked = await as(owner).post(`/v1/orgs/${orgId}/credentials/${v1Credential.id}/revoke`, {}).expect(201)
+    expect(revoked.body.data).toMatchObject({ revoked: true, revocationStatus: 'revoked', revocationIndex: 4 })
+    const onAgent = await (await orgAgent()).getRevocationRegistry(credential.revocationRegistryId)
+    expect(onAgent.revokedIndices).toEqual([1, 4])
+    await sleep(1100)
+    const failed = await prove(now(), v1Prover())
+    expect(failed.isVerified).toBe(false)
+    expect(failed.errorMessage).toMatch(/^Presentation does not verify: the credential is revoked/)
+    expect(failed.errorMessage).toContain(`registry ${legacyRevocationRegistryId(credential.revocationRegistryId)} at`)
+  })
+
+  it('still verifies a v1 proof for an interval that ends before the v1 revocation', async () => {
+    expect(await prove(beforeV1Revocation, v1Prover())).toEqual({ isVerified: true, errorMessage: null })
   })
 })

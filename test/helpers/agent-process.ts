@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -30,6 +31,23 @@ export interface SpawnOptions {
   adminPort?: number
   inboundPort?: number
   env?: Record<string, string>
+  /**
+   * Where the agent keeps its records: `pglite` in its data directory; by default PostgreSQL when DATABASE_URL is set
+   * (as the other agent helpers do; `pglite` for a test that opens the agent's files itself).
+   */
+  storage?: 'pglite'
+}
+
+/**
+ * PostgreSQL storage when DATABASE_URL is set: a schema named after the data directory, so an agent started again on
+ * the same directory finds its records, as with PGlite. A PGlite agent starts with about twice the CPU (its WASM
+ * engine and migrations), which the suite pays for every agent it spawns.
+ */
+function storageEnv(dataDir: string, options: SpawnOptions): Record<string, string> {
+  const url = process.env.DATABASE_URL
+  if (!url || options.storage === 'pglite') return {}
+  const schema = `agent_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`
+  return { AGENT_DATABASE_URL: url, AGENT_DATABASE_SCHEMA: schema }
 }
 
 /** Spawns `node dist/agent/src/main.js` (build first) on free 127.0.0.1 ports and waits for GET /agent = 200. */
@@ -47,6 +65,7 @@ export async function spawnAgent(options: SpawnOptions): Promise<SpawnedAgent> {
       AGENT_API_KEY: TEST_API_KEY,
       AGENT_WALLET_KEY: `wallet-key-of-${options.label}-0001`,
       AGENT_DATA_DIR: dataDir,
+      ...storageEnv(dataDir, options),
       LOG_LEVEL: process.env.AGENT_TEST_LOG ? 'debug' : 'warn',
       // Test agents reach each other on loopback (production refuses private targets).
       AGENT_ALLOW_PRIVATE_TARGETS: 'true',

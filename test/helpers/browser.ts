@@ -7,7 +7,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 /** Whether a browser suite runs: chromium there, or a SKIP line outside CI, or a failed file on CI. */
 export function hasBrowser(suite: string): boolean {
-  return requireTools(suite, existsSync(CHROMIUM) ? [] : [`chromium at ${CHROMIUM} (apt-get install chromium)`])
+  return requireTools(suite, () => (existsSync(CHROMIUM) ? [] : [`chromium at ${CHROMIUM} (apt-get install chromium)`]))
 }
 
 export function launchBrowser(): Promise<Browser> {

@@ -1,9 +1,9 @@
 import type { Server } from 'node:http'
-import { randomInt } from 'node:crypto'
 import request from 'supertest'
 import { freePort } from './agent-in-process'
 import { waitUntil } from './agent-process'
 import { startApi, type TestApi } from './api'
+import { agentPortCounters } from './ports'
 import { compileProgram, type CompiledProgram } from './compile-program'
 
 /**
@@ -27,13 +27,11 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
   try {
     const port = await freePort()
     const baseUrl = `http://127.0.0.1:${port}`
-    // Far from the ports of other test files running at the same time (the counter hands out the next ones).
-    const adminStart = 21_000 + randomInt(0, 400) * 20
     api = await startApi({
       AGENT_ENTRYPOINT: compiled.main,
       AGENT_POLL_ATTEMPTS: '240',
       AGENT_POLL_INTERVAL_MS: '1000',
-      AGENT_PORT_COUNTER_START: `${adminStart},${adminStart + 10_000}`,
+      AGENT_PORT_COUNTER_START: agentPortCounters().setting,
       API_PUBLIC_URL: baseUrl,
       API_INTERNAL_URL: baseUrl,
       ...env,

@@ -2,7 +2,8 @@ import { createServer } from 'node:net'
 
 /**
  * Below the kernel's ephemeral range (net.ipv4.ip_local_port_range, 32768-60999 on Linux by default) and apart from
- * the agents' counters that tests set (AGENT_PORT_COUNTER_START, 18201 and up).
+ * the agents' counters that tests set (AGENT_PORT_COUNTER_START: the fixed ones at 18201-19900, agentPortCounters'
+ * at 20000-30999).
  */
 const RESTARTABLE_PORTS = { from: 11_000, to: 17_500 }
 
@@ -22,4 +23,16 @@ export async function restartablePort(): Promise<number> {
     })
     if (isFree) return port
   }
+}
+
+/**
+ * An AGENT_PORT_COUNTER_START for a test API whose agents the platform starts: a random block of 20 admin ports in
+ * 20000-24999 and its inbound ports 6000 higher, all below the ephemeral range. In that range an outgoing connection
+ * (a PostgreSQL pool's, an agent's) may hold the port an agent is about to listen on, and the agent then fails its
+ * start for as long as that connection lives; the platform keeps an agent's ports, so it fails again on restart.
+ */
+export function agentPortCounters(): { admin: number; inbound: number; setting: string } {
+  const admin = 20_000 + Math.floor(Math.random() * 250) * 20
+  const inbound = admin + 6_000
+  return { admin, inbound, setting: `${admin},${inbound}` }
 }

@@ -2,13 +2,13 @@ import { spawn, execFile, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs'
 import { request } from 'node:https'
-import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import * as k8s from '@kubernetes/client-node'
 import type { TestKubeApiServer } from './kube-test-server'
 import { findOnPath } from './test-tools'
+import { restartablePort } from './ports'
 
 const execFileAsync = promisify(execFile)
 
@@ -78,7 +78,9 @@ export async function startRealKubeApiServer(): Promise<RealKubeApiServer | unde
     rmSync(dir, { recursive: true, force: true })
   }
   try {
-    const [etcdClientPort, etcdPeerPort, securePort] = await freePorts(3)
+    // Below the ephemeral range (ports.ts): a port freePort found can be taken by any outgoing connection (the
+    // suite's agents connect to PostgreSQL by the hundred) before etcd binds it, and etcd then exits at once.
+    const [etcdClientPort, etcdPeerPort, securePort] = await distinctRestartablePorts(3)
     const certs = await makeCertificates(dir)
     const token = randomBytes(24).toString('hex')
     writeFileSync(path.join(dir, 'tokens.csv'), `${token},${ADMIN_USER},${ADMIN_USER},"system:masters"\n`, {
@@ -175,23 +177,10 @@ async function terminate(child: ChildProcess): Promise<void> {
   clearTimeout(timer)
 }
 
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, () => {
-      const server = createServer()
-      return new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
-        server.once('error', reject)
-        server.listen(0, '127.0.0.1', () => resolve(server))
-      })
-    }),
-  )
-  const ports = servers.map((server) => {
-    const address = server.address()
-    if (address === null || typeof address === 'string') throw new Error('Listening on a free port failed')
-    return address.port
-  })
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
-  return ports
+async function distinctRestartablePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>()
+  while (ports.size < count) ports.add(await restartablePort())
+  return [...ports]
 }
 
 interface Certificates {

@@ -1,3 +1,4 @@
+import { legacyRevocationRegistryId } from '../helpers/indy-ids'
 import type { LedgerAgent } from '../helpers/ledger-agent'
 import { sleep, startRevocationAgents, waitFor, type RevocationAgents } from '../helpers/revocation-agents'
 
@@ -15,6 +16,7 @@ const now = () => Math.floor(Date.now() / 1000)
  * proof fails, the other's holds (`from` = `to`, as Credo holders ask), and an interval ending before the revocation
  * still verifies. DATABASE_URL chooses PostgreSQL.
  */
+
 describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 'postgres' : 'pglite'})`, () => {
   let agents: RevocationAgents
   let issuer: LedgerAgent
@@ -31,10 +33,11 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
 
   afterAll(() => agents?.stop())
 
-  async function issue(name: string, index: number) {
+  async function issue(name: string, index: number, protocolVersion: 'v1' | 'v2' = 'v2') {
     const offer = await issuer
       .post('/credentials/offer', {
         connectionId: issuerConnectionId,
+        protocolVersion,
         autoAcceptCredential: 'always',
         credentialFormats: {
           anoncreds: {
@@ -58,15 +61,18 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
     await waitFor(async () => {
       const record = (await holder.get(`/credentials/${received.id}`).expect(200)).body.data as Json
       if (record.state === 'abandoned') throw new Error(`issuance abandoned: ${record.errorMessage}`)
+      const issued = (await issuer.get(`/credentials/${offer.body.data.id}`).expect(200)).body.data as Json
+      if (issued.state === 'abandoned') throw new Error(`issuance abandoned by the issuer: ${issued.errorMessage}`)
       return record.state === 'done' ? record : undefined
     }, 'the credential')
+    return offer.body.data.id as string
   }
 
   /** Requests a proof of `name` with a non_revoked interval; answers the verifier's result, or the holder's refusal. */
   async function prove(
-    name: string,
+    name: string | undefined,
     interval: { from?: number; to: number },
-    filterByNonRevocationRequirements = false,
+    filterByNonRevocationRequirements: boolean | 'absent' = false,
   ) {
     const requested = await issuer
       .post('/proofs/request', {
@@ -76,7 +82,11 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
             requested_attributes: {
               name: {
                 name: 'name',
-                restrictions: [{ cred_def_id: credentialDefinitionId, 'attr::name::value': name }],
+                restrictions: [
+                  name === undefined
+                    ? { cred_def_id: credentialDefinitionId }
+                    : { cred_def_id: credentialDefinitionId, 'attr::name::value': name },
+                ],
               },
             },
             requested_predicates: {
@@ -100,7 +110,7 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
     }, 'the proof request')
     const accepted = await holder.post('/proofs/accept-request', {
       proofRecordId: received.id,
-      filterByNonRevocationRequirements,
+      ...(filterByNonRevocationRequirements === 'absent' ? {} : { filterByNonRevocationRequirements }),
     })
     if (accepted.status !== 201) return { refused: accepted.body.message as string }
     await waitFor(async () => {
@@ -170,21 +180,26 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
       400,
     )
     expect((await offer({ revocationRegistryDefinitionId: registryId })).status).toBe(400)
-    // Credo's v1 `indy` format would issue without the registry.
+    // Issue Credential v1 (the `indy` format) names its registry the same way and is checked the same way.
     const v1 = await issuer.post('/credentials/offer', {
       connectionId: issuerConnectionId,
       protocolVersion: 'v1',
       credentialFormats: {
         anoncreds: {
           credentialDefinitionId,
-          attributes: [{ name: 'name', value: 'x' }],
+          attributes: [
+            { name: 'name', value: 'x' },
+            { name: 'age', value: '1' },
+          ],
           revocationRegistryDefinitionId: registryId,
-          revocationRegistryIndex: 1,
+          revocationRegistryIndex: 8,
         },
       },
     })
     expect(v1.status).toBe(400)
-    expect(v1.body.errors).toEqual([{ field: 'protocolVersion', message: 'must be v2 for a revocable credential' }])
+    expect(v1.body.errors).toEqual([
+      { field: 'credentialFormats.anoncreds.revocationRegistryIndex', message: 'is outside the registry' },
+    ])
 
     await issue('Alice', 3)
     await issue('Bob', 5)
@@ -212,6 +227,14 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
     expect(revoked.body.data.revokedIndices).toEqual([3])
     expect(revoked.body.data.timestamp).toBeGreaterThan(beforeRevocation)
     await sleep(1100)
+    // A retry (a caller that died before recording the revocation) publishes no second list: same timestamp.
+    const retried = await issuer
+      .post('/anoncreds/revocation-registries/revoke', {
+        revocationRegistryDefinitionId: registryId,
+        revokedIndices: [3],
+      })
+      .expect(201)
+    expect(retried.body.data).toMatchObject({ revokedIndices: [3], timestamp: revoked.body.data.timestamp })
     const at = now()
     // Credo's holder leaves a revoked credential out by default: nothing to answer with.
     expect(await prove('Alice', { to: at }, true)).toEqual({ refused: expect.stringMatching(/cannot be answered/) })
@@ -219,6 +242,21 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
     expect(await prove('Alice', { to: at })).toEqual({ isVerified: false })
     // from = to after the list's publication: the proof is at the earlier list timestamp, accepted as in force.
     expect(await prove('Bob', { from: at, to: at })).toEqual({ isVerified: true })
+  })
+
+  it('picks the credential that is not revoked when the wallet holds both, whatever filterByNonRevocationRequirements', async () => {
+    // Alice's credential (revoked) and Bob's (not) both meet a request restricted to the definition only. Credo's
+    // selection (getCredentialsForAnonCredsProofRequest): `true` (its default, also when the option is absent)
+    // leaves revoked ones out; `false` (the platform's cloud-wallet default, as the spec has it) keeps them but sorts
+    // the ones not revoked first. Either way the presentation is Bob's and verifies; only a request that nothing but a
+    // revoked credential meets tells them apart (the test above).
+    const at = now()
+    expect(await prove(undefined, { to: at }, true)).toEqual({ isVerified: true })
+    expect(await prove(undefined, { to: at }, false)).toEqual({ isVerified: true })
+    expect(await prove(undefined, { to: at }, 'absent')).toEqual({ isVerified: true })
+    expect(await prove('Alice', { to: at }, 'absent')).toEqual({
+      refused: expect.stringMatching(/cannot be answered/),
+    })
   })
 
   it('refuses malformed non_revoked intervals with a 400 naming them', async () => {
@@ -240,5 +278,20 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
 
   it('still verifies a proof for an interval that ends before the revocation', async () => {
     expect(await prove('Alice', { to: beforeRevocation })).toEqual({ isVerified: true })
+  })
+
+  it('issues over Issue Credential v1 into the registry at the index the offer names (legacy identifiers)', async () => {
+    const legacyRegistryId = legacyRevocationRegistryId(registryId)
+    const id = await issue('Erin', 6, 'v1')
+    const issued = (await issuer.get(`/credentials/${id}/form-data`).expect(200)).body.data.credential.indy as Json
+    expect(issued).toMatchObject({
+      rev_reg_id: legacyRegistryId,
+      rev_reg: { accum: expect.any(String) },
+      witness: { omega: expect.any(String) },
+    })
+    const held = (await holder.get('/anoncreds/credentials').expect(200)).body.data as Json[]
+    expect(
+      held.filter((c) => c.attributes.name === 'Erin').map((c) => [c.revocationRegistryId, c.credentialRevocationId]),
+    ).toEqual([[legacyRegistryId, '6']])
   })
 })

@@ -155,6 +155,16 @@ const ENDPOINTS: Endpoint[] = [
   // The caller's own wallet webhook (issue 11 item 4); read back with GET /v1/webhooks/orgs/webhookurl?tenantId=.
   { method: 'post', path: '/v1/webhooks/wallet/register', access: 'authenticated' },
   { method: 'patch', path: '/v1/webhooks/wallet', access: 'authenticated' },
+  // The cloud wallet as an OpenID4VC holder (issue 29 item 5), served with HIDE_EXPERIMENTAL_OIDC_CONTROLLERS=false.
+  { method: 'post', path: '/v1/cloud-wallet/oid4vc/offers/resolve', access: 'authenticated' },
+  { method: 'post', path: '/v1/cloud-wallet/oid4vc/offers/accept', access: 'authenticated' },
+  { method: 'get', path: '/v1/cloud-wallet/oid4vc/credentials', access: 'authenticated' },
+  { method: 'delete', path: '/v1/cloud-wallet/oid4vc/credentials/:credentialId', access: 'authenticated' },
+  { method: 'post', path: '/v1/cloud-wallet/oid4vp/requests/resolve', access: 'authenticated' },
+  { method: 'post', path: '/v1/cloud-wallet/oid4vp/requests/accept', access: 'authenticated' },
+  { method: 'post', path: '/v1/cloud-wallet/oid4vc/trust-anchors', access: 'authenticated' },
+  { method: 'get', path: '/v1/cloud-wallet/oid4vc/trust-anchors', access: 'authenticated' },
+  { method: 'delete', path: '/v1/cloud-wallet/oid4vc/trust-anchors/:trustAnchorId', access: 'authenticated' },
   // The platform ledger (issue 13): public reads and signed writes (the signature authorizes), NYMs by agents.
   { method: 'get', path: '/v1/ledger', access: 'public' },
   { method: 'post', path: '/v1/ledger/nyms', access: 'agent' },
@@ -169,6 +179,8 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: '/v1/ledger/rev-reg-defs/:revRegDef/status-list', access: 'public' },
   { method: 'post', path: '/v1/tails-files', access: 'agent' },
   { method: 'get', path: '/v1/tails-files/:tailsHash', access: 'public' },
+  // W3C Bitstring Status Lists (issue 25 item 4): verifiers fetch them without a token.
+  { method: 'get', path: '/v1/status-lists/:statusListId', access: 'public' },
   { method: 'get', path: '/v1/ledger/dids/:did', access: 'public' },
   // Issue 23: what a DID's next signed write must be bound to.
   { method: 'get', path: '/v1/ledger/dids/:did/state', access: 'public' },
@@ -177,6 +189,9 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'post', path: '/v1/x509/:orgId', access: ['owner', 'admin'] },
   { method: 'post', path: '/v1/x509/:orgId/import', access: ['owner', 'admin'] },
   { method: 'get', path: '/v1/x509/:orgId', access: ANY_MEMBER },
+  { method: 'post', path: '/v1/x509/:orgId/trust-anchors', access: ['owner', 'admin'] },
+  { method: 'get', path: '/v1/x509/:orgId/trust-anchors', access: ANY_MEMBER },
+  { method: 'delete', path: '/v1/x509/:orgId/trust-anchors/:trustAnchorId', access: ['owner', 'admin'] },
   { method: 'get', path: '/v1/x509/:orgId/:id', access: ANY_MEMBER },
   { method: 'put', path: '/v1/x509/:orgId/activate/:id', access: ['owner', 'admin'] },
   { method: 'put', path: '/v1/x509/:orgId/deactivate/:id', access: ['owner', 'admin'] },

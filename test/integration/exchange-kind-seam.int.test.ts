@@ -22,8 +22,10 @@ import { FAST_WEBHOOK_ENV } from '../helpers/webhook-fixtures'
 jest.setTimeout(90_000)
 
 /*
- * The rehearsal of issue 24: a new module that keeps an exchange kind (here OpenID4VC issuance sessions, an agent
- * event kind no module keeps yet) is its folder, one line in the module list and its migration. Everything below
+ * The rehearsal of issue 24: a new module that keeps an exchange kind (here OpenID4VC issuance sessions, which the
+ * oid4vc module has kept since, beside this probe: its mapper takes only Credo's UUID ids, so the probe's
+ * `session-n` records reach this probe alone; test/integration/openid4vc-session-records.int.test.ts drives the
+ * real kinds) is its folder, one line in the module list and its migration. Everything below
  * until the tests is what that folder would hold: entity, repository, mapper, state order, records. Nothing else
  * of the API is edited; ordering, the state event and its webhook come from infra/records.
  */

@@ -209,7 +209,11 @@ describe('MailService in embedded mode (in-process queue, FileMailer)', () => {
         text: 'two https://idplane.test/verify?code=abc',
       })
 
-      const wrote = log.lines().filter((line) => line.msg === 'Wrote mail')
+      // The file becomes visible (atomic rename) a moment before the mailer logs it: wait for the second line.
+      const wrote = await eventually(async () => {
+        const lines = log.lines().filter((line) => line.msg === 'Wrote mail')
+        return lines.length >= 2 ? lines : undefined
+      }, 5_000)
       expect(wrote).toHaveLength(2)
       const file = String(wrote[1].file)
       expect(path.dirname(file)).toBe(path.join(dataDir, 'mail', 'frank@example.com'))

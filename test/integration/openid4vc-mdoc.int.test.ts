@@ -120,6 +120,10 @@ describe('OpenID4VC with ISO mdoc signed under the organization x509 certificate
     expect(asked.queries).toEqual([
       {
         id: 'mdl',
+        format: 'mso_mdoc',
+        type: MDL,
+        claims: [{ path: [NAMESPACE, 'given_name'] }, { path: [NAMESPACE, 'age_over_18'] }],
+        isRequired: true,
         candidates: [
           {
             credentialId,

@@ -12,6 +12,9 @@ const OIDC_ROUTES = [
   'post /v1/x509/{orgId}',
   'post /v1/x509/{orgId}/import',
   'get /v1/x509/{orgId}',
+  'post /v1/x509/{orgId}/trust-anchors',
+  'get /v1/x509/{orgId}/trust-anchors',
+  'delete /v1/x509/{orgId}/trust-anchors/{trustAnchorId}',
   'get /v1/x509/{orgId}/{id}',
   'put /v1/x509/{orgId}/activate/{id}',
   'put /v1/x509/{orgId}/deactivate/{id}',
@@ -39,6 +42,16 @@ const OIDC_ROUTES = [
   'get /v1/orgs/{orgId}/oid4vp/verification-template',
   'put /v1/orgs/{orgId}/oid4vp/verification-template/{templateId}',
   'delete /v1/orgs/{orgId}/oid4vp/verification-template/{templateId}',
+  // The cloud wallet as a holder (issue 29 item 5).
+  'post /v1/cloud-wallet/oid4vc/offers/resolve',
+  'post /v1/cloud-wallet/oid4vc/offers/accept',
+  'get /v1/cloud-wallet/oid4vc/credentials',
+  'delete /v1/cloud-wallet/oid4vc/credentials/{credentialId}',
+  'post /v1/cloud-wallet/oid4vp/requests/resolve',
+  'post /v1/cloud-wallet/oid4vp/requests/accept',
+  'post /v1/cloud-wallet/oid4vc/trust-anchors',
+  'get /v1/cloud-wallet/oid4vc/trust-anchors',
+  'delete /v1/cloud-wallet/oid4vc/trust-anchors/{trustAnchorId}',
 ].sort()
 
 type Paths = Record<string, Record<string, unknown>>
@@ -66,7 +79,12 @@ describe('the OpenID4VC and x509 routes behind HIDE_EXPERIMENTAL_OIDC_CONTROLLER
   it('are neither served nor documented by default', async () => {
     const user = await aUserWithToken(hidden)
     const orgId = await anOrganizationWith(hidden, [{ user, roles: ['owner'] }])
-    for (const path of [`/v1/x509/${orgId}`, `/v1/orgs/${orgId}/oid4vc/issuers`, `/v1/orgs/${orgId}/oid4vp/verifier`]) {
+    for (const path of [
+      `/v1/x509/${orgId}`,
+      `/v1/orgs/${orgId}/oid4vc/issuers`,
+      `/v1/orgs/${orgId}/oid4vp/verifier`,
+      '/v1/cloud-wallet/oid4vc/credentials',
+    ]) {
       const res = await request(hidden.app).get(path).set('Authorization', `Bearer ${user.token}`)
       expect({ path, status: res.status }).toEqual({ path, status: 404 })
       expect(res.body.message).toMatch(/^Cannot GET/)
@@ -131,6 +149,23 @@ describe('the OpenID4VC and x509 routes behind HIDE_EXPERIMENTAL_OIDC_CONTROLLER
         .delete(`/v1/orgs/${orgId}/oid4vp/verifier`)
         .set('Authorization', `Bearer ${owner.token}`)
         .expect(400)
+    })
+
+    it("refuses malformed wallet input with a 400 by field, and answers 404 before the caller's wallet exists", async () => {
+      const noUri = await post('/v1/cloud-wallet/oid4vc/offers/resolve', {}).expect(400)
+      expect(noUri.body.errors).toContainEqual(expect.objectContaining({ field: 'offerUri' }))
+      await post('/v1/cloud-wallet/oid4vc/offers/accept', {
+        offerUri: 'openid-credential-offer://x',
+        batchSize: 0,
+      }).expect(400)
+      await post('/v1/cloud-wallet/oid4vp/requests/accept', { requestId: 'not-a-uuid' }).expect(400)
+      await request(served.app)
+        .delete('/v1/cloud-wallet/oid4vc/credentials/not-a-uuid')
+        .set('Authorization', `Bearer ${owner.token}`)
+        .expect(400)
+      // No base wallet is configured here: 409 (the wallet routes' answer), never a 500.
+      const res = await get('/v1/cloud-wallet/oid4vc/credentials')
+      expect([404, 409]).toContain(res.status)
     })
   })
 

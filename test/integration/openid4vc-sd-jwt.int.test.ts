@@ -13,6 +13,7 @@ import { HolderService } from '../../agent/src/openid4vc/holder/holder.service'
 import { CredentialOffersService } from '../../agent/src/openid4vc/issuer/credential-offers.service'
 import { CredentialTemplatesService } from '../../agent/src/openid4vc/issuer/credential-templates.service'
 import { IssuersService } from '../../agent/src/openid4vc/issuer/issuers.service'
+import { TX_CODE_ATTEMPTS, TX_CODE_EXHAUSTED_MESSAGE } from '../../agent/src/openid4vc/issuer/tx-code-attempts'
 import { PresentationsService } from '../../agent/src/openid4vc/verifier/presentations.service'
 import { VerifiersService } from '../../agent/src/openid4vc/verifier/verifiers.service'
 import type { X509CertificateRecord } from '../../agent/src/openid4vc/x509/x509-certificate.record'
@@ -211,6 +212,36 @@ describe('OpenID4VC with SD-JWT VC (our issuer and verifier agent, a Credo holde
     const issuanceBodies = JSON.stringify(events.filter((event) => event.kind === 'openid4vc-issuance'))
     expect(issuanceBodies).not.toContain(String(offer.txCode))
     expect(issuanceBodies).not.toContain('preAuthorizedCode')
+    // Credo repeats the code in the offer payload's grants: that copy is left out too.
+    expect(offer.session.preAuthorizedCode).toEqual(expect.any(String))
+    expect(issuanceBodies).not.toContain(String(offer.session.preAuthorizedCode))
+  })
+
+  it('ends a pre-authorized offer after five wrong transaction codes; four leave it redeemable', async () => {
+    const org = organization.agent.context
+    const offers = org.resolve(CredentialOffersService)
+    const holder = wallet.agent.context
+    const walletService = holder.resolve(HolderService)
+    const guess = (offerUri: string, code: string) => walletService.acceptOffer(holder, { offerUri, txCode: code })
+
+    const survivor = await offerEmployee('Grace', { length: 6 })
+    for (let attempt = 0; attempt < TX_CODE_ATTEMPTS - 1; attempt++) {
+      await expect(guess(survivor.offerUri, wrongCode(String(survivor.txCode)))).rejects.toThrow(InvalidInputError)
+    }
+    await expect(guess(survivor.offerUri, String(survivor.txCode))).resolves.toHaveLength(1)
+
+    const guessed = await offerEmployee('Mallory', { length: 6 })
+    for (let attempt = 0; attempt < TX_CODE_ATTEMPTS; attempt++) {
+      await expect(guess(guessed.offerUri, wrongCode(String(guessed.txCode)))).rejects.toThrow(InvalidInputError)
+    }
+    const ended = await waitUntil(async () => {
+      const record = await offers.get(org, guessed.session.id)
+      return record.state === OpenId4VcIssuanceSessionState.Error ? record : undefined
+    })
+    expect(ended.errorMessage).toBe(TX_CODE_EXHAUSTED_MESSAGE)
+    // The right code no longer helps, and the guard answers without reaching Credo.
+    await expect(guess(guessed.offerUri, String(guessed.txCode))).rejects.toThrow(InvalidInputError)
+    expect((await offers.get(org, guessed.session.id)).state).toBe(OpenId4VcIssuanceSessionState.Error)
   })
 
   it('refuses a tampered disclosure, a wrong nonce and a replayed response', async () => {

@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -9,6 +9,7 @@ import { ModuleRegistry } from '../../api/src/infra/module-registry'
 import type { PlatformEvent } from '../../api/src/infra/platform-events'
 import { readLatestMail } from '../../api/src/infra/mail/file-mailer'
 import { startApi, type TestApi } from '../helpers/api'
+import { agentPortCounters } from '../helpers/ports'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { eventually } from '../helpers/queue-contract'
 import { grantRoles } from '../helpers/org-fixtures'
@@ -139,16 +140,15 @@ describe('verification routes', () => {
   let eventToken: string
   const published: PlatformEvent[] = []
 
-  // Away from fixed ports another run on the machine (CI, another file) may hold; the first agent gets start + 1.
-  const adminStart = 30_000 + randomInt(0, 500) * 10
-
+  // Below the ephemeral range, away from other files' blocks; the first agent gets admin + 1.
+  const agentPorts = agentPortCounters()
   beforeAll(async () => {
     const agentUrl = await agent.listen()
     api = await startApi({
       AGENT_ENTRYPOINT: programs.path('healthy'),
       AGENT_POLL_ATTEMPTS: '50',
       AGENT_POLL_INTERVAL_MS: '100',
-      AGENT_PORT_COUNTER_START: `${adminStart},${adminStart + 10_000}`,
+      AGENT_PORT_COUNTER_START: agentPorts.setting,
       PROOF_REQ_CONN_LIMIT: '3',
       OOB_BATCH_SIZE: '2',
     })
@@ -161,7 +161,7 @@ describe('verification routes', () => {
       .expect(201)
     const env = await eventually(async () => {
       try {
-        return (await (await fetch(`http://127.0.0.1:${adminStart + 1}/env`)).json()) as Record<string, string>
+        return (await (await fetch(`http://127.0.0.1:${agentPorts.admin + 1}/env`)).json()) as Record<string, string>
       } catch {
         return undefined
       }
@@ -604,7 +604,9 @@ describe('verification routes', () => {
         revealedAttributes: [],
         revealedAttributeGroups: [],
         predicates: [],
-        revocationChecks: { nonRevoked: null, credentials: [] },
+        // No AnonCreds interval or registry; its credential carries no credentialStatus, so no status list was
+        // checked either (status-list.e2e.test.ts has one that does).
+        revocationChecks: { nonRevoked: null, credentials: [], statusLists: [] },
       })
       const detail = await as(holder).get(`/v1/orgs/${orgId}/proofs/${id}`).expect(200)
       expect(detail.body.data.proofData).toMatchObject({ request: { presentationExchange: expect.any(Object) } })

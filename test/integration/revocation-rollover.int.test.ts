@@ -11,6 +11,7 @@ import { indyPlan } from '../../api/src/modules/credentials/agent-offers'
 import { RevocableOffers } from '../../api/src/modules/credentials/revocable-offers'
 import { RevocationRegistriesRepository } from '../../api/src/modules/revocations/revocation-registries.repository'
 import { RevocationRegistries } from '../../api/src/modules/revocations/revocation-registries.service'
+import { StatusLists } from '../../api/src/modules/status-lists/status-lists.service'
 import { startApi, type TestApi } from '../helpers/api'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
 
@@ -74,7 +75,7 @@ describe(`revocation registry rollover (${process.env.DATABASE_URL ? 'postgres' 
             sections: { ...api.config.sections, revocations: { registrySize, registryTimeoutMs: 120_000 } },
           }
     const registries = new RevocationRegistries(repository, credDefs, agents, config, silentLogger)
-    return { registries, offers: new RevocableOffers(registries) }
+    return { registries, offers: new RevocableOffers(registries, api.runtime.container.get(StatusLists)) }
   }
 
   async function firstRegistry(registries: RevocationRegistries, agent: AgentClient, id: string) {
@@ -192,9 +193,18 @@ describe(`revocation registry rollover (${process.env.DATABASE_URL ? 'postgres' 
     const { offers } = servicesWith(fake.agents)
     const unknown = plan(`${DID}:3:CL:7:someone-else`)
     expect(await credDefs.inOwnContext(() => offers.prepare(orgId, unknown))).toBe(unknown)
-    const { ledgerId } = await revocableDefinition('v1')
-    await expect(credDefs.inOwnContext(() => offers.prepare(orgId, plan(ledgerId, 'v1')))).rejects.toMatchObject({
-      fields: [{ field: 'protocolVersion', message: 'must be v2 for a revocable credential' }],
+  })
+
+  it('gives an offer over Issue Credential v1 an index as over v2', async () => {
+    const { id, ledgerId } = await revocableDefinition('v1')
+    const fake = fakeAgents(0)
+    const { registries, offers } = servicesWith(fake.agents)
+    await firstRegistry(registries, fake.agent, id)
+    const made = await credDefs.inOwnContext(() => offers.prepare(orgId, plan(ledgerId, 'v1')))
+    expect(made.format).toMatchObject({
+      protocolVersion: 'v1',
+      credentialFormats: { anoncreds: { revocationRegistryDefinitionId: fake.made[0], revocationRegistryIndex: 1 } },
     })
+    expect(made.details).toMatchObject({ revocationRegistryId: fake.made[0], revocationIndex: 1 })
   })
 })

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -30,7 +30,7 @@ describe('test tools on CI and elsewhere', () => {
   })
 
   it('fails a CI run when a tool is missing, naming it', () => {
-    expect(() => requireTools('some suite', ['helm (scripts/fetch-helm.sh)'], { CI: 'true' })).toThrow(
+    expect(() => requireTools('some suite', () => ['helm (scripts/fetch-helm.sh)'], { CI: 'true' })).toThrow(
       /some suite: not installed: helm \(scripts\/fetch-helm\.sh\)/,
     )
   })
@@ -38,12 +38,81 @@ describe('test tools on CI and elsewhere', () => {
   it('prints one SKIP line outside CI, and runs when nothing is missing', () => {
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined)
     try {
-      expect(requireTools('some suite', ['helm'], {})).toBe(false)
+      expect(requireTools('some suite', () => ['helm'], {})).toBe(false)
       expect(warn.mock.calls).toEqual([['SKIP some suite: not installed: helm']])
-      expect(requireTools('some suite', [], { CI: 'true' })).toBe(true)
+      expect(requireTools('some suite', () => [], { CI: 'true' })).toBe(true)
       expect(warn).toHaveBeenCalledTimes(1)
     } finally {
       warn.mockRestore()
+    }
+  })
+
+  it('asks what is missing only once the background installation named by IDPLANE_TEST_TOOLS_PENDING ended', () => {
+    const pending = path.join(dir, 'tools.pending')
+    writeFileSync(pending, '')
+    // Another process ends the installation: the wait blocks this one's event loop.
+    spawn('sh', ['-c', `sleep 1.5; rm -f '${pending}'`], { stdio: 'ignore' }).unref()
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined)
+    try {
+      const started = Date.now()
+      let askedAt = 0
+      const runs = requireTools('some suite', () => ((askedAt = Date.now()), []), {
+        IDPLANE_TEST_TOOLS_PENDING: pending,
+      })
+      expect(runs).toBe(true)
+      expect(askedAt - started).toBeGreaterThanOrEqual(1_000)
+      expect(warn.mock.calls).toEqual([[`some suite: waiting for the test tools being installed (${pending})`]])
+    } finally {
+      warn.mockRestore()
+    }
+  })
+
+  it('orders suites by recorded duration where jest has none, and the tool suites last while tools install', () => {
+    const env = { ...process.env }
+    const durations = path.join(dir, 'durations.json')
+    const pending = path.join(dir, 'order.pending')
+    const suite = (relative: string, size: number) => ({
+      path: path.join(ROOT, relative),
+      context: { config: { cache: false, id: 'order' }, hasteFS: { getSize: () => size } },
+    })
+    const order = (): string[] => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const Sequencer = require('../jest/sequencer.cjs') as new () => { sort(tests: unknown[]): { path: string }[] }
+      const tests = [
+        suite('test/integration/small-file-long-run.int.test.ts', 10),
+        suite('test/k8s/cluster.k8s.test.ts', 20),
+        suite('test/integration/big-file-short-run.int.test.ts', 90),
+        suite('test/integration/unrecorded.int.test.ts', 50),
+      ]
+      return new Sequencer().sort(tests).map((test) => path.relative(ROOT, test.path))
+    }
+    try {
+      writeFileSync(
+        durations,
+        JSON.stringify({
+          'test/integration/small-file-long-run.int.test.ts': 120,
+          'test/k8s/cluster.k8s.test.ts': 60,
+          'test/integration/big-file-short-run.int.test.ts': 2,
+        }),
+      )
+      process.env.JEST_DURATIONS_FILE = durations
+      process.env.IDPLANE_TEST_TOOLS_PENDING = pending
+      // Jest runs a suite it has no timing for first (a new one), then the timed ones slowest first.
+      expect(order()).toEqual([
+        'test/integration/unrecorded.int.test.ts',
+        'test/integration/small-file-long-run.int.test.ts',
+        'test/k8s/cluster.k8s.test.ts',
+        'test/integration/big-file-short-run.int.test.ts',
+      ])
+      writeFileSync(pending, '')
+      expect(order()).toEqual([
+        'test/integration/unrecorded.int.test.ts',
+        'test/integration/small-file-long-run.int.test.ts',
+        'test/integration/big-file-short-run.int.test.ts',
+        'test/k8s/cluster.k8s.test.ts',
+      ])
+    } finally {
+      process.env = env
     }
   })
 
@@ -62,7 +131,15 @@ describe('test tools on CI and elsewhere', () => {
     const run = execFileAsync(
       process.execPath,
       [path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', 'test/e2e/explorer.e2e.test.ts'],
-      { cwd: ROOT, env: { ...process.env, CI: 'true', CHROMIUM_PATH: path.join(dir, 'no-chromium') } },
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          CI: 'true',
+          CHROMIUM_PATH: path.join(dir, 'no-chromium'),
+          IDPLANE_TEST_TOOLS_PENDING: '',
+        },
+      },
     )
     const failure = (await run.then(
       () => undefined,

@@ -21,14 +21,15 @@ const execFileAsync = promisify(execFile)
 const ROOT = path.resolve(__dirname, '../..')
 const CHART = path.join(ROOT, 'helm/idplane')
 
+const missing = (): string[] =>
+  [
+    hasRealKubeApiServer() ? undefined : 'kube-apiserver/etcd (scripts/kube-apiserver.sh)',
+    kubeTool('helm') ? undefined : 'helm (scripts/fetch-helm.sh)',
+    kubeTool('kubectl') ? undefined : 'kubectl (scripts/kube-apiserver.sh or scripts/fetch-helm.sh)',
+  ].filter((tool): tool is string => tool !== undefined)
+const describeIfAvailable = requireTools('test/k8s/helm-apiserver.k8s.test.ts', missing) ? describe : describe.skip
 const helmBinary = kubeTool('helm')
 const kubectlBinary = kubeTool('kubectl')
-const missing = [
-  hasRealKubeApiServer() ? undefined : 'kube-apiserver/etcd (scripts/kube-apiserver.sh)',
-  helmBinary ? undefined : 'helm (scripts/fetch-helm.sh)',
-  kubectlBinary ? undefined : 'kubectl (scripts/kube-apiserver.sh or scripts/fetch-helm.sh)',
-].filter((tool): tool is string => tool !== undefined)
-const describeIfAvailable = requireTools('test/k8s/helm-apiserver.k8s.test.ts', missing) ? describe : describe.skip
 
 /** Just enough of prometheus-operator's CRD for the production example's ServiceMonitors to be accepted. */
 const SERVICE_MONITOR_CRD = {

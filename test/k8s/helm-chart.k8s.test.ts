@@ -20,10 +20,10 @@ const CHART = path.join(ROOT, 'helm/idplane')
 const PRODUCTION_VALUES = path.join(CHART, 'values-production.yaml')
 const CRD_FILE = path.join(ROOT, 'crds/orgagent.yaml')
 
+const hasHelm = requireTools('test/k8s/helm-chart.k8s.test.ts (helm parts)', () =>
+  kubeTool('helm') ? [] : ['helm (scripts/fetch-helm.sh)'],
+)
 const helmBinary = kubeTool('helm')
-const hasHelm = requireTools('test/k8s/helm-chart.k8s.test.ts (helm parts)', [
-  ...(helmBinary ? [] : ['helm (scripts/fetch-helm.sh)']),
-])
 const describeWithHelm = hasHelm ? describe : describe.skip
 
 interface KubeObject {

@@ -22,11 +22,11 @@ const CRD_FILE = path.join(ROOT, 'crds/orgagent.yaml')
 const NAMESPACE = 'default'
 const MERGE_PATCH = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)
 
-const kubectlBinary = kubeTool('kubectl')
-const isAvailable = requireTools('test/k8s/kubectl-orgagents.k8s.test.ts', [
+const isAvailable = requireTools('test/k8s/kubectl-orgagents.k8s.test.ts', () => [
   ...(hasRealKubeApiServer() ? [] : ['kube-apiserver/etcd (scripts/kube-apiserver.sh)']),
-  ...(kubectlBinary ? [] : ['kubectl (scripts/kube-apiserver.sh)']),
+  ...(kubeTool('kubectl') ? [] : ['kubectl (scripts/kube-apiserver.sh)']),
 ])
+const kubectlBinary = kubeTool('kubectl')
 const describeIfAvailable = isAvailable ? describe : describe.skip
 
 function anOrgAgent(name: string, spec: Record<string, unknown> = {}): Record<string, unknown> {

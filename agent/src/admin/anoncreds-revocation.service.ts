@@ -64,7 +64,8 @@ export class AnonCredsRevocationService {
   }
 
   /**
-   * Revokes the indices (already revoked ones stay so) and publishes the next status list at once.
+   * Revokes the indices (already revoked ones stay so) and publishes the next status list at once; when every index
+   * is revoked already, nothing is published and the registry is answered as it is.
    * @throws {NotFoundError} a registry this wallet did not create
    * @throws {InvalidInputError} an index outside the registry; a registry refusal (ledgerFailure)
    */
@@ -77,6 +78,11 @@ export class AnonCredsRevocationService {
       throw new InvalidInputError(`Indices outside the registry: ${outside.join(', ')}`, [
         { field: 'revokedIndices', message: `must be indices from ${FIRST_REVOCATION_INDEX} to ${last}` },
       ])
+    // A revocation already in the list is not published again: a caller that died after the ledger write and before
+    // it recorded the revocation retries it, and a second entry with no change would only grow the ledger.
+    const current = await this.get(scope, id)
+    const revoked = new Set(current.revokedIndices)
+    if (body.revokedIndices.every((index) => revoked.has(index))) return current
     const result = await scope.agent.modules.anoncreds.updateRevocationStatusList({
       revocationStatusList: {
         revocationRegistryDefinitionId: id,

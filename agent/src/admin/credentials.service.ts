@@ -74,7 +74,7 @@ export class CredentialsService {
     const credentials = scope.agent.didcomm.credentials
     const anoncreds = anonCredsOfferOf(body)
     if (!anoncreds && body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
-    if (anoncreds) await checkRevocationTarget(scope, anoncreds, body.protocolVersion)
+    if (anoncreds) await checkRevocationTarget(scope, anoncreds)
     const record = await protocolStep('input', 'The credential offer cannot be made', async () =>
       anoncreds
         ? body.protocolVersion === 'v1'
@@ -99,7 +99,7 @@ export class CredentialsService {
     const credentials = agent.didcomm.credentials
     const anoncreds = anonCredsOfferOf(body)
     if (!anoncreds && body.protocolVersion === 'v1') throw v1NeedsAnonCreds()
-    if (anoncreds) await checkRevocationTarget(scope, anoncreds, body.protocolVersion)
+    if (anoncreds) await checkRevocationTarget(scope, anoncreds)
     const { message, credentialExchangeRecord } = await protocolStep(
       'input',
       'The credential offer cannot be made',
@@ -177,22 +177,15 @@ function anonCredsOfferOf(body: OfferCredentialRequest | OobOfferCredentialReque
 
 /**
  * A revocable offer names one of this agent's registries for the offered definition and an index inside it, checked
- * here so that a wrong one is a 400 now rather than a failed exchange after the holder's request. Issue Credential
- * v1 cannot carry it (Credo's `indy` format issues without a registry).
+ * here so that a wrong one is a 400 now rather than a failed exchange after the holder's request. Both protocols
+ * carry it (v1 through RevocableLegacyIndyCredentialFormatService). A v1 offer names the definition in its legacy
+ * form, which the registry's record may not: both are compared in legacy form.
  * @throws {InvalidInputError}
  */
-async function checkRevocationTarget(
-  scope: AgentScope,
-  offer: AnonCredsOffer,
-  protocolVersion: 'v1' | 'v2' | undefined,
-): Promise<void> {
+async function checkRevocationTarget(scope: AgentScope, offer: AnonCredsOffer): Promise<void> {
   const id = offer.revocationRegistryDefinitionId
   if (id === undefined) return
   const field = 'credentialFormats.anoncreds.revocationRegistryDefinitionId'
-  if (protocolVersion === 'v1')
-    throw new InvalidInputError('Issue Credential v1 cannot issue into a revocation registry', [
-      { field: 'protocolVersion', message: 'must be v2 for a revocable credential' },
-    ])
   let registry
   try {
     registry = await storedRevocationRegistry(scope.agent.context, id)
@@ -200,7 +193,10 @@ async function checkRevocationTarget(
     if (!(error instanceof CredoAnonCredsError)) throw error
     throw new InvalidInputError(error.message, [{ field, message: 'is not a registry of this wallet' }])
   }
-  if (registry.privateRecord.credentialDefinitionId !== offer.credentialDefinitionId)
+  if (
+    legacyCredentialDefinitionId(registry.privateRecord.credentialDefinitionId) !==
+    legacyCredentialDefinitionId(offer.credentialDefinitionId)
+  )
     throw new InvalidInputError(`Revocation registry ${id} is not for ${offer.credentialDefinitionId}`, [
       { field, message: 'is for another credential definition' },
     ])

@@ -23,6 +23,7 @@ const storage = new CredoError('Error saving record', {
   cause: Object.assign(new Error('bad json'), { code: '22P02' }),
 })
 const formatFailure = new CredoError('Could not find the required credentials for the presentation submission')
+const formatNotOffered = new CredoError('No attachment found for service jsonld')
 
 describe('toCredoRefusal', () => {
   it.each([
@@ -30,6 +31,7 @@ describe('toCredoRefusal', () => {
     ['a connection that is not ready', notReady, InvalidStateError],
     ['a protocol problem report', problem, ConflictError],
     ['an undeliverable message', undeliverable, UpstreamError],
+    ['a format the message does not carry (the caller named it)', formatNotOffered, InvalidInputError],
   ])('maps %s', (_name, error, type) => {
     const refusal = toCredoRefusal(error)
     expect(refusal).toBeInstanceOf(type)
@@ -99,6 +101,7 @@ describe('isFormatFailure', () => {
     ],
     ['an AnonCreds refusal', new AnonCredsError('invalid', 'predicate not satisfied'), true],
     ['a record state check', stateError, false],
+    ['a format the caller named that the offer does not carry (the exchange stays)', formatNotOffered, false],
     ['a missing record', new RecordNotFoundError('no record', { recordType: 'x' }), false],
     ['an undeliverable message', undeliverable, false],
     ['a storage failure', storage, false],

@@ -15,9 +15,16 @@ const MAX_REASON_LENGTH = 1000
 const STATE_REFUSAL = /\bin invalid state\b|\bfound invalid state\b/
 
 /**
+ * Credo's refusal of a format the exchange's message does not carry (`No attachment found for service jsonld`, when
+ * an accept names a format the offer or request has not): the caller's request is wrong, the exchange is not.
+ */
+const FORMAT_NOT_IN_MESSAGE = /^No attachment found for service (\S+)/
+
+/**
  * The platform error for the Credo errors whose meaning does not depend on the call: a step the record's state
  * forbids (409), a problem the protocol reported (409, the exchange cannot take the step as it stands), a message
- * that could not be delivered (502, the other agent). Undefined for anything else.
+ * that could not be delivered (502, the other agent), a format the exchange does not carry (400; the exchange is
+ * left as it was). Undefined for anything else.
  */
 export function toCredoRefusal(error: unknown): IdplaneError | undefined {
   if (error instanceof DidCommProblemReportError) return new ConflictError(reasonOf(error), { cause: error })
@@ -28,6 +35,14 @@ export function toCredoRefusal(error: unknown): IdplaneError | undefined {
   }
   if (error instanceof CredoError && STATE_REFUSAL.test(error.message)) {
     return new InvalidStateError(reasonOf(error), { cause: error })
+  }
+  const misnamedFormat = error instanceof CredoError ? FORMAT_NOT_IN_MESSAGE.exec(error.message)?.[1] : undefined
+  if (misnamedFormat) {
+    return new InvalidInputError(
+      `${reasonOf(error)}: the exchange's message carries no ${misnamedFormat} format; name only the formats it carries, or none`,
+      [],
+      { cause: error },
+    )
   }
   return undefined
 }

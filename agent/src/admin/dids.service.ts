@@ -1,5 +1,8 @@
 import {
   ClaimFormat,
+  DidResolverService,
+  findVerificationMethodByKeyType,
+  W3cJsonLdCredentialService,
   DidDocumentBuilder,
   getEd25519VerificationKey2018,
   JsonTransformer,
@@ -25,7 +28,6 @@ import type { IndyLedgerDidCreateOptions } from '../ledger/indy-did-registrar'
 import type { AgentRuntime } from './agent-runtime'
 import type { AgentScope } from './agent-scope'
 import { protocolStep } from './credo-errors'
-import { toJson } from './envelope'
 import { indyDidFromVerkey } from '../ledger/indy-dids'
 import { ledgerFailure } from './ledger-failures'
 
@@ -88,9 +90,11 @@ export class DidsService {
         format: ClaimFormat.LdpVc,
         credential,
         proofType: body.proofType,
-        verificationMethod: body.verificationMethod,
+        verificationMethod:
+          body.verificationMethod ?? (await issuerVerificationMethod(scope, credential.issuerId, body.proofType)),
       })
-      return toJson(signed) as Record<string, unknown>
+      // The credential's JSON form (`@context`, flat subject claims), not the class instance's own fields.
+      return JsonTransformer.toJSON(signed) as Record<string, unknown>
     })
   }
 
@@ -217,4 +221,16 @@ function assertFinished(state: {
 
 function failureReason(state: { state: string; reason?: string }): string {
   return state.reason ?? state.state
+}
+
+/** The issuer DID's verification method for the proof type, chosen as Credo's JSON-LD issuance chooses it. */
+async function issuerVerificationMethod(scope: AgentScope, issuer: string, proofType: string): Promise<string> {
+  const context = scope.agent.context
+  const didDocument = await context.dependencyManager.resolve(DidResolverService).resolveDidDocument(context, issuer)
+  const [keyType] = context.dependencyManager
+    .resolve(W3cJsonLdCredentialService)
+    .getVerificationMethodTypesByProofType(proofType)
+  const method = keyType ? await findVerificationMethodByKeyType(keyType, didDocument) : null
+  if (!method) throw new InvalidInputError(`${issuer} has no verification method for ${proofType}`)
+  return method.id
 }

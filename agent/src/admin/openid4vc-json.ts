@@ -10,6 +10,7 @@ import type {
   DisclosedCredentialJson,
   OpenId4VcIssuerJson,
   PresentationSessionJson,
+  TrustAnchorJson,
   VerificationTemplateJson,
   VerifierJson,
   X509CertificateJson,
@@ -18,6 +19,7 @@ import type {
 import type { CredentialTemplateRecord } from '../openid4vc/issuer/credential-template.record'
 import type { VerificationTemplateRecord } from '../openid4vc/verifier/verification-template.record'
 import type { X509CertificateRecord } from '../openid4vc/x509/x509-certificate.record'
+import type { X509TrustAnchorRecord } from '../openid4vc/x509/x509-trust-anchor.record'
 
 /*
  * The OpenID4VC records as the admin API answers them (common/agent-contract/openid4vc-api.ts): plain JSON, dates as
@@ -138,5 +140,18 @@ export function toPresentationSessionJson(
     expiresAt: iso(record.expiresAt),
     createdAt: record.createdAt.toISOString(),
     updatedAt: iso(record.updatedAt),
+  }
+}
+
+export function toTrustAnchorJson(record: X509TrustAnchorRecord): TrustAnchorJson {
+  return {
+    id: record.id,
+    certificate: record.certificate,
+    fingerprint: record.fingerprint,
+    subject: record.subject,
+    notBefore: record.notBefore,
+    notAfter: record.notAfter,
+    ...(record.label === undefined ? {} : { label: record.label }),
+    createdAt: record.createdAt.toISOString(),
   }
 }

@@ -2,6 +2,8 @@ import type { OPENID4VC_OPERATIONS } from '@idplane/common/agent-contract/operat
 
 import type { AdminController } from './admin-routes'
 import {
+  AcceptAuthorizationRequestDto,
+  AcceptCredentialOfferDto,
   CreateCredentialTemplateDto,
   CreateIssuerDto,
   CreateVerifierDto,
@@ -12,6 +14,10 @@ import {
   ListPresentationsQueryDto,
   ListX509CertificatesQueryDto,
   PresentationRequestDto,
+  SignStatusListTokenDto,
+  ResolveAuthorizationRequestDto,
+  ResolveCredentialOfferDto,
+  TrustAnchorDto,
   UpdateCredentialTemplateDto,
   UpdateIssuerDto,
   UpdateVerifierDto,
@@ -70,6 +76,10 @@ export function openId4VcController(oid4vc: OpenId4VcAdminService): AdminControl
       body: CredentialOfferDto,
       handle: ({ scope, params, body }) => oid4vc.createOffer(scope, params.issuerId, body),
     },
+    signStatusListToken: {
+      body: SignStatusListTokenDto,
+      handle: ({ scope, body }) => oid4vc.signStatusListToken(scope, body),
+    },
     listCredentialOffers: {
       query: ListCredentialOffersQueryDto,
       handle: ({ scope, query }) => oid4vc.listOffers(scope, query),
@@ -110,6 +120,33 @@ export function openId4VcController(oid4vc: OpenId4VcAdminService): AdminControl
     },
     deleteVerificationTemplate: {
       handle: ({ scope, params }) => oid4vc.deleteVerificationTemplate(scope, params.templateId),
+    },
+
+    addX509TrustAnchor: { body: TrustAnchorDto, handle: ({ scope, body }) => oid4vc.addTrustAnchor(scope, body) },
+    listX509TrustAnchors: { handle: ({ scope }) => oid4vc.listTrustAnchors(scope) },
+    removeX509TrustAnchor: {
+      handle: ({ scope, params }) => oid4vc.removeTrustAnchor(scope, params.trustAnchorId),
+    },
+
+    resolveHolderCredentialOffer: {
+      body: ResolveCredentialOfferDto,
+      handle: ({ scope, body }) => oid4vc.resolveOffer(scope, body),
+    },
+    acceptHolderCredentialOffer: {
+      body: AcceptCredentialOfferDto,
+      handle: ({ scope, body }) => oid4vc.acceptOffer(scope, body),
+    },
+    listHeldCredentials: { handle: ({ scope }) => oid4vc.listHeldCredentials(scope) },
+    deleteHeldCredential: {
+      handle: ({ scope, params }) => oid4vc.deleteHeldCredential(scope, params.credentialId),
+    },
+    resolveHolderAuthorizationRequest: {
+      body: ResolveAuthorizationRequestDto,
+      handle: ({ scope, body }) => oid4vc.resolveAuthorizationRequest(scope, body),
+    },
+    acceptHolderAuthorizationRequest: {
+      body: AcceptAuthorizationRequestDto,
+      handle: ({ scope, body }) => oid4vc.acceptAuthorizationRequest(scope, body),
     },
   }
 }

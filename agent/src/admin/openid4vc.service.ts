@@ -1,13 +1,19 @@
 import type { AgentContext } from '@credo-ts/core'
 import { InvalidInputError, NotImplementedError } from '@idplane/common'
 import type {
+  AcceptAuthorizationRequestRequest,
+  AcceptCredentialOfferRequest,
+  AuthorizationRequestSummaryJson,
+  AuthorizationResponseJson,
   CreatedCredentialOfferJson,
   CreatedPresentationRequestJson,
   CreateX509CertificateRequest,
   CredentialOfferJson,
   CredentialOfferRequest,
+  CredentialOfferSummaryJson,
   CredentialTemplateJson,
   CredentialTemplateRequest,
+  HeldCredentialJson,
   ImportX509CertificateRequest,
   IssuerRequest,
   ListCredentialOffersQuery,
@@ -16,6 +22,10 @@ import type {
   OpenId4VcIssuerJson,
   PresentationRequestRequest,
   PresentationSessionJson,
+  SignedStatusListTokenJson,
+  SignStatusListTokenRequest,
+  TrustAnchorJson,
+  TrustAnchorRequest,
   UpdateCredentialTemplateRequest,
   UpdateIssuerRequest,
   UpdateVerifierRequest,
@@ -27,6 +37,7 @@ import type {
 } from '@idplane/common/agent-contract/openid4vc-api'
 
 import type { CredentialOfferInput } from '../openid4vc/issuer/credential-offers.service'
+import { signStatusListToken } from '../openid4vc/issuer/status-list-token'
 import type { CredentialTemplateInput } from '../openid4vc/issuer/template-input'
 import { OPENID4VC_SERVICES, type OpenId4VcServices } from '../openid4vc/openid4vc-services'
 import type { PresentationRequestInput } from '../openid4vc/verifier/presentations.service'
@@ -37,6 +48,7 @@ import {
   toCredentialTemplateJson,
   toIssuerJson,
   toPresentationSessionJson,
+  toTrustAnchorJson,
   toVerificationTemplateJson,
   toVerifierJson,
   toX509CertificateJson,
@@ -87,6 +99,22 @@ export class OpenId4VcAdminService {
   public async deactivateCertificate(scope: AgentScope, id: string): Promise<X509CertificateJson> {
     const { services, context } = openId4VcOf(scope)
     return toX509CertificateJson(await services.x509.deactivate(context, id))
+  }
+
+  public async addTrustAnchor(scope: AgentScope, body: TrustAnchorRequest): Promise<TrustAnchorJson> {
+    const { services, context } = openId4VcOf(scope)
+    return toTrustAnchorJson(await services.x509.addTrustAnchor(context, body))
+  }
+
+  public async listTrustAnchors(scope: AgentScope): Promise<TrustAnchorJson[]> {
+    const { services, context } = openId4VcOf(scope)
+    return (await services.x509.listTrustAnchors(context)).map(toTrustAnchorJson)
+  }
+
+  public async removeTrustAnchor(scope: AgentScope, id: string): Promise<{ id: string }> {
+    const { services, context } = openId4VcOf(scope)
+    await services.x509.removeTrustAnchor(context, id)
+    return { id }
   }
 
   // OID4VCI issuers, templates, offers
@@ -179,6 +207,14 @@ export class OpenId4VcAdminService {
       offerUri: created.offerUri,
       ...(created.txCode ? { txCode: created.txCode } : {}),
     }
+  }
+
+  public async signStatusListToken(
+    scope: AgentScope,
+    body: SignStatusListTokenRequest,
+  ): Promise<SignedStatusListTokenJson> {
+    const { context } = openId4VcOf(scope)
+    return { jwt: await signStatusListToken(context, body.signer, body.payload) }
   }
 
   public async listOffers(scope: AgentScope, query: ListCredentialOffersQuery): Promise<CredentialOfferJson[]> {
@@ -303,6 +339,45 @@ export class OpenId4VcAdminService {
   ): Promise<PresentationSessionJson> {
     const result = await services.presentations.get(context, sessionId)
     return toPresentationSessionJson(result.session, result.disclosed)
+  }
+
+  // The holder (cloud wallets: a tenant of the base wallet)
+
+  public async resolveOffer(scope: AgentScope, body: { offerUri: string }): Promise<CredentialOfferSummaryJson> {
+    const { services, context } = openId4VcOf(scope)
+    return services.holder.resolveOffer(context, body.offerUri)
+  }
+
+  public async acceptOffer(scope: AgentScope, body: AcceptCredentialOfferRequest): Promise<HeldCredentialJson[]> {
+    const { services, context } = openId4VcOf(scope)
+    return services.holder.acceptOffer(context, body)
+  }
+
+  public async listHeldCredentials(scope: AgentScope): Promise<HeldCredentialJson[]> {
+    const { services, context } = openId4VcOf(scope)
+    return services.holder.listCredentials(context)
+  }
+
+  public async deleteHeldCredential(scope: AgentScope, credentialId: string): Promise<{ id: string }> {
+    const { services, context } = openId4VcOf(scope)
+    await services.holder.deleteCredential(context, credentialId)
+    return { id: credentialId }
+  }
+
+  public async resolveAuthorizationRequest(
+    scope: AgentScope,
+    body: { requestUri: string },
+  ): Promise<AuthorizationRequestSummaryJson> {
+    const { services, context } = openId4VcOf(scope)
+    return services.holder.resolveRequest(context, body.requestUri)
+  }
+
+  public async acceptAuthorizationRequest(
+    scope: AgentScope,
+    body: AcceptAuthorizationRequestRequest,
+  ): Promise<AuthorizationResponseJson> {
+    const { services, context } = openId4VcOf(scope)
+    return services.holder.acceptRequest(context, body)
   }
 }
 

@@ -51,7 +51,12 @@ export interface VerifyPresentationOptions {
   nonRevokedIntervalOverrides?: Readonly<Record<string, Readonly<Record<string, number>>>>
 }
 
-export type PresentationCheck = { valid: true } | { valid: false; reason: string }
+/**
+ * `proofFails` marks a presentation that answers the request but whose proof does not hold (the challenge, c_list
+ * or arithmetic): for a non-revocation proof that is what a revoked credential gives, as does tampering, since the
+ * verifier cannot tell which sub proof failed.
+ */
+export type PresentationCheck = { valid: true } | { valid: false; reason: string; proofFails?: true }
 
 /**
  * True when the presentation answers the request. A presentation that is well formed but wrong (tampered,
@@ -72,7 +77,7 @@ export function checkPresentation(options: VerifyPresentationOptions): Presentat
     if (error instanceof AnonCredsError) return { valid: false, reason: error.message }
     if (error instanceof Rejection) return { valid: false, reason: error.message }
     // Arithmetic on hostile numbers (a non-invertible value, say) means the proof does not hold.
-    return { valid: false, reason: 'the proof values are not consistent' }
+    return { valid: false, reason: 'the proof values are not consistent', proofFails: true }
   }
 }
 
@@ -316,7 +321,8 @@ function check(options: VerifyPresentationOptions): PresentationCheck {
       nonRevocation: nonRevocation[i],
     }
   })
-  return verifyProof(subProofs, cHash, cList, request.nonce)
+  const result = verifyProof(subProofs, cHash, cList, request.nonce)
+  return result.valid ? result : { ...result, proofFails: true }
 }
 
 function checkRestrictions(

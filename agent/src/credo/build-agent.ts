@@ -15,7 +15,6 @@ import {
   DidCommAutoAcceptProof,
   DidCommCredentialV2Protocol,
   DidCommModule,
-  DidCommProofV2Protocol,
 } from '@credo-ts/didcomm'
 import { type AnonCredsRegistry, DidCommCredentialV1Protocol, DidCommProofV1Protocol } from '@credo-ts/anoncreds'
 import { agentDependencies } from '@credo-ts/node'
@@ -25,6 +24,7 @@ import type { Logger, LogLevel } from '@idplane/common'
 import type { IdplaneAdaptersModule } from '../adapters/idplane-adapters.module'
 import { IdplaneAnonCredsModule } from '../formats/anoncreds/idplane-anoncreds.module'
 import { PlatformTailsFileService } from '../formats/anoncreds/platform-tails-file.service'
+import { ReasonGivingProofV2Protocol } from '../formats/anoncreds/reason-giving-proof-formats'
 import { TestAnonCredsRegistry } from '../formats/anoncreds/test-registry'
 import { IndyLedgerDidRegistrar } from '../ledger/indy-did-registrar'
 import { LedgerAnonCredsRegistry } from '../ledger/ledger-anoncreds-registry'
@@ -150,7 +150,7 @@ export function buildAgent(options: BuildAgentOptions) {
           autoAcceptProofs: DidCommAutoAcceptProof.Never,
           proofProtocols: [
             new DidCommProofV1Protocol({ indyProofFormat: indyProofFormat() }),
-            new DidCommProofV2Protocol({ proofFormats: proofFormats() }),
+            new ReasonGivingProofV2Protocol({ proofFormats: proofFormats() }),
           ],
         },
         mediator: false,

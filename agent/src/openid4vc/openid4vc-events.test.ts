@@ -39,7 +39,17 @@ describe('OpenID4VC events', () => {
       authorization: { code: 'auth-code', issuerState: 'issuer-state', scopes: ['t1'] },
       chainedIdentity: { externalAuthorizationServerUrl: 'https://idp', pkceCodeVerifier: 'v', externalState: 's' },
       issuanceMetadata: { credentials: { t1: { given_name: 'Ada' } } },
-      _tags: { preAuthorizedCode: 'pre-auth-code', custom: 'x' },
+      credentialOfferPayload: {
+        credential_configuration_ids: ['t1'],
+        grants: {
+          'urn:ietf:params:oauth:grant-type:pre-authorized_code': {
+            'pre-authorized_code': 'pre-auth-code',
+            tx_code: { length: 6, input_mode: 'numeric' },
+          },
+          authorization_code: { issuer_state: 'issuer-state', authorization_server: 'https://as' },
+        },
+      },
+      _tags: { preAuthorizedCode: 'pre-auth-code', cNonce: 'c-nonce', custom: 'x' },
     }
     const sent = JSON.parse(recordJsonForEvent(ISSUANCE_SESSION_RECORD_TYPE, JSON.stringify(stored)))
     expect(sent).toEqual({
@@ -49,9 +59,16 @@ describe('OpenID4VC events', () => {
       authorization: { scopes: ['t1'] },
       chainedIdentity: { externalAuthorizationServerUrl: 'https://idp' },
       issuanceMetadata: { credentials: { t1: { given_name: 'Ada' } } },
+      credentialOfferPayload: {
+        credential_configuration_ids: ['t1'],
+        grants: {
+          'urn:ietf:params:oauth:grant-type:pre-authorized_code': { tx_code: { length: 6, input_mode: 'numeric' } },
+          authorization_code: { authorization_server: 'https://as' },
+        },
+      },
       _tags: { custom: 'x' },
     })
-    expect(JSON.stringify(sent)).not.toMatch(/493817|pre-auth-code|auth-code/)
+    expect(JSON.stringify(sent)).not.toMatch(/493817|pre-auth-code|auth-code|issuer-state|c-nonce/)
   })
 
   it('passes other records through as the same text', () => {

@@ -25,11 +25,19 @@ export const OPENID4VC_FORWARDED_EVENTS = {
 
 /**
  * Members of an issuance session that redeem or bind the offer (the pre-authorized code and transaction code, the
- * authorization code, PKCE and identity-chaining secrets): they stay in the agent. The platform learns the
+ * authorization code, PKCE and identity-chaining secrets, the nonce): they stay in the agent. The platform learns the
  * transaction code once, in the answer to the offer's creation; events are stored and may be logged or relayed.
  */
 const ISSUANCE_SECRETS = ['preAuthorizedCode', 'userPin', 'pkce'] as const
-const ISSUANCE_SECRET_TAGS = ['preAuthorizedCode', 'authorizationCode', 'issuerState', 'chainedIdentityState'] as const
+const ISSUANCE_SECRET_TAGS = [
+  'preAuthorizedCode',
+  'authorizationCode',
+  'issuerState',
+  'chainedIdentityState',
+  'cNonce',
+] as const
+/** The offer's grant names (OID4VCI 1.0, 4.1.1) whose values hold the codes above. */
+const PRE_AUTHORIZED_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code'
 
 /**
  * The record JSON an event carries: as stored, except an issuance session's secrets. Other types pass unchanged
@@ -49,6 +57,13 @@ export function recordJsonForEvent(type: string, recordJson: string): string {
     delete chained.pkceCodeVerifier
     delete chained.externalAccessTokenResponse
     delete chained.externalState
+  }
+  // The offer payload repeats the codes in its grants: the pre-authorized code, and the authorization grant's state.
+  const grants = (record.credentialOfferPayload as { grants?: Record<string, Record<string, unknown>> } | undefined)
+    ?.grants
+  if (grants) {
+    if (grants[PRE_AUTHORIZED_GRANT]) delete grants[PRE_AUTHORIZED_GRANT]['pre-authorized_code']
+    if (grants.authorization_code) delete grants.authorization_code.issuer_state
   }
   const tags = record._tags as Record<string, unknown> | undefined
   if (tags) for (const key of ISSUANCE_SECRET_TAGS) delete tags[key]

@@ -1,3 +1,4 @@
+import type { HolderService } from './holder/holder.service'
 import type { CredentialOffersService } from './issuer/credential-offers.service'
 import type { CredentialTemplatesService } from './issuer/credential-templates.service'
 import type { IssuersService } from './issuer/issuers.service'
@@ -21,4 +22,5 @@ export interface OpenId4VcServices {
   readonly verifiers: VerifiersService
   readonly verificationTemplates: VerificationTemplatesService
   readonly presentations: PresentationsService
+  readonly holder: HolderService
 }

@@ -16,6 +16,7 @@ import { CredentialTemplateRepository } from './issuer/credential-template.recor
 import { CredentialTemplatesService } from './issuer/credential-templates.service'
 import { IssuerRecordRepository } from './issuer/issuer-record.repository'
 import { IssuersService } from './issuer/issuers.service'
+import { TxCodeAttempts } from './issuer/tx-code-attempts'
 import { verificationSessionForIssuance } from './issuer/presentation-authorization'
 import { PresentationsService } from './verifier/presentations.service'
 import { VerificationTemplateRepository } from './verifier/verification-template.record'
@@ -66,6 +67,8 @@ export class IdplaneOpenId4VcModule implements Module {
       express.urlencoded({ extended: false, limit: PUBLIC_BODY_LIMIT }),
     )
     this.app.use(answerUnreadableBody)
+    // Before Credo's token endpoint: a pre-authorized offer ends after a few wrong transaction codes.
+    this.app.post(`${OPENID4VCI_PATH}/:issuerId/token`, new TxCodeAttempts().guard)
     // Credo's routers expect an issuer or verifier id after their base path.
     this.app.all([OPENID4VCI_PATH, `${OPENID4VCI_PATH}/`, OPENID4VP_PATH, `${OPENID4VP_PATH}/`], answerNotFound)
     this.credo = new OpenId4VcModule({
@@ -120,6 +123,9 @@ export class IdplaneOpenId4VcModule implements Module {
       },
       get presentations() {
         return dependencyManager.resolve(PresentationsService)
+      },
+      get holder() {
+        return dependencyManager.resolve(HolderService)
       },
     }
     dependencyManager.registerInstance(OPENID4VC_SERVICES, services)

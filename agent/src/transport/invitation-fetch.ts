@@ -1,11 +1,10 @@
-import http from 'node:http'
-import https from 'node:https'
 import type { LookupFunction } from 'node:net'
 
 import type { AgentDependencies } from '@credo-ts/core'
 import { type DidCommOutOfBandInvitation, parseInvitationShortUrl } from '@credo-ts/didcomm'
 import { InvalidInputError } from '@idplane/common'
 
+import { boundedGet, HttpGetError, type HttpAnswer } from './http-get'
 import type { OutboundTargetGuard } from './outbound-target-guard'
 
 /** Redirects followed from an invitation URL, each to a checked target. */
@@ -100,13 +99,7 @@ async function getChecked(start: string, guard: OutboundTargetGuard): Promise<Re
   }
 }
 
-interface Answer {
-  status: number
-  headers: http.IncomingHttpHeaders
-  body: Buffer
-}
-
-function asResponse(answer: Answer, url: string, status: number, location?: string): Response {
+function asResponse(answer: HttpAnswer, url: string, status: number, location?: string): Response {
   const headers = new Headers()
   const contentType = answer.headers['content-type']
   if (contentType) headers.set('content-type', contentType)
@@ -126,40 +119,17 @@ function refused(reason: string, cause?: unknown): InvalidInputError {
   })
 }
 
-function get(url: URL, lookup: LookupFunction | undefined, deadline: number): Promise<Answer> {
-  const client = url.protocol === 'https:' ? https : http
-  return new Promise((resolve, reject) => {
-    const request = client.request(url, {
-      method: 'GET',
-      headers: { accept: 'application/json' },
-      ...(lookup ? { lookup } : {}),
-      agent: false,
+/** The shared bounded GET, its refusals worded for `invitationUrl`. */
+async function get(url: URL, lookup: LookupFunction | undefined, deadline: number): Promise<HttpAnswer> {
+  try {
+    return await boundedGet(url, {
+      lookup,
+      accept: 'application/json',
+      deadline,
+      timeoutMs: INVITATION_FETCH_TIMEOUT_MS,
+      maxBytes: INVITATION_MAX_BYTES,
     })
-    const timer = setTimeout(
-      () => request.destroy(refused(`no answer within ${INVITATION_FETCH_TIMEOUT_MS} ms`)),
-      Math.max(0, deadline - Date.now()),
-    )
-    request.once('response', (response) => {
-      const chunks: Buffer[] = []
-      let size = 0
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length
-        if (size > INVITATION_MAX_BYTES) request.destroy(refused(`answers more than ${INVITATION_MAX_BYTES} bytes`))
-        else chunks.push(chunk)
-      })
-      response.once('end', () => {
-        clearTimeout(timer)
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) })
-      })
-      response.once('error', (error) => {
-        clearTimeout(timer)
-        reject(error instanceof InvalidInputError ? error : refused('the answer broke off', error))
-      })
-    })
-    request.once('error', (error) => {
-      clearTimeout(timer)
-      reject(error instanceof InvalidInputError ? error : refused(`cannot be reached (${error.message})`, error))
-    })
-    request.end()
-  })
+  } catch (error) {
+    throw error instanceof HttpGetError ? refused(error.message, error.cause) : error
+  }
 }

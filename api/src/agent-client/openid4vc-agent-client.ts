@@ -1,11 +1,17 @@
 import type {
+  AcceptAuthorizationRequestRequest,
+  AcceptCredentialOfferRequest,
+  AuthorizationRequestSummaryJson,
+  AuthorizationResponseJson,
   CreatedCredentialOfferJson,
   CreatedPresentationRequestJson,
   CreateX509CertificateRequest,
   CredentialOfferJson,
   CredentialOfferRequest,
+  CredentialOfferSummaryJson,
   CredentialTemplateJson,
   CredentialTemplateRequest,
+  HeldCredentialJson,
   ImportX509CertificateRequest,
   IssuerRequest,
   ListCredentialOffersQuery,
@@ -14,6 +20,12 @@ import type {
   OpenId4VcIssuerJson,
   PresentationRequestRequest,
   PresentationSessionJson,
+  SignedStatusListTokenJson,
+  SignStatusListTokenRequest,
+  ResolveAuthorizationRequestRequest,
+  ResolveCredentialOfferRequest,
+  TrustAnchorJson,
+  TrustAnchorRequest,
   UpdateCredentialTemplateRequest,
   UpdateIssuerRequest,
   UpdateVerifierRequest,
@@ -111,6 +123,11 @@ export class OpenId4VcAgentClient {
     return this.agent.call(OPS.createCredentialOffer, { params: { issuerId }, body })
   }
 
+  /** A Token Status List JWT signed with a template's signer (the key of the SD-JWT VCs pointing into it). */
+  public signStatusListToken(body: SignStatusListTokenRequest): Promise<SignedStatusListTokenJson> {
+    return this.agent.call(OPS.signStatusListToken, { body })
+  }
+
   public listOffers(query: ListCredentialOffersQuery = {}): Promise<CredentialOfferJson[]> {
     return this.agent.call(OPS.listCredentialOffers, { query })
   }
@@ -174,5 +191,47 @@ export class OpenId4VcAgentClient {
 
   public async deleteVerificationTemplate(templateId: string): Promise<void> {
     await this.agent.call(OPS.deleteVerificationTemplate, { params: { templateId } })
+  }
+
+  // --- x509 trust anchors (an organization's, or a cloud wallet's through forTenant) ---
+
+  public addTrustAnchor(body: TrustAnchorRequest): Promise<TrustAnchorJson> {
+    return this.agent.call(OPS.addX509TrustAnchor, { body })
+  }
+
+  public listTrustAnchors(): Promise<TrustAnchorJson[]> {
+    return this.agent.call(OPS.listX509TrustAnchors, {})
+  }
+
+  public removeTrustAnchor(trustAnchorId: string): Promise<{ id: string }> {
+    return this.agent.call(OPS.removeX509TrustAnchor, { params: { trustAnchorId } })
+  }
+
+  // --- The holder (a cloud wallet: the base wallet's client acting as the tenant) ---
+
+  public resolveCredentialOffer(body: ResolveCredentialOfferRequest): Promise<CredentialOfferSummaryJson> {
+    return this.agent.call(OPS.resolveHolderCredentialOffer, { body })
+  }
+
+  public acceptCredentialOffer(body: AcceptCredentialOfferRequest): Promise<HeldCredentialJson[]> {
+    return this.agent.call(OPS.acceptHolderCredentialOffer, { body })
+  }
+
+  public listHeldCredentials(): Promise<HeldCredentialJson[]> {
+    return this.agent.call(OPS.listHeldCredentials, {})
+  }
+
+  public deleteHeldCredential(credentialId: string): Promise<{ id: string }> {
+    return this.agent.call(OPS.deleteHeldCredential, { params: { credentialId } })
+  }
+
+  public resolveAuthorizationRequest(
+    body: ResolveAuthorizationRequestRequest,
+  ): Promise<AuthorizationRequestSummaryJson> {
+    return this.agent.call(OPS.resolveHolderAuthorizationRequest, { body })
+  }
+
+  public acceptAuthorizationRequest(body: AcceptAuthorizationRequestRequest): Promise<AuthorizationResponseJson> {
+    return this.agent.call(OPS.acceptHolderAuthorizationRequest, { body })
   }
 }

@@ -178,9 +178,6 @@ export interface Config {
   /** Where the generated key is kept when SECRETS_ENCRYPTION_KEY is unset (see loadConfig). */
   readonly secretsKeyFile: string
   readonly agents: AgentsConfig
-  readonly features: {
-    readonly hideExperimentalOidcControllers: boolean
-  }
   /** Modules' own settings by section name (ApiModule.config); read them with sectionOf(config, section). */
   readonly sections?: Readonly<Record<string, unknown>>
   /** Outgoing calls to targets users choose (docs/decisions.md, "Outgoing targets"). */
@@ -304,9 +301,6 @@ export function loadConfig(
     secretsKey,
     secretsKeyFile: path.join(dataDir, 'secrets', 'encryption.key'),
     agents,
-    features: {
-      hideExperimentalOidcControllers: env.bool('HIDE_EXPERIMENTAL_OIDC_CONTROLLERS', true),
-    },
     network: { allowPrivateTargets: readAllowPrivateTargets(env) },
   }
   const withSections: Config = { ...config, sections: readConfigSections(env, config, sections) }

@@ -26,6 +26,9 @@ import { Migration20261128150000WebhookDeliveryClaims } from './Migration2026112
 import { Migration20261128160000RetentionIndexes } from './Migration20261128160000RetentionIndexes'
 import { Migration20261128163000RevocationRegistries } from './Migration20261128163000RevocationRegistries'
 import { Migration20261128230000RevocationIssuance } from './Migration20261128230000RevocationIssuance'
+import { Migration20261129010000StatusLists } from './Migration20261129010000StatusLists'
+import { Migration20261129050000TokenStatusLists } from './Migration20261129050000TokenStatusLists'
+import { Migration20261129060000Openid4vcSessions } from './Migration20261129060000Openid4vcSessions'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -56,4 +59,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128160000RetentionIndexes', class: Migration20261128160000RetentionIndexes },
   { name: 'Migration20261128163000RevocationRegistries', class: Migration20261128163000RevocationRegistries },
   { name: 'Migration20261128230000RevocationIssuance', class: Migration20261128230000RevocationIssuance },
+  { name: 'Migration20261129010000StatusLists', class: Migration20261129010000StatusLists },
+  { name: 'Migration20261129050000TokenStatusLists', class: Migration20261129050000TokenStatusLists },
+  { name: 'Migration20261129060000Openid4vcSessions', class: Migration20261129060000Openid4vcSessions },
 ]

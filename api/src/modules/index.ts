@@ -25,9 +25,11 @@ import { ledgerModule } from './ledger/ledger.module'
 import { consoleModule } from './console/console.module'
 import { tailsFilesModule } from './tails-files/tails-files.module'
 import { revocationsModule } from './revocations/revocations.module'
+import { statusListsModule } from './status-lists/status-lists.module'
 import { oid4vcModule } from './oid4vc/oid4vc.module'
 import { oid4vpModule } from './oid4vp/oid4vp.module'
 import { x509Module } from './x509/x509.module'
+import { cloudWalletOid4vcModule } from './cloud-wallet-oid4vc/cloud-wallet-oid4vc.module'
 
 /**
  * Every resource module of the API, in the order their routes are registered and they are started (stopped in
@@ -51,6 +53,7 @@ export const API_MODULES: ApiModule[] = [
   credDefsModule,
   // After cred-defs (its registries belong to definitions), before credentials and bulk issuance (their offers).
   revocationsModule,
+  statusListsModule,
   ecosystemsModule,
   ecosystemMembersModule,
   ecosystemInvitationsModule,
@@ -65,4 +68,5 @@ export const API_MODULES: ApiModule[] = [
   oid4vcModule,
   oid4vpModule,
   x509Module,
+  cloudWalletOid4vcModule,
 ]

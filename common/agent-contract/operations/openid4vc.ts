@@ -1,19 +1,31 @@
 import type {
+  AcceptAuthorizationRequestRequest,
+  AcceptCredentialOfferRequest,
+  AuthorizationRequestSummaryJson,
+  AuthorizationResponseJson,
   CreatedCredentialOfferJson,
   CreatedPresentationRequestJson,
   CreateX509CertificateRequest,
   CredentialOfferJson,
   CredentialOfferRequest,
+  CredentialOfferSummaryJson,
   CredentialTemplateJson,
   CredentialTemplateRequest,
+  HeldCredentialJson,
   ImportX509CertificateRequest,
   IssuerRequest,
   ListCredentialOffersQuery,
   ListPresentationsQuery,
   ListX509CertificatesQuery,
+  SignedStatusListTokenJson,
+  SignStatusListTokenRequest,
   OpenId4VcIssuerJson,
   PresentationRequestRequest,
   PresentationSessionJson,
+  ResolveAuthorizationRequestRequest,
+  ResolveCredentialOfferRequest,
+  TrustAnchorJson,
+  TrustAnchorRequest,
   UpdateCredentialTemplateRequest,
   UpdateIssuerRequest,
   UpdateVerifierRequest,
@@ -31,7 +43,8 @@ const DISABLED = { 501: 'OpenID4VC is not enabled on this agent (AGENT_OPENID4VC
 /**
  * OpenID4VC through the agent (agent/src/openid4vc, docs/openid4vc.md): x509 certificates of the organization,
  * OID4VCI issuers with credential templates and offers, OID4VP verifiers with verification templates and
- * presentation sessions. Record ids are the agent's; issuers and verifiers are addressed by their public id.
+ * presentation sessions, x509 trust anchors, and the holder side for cloud wallets (a tenant of the base wallet, by
+ * X-Tenant-Id). Record ids are the agent's; issuers and verifiers are addressed by their public id.
  */
 export const OPENID4VC_OPERATIONS = operationsByName({
   createX509Certificate: defineOperation({
@@ -198,6 +211,17 @@ export const OPENID4VC_OPERATIONS = operationsByName({
     summary: 'Offers credentials of the given templates with their claim values',
     errors: { 404: 'no such issuer or template', ...DISABLED },
   }),
+  signStatusListToken: defineOperation({
+    name: 'signStatusListToken',
+    method: 'POST',
+    path: '/openid4vc/status-list-tokens',
+    message: 'Status list token signed',
+    body: shape<SignStatusListTokenRequest>(),
+    result: shape<SignedStatusListTokenJson>(),
+    summary:
+      'Signs a Token Status List JWT (typ statuslist+jwt) with a DID or the active issuance certificate, the key the SD-JWT VCs pointing into it are signed with',
+    errors: { 409: 'no active issuance certificate, or a DID without an assertion key', ...DISABLED },
+  }),
   listCredentialOffers: defineOperation({
     name: 'listCredentialOffers',
     method: 'GET',
@@ -342,5 +366,101 @@ export const OPENID4VC_OPERATIONS = operationsByName({
     result: shape<{ id: string }>(),
     summary: 'Removes the template',
     errors: { 404: 'no such template', ...DISABLED },
+  }),
+
+  addX509TrustAnchor: defineOperation({
+    name: 'addX509TrustAnchor',
+    method: 'POST',
+    path: '/openid4vc/trust-anchors',
+    message: 'Trust anchor added',
+    body: shape<TrustAnchorRequest>(),
+    result: shape<TrustAnchorJson>(),
+    summary: 'Trusts a certificate: credentials and signed requests chaining to it verify in this wallet',
+    errors: { 409: 'the certificate is already a trust anchor', ...DISABLED },
+  }),
+  listX509TrustAnchors: defineOperation({
+    name: 'listX509TrustAnchors',
+    method: 'GET',
+    path: '/openid4vc/trust-anchors',
+    result: shape<TrustAnchorJson[]>(),
+    summary: "The wallet's trust anchors, oldest first",
+    errors: { ...DISABLED },
+  }),
+  removeX509TrustAnchor: defineOperation({
+    name: 'removeX509TrustAnchor',
+    method: 'DELETE',
+    path: '/openid4vc/trust-anchors/:trustAnchorId',
+    message: 'Trust anchor removed',
+    // The envelope needs data (the API's client refuses one without): the id of what went.
+    result: shape<{ id: string }>(),
+    summary: 'Stops trusting the certificate',
+    errors: { 404: 'no such trust anchor', ...DISABLED },
+  }),
+
+  resolveHolderCredentialOffer: defineOperation({
+    name: 'resolveHolderCredentialOffer',
+    method: 'POST',
+    path: '/openid4vc/holder/offers/resolve',
+    message: 'Credential offer resolved',
+    body: shape<ResolveCredentialOfferRequest>(),
+    result: shape<CredentialOfferSummaryJson>(),
+    summary: "Fetches a credential offer and the issuer's metadata: what the offer holds, whether it needs a tx code",
+    errors: { ...DISABLED },
+  }),
+  acceptHolderCredentialOffer: defineOperation({
+    name: 'acceptHolderCredentialOffer',
+    method: 'POST',
+    path: '/openid4vc/holder/offers/accept',
+    message: 'Credential offer accepted',
+    body: shape<AcceptCredentialOfferRequest>(),
+    result: shape<HeldCredentialJson[]>(),
+    summary: 'Redeems a credential offer and keeps the credentials (verified on receipt)',
+    errors: {
+      409: 'the offer needs a login at the issuer in a browser',
+      502: 'the issuer refused the credential request or sent credentials that do not verify',
+      ...DISABLED,
+    },
+  }),
+  listHeldCredentials: defineOperation({
+    name: 'listHeldCredentials',
+    method: 'GET',
+    path: '/openid4vc/holder/credentials',
+    result: shape<HeldCredentialJson[]>(),
+    summary: "The wallet's OpenID4VC credentials (SD-JWT VC, mdoc, W3C), oldest first",
+    errors: { ...DISABLED },
+  }),
+  deleteHeldCredential: defineOperation({
+    name: 'deleteHeldCredential',
+    method: 'DELETE',
+    path: '/openid4vc/holder/credentials/:credentialId',
+    message: 'Credential deleted',
+    // The envelope needs data (the API's client refuses one without): the id of what went.
+    result: shape<{ id: string }>(),
+    summary: 'Removes a credential from the wallet',
+    errors: { 404: 'no such credential', ...DISABLED },
+  }),
+  resolveHolderAuthorizationRequest: defineOperation({
+    name: 'resolveHolderAuthorizationRequest',
+    method: 'POST',
+    path: '/openid4vc/holder/requests/resolve',
+    message: 'Authorization request resolved',
+    body: shape<ResolveAuthorizationRequestRequest>(),
+    result: shape<AuthorizationRequestSummaryJson>(),
+    summary: 'Fetches and verifies an OID4VP request and keeps it for the answer: the verifier, its queries, matches',
+    errors: { ...DISABLED },
+  }),
+  acceptHolderAuthorizationRequest: defineOperation({
+    name: 'acceptHolderAuthorizationRequest',
+    method: 'POST',
+    path: '/openid4vc/holder/requests/accept',
+    message: 'Authorization request answered',
+    body: shape<AcceptAuthorizationRequestRequest>(),
+    result: shape<AuthorizationResponseJson>(),
+    summary: "Answers an OID4VP request with the holder's choice of credentials and claims",
+    errors: {
+      404: 'no such kept request',
+      409: 'the request expired, the wallet cannot answer it, or the verifier refused the response',
+      ...DISABLED,
+    },
   }),
 })

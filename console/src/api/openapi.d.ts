@@ -1095,7 +1095,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke an AnonCreds credential issued against a revocable definition (extension): its registry publishes a new status list now, or with publish false the revocation is pending until POST revocations/publish. 400 for a credential not issued into a registry or not issued yet, 409 when already revoked */
+        /** Revoke an AnonCreds credential issued against a revocable definition, or revoke, suspend (purpose suspension) or reinstate (purpose suspension, reinstate true) a JSON-LD credential issued with a credentialStatus, or an SD-JWT VC offered over OpenID4VC with a status (credentialRecordId: the offer id; extension): the new status list is published now, or with publish false the change is pending until POST revocations/publish. 400 for a credential issued without a status, not issued yet, or a purpose that does not apply to it; 409 when already in that state */
         post: operations["CredentialsController.revoke"];
         delete?: never;
         options?: never;
@@ -1838,6 +1838,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/status-lists/{statusListId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A status list, public: a BitstringStatusListCredential (the credentialStatus.statusListCredential of JSON-LD credentials issued with a status) as JSON, or a Token Status List JWT (the status.status_list.uri of SD-JWT VCs issued over OpenID4VC with a status) as application/statuslist+jwt; signed by the issuer, not the envelope */
+        get: operations["StatusListsController.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2156,12 +2173,17 @@ export interface components {
             proofType: "Ed25519Signature2018" | "Ed25519Signature2020";
             proofPurpose: string;
         };
+        CredentialStatusOptionDto: {
+            /** @enum {string} */
+            statusPurpose: "revocation" | "suspension";
+        };
         CredentialDataDto: {
             /** Format: uuid */
             connectionId: string;
             attributes?: components["schemas"]["CredentialAttributeDto"][];
             credential?: Record<string, never>;
             options?: components["schemas"]["JsonLdOptionsDto"];
+            credentialStatus?: components["schemas"]["CredentialStatusOptionDto"];
         };
         OfferCredentialDto: {
             credentialData: components["schemas"]["CredentialDataDto"][];
@@ -2201,6 +2223,7 @@ export interface components {
             attributes?: components["schemas"]["CredentialAttributeDto"][];
             credential?: Record<string, never>;
             options?: components["schemas"]["JsonLdOptionsDto"];
+            credentialStatus?: components["schemas"]["CredentialStatusOptionDto"];
         };
         EmailOfferCredentialDto: {
             credentialOffer: components["schemas"]["EmailCredentialOfferDto"][];
@@ -2212,6 +2235,9 @@ export interface components {
         };
         RevokeCredentialDto: {
             publish?: boolean;
+            /** @enum {string} */
+            purpose?: "revocation" | "suspension";
+            reinstate?: boolean;
         };
         RegisterWebhookDto: {
             /** Format: url */
@@ -2823,6 +2849,7 @@ export interface components {
         RevocationChecks: {
             nonRevoked: components["schemas"]["NonRevokedInterval"] | null;
             credentials: components["schemas"]["RevocationCheck"][];
+            statusLists?: components["schemas"]["StatusListCheck"][];
         };
         NonRevokedInterval: {
             from: number | null;
@@ -2834,6 +2861,13 @@ export interface components {
             statusListTimestamp: number;
             /** Format: date-time */
             checkedAt: string;
+        };
+        StatusListCheck: {
+            credentialId: string | null;
+            issuer: string | null;
+            statusListCredential: string;
+            statusListIndex: number;
+            statusPurpose: string;
         };
         DeletedProofRecords: {
             deletedRecords: number;
@@ -2850,7 +2884,7 @@ export interface components {
             createdAt: string;
             role: string;
             /** @enum {string} */
-            credentialType: "INDY" | "JSONLD";
+            credentialType: "INDY" | "JSONLD" | "SD_JWT";
             credentialSummary: components["schemas"]["CredentialSummary"] | null;
             outOfBandId: string | null;
             emailId: string | null;
@@ -2864,6 +2898,13 @@ export interface components {
             revocationStatus: "pending" | "revoked" | null;
             /** Format: date-time */
             revokedAt: string | null;
+            statusListId: string | null;
+            statusListIndex: number | null;
+            /** @enum {string|null} */
+            statusPurpose: "revocation" | "suspension" | null;
+            suspended: boolean;
+            /** @enum {string|null} */
+            suspensionStatus: "pending" | "suspended" | "reinstating" | null;
         };
         CredentialSummary: {
             types: string[];
@@ -2896,7 +2937,7 @@ export interface components {
             createdAt: string;
             role: string;
             /** @enum {string} */
-            credentialType: "INDY" | "JSONLD";
+            credentialType: "INDY" | "JSONLD" | "SD_JWT";
             credentialSummary: components["schemas"]["CredentialSummary"] | null;
             outOfBandId: string | null;
             emailId: string | null;
@@ -2910,6 +2951,13 @@ export interface components {
             revocationStatus: "pending" | "revoked" | null;
             /** Format: date-time */
             revokedAt: string | null;
+            statusListId: string | null;
+            statusListIndex: number | null;
+            /** @enum {string|null} */
+            statusPurpose: "revocation" | "suspension" | null;
+            suspended: boolean;
+            /** @enum {string|null} */
+            suspensionStatus: "pending" | "suspended" | "reinstating" | null;
             agentDetail: components["schemas"]["IssuanceAgentDetail"];
         };
         /** @description The agent's exchange record and format data (offer, request, issued credential) */
@@ -2918,7 +2966,8 @@ export interface components {
             formData?: Record<string, never>;
         } | null;
         PublishedRevocations: {
-            revocationRegistryId: string;
+            revocationRegistryId: string | null;
+            statusListCredential: string | null;
             revokedIndices: number[];
             credentialRecordIds: string[];
         };
@@ -8011,6 +8060,34 @@ export interface operations {
             header?: never;
             path: {
                 tailsHash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    "StatusListsController.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                statusListId: string;
             };
             cookie?: never;
         };

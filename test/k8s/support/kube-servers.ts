@@ -14,9 +14,9 @@ const CRD_FILE = path.join(__dirname, '..', '..', '..', 'crds', 'orgagent.yaml')
 /** Every kind of API server to run the k8s tests against: the fake always, the real one when installed here. */
 export function kubeServerKinds(): KubeServerKind[] {
   if (process.env.IDPLANE_K8S_SERVERS === 'fake') return ['fake']
-  const hasReal = requireTools('real kube-apiserver suites', [
-    ...(hasRealKubeApiServer() ? [] : ['kube-apiserver/etcd (scripts/kube-apiserver.sh)']),
-  ])
+  const hasReal = requireTools('real kube-apiserver suites', () =>
+    hasRealKubeApiServer() ? [] : ['kube-apiserver/etcd (scripts/kube-apiserver.sh)'],
+  )
   return hasReal ? ['fake', 'real'] : ['fake']
 }
 

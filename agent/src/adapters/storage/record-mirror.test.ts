@@ -1,7 +1,7 @@
 import type { TagsBase } from '@credo-ts/core'
 
 import type { TagQuery } from './query-to-sql'
-import { type MirroredRow, RecordMirror } from './record-mirror'
+import { type MirroredRow, RecordMirror, rowCost } from './record-mirror'
 
 const row = (id: string, tags: TagsBase): MirroredRow => ({ id, json: JSON.stringify({ id }), tags })
 const ids = (rows: readonly MirroredRow[]) => rows.map((found) => found.id)
@@ -68,7 +68,7 @@ describe('RecordMirror', () => {
 
   it('drops the least recently used scopes beyond its byte budget', () => {
     const big = (id: string): MirroredRow => ({ id, json: 'x'.repeat(400), tags: {} })
-    const mirror = new RecordMirror({ maxBytes: 1000, maxRowsPerScope: 100 })
+    const mirror = new RecordMirror({ maxBytes: 2.5 * rowCost(big('a')), maxRowsPerScope: 100 })
     mirror.install('ctx', 'A', [big('a')], 0)
     mirror.install('ctx', 'B', [big('b')], 0)
     mirror.scope('ctx', 'A') // A is now the most recently used
@@ -76,6 +76,31 @@ describe('RecordMirror', () => {
     expect(mirror.scope('ctx', 'B')).toBeUndefined()
     expect(mirror.scope('ctx', 'A')).toBeDefined()
     expect(mirror.scope('ctx', 'C')).toBeDefined()
+  })
+
+  it('counts the tags of a row and their index entries against the budget, not only its JSON', () => {
+    const tagged = (id: string): MirroredRow => ({
+      id,
+      json: 'x'.repeat(100),
+      tags: { threadId: 't'.repeat(300), roles: ['a'.repeat(100), 'b'.repeat(100)] },
+    })
+    expect(rowCost(tagged('a'))).toBeGreaterThan(100 + 2 * 500)
+    // Two rows' JSON fits the budget many times over; their tags do not.
+    const mirror = new RecordMirror({ maxBytes: 1.5 * rowCost(tagged('a')), maxRowsPerScope: 100 })
+    mirror.install('ctx', 'A', [tagged('a')], 0)
+    mirror.install('ctx', 'B', [tagged('b')], 0)
+    expect(mirror.scope('ctx', 'A')).toBeUndefined()
+    expect(mirror.scope('ctx', 'B')).toBeDefined()
+  })
+
+  it('keeps its count of bytes when a row is replaced or removed', () => {
+    const mirror = new RecordMirror({ maxBytes: 2.5 * rowCost(row('a', { k: 'v'.repeat(50) })), maxRowsPerScope: 100 })
+    mirror.install('ctx', 'A', [row('a', { k: 'v'.repeat(50) })], 0)
+    // Rewriting the same row many times must not add up (a lost subtraction would evict A below).
+    for (let index = 0; index < 20; index++) mirror.written('ctx', 'A', 'a', row('a', { k: 'v'.repeat(50) }))
+    mirror.install('ctx', 'B', [row('b', { k: 'v'.repeat(50) })], 0)
+    expect(mirror.scope('ctx', 'A')).toBeDefined()
+    expect(mirror.scope('ctx', 'B')).toBeDefined()
   })
 
   it('forgets a scope after a write of unknown outcome and after its context is dropped', () => {

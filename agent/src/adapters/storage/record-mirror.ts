@@ -28,7 +28,7 @@ class Scope {
     if (previous) this.unindex(previous)
     // Setting an existing key keeps its place in the Map, so iteration stays in insertion order.
     this.rows.set(row.id, { ...row, order: previous?.order ?? this.nextOrder++ })
-    this.bytes += row.json.length
+    this.bytes += rowCost(row)
     for (const key of valueKeys(row.tags)) {
       let ids = this.index.get(key)
       if (!ids) this.index.set(key, (ids = new Set()))
@@ -83,7 +83,7 @@ class Scope {
   }
 
   private unindex(entry: Entry): void {
-    this.bytes -= entry.json.length
+    this.bytes -= rowCost(entry)
     for (const key of valueKeys(entry.tags)) {
       const ids = this.index.get(key)
       ids?.delete(entry.id)
@@ -95,7 +95,10 @@ class Scope {
 const NONE: ReadonlySet<string> = new Set()
 
 export interface RecordMirrorLimits {
-  /** Bytes of record JSON kept over all scopes; least recently used scopes are dropped beyond it. */
+  /**
+   * Bytes kept over all scopes (a row's JSON, its tags and their index entries, estimated by `rowCost`); least
+   * recently used scopes are dropped beyond it.
+   */
   maxBytes: number
   /** A scope with more records than this is never mirrored (its reads go to the database). */
   maxRowsPerScope: number
@@ -227,6 +230,22 @@ function scalarKey(tag: string, value: string | number | boolean): string {
 
 function arrayItemKey(tag: string, item: unknown): string {
   return `${tag}\u0000[]\u0000${String(item)}`
+}
+
+/** Per row: the Map entry, the Entry object and the tags object (V8 headers and hash-table slots, rounded up). */
+const ROW_OVERHEAD_BYTES = 200
+/** Per tag value: its property in the tags object and its id in the index's Set, beyond the characters. */
+const TAG_OVERHEAD_BYTES = 64
+
+/**
+ * What a row holds in the heap, estimated: its JSON, and each tag value twice (in the tags object and in its index
+ * key), with the objects around them. Counting only the JSON (as before) let the mirror's live heap reach several
+ * times its budget (the soak's agents, docs/benchmarks.md, agent memory).
+ */
+export function rowCost(row: MirroredRow): number {
+  let bytes = row.json.length + row.id.length + ROW_OVERHEAD_BYTES
+  for (const key of valueKeys(row.tags)) bytes += 2 * key.length + TAG_OVERHEAD_BYTES
+  return bytes
 }
 
 function valueKeys(tags: TagsBase): string[] {

@@ -25,7 +25,7 @@ export class CreateDidDto implements CreateDidRequest {
 }
 
 export class SignCredentialDto implements SignCredentialRequest {
-  @IsString() verificationMethod: string
+  @IsOptional() @IsString() verificationMethod?: string
   @IsIn(['Ed25519Signature2018', 'Ed25519Signature2020']) proofType: string
   @IsObject() credential: Record<string, unknown>
 }

@@ -11,6 +11,8 @@ import {
   ValidateIf,
 } from 'class-validator'
 import type {
+  AcceptAuthorizationRequestRequest,
+  AcceptCredentialOfferRequest,
   CreateX509CertificateRequest,
   CredentialOfferRequest,
   CredentialTemplateRequest,
@@ -20,6 +22,10 @@ import type {
   ListPresentationsQuery,
   ListX509CertificatesQuery,
   PresentationRequestRequest,
+  SignStatusListTokenRequest,
+  ResolveAuthorizationRequestRequest,
+  ResolveCredentialOfferRequest,
+  TrustAnchorRequest,
   UpdateCredentialTemplateRequest,
   UpdateIssuerRequest,
   UpdateVerifierRequest,
@@ -108,6 +114,11 @@ export class CredentialOfferDto implements CredentialOfferRequest {
   @IsOptional() @IsInt() expiresInSeconds?: number
 }
 
+export class SignStatusListTokenDto implements SignStatusListTokenRequest {
+  @IsObject() signer: SignStatusListTokenRequest['signer']
+  @IsObject() payload: Record<string, unknown>
+}
+
 export class ListCredentialOffersQueryDto implements ListCredentialOffersQuery {
   @IsOptional() @IsString() @MaxLength(100) issuerId?: string
   @IsOptional() @IsString() @MaxLength(64) state?: string
@@ -144,4 +155,34 @@ export class PresentationRequestDto implements PresentationRequestRequest {
 export class ListPresentationsQueryDto implements ListPresentationsQuery {
   @IsOptional() @IsString() @MaxLength(100) verifierId?: string
   @IsOptional() @IsString() @MaxLength(64) state?: string
+}
+
+export class TrustAnchorDto implements TrustAnchorRequest {
+  @IsString() @MaxLength(65536) certificate: string
+  @IsOptional() @IsString() @MaxLength(255) label?: string
+}
+
+/** Offer and request URIs: an inline offer or request object can be long, as the holder service allows (64 KiB). */
+const URI_LIMIT = 65536
+
+export class ResolveCredentialOfferDto implements ResolveCredentialOfferRequest {
+  @IsString() @MaxLength(URI_LIMIT) offerUri: string
+}
+
+export class AcceptCredentialOfferDto extends ResolveCredentialOfferDto implements AcceptCredentialOfferRequest {
+  @IsOptional() @IsString() @MaxLength(255) txCode?: string
+  @IsOptional() @IsArray() @IsString({ each: true }) configurationIds?: string[]
+  @IsOptional() @IsIn(KEY_TYPES) keyType?: X509KeyTypeName
+  @IsOptional() @IsInt() batchSize?: number
+  @IsOptional() @IsObject() presentation?: AcceptCredentialOfferRequest['presentation']
+}
+
+export class ResolveAuthorizationRequestDto implements ResolveAuthorizationRequestRequest {
+  @IsString() @MaxLength(URI_LIMIT) requestUri: string
+}
+
+export class AcceptAuthorizationRequestDto implements AcceptAuthorizationRequestRequest {
+  @IsOptional() @IsString() @MaxLength(255) requestId?: string
+  @IsOptional() @IsString() @MaxLength(URI_LIMIT) requestUri?: string
+  @IsOptional() @IsObject() selections?: AcceptAuthorizationRequestRequest['selections']
 }

@@ -283,6 +283,7 @@ describe('our issuer and holder with a revocation registry', () => {
     expect(check(revokedProof, after, lists)).toEqual({
       valid: false,
       reason: 'the challenge does not match (tampered proof or wrong nonce)',
+      proofFails: true,
     })
     // Its state at the earlier list proves the earlier interval.
     expect(check(prove(revokedOne.processed, stale, before), before, lists)).toEqual({ valid: true })

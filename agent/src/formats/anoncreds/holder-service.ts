@@ -103,6 +103,12 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
       .resolve(AnonCredsLinkSecretRepository)
       .getByLinkSecretId(agentContext, linkSecretId)
     if (!linkSecretRecord.value) throw new CredoAnonCredsError('The link secret value is not stored')
+    // A legacy credential (Issue Credential v1) is tagged with legacy identifiers (proof requests for it name
+    // those), and its registry is matched in that form, even though Credo hands over its definition, schema and
+    // registry in their did:indy form.
+    const isLegacy = isUnqualifiedCredentialDefinitionId(options.credential.cred_def_id)
+    const legacyForm = (id: string) => (isLegacy && isIndyDid(id) ? getUnQualifiedDidIndyDid(id) : id)
+    const registry = options.revocationRegistry?.definition
     // Verifies the issuer's signature and its correctness proof; returns a new object (anoncreds-rs mutates).
     const credential = processCredential({
       credential: options.credential,
@@ -110,15 +116,15 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
       linkSecret: linkSecretRecord.value,
       credentialDefinition: options.credentialDefinition,
       // A revocable credential's witness is checked against its registry's accumulator key.
-      revocationRegistryDefinition: options.revocationRegistry?.definition,
+      revocationRegistryDefinition: registry && {
+        ...registry,
+        issuerId: legacyForm(registry.issuerId),
+        credDefId: legacyForm(registry.credDefId),
+      },
     }) as unknown as AnonCredsCredential
     const methodName = agentContext.dependencyManager
       .resolve(AnonCredsRegistryService)
       .getRegistryForIdentifier(agentContext, options.credentialDefinition.issuerId).methodName
-    // A legacy credential is tagged with legacy identifiers (proof requests for it name those), even though Credo
-    // hands over its definition and schema in their did:indy form.
-    const isLegacy = isUnqualifiedCredentialDefinitionId(credential.cred_def_id)
-    const legacyForm = (id: string) => (isLegacy && isIndyDid(id) ? getUnQualifiedDidIndyDid(id) : id)
     const credentialId = options.credentialId ?? utils.uuid()
     await agentContext.dependencyManager.resolve(AnonCredsCredentialRepository).save(
       agentContext,

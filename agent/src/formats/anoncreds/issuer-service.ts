@@ -23,13 +23,16 @@ import {
   type CreateSchemaOptions,
   dateToTimestamp,
   getUnqualifiedCredentialDefinitionId,
+  getUnqualifiedRevocationRegistryDefinitionId,
   getUnqualifiedSchemaId,
   isDidIndyCredentialDefinitionId,
+  isDidIndyRevocationRegistryId,
   isUnqualifiedCredentialDefinitionId,
   isUnqualifiedIndyDid,
   isUnqualifiedSchemaId,
   parseIndyCredentialDefinitionId,
   parseIndyDid,
+  parseIndyRevocationRegistryId,
   parseIndySchemaId,
   type UpdateRevocationStatusListOptions,
 } from '@credo-ts/anoncreds'
@@ -184,10 +187,11 @@ export class IdplaneAnonCredsIssuerService implements AnonCredsIssuerService {
       attributeEncodedValues[name] = value.encoded
     }
     const stored = definitionRecord.credentialDefinition
-    const revocationConfiguration = await revocationConfigurationOf(agentContext, options)
+    const legacy = isUnqualifiedCredentialDefinitionId(credentialDefinitionId)
+    const revocationConfiguration = await revocationConfigurationOf(agentContext, options, legacy)
     const credential = createCredential({
       // An offer under a legacy identifier of a did:indy object names the legacy forms (as anoncreds-rs' issuer does).
-      credentialDefinition: isUnqualifiedCredentialDefinitionId(credentialDefinitionId)
+      credentialDefinition: legacy
         ? {
             ...stored,
             schemaId: offeredSchemaId(credentialDefinitionId, stored.schemaId),
@@ -237,10 +241,16 @@ async function storedDefinition(
 
 /**
  * Where a revocable credential goes: all three of the registry id, its current status list and the index, or none
- * (a credential that cannot be revoked).
+ * (a credential that cannot be revoked). A `legacy` offer (Issue Credential v1: `<did>:3:CL:...` ids only) of a
+ * registry stored under its did:indy id gets the registry's legacy forms, as its credential definition does: the
+ * credential's `rev_reg_id` is then `<did>:4:...`, which v1 holders and verifiers resolve.
  * @throws CredoAnonCredsError when only some are given, or the registry is not this agent's
  */
-async function revocationConfigurationOf(agentContext: AgentContext, options: CreateCredentialOptions) {
+async function revocationConfigurationOf(
+  agentContext: AgentContext,
+  options: CreateCredentialOptions,
+  legacy: boolean,
+) {
   const { revocationRegistryDefinitionId: id, revocationStatusList, revocationRegistryIndex: index } = options
   if (id === undefined && revocationStatusList === undefined && index === undefined) return undefined
   if (!id || !revocationStatusList || index === undefined)
@@ -248,12 +258,42 @@ async function revocationConfigurationOf(agentContext: AgentContext, options: Cr
       'A revocable credential needs the revocation registry id, its status list and the revocation index',
     )
   const registry = await storedRevocationRegistry(agentContext, id)
+  const definition = registry.definitionRecord.revocationRegistryDefinition
+  const named = legacy ? legacyRevocationRegistry(id, definition) : { id, definition }
   return {
-    revocationRegistryDefinition: registry.definitionRecord.revocationRegistryDefinition,
+    revocationRegistryDefinition: named.definition,
     revocationRegistryDefinitionPrivate: registry.privateRecord.value,
     // The credential names its registry as the offer did (the list may come back in the other id form).
-    revocationStatusList: { ...revocationStatusList, revRegDefId: id },
+    revocationStatusList: { ...revocationStatusList, revRegDefId: named.id },
     registryIndex: index,
+  }
+}
+
+/** The legacy id and definition (issuer and credential definition in legacy form) of a did:indy registry. */
+function legacyRevocationRegistry(
+  id: string,
+  definition: AnonCredsRevocationRegistryDefinition,
+): { id: string; definition: AnonCredsRevocationRegistryDefinition } {
+  if (!isDidIndyRevocationRegistryId(id) || !isDidIndyCredentialDefinitionId(definition.credDefId))
+    return { id, definition }
+  const registry = parseIndyRevocationRegistryId(id)
+  const credentialDefinition = parseIndyCredentialDefinitionId(definition.credDefId)
+  return {
+    id: getUnqualifiedRevocationRegistryDefinitionId(
+      registry.namespaceIdentifier,
+      registry.schemaSeqNo,
+      registry.credentialDefinitionTag,
+      registry.revocationRegistryTag,
+    ),
+    definition: {
+      ...definition,
+      issuerId: registry.namespaceIdentifier,
+      credDefId: getUnqualifiedCredentialDefinitionId(
+        credentialDefinition.namespaceIdentifier,
+        credentialDefinition.schemaSeqNo,
+        credentialDefinition.tag,
+      ),
+    },
   }
 }
 

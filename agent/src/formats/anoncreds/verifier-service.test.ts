@@ -5,7 +5,8 @@ import type { AgentContext } from '@credo-ts/core'
 
 import { createNonce, createPresentation } from '../../anoncreds'
 import { IdplaneAnonCredsHolderService } from './holder-service'
-import { IdplaneAnonCredsVerifierService } from './verifier-service'
+import { withFailureReason } from './reason-giving-proof-formats'
+import { IdplaneAnonCredsVerifierService, withRevocationHint } from './verifier-service'
 
 interface Fixture {
   schemaId: string
@@ -96,6 +97,25 @@ describe('IdplaneAnonCredsVerifierService', () => {
       true,
     )
   })
+
+  it('tells the reason to the presentation processing it runs under, and to none outside one', async () => {
+    const tampered = JSON.parse(JSON.stringify(proof)) as {
+      requested_proof: { revealed_attrs: Record<string, { raw: string }> }
+    }
+    tampered.requested_proof.revealed_attrs.name.raw = 'Mallory'
+    const failed = await withFailureReason(() => verify(proofRequest, tampered))
+    expect(failed).toEqual({ result: false, reason: expect.stringMatching(/name/) })
+    expect(await withFailureReason(() => verify(proofRequest, proof))).toEqual({ result: true, reason: undefined })
+    const malformed = await withFailureReason(() => verify(proofRequest, { proof: 'nonsense' }))
+    expect(malformed.reason).toMatch(/^the presentation is malformed: /)
+    // Concurrent verifications keep their own reasons.
+    const [a, b] = await Promise.all([
+      withFailureReason(() => verify(proofRequest, tampered)),
+      withFailureReason(() => verify(proofRequest, proof)),
+    ])
+    expect([a.reason !== undefined, b.reason]).toEqual([true, undefined])
+    expect(await verify(proofRequest, tampered)).toBe(false)
+  })
 })
 
 describe('IdplaneAnonCredsHolderService (context-free parts)', () => {
@@ -126,5 +146,31 @@ describe('IdplaneAnonCredsHolderService (context-free parts)', () => {
 
   it('rejects an unmet predicate when creating a presentation', () => {
     expect(() => present(request(30))).toThrow(/predicate/i)
+  })
+})
+
+describe('withRevocationHint', () => {
+  const registry = 'Th7MpTaRZVRYnPiabds81Y:4:Th7MpTaRZVRYnPiabds81Y:3:CL:7:default:CL_ACCUM:r1'
+  const options = (revocationList: number[]) =>
+    ({
+      proof: { identifiers: [{ schema_id: 's', cred_def_id: 'c', rev_reg_id: registry, timestamp: 20 }] },
+      revocationRegistries: { [registry]: { definition: {}, revocationStatusLists: { 20: { revocationList } } } },
+    }) as never
+
+  it('names the status lists that revoke credentials among those the proof was checked against', () => {
+    expect(withRevocationHint('the challenge does not match', options([0, 1, 1, 0]))).toBe(
+      `the credential is revoked, or the proof was altered: its non-revocation proof does not hold against the ` +
+        `status list of registry ${registry} at 20 (2 revoked); the challenge does not match`,
+    )
+  })
+
+  it('leaves the reason as it is when no list revokes any, or the proof has no non-revocation part', () => {
+    expect(withRevocationHint('the challenge does not match', options([0, 0, 0, 0]))).toBe(
+      'the challenge does not match',
+    )
+    expect(withRevocationHint('x', { proof: { identifiers: [{ rev_reg_id: null, timestamp: null }] } } as never)).toBe(
+      'x',
+    )
+    expect(withRevocationHint('x', { proof: {} } as never)).toBe('x')
   })
 })

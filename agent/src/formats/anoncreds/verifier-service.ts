@@ -9,10 +9,12 @@ import {
 import { type AgentContext, injectable } from '@credo-ts/core'
 
 import { AnonCredsError, checkPresentation } from '../../anoncreds'
+import { noteVerificationFailure } from './reason-giving-proof-formats'
 
 /**
  * Credo's AnonCredsVerifierService on our TypeScript AnonCreds library. A presentation that does not verify,
- * or that is malformed, is `false` (with the reason in the log), never an exception: Credo then marks the
+ * or that is malformed, is `false` (with the reason in the log and told to the proof format processing it, which
+ * puts it on the proof record: reason-giving-proof-formats.ts), never an exception: Credo then marks the
  * exchange unverified instead of leaving it half-processed. Non-revocation proofs are checked against the status
  * lists Credo resolved at the presentation's timestamps, and each timestamp against the request's `non_revoked`
  * intervals.
@@ -37,11 +39,15 @@ export class IdplaneAnonCredsVerifierService implements AnonCredsVerifierService
         revocationStatusLists,
         nonRevokedIntervalOverrides: await intervalOverrides(agentContext, options.proof, options.proofRequest),
       })
-      if (!check.valid) agentContext.config.logger.info(`AnonCreds presentation does not verify: ${check.reason}`)
-      return check.valid
+      if (check.valid) return true
+      const reason = check.proofFails ? withRevocationHint(check.reason, options) : check.reason
+      agentContext.config.logger.info(`AnonCreds presentation does not verify: ${reason}`)
+      noteVerificationFailure(reason)
+      return false
     } catch (error) {
       if (!(error instanceof AnonCredsError)) throw error
       agentContext.config.logger.info(`AnonCreds presentation is malformed: ${error.message}`)
+      noteVerificationFailure(`the presentation is malformed: ${error.message}`)
       return false
     }
   }
@@ -49,6 +55,25 @@ export class IdplaneAnonCredsVerifierService implements AnonCredsVerifierService
   public async verifyW3cPresentation(): Promise<never> {
     throw new CredoAnonCredsError('W3C AnonCreds presentations are not supported')
   }
+}
+
+/**
+ * The reason for a proof that does not hold, naming the status lists that revoke credentials among those its
+ * non-revocation proofs were checked against. A revoked credential's non-revocation proof fails inside the one
+ * challenge of the whole proof, like a tampered one, and hides its index: the verifier can say that the credential
+ * was proven against a list that revokes some, not that it is one of them.
+ */
+export function withRevocationHint(reason: string, options: VerifyProofOptions): string {
+  const revoking: string[] = []
+  const identifiers = Array.isArray(options.proof?.identifiers) ? options.proof.identifiers : []
+  for (const { rev_reg_id: revRegId, timestamp } of identifiers) {
+    if (typeof revRegId !== 'string' || typeof timestamp !== 'number') continue
+    const list = options.revocationRegistries?.[revRegId]?.revocationStatusLists?.[timestamp]
+    const revoked = Array.isArray(list?.revocationList) ? list.revocationList.filter((bit) => bit === 1).length : 0
+    if (revoked > 0) revoking.push(`registry ${revRegId} at ${timestamp} (${revoked} revoked)`)
+  }
+  if (revoking.length === 0) return reason
+  return `the credential is revoked, or the proof was altered: its non-revocation proof does not hold against the status list of ${revoking.join(', ')}; ${reason}`
 }
 
 /**

@@ -16,10 +16,12 @@ import {
 
 import { DidKeyEd25519Signature2020 } from './did-key-ed25519-signature-2020'
 import { offlineDocumentLoader } from './offline-document-loader'
+import { StatusCheckingJsonLdCredentialService } from './status-checking-jsonld-credential.service'
 
 /**
- * Credo's W3C credentials module with two changes: the offline document loader, and an Ed25519Signature2020
- * suite registered for 2018 verification methods too (what did:key resolves to). Credo registers its own
+ * Credo's W3C credentials module with three changes: the offline document loader, an Ed25519Signature2020
+ * suite registered for 2018 verification methods too (what did:key resolves to), and the JSON-LD service that checks
+ * Bitstring Status Lists (StatusCheckingJsonLdCredentialService) in place of Credo's, which refuses them. Credo registers its own
  * 2020 suite in `register` and the suite registry answers the first match per proof type, so `register`
  * lists the same services as Credo's and our suite instead of adding a second registration after it.
  */
@@ -31,7 +33,7 @@ export class IdplaneW3cCredentialsModule extends W3cCredentialsModule {
   public override register(dependencyManager: DependencyManager): void {
     dependencyManager.registerSingleton(W3cCredentialService)
     dependencyManager.registerSingleton(W3cJwtCredentialService)
-    dependencyManager.registerSingleton(W3cJsonLdCredentialService)
+    dependencyManager.registerSingleton(W3cJsonLdCredentialService, StatusCheckingJsonLdCredentialService)
     dependencyManager.registerSingleton(W3cCredentialRepository)
     dependencyManager.registerSingleton(SignatureSuiteRegistry)
     dependencyManager.registerInstance(W3cCredentialsModuleConfig, this.config)

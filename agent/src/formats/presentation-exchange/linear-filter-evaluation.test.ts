@@ -2,6 +2,7 @@ import { PEX, Status } from '@animo-id/pex'
 import { UnsupportedPatternError } from '@idplane/common/linear-regexp'
 
 import { installLinearFilterEvaluation, passes } from './linear-filter-evaluation'
+import { cpuClock } from '../../../../test/helpers/cpu-clock'
 
 /** A signed-looking JSON-LD credential whose subject's `code` is `value` (PEX reads the JSON, not the proof). */
 function credential(value: string) {
@@ -43,9 +44,9 @@ describe('PEX filter evaluation with the linear-time matcher', () => {
     ['^(a|b|ab)*c$', false],
     ['(a?){30}a{30}', true],
   ])('evaluates %s against a 10,000-character hostile value in well under a second', (pattern, matches) => {
-    const started = performance.now()
+    const cpuMs = cpuClock()
     const result = new PEX().evaluateCredentials(definition(pattern), [credential('a'.repeat(9_999) + '!')])
-    expect(performance.now() - started).toBeLessThan(1_000)
+    expect(cpuMs()).toBeLessThan(1_000)
     expect(result.areRequiredCredentialsPresent).toBe(matches ? Status.INFO : Status.ERROR)
   })
 

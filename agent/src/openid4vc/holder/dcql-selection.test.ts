@@ -1,7 +1,7 @@
 import { ClaimFormat, type DcqlCredentialsForRequest, type DcqlQueryResult } from '@credo-ts/core'
 import { InvalidInputError, InvalidStateError } from '@idplane/common'
 
-import { selectDcqlCredentials } from './dcql-selection'
+import { type CredentialSelection, selectDcqlCredentials } from './dcql-selection'
 
 /** A query result shaped as Credo's DcqlService returns it, with stand-in records. */
 function aResult(options: { canBeSatisfied?: boolean } = {}): DcqlQueryResult {
@@ -89,6 +89,25 @@ describe('selectDcqlCredentials', () => {
     expect(() => selectDcqlCredentials(aResult(), { degree: { withhold: [['id']] } }, automatic)).toThrow(
       expect.objectContaining({
         fields: [{ field: 'selections.degree.withhold', message: 'only SD-JWT VC and mdoc claims can be withheld' }],
+      }),
+    )
+  })
+
+  it('refuses selections of the wrong JSON types by field, rather than failing on them', () => {
+    const selections = {
+      employee: null,
+      mdl: { credentialId: 7, omit: 'yes', withhold: 3 },
+      degree: { withhold: [['a', 1]] },
+    } as unknown as Record<string, CredentialSelection>
+    expect(() => selectDcqlCredentials(aResult(), selections, automatic)).toThrow(
+      expect.objectContaining({
+        fields: [
+          { field: 'selections.employee', message: 'must be an object' },
+          { field: 'selections.mdl.credentialId', message: 'must be a string' },
+          { field: 'selections.mdl.omit', message: 'must be a boolean' },
+          { field: 'selections.mdl.withhold', message: 'must be a list of claim paths (lists of strings)' },
+          { field: 'selections.degree.withhold', message: 'must be a list of claim paths (lists of strings)' },
+        ],
       }),
     )
   })

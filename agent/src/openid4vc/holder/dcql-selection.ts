@@ -30,9 +30,10 @@ export function selectDcqlCredentials(
   automatic: (result: DcqlQueryResult) => DcqlCredentialsForRequest,
 ): DcqlCredentialsForRequest {
   const problems: FieldError[] = []
-  for (const queryId of Object.keys(selections)) {
+  for (const [queryId, selection] of Object.entries(selections)) {
     if (!result.credential_matches[queryId])
       problems.push({ field: `selections.${queryId}`, message: 'is not a credential query of the request' })
+    else problems.push(...selectionProblems(queryId, selection))
   }
   if (problems.length > 0) throw new InvalidInputError('Invalid selections', problems)
 
@@ -61,6 +62,25 @@ export function selectDcqlCredentials(
   if (Object.keys(chosen).length === 0)
     throw new InvalidStateError('The wallet holds no credentials answering this request')
   return chosen
+}
+
+/** The selection's members and their JSON types (it arrives from the admin API as any JSON). */
+function selectionProblems(queryId: string, selection: unknown): FieldError[] {
+  const field = `selections.${queryId}`
+  if (typeof selection !== 'object' || selection === null || Array.isArray(selection))
+    return [{ field, message: 'must be an object' }]
+  const { credentialId, withhold, omit } = selection as Record<string, unknown>
+  const problems: FieldError[] = []
+  if (credentialId !== undefined && typeof credentialId !== 'string')
+    problems.push({ field: `${field}.credentialId`, message: 'must be a string' })
+  if (omit !== undefined && typeof omit !== 'boolean')
+    problems.push({ field: `${field}.omit`, message: 'must be a boolean' })
+  const isPathList =
+    Array.isArray(withhold) &&
+    withhold.every((path) => Array.isArray(path) && path.every((part) => typeof part === 'string'))
+  if (withhold !== undefined && !isPathList)
+    problems.push({ field: `${field}.withhold`, message: 'must be a list of claim paths (lists of strings)' })
+  return problems
 }
 
 function entryFor(candidate: DcqlValidCredential): Entry {

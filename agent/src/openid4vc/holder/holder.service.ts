@@ -1,8 +1,6 @@
 import {
   type AgentContext,
-  ClaimFormat,
   DcqlService,
-  type DcqlValidCredential,
   DidsApi,
   DifPresentationExchangeService,
   injectable,
@@ -28,6 +26,14 @@ import { IdplaneError, InvalidInputError, InvalidStateError, NotFoundError, Upst
 
 import type { X509KeyType } from '../x509/x509-certificate.record'
 import { type CredentialSelection, selectDcqlCredentials } from './dcql-selection'
+import {
+  describeRecord,
+  type HeldCredential,
+  type OfferSummary,
+  type RequestSummary,
+  summarizeOffer,
+  summarizeRequest,
+} from './holder-views'
 import { PendingAuthorizationRequestRecord, PendingAuthorizationRequestRepository } from './pending-request.record'
 
 /** The wallet's OAuth 2 client id at issuers' authorization servers (public client, PKCE). */
@@ -41,16 +47,6 @@ const PENDING_REQUEST_TTL_MS = 10 * 60 * 1000
 /** Most credentials of one configuration the holder asks for at once (bounded by the issuer's batch size). */
 export const MAX_HOLDER_BATCH = 10
 
-export interface OfferSummary {
-  credentialIssuer: string
-  issuerName?: string
-  credentials: { configurationId: string; format: string; name?: string }[]
-  /** The pre-authorized flow; otherwise the wallet must be authorized by the issuer's authorization server. */
-  isPreAuthorized: boolean
-  /** The offer wants a transaction code (sent to the holder out of band). */
-  txCode?: { length?: number; inputMode?: string; description?: string }
-}
-
 export interface AcceptOfferInput {
   offerUri: string
   /** Pre-authorized offers that ask for one. */
@@ -63,28 +59,6 @@ export interface AcceptOfferInput {
   keyType?: X509KeyType
   /** Credentials per configuration (each bound to its own key); at most the issuer's batch size. @default 1 */
   batchSize?: number
-}
-
-export interface HeldCredential {
-  id: string
-  format: 'dc+sd-jwt' | 'mso_mdoc' | 'jwt_vc_json' | 'ldp_vc'
-  /** vct, docType, or the W3C types. */
-  type: string | string[]
-  /** Issued copies kept for one-time use (batch issuance). */
-  instances: number
-  claims: Record<string, unknown>
-}
-
-export interface RequestSummary {
-  verifier: { clientId: string; clientIdPrefix: string }
-  responseMode?: string
-  queries: {
-    id: string
-    /** Candidate credentials of the wallet for this query (empty when it cannot be answered). */
-    candidates: { credentialId: string; format: string; requestedClaims: unknown }[]
-  }[]
-  /** The wallet holds what every required part of the request asks for. */
-  canBeSatisfied: boolean
 }
 
 export interface AcceptRequestInput {
@@ -230,7 +204,7 @@ export class HolderService {
   public async resolveRequest(
     agentContext: AgentContext,
     requestUri: string,
-  ): Promise<RequestSummary & { requestId: string }> {
+  ): Promise<RequestSummary & { requestId: string; expiresAt: string }> {
     const resolved = await this.resolveAuthorizationRequest(agentContext, requestUri)
     const summary = summarizeRequest(resolved)
     const payload = resolved.authorizationRequestPayload as Record<string, unknown>
@@ -242,7 +216,7 @@ export class HolderService {
       expiresAt: expiresAt.toISOString(),
     })
     await this.pending.save(agentContext, pending)
-    return { requestId: pending.id, ...summary }
+    return { requestId: pending.id, expiresAt: pending.expiresAt, ...summary }
   }
 
   /**
@@ -258,13 +232,17 @@ export class HolderService {
     input: AcceptRequestInput,
   ): Promise<{ status: number; redirectUri?: string }> {
     const { payload, pending } = await this.requestToAnswer(agentContext, input)
+    let result: Answered
     try {
-      const { status, redirectUri } = await this.answerRequest(agentContext, { payload, selections: input.selections })
-      return { status, ...(redirectUri ? { redirectUri } : {}) }
-    } finally {
-      // One answer per request: a verifier takes a response once.
-      if (pending) await this.pending.delete(agentContext, pending)
+      result = await this.answerRequest(agentContext, { payload, selections: input.selections })
+    } catch (error) {
+      // A selection refused before anything was sent keeps the request: the holder may correct it and answer again.
+      if (pending && !(error instanceof InvalidInputError)) await this.pending.delete(agentContext, pending)
+      throw error
     }
+    // One answer per request: a verifier takes a response once.
+    if (pending) await this.pending.delete(agentContext, pending)
+    return { status: result.status, ...(result.redirectUri ? { redirectUri: result.redirectUri } : {}) }
   }
 
   private async answerRequest(
@@ -423,112 +401,6 @@ function bindingResolver(keyType: X509KeyType, batchSize: number): OpenId4VciCre
       return { method: 'did', didUrls }
     }
     throw new InvalidStateError('The issuer binds credentials neither to keys nor to did:key')
-  }
-}
-
-function summarizeOffer(resolved: OpenId4VciResolvedCredentialOffer): OfferSummary {
-  const grant = resolved.credentialOfferPayload.grants?.[preAuthorizedCodeGrantIdentifier]
-  const issuerMetadata = resolved.metadata.credentialIssuer
-  return {
-    credentialIssuer: issuerMetadata.credential_issuer,
-    issuerName: issuerMetadata.display?.[0]?.name,
-    credentials: Object.entries(resolved.offeredCredentialConfigurations).map(([configurationId, configuration]) => ({
-      configurationId,
-      format: configuration.format,
-      name: displayNameOf(configuration),
-    })),
-    isPreAuthorized: grant !== undefined,
-    ...(grant?.tx_code
-      ? {
-          txCode: {
-            length: grant.tx_code.length,
-            inputMode: grant.tx_code.input_mode,
-            description: grant.tx_code.description,
-          },
-        }
-      : {}),
-  }
-}
-
-function displayNameOf(configuration: object): string | undefined {
-  const metadata = (configuration as { credential_metadata?: { display?: { name?: string }[] } }).credential_metadata
-  return metadata?.display?.[0]?.name
-}
-
-function summarizeRequest(resolved: OpenId4VpResolvedAuthorizationRequest): RequestSummary {
-  const payload = resolved.authorizationRequestPayload as { response_mode?: string }
-  const verifier = {
-    clientId: String(resolved.verifier.effectiveClientId),
-    clientIdPrefix: String(resolved.verifier.clientIdPrefix),
-  }
-  if (resolved.dcql) {
-    const result = resolved.dcql.queryResult
-    return {
-      verifier,
-      responseMode: payload.response_mode,
-      canBeSatisfied: result.can_be_satisfied,
-      queries: result.credentials.map((query) => {
-        const match = result.credential_matches[query.id]
-        return {
-          id: query.id,
-          candidates: match?.success
-            ? (match.valid_credentials as DcqlValidCredential[]).map((candidate) => ({
-                credentialId: candidate.record.id,
-                format: query.format,
-                requestedClaims: candidate.claims.valid_claim_sets[0]?.output,
-              }))
-            : [],
-        }
-      }),
-    }
-  }
-  const pex = resolved.presentationExchange
-  return {
-    verifier,
-    responseMode: payload.response_mode,
-    canBeSatisfied: pex?.credentialsForRequest.areRequirementsSatisfied ?? false,
-    queries: (pex?.credentialsForRequest.requirements ?? []).flatMap((requirement) =>
-      requirement.submissionEntry.map((entry) => ({
-        id: entry.inputDescriptorId,
-        candidates: entry.verifiableCredentials.map((candidate) => ({
-          credentialId: candidate.credentialRecord.id,
-          format: candidate.claimFormat,
-          requestedClaims: undefined,
-        })),
-      })),
-    ),
-  }
-}
-
-function describeRecord(record: SdJwtVcRecord | MdocRecord | W3cCredentialRecord): HeldCredential {
-  if (record instanceof SdJwtVcRecord) {
-    const credential = record.firstCredential
-    return {
-      id: record.id,
-      format: 'dc+sd-jwt',
-      type: String(credential.payload.vct),
-      instances: record.credentialInstances.length,
-      claims: credential.prettyClaims as Record<string, unknown>,
-    }
-  }
-  if (record instanceof MdocRecord) {
-    const credential = record.firstCredential
-    return {
-      id: record.id,
-      format: 'mso_mdoc',
-      type: credential.docType,
-      instances: record.credentialInstances.length,
-      claims: credential.issuerSignedNamespaces,
-    }
-  }
-  const credential = record.firstCredential
-  const json = credential.jsonCredential as { type?: string[]; credentialSubject?: Record<string, unknown> }
-  return {
-    id: record.id,
-    format: credential.claimFormat === ClaimFormat.JwtVc ? 'jwt_vc_json' : 'ldp_vc',
-    type: json.type ?? [],
-    instances: record.credentialInstances.length,
-    claims: json.credentialSubject ?? {},
   }
 }
 

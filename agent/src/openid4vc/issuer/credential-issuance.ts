@@ -13,16 +13,20 @@ import type {
   OpenId4VciSignCredentials,
 } from '@credo-ts/openid4vc'
 import { InvalidStateError } from '@idplane/common'
+import type { CredentialStatusListJson } from '@idplane/common/agent-contract/openid4vc-api'
 
 import { X509CertificatesService } from '../x509/x509-certificates.service'
 import { type ClaimValues, checkClaimValues, disclosureFrameFor, isPlainObject } from './claim-values'
 import { type CredentialTemplateRecord, CredentialTemplateRepository } from './credential-template.record'
+import { storedStatus } from './offer-status'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
 /** Where an offer keeps the claim values of each template, in the issuance session's `issuanceMetadata`. */
 export interface OfferIssuanceMetadata {
   credentials: Record<string, ClaimValues>
+  /** dc+sd-jwt templates offered with a status: where it is (every copy of a batch carries the same one). */
+  statuses?: Record<string, CredentialStatusListJson>
 }
 
 /** The offered claim values of one template, read back from the issuance session. */
@@ -54,7 +58,8 @@ export const mapCredentialRequest: OpenId4VciCredentialRequestToCredentialMapper
   const values = checkClaimValues(template, offeredClaims(issuanceSession, template.id))
   const now = new Date()
   const expiresAt = template.validityDays ? new Date(now.getTime() + template.validityDays * DAY_MS) : undefined
-  return signOptionsFor(agentContext, { template, values, now, expiresAt, holderBinding })
+  const status = storedStatus(issuanceSession.issuanceMetadata, template.id)
+  return signOptionsFor(agentContext, { template, values, now, expiresAt, holderBinding, status })
 }
 
 type HolderBinding = Parameters<OpenId4VciCredentialRequestToCredentialMapper>[0]['holderBinding']
@@ -67,9 +72,10 @@ async function signOptionsFor(
     now: Date
     expiresAt?: Date
     holderBinding: HolderBinding
+    status?: CredentialStatusListJson
   },
 ): Promise<OpenId4VciSignCredentials> {
-  const { template, values, now, expiresAt, holderBinding } = options
+  const { template, values, now, expiresAt, holderBinding, status } = options
   switch (template.format) {
     case 'dc+sd-jwt': {
       const issuer = await sdJwtIssuerFor(agentContext, template)
@@ -83,6 +89,8 @@ async function signOptionsFor(
             vct: String(template.vct),
             iat: seconds(now),
             ...(expiresAt ? { exp: seconds(expiresAt) } : {}),
+            // draft-ietf-oauth-status-list 6.1; never selectively disclosable (the verifier must see it).
+            ...(status ? { status: { status_list: { idx: status.idx, uri: status.uri } } } : {}),
           },
           holder:
             holder.method === 'did'
@@ -138,7 +146,7 @@ async function sdJwtIssuerFor(agentContext: AgentContext, template: CredentialTe
 }
 
 /** The active issuance certificate's chain, leaf first (its key in the KMS). */
-async function issuanceChain(agentContext: AgentContext): Promise<[X509Certificate, ...X509Certificate[]]> {
+export async function issuanceChain(agentContext: AgentContext): Promise<[X509Certificate, ...X509Certificate[]]> {
   const certificates = agentContext.resolve(X509CertificatesService)
   const record = await certificates.activeFor(agentContext, 'issuance')
   if (new Date(record.notAfter).getTime() <= Date.now())

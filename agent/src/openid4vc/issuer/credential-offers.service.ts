@@ -6,12 +6,14 @@ import {
   OpenId4VcIssuerApi,
 } from '@credo-ts/openid4vc'
 import { type FieldError, InvalidInputError, NotFoundError } from '@idplane/common'
+import type { CredentialStatusListJson } from '@idplane/common/agent-contract/openid4vc-api'
 
 import { checkClaimValues } from './claim-values'
 import type { OfferIssuanceMetadata } from './credential-issuance'
 import type { CredentialTemplateRecord } from './credential-template.record'
 import { CredentialTemplatesService } from './credential-templates.service'
 import { IssuersService } from './issuers.service'
+import { statusProblem } from './offer-status'
 
 /** Most credentials one offer may carry. */
 export const MAX_CREDENTIALS_PER_OFFER = 10
@@ -28,7 +30,8 @@ export interface TxCodeInput {
 }
 
 export interface CredentialOfferInput {
-  credentials: { templateId: string; claims: Record<string, unknown> }[]
+  /** `status`: the Token Status List entry the API allocated (dc+sd-jwt templates only). */
+  credentials: { templateId: string; claims: Record<string, unknown>; status?: CredentialStatusListJson }[]
   /** Pre-authorized offers: the wallet must also send this code, which the organization gives the holder separately. */
   txCode?: TxCodeInput
   /** @default Credo's 180 seconds */
@@ -73,6 +76,12 @@ export class CredentialOffersService {
     for (const [index, entry] of input.credentials.entries()) {
       const template = await this.templates.get(agentContext, issuerId, entry.templateId)
       templates.push(template)
+      if (entry.status !== undefined) {
+        const problem = statusProblem(template.format, entry.status)
+        if (problem) problems.push({ field: `credentials[${index}].status`, message: problem })
+        else
+          metadata.statuses = { ...metadata.statuses, [template.id]: { idx: entry.status.idx, uri: entry.status.uri } }
+      }
       try {
         metadata.credentials[template.id] = checkClaimValues(template, entry.claims, `credentials[${index}].claims`)
       } catch (error) {

@@ -1,8 +1,8 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto'
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import jwt, { type JwtPayload } from 'jsonwebtoken'
-import { UnauthenticatedError } from '@idplane/common'
+import { ConfigError, UnauthenticatedError } from '@idplane/common'
 import type { Config } from '../config'
 
 /** Who is calling: a signed-in user, or an organization's machine-to-machine client. */
@@ -27,16 +27,26 @@ interface TokenClaims extends JwtPayload {
  * DATA_DIR/jwt so tokens survive restarts.
  */
 export class TokenService {
-  private readonly privateKey: string
   public readonly publicKey: string
+  /**
+   * The keys parsed once: given a PEM string, jsonwebtoken parses it on every call (createPublicKey), which was a
+   * measurable share of the API's CPU per request (docs/benchmarks.md). The keys never change in a running process.
+   */
+  private readonly signingKey: KeyObject
+  private readonly verifyingKey: KeyObject
 
   public constructor(private readonly config: Config['jwt']) {
     const keys =
       config.privateKey && config.publicKey
         ? { privateKey: config.privateKey, publicKey: config.publicKey }
         : loadOrCreateKeyPair(config.keyDir)
-    this.privateKey = keys.privateKey
     this.publicKey = keys.publicKey
+    try {
+      this.signingKey = createPrivateKey(keys.privateKey)
+      this.verifyingKey = createPublicKey(keys.publicKey)
+    } catch (error) {
+      throw new ConfigError('JWT_PRIVATE_KEY / JWT_PUBLIC_KEY: not a PEM key pair', { cause: error })
+    }
   }
 
   public get accessTokenTtlSeconds(): number {
@@ -55,7 +65,7 @@ export class TokenService {
   public verify(token: string): Principal {
     let claims: TokenClaims
     try {
-      claims = jwt.verify(token, this.publicKey, {
+      claims = jwt.verify(token, this.verifyingKey, {
         algorithms: ['RS256'],
         issuer: this.config.issuer,
         audience: this.config.audience,
@@ -77,7 +87,7 @@ export class TokenService {
 
   private sign(claims: Omit<TokenClaims, 'sub'>, subject: string): IssuedAccessToken {
     const expiresIn = this.config.accessTokenTtlSeconds
-    const accessToken = jwt.sign(claims, this.privateKey, {
+    const accessToken = jwt.sign(claims, this.signingKey, {
       algorithm: 'RS256',
       expiresIn,
       subject,

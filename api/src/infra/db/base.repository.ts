@@ -7,7 +7,9 @@ import {
   type QueryOrderMap,
   type RequiredEntityData,
 } from '@mikro-orm/core'
+import { randomUUID } from 'node:crypto'
 import { EntityManager } from '@mikro-orm/postgresql'
+import { NotFoundError } from '@idplane/common'
 import { pageOffset } from '../http/pagination'
 
 /** A page request as the list routes take it. */
@@ -15,6 +17,15 @@ export interface PageRequest {
   pageNumber: number
   pageSize: number
 }
+
+/** A row of an exchange store, locked until the transaction ends; `isNew` when this call inserted it. */
+export interface LockedRow<T> {
+  row: T
+  isNew: boolean
+}
+
+/** What an exchange store's row is created from: its columns; `id` and `createdAt` when the record brings them. */
+type ExchangeColumns<T> = Partial<T> & { id?: string; createdAt?: Date }
 
 /**
  * The one place a module reaches the entity manager (docs/architecture.md, "Repositories"): every module
@@ -72,17 +83,54 @@ export abstract class BaseRepository<T extends object> {
     return entity ? { entity, isNew: inserted.affectedRows > 0 } : null
   }
 
+  /**
+   * An exchange store's `lockOrCreate` (the insert race, over lockOrCreateRow): the row `key` names (its unique key,
+   * the owner's column included), locked; inserted first when absent from `columns` and `key`, with a new id and
+   * `createdAt` now unless the columns bring them, and `updatedAt` now.
+   * @param options.missing the NotFoundError's message when there is no row: for a `key` that is the row's unique
+   *   key, where the row inserted or the one that won the race is always found
+   * @param options.mayCreate as lockOrCreateRow's
+   * @returns null when the row that exists is another owner's (`key` not unique) or `mayCreate` refused
+   */
+  protected lockOrCreateExchange(
+    key: FilterQuery<T>,
+    columns: ExchangeColumns<T>,
+    options: { missing: string },
+  ): Promise<LockedRow<T>>
+  protected lockOrCreateExchange(
+    key: FilterQuery<T>,
+    columns: ExchangeColumns<T>,
+    options?: { mayCreate?: () => Promise<boolean> },
+  ): Promise<LockedRow<T> | null>
+  protected async lockOrCreateExchange(
+    key: FilterQuery<T>,
+    columns: ExchangeColumns<T>,
+    options: { missing?: string; mayCreate?: () => Promise<boolean> } = {},
+  ): Promise<LockedRow<T> | null> {
+    const now = new Date()
+    const row = {
+      ...columns,
+      ...(key as object),
+      id: columns.id ?? randomUUID(),
+      createdAt: columns.createdAt ?? now,
+      updatedAt: now,
+    } as unknown as RequiredEntityData<T>
+    const locked = await this.lockOrCreateRow(key, row, options.mayCreate)
+    if (!locked && options.missing) throw new NotFoundError(options.missing)
+    return locked && { row: locked.entity, isNew: locked.isNew }
+  }
+
   /** The row `where` names, read afresh and locked until the transaction ends. */
   private findLocked(where: FilterQuery<T>): Promise<T | null> {
     return this.em.findOne(this.entity, where as never, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
   }
 
   /** A page of rows matching `where`, with the total; ties on `orderBy` are broken by id. */
-  protected findPage(
+  protected findPage<Hint extends string = never>(
     where: FilterQuery<T>,
     query: PageRequest,
     orderBy: QueryOrderMap<T>,
-    options: Omit<FindOptions<T>, 'limit' | 'offset' | 'orderBy'> = {},
+    options: Omit<FindOptions<T, Hint>, 'limit' | 'offset' | 'orderBy'> = {},
   ): Promise<[T[], number]> {
     return this.em.findAndCount(
       this.entity,
@@ -140,12 +188,12 @@ export abstract class OrgRepository<T extends object> extends BaseRepository<T> 
   }
 
   /** A page of the organization's rows matching `where`, with the total. */
-  protected pageInOrg(
+  protected pageInOrg<Hint extends string = never>(
     orgId: string,
     where: FilterQuery<T>,
     query: PageRequest,
     orderBy: QueryOrderMap<T>,
-    options: Omit<FindOptions<T>, 'limit' | 'offset' | 'orderBy'> = {},
+    options: Omit<FindOptions<T, Hint>, 'limit' | 'offset' | 'orderBy'> = {},
   ): Promise<[T[], number]> {
     return this.findPage(this.inOrg(orgId, where), query, orderBy, options)
   }

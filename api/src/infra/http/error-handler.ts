@@ -7,6 +7,7 @@ import {
 } from '@mikro-orm/core'
 import type { Logger } from '@idplane/common'
 import { INTERNAL_ERROR, errorBody, toKnownErrorResponse, type ErrorResponse } from '@idplane/common/http-errors'
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/database-unavailable'
 
 export type { ErrorBody } from '@idplane/common/http-errors'
 
@@ -27,6 +28,12 @@ function ormErrorResponse(error: unknown): ErrorResponse | undefined {
     return { body: errorBody(409, 'Record is referenced by other records'), headers: {} }
   }
   if (error instanceof InvalidFieldNameException) return { body: errorBody(400, 'Invalid field'), headers: {} }
+  if (isDatabaseUnavailable(error)) {
+    return {
+      body: errorBody(503, 'The database is unavailable; retry shortly'),
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+    }
+  }
   return undefined
 }
 

@@ -16,6 +16,9 @@ export interface MailServiceOptions {
 }
 
 /**
+ * Drain-only (docs/decisions.md, "Mail queue: drain only"): no production code calls enqueue(); the worker sends
+ * mail queued by versions before the mail outbox (MailOutbox), which is how the platform sends mail now.
+ *
  * Outbound mail: enqueue() stores the mail in the queue (so a request never waits for SMTP and a mail is
  * never lost), startWorker() sends queued mails through the MailTransport. A failed send is retried by the
  * queue and ends in `mail.outbound.dead`. Delivery is at least once: a crash between a successful send and

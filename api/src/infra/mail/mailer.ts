@@ -11,7 +11,7 @@ export interface MailMessage {
 
 /**
  * Where mail goes: SmtpMailer (SMTP_URL set) or FileMailer (embedded mode, files under the data
- * directory). Callers use MailService, which queues mails and sends them through this transport.
+ * directory). Callers use MailOutbox, whose relay sends through this transport (as does the drain-only MailService).
  */
 export abstract class MailTransport {
   /**

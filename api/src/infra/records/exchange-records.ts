@@ -73,6 +73,8 @@ export interface ExchangeKind<Row, Owner, Fields> {
   eventType?(row: Row): string
   /** Called for each announced change (metrics). */
   onAnnounced?(row: Row): void
+  /** Called for an agent event whose record is no usable record of the kind (the kind logs what it lacks). */
+  onUnusable?(owner: Owner): void
 }
 
 /** Where events go: ModuleRegistry.publish, in the caller's transaction. */
@@ -167,7 +169,14 @@ export class ExchangeRecords<Row, Owner, Fields> {
   /** Whether the agent's record would change the stored row (the ordering rule), without touching the row. */
   public wouldChange(row: Row, record: Record<string, unknown>): boolean {
     const report = this.kind.mapper(record, new Date().toISOString())
-    if (!report) return false
+    return report !== null && this.reportWouldChange(row, report)
+  }
+
+  /**
+   * Whether a report would change the stored row (the ordering rule), without touching the row. A row read without
+   * the lock may be older than the locked one, never newer: a report it ignores, the current row ignores too.
+   */
+  public reportWouldChange(row: Row, report: ExchangeReport<Fields>): boolean {
     const decision = decideUpdate(this.kind.order, this.kind.versionOf(row), {
       state: report.state,
       versionAt: report.versionAt,
@@ -183,8 +192,16 @@ export class ExchangeRecords<Row, Owner, Fields> {
 export class OrgExchangeRecords<Row, Fields> extends ExchangeRecords<Row, string, Fields> implements AgentEventHandler {
   /** Agent event handler: runs in the transaction that stores the event. */
   public async handle(orgId: string, event: AppliedAgentEvent): Promise<void> {
-    if (event.tenantId !== undefined) return
-    await this.applyRecord(orgId, event.record, event.occurredAt)
+    const report = this.eventReport(orgId, event)
+    if (report) await this.apply(orgId, report)
+  }
+
+  /** The report of an organization's event; null for a tenant's event or no usable record (told to the kind). */
+  protected eventReport(orgId: string, event: AppliedAgentEvent): ExchangeReport<Fields> | null {
+    if (event.tenantId !== undefined) return null
+    const report = this.reportOf(event.record, event.occurredAt)
+    if (!report) this.kind.onUnusable?.(orgId)
+    return report
   }
 }
 

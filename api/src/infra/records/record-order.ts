@@ -73,6 +73,22 @@ export function textOf(record: Record<string, unknown>, field: string, maxLength
   return typeof value === 'string' ? withoutNul(value).slice(0, maxLength) : null
 }
 
+/**
+ * The identity of an OpenID4VC session record (issuance or verification): its UUID id, its owner's public id (the
+ * issuer's or the verifier's, in `ownerField`) and a state the kind ranks; null when any is missing or unknown.
+ */
+export function sessionIdentityOf(
+  record: Record<string, unknown>,
+  ownerField: string,
+  ranks: Readonly<Record<string, number>>,
+): { id: string; ownerId: string; state: string } | null {
+  const id = textOf(record, 'id', 36)
+  const ownerId = textOf(record, ownerField, 200)
+  const state = textOf(record, 'state', 30)
+  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || !ownerId || !state) return null
+  return ranks[state] === undefined ? null : { id, ownerId, state }
+}
+
 /** `text` without NUL characters. */
 export function withoutNul(text: string): string {
   return text.includes('\u0000') ? text.replaceAll('\u0000', '') : text

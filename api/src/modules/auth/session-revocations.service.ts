@@ -1,9 +1,10 @@
 import { inject, injectable } from 'inversify'
-import { Logger, UnauthenticatedError, UpstreamError } from '@idplane/common'
+import { Logger, UnauthenticatedError, UpstreamError, UpstreamUnavailableError } from '@idplane/common'
 import type { Config } from '../../infra/config'
 import { sectionOf } from '../../infra/config-section'
 import { authConfig, type AuthConfig } from './auth.config'
 import { TOKENS } from '../../infra/tokens'
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../infra/db/database-unavailable'
 import { SessionCheck } from '../../infra/auth/session-check'
 import type { SessionRevocationReason } from './revoked-session.entity'
 import { RevokedSessionsRepository } from './revoked-sessions.repository'
@@ -83,6 +84,15 @@ export class SessionRevocationsService extends SessionCheck {
     try {
       ids = await this.revocations.listActive(new Date(startedAt))
     } catch (error) {
+      // Fails closed; a database that is away for a restart is a 503 the client retries, like any query's.
+      if (isDatabaseUnavailable(error))
+        throw new UpstreamUnavailableError(
+          'Could not read revoked sessions: the database is unavailable',
+          DATABASE_RETRY_AFTER_SECONDS,
+          {
+            cause: error,
+          },
+        )
       throw new UpstreamError('Could not read revoked sessions', { cause: error })
     }
     this.revoked = new Set(ids)

@@ -3,8 +3,10 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { Organization } from '../orgs/organization.entity'
 import { BulkRequest } from './bulk-request.entity'
-import { BulkRow, type BulkRowStatus } from './bulk-row.entity'
+import type { BulkRowStatus } from './bulk-issuance.states'
+import { BulkRow } from './bulk-row.entity'
 import { OrgRepository } from '../../infra/db/base.repository'
+import { pageOffset } from '../../infra/http/pagination'
 
 /** Rows inserted per statement: large enough to be fast, small enough for PostgreSQL's parameter limit. */
 const INSERT_CHUNK = 1_000
@@ -133,7 +135,7 @@ export class BulkIssuanceRepository extends OrgRepository<BulkRequest> {
     return this.em.findAndCount(
       BulkRow,
       { request: requestId, ...(query.status ? { status: query.status } : {}) },
-      { orderBy: { rowNumber: 'asc' }, limit: query.pageSize, offset: (query.pageNumber - 1) * query.pageSize },
+      { orderBy: { rowNumber: 'asc' }, limit: query.pageSize, offset: pageOffset(query) },
     )
   }
 

@@ -2,13 +2,10 @@ import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy
 import { type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
 import { Organization } from '../orgs/organization.entity'
+import type { BulkRequestStatus } from './bulk-issuance.states'
 
 export const BULK_SCHEMA_TYPES = ['W3C', 'INDY'] as const
 export type BulkSchemaType = (typeof BULK_SCHEMA_TYPES)[number]
-
-/** `uploaded`: rows stored, nothing issued; `running`: rows queued; `completed`: no row left queued. */
-export const BULK_REQUEST_STATUSES = ['uploaded', 'running', 'completed'] as const
-export type BulkRequestStatus = (typeof BULK_REQUEST_STATUSES)[number]
 
 /** One invalid cell (or row) found at upload: the spreadsheet row number, the column and why. */
 export interface BulkRowProblem {

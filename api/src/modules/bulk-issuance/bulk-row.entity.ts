@@ -2,14 +2,7 @@ import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorator
 import { type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
 import { BulkRequest } from './bulk-request.entity'
-
-/**
- * `invalid`: refused at upload, never issued; `pending`: valid, not executed yet; `queued`: a job is on the
- * queue; `sent`: the offer exists and its mail is in the outbox; `failed`: the job gave up (retried when the
- * request is executed again).
- */
-export const BULK_ROW_STATUSES = ['invalid', 'pending', 'queued', 'sent', 'failed'] as const
-export type BulkRowStatus = (typeof BULK_ROW_STATUSES)[number]
+import type { BulkRowStatus } from './bulk-issuance.states'
 
 /** One data row of an uploaded file: its recipient, its credentialSubject values and where its issuance is. */
 @Entity({ tableName: 'bulk_issuance_rows' })

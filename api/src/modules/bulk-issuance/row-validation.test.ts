@@ -1,6 +1,7 @@
 import { buildCredentialJsonSchema } from '../schemas/json-schema-builder'
 import { indyRowValidator, jsonSchemaRowValidator, RowChecker, typedCell } from './row-validation'
 import { templateColumns } from './csv-template'
+import { cpuClock } from '../../../../test/helpers/cpu-clock'
 
 const attributes = [
   { attributeName: 'name', displayName: 'Name', schemaDataType: 'string', isRequired: true, maxLength: 10 },
@@ -81,9 +82,9 @@ describe('RowChecker', () => {
         buildCredentialJsonSchema({ name: 'Code', attributes: patterned } as never),
       ),
     )
-    const started = performance.now()
+    const cpuMs = cpuClock()
     const hostile = rows.check({ email: 'a@example.com', code: 'a'.repeat(9_999) + '!', run: 'a'.repeat(9_999) + '!' })
-    expect(performance.now() - started).toBeLessThan(500)
+    expect(cpuMs()).toBeLessThan(500)
     expect(hostile.problems).toEqual([{ column: 'run', reason: expect.stringMatching(/must match pattern/) }])
     const tooLong = rows.check({ email: 'a@example.com', code: 'a'.repeat(10_001), run: 'aaa' })
     expect(tooLong.problems).toEqual([

@@ -30,6 +30,9 @@ export const NO_BASE_WALLET =
  */
 @injectable()
 export class BaseWalletService {
+  /** The last sealed API key opened and its plaintext (apiKeyOf). */
+  private openedApiKey?: { sealed: string; apiKey: string }
+
   public constructor(
     private readonly wallets: CloudWalletsRepository,
     private readonly box: SecretBox,
@@ -111,11 +114,18 @@ export class BaseWalletService {
   }
 
   private clientOf(endpoint: string, encryptedApiKey: string): AgentClient {
-    return this.agentClients.forTarget({
-      orgId: BASE_AGENT_NAME,
-      endpoint,
-      apiKey: this.box.open(encryptedApiKey, BASE_WALLET_SCOPE),
-    })
+    return this.agentClients.forTarget({ orgId: BASE_AGENT_NAME, endpoint, apiKey: this.apiKeyOf(encryptedApiKey) })
+  }
+
+  /**
+   * The base agent's API key, opened once per sealed value and kept in this process's memory (every wallet call
+   * needs it; docs/decisions.md). A new base wallet is another sealed value, so it is opened afresh.
+   */
+  private apiKeyOf(encryptedApiKey: string): string {
+    if (this.openedApiKey?.sealed !== encryptedApiKey) {
+      this.openedApiKey = { sealed: encryptedApiKey, apiKey: this.box.open(encryptedApiKey, BASE_WALLET_SCOPE) }
+    }
+    return this.openedApiKey.apiKey
   }
 }
 

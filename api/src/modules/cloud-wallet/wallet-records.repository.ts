@@ -1,10 +1,9 @@
 import { injectable } from 'inversify'
-import { NotFoundError } from '@idplane/common'
 import { type FilterQuery } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { CloudWallet } from './cloud-wallet.entity'
 import { WalletRecord, type WalletRecordKind } from './wallet-record.entity'
-import { BaseRepository } from '../../infra/db/base.repository'
+import { BaseRepository, type LockedRow } from '../../infra/db/base.repository'
 import type { WalletRecordFields } from './wallet-record.mapper'
 
 /** Filters of a wallet's list: columns only (the rest is matched on the record JSON by the service). */
@@ -38,16 +37,10 @@ export class WalletRecordsRepository extends BaseRepository<WalletRecord> {
     kind: WalletRecordKind,
     recordId: string,
     fields: WalletRecordFields,
-  ): Promise<{ row: WalletRecord; isNew: boolean }> {
-    const now = new Date()
-    const defaults = new WalletRecord()
-    const locked = await this.lockOrCreateRow(
-      { wallet: walletId, kind, recordId },
-      { ...fields, id: defaults.id, wallet: walletId, kind, recordId, createdAt: now, updatedAt: now },
-    )
-    // The where is the row's unique key: the row inserted or the one that won the race is always found.
-    if (!locked) throw new NotFoundError('Wallet record not found')
-    return { row: locked.entity, isNew: locked.isNew }
+  ): Promise<LockedRow<WalletRecord>> {
+    return this.lockOrCreateExchange({ wallet: walletId, kind, recordId }, fields, {
+      missing: 'Wallet record not found',
+    })
   }
 
   /** The wallet's records of one kind, oldest first (as the agent lists them). */

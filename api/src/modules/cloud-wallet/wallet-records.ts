@@ -3,25 +3,12 @@ import { Logger } from '@idplane/common'
 import type { AgentEvent } from '@idplane/common/agent-contract/events'
 import { ModuleRegistry } from '../../infra/module-registry'
 import { ExchangeRecords } from '../../infra/records/exchange-records'
-import { stateOrder, type OrderDecision, type StateOrder } from '../../infra/records/record-order'
-import { CONNECTION_ORDER } from '../connections/connection.states'
-import { ISSUANCE_ORDER } from '../credentials/credential.states'
-import { PROOF_ORDER } from '../proofs/proof.states'
+import type { OrderDecision } from '../../infra/records/record-order'
 import { WALLET_RECORD_KINDS, type WalletRecord, type WalletRecordKind } from './wallet-record.entity'
 import { walletMessageDirectionOf, walletReportMapper, type WalletRecordFields } from './wallet-record.mapper'
 import { WalletRecordMetrics } from './wallet-record-metrics'
+import { WALLET_RECORD_ORDERS } from './wallet-record.states'
 import { WalletRecordsRepository } from './wallet-records.repository'
-
-/**
- * The state orders of the kinds (the organization modules' own, so both sides agree); a basic message is stored
- * once, in its direction.
- */
-const ORDERS: Record<WalletRecordKind, StateOrder> = {
-  connection: CONNECTION_ORDER,
-  credential: ISSUANCE_ORDER,
-  proof: PROOF_ORDER,
-  'basic-message': stateOrder({ sent: 0, received: 0 }, ['sent', 'received']),
-}
 
 export type WalletRecordOutcome = OrderDecision | 'no-wallet' | 'not-a-record'
 
@@ -54,7 +41,7 @@ export class WalletRecords {
       new ExchangeRecords<WalletRecord, WalletOwner, WalletRecordFields>(
         {
           name: kind,
-          order: ORDERS[kind],
+          order: WALLET_RECORD_ORDERS[kind],
           mapper: walletReportMapper(kind),
           store: {
             transactional: (work) => records.transactional(work),
@@ -106,17 +93,24 @@ export class WalletRecords {
     })
   }
 
-  /** Applies a record the agent answered to one of the wallet's calls (the caller sees its own change at once). */
+  /**
+   * Applies a record the agent answered to one of the wallet's calls (the caller sees its own change at once).
+   * Most answers are a holder's poll of a record that has not changed: the row is read first, and only an answer
+   * the ordering rule would take goes through the locking write (a new row included, over lockOrCreate).
+   */
   public applyAnswered(
     owner: WalletOwner,
     kind: WalletRecordKind,
     record: Record<string, unknown>,
   ): Promise<WalletRecordOutcome> {
-    return this.timed(
-      'answer',
-      kind,
-      async () => (await this.kinds[kind].applyAnswered(owner, record))?.decision ?? 'not-a-record',
-    )
+    return this.timed('answer', kind, async () => {
+      const records = this.kinds[kind]
+      const report = records.reportOf(record)
+      if (!report) return 'not-a-record'
+      const stored = await this.records.findOne(owner.walletId, kind, report.recordId)
+      if (stored && !records.reportWouldChange(stored, report)) return 'ignore'
+      return (await records.applyAlone(owner, report))?.decision ?? 'not-a-record'
+    })
   }
 
   private async timed(

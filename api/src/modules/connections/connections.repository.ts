@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto'
 import { injectable } from 'inversify'
-import { type FilterQuery, type QueryOrderMap } from '@mikro-orm/core'
+import { type FilterQuery } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../../infra/db/like-pattern'
 import { Organization } from '../orgs/organization.entity'
 import { Connection } from './connection.entity'
 import { ConnectionDeletion } from './connection-deletion.entity'
 import type { ConnectionSortField } from './dto/list-connections.query'
-import { OrgRepository } from '../../infra/db/base.repository'
+import { OrgRepository, type LockedRow } from '../../infra/db/base.repository'
 
 export interface ConnectionPageQuery {
   pageNumber: number
@@ -43,18 +41,14 @@ export class ConnectionsRepository extends OrgRepository<Connection> {
     orgId: string,
     connectionId: string,
     fields: Omit<Connection, 'organization' | 'id' | 'createdAt' | 'updatedAt' | 'connectionId'>,
-  ): Promise<{ row: Connection; isNew: boolean } | null> {
-    const now = new Date()
-    const locked = await this.lockOrCreateRow(
-      { organization: orgId, connectionId },
-      { ...fields, id: randomUUID(), organization: orgId, connectionId, createdAt: now, updatedAt: now },
+  ): Promise<LockedRow<Connection> | null> {
+    return this.lockOrCreateExchange({ organization: orgId, connectionId }, fields, {
       // Asked only when there is no row: most reports lock the existing row without asking about delete-alls.
-      async () => {
+      mayCreate: async () => {
         const deletedBefore = await this.deletedBefore(orgId)
         return deletedBefore === undefined || fields.agentCreatedAt >= deletedBefore
       },
-    )
-    return locked && { row: locked.entity, isNew: locked.isNew }
+    })
   }
 
   public findOne(orgId: string, connectionId: string): Promise<Connection | null> {
@@ -62,7 +56,7 @@ export class ConnectionsRepository extends OrgRepository<Connection> {
   }
 
   public page(orgId: string, query: ConnectionPageQuery): Promise<[Connection[], number]> {
-    const where: FilterQuery<Connection> = { organization: orgId }
+    const where: FilterQuery<Connection> = {}
     if (query.searchByText) {
       const pattern = containsPattern(query.searchByText)
       where.$or = [
@@ -74,8 +68,7 @@ export class ConnectionsRepository extends OrgRepository<Connection> {
     }
     const direction = query.sortBy === 'ASC' ? 'asc' : 'desc'
     const column = SORT_COLUMNS[query.sortField as ConnectionSortField] ?? 'agentCreatedAt'
-    const orderBy = { [column]: direction, id: 'asc' } as QueryOrderMap<Connection>
-    return this.em.findAndCount(Connection, where, { orderBy, limit: query.pageSize, offset: pageOffset(query) })
+    return this.pageInOrg(orgId, where, query, { [column]: direction })
   }
 
   /**

@@ -122,10 +122,6 @@ export class CredDefsRepository extends OrgRepository<CredentialDefinition> {
     orgId: string,
     page: { pageNumber: number; pageSize: number },
   ): Promise<[CredentialDefinition[], number]> {
-    return this.em.findAndCount(
-      CredentialDefinition,
-      { organization: orgId, status: 'created' },
-      { orderBy: { createdAt: 'desc', id: 'asc' }, limit: page.pageSize, offset: pageOffset(page) },
-    )
+    return this.pageInOrg(orgId, { status: 'created' }, page, { createdAt: 'desc' })
   }
 }

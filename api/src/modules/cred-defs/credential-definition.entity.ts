@@ -2,10 +2,7 @@ import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorator
 import { type Opt } from '@mikro-orm/core'
 import { BaseEntity } from '../../infra/db/base.entity'
 import { Organization } from '../orgs/organization.entity'
-
-/** `creating`: the key-generation job is queued or running; then `created` (with its ledger id) or `failed`. */
-export const CRED_DEF_STATUSES = ['creating', 'created', 'failed'] as const
-export type CredDefStatus = (typeof CRED_DEF_STATUSES)[number]
+import type { CredDefStatus } from './credential-definition.states'
 
 /**
  * An INDY credential definition an organization created (spec: Credential definition record). The record exists

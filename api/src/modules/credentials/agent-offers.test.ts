@@ -1,5 +1,6 @@
 import type { ResolvedCredentialDefinition } from '@idplane/common/agent-contract/admin-api'
-import { indyPlan, jsonLdPlan, withRevocation } from './agent-offers'
+import { STATUS_LIST_CONTEXT, statusListEntry } from '@idplane/common/bitstring-status-list'
+import { indyPlan, issuerOf, jsonLdPlan, withRevocation, withStatus } from './agent-offers'
 
 const definition = {
   credentialDefinitionId: 'did:indy:idplane:Th7MpTaRZVRYnPiabds81Y/anoncreds/v0/CLAIM_DEF/7/default',
@@ -42,5 +43,43 @@ describe('withRevocation', () => {
       options: { proofType: 'x', proofPurpose: 'y' },
     })
     expect(withRevocation(plan, { revocationRegistryDefinitionId: 'reg-1', index: 7 })).toBe(plan)
+  })
+})
+
+describe('withStatus', () => {
+  const credential = {
+    '@context': ['https://www.w3.org/2018/credentials/v1'],
+    type: ['VerifiableCredential'],
+    issuer: { id: 'did:key:z6MkIssuer' },
+    issuanceDate: '2024-01-01T00:00:00Z',
+    credentialSubject: { name: 'Alice' },
+  }
+  const options = { proofType: 'Ed25519Signature2020', proofPurpose: 'assertionMethod' }
+
+  it('asks for nothing unless the entry asks for a status', () => {
+    const plan = jsonLdPlan({ credential, options })
+    expect(plan.details.statusPurpose).toBeUndefined()
+    expect(
+      jsonLdPlan({ credential, options, credentialStatus: { statusPurpose: 'suspension' } }).details,
+    ).toMatchObject({ statusPurpose: 'suspension' })
+    expect(issuerOf(credential)).toBe('did:key:z6MkIssuer')
+    expect(issuerOf({ issuer: 'did:key:z6MkOther' })).toBe('did:key:z6MkOther')
+    expect(issuerOf({})).toBeUndefined()
+  })
+
+  it('puts the entry and the status context in the credential, and the list and index in the record', () => {
+    const plan = jsonLdPlan({ credential, options, credentialStatus: { statusPurpose: 'revocation' } })
+    const entry = statusListEntry('https://api.example/v1/status-lists/l1', 'revocation', 4242)
+    const issued = withStatus(plan, { statusListId: 'l1', index: 4242, purpose: 'revocation' }, entry)
+    expect(issued.format).toMatchObject({
+      credential: {
+        '@context': ['https://www.w3.org/2018/credentials/v1', STATUS_LIST_CONTEXT],
+        credentialStatus: entry,
+      },
+      options,
+    })
+    expect(issued.details).toMatchObject({ statusListId: 'l1', statusListIndex: 4242, statusPurpose: 'revocation' })
+    // The plan it came from is untouched (pure).
+    expect((plan.format as { credential: Record<string, unknown> }).credential.credentialStatus).toBeUndefined()
   })
 })

@@ -1,5 +1,6 @@
 import { credDefIdForms, schemaIdForms } from '@idplane/common/ledger-ids'
 import { InvalidInputError } from '@idplane/common'
+import { STATUS_LIST_CONTEXT, type StatusListEntry, type StatusPurpose } from '@idplane/common/bitstring-status-list'
 import type {
   AnonCredsOfferRequest,
   JsonLdOffer,
@@ -31,7 +32,48 @@ export interface OfferPlan {
 
 export function jsonLdPlan(content: CredentialContent): OfferPlan {
   const offer = jsonLdOffer(content)
-  return { format: offer, details: detailsOf(offer) }
+  const details = detailsOf(offer)
+  const statusPurpose = content.credentialStatus?.statusPurpose
+  return { format: offer, details: statusPurpose ? { ...details, statusPurpose } : details }
+}
+
+/** The issuer DID a JSON-LD credential names (`issuer` or `issuer.id`). Pure. */
+export function issuerOf(credential: Record<string, unknown>): string | undefined {
+  const issuer = credential.issuer
+  if (typeof issuer === 'string') return issuer
+  if (typeof issuer === 'object' && issuer !== null && typeof (issuer as { id?: unknown }).id === 'string')
+    return (issuer as { id: string }).id
+  return undefined
+}
+
+/**
+ * The JSON-LD plan carrying its Bitstring Status List entry: the credential gets `credentialStatus` and the status
+ * terms' context, the record the list and index. An AnonCreds plan is returned as is. Pure.
+ */
+export function withStatus(
+  plan: OfferPlan,
+  allocation: { statusListId: string; index: number; purpose: StatusPurpose },
+  entry: StatusListEntry,
+): OfferPlan {
+  if (!('credential' in plan.format)) return plan
+  const credential = plan.format.credential
+  const context = credential['@context']
+  return {
+    format: {
+      ...plan.format,
+      credential: {
+        ...credential,
+        '@context': [...(Array.isArray(context) ? context : [context]), STATUS_LIST_CONTEXT],
+        credentialStatus: entry,
+      },
+    },
+    details: {
+      ...plan.details,
+      statusListId: allocation.statusListId,
+      statusListIndex: allocation.index,
+      statusPurpose: allocation.purpose,
+    },
+  }
 }
 
 /**

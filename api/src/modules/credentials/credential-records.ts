@@ -33,15 +33,13 @@ export class CredentialRecords extends OrgExchangeRecords<CredentialRecord, Issu
         store: {
           transactional: (work) => records.transactional(work),
           flush: () => records.flush(),
-          lockOrCreate: async (orgId, report) => {
-            const { record, isNew } = await records.lockOrCreate(orgId, {
+          lockOrCreate: (orgId, report) =>
+            records.lockOrCreate(orgId, {
               credentialRecordId: report.recordId,
               state: report.state,
               agentUpdatedAt: report.versionAt,
               createdAt: report.fields.createdAt,
-            })
-            return { row: record, isNew }
-          },
+            }),
         },
         versionOf: (row) => ({ state: row.state, versionAt: row.agentUpdatedAt }),
         write: writeIssuance,

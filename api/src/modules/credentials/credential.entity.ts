@@ -1,11 +1,18 @@
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy'
 import { type Opt } from '@mikro-orm/core'
+import type { StatusPurpose } from '@idplane/common/bitstring-status-list'
 import { BaseEntity } from '../../infra/db/base.entity'
 import { Organization } from '../orgs/organization.entity'
 
 /** Credential formats of the spec's `credentialType`: INDY (AnonCreds) and JSONLD (W3C). */
 export const CREDENTIAL_TYPES = ['INDY', 'JSONLD'] as const
 export type CredentialType = (typeof CREDENTIAL_TYPES)[number]
+/**
+ * What an issuance record holds: the DIDComm types, and SD_JWT for an OpenID4VC offer of an SD-JWT VC with a Token
+ * Status List entry (the record exists so the revoke route can find it; docs/decisions.md, "Token Status List").
+ */
+export const RECORD_CREDENTIAL_TYPES = [...CREDENTIAL_TYPES, 'SD_JWT'] as const
+export type RecordCredentialType = (typeof RECORD_CREDENTIAL_TYPES)[number]
 
 /** What the platform keeps of the offered credential: enough to recognise it in a list, no attribute values. */
 export interface CredentialSummary {
@@ -23,6 +30,14 @@ export interface CredentialSummary {
  */
 export const REVOCATION_STATUSES = ['pending', 'revoked'] as const
 export type RevocationStatus = (typeof REVOCATION_STATUSES)[number]
+
+/**
+ * A JSON-LD credential's suspension (status purpose `suspension`): `pending` (asked for, its status list not yet
+ * re-signed), `suspended` (published), `reinstating` (reinstatement asked for, the served list still says suspended);
+ * null when not suspended.
+ */
+export const SUSPENSION_STATUSES = ['pending', 'suspended', 'reinstating'] as const
+export type SuspensionStatus = (typeof SUSPENSION_STATUSES)[number]
 
 /**
  * One credential exchange of the organization's agent (spec: Credential issuance record), kept up to date from
@@ -57,7 +72,7 @@ export class CredentialRecord extends BaseEntity {
   protocolVersion?: string | null
 
   @Property({ type: 'string', length: 10 })
-  credentialType: Opt<CredentialType> = 'JSONLD'
+  credentialType: Opt<RecordCredentialType> = 'JSONLD'
 
   /** INDY only; always null for JSON-LD credentials. */
   @Property({ type: 'string', length: 300, nullable: true })
@@ -101,6 +116,26 @@ export class CredentialRecord extends BaseEntity {
   /** When the status list with the revocation was published. */
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   revokedAt?: Date | null
+
+  /** JSON-LD issued with a status (BitstringStatusListEntry): the status list's id (its URL ends with it). */
+  @Property({ type: 'uuid', nullable: true })
+  statusListId?: string | null
+
+  /** Its index in that list, drawn at random among the free ones when the offer was made. */
+  @Property({ type: 'integer', nullable: true })
+  statusListIndex?: number | null
+
+  /** The entry's `statusPurpose`: `revocation` (revoke) or `suspension` (suspend and reinstate). */
+  @Property({ type: 'string', length: 16, nullable: true })
+  statusPurpose?: StatusPurpose | null
+
+  /** Null unless suspended or asked to be (SuspensionStatus). */
+  @Property({ type: 'string', length: 16, nullable: true })
+  suspensionStatus?: SuspensionStatus | null
+
+  /** When the status list with the suspension was published. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  suspendedAt?: Date | null
 
   /** The agent record's own `updatedAt` (or the event's time) of the last state applied: the ordering key. */
   @Property({ type: 'datetime', columnType: 'timestamptz' })

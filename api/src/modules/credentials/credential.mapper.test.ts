@@ -29,4 +29,25 @@ describe('issuanceReportOf', () => {
     expect(issuanceReportOf({ state: 'offer-sent' }, occurredAt)).toBeNull()
     expect(issuanceReportOf({ id: 'x'.repeat(101), state: 'offer-sent' }, occurredAt)).toBeNull()
   })
+
+  it("reads the registry and index Credo's AnonCreds format wrote into the record's metadata", () => {
+    const registry = 'did:indy:idplane:Th7MpTaRZVRYnPiabds81Y/anoncreds/v0/REV_REG_DEF/12/CL/default'
+    const record = (credentialRevocationId: unknown) => ({
+      id: 'x1',
+      state: 'offer-sent',
+      metadata: { '_anoncreds/credential': { revocationRegistryId: registry, credentialRevocationId } },
+    })
+    expect(issuanceReportOf(record('7'), occurredAt)?.fields).toMatchObject({
+      revocationRegistryId: registry,
+      revocationIndex: 7,
+    })
+    for (const malformed of ['0', '-1', '1.5', 7, '', '12345678901']) {
+      const fields = issuanceReportOf(record(malformed), occurredAt)?.fields
+      expect(fields?.revocationRegistryId).toBeUndefined()
+      expect(fields?.revocationIndex).toBeUndefined()
+    }
+    expect(issuanceReportOf({ id: 'x1', state: 'offer-sent', metadata: 'x' }, occurredAt)?.fields.revocationIndex).toBe(
+      undefined,
+    )
+  })
 })

@@ -14,6 +14,9 @@ export type RecordDetails = Partial<
     | 'credentialType'
     | 'revocationRegistryId'
     | 'revocationIndex'
+    | 'statusListId'
+    | 'statusListIndex'
+    | 'statusPurpose'
   >
 >
 
@@ -27,6 +30,9 @@ export const RECORD_DETAIL_KEYS = [
   'credentialType',
   'revocationRegistryId',
   'revocationIndex',
+  'statusListId',
+  'statusListIndex',
+  'statusPurpose',
 ] as const satisfies readonly (keyof RecordDetails)[]
 
 /** The agent's view of one exchange (a Credo credential exchange record), and the offer route's details. */
@@ -47,6 +53,29 @@ function instant(value: unknown): Date | undefined {
   if (typeof value !== 'string') return undefined
   const date = new Date(value)
   return Number.isNaN(date.getTime()) ? undefined : date
+}
+
+/** Credo's metadata key for the AnonCreds facts of an exchange (`AnonCredsCredentialMetadataKey`). */
+const ANONCREDS_METADATA_KEY = '_anoncreds/credential'
+
+/**
+ * The registry and index an AnonCreds exchange issues into, from the record's metadata: Credo's AnonCreds format
+ * writes them when the offer is made, so an agent event carries them even when the offer route never recorded its
+ * answer (the API killed between the agent's answer and its commit). Without them such a record could not be
+ * revoked. Pure.
+ */
+function revocationOf(
+  record: Record<string, unknown>,
+): Pick<RecordDetails, 'revocationRegistryId' | 'revocationIndex'> {
+  const metadata = record.metadata
+  if (typeof metadata !== 'object' || metadata === null) return {}
+  const anoncreds = (metadata as Record<string, unknown>)[ANONCREDS_METADATA_KEY]
+  if (typeof anoncreds !== 'object' || anoncreds === null) return {}
+  const { revocationRegistryId, credentialRevocationId } = anoncreds as Record<string, unknown>
+  const registry = text(revocationRegistryId, 2048)
+  const index = typeof credentialRevocationId === 'string' && /^[1-9]\d{0,8}$/.test(credentialRevocationId)
+  if (!registry || !index) return {}
+  return { revocationRegistryId: registry, revocationIndex: Number(credentialRevocationId) }
 }
 
 /**
@@ -72,6 +101,7 @@ export function issuanceReportOf(
       threadId: text(record.threadId, 100) ?? null,
       protocolVersion: text(record.protocolVersion, 10) ?? null,
       errorMessage: typeof record.errorMessage === 'string' ? record.errorMessage.slice(0, 10_000) : null,
+      ...revocationOf(record),
     },
   }
 }

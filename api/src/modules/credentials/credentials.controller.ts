@@ -121,17 +121,24 @@ export class CredentialsController {
   @Authorized(ORG_ROLES.issuers)
   @OpenAPI({
     summary:
-      'Revoke an AnonCreds credential issued against a revocable definition (extension): its registry publishes a ' +
-      'new status list now, or with publish false the revocation is pending until POST revocations/publish. 400 ' +
-      'for a credential not issued into a registry or not issued yet, 409 when already revoked',
+      'Revoke an AnonCreds credential issued against a revocable definition, or revoke, suspend (purpose ' +
+      'suspension) or reinstate (purpose suspension, reinstate true) a JSON-LD credential issued with a ' +
+      'credentialStatus, or an SD-JWT VC offered over OpenID4VC with a status (credentialRecordId: the offer id; ' +
+      'extension): the new status list is published now, or with publish false the change is ' +
+      'pending until POST revocations/publish. 400 for a credential issued without a status, not issued yet, or a ' +
+      'purpose that does not apply to it; 409 when already in that state',
   })
   @ResponseData(CREDENTIAL_RECORD_SCHEMA, { errors: [400, 404, 409, 502] })
   async revoke(
     @Params() params: CredentialRecordParams,
     @Body({ required: false }) body: RevokeCredentialDto,
   ): Promise<Envelope<CredentialRecordResponse>> {
-    const record = await this.revocations.revoke(params.orgId, params.credentialRecordId, body?.publish !== false)
-    return created(record, record.revoked ? 'Credential revoked' : 'Credential revocation recorded, to be published')
+    const record = await this.revocations.revoke(params.orgId, params.credentialRecordId, {
+      publish: body?.publish !== false,
+      purpose: body?.purpose,
+      reinstate: body?.reinstate === true,
+    })
+    return created(record, revokeMessage(record, body))
   }
 
   @Post('/revocations/publish')
@@ -154,4 +161,15 @@ export class CredentialsController {
     const count = await this.credentials.deleteAll(orgId)
     return done(`${count} issuance record(s) deleted`)
   }
+}
+
+/** The answer's message: what was done, and whether it is published yet. */
+function revokeMessage(record: CredentialRecordResponse, body: RevokeCredentialDto | undefined): string {
+  if (body?.reinstate)
+    return record.suspensionStatus === null
+      ? 'Credential reinstated'
+      : 'Credential reinstatement recorded, to be published'
+  if (body?.purpose === 'suspension')
+    return record.suspended ? 'Credential suspended' : 'Credential suspension recorded, to be published'
+  return record.revoked ? 'Credential revoked' : 'Credential revocation recorded, to be published'
 }

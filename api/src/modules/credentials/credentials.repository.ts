@@ -1,11 +1,9 @@
 import { injectable } from 'inversify'
 import { LockMode, type FilterQuery, type QueryOrder } from '@mikro-orm/core'
-import { NotFoundError } from '@idplane/common'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../../infra/db/like-pattern'
 import { CredentialRecord } from './credential.entity'
-import { OrgRepository } from '../../infra/db/base.repository'
+import { OrgRepository, type LockedRow } from '../../infra/db/base.repository'
 
 export interface CredentialRecordPageQuery {
   pageNumber: number
@@ -42,29 +40,19 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
    * there is none (`isNew`). The agent's event and the offer route's answer race to create it: the unique key
    * (organization, credentialRecordId) makes one of them win and the other read the winner's row.
    */
-  public async lockOrCreate(
-    orgId: string,
-    initial: NewCredentialRecord,
-  ): Promise<{ record: CredentialRecord; isNew: boolean }> {
-    const now = new Date()
+  public async lockOrCreate(orgId: string, initial: NewCredentialRecord): Promise<LockedRow<CredentialRecord>> {
     const defaults = new CredentialRecord()
-    const locked = await this.lockOrCreateRow(
+    return this.lockOrCreateExchange(
       { organization: orgId, credentialRecordId: initial.credentialRecordId },
       {
-        id: defaults.id,
-        organization: orgId,
-        credentialRecordId: initial.credentialRecordId,
         state: initial.state,
         role: defaults.role,
         credentialType: defaults.credentialType,
         agentUpdatedAt: initial.agentUpdatedAt,
-        createdAt: initial.createdAt ?? now,
-        updatedAt: now,
+        createdAt: initial.createdAt,
       },
+      { missing: 'Credential record not found' },
     )
-    // The where is the row's unique key: the row inserted or the one that won the race is always found.
-    if (!locked) throw new NotFoundError('Credential record not found')
-    return { record: locked.entity, isNew: locked.isNew }
   }
 
   /** @param refresh read the row again rather than the context's copy (after a statement changed it) */
@@ -74,7 +62,7 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
 
   /** A page of the organization's records; `search` matches state, ids, e-mail, schema and credential types. */
   public listForOrg(orgId: string, query: CredentialRecordPageQuery): Promise<[CredentialRecord[], number]> {
-    const where: FilterQuery<CredentialRecord> = { organization: orgId }
+    const where: FilterQuery<CredentialRecord> = {}
     if (query.search) {
       const pattern = containsPattern(query.search)
       where.$or = [
@@ -88,11 +76,7 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
       ]
     }
     const direction = query.sortBy.toLowerCase() as `${QueryOrder.asc | QueryOrder.desc}`
-    return this.em.findAndCount(CredentialRecord, where, {
-      orderBy: { [SORT_COLUMNS[query.sortField]]: direction, id: 'asc' },
-      limit: query.pageSize,
-      offset: pageOffset(query),
-    })
+    return this.pageInOrg(orgId, where, query, { [SORT_COLUMNS[query.sortField]]: direction })
   }
 
   /**
@@ -106,6 +90,88 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
       { revocationStatus: 'pending', revocationRequestedAt: new Date(), updatedAt: new Date() },
     )
     return changed === 1
+  }
+
+  /**
+   * Records a status change of a JSON-LD record as asked for, in one statement that only a record still in the state
+   * `from` takes: true for the caller that recorded it.
+   */
+  public async requestStatusChange(
+    orgId: string,
+    credentialRecordId: string,
+    from: Pick<CredentialRecord, 'revocationStatus' | 'suspensionStatus'>,
+    to: Pick<CredentialRecord, 'revocationStatus' | 'suspensionStatus'>,
+  ): Promise<boolean> {
+    const changed = await this.em.nativeUpdate(
+      CredentialRecord,
+      {
+        organization: orgId,
+        credentialRecordId,
+        statusListId: { $ne: null },
+        revocationStatus: from.revocationStatus ?? null,
+        suspensionStatus: from.suspensionStatus ?? null,
+      },
+      {
+        ...to,
+        ...(to.revocationStatus === 'pending' ? { revocationRequestedAt: new Date() } : {}),
+        updatedAt: new Date(),
+      },
+    )
+    return changed === 1
+  }
+
+  /** The organization's JSON-LD status changes asked for and not yet published. */
+  public pendingStatusChanges(orgId: string): Promise<CredentialRecord[]> {
+    return this.em.find(
+      CredentialRecord,
+      {
+        organization: orgId,
+        statusListId: { $ne: null },
+        $or: [{ revocationStatus: 'pending' }, { suspensionStatus: { $in: ['pending', 'reinstating'] } }],
+      },
+      { orderBy: { statusListId: 'asc', statusListIndex: 'asc' } },
+    )
+  }
+
+  /**
+   * Marks the pending changes of these indices of the status list published (revoked, suspended or reinstated),
+   * locked until the transaction ends (call inside `transactional()`).
+   * @returns the records marked now, each with what happened to it
+   */
+  public async markStatusPublished(
+    orgId: string,
+    statusListId: string,
+    indices: number[],
+  ): Promise<{ record: CredentialRecord; change: 'revoked' | 'suspended' | 'reinstated' }[]> {
+    const rows = await this.em.find(
+      CredentialRecord,
+      {
+        organization: orgId,
+        statusListId,
+        statusListIndex: { $in: indices },
+        $or: [{ revocationStatus: 'pending' }, { suspensionStatus: { $in: ['pending', 'reinstating'] } }],
+      },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    )
+    const now = new Date()
+    const marked: { record: CredentialRecord; change: 'revoked' | 'suspended' | 'reinstated' }[] = []
+    for (const row of rows) {
+      if (row.revocationStatus === 'pending') {
+        row.revocationStatus = 'revoked'
+        row.revokedAt = now
+        marked.push({ record: row, change: 'revoked' })
+      } else if (row.suspensionStatus === 'pending') {
+        row.suspensionStatus = 'suspended'
+        row.suspendedAt = now
+        marked.push({ record: row, change: 'suspended' })
+      } else {
+        row.suspensionStatus = null
+        row.suspendedAt = null
+        marked.push({ record: row, change: 'reinstated' })
+      }
+    }
+    await this.em.flush()
+    return marked
   }
 
   /** The organization's revocations asked for and not yet published, by registry and index. */
@@ -139,6 +205,37 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
     }
     await this.em.flush()
     return rows
+  }
+
+  /**
+   * Records an OpenID4VC offer of an SD-JWT VC with a Token Status List entry, so the revoke route finds it by the
+   * offer (issuance session) id; the agent keeps the session itself (docs/decisions.md, "Token Status List").
+   */
+  public async addOpenId4VcOffer(
+    orgId: string,
+    row: Pick<
+      CredentialRecord,
+      'credentialRecordId' | 'state' | 'statusListId' | 'statusListIndex' | 'statusPurpose' | 'agentUpdatedAt'
+    >,
+  ): Promise<void> {
+    const em = this.em.fork()
+    em.create(CredentialRecord, {
+      ...row,
+      organization: orgId,
+      role: 'issuer',
+      credentialType: 'SD_JWT',
+      protocolVersion: 'oid4vci',
+    })
+    await em.flush()
+  }
+
+  /** Sets an OpenID4VC offer's state as the agent reports it now (its record is not fed by agent events). */
+  public async setOpenId4VcOfferState(orgId: string, credentialRecordId: string, state: string): Promise<void> {
+    await this.em.nativeUpdate(
+      CredentialRecord,
+      { organization: orgId, credentialRecordId, credentialType: 'SD_JWT' },
+      { state, updatedAt: new Date() },
+    )
   }
 
   /** Deletes every record of the organization; returns the agent record ids they named. */

@@ -1,5 +1,6 @@
 import { isIndyCredentialDefinitionId } from '@idplane/common/ledger-ids'
 import { InvalidInputError, NotFoundError, type FieldError } from '@idplane/common'
+import type { StatusPurpose } from '@idplane/common/bitstring-status-list'
 import { CREDENTIAL_TYPES, type CredentialType } from './credential.entity'
 
 /** Spec: Credential issuance, `credentialType` "INDY default". */
@@ -10,6 +11,8 @@ export interface CredentialContent {
   attributes?: { name: string; value: string; isRequired?: boolean }[]
   credential?: Record<string, unknown>
   options?: { proofType: string; proofPurpose: string }
+  /** JSONLD: issue with a Bitstring Status List entry of this purpose. */
+  credentialStatus?: { statusPurpose: StatusPurpose }
 }
 
 /** The members a JSON-LD credential must have (spec: Credential issuance, `credential`). */
@@ -29,6 +32,13 @@ export function credentialTypeOf(value: string | undefined): CredentialType {
 /** What the spec requires of each credential for its type (spec: Errors 1, and the body fields). */
 export function contentProblems(type: CredentialType, content: CredentialContent, prefix: string): FieldError[] {
   if (type === 'INDY') {
+    if (content.credentialStatus)
+      return [
+        {
+          field: `${prefix}credentialStatus`,
+          message: 'is for credentialType JSONLD; AnonCreds revocation follows the credential definition (revocable)',
+        },
+      ]
     if (!content.attributes || content.attributes.length === 0)
       return [{ field: `${prefix}attributes`, message: 'is required for credentialType INDY' }]
     const problems: FieldError[] = []

@@ -1,7 +1,8 @@
 import { injectable } from 'inversify'
 import { InvalidInputError } from '@idplane/common'
 import { RevocationRegistries } from '../revocations/revocation-registries.service'
-import { withRevocation, type OfferPlan } from './agent-offers'
+import { StatusLists } from '../status-lists/status-lists.service'
+import { issuerOf, withRevocation, withStatus, type OfferPlan } from './agent-offers'
 
 /**
  * The one step every AnonCreds offer takes just before it goes to the agent (connection, out-of-band, e-mail and
@@ -11,23 +12,35 @@ import { withRevocation, type OfferPlan } from './agent-offers'
  */
 @injectable()
 export class RevocableOffers {
-  public constructor(private readonly registries: RevocationRegistries) {}
+  public constructor(
+    private readonly registries: RevocationRegistries,
+    private readonly statusLists: StatusLists,
+  ) {}
 
   /**
-   * The plan as it goes to the agent: with a registry and index when its definition is revocable, else as is.
-   * @throws InvalidInputError for a revocable definition offered over Issue Credential v1 (Credo's `indy` format
-   * issues without a registry)
+   * The plan as it goes to the agent: with a registry and index when its definition is revocable, else as is, over
+   * Issue Credential v1 or v2 (the agent's `indy` format issues into the registry as its `anoncreds` format does).
    * @throws InProgressError when every registry is full and the next one is not ready in time
    */
   public async prepare(orgId: string, plan: OfferPlan): Promise<OfferPlan> {
+    if (plan.details.credentialType === 'JSONLD') return this.withStatusEntry(orgId, plan)
     const credentialDefinitionId = plan.details.credentialDefinitionId
     if (plan.details.credentialType !== 'INDY' || !credentialDefinitionId) return plan
     const definition = await this.registries.revocableDefinition(orgId, credentialDefinitionId)
     if (!definition) return plan
-    if ('protocolVersion' in plan.format && plan.format.protocolVersion === 'v1')
-      throw new InvalidInputError('A revocable credential is issued over Issue Credential v2', [
-        { field: 'protocolVersion', message: 'must be v2 for a revocable credential' },
-      ])
     return withRevocation(plan, await this.registries.allocate(orgId, definition))
+  }
+
+  /** A JSON-LD plan that asked for a status gets an index of one of its issuer's status lists of that purpose. */
+  private async withStatusEntry(orgId: string, plan: OfferPlan): Promise<OfferPlan> {
+    const purpose = plan.details.statusPurpose
+    if (!purpose || !('credential' in plan.format)) return plan
+    const issuer = issuerOf(plan.format.credential)
+    if (!issuer?.startsWith('did:'))
+      throw new InvalidInputError('A credential with a status names its issuer DID', [
+        { field: 'credential.issuer', message: 'must be the DID that signs the credential and its status list' },
+      ])
+    const [allocation] = await this.statusLists.allocate(orgId, issuer, plan.format.options.proofType, [purpose])
+    return withStatus(plan, allocation, this.statusLists.entryOf(allocation))
   }
 }

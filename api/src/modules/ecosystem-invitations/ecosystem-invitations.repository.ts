@@ -4,8 +4,7 @@ import { EntityManager } from '@mikro-orm/postgresql'
 import type { Organization } from '../orgs/organization.entity'
 import type { Ecosystem } from '../ecosystems/ecosystem.entity'
 import { EcosystemMembership, type EcosystemOrgStatus } from '../ecosystems/ecosystem-membership.entity'
-import type { PageWindow } from '../ecosystems/ecosystems.repository'
-import { OrgRepository } from '../../infra/db/base.repository'
+import { OrgRepository, type PageRequest } from '../../infra/db/base.repository'
 
 /**
  * Ecosystem invitations: an invitation is a member row of an ecosystem (EcosystemMembership, role
@@ -35,19 +34,19 @@ export class EcosystemInvitationsRepository extends OrgRepository<EcosystemMembe
   }
 
   /** The invitations sent in an ecosystem (its member rows, every status), newest first. */
-  public listSent(ecosystemId: string, window: PageWindow): Promise<[EcosystemMembership[], number]> {
-    return this.pageOf({ ecosystem: ecosystemId, role: 'ECOSYSTEM_MEMBER' }, window)
+  public listSent(ecosystemId: string, page: PageRequest): Promise<[EcosystemMembership[], number]> {
+    return this.pageOf({ ecosystem: ecosystemId, role: 'ECOSYSTEM_MEMBER' }, page)
   }
 
   /** The invitations an organization received (every status), newest first; optionally of one ecosystem. */
   public listReceived(
     orgId: string,
     ecosystemId: string | undefined,
-    window: PageWindow,
+    page: PageRequest,
   ): Promise<[EcosystemMembership[], number]> {
     const where: FilterQuery<EcosystemMembership> = { organization: orgId, role: 'ECOSYSTEM_MEMBER' }
     if (ecosystemId) where.ecosystem = ecosystemId
-    return this.pageOf(where, window)
+    return this.pageOf(where, page)
   }
 
   /**
@@ -57,7 +56,7 @@ export class EcosystemInvitationsRepository extends OrgRepository<EcosystemMembe
   public listOfOrgs(
     orgIds: readonly string[],
     status: EcosystemOrgStatus,
-    window: PageWindow,
+    page: PageRequest,
   ): Promise<[EcosystemMembership[], number]> {
     if (orgIds.length === 0) return Promise.resolve([[], 0])
     const ids = [...orgIds]
@@ -67,19 +66,12 @@ export class EcosystemInvitationsRepository extends OrgRepository<EcosystemMembe
         status,
         $or: [{ organization: { $in: ids } }, { ecosystem: { leadOrganization: { $in: ids } } }],
       },
-      window,
+      page,
     )
   }
 
-  private pageOf(
-    where: FilterQuery<EcosystemMembership>,
-    window: PageWindow,
-  ): Promise<[EcosystemMembership[], number]> {
-    return this.em.findAndCount(EcosystemMembership, where, {
-      populate: ['ecosystem', 'organization'],
-      orderBy: { createdAt: 'desc', id: 'asc' },
-      limit: window.limit,
-      offset: window.offset,
-    })
+  /** Newest first, with the ecosystem and organization. */
+  private pageOf(where: FilterQuery<EcosystemMembership>, page: PageRequest): Promise<[EcosystemMembership[], number]> {
+    return this.findPage(where, page, { createdAt: 'desc' }, { populate: ['ecosystem', 'organization'] })
   }
 }

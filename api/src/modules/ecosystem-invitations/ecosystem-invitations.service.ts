@@ -2,7 +2,6 @@ import { inject, injectable } from 'inversify'
 import { ForbiddenError, Logger, NotFoundError } from '@idplane/common'
 import type { Principal } from '../../infra/auth/token.service'
 import type { Config } from '../../infra/config'
-import { pageOffset } from '../../infra/http/pagination'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { ModuleRegistry } from '../../infra/module-registry'
 import { TOKENS } from '../../infra/tokens'
@@ -109,9 +108,8 @@ export class EcosystemInvitationsService {
     if (!(await this.access.holds(principal, query.orgId, ORG_ROLES.owner))) {
       throw new ForbiddenError('Only an owner of the organization can list its ecosystem invitations')
     }
-    const window = { limit: query.pageSize, offset: pageOffset(query) }
     if (query.role === 'ECOSYSTEM_MEMBER') {
-      return this.invitations.listReceived(query.orgId, query.ecosystemId, window)
+      return this.invitations.listReceived(query.orgId, query.ecosystemId, query)
     }
     // ListInvitationsByRoleQuery requires ecosystemId with ECOSYSTEM_LEAD.
     const ecosystemId = query.ecosystemId as string
@@ -119,7 +117,7 @@ export class EcosystemInvitationsService {
     if (ecosystem.leadOrganization.id !== query.orgId.toLowerCase()) {
       throw new ForbiddenError('The organization is not the lead of this ecosystem')
     }
-    return this.invitations.listSent(ecosystemId, window)
+    return this.invitations.listSent(ecosystemId, query)
   }
 
   /**
@@ -135,10 +133,7 @@ export class EcosystemInvitationsService {
         ? [principal.orgId]
         : await this.memberships.organizationsWhereUserHolds(principal.userId, ORG_ROLES.ownerAdmin)
     const status = query.status.toUpperCase() as EcosystemOrgStatus
-    return this.invitations.listOfOrgs(orgIds, status, {
-      limit: query.pageSize,
-      offset: pageOffset(query),
-    })
+    return this.invitations.listOfOrgs(orgIds, status, query)
   }
 
   /** One mail per owner of the invited organization, keyed by invitation and owner (sent once each). */

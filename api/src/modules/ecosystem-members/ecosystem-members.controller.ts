@@ -4,7 +4,7 @@ import { EcosystemController } from '../ecosystems/ecosystem-controller'
 import type { Principal } from '../../infra/auth/token.service'
 import { messageOnly, pageOf } from '../../infra/http/data-schema'
 import { done, ok, type Envelope } from '../../infra/http/envelope'
-import { pageOffset, type Page } from '../../infra/http/pagination'
+import { type Page } from '../../infra/http/pagination'
 import { ResponseData } from '../../infra/http/response-doc'
 import {
   ECOSYSTEM_MEMBERSHIP_SCHEMA,
@@ -32,8 +32,7 @@ export class EcosystemMembersController {
     @CurrentUser({ required: true }) principal: Principal,
     @QueryParams() query: ListEcosystemMembersQuery,
   ): Promise<Envelope<Page<EcosystemMembershipResponse>>> {
-    const window = { limit: query.pageSize, offset: pageOffset(query) }
-    const [rows, total] = await this.members.list(principal, query.ecosystemId, window)
+    const [rows, total] = await this.members.list(principal, query.ecosystemId, query)
     return ok(toMembershipPage(rows, total, query), 'Ecosystem members fetched')
   }
 

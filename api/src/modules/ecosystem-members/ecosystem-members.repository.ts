@@ -1,8 +1,7 @@
 import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { EcosystemMembership } from '../ecosystems/ecosystem-membership.entity'
-import type { PageWindow } from '../ecosystems/ecosystems.repository'
-import { OrgRepository } from '../../infra/db/base.repository'
+import { OrgRepository, type PageRequest } from '../../infra/db/base.repository'
 
 /** The organizations of an ecosystem (its EcosystemMembership rows, the lead's included), as its lead manages them. */
 @injectable()
@@ -12,16 +11,12 @@ export class EcosystemMembersRepository extends OrgRepository<EcosystemMembershi
   }
 
   /** Every organization of the ecosystem: the lead first, then members in the order they were invited. */
-  public list(ecosystemId: string, window: PageWindow): Promise<[EcosystemMembership[], number]> {
-    return this.em.findAndCount(
-      EcosystemMembership,
+  public list(ecosystemId: string, page: PageRequest): Promise<[EcosystemMembership[], number]> {
+    return this.findPage(
       { ecosystem: ecosystemId },
-      {
-        populate: ['ecosystem', 'organization'],
-        orderBy: { role: 'asc', createdAt: 'asc', id: 'asc' },
-        limit: window.limit,
-        offset: window.offset,
-      },
+      page,
+      { role: 'asc', createdAt: 'asc' },
+      { populate: ['ecosystem', 'organization'] },
     )
   }
 

@@ -7,7 +7,8 @@ import type { EcosystemMembership, EcosystemOrgStatus } from '../ecosystems/ecos
 import { ECOSYSTEM_EVENT_TYPES, ecosystemEvents } from '../ecosystems/ecosystem-events'
 import { nextEcosystemOrgState, stateOf } from '../ecosystems/ecosystem-membership.states'
 import { EcosystemAccess, existingEcosystem } from '../ecosystems/ecosystem-access'
-import { EcosystemsRepository, type PageWindow } from '../ecosystems/ecosystems.repository'
+import type { PageRequest } from '../../infra/db/base.repository'
+import { EcosystemsRepository } from '../ecosystems/ecosystems.repository'
 import { EcosystemMembersRepository } from './ecosystem-members.repository'
 
 /** What the lead does with the organizations of its ecosystem: list them, remove them, set their status. */
@@ -32,10 +33,10 @@ export class EcosystemMembersService {
   public async list(
     principal: Principal,
     ecosystemId: string,
-    window: PageWindow,
+    page: PageRequest,
   ): Promise<[EcosystemMembership[], number]> {
     await this.access.ledEcosystem(principal, ecosystemId, 'list its members')
-    return this.members.list(ecosystemId, window)
+    return this.members.list(ecosystemId, page)
   }
 
   /**

@@ -6,14 +6,10 @@ import { Organization } from '../orgs/organization.entity'
 import { Ecosystem } from './ecosystem.entity'
 import { ECOSYSTEM_ORG_STATUSES, EcosystemMembership, type EcosystemOrgStatus } from './ecosystem-membership.entity'
 import type { EcosystemSortField, EcosystemSortOrder } from './dto/list-ecosystems.query'
-import { BaseRepository } from '../../infra/db/base.repository'
+import { BaseRepository, type PageRequest } from '../../infra/db/base.repository'
+import { pageOffset } from '../../infra/http/pagination'
 
-export interface PageWindow {
-  limit: number
-  offset: number
-}
-
-export interface EcosystemPageQuery extends PageWindow {
+export interface EcosystemPageQuery extends PageRequest {
   sortBy: EcosystemSortOrder
   sortField: EcosystemSortField
   search?: string
@@ -81,8 +77,8 @@ export class EcosystemsRepository extends BaseRepository<Ecosystem> {
     return this.em.findAndCount(EcosystemMembership, where, {
       populate: ['ecosystem', 'ecosystem.leadOrganization'],
       orderBy,
-      limit: query.limit,
-      offset: query.offset,
+      limit: query.pageSize,
+      offset: pageOffset(query),
     })
   }
 

@@ -1,7 +1,6 @@
 import { injectable } from 'inversify'
 import { ForbiddenError, Logger, NotFoundError } from '@idplane/common'
 import type { Principal } from '../../infra/auth/token.service'
-import { pageOffset } from '../../infra/http/pagination'
 import { ORG_ROLES } from '../memberships/org-roles'
 import type { CreateEcosystemDto } from './dto/create-ecosystem.dto'
 import type { EcosystemDashboardResponse } from './dto/ecosystem.response'
@@ -61,8 +60,8 @@ export class EcosystemsService {
       sortBy: query.sortBy,
       sortField: query.sortField,
       search: query.search,
-      limit: query.pageSize,
-      offset: pageOffset(query),
+      pageNumber: query.pageNumber,
+      pageSize: query.pageSize,
     })
   }
 

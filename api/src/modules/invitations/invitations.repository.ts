@@ -1,7 +1,6 @@
 import { injectable } from 'inversify'
 import { LockMode, type FilterQuery } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../../infra/db/like-pattern'
 import { Organization } from '../orgs/organization.entity'
 import { INVITATION_STATUSES, Invitation, type InvitationStatus } from './invitation.entity'
@@ -45,13 +44,9 @@ export class InvitationsRepository extends OrgRepository<Invitation> {
 
   /** Invitations of every status, newest first; `search` matches the e-mail, case-insensitively. */
   public listForOrg(orgId: string, query: InvitationPageQuery): Promise<[Invitation[], number]> {
-    const where: FilterQuery<Invitation> = { organization: orgId }
+    const where: FilterQuery<Invitation> = {}
     if (query.search) where.email = { $ilike: containsPattern(query.search) }
-    return this.em.findAndCount(Invitation, where, {
-      orderBy: { createdAt: 'desc', id: 'asc' },
-      limit: query.pageSize,
-      offset: pageOffset(query),
-    })
+    return this.pageInOrg(orgId, where, query, { createdAt: 'desc' })
   }
 
   /** One invitation of the organization, locked until the transaction ends. */
@@ -71,12 +66,7 @@ export class InvitationsRepository extends OrgRepository<Invitation> {
   public listForEmail(email: string, query: InvitationPageQuery): Promise<[Invitation[], number]> {
     const where: FilterQuery<Invitation> = { email }
     if (query.search) where.organization = { name: { $ilike: containsPattern(query.search) } }
-    return this.em.findAndCount(Invitation, where, {
-      populate: ['organization'],
-      orderBy: { createdAt: 'desc', id: 'asc' },
-      limit: query.pageSize,
-      offset: pageOffset(query),
-    })
+    return this.findPage(where, query, { createdAt: 'desc' }, { populate: ['organization'] })
   }
 
   /**

@@ -4,12 +4,8 @@ import { OrgRole, type OrgRoleName } from './org-role.entity'
 import { UserOrgRole } from './user-org-role.entity'
 import { User } from '../users/user.entity'
 import { containsPattern } from '../../infra/db/like-pattern'
-import { OrgRepository } from '../../infra/db/base.repository'
-
-export interface PageWindow {
-  limit: number
-  offset: number
-}
+import { OrgRepository, type PageRequest } from '../../infra/db/base.repository'
+import { pageOffset } from '../../infra/http/pagination'
 
 /**
  * Role definitions and memberships (one row per user, organization and role). Organization-scoped queries take
@@ -130,15 +126,15 @@ export class MembershipsRepository extends OrgRepository<UserOrgRole> {
   }
 
   /** Members of an organization (users holding any role in it), searched by name or e-mail. */
-  public async findMembers(orgId: string, search: string | undefined, window: PageWindow): Promise<[User[], number]> {
+  public async findMembers(orgId: string, search: string | undefined, page: PageRequest): Promise<[User[], number]> {
     const members = this.em.createQueryBuilder(UserOrgRole, 'm').select('m.user').where({ organization: orgId })
     const pattern = search ? containsPattern(search) : undefined
     const qb = this.em
       .createQueryBuilder(User, 'u')
       .where({ id: { $in: members } })
       .orderBy({ createdAt: 'asc', id: 'asc' })
-      .limit(window.limit)
-      .offset(window.offset)
+      .limit(page.pageSize)
+      .offset(pageOffset(page))
     if (pattern) {
       qb.andWhere({
         $or: [{ firstName: { $ilike: pattern } }, { lastName: { $ilike: pattern } }, { email: { $ilike: pattern } }],

@@ -1,10 +1,8 @@
 import { injectable } from 'inversify'
-import { NotFoundError } from '@idplane/common'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { pageOffset } from '../../infra/http/pagination'
 import { BasicMessage } from './basic-message.entity'
 import type { BasicMessageFields } from './message.mapper'
-import { OrgRepository } from '../../infra/db/base.repository'
+import { OrgRepository, type LockedRow } from '../../infra/db/base.repository'
 
 /** Basic-message records; every lookup takes the organization first. */
 @injectable()
@@ -22,16 +20,8 @@ export class MessagesRepository extends OrgRepository<BasicMessage> {
     orgId: string,
     messageId: string,
     fields: BasicMessageFields,
-  ): Promise<{ row: BasicMessage; isNew: boolean }> {
-    const now = new Date()
-    const defaults = new BasicMessage()
-    const locked = await this.lockOrCreateRow(
-      { organization: orgId, messageId },
-      { ...fields, id: defaults.id, organization: orgId, messageId, createdAt: now, updatedAt: now },
-    )
-    // The where is the row's unique key: the row inserted or the one that won the race is always found.
-    if (!locked) throw new NotFoundError('Basic message not found')
-    return { row: locked.entity, isNew: locked.isNew }
+  ): Promise<LockedRow<BasicMessage>> {
+    return this.lockOrCreateExchange({ organization: orgId, messageId }, fields, { missing: 'Basic message not found' })
   }
 
   public messagesOf(
@@ -40,10 +30,6 @@ export class MessagesRepository extends OrgRepository<BasicMessage> {
     query: { pageNumber: number; pageSize: number; sortBy: 'ASC' | 'DESC' },
   ): Promise<[BasicMessage[], number]> {
     const direction = query.sortBy === 'ASC' ? 'asc' : 'desc'
-    return this.em.findAndCount(
-      BasicMessage,
-      { organization: orgId, connectionId },
-      { orderBy: { agentCreatedAt: direction, id: 'asc' }, limit: query.pageSize, offset: pageOffset(query) },
-    )
+    return this.pageInOrg(orgId, { connectionId }, query, { agentCreatedAt: direction })
   }
 }

@@ -1,7 +1,6 @@
 import { injectable } from 'inversify'
-import { NotFoundError } from '@idplane/common'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { OrgRepository } from '../../infra/db/base.repository'
+import { OrgRepository, type LockedRow } from '../../infra/db/base.repository'
 import { QuestionAnswer } from './question-answer.entity'
 import type { QuestionAnswerFields } from './message.mapper'
 
@@ -21,16 +20,10 @@ export class QuestionAnswersRepository extends OrgRepository<QuestionAnswer> {
     orgId: string,
     questionAnswerId: string,
     fields: QuestionAnswerFields,
-  ): Promise<{ row: QuestionAnswer; isNew: boolean }> {
-    const now = new Date()
-    const defaults = new QuestionAnswer()
-    const locked = await this.lockOrCreateRow(
-      { organization: orgId, questionAnswerId },
-      { ...fields, id: defaults.id, organization: orgId, questionAnswerId, createdAt: now, updatedAt: now },
-    )
-    // The where is the row's unique key: the row inserted or the one that won the race is always found.
-    if (!locked) throw new NotFoundError('Question-answer record not found')
-    return { row: locked.entity, isNew: locked.isNew }
+  ): Promise<LockedRow<QuestionAnswer>> {
+    return this.lockOrCreateExchange({ organization: orgId, questionAnswerId }, fields, {
+      missing: 'Question-answer record not found',
+    })
   }
 
   public findQuestion(orgId: string, questionAnswerId: string): Promise<QuestionAnswer | null> {

@@ -1,10 +1,13 @@
 import { injectable } from 'inversify'
+import { InvalidInputError } from '@idplane/common'
 import type {
   CredentialOfferRequest,
   CredentialTemplateRequest,
   UpdateCredentialTemplateRequest,
 } from '@idplane/common/agent-contract/openid4vc-api'
 import { AgentClients } from '../../agent-client/agent-clients'
+import { CredentialsRepository } from '../credentials/credentials.repository'
+import { StatusLists, TOKEN_PROOF_TYPE, X5C_SIGNER } from '../status-lists/status-lists.service'
 import type { CreateOid4vcOfferDto, ListOid4vcOffersQuery } from './dto/credential-offer.dto'
 import type { CreateCredentialTemplateDto, UpdateCredentialTemplateDto } from './dto/credential-template.dto'
 import type { CreateOid4vcIssuerDto, UpdateOid4vcIssuerDto } from './dto/issuer.dto'
@@ -19,13 +22,19 @@ import { toCreatedOfferResponse, toIssuerResponse, toOfferResponse, toTemplateRe
 /**
  * OID4VCI issuance through the organization's agent (agent/src/openid4vc/issuer): issuers, credential templates
  * (the issuer's credential configurations) and offers (Credo's issuance sessions). The agent keeps the records and
- * checks the content; nothing is stored platform-side. Every method @throws NotFoundError when the organization has
- * no agent (or the agent lacks the record), InvalidStateError while the agent is not ready, InvalidInputError with
- * the agent's fields, NotImplementedError (501) when the agent runs without OpenID4VC, UpstreamError when it fails.
+ * checks the content, and every read is answered from there (the platform's issuance sessions,
+ * IssuanceSessionRecords, only order the agent's events for the state events and webhooks). Every method @throws
+ * NotFoundError when the organization has no agent (or the agent lacks the record), InvalidStateError while the
+ * agent is not ready, InvalidInputError with the agent's fields, NotImplementedError (501) when the agent runs
+ * without OpenID4VC, UpstreamError when it fails.
  */
 @injectable()
 export class Oid4vcService {
-  public constructor(private readonly agents: AgentClients) {}
+  public constructor(
+    private readonly agents: AgentClients,
+    private readonly statusLists: StatusLists,
+    private readonly records: CredentialsRepository,
+  ) {}
 
   /** @throws ConflictError for an issuer id in use */
   public async createIssuer(orgId: string, body: CreateOid4vcIssuerDto): Promise<Oid4vcIssuerResponse> {
@@ -99,15 +108,67 @@ export class Oid4vcService {
     await agent.deleteTemplate(issuerId, templateId)
   }
 
-  /** The offer URI for the wallet, and the transaction code (only in this answer) when the offer asks for one. */
+  /**
+   * The offer URI for the wallet, and the transaction code (only in this answer) when the offer asks for one. A
+   * credential asking for a `status` gets a Token Status List entry (an index of the organization's list of its
+   * signer and purpose) and the offer an issuance record, which the revoke route changes by the offer id.
+   * @throws InvalidInputError for a status on an offer of more than one credential, or on a template that is not
+   *   dc+sd-jwt (Credo 0.6.3 carries no status in an mdoc or a W3C JWT VC)
+   */
   public async createOffer(
     orgId: string,
     issuerId: string,
     body: CreateOid4vcOfferDto,
   ): Promise<CreatedOid4vcOfferResponse> {
     const agent = await this.agents.openId4VcForOrg(orgId)
-    const request: CredentialOfferRequest = body
-    return toCreatedOfferResponse(await agent.createOffer(issuerId, request))
+    const withStatus = body.credentials.findIndex((entry) => entry.status !== undefined)
+    if (withStatus < 0) {
+      const request: CredentialOfferRequest = {
+        ...body,
+        credentials: body.credentials.map(({ templateId, claims }) => ({ templateId, claims })),
+      }
+      return toCreatedOfferResponse(await agent.createOffer(issuerId, request))
+    }
+    // One record per offer id holds one entry: the revoke route then names exactly the credential it changes.
+    if (body.credentials.length > 1)
+      throw new InvalidInputError('An offer with a status carries one credential', [
+        { field: 'credentials', message: 'must list one credential when it asks for a status' },
+      ])
+    const [{ templateId, claims, status }] = body.credentials
+    const purpose = status?.purpose ?? 'revocation'
+    const template = await agent.getTemplate(issuerId, templateId)
+    if (template.format !== 'dc+sd-jwt')
+      throw new InvalidInputError(`A status is only for dc+sd-jwt credentials, not ${template.format}`, [
+        {
+          field: `credentials[${withStatus}].status`,
+          message: `not implemented for ${template.format}: Credo 0.6.3 carries no Token Status List entry in it`,
+        },
+      ])
+    const signer = template.signer.method === 'did' ? template.signer.did : X5C_SIGNER
+    const [allocation] = await this.statusLists.allocate(orgId, signer, TOKEN_PROOF_TYPE, [purpose], 'token')
+    const uri = this.statusLists.urlOf(allocation.statusListId)
+    const created = await agent.createOffer(issuerId, {
+      ...body,
+      credentials: [{ templateId, claims, status: { idx: allocation.index, uri } }],
+    })
+    try {
+      await this.records.addOpenId4VcOffer(orgId, {
+        credentialRecordId: created.id,
+        state: created.state,
+        statusListId: allocation.statusListId,
+        statusListIndex: allocation.index,
+        statusPurpose: purpose,
+        agentUpdatedAt: new Date(created.updatedAt ?? created.createdAt),
+      })
+    } catch (error) {
+      // Without its record the credential could never be revoked: withdraw the offer rather than hand it out.
+      await agent.deleteOffer(created.id).catch(() => undefined)
+      throw error
+    }
+    return {
+      ...toCreatedOfferResponse(created),
+      status: { purpose, statusListId: allocation.statusListId, idx: allocation.index, uri },
+    }
   }
 
   public async listOffers(orgId: string, query: ListOid4vcOffersQuery): Promise<Oid4vcOfferResponse[]> {

@@ -26,10 +26,11 @@ import {
 /**
  * OID4VP verification through the organization's agent (agent/src/openid4vc/verifier): verifiers, verification
  * templates, authorization requests and their sessions (Credo verifies the response when the wallet posts it; the
- * session then holds the disclosed claims). Nothing is stored platform-side. Every method @throws NotFoundError when
- * the organization has no agent (or the agent lacks the record), InvalidStateError while it is not ready,
- * InvalidInputError with the agent's fields, NotImplementedError (501) when the agent runs without OpenID4VC and
- * UpstreamError when it fails.
+ * session then holds the disclosed claims). Every read is answered by the agent (the platform's verification
+ * sessions, VerificationSessionRecords, only order the agent's events for the state events and webhooks). Every
+ * method @throws NotFoundError when the organization has no agent (or the agent lacks the record),
+ * InvalidStateError while it is not ready, InvalidInputError with the agent's fields, NotImplementedError (501) when
+ * the agent runs without OpenID4VC and UpstreamError when it fails.
  */
 @injectable()
 export class Oid4vpService {

@@ -2,7 +2,7 @@ import { inject, injectable } from 'inversify'
 import { NotFoundError } from '@idplane/common'
 import type { ActivityCounts, DashboardEntries } from '../../infra/api-module'
 import { ModuleRegistry } from '../../infra/module-registry'
-import { pageOffset, toPage, type Page } from '../../infra/http/pagination'
+import { toPage, type Page } from '../../infra/http/pagination'
 import { MembershipsRepository } from '../memberships/memberships.repository'
 import type { User } from '../users/user.entity'
 import type { OrgRole } from '../memberships/org-role.entity'
@@ -23,10 +23,7 @@ export class OrgMembersService {
   ) {}
 
   public async listMembers(orgId: string, query: ListMembersQuery): Promise<Page<{ user: User; roles: OrgRole[] }>> {
-    const [users, total] = await this.memberships.findMembers(orgId, query.search, {
-      limit: query.pageSize,
-      offset: pageOffset(query),
-    })
+    const [users, total] = await this.memberships.findMembers(orgId, query.search, query)
     const roles = await this.memberships.rolesOfMembers(
       orgId,
       users.map((user) => user.id),

@@ -4,12 +4,7 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core'
 import { Organization } from './organization.entity'
 import type { OrgRoleName } from '../memberships/org-role.entity'
 import { containsPattern } from '../../infra/db/like-pattern'
-import { BaseRepository } from '../../infra/db/base.repository'
-
-export interface PageWindow {
-  limit: number
-  offset: number
-}
+import { BaseRepository, type PageRequest } from '../../infra/db/base.repository'
 
 export type NewOrganization = Pick<
   Organization,
@@ -89,21 +84,21 @@ export class OrgsRepository extends BaseRepository<Organization> {
   public async findForMember(
     userId: string,
     filter: { search?: string; role?: OrgRoleName },
-    window: PageWindow,
+    page: PageRequest,
   ): Promise<[Organization[], number]> {
     const where: FilterQuery<Organization> = {
       userOrgRoles: { user: userId, ...(filter.role ? { orgRole: { name: filter.role } } : {}) },
       ...(filter.search ? { name: { $ilike: containsPattern(filter.search) } } : {}),
     }
-    return this.em.findAndCount(Organization, where, { ...window, orderBy: { createdAt: 'desc', id: 'asc' } })
+    return this.findPage(where, page, { createdAt: 'desc' })
   }
 
-  public async findPublic(search: string | undefined, window: PageWindow): Promise<[Organization[], number]> {
+  public async findPublic(search: string | undefined, page: PageRequest): Promise<[Organization[], number]> {
     const where: FilterQuery<Organization> = {
       isPublic: true,
       ...(search ? { name: { $ilike: containsPattern(search) } } : {}),
     }
-    return this.em.findAndCount(Organization, where, { ...window, orderBy: { name: 'asc', id: 'asc' } })
+    return this.findPage(where, page, { name: 'asc' })
   }
 
   public async findPublicBySlug(slug: string): Promise<Organization | null> {

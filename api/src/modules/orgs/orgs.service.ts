@@ -7,7 +7,7 @@ import { sectionOf } from '../../infra/config-section'
 import { orgsConfig, type OrgsConfig } from './orgs.config'
 import { checkTargetUrl } from '@idplane/common/net/delivery-target'
 import { TOKENS } from '../../infra/tokens'
-import { pageOffset, toPage, type Page } from '../../infra/http/pagination'
+import { toPage, type Page } from '../../infra/http/pagination'
 import { ModuleRegistry } from '../../infra/module-registry'
 import { MembershipsRepository } from '../memberships/memberships.repository'
 import { MembershipsService } from '../memberships/memberships.service'
@@ -109,7 +109,7 @@ export class OrgsService {
     const [orgs, total] = await this.orgs.findForMember(
       userId,
       { search: query.search, role: ORG_ROLE_NAMES.find((name) => name === query.role) },
-      { limit: query.pageSize, offset: pageOffset(query) },
+      query,
     )
     const roles = await this.membershipsRepository.rolesOfUserIn(
       userId,
@@ -178,10 +178,7 @@ export class OrgsService {
   }
 
   public async listPublic(query: PublicProfilesQuery): Promise<Page<Organization>> {
-    const [orgs, total] = await this.orgs.findPublic(query.search, {
-      limit: query.pageSize,
-      offset: pageOffset(query),
-    })
+    const [orgs, total] = await this.orgs.findPublic(query.search, query)
     return toPage(orgs, total, query)
   }
 

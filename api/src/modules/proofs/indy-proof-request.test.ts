@@ -241,7 +241,54 @@ describe('revocationChecksOf (issue 25)', () => {
   it('answers no checks for other formats, no request or malformed data', () => {
     const none = { nonRevoked: null, credentials: [] }
     expect(revocationChecksOf(null)).toEqual(none)
-    expect(revocationChecksOf({ request: { presentationExchange: {} } })).toEqual(none)
+    expect(revocationChecksOf({ request: { dif: {} } })).toEqual(none)
+    expect(revocationChecksOf({ request: { presentationExchange: {} } }, true)).toEqual({ ...none, statusLists: [] })
     expect(revocationChecksOf({ request: { indy: { non_revoked: { to: 'soon' } } }, presentation: 7 })).toEqual(none)
+  })
+
+  it('lists the Bitstring Status List entries of a verified Presentation Exchange presentation', () => {
+    const list = 'https://api.example/v1/status-lists/4b0c'
+    const entry = (purpose: string, index: string) => ({
+      id: `${list}#${index}`,
+      type: 'BitstringStatusListEntry',
+      statusPurpose: purpose,
+      statusListIndex: index,
+      statusListCredential: list,
+    })
+    const formData = {
+      request: { presentationExchange: { presentation_definition: {} } },
+      presentation: {
+        presentationExchange: {
+          verifiableCredential: [
+            { id: 'urn:uuid:1', issuer: 'did:key:z6MkA', credentialStatus: entry('revocation', '80321') },
+            { issuer: { id: 'did:key:z6MkB' }, credentialStatus: [entry('suspension', '7'), entry('suspension', 'x')] },
+            { issuer: 'did:key:z6MkC' },
+            { issuer: 'did:key:z6MkD', credentialStatus: { ...entry('revocation', '1'), type: 'StatusList2021Entry' } },
+          ],
+        },
+      },
+    }
+    expect(revocationChecksOf(formData, false)).toEqual({
+      nonRevoked: null,
+      credentials: [],
+      statusLists: [
+        {
+          credentialId: 'urn:uuid:1',
+          issuer: 'did:key:z6MkA',
+          statusListCredential: list,
+          statusListIndex: 80321,
+          statusPurpose: 'revocation',
+        },
+        {
+          credentialId: null,
+          issuer: 'did:key:z6MkB',
+          statusListCredential: list,
+          statusListIndex: 7,
+          statusPurpose: 'suspension',
+        },
+      ],
+    })
+    // Before a verification ran nothing was checked.
+    expect(revocationChecksOf(formData, null)).toEqual({ nonRevoked: null, credentials: [], statusLists: [] })
   })
 })

@@ -1,6 +1,5 @@
 import { injectable } from 'inversify'
 import { Logger } from '@idplane/common'
-import type { AppliedAgentEvent } from '../../infra/api-module'
 import { ModuleRegistry } from '../../infra/module-registry'
 import { OrgExchangeRecords, stateChangedType } from '../../infra/records/exchange-records'
 import { toProofResponse } from './dto/proof.response'
@@ -31,10 +30,9 @@ export class ProofRecords extends OrgExchangeRecords<ProofRecord, ProofReportFie
           transactional: (work) => records.transactional(work),
           flush: () => records.flush(),
           // Null for an id of another organization's record.
-          lockOrCreate: async (orgId, report) => {
+          lockOrCreate: (orgId, report) => {
             const { requestType, outOfBandId, ...fields } = report.fields
-            const locked = await records.lockOrCreate(orgId, fields, { requestType, outOfBandId })
-            return locked && { row: locked.record, isNew: locked.isNew }
+            return records.lockOrCreate(orgId, fields, { requestType, outOfBandId })
           },
         },
         versionOf: (row) => ({ state: row.state, versionAt: row.agentUpdatedAt }),
@@ -54,19 +52,11 @@ export class ProofRecords extends OrgExchangeRecords<ProofRecord, ProofReportFie
         eventOwner: (orgId) => ({ orgId }),
         eventRecord: (row) => ({ ...toProofResponse(row) }),
         onAnnounced: (row) => metrics.stateChanges.inc({ state: row.state }),
+        onUnusable: (orgId) =>
+          this.logger.warn('Ignored a proof event whose record lacks id, state or threadId', { orgId }),
       },
       modules,
     )
     this.logger = logger.child({ component: 'proof-records' })
-  }
-
-  public override async handle(orgId: string, event: AppliedAgentEvent): Promise<void> {
-    if (event.tenantId !== undefined) return
-    const report = this.reportOf(event.record, event.occurredAt)
-    if (!report) {
-      this.logger.warn('Ignored a proof event whose record lacks id, state or threadId', { orgId })
-      return
-    }
-    await this.apply(orgId, report)
   }
 }

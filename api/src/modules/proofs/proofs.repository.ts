@@ -1,10 +1,9 @@
 import { injectable } from 'inversify'
-import { type FilterQuery, type QueryOrderMap } from '@mikro-orm/core'
+import { type FilterQuery } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../../infra/db/like-pattern'
 import { ProofRecord } from './proof.entity'
-import { OrgRepository } from '../../infra/db/base.repository'
+import { OrgRepository, type LockedRow } from '../../infra/db/base.repository'
 
 export type ProofSortField = 'createDateTime' | 'updateDateTime' | 'state' | 'connectionId'
 
@@ -54,15 +53,12 @@ export class ProofsRepository extends OrgRepository<ProofRecord> {
     orgId: string,
     fields: ProofFields,
     extra: { outOfBandId?: string | null; requestType?: string | null },
-  ): Promise<{ record: ProofRecord; isNew: boolean } | null> {
-    const now = new Date()
-    const locked = await this.lockOrCreateRow(
+  ): Promise<LockedRow<ProofRecord> | null> {
+    return this.lockOrCreateExchange(
       { id: fields.id, organization: orgId },
       {
         id: fields.id,
         createdAt: fields.createdAt,
-        updatedAt: now,
-        organization: orgId,
         state: fields.state,
         role: fields.role,
         connectionId: fields.connectionId,
@@ -75,7 +71,6 @@ export class ProofsRepository extends OrgRepository<ProofRecord> {
         agentUpdatedAt: fields.agentUpdatedAt,
       },
     )
-    return locked ? { record: locked.entity, isNew: locked.isNew } : null
   }
 
   public findForOrg(orgId: string, proofId: string): Promise<ProofRecord | null> {
@@ -84,7 +79,7 @@ export class ProofsRepository extends OrgRepository<ProofRecord> {
 
   /** A page of the organization's records; `searchByText` matches state, connection, thread and error. */
   public listForOrg(orgId: string, query: ProofPageQuery): Promise<[ProofRecord[], number]> {
-    const where: FilterQuery<ProofRecord> = { organization: orgId }
+    const where: FilterQuery<ProofRecord> = {}
     if (query.searchByText) {
       const pattern = containsPattern(query.searchByText)
       where.$or = [
@@ -95,12 +90,7 @@ export class ProofsRepository extends OrgRepository<ProofRecord> {
       ]
     }
     const direction = query.sortBy === 'ASC' ? 'asc' : 'desc'
-    const orderBy = { [SORT_COLUMNS[query.sortField]]: direction, id: 'asc' } as QueryOrderMap<ProofRecord>
-    return this.em.findAndCount(ProofRecord, where, {
-      orderBy,
-      limit: query.pageSize,
-      offset: pageOffset(query),
-    })
+    return this.pageInOrg(orgId, where, query, { [SORT_COLUMNS[query.sortField]]: direction })
   }
 
   /** Deletes every record of the organization; the number deleted. */

@@ -228,7 +228,7 @@ export class ProofsService {
         (subject): subject is Record<string, unknown> => typeof subject === 'object' && subject !== null,
       ),
       ...anonCredsProofView(formData?.anoncreds ?? null, isVerified),
-      revocationChecks: revocationChecksOf(formData?.formData),
+      revocationChecks: revocationChecksOf(formData?.formData, isVerified),
     }
   }
 

@@ -1,5 +1,6 @@
 import type { AnonCredsProofSummary } from '@idplane/common/agent-contract/admin-api'
-import type { RevocationChecks, VerifiedProofResponse } from './dto/proof.response'
+import { statusListIndexOf } from '@idplane/common/bitstring-status-list'
+import type { RevocationChecks, StatusListCheck, VerifiedProofResponse } from './dto/proof.response'
 
 /** States in which an exchange ended without a verified presentation (a problem report, a decline). */
 const ENDED_UNVERIFIED = new Set(['abandoned', 'declined'])
@@ -48,11 +49,16 @@ const isTimestamp = (value: unknown): value is number => typeof value === 'numbe
  * `identifiers` entry; a credential of a definition without revocation has neither). Pure; anything malformed is
  * left out.
  */
-export function revocationChecksOf(formData: Record<string, unknown> | null | undefined): RevocationChecks {
+export function revocationChecksOf(
+  formData: Record<string, unknown> | null | undefined,
+  isVerified: boolean | null = null,
+): RevocationChecks {
   const none: RevocationChecks = { nonRevoked: null, credentials: [] }
   if (!isRecord(formData)) return none
   const request = isRecord(formData.request) ? formData.request : {}
   const presentation = isRecord(formData.presentation) ? formData.presentation : {}
+  if (isRecord(request.presentationExchange))
+    return { ...none, statusLists: isVerified === null ? [] : statusListChecksOf(presentation.presentationExchange) }
   const key = isRecord(request.anoncreds) ? 'anoncreds' : isRecord(request.indy) ? 'indy' : undefined
   if (!key) return none
   const interval = (request[key] as Record<string, unknown>).non_revoked
@@ -76,4 +82,39 @@ export function revocationChecksOf(formData: Record<string, unknown> | null | un
     ]
   })
   return { nonRevoked, credentials }
+}
+
+/**
+ * The W3C Bitstring Status List entries of a Presentation Exchange presentation's credentials (issue 25 item 4). The
+ * verifier's agent checks every one of them when it verifies the presentation (it fetches the list, checks its
+ * proof, issuer and purpose, and reads the bit; a set bit or a list it cannot check fails the verification, the
+ * reason in `errorMessage`), so once a verification ran these are what was checked. Pure; other entry types (which
+ * fail the verification) and malformed entries are left out.
+ */
+/** A JSON-LD property that holds one value or a list of them, as a list. */
+const oneOrMany = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value])
+
+function statusListChecksOf(presentation: unknown): StatusListCheck[] {
+  if (!isRecord(presentation)) return []
+  return oneOrMany(presentation.verifiableCredential).flatMap((credential: unknown) => {
+    if (!isRecord(credential)) return []
+    const entries = oneOrMany(credential.credentialStatus)
+    const issuer = isRecord(credential.issuer) ? credential.issuer.id : credential.issuer
+    return entries.flatMap((entry: unknown) => {
+      if (!isRecord(entry) || entry.type !== 'BitstringStatusListEntry') return []
+      const { statusListCredential, statusPurpose, statusListIndex } = entry
+      const index = statusListIndexOf(statusListIndex)
+      if (typeof statusListCredential !== 'string' || typeof statusPurpose !== 'string' || index === undefined)
+        return []
+      return [
+        {
+          credentialId: typeof credential.id === 'string' ? credential.id : null,
+          issuer: typeof issuer === 'string' ? issuer : null,
+          statusListCredential,
+          statusListIndex: index,
+          statusPurpose,
+        },
+      ]
+    })
+  })
 }

@@ -5,6 +5,12 @@ export interface RevocationsConfig {
   registrySize: number
   /** REVOCATION_REGISTRY_TIMEOUT_MS: longest wait for an agent to create one registry (its tails file and first list). */
   registryTimeoutMs: number
+  /**
+   * TEST-ONLY (REVOCATION_PUBLISH_TEST_DELAY_MS): a pause between the agent's ledger write of a revocation (or a status
+   * list's publication) and the API's commit of it, so a crash test can kill the API inside that window every time.
+   * 0 (unset) in every deployment.
+   */
+  publishTestDelayMs: number
 }
 
 /** @default 1,000 (issue 25): a tails file of about 128 KiB, made in well under a second (bench:revocation). */
@@ -20,5 +26,6 @@ export const revocationsConfig: ConfigSection<RevocationsConfig> = {
       min: 1_000,
       max: 3_600_000,
     }),
+    publishTestDelayMs: env.int('REVOCATION_PUBLISH_TEST_DELAY_MS', 0, { min: 0, max: 600_000 }),
   }),
 }

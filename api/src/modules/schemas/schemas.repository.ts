@@ -120,11 +120,7 @@ export class SchemasRepository extends OrgRepository<CredentialSchema> {
     orgId: string,
     page: { pageNumber: number; pageSize: number },
   ): Promise<[CredentialSchema[], number]> {
-    return this.em.findAndCount(
-      CredentialSchema,
-      { organization: orgId, type: 'JSON' },
-      { orderBy: { createdAt: 'desc', id: 'asc' }, limit: page.pageSize, offset: pageOffset(page) },
-    )
+    return this.pageInOrg(orgId, { type: 'JSON' }, page, { createdAt: 'desc' })
   }
 
   /**

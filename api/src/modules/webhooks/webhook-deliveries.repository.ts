@@ -167,19 +167,21 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
   }
 
   /**
-   * Makes a delivered or dead delivery of the organization pending again with no attempts, due now; false when
-   * it is not in one of those states (any more).
+   * Makes a delivered or dead delivery of the organization pending again with no attempts, due now, and answers it
+   * as that statement left it (a relay may claim it the moment it is due); null when it is not in one of those states
+   * (any more).
    */
-  public async requeue(orgId: string, deliveryId: string): Promise<boolean> {
-    const result = await this.connection().execute<{ affectedRows: number }>(
+  public async requeue(orgId: string, deliveryId: string): Promise<WebhookDelivery | null> {
+    const rows = await this.connection().execute<Record<string, unknown>[]>(
       `update "webhook_deliveries" set "status" = 'pending', "attempts" = 0, "next_attempt_at" = now(),
          "claimed_until" = null, "claim_token" = null, "last_error" = null,
          "last_response_code" = null, "delivered_at" = null, "updated_at" = now()
-       where "id" = ? and "organization_id" = ? and "status" in ('delivered', 'dead')`,
+       where "id" = ? and "organization_id" = ? and "status" in ('delivered', 'dead')
+       returning *`,
       [deliveryId, orgId],
-      'run',
+      'all',
     )
-    return result.affectedRows === 1
+    return rows[0] ? this.em.fork().map(WebhookDelivery, rows[0]) : null
   }
 
   /**

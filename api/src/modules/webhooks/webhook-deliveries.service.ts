@@ -48,15 +48,14 @@ export class WebhookDeliveriesService {
    * @throws ConflictError while it is still pending (its attempts go on)
    */
   public async replay(orgId: string, deliveryId: string): Promise<WebhookDelivery> {
-    if (!(await this.deliveries.requeue(orgId, deliveryId))) {
+    // The answer is the row as the requeue left it: a relay's own poll may claim it at once, before a read could.
+    const delivery = await this.deliveries.requeue(orgId, deliveryId)
+    if (!delivery) {
       const existing = await this.deliveries.findForOrg(orgId, deliveryId)
       if (!existing) throw new NotFoundError('Webhook delivery not found')
       throw new ConflictError('The delivery is still pending; replay it once it is delivered or dead')
     }
-    // Read before the relay is woken: the answer shows the delivery as re-queued, not an attempt already under way.
-    const delivery = await this.deliveries.findForOrg(orgId, deliveryId)
     this.relay.poke()
-    if (!delivery) throw new NotFoundError('Webhook delivery not found')
     return delivery
   }
 

@@ -2,6 +2,8 @@ import { injectable } from 'inversify'
 import { AgentClients } from '../../agent-client/agent-clients'
 import type { CreateX509CertificateDto, ImportX509CertificateDto } from './dto/x509-certificate.dto'
 import type { X509CertificateResponse } from './dto/x509-certificate.response'
+import type { X509TrustAnchorDto } from './dto/x509-trust-anchor.dto'
+import type { X509TrustAnchorResponse } from './dto/x509-trust-anchor.response'
 import type { ListX509CertificatesQuery } from './dto/x509.query'
 import { toX509CertificateResponse } from './x509.mapper'
 
@@ -49,5 +51,26 @@ export class X509Service {
   public async deactivate(orgId: string, id: string): Promise<X509CertificateResponse> {
     const agent = await this.agents.openId4VcForOrg(orgId)
     return toX509CertificateResponse(await agent.deactivateX509Certificate(id))
+  }
+
+  /**
+   * Trusts a certificate for the organization's verifier: credentials signed by an x5c chain ending in it verify
+   * (issue 29 item 6). The organization's own certificates need none.
+   * @throws InvalidInputError for text that is not a certificate; ConflictError when it is trusted already
+   */
+  public async addTrustAnchor(orgId: string, body: X509TrustAnchorDto): Promise<X509TrustAnchorResponse> {
+    const agent = await this.agents.openId4VcForOrg(orgId)
+    return agent.addTrustAnchor(body)
+  }
+
+  public async listTrustAnchors(orgId: string): Promise<X509TrustAnchorResponse[]> {
+    const agent = await this.agents.openId4VcForOrg(orgId)
+    return agent.listTrustAnchors()
+  }
+
+  /** @throws NotFoundError */
+  public async removeTrustAnchor(orgId: string, trustAnchorId: string): Promise<{ id: string }> {
+    const agent = await this.agents.openId4VcForOrg(orgId)
+    return agent.removeTrustAnchor(trustAnchorId)
   }
 }

@@ -15,7 +15,7 @@ import {
 } from 'class-validator'
 import { PageQuery } from '../../../infra/http/pagination'
 import { BULK_SCHEMA_TYPES } from '../bulk-request.entity'
-import { BULK_ROW_STATUSES } from '../bulk-row.entity'
+import { BULK_ROW_STATUSES } from '../bulk-issuance.states'
 
 /** `true`/`false` query strings as booleans; anything else stays as it is and fails @IsBoolean. */
 const QueryBoolean = () =>

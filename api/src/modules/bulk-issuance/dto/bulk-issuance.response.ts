@@ -12,8 +12,8 @@ import {
   uuid,
 } from '../../../infra/http/data-schema'
 import type { Page } from '../../../infra/http/pagination'
-import { BULK_REQUEST_STATUSES, BULK_SCHEMA_TYPES, type BulkRowProblem } from '../bulk-request.entity'
-import { BULK_ROW_STATUSES } from '../bulk-row.entity'
+import { BULK_SCHEMA_TYPES, type BulkRowProblem } from '../bulk-request.entity'
+import { BULK_REQUEST_STATUSES, BULK_ROW_STATUSES } from '../bulk-issuance.states'
 import type { BulkTemplate } from '../bulk-templates.service'
 import type { BulkRequestView, BulkRowView, StatusCounts } from '../bulk-execution.service'
 import type { TemplateColumn } from '../csv-template'

@@ -1,5 +1,6 @@
 import { boolean, dateTime, nullable, object, oneOf, string, uuid } from '../../../infra/http/data-schema'
-import { CRED_DEF_STATUSES, type CredDefStatus, type CredentialDefinition } from '../credential-definition.entity'
+import type { CredentialDefinition } from '../credential-definition.entity'
+import { CRED_DEF_STATUSES, type CredDefStatus } from '../credential-definition.states'
 
 /**
  * The credential definition record (spec: Credential definition record) with its progress: `status`, and `error`

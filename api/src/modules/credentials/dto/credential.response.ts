@@ -11,13 +11,16 @@ import {
   type DataSchema,
 } from '../../../infra/http/data-schema'
 import {
-  CREDENTIAL_TYPES,
+  RECORD_CREDENTIAL_TYPES,
   REVOCATION_STATUSES,
+  SUSPENSION_STATUSES,
   type RevocationStatus,
+  type SuspensionStatus,
   type CredentialSummary,
-  type CredentialType,
+  type RecordCredentialType,
   type CredentialRecord,
 } from '../credential.entity'
+import { STATUS_PURPOSES, type StatusPurpose } from '@idplane/common/bitstring-status-list'
 
 /** An issuance record as the API shows it (spec: Credential issuance record, plus the fields after `createdAt`). */
 export interface CredentialRecordResponse {
@@ -31,7 +34,7 @@ export interface CredentialRecordResponse {
   protocolVersion: string | null
   createdAt: string
   role: string
-  credentialType: CredentialType
+  credentialType: RecordCredentialType
   credentialSummary: CredentialSummary | null
   outOfBandId: string | null
   emailId: string | null
@@ -45,6 +48,14 @@ export interface CredentialRecordResponse {
   /** `pending` (asked for, not yet published: `POST revocations/publish`), `revoked`, or null. */
   revocationStatus: RevocationStatus | null
   revokedAt: string | null
+  /** JSON-LD issued with a status: its status list's id and index and the entry's purpose (else null). */
+  statusListId: string | null
+  statusListIndex: number | null
+  statusPurpose: StatusPurpose | null
+  /** True once a suspension is published (a proof then fails until it is reinstated and published). */
+  suspended: boolean
+  /** `pending`, `suspended`, `reinstating` (reinstatement not yet published), or null. */
+  suspensionStatus: SuspensionStatus | null
 }
 
 /** The single read: the record and what the agent holds now (null when the agent has no such record or is down). */
@@ -74,6 +85,11 @@ export function toCredentialRecordResponse(record: CredentialRecord): Credential
     revoked: record.revocationStatus === 'revoked',
     revocationStatus: record.revocationStatus ?? null,
     revokedAt: record.revokedAt?.toISOString() ?? null,
+    statusListId: record.statusListId ?? null,
+    statusListIndex: record.statusListIndex ?? null,
+    statusPurpose: record.statusPurpose ?? null,
+    suspended: record.suspensionStatus === 'suspended' || record.suspensionStatus === 'reinstating',
+    suspensionStatus: record.suspensionStatus ?? null,
   }
 }
 
@@ -93,7 +109,7 @@ const RECORD_PROPERTIES = {
   protocolVersion: nullable(string),
   createdAt: dateTime,
   role: string,
-  credentialType: oneOf(CREDENTIAL_TYPES),
+  credentialType: oneOf(RECORD_CREDENTIAL_TYPES),
   credentialSummary: nullable(SUMMARY_SCHEMA),
   outOfBandId: nullable(string),
   emailId: nullable(string),
@@ -104,6 +120,11 @@ const RECORD_PROPERTIES = {
   revoked: boolean,
   revocationStatus: nullable(oneOf(REVOCATION_STATUSES)),
   revokedAt: nullable(dateTime),
+  statusListId: nullable(string),
+  statusListIndex: nullable(integer),
+  statusPurpose: nullable(oneOf(STATUS_PURPOSES)),
+  suspended: boolean,
+  suspensionStatus: nullable(oneOf(SUSPENSION_STATUSES)),
 }
 
 export const CREDENTIAL_RECORD_SCHEMA = object<CredentialRecordResponse>('IssuanceRecord', RECORD_PROPERTIES)
@@ -158,11 +179,13 @@ export const EMAIL_OFFERS_SCHEMA = arrayOf(
 
 /** `POST revocations/publish`: what was published, one status list per registry. */
 export const PUBLISHED_REVOCATIONS_SCHEMA = object<{
-  revocationRegistryId: string
+  revocationRegistryId: string | null
+  statusListCredential: string | null
   revokedIndices: number[]
   credentialRecordIds: string[]
 }>('PublishedRevocations', {
-  revocationRegistryId: string,
+  revocationRegistryId: nullable(string),
+  statusListCredential: nullable(string),
   revokedIndices: arrayOf(integer),
   credentialRecordIds: arrayOf(string),
 })

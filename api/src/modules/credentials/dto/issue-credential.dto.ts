@@ -14,6 +14,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator'
+import { STATUS_PURPOSES, type StatusPurpose } from '@idplane/common/bitstring-status-list'
 
 export const AUTO_ACCEPT_VALUES = ['always', 'contentApproved', 'never'] as const
 export type AutoAcceptValue = (typeof AUTO_ACCEPT_VALUES)[number]
@@ -51,6 +52,13 @@ export class JsonLdOptionsDto {
   proofPurpose: string
 }
 
+/** Asks for a `credentialStatus` (W3C Bitstring Status List) in a JSON-LD credential (issue 25 item 4). */
+export class CredentialStatusOptionDto {
+  /** `revocation` (revoke) or `suspension` (suspend and reinstate): one entry per credential. */
+  @IsIn(STATUS_PURPOSES)
+  statusPurpose: StatusPurpose
+}
+
 /** The credential of an entry: `attributes` for INDY, `credential` and `options` for JSONLD (checked per type). */
 export class CredentialContentDto {
   @IsOptional()
@@ -68,6 +76,15 @@ export class CredentialContentDto {
   @ValidateNested()
   @Type(() => JsonLdOptionsDto)
   options?: JsonLdOptionsDto
+
+  /**
+   * JSONLD only: issue with a BitstringStatusListEntry of this purpose. Only when asked: stock Credo 0.6.3 holders
+   * refuse a JSON-LD credential that carries a status.
+   */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CredentialStatusOptionDto)
+  credentialStatus?: CredentialStatusOptionDto
 }
 
 /** One element of `credentialData`. */

@@ -14,12 +14,25 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator'
-import type { CredentialOfferRequest } from '@idplane/common/agent-contract/openid4vc-api'
+import { STATUS_PURPOSES, type StatusPurpose } from '@idplane/common/bitstring-status-list'
+
+/**
+ * A Token Status List entry for the credential (dc+sd-jwt only; docs/decisions.md, "Token Status List"): `revocation`
+ * (revoke) or `suspension` (suspend and reinstate), through POST /v1/orgs/:orgId/credentials/:offerId/revoke.
+ */
+export class OfferedCredentialStatusDto {
+  @IsIn(STATUS_PURPOSES) purpose: StatusPurpose
+}
 
 export class OfferedCredentialDto {
   @IsUUID() templateId: string
   /** The claim values, by the template's paths (`{ given_name: 'Ada' }`; mdoc: `{ namespace: { element: value } }`). */
   @IsObject() claims: Record<string, unknown>
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => OfferedCredentialStatusDto)
+  status?: OfferedCredentialStatusDto
 }
 
 /** A transaction code the wallet must send with the pre-authorized code; the API answers it once, at creation. */
@@ -31,7 +44,7 @@ export class TxCodeDto {
 }
 
 /** `POST /orgs/:orgId/oid4vc/:issuerId/create-offer`. */
-export class CreateOid4vcOfferDto implements CredentialOfferRequest {
+export class CreateOid4vcOfferDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(10)

@@ -18,13 +18,22 @@ import {
   uri,
   uuid,
 } from '../../../infra/http/data-schema'
+import { STATUS_PURPOSES, type StatusPurpose } from '@idplane/common/bitstring-status-list'
 import { CREDENTIAL_FORMATS } from './credential-template.dto'
 
 /** An OID4VCI issuer as the API shows it (the agent's record: docs/api-usage.md "OpenID4VC"). */
 export type Oid4vcIssuerResponse = OpenId4VcIssuerJson
 export type CredentialTemplateResponse = CredentialTemplateJson
 export type Oid4vcOfferResponse = CredentialOfferJson
-export type CreatedOid4vcOfferResponse = CreatedCredentialOfferJson
+/** The Token Status List entry an offer's credential got (`status.status_list` in the SD-JWT VC). */
+export interface Oid4vcOfferStatusResponse {
+  purpose: StatusPurpose
+  statusListId: string
+  idx: number
+  uri: string
+}
+
+export type CreatedOid4vcOfferResponse = CreatedCredentialOfferJson & { status?: Oid4vcOfferStatusResponse }
 
 const ISSUER_DISPLAY_SCHEMA = object<IssuerDisplayJson>('Oid4vcIssuerDisplay', {
   name: string,
@@ -92,4 +101,12 @@ export const CREATED_OID4VC_OFFER_SCHEMA = object<CreatedOid4vcOfferResponse>('O
   ...OFFER_PROPERTIES,
   offerUri: string,
   txCode: optional(string),
+  status: optional(
+    object<Oid4vcOfferStatusResponse>('Oid4vcOfferStatus', {
+      purpose: oneOf(STATUS_PURPOSES),
+      statusListId: uuid,
+      idx: integer,
+      uri,
+    }),
+  ),
 })

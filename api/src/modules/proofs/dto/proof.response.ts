@@ -62,7 +62,8 @@ export interface VerifiedProofResponse {
   /**
    * AnonCreds: the `non_revoked` interval the request asked for (seconds since the epoch), and each presented
    * credential whose non-revocation was proven, with the time of the registry's status list it was proven against
-   * (empty when the request asked for none).
+   * (empty when the request asked for none). Presentation Exchange: `statusLists`, each W3C Bitstring Status List
+   * entry of the presented credentials that the verification checked.
    */
   revocationChecks: RevocationChecks
 }
@@ -75,6 +76,20 @@ export interface RevocationChecks {
     statusListTimestamp: number
     checkedAt: string
   }[]
+  /**
+   * Presentation Exchange proofs only (absent for AnonCreds): each `BitstringStatusListEntry` of the presented
+   * credentials, checked when the presentation was verified (empty before, and when no credential carries one).
+   */
+  statusLists?: StatusListCheck[]
+}
+
+export interface StatusListCheck {
+  /** The presented credential's `id`, null when it has none. */
+  credentialId: string | null
+  issuer: string | null
+  statusListCredential: string
+  statusListIndex: number
+  statusPurpose: string
 }
 
 /** One out-of-band request of `POST /orgs/:orgId/proofs/oob`. */
@@ -170,6 +185,17 @@ export const VERIFIED_PROOF_SCHEMA = object<VerifiedProofResponse>('VerifiedProo
         statusListTimestamp: integer,
         checkedAt: dateTime,
       }),
+    ),
+    statusLists: optional(
+      arrayOf(
+        object<StatusListCheck>('StatusListCheck', {
+          credentialId: nullable(string),
+          issuer: nullable(string),
+          statusListCredential: string,
+          statusListIndex: integer,
+          statusPurpose: string,
+        }),
+      ),
     ),
   }),
 })

@@ -1,0 +1,40 @@
+import { InvalidStateError } from '@idplane/common'
+
+import { statusProblem, storedStatus } from './offer-status'
+
+const URI = 'https://api.example/v1/status-lists/5e7d0c4a-2f39-4f6e-9b1e-0d1c2b3a4f5e'
+
+describe('statusProblem', () => {
+  it('accepts { idx, uri } on a dc+sd-jwt template', () => {
+    expect(statusProblem('dc+sd-jwt', { idx: 0, uri: URI })).toBeUndefined()
+    expect(statusProblem('dc+sd-jwt', { idx: 131_071, uri: 'http://127.0.0.1:3000/v1/status-lists/1' })).toBeUndefined()
+  })
+
+  it.each([
+    ['mso_mdoc', { idx: 1, uri: URI }, 'not mso_mdoc'],
+    ['jwt_vc_json', { idx: 1, uri: URI }, 'not jwt_vc_json'],
+    ['dc+sd-jwt', 'revocation', 'must be { idx, uri }'],
+    ['dc+sd-jwt', { idx: -1, uri: URI }, 'idx must be'],
+    ['dc+sd-jwt', { idx: 1.5, uri: URI }, 'idx must be'],
+    ['dc+sd-jwt', { idx: '1', uri: URI }, 'idx must be'],
+    ['dc+sd-jwt', { idx: 1, uri: 'ftp://api.example/list' }, 'uri must be'],
+    ['dc+sd-jwt', { idx: 1 }, 'uri must be'],
+  ] as const)('refuses a status on %s: %j', (format, status, message) => {
+    expect(statusProblem(format, status)).toContain(message)
+  })
+})
+
+describe('storedStatus', () => {
+  it("reads the template's entry, and none for a template offered without one", () => {
+    const metadata = { credentials: {}, statuses: { a: { idx: 7, uri: URI } } }
+    expect(storedStatus(metadata, 'a')).toEqual({ idx: 7, uri: URI })
+    expect(storedStatus(metadata, 'b')).toBeUndefined()
+    expect(storedStatus({ credentials: {} }, 'a')).toBeUndefined()
+    expect(storedStatus(undefined, 'a')).toBeUndefined()
+  })
+
+  it('refuses a malformed stored entry rather than issue without it', () => {
+    expect(() => storedStatus({ statuses: { a: { idx: '7', uri: URI } } }, 'a')).toThrow(InvalidStateError)
+    expect(() => storedStatus({ statuses: { a: 'x' } }, 'a')).toThrow(InvalidStateError)
+  })
+})

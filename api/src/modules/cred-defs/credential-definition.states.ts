@@ -1,0 +1,3 @@
+/** `creating`: the key-generation job is queued or running; then `created` (with its ledger id) or `failed`. */
+export const CRED_DEF_STATUSES = ['creating', 'created', 'failed'] as const
+export type CredDefStatus = (typeof CRED_DEF_STATUSES)[number]

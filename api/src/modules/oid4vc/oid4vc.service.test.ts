@@ -1,0 +1,130 @@
+import { InvalidInputError } from '@idplane/common'
+import type { CredentialOfferRequest } from '@idplane/common/agent-contract/openid4vc-api'
+import type { CreateOid4vcOfferDto } from './dto/credential-offer.dto'
+import { Oid4vcService } from './oid4vc.service'
+
+const CREATED = {
+  id: 'offer-1',
+  issuerId: 'acme',
+  state: 'OfferCreated',
+  credentialConfigurationIds: ['t-sd'],
+  issuedCredentials: [],
+  isPreAuthorized: true,
+  hasTxCode: false,
+  createdAt: '2026-11-29T05:00:00.000Z',
+  offerUri: 'openid-credential-offer://?credential_offer_uri=x',
+}
+
+const FORMATS: Record<string, string> = { 't-sd': 'dc+sd-jwt', 't-mdoc': 'mso_mdoc' }
+
+/** The service over an agent with two templates, an allocator handing out index 42 and a record store. */
+function serviceWith(options: { recordFails?: boolean } = {}) {
+  const offers: CredentialOfferRequest[] = []
+  const deleted: string[] = []
+  const allocated: unknown[][] = []
+  const records: unknown[] = []
+  const agent = {
+    getTemplate: async (_issuerId: string, templateId: string) => ({
+      id: templateId,
+      format: FORMATS[templateId],
+      signer: templateId === 't-sd' ? { method: 'did', did: 'did:key:z6Mk' } : { method: 'x5c' },
+    }),
+    createOffer: async (_issuerId: string, body: CredentialOfferRequest) => {
+      offers.push(body)
+      return CREATED
+    },
+    deleteOffer: async (id: string) => void deleted.push(id),
+  }
+  const statusLists = {
+    allocate: async (...args: unknown[]) => {
+      allocated.push(args)
+      return [{ purpose: args[3], statusListId: 'list-1', index: 42 }]
+    },
+    urlOf: (id: string) => `https://api.example/v1/status-lists/${id}`,
+  }
+  const repository = {
+    addOpenId4VcOffer: async (_orgId: string, row: unknown) => {
+      if (options.recordFails) throw new Error('the database went away')
+      records.push(row)
+    },
+  }
+  const service = new Oid4vcService(
+    { openId4VcForOrg: async () => agent } as never,
+    statusLists as never,
+    repository as never,
+  )
+  return { service, offers, deleted, allocated, records }
+}
+
+const offer = (credentials: CreateOid4vcOfferDto['credentials']) => ({ credentials }) as CreateOid4vcOfferDto
+
+describe('Oid4vcService.createOffer with a status', () => {
+  it('passes an offer without a status through untouched by the status lists', async () => {
+    const { service, offers, allocated, records } = serviceWith()
+    await service.createOffer('org', 'acme', offer([{ templateId: 't-sd', claims: { a: 1 } }]))
+    expect(offers).toEqual([{ credentials: [{ templateId: 't-sd', claims: { a: 1 } }] }])
+    expect([allocated, records]).toEqual([[], []])
+  })
+
+  it("allocates in the org's token list of the template's signer, hands { idx, uri } to the agent, records the offer", async () => {
+    const { service, offers, allocated, records } = serviceWith()
+    const created = await service.createOffer(
+      'org',
+      'acme',
+      offer([{ templateId: 't-sd', claims: { a: 1 }, status: { purpose: 'suspension' } }]),
+    )
+    expect(allocated).toEqual([['org', 'did:key:z6Mk', 'statuslist+jwt', ['suspension'], 'token']])
+    expect(offers[0].credentials).toEqual([
+      { templateId: 't-sd', claims: { a: 1 }, status: { idx: 42, uri: 'https://api.example/v1/status-lists/list-1' } },
+    ])
+    expect(records).toEqual([
+      expect.objectContaining({
+        credentialRecordId: 'offer-1',
+        state: 'OfferCreated',
+        statusListId: 'list-1',
+        statusListIndex: 42,
+        statusPurpose: 'suspension',
+      }),
+    ])
+    expect(created.status).toEqual({
+      purpose: 'suspension',
+      statusListId: 'list-1',
+      idx: 42,
+      uri: 'https://api.example/v1/status-lists/list-1',
+    })
+  })
+
+  it('refuses a status on an mso_mdoc template and on an offer of two credentials, allocating nothing', async () => {
+    const { service, offers, allocated } = serviceWith()
+    await expect(
+      service.createOffer(
+        'org',
+        'acme',
+        offer([{ templateId: 't-mdoc', claims: {}, status: { purpose: 'revocation' } }]),
+      ),
+    ).rejects.toThrow(/only for dc\+sd-jwt credentials, not mso_mdoc/)
+    await expect(
+      service.createOffer(
+        'org',
+        'acme',
+        offer([
+          { templateId: 't-sd', claims: {}, status: { purpose: 'revocation' } },
+          { templateId: 't-mdoc', claims: {} },
+        ]),
+      ),
+    ).rejects.toBeInstanceOf(InvalidInputError)
+    expect([offers, allocated]).toEqual([[], []])
+  })
+
+  it('withdraws the offer when its record cannot be stored', async () => {
+    const { service, deleted } = serviceWith({ recordFails: true })
+    await expect(
+      service.createOffer(
+        'org',
+        'acme',
+        offer([{ templateId: 't-sd', claims: {}, status: { purpose: 'revocation' } }]),
+      ),
+    ).rejects.toThrow('the database went away')
+    expect(deleted).toEqual(['offer-1'])
+  })
+})
