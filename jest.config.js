@@ -18,6 +18,18 @@ const shared = {
   setupFiles: ['reflect-metadata', '<rootDir>/test/jest/fast-check-seed.cjs'],
 }
 
+// IDPLANE_EMBEDDED_SUITES (paths, space-separated; .ci/run sets it) adds the project `embedded`: those suites run a second
+// time in the same jest run with DATABASE_URL, AMQP_URL and SMTP_URL removed from their environment, so on PGlite, the
+// in-process queue and mail files (test/jest/embedded-defaults.cjs). One run instead of a second jest start after the
+// first finished: the second pass's start-up and its idle tail were about a minute of CI's 30.
+const embeddedSuites = (process.env.IDPLANE_EMBEDDED_SUITES ?? '').split(/\s+/).filter(Boolean)
+const embeddedProject = {
+  ...shared,
+  displayName: 'embedded',
+  testMatch: embeddedSuites.map((suite) => `<rootDir>/${suite}`),
+  setupFiles: [...shared.setupFiles, '<rootDir>/test/jest/embedded-defaults.cjs'],
+}
+
 module.exports = {
   // testTimeout is a global option (ignored inside projects); e2e and k8s files raise it where they need more.
   testTimeout: 60000,
@@ -43,5 +55,6 @@ module.exports = {
     },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts'] },
     { ...shared, displayName: 'k8s', testMatch: ['<rootDir>/test/k8s/**/*.k8s.test.ts'] },
+    ...(embeddedSuites.length > 0 ? [embeddedProject] : []),
   ],
 }

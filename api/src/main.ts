@@ -1,3 +1,5 @@
+// First: the modules imported after it are compiled through the code cache.
+import '@idplane/common/compile-cache'
 import 'reflect-metadata'
 import type { Server } from 'node:http'
 import { Registry } from 'prom-client'

@@ -1,3 +1,5 @@
+// First: the modules imported after it are compiled through the code cache.
+import '@idplane/common/compile-cache'
 import 'reflect-metadata'
 import { Logger } from '@idplane/common'
 import { loadConfig } from './config'
