@@ -92,7 +92,10 @@ export class AgentProcess {
       logLevel: config.logLevel,
       anonCredsTestRegistryDir: config.anonCredsTestRegistryDir,
       openId4Vc,
-      outboundTargets: new OutboundTargetGuard(config.allowPrivateTargets),
+      // The platform the agent reports to and its own endpoint are the operator's choice (may be cluster-internal).
+      outboundTargets: new OutboundTargetGuard(config.allowPrivateTargets, {
+        trustedOrigins: [config.ledgerUrl, config.events?.url, config.endpoint],
+      }),
       outboundQueue: new OutboundQueue(
         this.sql,
         { maxAttempts: config.outboundMaxAttempts },

@@ -43,6 +43,8 @@ export interface InProcessAgentOptions {
   port?: number
   /** A durable outbound queue with these settings (the agent program always has one). */
   outboundQueue?: OutboundQueueOptions
+  /** Where the agent may connect. @default private targets allowed (test agents reach each other on loopback) */
+  outboundTargets?: OutboundTargetGuard
 }
 
 /** The machine's PostgreSQL (DESIGN.md); each agent gets a schema of its own, dropped on close. */
@@ -70,8 +72,7 @@ export async function startInProcessAgent(options: InProcessAgentOptions = {}): 
     logger: process.env.AGENT_TEST_LOG ? new Logger({ port }, 'debug') : silentLogger,
     logLevel: process.env.AGENT_TEST_LOG ? 'debug' : 'error',
     adapters: new IdplaneAdaptersModule(sql, keys),
-    // Test agents reach each other on loopback.
-    outboundTargets: new OutboundTargetGuard(true),
+    outboundTargets: options.outboundTargets ?? new OutboundTargetGuard(true),
     outboundQueue,
   })
   await agent.initialize()

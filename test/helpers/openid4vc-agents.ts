@@ -9,6 +9,7 @@ import type { SqlClient } from '../../agent/src/adapters/sql/sql-client'
 import type { WriteEvents } from '../../agent/src/adapters/storage/write-events'
 import { buildAgent, type IdplaneAgent } from '../../agent/src/credo/build-agent'
 import { IdplaneOpenId4VcModule } from '../../agent/src/openid4vc/openid4vc.module'
+import { OutboundTargetGuard } from '../../agent/src/transport/outbound-target-guard'
 import { freePort, randomSchemaName } from './agent-in-process'
 
 export interface OpenId4VcTestAgent {
@@ -25,7 +26,13 @@ export interface OpenId4VcTestAgent {
  * inbound port, as AGENT_OPENID4VC=true gives. `localhost` in the endpoint so verification certificates can name
  * it (x509_san_dns). On the machine's PostgreSQL when DATABASE_URL is set (a fresh schema), else in-memory PGlite.
  */
-export async function startOpenId4VcAgent(options: { events?: WriteEvents } = {}): Promise<OpenId4VcTestAgent> {
+export async function startOpenId4VcAgent(
+  options: {
+    events?: WriteEvents
+    /** Where the agent may connect. @default private targets allowed (the agents of a test are on loopback) */
+    outboundTargets?: OutboundTargetGuard
+  } = {},
+): Promise<OpenId4VcTestAgent> {
   const databaseUrl = process.env.DATABASE_URL
   const schema = randomSchemaName('oid4vc_test')
   const sql = databaseUrl ? await PgSqlClient.connect(databaseUrl, schema) : await PgliteSqlClient.open()
@@ -40,6 +47,7 @@ export async function startOpenId4VcAgent(options: { events?: WriteEvents } = {}
     logLevel: process.env.AGENT_TEST_LOG ? 'debug' : 'error',
     adapters: new IdplaneAdaptersModule(sql, keys, { events: options.events }),
     openId4Vc: new IdplaneOpenId4VcModule({ publicBaseUrl: endpoint }),
+    outboundTargets: options.outboundTargets ?? new OutboundTargetGuard(true),
   })
   await agent.initialize()
   return {

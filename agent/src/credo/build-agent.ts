@@ -1,15 +1,7 @@
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
-import {
-  Agent,
-  type BaseAgent,
-  DidsModule,
-  KeyDidRegistrar,
-  PeerDidNumAlgo,
-  PeerDidRegistrar,
-  WebDidResolver,
-} from '@credo-ts/core'
+import { Agent, type BaseAgent, DidsModule, KeyDidRegistrar, PeerDidNumAlgo, PeerDidRegistrar } from '@credo-ts/core'
 import {
   DidCommAutoAcceptCredential,
   DidCommAutoAcceptProof,
@@ -37,9 +29,11 @@ import { TenancyModule } from '../tenancy/tenancy.module'
 import { DidCommNodeHttpInboundTransport } from '../transport/didcomm-http-inbound.transport'
 import { DidCommNodeHttpOutboundTransport } from '../transport/didcomm-http-outbound.transport'
 import type { OutboundQueue } from '../transport/outbound-queue'
+import { guardedFetch } from '../transport/guarded-fetch'
 import { OutboundTargetGuard } from '../transport/outbound-target-guard'
 import { abandonFailedCredentialExchanges } from './abandon-failed-credential-exchanges'
 import { CachingKeyDidResolver, CachingPeerDidResolver } from './caching-did-resolvers'
+import { GuardedWebDidResolver } from './guarded-web-did-resolver'
 import { CredoLogger } from './credo-logger'
 import { cacheX25519Conversions } from './x25519-conversion-cache'
 import { credentialFormats, indyCredentialFormat, indyProofFormat, proofFormats } from './formats'
@@ -92,7 +86,8 @@ export function buildAgent(options: BuildAgentOptions) {
       // A fresh store has no storage-version record and reads as 0.1; updating an empty store is a no-op.
       autoUpdateStorageOnStartup: true,
     },
-    dependencies: agentDependencies,
+    // Credo's own fetches (SD-JWT VC status lists and type metadata, OpenID4VC endpoints) go through the guard.
+    dependencies: { ...agentDependencies, fetch: guardedFetch(outboundTargets) as typeof fetch },
     modules: {
       adapters: options.adapters,
       w3cCredentials: new IdplaneW3cCredentialsModule(),
@@ -112,7 +107,7 @@ export function buildAgent(options: BuildAgentOptions) {
         resolvers: [
           new CachingKeyDidResolver(),
           new CachingPeerDidResolver(),
-          new WebDidResolver(),
+          new GuardedWebDidResolver(),
           new LedgerDidResolver(ledger),
         ],
       }),
