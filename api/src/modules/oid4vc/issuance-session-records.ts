@@ -1,7 +1,13 @@
 import { injectable } from 'inversify'
 import { Logger } from '@idplane/common'
 import { ModuleRegistry } from '../../infra/module-registry'
-import { OrgExchangeRecords, stateChangedType } from '../../infra/records/exchange-records'
+import {
+  type ExchangeOutcome,
+  type ExchangeReport,
+  OrgExchangeRecords,
+  stateChangedType,
+} from '../../infra/records/exchange-records'
+import { CredentialsRepository } from '../credentials/credentials.repository'
 import type { IssuanceSessionRecord } from './issuance-session.entity'
 import {
   issuanceSessionReportOf,
@@ -28,6 +34,7 @@ export class IssuanceSessionRecords extends OrgExchangeRecords<IssuanceSessionRe
 
   public constructor(
     sessions: IssuanceSessionsRepository,
+    private readonly credentials: CredentialsRepository,
     metrics: Oid4vcMetrics,
     modules: ModuleRegistry,
     logger: Logger,
@@ -63,5 +70,21 @@ export class IssuanceSessionRecords extends OrgExchangeRecords<IssuanceSessionRe
       modules,
     )
     this.logger = logger.child({ component: 'oid4vc-issuance-records' })
+  }
+
+  /**
+   * Also carries a new state to the offer's issuance record, when the offer asked for a status (the record the revoke
+   * route reads; credentials/credential-revocations.ts), in the same transaction: revoking a redeemed credential
+   * then needs no call to the agent.
+   */
+  public override async apply(
+    orgId: string,
+    report: ExchangeReport<IssuanceSessionFields>,
+  ): Promise<ExchangeOutcome<IssuanceSessionRecord> | null> {
+    const outcome = await super.apply(orgId, report)
+    if (outcome && (outcome.decision === 'insert' || outcome.decision === 'advance')) {
+      await this.credentials.setOpenId4VcOfferState(orgId, outcome.row.id, outcome.row.state)
+    }
+    return outcome
   }
 }
