@@ -140,6 +140,11 @@ export interface CredentialTemplateJson extends CredentialTemplateRequest {
 export interface CredentialStatusListJson {
   idx: number
   uri: string
+  /**
+   * The entries of a batch's further copies in the same list (copy 2, 3, ...): each copy has its own, so a verifier
+   * cannot link two copies by their status. Without it (offers made before 2026-11-29) every copy carries `idx`.
+   */
+  copyIdx?: number[]
 }
 
 export interface CredentialOfferRequest {

@@ -26,6 +26,7 @@ interface Envelope<T> {
 }
 
 interface OfferStatus {
+  copyIdx?: number[]
   purpose: string
   statusListId: string
   idx: number
@@ -111,10 +112,25 @@ describe('Token Status List for SD-JWT VCs through the platform API', () => {
     return (res.body as Envelope<{ id: string; certificate: string }>).data
   }
 
+  /** How many calls of `operation` the API made to agents (its metrics). */
+  async function agentCalls(operation: string): Promise<number> {
+    const metrics = (await request(platform.api.app).get('/metrics').expect(200)).text
+    return metrics
+      .split('\n')
+      .filter((line) => line.startsWith('idplane_api_agent_request_duration_seconds_count{'))
+      .filter((line) => line.includes(`operation="${operation}"`))
+      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0)
+  }
+
   /** An offer of one member credential with a status of `purpose`, redeemed by the holder. */
-  async function issueWithStatus(purpose: 'revocation' | 'suspension', givenName: string, template = templateId) {
+  async function issueWithStatus(
+    purpose: 'revocation' | 'suspension',
+    givenName: string,
+    template = templateId,
+    { issuer = issuerId, batchSize = 1 }: { issuer?: string; batchSize?: number } = {},
+  ) {
     const offer = (
-      await call('post', `/v1/orgs/${orgId}/oid4vc/${issuerId}/create-offer`)
+      await call('post', `/v1/orgs/${orgId}/oid4vc/${issuer}/create-offer`)
         .send({
           credentials: [
             { templateId: template, claims: { given_name: givenName, level: 'gold' }, status: { purpose } },
@@ -130,7 +146,7 @@ describe('Token Status List for SD-JWT VCs through the platform API', () => {
     const early = await call('post', `/v1/orgs/${orgId}/credentials/${offer.id}/revoke`).send({ purpose }).expect(400)
     expect(early.body.message).toMatch(/not issued \(state OfferCreated\)/)
     const wallet = holder.agent.context
-    const [held] = await wallet.resolve(HolderService).acceptOffer(wallet, { offerUri: offer.offerUri })
+    const [held] = await wallet.resolve(HolderService).acceptOffer(wallet, { offerUri: offer.offerUri, batchSize })
     expect(held).toMatchObject({ format: 'dc+sd-jwt', type: VCT, claims: { given_name: givenName } })
     await waitUntil(async () => {
       const res = await call('get', `/v1/orgs/${orgId}/oid4vc/credential-offer/${offer.id}`).expect(200)
@@ -212,7 +228,15 @@ describe('Token Status List for SD-JWT VCs through the platform API', () => {
     expect(statusAt(before, offer.status.idx)).toBe(0)
     expect(await present('Ada')).toMatchObject({ state: 'ResponseVerified' })
 
+    // The issuance record takes the session's states from the agent's events: once it says Completed, the revoke
+    // route asks the agent nothing.
+    await waitUntil(async () => {
+      const res = await call('get', `/v1/orgs/${orgId}/credentials/${offer.id}`).expect(200)
+      return (res.body as Envelope<{ state: string }>).data.state === 'Completed' ? true : undefined
+    })
+    const offerReadsBefore = await agentCalls('getCredentialOffer')
     const revoked = await call('post', `/v1/orgs/${orgId}/credentials/${offer.id}/revoke`).send({}).expect(201)
+    expect(await agentCalls('getCredentialOffer')).toBe(offerReadsBefore)
     expect(revoked.body.message).toBe('Credential revoked')
     expect(revoked.body.data).toMatchObject({
       id: offer.id,
@@ -295,6 +319,55 @@ describe('Token Status List for SD-JWT VCs through the platform API', () => {
       state: 'Error',
       errorMessage: expect.stringMatching(/Status is not valid/),
     })
+  })
+
+  it('gives each copy of a batch its own entry, and a revocation covers every copy', async () => {
+    const batchIssuer = (
+      (await call('post', `/v1/orgs/${orgId}/oid4vc/issuers`).send({ batchSize: 2 }).expect(201)).body.data as {
+        issuerId: string
+      }
+    ).issuerId
+    const batchTemplate = (
+      (
+        await call('post', `/v1/orgs/${orgId}/oid4vc/${batchIssuer}/template`)
+          .send({
+            name: 'Member',
+            format: 'dc+sd-jwt',
+            vct: VCT,
+            claims: [{ path: ['given_name'], mandatory: true }, { path: ['level'] }],
+            signer: { method: 'x5c' },
+          })
+          .expect(201)
+      ).body.data as { id: string }
+    ).id
+    const offer = await issueWithStatus('revocation', 'Grace', batchTemplate, { issuer: batchIssuer, batchSize: 2 })
+    const copyIdx = offer.status.copyIdx ?? []
+    expect(copyIdx).toHaveLength(1)
+    expect(copyIdx[0]).not.toBe(offer.status.idx)
+
+    // The wallet's two copies (one SD-JWT VC per key) carry the two entries.
+    const records = await holder.agent.sdJwtVc.getAll()
+    const entriesOf = (compact: string) =>
+      (
+        JSON.parse(Buffer.from(compact.split('~')[0].split('.')[1], 'base64url').toString()) as {
+          status?: { status_list: { idx: number; uri: string } }
+        }
+      ).status?.status_list
+    const copies = records
+      .flatMap((record) => record.credentialInstances.map((instance) => entriesOf(instance.compactSdJwtVc)))
+      .filter((entry) => entry?.uri === offer.status.uri && [offer.status.idx, ...copyIdx].includes(entry.idx))
+    expect(copies.map((entry) => entry?.idx).sort((a = 0, b = 0) => a - b)).toEqual(
+      [offer.status.idx, ...copyIdx].sort((a, b) => a - b),
+    )
+
+    const revoked = await call('post', `/v1/orgs/${orgId}/credentials/${offer.id}/revoke`).send({}).expect(201)
+    expect(revoked.body.data).toMatchObject({
+      statusListIndex: offer.status.idx,
+      statusListCopyIndices: copyIdx,
+      revocationStatus: 'revoked',
+    })
+    const served = await servedToken(offer.status.uri)
+    expect([statusAt(served, offer.status.idx), statusAt(served, copyIdx[0])]).toEqual([1, 1])
   })
 
   it('refuses a status on an mdoc template and on an offer of two credentials', async () => {

@@ -76,6 +76,22 @@ describe(`status list allocation (${process.env.DATABASE_URL ? 'postgres' : 'pgl
     ).toBe(false)
   })
 
+  it("reserves a batch's copies in one list or not at all: a list with fewer free is passed over", async () => {
+    const id = await aList(10, 'suspension')
+    const reserveCopies = (count: number) => repository.reserve(orgId, 'bitstring', ISSUER, 'suspension', count)
+    const batches = await Promise.all([reserveCopies(4), reserveCopies(4), reserveCopies(4)])
+    // Three batches of 4 on a list of 10: two fit, the third finds no list with 4 free.
+    expect(batches.filter((slot) => slot?.statusListId === id)).toHaveLength(2)
+    expect(batches.filter((slot) => slot === undefined)).toHaveLength(1)
+    const slot = batches.find((found) => found !== undefined)
+    if (!slot) throw new Error('no slot')
+    const copies = await Promise.all(Array.from({ length: 4 }, () => repository.takeIndex(slot)))
+    expect(new Set(copies).size).toBe(4)
+    // Two left: a pair fits, and then not even one.
+    expect(await reserveCopies(2)).toMatchObject({ statusListId: id })
+    expect(await reserveCopies(1)).toBeUndefined()
+  })
+
   it('draws indices at random across a list of 131,072, not in order', async () => {
     await aList(131_072, 'suspension')
     const indices: number[] = []

@@ -28,6 +28,7 @@ import { Migration20261128163000RevocationRegistries } from './Migration20261128
 import { Migration20261128230000RevocationIssuance } from './Migration20261128230000RevocationIssuance'
 import { Migration20261129010000StatusLists } from './Migration20261129010000StatusLists'
 import { Migration20261129050000TokenStatusLists } from './Migration20261129050000TokenStatusLists'
+import { Migration20261129140000StatusListCopies } from './Migration20261129140000StatusListCopies'
 import { Migration20261129060000Openid4vcSessions } from './Migration20261129060000Openid4vcSessions'
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
@@ -62,4 +63,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261129010000StatusLists', class: Migration20261129010000StatusLists },
   { name: 'Migration20261129050000TokenStatusLists', class: Migration20261129050000TokenStatusLists },
   { name: 'Migration20261129060000Openid4vcSessions', class: Migration20261129060000Openid4vcSessions },
+  { name: 'Migration20261129140000StatusListCopies', class: Migration20261129140000StatusListCopies },
 ]

@@ -2900,6 +2900,7 @@ export interface components {
             revokedAt: string | null;
             statusListId: string | null;
             statusListIndex: number | null;
+            statusListCopyIndices: number[] | null;
             /** @enum {string|null} */
             statusPurpose: "revocation" | "suspension" | null;
             suspended: boolean;
@@ -2953,6 +2954,7 @@ export interface components {
             revokedAt: string | null;
             statusListId: string | null;
             statusListIndex: number | null;
+            statusListCopyIndices: number[] | null;
             /** @enum {string|null} */
             statusPurpose: "revocation" | "suspension" | null;
             suspended: boolean;

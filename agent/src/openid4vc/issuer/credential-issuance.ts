@@ -18,14 +18,14 @@ import type { CredentialStatusListJson } from '@idplane/common/agent-contract/op
 import { X509CertificatesService } from '../x509/x509-certificates.service'
 import { type ClaimValues, checkClaimValues, disclosureFrameFor, isPlainObject } from './claim-values'
 import { type CredentialTemplateRecord, CredentialTemplateRepository } from './credential-template.record'
-import { storedStatus } from './offer-status'
+import { statusOfCopy, storedStatus } from './offer-status'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
 /** Where an offer keeps the claim values of each template, in the issuance session's `issuanceMetadata`. */
 export interface OfferIssuanceMetadata {
   credentials: Record<string, ClaimValues>
-  /** dc+sd-jwt templates offered with a status: where it is (every copy of a batch carries the same one). */
+  /** dc+sd-jwt templates offered with a status: where it is (each copy of a batch its own entry, `copyIdx`). */
   statuses?: Record<string, CredentialStatusListJson>
 }
 
@@ -83,14 +83,14 @@ async function signOptionsFor(
       return {
         type: 'credentials',
         format: ClaimFormat.SdJwtDc,
-        credentials: holderBinding.keys.map((holder) => ({
+        credentials: holderBinding.keys.map((holder, copy) => ({
           payload: {
             ...values,
             vct: String(template.vct),
             iat: seconds(now),
             ...(expiresAt ? { exp: seconds(expiresAt) } : {}),
             // draft-ietf-oauth-status-list 6.1; never selectively disclosable (the verifier must see it).
-            ...(status ? { status: { status_list: { idx: status.idx, uri: status.uri } } } : {}),
+            ...(status ? { status: { status_list: statusOfCopy(status, copy) } } : {}),
           },
           holder:
             holder.method === 'did'

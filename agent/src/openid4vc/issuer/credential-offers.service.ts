@@ -80,7 +80,14 @@ export class CredentialOffersService {
         const problem = statusProblem(template.format, entry.status)
         if (problem) problems.push({ field: `credentials[${index}].status`, message: problem })
         else
-          metadata.statuses = { ...metadata.statuses, [template.id]: { idx: entry.status.idx, uri: entry.status.uri } }
+          metadata.statuses = {
+            ...metadata.statuses,
+            [template.id]: {
+              idx: entry.status.idx,
+              uri: entry.status.uri,
+              ...(entry.status.copyIdx ? { copyIdx: entry.status.copyIdx } : {}),
+            },
+          }
       }
       try {
         metadata.credentials[template.id] = checkClaimValues(template, entry.claims, `credentials[${index}].claims`)

@@ -3,18 +3,42 @@ import type { CredentialStatusListJson } from '@idplane/common/agent-contract/op
 
 import { isPlainObject } from './claim-values'
 import type { CredentialTemplateRecord } from './credential-template.record'
+import { MAX_BATCH_SIZE } from './issuers.service'
 
 /**
  * Why a Token Status List entry cannot go into this template's credentials, if it cannot: only SD-JWT VCs carry one
- * (Credo 0.6.3 writes no status into an mdoc, and signs W3C JWT VCs without one; docs/decisions.md).
+ * (Credo 0.6.3 writes no status into an mdoc, and signs W3C JWT VCs without one; docs/decisions.md). `copyIdx` are
+ * the entries of a batch's further copies.
  */
 export function statusProblem(format: CredentialTemplateRecord['format'], status: unknown): string | undefined {
   if (format !== 'dc+sd-jwt') return `is only for dc+sd-jwt templates, not ${format}`
-  if (!isPlainObject(status)) return 'must be { idx, uri }'
+  if (!isPlainObject(status)) return 'must be { idx, uri, copyIdx? }'
   const { idx, uri } = status
   if (typeof idx !== 'number' || !Number.isInteger(idx) || idx < 0) return 'idx must be a whole number from 0'
   if (typeof uri !== 'string' || !/^https?:\/\/\S+$/.test(uri)) return 'uri must be an http(s) URL'
+  const { copyIdx } = status
+  if (copyIdx === undefined) return undefined
+  if (!Array.isArray(copyIdx) || copyIdx.length >= MAX_BATCH_SIZE)
+    return `copyIdx must be a list of fewer than ${MAX_BATCH_SIZE} indices`
+  if (!copyIdx.every((one) => typeof one === 'number' && Number.isInteger(one) && one >= 0))
+    return 'copyIdx must hold whole numbers from 0'
+  if (new Set([idx, ...copyIdx]).size !== copyIdx.length + 1) return 'idx and copyIdx must all differ'
   return undefined
+}
+
+/**
+ * The entry of copy `copy` (0 for the first) of a batch. An entry without `copyIdx` (an offer made before copies had
+ * their own) gives every copy `idx`.
+ * @throws InvalidStateError when the wallet asked for more copies than the offer holds entries for
+ */
+export function statusOfCopy(status: CredentialStatusListJson, copy: number): { idx: number; uri: string } {
+  if (copy === 0 || status.copyIdx === undefined) return { idx: status.idx, uri: status.uri }
+  const idx = status.copyIdx[copy - 1]
+  if (idx === undefined)
+    throw new InvalidStateError(
+      `The offer holds status entries for ${status.copyIdx.length + 1} copies; the wallet asked for more`,
+    )
+  return { idx, uri: status.uri }
 }
 
 /**
@@ -30,5 +54,8 @@ export function storedStatus(
   if (status === undefined) return undefined
   if (!isPlainObject(status) || typeof status.idx !== 'number' || typeof status.uri !== 'string')
     throw new InvalidStateError('The offer holds a malformed status for this credential')
-  return { idx: status.idx, uri: status.uri }
+  const { copyIdx } = status
+  if (copyIdx !== undefined && !(Array.isArray(copyIdx) && copyIdx.every((one) => typeof one === 'number')))
+    throw new InvalidStateError('The offer holds a malformed status for this credential')
+  return { idx: status.idx, uri: status.uri, ...(copyIdx ? { copyIdx: copyIdx as number[] } : {}) }
 }

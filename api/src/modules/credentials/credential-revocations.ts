@@ -158,6 +158,8 @@ export class CredentialRevocations {
     const purpose = request.purpose ?? 'revocation'
     const statusListId = record.statusListId as string
     const index = record.statusListIndex as number
+    // An OpenID4VC batch's copies each have an entry of the same list: a change applies to all of them.
+    const indices = [index, ...(record.statusListCopyIndices ?? [])]
     if (purpose !== record.statusPurpose)
       throw new InvalidInputError(
         `This credential was issued with a ${record.statusPurpose} status: use purpose ${record.statusPurpose}`,
@@ -200,7 +202,7 @@ export class CredentialRevocations {
         wanted.suspensionStatus === 'suspended'
       const recorded = await this.records.transactional(async () => {
         if (!(await this.records.requestStatusChange(orgId, credentialRecordId, current, wanted))) return false
-        await this.statusLists.setBit({ purpose, statusListId, index }, value)
+        for (const one of indices) await this.statusLists.setBit({ purpose, statusListId, index: one }, value)
         return true
       })
       if (!recorded) throw new ConflictError('A concurrent request changed this credential status first')
@@ -210,7 +212,7 @@ export class CredentialRevocations {
       (wanted?.revocationStatus ?? record.revocationStatus) === 'pending' ||
       after === 'pending' ||
       after === 'reinstating'
-    if (request.publish && pending) await this.publishList(orgId, statusListId, [index])
+    if (request.publish && pending) await this.publishList(orgId, statusListId, indices)
     return this.current(orgId, credentialRecordId)
   }
 
@@ -220,10 +222,13 @@ export class CredentialRevocations {
   }
 
   /**
-   * An OpenID4VC offer's record is not fed by agent events: its state is read from the agent now (and kept), so a
-   * credential not yet redeemed is refused like a DIDComm one not yet issued.
+   * An OpenID4VC offer's record takes the states of its issuance session's events (oid4vc/issuance-session-records.ts).
+   * When it does not say issued yet (an event still on its way, or an offer made before those events were kept), the
+   * agent is asked now and its answer kept, so a credential not yet redeemed is refused like a DIDComm one not yet
+   * issued, and one redeemed a moment ago is not.
    */
   private async assertOfferIssued(orgId: string, record: CredentialRecord): Promise<void> {
+    if (OPENID4VC_ISSUED_STATES.has(record.state)) return
     const offer = await (await this.agents.openId4VcForOrg(orgId)).getOffer(record.credentialRecordId)
     if (offer.state !== record.state)
       await this.records.setOpenId4VcOfferState(orgId, record.credentialRecordId, offer.state)

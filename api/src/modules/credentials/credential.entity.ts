@@ -125,6 +125,13 @@ export class CredentialRecord extends BaseEntity {
   @Property({ type: 'integer', nullable: true })
   statusListIndex?: number | null
 
+  /**
+   * An OpenID4VC batch's further copies (an SD-JWT VC per holder key): their indices in the same list, one each, so a
+   * verifier cannot link copies by their status; a status change applies to every copy. Null for one copy.
+   */
+  @Property({ type: 'json', columnType: 'jsonb', nullable: true })
+  statusListCopyIndices?: number[] | null
+
   /** The entry's `statusPurpose`: `revocation` (revoke) or `suspension` (suspend and reinstate). */
   @Property({ type: 'string', length: 16, nullable: true })
   statusPurpose?: StatusPurpose | null

@@ -215,7 +215,13 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
     orgId: string,
     row: Pick<
       CredentialRecord,
-      'credentialRecordId' | 'state' | 'statusListId' | 'statusListIndex' | 'statusPurpose' | 'agentUpdatedAt'
+      | 'credentialRecordId'
+      | 'state'
+      | 'statusListId'
+      | 'statusListIndex'
+      | 'statusListCopyIndices'
+      | 'statusPurpose'
+      | 'agentUpdatedAt'
     >,
   ): Promise<void> {
     const em = this.em.fork()
@@ -229,7 +235,7 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
     await em.flush()
   }
 
-  /** Sets an OpenID4VC offer's state as the agent reports it now (its record is not fed by agent events). */
+  /** Sets an OpenID4VC offer's state: its issuance session's, from an agent event or as the agent reports it now. */
   public async setOpenId4VcOfferState(orgId: string, credentialRecordId: string, state: string): Promise<void> {
     await this.em.nativeUpdate(
       CredentialRecord,

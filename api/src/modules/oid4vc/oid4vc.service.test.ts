@@ -17,8 +17,11 @@ const CREATED = {
 
 const FORMATS: Record<string, string> = { 't-sd': 'dc+sd-jwt', 't-mdoc': 'mso_mdoc' }
 
-/** The service over an agent with two templates, an allocator handing out index 42 and a record store. */
-function serviceWith(options: { recordFails?: boolean } = {}) {
+/**
+ * The service over an agent with two templates and an issuer of `batchSize`, an allocator handing out index 42 (and
+ * 7, 9, ... for further copies) and a record store.
+ */
+function serviceWith(options: { recordFails?: boolean; batchSize?: number } = {}) {
   const offers: CredentialOfferRequest[] = []
   const deleted: string[] = []
   const allocated: unknown[][] = []
@@ -34,11 +37,14 @@ function serviceWith(options: { recordFails?: boolean } = {}) {
       return CREATED
     },
     deleteOffer: async (id: string) => void deleted.push(id),
+    getIssuer: async (issuerId: string) => ({ id: issuerId, batchSize: options.batchSize ?? 1 }),
   }
   const statusLists = {
-    allocate: async (...args: unknown[]) => {
+    allocateCopies: async (...args: unknown[]) => {
       allocated.push(args)
-      return [{ purpose: args[3], statusListId: 'list-1', index: 42 }]
+      const copies = args[5] as number
+      const copyIndices = Array.from({ length: copies - 1 }, (_, copy) => 7 + 2 * copy)
+      return { purpose: args[3], statusListId: 'list-1', index: 42, copyIndices }
     },
     urlOf: (id: string) => `https://api.example/v1/status-lists/${id}`,
   }
@@ -73,7 +79,7 @@ describe('Oid4vcService.createOffer with a status', () => {
       'acme',
       offer([{ templateId: 't-sd', claims: { a: 1 }, status: { purpose: 'suspension' } }]),
     )
-    expect(allocated).toEqual([['org', 'did:key:z6Mk', 'statuslist+jwt', ['suspension'], 'token']])
+    expect(allocated).toEqual([['org', 'did:key:z6Mk', 'statuslist+jwt', 'suspension', 'token', 1]])
     expect(offers[0].credentials).toEqual([
       { templateId: 't-sd', claims: { a: 1 }, status: { idx: 42, uri: 'https://api.example/v1/status-lists/list-1' } },
     ])
@@ -83,6 +89,7 @@ describe('Oid4vcService.createOffer with a status', () => {
         state: 'OfferCreated',
         statusListId: 'list-1',
         statusListIndex: 42,
+        statusListCopyIndices: null,
         statusPurpose: 'suspension',
       }),
     ])
@@ -92,6 +99,23 @@ describe('Oid4vcService.createOffer with a status', () => {
       idx: 42,
       uri: 'https://api.example/v1/status-lists/list-1',
     })
+  })
+
+  it("allocates an entry per copy of the issuer's batch in one list, and hands them to the agent as copyIdx", async () => {
+    const { service, offers, allocated, records } = serviceWith({ batchSize: 3 })
+    const created = await service.createOffer(
+      'org',
+      'acme',
+      offer([{ templateId: 't-sd', claims: {}, status: { purpose: 'revocation' } }]),
+    )
+    expect(allocated).toEqual([['org', 'did:key:z6Mk', 'statuslist+jwt', 'revocation', 'token', 3]])
+    expect(offers[0].credentials[0].status).toEqual({
+      idx: 42,
+      copyIdx: [7, 9],
+      uri: 'https://api.example/v1/status-lists/list-1',
+    })
+    expect(records).toEqual([expect.objectContaining({ statusListIndex: 42, statusListCopyIndices: [7, 9] })])
+    expect(created.status).toMatchObject({ idx: 42, copyIdx: [7, 9] })
   })
 
   it('refuses a status on an mso_mdoc template and on an offer of two credentials, allocating nothing', async () => {

@@ -145,11 +145,21 @@ export class Oid4vcService {
         },
       ])
     const signer = template.signer.method === 'did' ? template.signer.did : X5C_SIGNER
-    const [allocation] = await this.statusLists.allocate(orgId, signer, TOKEN_PROOF_TYPE, [purpose], 'token')
+    // One entry per copy the issuer may hand out for this offer (batch issuance: one per holder key), so copies
+    // cannot be linked by their status; the wallet may take fewer.
+    const copies = Math.max(1, (await agent.getIssuer(issuerId)).batchSize ?? 1)
+    const allocation = await this.statusLists.allocateCopies(orgId, signer, TOKEN_PROOF_TYPE, purpose, 'token', copies)
     const uri = this.statusLists.urlOf(allocation.statusListId)
+    const { copyIndices } = allocation
     const created = await agent.createOffer(issuerId, {
       ...body,
-      credentials: [{ templateId, claims, status: { idx: allocation.index, uri } }],
+      credentials: [
+        {
+          templateId,
+          claims,
+          status: { idx: allocation.index, uri, ...(copyIndices.length > 0 ? { copyIdx: copyIndices } : {}) },
+        },
+      ],
     })
     try {
       await this.records.addOpenId4VcOffer(orgId, {
@@ -157,6 +167,7 @@ export class Oid4vcService {
         state: created.state,
         statusListId: allocation.statusListId,
         statusListIndex: allocation.index,
+        statusListCopyIndices: copyIndices.length > 0 ? copyIndices : null,
         statusPurpose: purpose,
         agentUpdatedAt: new Date(created.updatedAt ?? created.createdAt),
       })
@@ -167,7 +178,13 @@ export class Oid4vcService {
     }
     return {
       ...toCreatedOfferResponse(created),
-      status: { purpose, statusListId: allocation.statusListId, idx: allocation.index, uri },
+      status: {
+        purpose,
+        statusListId: allocation.statusListId,
+        idx: allocation.index,
+        ...(copyIndices.length > 0 ? { copyIdx: copyIndices } : {}),
+        uri,
+      },
     }
   }
 

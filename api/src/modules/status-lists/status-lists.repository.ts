@@ -58,25 +58,26 @@ export class StatusListsRepository extends OrgRepository<StatusList> {
   }
 
   /**
-   * Reserves one index of the issuer's oldest list of the purpose that has one free, in one statement (the row is
-   * locked and its counter moved, as revocation registries do), so no list ever promises more than its size.
-   * @returns undefined when every list is full (or there is none)
+   * Reserves `count` indices of the issuer's oldest list of the purpose that has that many free, in one statement (the
+   * row is locked and its counter moved, as revocation registries do), so no list ever promises more than its size.
+   * @returns undefined when no list has `count` free (or there is none)
    */
   public async reserve(
     orgId: string,
     format: StatusListFormat,
     issuer: string,
     purpose: StatusPurpose,
+    count = 1,
   ): Promise<ReservedSlot | undefined> {
     const rows = await this.em.fork().execute<{ id: string; size: number }[]>(
-      `update "status_lists" set "allocated" = "allocated" + 1, "updated_at" = now()
+      `update "status_lists" set "allocated" = "allocated" + ?, "updated_at" = now()
         where "id" = (select "id" from "status_lists"
                        where "organization_id" = ? and "format" = ? and "issuer" = ? and "purpose" = ?
-                         and "allocated" < "size"
+                         and "allocated" + ? <= "size"
                        order by "sequence" limit 1 for update)
-          and "allocated" < "size"
+          and "allocated" + ? <= "size"
         returning "id", "size"`,
-      [orgId, format, issuer, purpose],
+      [count, orgId, format, issuer, purpose, count, count],
     )
     const [row] = rows
     return row ? { statusListId: row.id, size: Number(row.size) } : undefined

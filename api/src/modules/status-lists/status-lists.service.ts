@@ -113,6 +113,27 @@ export class StatusLists {
     return allocations
   }
 
+  /**
+   * As allocate, for one credential issued in `copies` copies (an OpenID4VC batch: one SD-JWT VC per holder key):
+   * an index per copy, all in one list (the offer names one list URL), each drawn at random as allocate's.
+   * @returns the first copy's allocation and the further copies' indices
+   */
+  public async allocateCopies(
+    orgId: string,
+    issuer: string,
+    proofType: string,
+    purpose: StatusPurpose,
+    format: StatusListFormat,
+    copies: number,
+  ): Promise<StatusAllocation & { copyIndices: number[] }> {
+    if (copies < 1 || copies > this.size) throw new Error(`Cannot allocate ${copies} copies in lists of ${this.size}`)
+    const slot = await this.reserve(orgId, { format, issuer, proofType, purpose }, copies)
+    const indices: number[] = []
+    for (let copy = 0; copy < copies; copy++) indices.push(await this.repository.takeIndex(slot))
+    const [index, ...copyIndices] = indices
+    return { purpose, statusListId: slot.statusListId, index, copyIndices }
+  }
+
   /** The signed list as served (public). @throws NotFoundError for an unknown list */
   public async served(statusListId: string): Promise<ServedStatusList> {
     const list = /^[0-9a-f-]{36}$/i.test(statusListId) ? await this.repository.findById(statusListId) : null
@@ -140,10 +161,10 @@ export class StatusLists {
     await this.repository.storePublished(statusListId, revision, signed)
   }
 
-  private async reserve(orgId: string, wanted: Omit<ListDescription, 'id'>) {
+  private async reserve(orgId: string, wanted: Omit<ListDescription, 'id'>, count = 1) {
     const { format, issuer, purpose } = wanted
     for (let attempt = 0; attempt < RESERVE_TRIES; attempt++) {
-      const slot = await this.repository.reserve(orgId, format, issuer, purpose)
+      const slot = await this.repository.reserve(orgId, format, issuer, purpose, count)
       if (slot) return slot
       const newest = await this.repository.newest(orgId, format, issuer, purpose)
       const id = randomUUID()

@@ -51,6 +51,8 @@ export interface CredentialRecordResponse {
   /** JSON-LD issued with a status: its status list's id and index and the entry's purpose (else null). */
   statusListId: string | null
   statusListIndex: number | null
+  /** An OpenID4VC batch's further copies: their indices in the same list (else null). */
+  statusListCopyIndices: number[] | null
   statusPurpose: StatusPurpose | null
   /** True once a suspension is published (a proof then fails until it is reinstated and published). */
   suspended: boolean
@@ -87,6 +89,7 @@ export function toCredentialRecordResponse(record: CredentialRecord): Credential
     revokedAt: record.revokedAt?.toISOString() ?? null,
     statusListId: record.statusListId ?? null,
     statusListIndex: record.statusListIndex ?? null,
+    statusListCopyIndices: record.statusListCopyIndices ?? null,
     statusPurpose: record.statusPurpose ?? null,
     suspended: record.suspensionStatus === 'suspended' || record.suspensionStatus === 'reinstating',
     suspensionStatus: record.suspensionStatus ?? null,
@@ -122,6 +125,7 @@ const RECORD_PROPERTIES = {
   revokedAt: nullable(dateTime),
   statusListId: nullable(string),
   statusListIndex: nullable(integer),
+  statusListCopyIndices: nullable(arrayOf(integer)),
   statusPurpose: nullable(oneOf(STATUS_PURPOSES)),
   suspended: boolean,
   suspensionStatus: nullable(oneOf(SUSPENSION_STATUSES)),

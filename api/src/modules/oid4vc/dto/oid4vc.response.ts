@@ -30,6 +30,8 @@ export interface Oid4vcOfferStatusResponse {
   purpose: StatusPurpose
   statusListId: string
   idx: number
+  /** The entries of a batch's further copies in the same list (when the issuer's batchSize is more than 1). */
+  copyIdx?: number[]
   uri: string
 }
 
@@ -106,6 +108,7 @@ export const CREATED_OID4VC_OFFER_SCHEMA = object<CreatedOid4vcOfferResponse>('O
       purpose: oneOf(STATUS_PURPOSES),
       statusListId: uuid,
       idx: integer,
+      copyIdx: optional(arrayOf(integer)),
       uri,
     }),
   ),
