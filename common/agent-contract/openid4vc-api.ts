@@ -145,6 +145,11 @@ export interface CredentialStatusListJson {
    * cannot link two copies by their status. Without it (offers made before 2026-11-29) every copy carries `idx`.
    */
   copyIdx?: number[]
+  /**
+   * An x5c template's list belongs to this issuance certificate (the one active when the offer was made): the
+   * credential is signed with it, and refused when another one is active by then (the list would not verify).
+   */
+  certificateId?: string
 }
 
 export interface CredentialOfferRequest {
@@ -184,8 +189,15 @@ export interface CreatedCredentialOfferJson extends CredentialOfferJson {
 }
 
 /** A status list token to sign with a template's signer (the key its credentials are signed with). */
+/**
+ * A status list token's signer: a DID, or an x509 issuance certificate: `certificateId` names the one whose
+ * credentials point into the list (active or not: a list outlives its certificate's rotation); without it, the active
+ * one (lists made before 2026-11-29).
+ */
+export type StatusListSignerJson = { method: 'did'; did: string } | { method: 'x5c'; certificateId?: string }
+
 export interface SignStatusListTokenRequest {
-  signer: TemplateSignerJson
+  signer: StatusListSignerJson
   /** The token's claims (`sub`, `iat`, `ttl`, `status_list`), signed as given. */
   payload: Record<string, unknown>
 }

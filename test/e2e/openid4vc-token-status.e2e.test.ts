@@ -403,4 +403,44 @@ describe('Token Status List for SD-JWT VCs through the platform API', () => {
       })
       .expect(400)
   })
+  // Last: it rotates the organization's issuance certificate.
+  it('keeps each list with its issuance certificate across a rotation: old credentials still verify, new ones get a new list', async () => {
+    const kept = await issueWithStatus('revocation', 'Rosa')
+    const revokedLater = await issueWithStatus('revocation', 'Lise')
+    expect(revokedLater.status.statusListId).toBe(kept.status.statusListId)
+    const unredeemed = (
+      await call('post', `/v1/orgs/${orgId}/oid4vc/${issuerId}/create-offer`)
+        .send({ credentials: [{ templateId, claims: { given_name: 'Wanda' }, status: { purpose: 'revocation' } }] })
+        .expect(201)
+    ).body.data as { offerUri: string }
+
+    const next = await createCertificate({
+      keyType: 'P-256',
+      purpose: 'issuance',
+      subject: { commonName: 'Acme 2027' },
+    })
+    await request(platform.api.app)
+      .put(`/v1/x509/${orgId}/activate/${next.id}`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .expect(200)
+    const wallet = holder.agent.context
+    await wallet.resolve(X509CertificatesService).addTrustAnchor(wallet, { certificate: next.certificate })
+
+    // The list changes after the rotation and is signed again, by its own certificate: the other credential of it
+    // still verifies, the revoked one does not.
+    await call('post', `/v1/orgs/${orgId}/credentials/${revokedLater.id}/revoke`).send({}).expect(201)
+    expect(await present('Rosa')).toMatchObject({ state: 'ResponseVerified' })
+    expect(await present('Lise')).toMatchObject({
+      state: 'Error',
+      errorMessage: expect.stringMatching(/Status is not valid/),
+    })
+
+    // New offers go to a list of the new certificate.
+    const fresh = await issueWithStatus('revocation', 'Vera')
+    expect(fresh.status.statusListId).not.toBe(kept.status.statusListId)
+    expect(await present('Vera')).toMatchObject({ state: 'ResponseVerified' })
+
+    // An offer made before the rotation is not signed with a certificate its list does not belong to.
+    await expect(wallet.resolve(HolderService).acceptOffer(wallet, { offerUri: unredeemed.offerUri })).rejects.toThrow()
+  })
 })

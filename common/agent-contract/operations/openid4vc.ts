@@ -219,8 +219,12 @@ export const OPENID4VC_OPERATIONS = operationsByName({
     body: shape<SignStatusListTokenRequest>(),
     result: shape<SignedStatusListTokenJson>(),
     summary:
-      'Signs a Token Status List JWT (typ statuslist+jwt) with a DID or the active issuance certificate, the key the SD-JWT VCs pointing into it are signed with',
-    errors: { 409: 'no active issuance certificate, or a DID without an assertion key', ...DISABLED },
+      'Signs a Token Status List JWT (typ statuslist+jwt) with a DID, the issuance certificate named, or the active one: the key the SD-JWT VCs pointing into it are signed with',
+    errors: {
+      404: 'no such certificate',
+      409: 'no active issuance certificate, a certificate that is not for issuance, or a DID without an assertion key',
+      ...DISABLED,
+    },
   }),
   listCredentialOffers: defineOperation({
     name: 'listCredentialOffers',

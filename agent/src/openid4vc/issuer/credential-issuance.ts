@@ -78,7 +78,7 @@ async function signOptionsFor(
   const { template, values, now, expiresAt, holderBinding, status } = options
   switch (template.format) {
     case 'dc+sd-jwt': {
-      const issuer = await sdJwtIssuerFor(agentContext, template)
+      const issuer = await sdJwtIssuerFor(agentContext, template, status)
       const disclosureFrame = disclosureFrameFor(template, values)
       return {
         type: 'credentials',
@@ -137,20 +137,46 @@ async function signOptionsFor(
   }
 }
 
-async function sdJwtIssuerFor(agentContext: AgentContext, template: CredentialTemplateRecord) {
+/**
+ * An offer with a status names the issuance certificate its list belongs to: the credential is signed with it while
+ * it is the active one; once another is, the credential would not pass its own status check, so it is refused.
+ */
+async function sdJwtIssuerFor(
+  agentContext: AgentContext,
+  template: CredentialTemplateRecord,
+  status: CredentialStatusListJson | undefined,
+) {
   if (template.signer.method === 'did') {
     return { method: 'did' as const, didUrl: await assertionMethodOf(agentContext, template.signer.did) }
   }
-  const x5c = await issuanceChain(agentContext)
+  const certificateId = status?.certificateId
+  if (certificateId) {
+    const active = await agentContext.resolve(X509CertificatesService).activeFor(agentContext, 'issuance')
+    if (active.id !== certificateId)
+      throw new InvalidStateError(
+        'The issuance certificate changed since this offer was made, and its status list belongs to the earlier one: make the offer again',
+      )
+  }
+  const x5c = await issuanceChain(agentContext, certificateId)
   return { method: 'x5c' as const, x5c }
 }
 
-/** The active issuance certificate's chain, leaf first (its key in the KMS). */
-export async function issuanceChain(agentContext: AgentContext): Promise<[X509Certificate, ...X509Certificate[]]> {
+/**
+ * The chain of the issuance certificate `certificateId` (active or not: a status list keeps its certificate after a
+ * rotation), or of the active one; leaf first (its key in the KMS).
+ * @throws NotFoundError for an unknown certificate; InvalidStateError for none active, one not for issuance, or expired
+ */
+export async function issuanceChain(
+  agentContext: AgentContext,
+  certificateId?: string,
+): Promise<[X509Certificate, ...X509Certificate[]]> {
   const certificates = agentContext.resolve(X509CertificatesService)
-  const record = await certificates.activeFor(agentContext, 'issuance')
+  const record = certificateId
+    ? await certificates.get(agentContext, certificateId)
+    : await certificates.activeFor(agentContext, 'issuance')
+  if (record.purpose !== 'issuance') throw new InvalidStateError('This certificate is not for issuance')
   if (new Date(record.notAfter).getTime() <= Date.now())
-    throw new InvalidStateError('The active issuance certificate has expired')
+    throw new InvalidStateError(`The ${certificateId ? '' : 'active '}issuance certificate has expired`)
   const [leaf, ...rest] = certificates.signingChain(record)
   return [leaf, ...rest]
 }

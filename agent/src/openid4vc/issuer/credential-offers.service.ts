@@ -86,6 +86,7 @@ export class CredentialOffersService {
               idx: entry.status.idx,
               uri: entry.status.uri,
               ...(entry.status.copyIdx ? { copyIdx: entry.status.copyIdx } : {}),
+              ...(entry.status.certificateId ? { certificateId: entry.status.certificateId } : {}),
             },
           }
       }

@@ -16,6 +16,8 @@ export function statusProblem(format: CredentialTemplateRecord['format'], status
   const { idx, uri } = status
   if (typeof idx !== 'number' || !Number.isInteger(idx) || idx < 0) return 'idx must be a whole number from 0'
   if (typeof uri !== 'string' || !/^https?:\/\/\S+$/.test(uri)) return 'uri must be an http(s) URL'
+  if (status.certificateId !== undefined && (typeof status.certificateId !== 'string' || status.certificateId === ''))
+    return 'certificateId must be a certificate id'
   const { copyIdx } = status
   if (copyIdx === undefined) return undefined
   if (!Array.isArray(copyIdx) || copyIdx.length >= MAX_BATCH_SIZE)
@@ -57,5 +59,13 @@ export function storedStatus(
   const { copyIdx } = status
   if (copyIdx !== undefined && !(Array.isArray(copyIdx) && copyIdx.every((one) => typeof one === 'number')))
     throw new InvalidStateError('The offer holds a malformed status for this credential')
-  return { idx: status.idx, uri: status.uri, ...(copyIdx ? { copyIdx: copyIdx as number[] } : {}) }
+  const { certificateId } = status
+  if (certificateId !== undefined && typeof certificateId !== 'string')
+    throw new InvalidStateError('The offer holds a malformed status for this credential')
+  return {
+    idx: status.idx,
+    uri: status.uri,
+    ...(copyIdx ? { copyIdx: copyIdx as number[] } : {}),
+    ...(certificateId ? { certificateId } : {}),
+  }
 }

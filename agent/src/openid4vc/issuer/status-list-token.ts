@@ -1,5 +1,5 @@
 import { type AgentContext, DidsApi, JsonEncoder, JwsService, type Kms } from '@credo-ts/core'
-import type { TemplateSignerJson } from '@idplane/common/agent-contract/openid4vc-api'
+import type { StatusListSignerJson } from '@idplane/common/agent-contract/openid4vc-api'
 import { STATUS_LIST_JWT_TYPE } from '@idplane/common/token-status-list'
 
 import { assertionMethodOf, issuanceChain } from './credential-issuance'
@@ -13,7 +13,7 @@ import { assertionMethodOf, issuanceChain } from './credential-issuance'
  */
 export async function signStatusListToken(
   agentContext: AgentContext,
-  signer: TemplateSignerJson,
+  signer: StatusListSignerJson,
   payload: Record<string, unknown>,
 ): Promise<string> {
   let publicJwk: Kms.PublicJwk
@@ -23,7 +23,7 @@ export async function signStatusListToken(
     publicJwk = (await agentContext.resolve(DidsApi).resolveVerificationMethodFromCreatedDidRecord(didUrl)).publicJwk
     keyHeader = { kid: didUrl }
   } else {
-    const chain = await issuanceChain(agentContext)
+    const chain = await issuanceChain(agentContext, signer.certificateId)
     publicJwk = chain[0].publicJwk
     keyHeader = { x5c: chain.map((certificate) => certificate.toString('base64')) }
   }

@@ -15,13 +15,13 @@ const CREATED = {
   offerUri: 'openid-credential-offer://?credential_offer_uri=x',
 }
 
-const FORMATS: Record<string, string> = { 't-sd': 'dc+sd-jwt', 't-mdoc': 'mso_mdoc' }
+const FORMATS: Record<string, string> = { 't-sd': 'dc+sd-jwt', 't-sd-x5c': 'dc+sd-jwt', 't-mdoc': 'mso_mdoc' }
 
 /**
  * The service over an agent with two templates and an issuer of `batchSize`, an allocator handing out index 42 (and
  * 7, 9, ... for further copies) and a record store.
  */
-function serviceWith(options: { recordFails?: boolean; batchSize?: number } = {}) {
+function serviceWith(options: { recordFails?: boolean; batchSize?: number; activeCertificate?: string } = {}) {
   const offers: CredentialOfferRequest[] = []
   const deleted: string[] = []
   const allocated: unknown[][] = []
@@ -38,6 +38,10 @@ function serviceWith(options: { recordFails?: boolean; batchSize?: number } = {}
     },
     deleteOffer: async (id: string) => void deleted.push(id),
     getIssuer: async (issuerId: string) => ({ id: issuerId, batchSize: options.batchSize ?? 1 }),
+    listX509Certificates: async (query: { purpose?: string; status?: string }) =>
+      options.activeCertificate && query.purpose === 'issuance' && query.status === 'active'
+        ? [{ id: options.activeCertificate }]
+        : [],
   }
   const statusLists = {
     allocateCopies: async (...args: unknown[]) => {
@@ -116,6 +120,27 @@ describe('Oid4vcService.createOffer with a status', () => {
     })
     expect(records).toEqual([expect.objectContaining({ statusListIndex: 42, statusListCopyIndices: [7, 9] })])
     expect(created.status).toMatchObject({ idx: 42, copyIdx: [7, 9] })
+  })
+
+  it("puts an x5c template's entry in the list of the active issuance certificate, and names it to the agent", async () => {
+    const { service, offers, allocated } = serviceWith({ activeCertificate: 'cert-2' })
+    await service.createOffer(
+      'org',
+      'acme',
+      offer([{ templateId: 't-sd-x5c', claims: {}, status: { purpose: 'revocation' } }]),
+    )
+    expect(allocated).toEqual([['org', 'x5c:cert-2', 'statuslist+jwt', 'revocation', 'token', 1]])
+    expect(offers[0].credentials[0].status).toMatchObject({ idx: 42, certificateId: 'cert-2' })
+
+    const without = serviceWith()
+    await expect(
+      without.service.createOffer(
+        'org',
+        'acme',
+        offer([{ templateId: 't-sd-x5c', claims: {}, status: { purpose: 'revocation' } }]),
+      ),
+    ).rejects.toThrow('no active x509 certificate for issuance')
+    expect(without.offers).toEqual([])
   })
 
   it('refuses a status on an mso_mdoc template and on an offer of two credentials, allocating nothing', async () => {

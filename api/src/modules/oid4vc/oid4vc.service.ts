@@ -1,13 +1,14 @@
 import { injectable } from 'inversify'
-import { InvalidInputError } from '@idplane/common'
+import { InvalidInputError, InvalidStateError } from '@idplane/common'
 import type {
   CredentialOfferRequest,
   CredentialTemplateRequest,
   UpdateCredentialTemplateRequest,
 } from '@idplane/common/agent-contract/openid4vc-api'
 import { AgentClients } from '../../agent-client/agent-clients'
+import type { OpenId4VcAgentClient } from '../../agent-client/openid4vc-agent-client'
 import { CredentialsRepository } from '../credentials/credentials.repository'
-import { StatusLists, TOKEN_PROOF_TYPE, X5C_SIGNER } from '../status-lists/status-lists.service'
+import { StatusLists, TOKEN_PROOF_TYPE, x5cSigner } from '../status-lists/status-lists.service'
 import type { CreateOid4vcOfferDto, ListOid4vcOffersQuery } from './dto/credential-offer.dto'
 import type { CreateCredentialTemplateDto, UpdateCredentialTemplateDto } from './dto/credential-template.dto'
 import type { CreateOid4vcIssuerDto, UpdateOid4vcIssuerDto } from './dto/issuer.dto'
@@ -144,7 +145,10 @@ export class Oid4vcService {
           message: `not implemented for ${template.format}: Credo 0.6.3 carries no Token Status List entry in it`,
         },
       ])
-    const signer = template.signer.method === 'did' ? template.signer.did : X5C_SIGNER
+    // An x5c template's list is the active issuance certificate's: the agent signs the credential with that one
+    // (refusing it if another is active by redemption), and the list keeps being signed by it after a rotation.
+    const certificateId = template.signer.method === 'x5c' ? await this.activeIssuanceCertificate(agent) : undefined
+    const signer = template.signer.method === 'did' ? template.signer.did : x5cSigner(certificateId as string)
     // One entry per copy the issuer may hand out for this offer (batch issuance: one per holder key), so copies
     // cannot be linked by their status; the wallet may take fewer.
     const copies = Math.max(1, (await agent.getIssuer(issuerId)).batchSize ?? 1)
@@ -157,7 +161,12 @@ export class Oid4vcService {
         {
           templateId,
           claims,
-          status: { idx: allocation.index, uri, ...(copyIndices.length > 0 ? { copyIdx: copyIndices } : {}) },
+          status: {
+            idx: allocation.index,
+            uri,
+            ...(copyIndices.length > 0 ? { copyIdx: copyIndices } : {}),
+            ...(certificateId ? { certificateId } : {}),
+          },
         },
       ],
     })
@@ -186,6 +195,13 @@ export class Oid4vcService {
         uri,
       },
     }
+  }
+
+  /** @throws InvalidStateError when the organization has no active issuance certificate */
+  private async activeIssuanceCertificate(agent: OpenId4VcAgentClient): Promise<string> {
+    const [active] = await agent.listX509Certificates({ purpose: 'issuance', status: 'active' })
+    if (!active) throw new InvalidStateError('The organization has no active x509 certificate for issuance')
+    return active.id
   }
 
   public async listOffers(orgId: string, query: ListOid4vcOffersQuery): Promise<Oid4vcOfferResponse[]> {

@@ -2,7 +2,13 @@ import type { SignStatusListTokenRequest } from '@idplane/common/agent-contract/
 import { decodeTokenStatusList, getTokenStatus, STATUS_LIST_JWT_MEDIA_TYPE } from '@idplane/common/token-status-list'
 import type { Config } from '../../infra/config'
 import type { StatusList } from './status-list.entity'
-import { STATUS_LIST_TOKEN_TTL_SECONDS, StatusLists, TOKEN_PROOF_TYPE, X5C_SIGNER } from './status-lists.service'
+import {
+  STATUS_LIST_TOKEN_TTL_SECONDS,
+  StatusLists,
+  TOKEN_PROOF_TYPE,
+  X5C_SIGNER,
+  x5cSigner,
+} from './status-lists.service'
 
 const LIST_ID = '0b7c8a52-5a53-4c55-8f5e-6f2b0e8d9a11'
 const DID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK'
@@ -74,6 +80,12 @@ describe('StatusLists with token lists', () => {
     await lists.publish('org', LIST_ID)
     expect(signed[0].signer).toEqual({ method: 'did', did: DID })
     expect(statusesOf(signed[0], [4, 5, 6])).toEqual({ bits: 2, statuses: [0, 2, 0] })
+  })
+
+  it('signs the list of a named issuance certificate with that certificate, whichever is active now', async () => {
+    const { lists, signed } = listsWith({ issuer: x5cSigner('cert-1') }, [5])
+    await lists.publish('org', LIST_ID)
+    expect(signed[0].signer).toEqual({ method: 'x5c', certificateId: 'cert-1' })
   })
 
   it('signs nothing when the served list is the newest revision', async () => {

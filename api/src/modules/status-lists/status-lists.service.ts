@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { inject, injectable } from 'inversify'
 import { NotFoundError } from '@idplane/common'
+import type { StatusListSignerJson } from '@idplane/common/agent-contract/openid4vc-api'
 import {
   emptyBitstring,
   encodeBitstring,
@@ -49,8 +50,27 @@ const TOKEN_ENTRY: Record<StatusPurpose, { bits: TokenStatusBits; status: number
   suspension: { bits: 2, status: TOKEN_STATUS.SUSPENDED },
 }
 
-/** The signer recorded as a token list's `issuer`: the organization's active issuance certificate. */
+/**
+ * The signer recorded as a token list's `issuer` for lists made before lists named their certificate: whichever
+ * issuance certificate is active when the list is signed (such a list fails its credentials' status checks once the
+ * certificate is rotated).
+ */
 export const X5C_SIGNER = 'x5c'
+
+/**
+ * A token list of an x5c template belongs to one issuance certificate: its credentials are signed with that
+ * certificate, and the list must be too, after a rotation as well (Credo checks the list with the credential's key).
+ */
+export function x5cSigner(certificateId: string): string {
+  return `${X5C_SIGNER}:${certificateId}`
+}
+
+/** The agent's signer of a token list by its recorded `issuer`: a DID, a named certificate or (older) the active one. */
+export function statusListSignerOf(issuer: string): StatusListSignerJson {
+  if (issuer === X5C_SIGNER) return { method: 'x5c' }
+  if (issuer.startsWith(`${X5C_SIGNER}:`)) return { method: 'x5c', certificateId: issuer.slice(X5C_SIGNER.length + 1) }
+  return { method: 'did', did: issuer }
+}
 
 /** A list as served: its body and media type. */
 export interface ServedStatusList {
@@ -204,7 +224,7 @@ export class StatusLists {
     for (const index of setIndices) setTokenStatus(bytes, bits, index, status)
     const agent = await this.agents.openId4VcForOrg(orgId)
     const { jwt } = await agent.signStatusListToken({
-      signer: list.issuer === X5C_SIGNER ? { method: 'x5c' } : { method: 'did', did: list.issuer },
+      signer: statusListSignerOf(list.issuer),
       payload: statusListTokenPayload({
         uri: this.urlOf(list.id),
         bytes,
