@@ -76,23 +76,7 @@ describe('Token Status List for SD-JWT VCs through the platform API', () => {
     const wallet = holder.agent.context
     for (const { certificate } of [issuance, verification])
       await wallet.resolve(X509CertificatesService).addTrustAnchor(wallet, { certificate })
-
-    issuerId = (
-      (await call('post', `/v1/orgs/${orgId}/oid4vc/issuers`).send({}).expect(201)).body.data as { issuerId: string }
-    ).issuerId
-    templateId = (
-      (
-        await call('post', `/v1/orgs/${orgId}/oid4vc/${issuerId}/template`)
-          .send({
-            name: 'Member',
-            format: 'dc+sd-jwt',
-            vct: VCT,
-            claims: [{ path: ['given_name'], mandatory: true }, { path: ['level'] }],
-            signer: { method: 'x5c' },
-          })
-          .expect(201)
-      ).body.data as { id: string }
-    ).id
+    ;({ issuerId, templateId } = await aMemberIssuer({}))
     verifierId = (
       (await call('post', `/v1/orgs/${orgId}/oid4vp/verifier`).send({ clientName: 'Acme desk' }).expect(201)).body
         .data as { verifierId: string }
@@ -106,6 +90,27 @@ describe('Token Status List for SD-JWT VCs through the platform API', () => {
 
   const call = (method: 'get' | 'post', path: string, token = owner.token) =>
     request(platform.api.app)[method](path).set('Authorization', `Bearer ${token}`)
+
+  /** An issuer with `settings` and its member-credential template (x5c-signed SD-JWT VC). */
+  async function aMemberIssuer(settings: object): Promise<{ issuerId: string; templateId: string }> {
+    const issuer = (
+      (await call('post', `/v1/orgs/${orgId}/oid4vc/issuers`).send(settings).expect(201)).body.data as {
+        issuerId: string
+      }
+    ).issuerId
+    const template = (
+      await call('post', `/v1/orgs/${orgId}/oid4vc/${issuer}/template`)
+        .send({
+          name: 'Member',
+          format: 'dc+sd-jwt',
+          vct: VCT,
+          claims: [{ path: ['given_name'], mandatory: true }, { path: ['level'] }],
+          signer: { method: 'x5c' },
+        })
+        .expect(201)
+    ).body.data as { id: string }
+    return { issuerId: issuer, templateId: template.id }
+  }
 
   async function createCertificate(body: object): Promise<{ id: string; certificate: string }> {
     const res = await call('post', `/v1/x509/${orgId}`).send(body).expect(201)
@@ -322,24 +327,7 @@ describe('Token Status List for SD-JWT VCs through the platform API', () => {
   })
 
   it('gives each copy of a batch its own entry, and a revocation covers every copy', async () => {
-    const batchIssuer = (
-      (await call('post', `/v1/orgs/${orgId}/oid4vc/issuers`).send({ batchSize: 2 }).expect(201)).body.data as {
-        issuerId: string
-      }
-    ).issuerId
-    const batchTemplate = (
-      (
-        await call('post', `/v1/orgs/${orgId}/oid4vc/${batchIssuer}/template`)
-          .send({
-            name: 'Member',
-            format: 'dc+sd-jwt',
-            vct: VCT,
-            claims: [{ path: ['given_name'], mandatory: true }, { path: ['level'] }],
-            signer: { method: 'x5c' },
-          })
-          .expect(201)
-      ).body.data as { id: string }
-    ).id
+    const { issuerId: batchIssuer, templateId: batchTemplate } = await aMemberIssuer({ batchSize: 2 })
     const offer = await issueWithStatus('revocation', 'Grace', batchTemplate, { issuer: batchIssuer, batchSize: 2 })
     const copyIdx = offer.status.copyIdx ?? []
     expect(copyIdx).toHaveLength(1)
