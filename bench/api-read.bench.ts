@@ -72,7 +72,9 @@ async function runOn(node: string): Promise<string> {
   let api: ApiProcess | undefined
   const agent = new Agent({ keepAlive: true, maxSockets: MAX_SOCKETS })
   try {
-    api = await startApiProcess(node, { DATABASE_URL: database.target.url })
+    // e.g. BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/api-prof" profiles the API
+    const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean)
+    api = await startApiProcess(node, { DATABASE_URL: database.target.url }, undefined, nodeArgs)
     const { token, orgId } = await signUp(api, agent)
     const port = api.port
     const send = async () => {
