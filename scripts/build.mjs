@@ -1,5 +1,5 @@
 // Compiles every program's TypeScript to dist/ with swc (about a second; `npm run typecheck` is the type gate).
-import { readdirSync, mkdirSync, writeFileSync, cpSync, existsSync, rmSync } from 'node:fs'
+import { readdirSync, mkdirSync, writeFileSync, existsSync, rmSync, readFileSync, renameSync } from 'node:fs'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import swc from '@swc/core'
@@ -17,8 +17,18 @@ function* tsFiles(dir) {
   }
 }
 
-// Files are overwritten in place and stale ones pruned afterwards: agents started from dist/ by a test or a
-// running platform never see the directory vanish mid-build.
+// Agents and APIs start from dist/ while a build runs (test suites rebuild in their setup, beside suites that start
+// programs): each file is replaced whole (written beside it, then renamed over it), and only when its content changed,
+// so a starting program reads the old file or the new one, never a half-written one (which failed a start with "Class
+// extends value undefined"). Stale files are pruned afterwards; the directory never vanishes mid-build.
+function replaceIfChanged(target, content) {
+  const bytes = Buffer.from(content)
+  if (existsSync(target) && readFileSync(target).equals(bytes)) return
+  const temporary = `${target}.${process.pid}.tmp`
+  writeFileSync(temporary, bytes)
+  renameSync(temporary, target)
+}
+
 const written = new Set()
 let count = 0
 for (const source of sources) {
@@ -33,15 +43,20 @@ for (const source of sources) {
       outputPath: target,
     })
     mkdirSync(path.dirname(target), { recursive: true })
-    writeFileSync(target, code + `\n//# sourceMappingURL=${path.basename(target)}.map`)
-    if (map) writeFileSync(target + '.map', map)
+    replaceIfChanged(target, code + `\n//# sourceMappingURL=${path.basename(target)}.map`)
+    if (map) replaceIfChanged(target + '.map', map)
     written.add(target).add(target + '.map')
     count++
   }
 }
 // Non-code assets programs read at run time (bundled JSON-LD contexts, OpenAPI extras) travel with the code.
 for (const asset of ['agent/src/assets']) {
-  if (existsSync(path.join(root, asset))) cpSync(path.join(root, asset), path.join(outRoot, asset), { recursive: true })
+  if (!existsSync(path.join(root, asset))) continue
+  for (const file of allFiles(path.join(root, asset))) {
+    const target = path.join(outRoot, path.relative(root, file))
+    mkdirSync(path.dirname(target), { recursive: true })
+    replaceIfChanged(target, readFileSync(file))
+  }
 }
 for (const source of sources) {
   const dir = path.join(outRoot, source)

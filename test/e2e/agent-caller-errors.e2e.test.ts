@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process'
-import path from 'node:path'
 import request from 'supertest'
 import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../fixtures/degree-credential'
@@ -7,10 +5,10 @@ import { spawnAgent, TEST_API_KEY, waitUntil, type SpawnedAgent } from '../helpe
 import { histogramLabelSets } from '../helpers/metrics'
 import { startPlatform, type Platform } from '../helpers/platform'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
+import { buildPrograms } from '../helpers/build-programs'
 
 jest.setTimeout(900_000)
 
-const root = path.resolve(__dirname, '../..')
 const ADMIN_EMAIL = 'caller-errors-root@example.test'
 const STATE_MS = 180_000
 
@@ -57,7 +55,7 @@ describe('caller errors at the agent come back as 4xx with its reason', () => {
   }
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     platform = await startPlatform({ PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL })
     base = await spawnAgent({
       label: 'base',

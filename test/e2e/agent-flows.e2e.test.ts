@@ -1,17 +1,14 @@
-import { execFileSync } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import path from 'node:path'
 
 import { spawnAgent, type SpawnedAgent, TEST_API_KEY, waitUntil } from '../helpers/agent-process'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../fixtures/degree-credential'
+import { buildPrograms } from '../helpers/build-programs'
 
 interface Envelope<T> {
   data: T
 }
 type Rec = Record<string, unknown> & { id: string; state: string }
-
-const root = path.resolve(__dirname, '../..')
 
 jest.setTimeout(180000)
 
@@ -23,7 +20,7 @@ describe('agent processes over DIDComm HTTP', () => {
   let failNext = 0
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     sink = createServer((req, res) => {
       let raw = ''
       req.on('data', (chunk) => (raw += chunk))

@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import path from 'node:path'
 
 import { DidKey, JsonEncoder, TypedArrayEncoder } from '@credo-ts/core'
 
 import { spawnAgent, type SpawnedAgent, waitUntil } from '../helpers/agent-process'
+import { buildPrograms } from '../helpers/build-programs'
 
 interface Envelope<T> {
   data: T
@@ -33,8 +32,6 @@ interface Created {
   invitation: Invitation
   outOfBandRecord: { id: string }
 }
-
-const root = path.resolve(__dirname, '../..')
 
 jest.setTimeout(240000)
 
@@ -124,7 +121,7 @@ describe('POST /oob/create-invitation options between agent processes', () => {
   let bob: SpawnedAgent
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     ;[issuer, alice, bob] = await Promise.all([
       spawnAgent({ label: 'issuer' }),
       spawnAgent({ label: 'alice' }),

@@ -1,13 +1,11 @@
-import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import path from 'node:path'
 
 import { aDegreeCredential, signingOptions } from '../fixtures/degree-credential'
 import { spawnAgent, waitUntil, type SpawnedAgent, type SpawnOptions } from '../helpers/agent-process'
+import { buildPrograms } from '../helpers/build-programs'
 
 jest.setTimeout(900_000)
 
-const root = path.resolve(__dirname, '../..')
 type Rec = Record<string, unknown> & { id: string; state: string; threadId: string; errorMessage?: string }
 
 /**
@@ -35,7 +33,7 @@ describe(`an organization agent killed mid-exchange (${process.env.DATABASE_URL 
   }
 
   beforeAll(() => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
   })
 
   afterAll(async () => {

@@ -1,17 +1,13 @@
-import { execFileSync } from 'node:child_process'
-import path from 'node:path'
-
 import { PgliteSqlClient } from '../../agent/src/adapters/sql/pglite-sql-client'
 import { spawnAgent, type SpawnedAgent, waitUntil } from '../helpers/agent-process'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../fixtures/degree-credential'
+import { buildPrograms } from '../helpers/build-programs'
 
 interface Envelope<T> {
   data: T
 }
 type Rec = Record<string, unknown> & { id: string; state: string }
 type Caller = Pick<SpawnedAgent, 'call'>
-
-const root = path.resolve(__dirname, '../..')
 
 jest.setTimeout(180000)
 
@@ -52,7 +48,7 @@ describe('one base agent serving two tenants over DIDComm HTTP', () => {
   let connectionOfB: { issuerSide: string; holderSide: string }
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     ;[issuer, wallet] = await Promise.all([
       spawnAgent({ label: 'issuer' }),
       spawnAgent({ label: 'wallet', storage: 'pglite' }),

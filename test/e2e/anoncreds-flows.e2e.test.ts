@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -6,13 +5,12 @@ import path from 'node:path'
 import { PgSqlClient } from '../../agent/src/adapters/sql/pg-sql-client'
 import { randomSchemaName } from '../helpers/agent-in-process'
 import { spawnAgent, type SpawnedAgent, waitUntil } from '../helpers/agent-process'
+import { buildPrograms } from '../helpers/build-programs'
 
 interface Envelope<T> {
   data: T
 }
 type Rec = Record<string, unknown> & { id: string; state: string; threadId: string }
-
-const root = path.resolve(__dirname, '../..')
 
 jest.setTimeout(240000)
 
@@ -37,7 +35,7 @@ describe('AnonCreds between agent processes', () => {
   }
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     registryDir = mkdtempSync(path.join(tmpdir(), 'anoncreds-registry-'))
     const env = (label: string): Record<string, string> => {
       const storage: Record<string, string> = {}

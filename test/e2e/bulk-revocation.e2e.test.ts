@@ -1,15 +1,12 @@
-import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import path from 'node:path'
 import request from 'supertest'
 import { spawnAgent, waitUntil, type SpawnedAgent } from '../helpers/agent-process'
 import { startPlatform, type Platform } from '../helpers/platform'
 import { startSmtpCapture, type SmtpCapture } from '../helpers/smtp-capture'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
+import { buildPrograms } from '../helpers/build-programs'
 
 jest.setTimeout(900_000)
-
-const root = path.resolve(__dirname, '../..')
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -36,7 +33,7 @@ describe('bulk issuance against a revocable credential definition', () => {
   }
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     smtp = await startSmtpCapture()
     platform = await startPlatform({ REVOCATION_REGISTRY_SIZE: '8', SMTP_URL: smtp.url })
     owner = await aUserWithToken(platform.api)

@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process'
 import type { Server } from 'node:http'
-import path from 'node:path'
 import request from 'supertest'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
@@ -11,8 +9,8 @@ import { aUserWithToken, type TestUser } from '../helpers/tokens'
 import { FAST_WEBHOOK_ENV } from '../helpers/webhook-fixtures'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
 import { aDegreeCredential, signingOptions } from '../fixtures/degree-credential'
+import { buildPrograms } from '../helpers/build-programs'
 
-const root = path.resolve(__dirname, '../..')
 const ADMIN_EMAIL = 'wallet-events-e2e-root@example.test'
 const SECRET = 'holder-webhook-secret-0001'
 const READY_MS = 180_000
@@ -76,7 +74,7 @@ describe('cloud-wallet events from a real base agent', () => {
   }
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     const port = await freePort()
     api = await startApi({
       ...FAST_WEBHOOK_ENV,

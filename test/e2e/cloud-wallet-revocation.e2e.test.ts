@@ -1,15 +1,13 @@
-import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import path from 'node:path'
 import request from 'supertest'
 import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import { spawnAgent, TEST_API_KEY, waitUntil, type SpawnedAgent } from '../helpers/agent-process'
 import { startPlatform, type Platform } from '../helpers/platform'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
+import { buildPrograms } from '../helpers/build-programs'
 
 jest.setTimeout(900_000)
 
-const root = path.resolve(__dirname, '../..')
 const ADMIN_EMAIL = 'wallet-revocation-root@example.test'
 /** Generous: under a loaded machine an agent round trip plus its event can take tens of seconds. */
 const STATE_MS = 180_000
@@ -56,7 +54,7 @@ describe('the cloud wallet and a revoked AnonCreds credential', () => {
     }, STATE_MS)
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     platform = await startPlatform({ PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL, REVOCATION_REGISTRY_SIZE: '8' })
     // The base agent's ledger is the platform's (the origin of its event URL).
     base = await spawnAgent({

@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process'
-import path from 'node:path'
 import request from 'supertest'
 import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import { NO_WALLET } from '../../api/src/modules/cloud-wallet/wallet-access'
@@ -7,10 +5,10 @@ import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from
 import { spawnAgent, TEST_API_KEY, waitUntil, type SpawnedAgent } from '../helpers/agent-process'
 import { startPlatform, type Platform } from '../helpers/platform'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
+import { buildPrograms } from '../helpers/build-programs'
 
 jest.setTimeout(900_000)
 
-const root = path.resolve(__dirname, '../..')
 const ADMIN_EMAIL = 'wallet-e2e-root@example.test'
 /** Generous: under a loaded machine an agent round trip plus its event can take tens of seconds. */
 const STATE_MS = 180_000
@@ -74,7 +72,7 @@ describe('an organization and two cloud-wallet users, end to end', () => {
   beforeAll(async () => {
     const started = Date.now()
     // The base agent runs from dist/ (the platform compiles its own agent program).
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     platform = await startPlatform({ PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL })
     base = await spawnAgent({
       label: 'base',

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { randomBytes, randomInt } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,10 +12,10 @@ import { spawnApi, type ApiProcess } from '../helpers/api-process'
 import { waitUntil } from '../helpers/agent-process'
 import { TEST_PASSWORD, verificationCodeOf } from '../helpers/auth-flow'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
+import { buildPrograms } from '../helpers/build-programs'
 
 jest.setTimeout(900_000)
 
-const ROOT = path.resolve(__dirname, '../..')
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 interface Answer {
@@ -49,7 +48,7 @@ describe('credential definition jobs across a SIGKILL of the API', () => {
   let port: number
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'ignore' })
+    buildPrograms()
     dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-cred-def-crash-'))
     registryDir = mkdtempSync(path.join(tmpdir(), 'idplane-cred-def-registry-'))
     database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined

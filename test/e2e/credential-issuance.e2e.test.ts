@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,10 +10,9 @@ import { TEST_PASSWORD, verificationCodeOf } from '../helpers/auth-flow'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
 import { startSmtpCapture, type SmtpCapture } from '../helpers/smtp-capture'
 import { aDegreeCredential, signingOptions } from '../fixtures/degree-credential'
+import { buildPrograms } from '../helpers/build-programs'
 
 jest.setTimeout(240_000)
-
-const ROOT = path.resolve(__dirname, '../..')
 
 /** A wallet app accepts the invitation its user opened and the connection it starts. */
 const AS_A_WALLET_DOES = { autoAcceptInvitation: true, autoAcceptConnection: true }
@@ -58,7 +56,7 @@ describe('credential issuance through the platform API', () => {
   }
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'ignore' })
+    buildPrograms()
     dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-credentials-e2e-'))
     database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined
     smtp = await startSmtpCapture()

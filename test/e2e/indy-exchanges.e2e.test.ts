@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process'
-import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { EntityManager, RequestContext } from '@mikro-orm/postgresql'
 import request from 'supertest'
@@ -11,10 +9,10 @@ import { spawnAgent, TEST_API_KEY, waitUntil, type SpawnedAgent } from '../helpe
 import { startPlatform, type Platform } from '../helpers/platform'
 import { startSmtpCapture, type SmtpCapture } from '../helpers/smtp-capture'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
+import { buildPrograms } from '../helpers/build-programs'
 
 jest.setTimeout(900_000)
 
-const root = path.resolve(__dirname, '../..')
 const ADMIN_EMAIL = 'indy-e2e-root@example.test'
 const AS_A_WALLET_DOES = { autoAcceptConnection: true, autoAcceptInvitation: true }
 const ATTRIBUTES = ['name', 'degree', 'age'] as const
@@ -103,7 +101,7 @@ describe('INDY issuance and proofs through the platform API', () => {
   }
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     smtp = await startSmtpCapture()
     platform = await startPlatform({
       SMTP_URL: smtp.url,

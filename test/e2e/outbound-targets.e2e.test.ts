@@ -1,16 +1,14 @@
-import { execFileSync } from 'node:child_process'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import path from 'node:path'
 import request from 'supertest'
 import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import { spawnAgent, TEST_API_KEY, waitUntil, type SpawnedAgent } from '../helpers/agent-process'
 import { startPlatform, type Platform } from '../helpers/platform'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
+import { buildPrograms } from '../helpers/build-programs'
 
 jest.setTimeout(180_000)
 
-const root = path.resolve(__dirname, '../..')
 const ADMIN_EMAIL = 'targets-e2e-root@example.test'
 const PRIVATE_TARGET = /must not point at a private, loopback, link-local or metadata address/
 
@@ -43,7 +41,7 @@ describe('outgoing targets of agents (private targets refused)', () => {
   })
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     // '' is unset: the production default, over the test helper's allowance.
     platform = await startPlatform({ NETWORK_ALLOW_PRIVATE_TARGETS: '', PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL })
     ;[base, peer, otherPeer] = await Promise.all([

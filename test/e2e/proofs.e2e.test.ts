@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import type { Server } from 'node:http'
-import path from 'node:path'
 import request from 'supertest'
 import { RequestContext } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
@@ -11,6 +9,7 @@ import { freePort } from '../helpers/agent-in-process'
 import { spawnAgent, type SpawnedAgent, waitUntil } from '../helpers/agent-process'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 import { aDegreeCredential, EXAMPLES_CONTEXT, signingOptions } from '../fixtures/degree-credential'
+import { buildPrograms } from '../helpers/build-programs'
 
 interface Envelope<T> {
   data: T
@@ -25,7 +24,6 @@ interface ProofBody {
   errorMessage: string | null
 }
 
-const root = path.resolve(__dirname, '../..')
 const PE = 'requestType=PRESENTATIONEXCHANGE'
 
 jest.setTimeout(240_000)
@@ -136,7 +134,7 @@ describe('proofs through the platform API with real agents', () => {
   }
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     const port = await freePort()
     const base = `http://127.0.0.1:${port}`
     api = await startApi({

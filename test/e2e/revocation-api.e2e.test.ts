@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
-import path from 'node:path'
 import { EntityManager, RequestContext } from '@mikro-orm/postgresql'
 import request from 'supertest'
 import type { AgentClient } from '../../api/src/agent-client/agent-client'
@@ -11,10 +9,10 @@ import { legacyRevocationRegistryId } from '../helpers/indy-ids'
 import { startPlatform, type Platform } from '../helpers/platform'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
+import { buildPrograms } from '../helpers/build-programs'
 
 jest.setTimeout(900_000)
 
-const root = path.resolve(__dirname, '../..')
 const AS_A_WALLET_DOES = { autoAcceptConnection: true, autoAcceptInvitation: true }
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -62,7 +60,7 @@ describe('AnonCreds revocation through the platform API', () => {
   const agentCredDefId = () => (definition.credentialDefinitionDidIndyId ?? definition.credentialDefinitionId) as string
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     receiver = await startWebhookReceiver()
     platform = await startPlatform({ REVOCATION_REGISTRY_SIZE: '8' })
     owner = await aUserWithToken(platform.api)

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { randomBytes, randomInt } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,10 +12,10 @@ import { spawnApi, type ApiProcess } from '../helpers/api-process'
 import { spawnAgent, waitUntil, type SpawnedAgent } from '../helpers/agent-process'
 import { TEST_PASSWORD, verificationCodeOf } from '../helpers/auth-flow'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
+import { buildPrograms } from '../helpers/build-programs'
 
 jest.setTimeout(900_000)
 
-const ROOT = path.resolve(__dirname, '../..')
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -65,7 +64,7 @@ describe('AnonCreds revocation across a SIGKILL of the API', () => {
   let credentialDefinitionId: string
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'ignore' })
+    buildPrograms()
     dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-revocation-crash-'))
     database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined
     port = await restartablePort()

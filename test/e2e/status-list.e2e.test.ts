@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import type { Server } from 'node:http'
-import path from 'node:path'
 import request from 'supertest'
 import { RequestContext } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
@@ -12,13 +10,13 @@ import { freePort } from '../helpers/agent-in-process'
 import { spawnAgent, type SpawnedAgent, waitUntil } from '../helpers/agent-process'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 import { aDegreeCredential, EXAMPLES_CONTEXT, signingOptions } from '../fixtures/degree-credential'
+import { buildPrograms } from '../helpers/build-programs'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 interface Envelope<T> {
   data: T
 }
 
-const root = path.resolve(__dirname, '../..')
 const PE = 'requestType=PRESENTATIONEXCHANGE'
 
 jest.setTimeout(600_000)
@@ -124,7 +122,7 @@ describe('W3C Bitstring Status Lists through the platform API', () => {
   }
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     const port = await freePort()
     const base = `http://127.0.0.1:${port}`
     const adminBase = 24000 + Math.floor(Math.random() * 400) * 2

@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process'
-import path from 'node:path'
 import { Registry } from 'prom-client'
 import { ConflictError, InvalidInputError, NotFoundError, silentLogger, type IdplaneError } from '@idplane/common'
 import { AgentClient } from '../../api/src/agent-client/agent-client'
@@ -7,8 +5,7 @@ import { AgentClientMetrics } from '../../api/src/agent-client/agent-client-metr
 import { spawnAgent, type SpawnedAgent, TEST_API_KEY, waitUntil } from '../helpers/agent-process'
 import { histogramLabelSets } from '../helpers/metrics'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../fixtures/degree-credential'
-
-const root = path.resolve(__dirname, '../..')
+import { buildPrograms } from '../helpers/build-programs'
 
 jest.setTimeout(180_000)
 
@@ -32,7 +29,7 @@ describe('AgentClient with the real agent program', () => {
       : {}
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     ;[issuer, holder] = await Promise.all([
       spawnAgent({ label: 'issuer', env: storageEnv('issuer') }),
       spawnAgent({ label: 'holder', env: storageEnv('holder') }),

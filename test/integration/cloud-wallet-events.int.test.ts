@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import path from 'node:path'
 import request from 'supertest'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
@@ -9,8 +7,8 @@ import { startApi, type TestApi } from '../helpers/api'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 import { FAST_WEBHOOK_ENV } from '../helpers/webhook-fixtures'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
+import { buildPrograms } from '../helpers/build-programs'
 
-const root = path.resolve(__dirname, '../..')
 const ADMIN_EMAIL = 'wallet-events-root@example.test'
 const SECRET = 'alice-webhook-secret-0001'
 
@@ -71,7 +69,7 @@ describe('cloud-wallet holder records from events, and tenant webhooks', () => {
       >('select r.kind, r.record_id, r.state from wallet_records r join cloud_wallets w on w.id = r.wallet_id where w.tenant_id = ? order by r.kind, r.record_id', [tenantId])
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     ;[base, api, receiver] = await Promise.all([
       spawnAgent({ label: 'base' }),
       startApi({ ...FAST_WEBHOOK_ENV, WEBHOOK_RETRY_DELAYS_MS: '100,200', PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL }),

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { randomBytes, randomInt } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,6 +10,7 @@ import { TEST_PASSWORD, verificationCodeOf, waitForMail } from '../helpers/auth-
 import { deleteQueues } from '../helpers/broker'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
+import { buildPrograms } from '../helpers/build-programs'
 
 /**
  * Issue 11, item 2: the platform's own base-wallet agent. The built API is started with no cloud-wallet setting
@@ -19,7 +19,6 @@ import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
  * SIGKILL of it, and the killed API's base agent does not outlive it. DATABASE_URL / AMQP_URL choose the real
  * services, else everything is embedded.
  */
-const ROOT = path.resolve(__dirname, '../..')
 
 interface Answer {
   status: number
@@ -135,7 +134,7 @@ describe(`the platform's own base-wallet agent (${process.env.DATABASE_URL ? 'Po
   let did: string
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'ignore' })
+    buildPrograms()
     platform = await Platform.create(email)
     // The process runtime's first agent takes the counters' next ports: the base agent is the only agent here.
     baseAdminPort = platform.adminPortStart + 1

@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process'
 import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto'
 import type { Server } from 'node:http'
-import path from 'node:path'
 import request from 'supertest'
 import { Kms, TypedArrayEncoder } from '@credo-ts/core'
 import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
@@ -11,10 +9,10 @@ import { WalletLedger } from '../../api/src/modules/cloud-wallet/dids/wallet-led
 import { startApi, type TestApi } from '../helpers/api'
 import { aUserWithToken, type TestUser } from '../helpers/tokens'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../fixtures/degree-credential'
+import { buildPrograms } from '../helpers/build-programs'
 
 type Rec = Record<string, unknown> & { id: string; state: string; threadId?: string }
 
-const root = path.resolve(__dirname, '../..')
 const ADMIN_EMAIL = 'wallet-root@example.test'
 /** DER prefix of a PKCS#8 Ed25519 private key; the 32-byte seed follows. */
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex')
@@ -79,7 +77,7 @@ describe('cloud wallet', () => {
   }
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' })
+    buildPrograms()
     // The base agent posts its tenants' events to the API (the wallet lists read the records they keep).
     const port = await freePort()
     const events = {
