@@ -180,6 +180,29 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
       400,
     )
     expect((await offer({ revocationRegistryDefinitionId: registryId })).status).toBe(400)
+    // Without a registry the credential would be issued unrevocable: refused for either protocol.
+    const withoutRegistry = await offer({})
+    expect(withoutRegistry.status).toBe(400)
+    expect(withoutRegistry.body.errors).toEqual([
+      {
+        field: 'credentialFormats.anoncreds.revocationRegistryDefinitionId',
+        message: 'is required for a revocable credential definition',
+      },
+    ])
+    const v1WithoutRegistry = await issuer.post('/credentials/offer', {
+      connectionId: issuerConnectionId,
+      protocolVersion: 'v1',
+      credentialFormats: {
+        anoncreds: {
+          credentialDefinitionId,
+          attributes: [
+            { name: 'name', value: 'x' },
+            { name: 'age', value: '1' },
+          ],
+        },
+      },
+    })
+    expect(v1WithoutRegistry.status).toBe(400)
     // Issue Credential v1 (the `indy` format) names its registry the same way and is checked the same way.
     const v1 = await issuer.post('/credentials/offer', {
       connectionId: issuerConnectionId,

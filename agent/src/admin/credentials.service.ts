@@ -1,4 +1,5 @@
 import {
+  AnonCredsApi,
   AnonCredsError as CredoAnonCredsError,
   getUnqualifiedCredentialDefinitionId,
   isDidIndyCredentialDefinitionId,
@@ -184,8 +185,19 @@ function anonCredsOfferOf(body: OfferCredentialRequest | OobOfferCredentialReque
  */
 async function checkRevocationTarget(scope: AgentScope, offer: AnonCredsOffer): Promise<void> {
   const id = offer.revocationRegistryDefinitionId
-  if (id === undefined) return
   const field = 'credentialFormats.anoncreds.revocationRegistryDefinitionId'
+  if (id === undefined) {
+    // Without a registry, a revocable definition's credential would be issued unrevocable (Issue Credential v1 did).
+    if (
+      offer.revocationRegistryIndex === undefined &&
+      (await isRevocableDefinition(scope, offer.credentialDefinitionId))
+    )
+      throw new InvalidInputError(
+        'A credential of a revocable credential definition names its revocation registry and index',
+        [{ field, message: 'is required for a revocable credential definition' }],
+      )
+    return
+  }
   let registry
   try {
     registry = await storedRevocationRegistry(scope.agent.context, id)
@@ -206,6 +218,15 @@ async function checkRevocationTarget(scope: AgentScope, offer: AnonCredsOffer): 
     throw new InvalidInputError(`The revocation index must be from ${FIRST_REVOCATION_INDEX} to ${last}`, [
       { field: 'credentialFormats.anoncreds.revocationRegistryIndex', message: 'is outside the registry' },
     ])
+}
+
+/** Whether the definition supports revocation; false when it cannot be resolved (issuance then fails on its own). */
+async function isRevocableDefinition(scope: AgentScope, credentialDefinitionId: string): Promise<boolean> {
+  const { credentialDefinition } = await scope.agent.context
+    .resolve(AnonCredsApi)
+    .getCredentialDefinition(credentialDefinitionId)
+    .catch(() => ({ credentialDefinition: undefined }))
+  return credentialDefinition?.value.revocation !== undefined
 }
 
 /**
