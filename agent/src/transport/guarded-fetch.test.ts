@@ -54,6 +54,8 @@ describe('guardedFetch (the fetch Credo gets)', () => {
       '/token': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'),
       '/to-elsewhere': (_req, res) => res.writeHead(302, { location: `${elsewhere.origin}/secret` }).end(),
       '/see-other': (_req, res) => res.writeHead(303, { location: '/list' }).end(),
+      '/same-origin': (_req, res) => res.writeHead(307, { location: '/token' }).end(),
+      '/other-origin': (_req, res) => res.writeHead(307, { location: `${elsewhere.origin}/secret` }).end(),
       '/loop': (_req, res) => res.writeHead(307, { location: '/loop' }).end(),
       '/big': (_req, res) => res.writeHead(200).end(Buffer.alloc(2048, 'x')),
       '/gzip': (_req, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('compressed answer')),
@@ -120,6 +122,19 @@ describe('guardedFetch (the fetch Credo gets)', () => {
     expect(response.redirected).toBe(true)
     expect(response.url).toBe(`${platform.origin}/list`)
     expect(platform.seen.map((s) => `${s.method} ${s.url} ${s.body}`)).toEqual(['POST /see-other x=1', 'GET /list '])
+  })
+
+  it('keeps the Authorization header on a same-origin redirect and drops it on a cross-origin one, as fetch does', async () => {
+    const fetch = guardedFetch(new OutboundTargetGuard(true))
+    await fetch(`${platform.origin}/same-origin`, { method: 'POST', headers: { authorization: 'Bearer t' }, body: 'a' })
+    expect(platform.seen.map((s) => [s.url, s.headers.authorization, s.body])).toEqual([
+      ['/same-origin', 'Bearer t', 'a'],
+      ['/token', 'Bearer t', 'a'],
+    ])
+    await fetch(`${platform.origin}/other-origin`, { headers: { authorization: 'Bearer t', accept: 'text/plain' } })
+    expect(elsewhere.seen).toHaveLength(1)
+    expect(elsewhere.seen[0].headers.authorization).toBeUndefined()
+    expect(elsewhere.seen[0].headers.accept).toBe('text/plain')
   })
 
   it("hands a redirect back when the caller asks for 'manual'", async () => {

@@ -71,9 +71,15 @@ export function guardedFetch(guard: OutboundTargetGuard, limits: GuardedFetchLim
       }
       if (request.redirect === 'error') throw failed(url, 'redirects, and the caller asked for no redirect')
       if (hop >= limits.maxRedirects) throw failed(url, `redirects more than ${limits.maxRedirects} times`)
-      url = new URL(location, url).href
-      // As fetch: 303, and 301/302 after a POST, continue as a GET without the body.
-      if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST')) {
+      const next = new URL(location, url)
+      // As fetch: credentials are not handed to another origin (an access token sent to the issuer stays there).
+      if (next.origin !== new URL(url).origin) delete headers.authorization
+      url = next.href
+      // As fetch: 303 (but for HEAD), and 301/302 after a POST, continue as a GET without the body.
+      if (
+        (answer.status === 303 && method !== 'HEAD') ||
+        ((answer.status === 301 || answer.status === 302) && method === 'POST')
+      ) {
         method = 'GET'
         body = undefined
         delete headers['content-type']

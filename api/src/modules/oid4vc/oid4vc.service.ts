@@ -147,11 +147,14 @@ export class Oid4vcService {
       ])
     // An x5c template's list is the active issuance certificate's: the agent signs the credential with that one
     // (refusing it if another is active by redemption), and the list keeps being signed by it after a rotation.
-    const certificateId = template.signer.method === 'x5c' ? await this.activeIssuanceCertificate(agent) : undefined
-    const signer = template.signer.method === 'did' ? template.signer.did : x5cSigner(certificateId as string)
     // One entry per copy the issuer may hand out for this offer (batch issuance: one per holder key), so copies
     // cannot be linked by their status; the wallet may take fewer.
-    const copies = Math.max(1, (await agent.getIssuer(issuerId)).batchSize ?? 1)
+    const [certificateId, issuer] = await Promise.all([
+      template.signer.method === 'x5c' ? this.activeIssuanceCertificate(agent) : undefined,
+      agent.getIssuer(issuerId),
+    ])
+    const signer = template.signer.method === 'did' ? template.signer.did : x5cSigner(certificateId as string)
+    const copies = Math.max(1, issuer.batchSize ?? 1)
     const allocation = await this.statusLists.allocateCopies(orgId, signer, TOKEN_PROOF_TYPE, purpose, 'token', copies)
     const uri = this.statusLists.urlOf(allocation.statusListId)
     const { copyIndices } = allocation

@@ -127,8 +127,8 @@ export class StatusLists {
   ): Promise<StatusAllocation[]> {
     const allocations: StatusAllocation[] = []
     for (const purpose of purposes) {
-      const slot = await this.reserve(orgId, { format, issuer, proofType, purpose })
-      allocations.push({ purpose, statusListId: slot.statusListId, index: await this.repository.takeIndex(slot) })
+      const { statusListId, index } = await this.allocateCopies(orgId, issuer, proofType, purpose, format, 1)
+      allocations.push({ purpose, statusListId, index })
     }
     return allocations
   }
