@@ -7,7 +7,10 @@ import {
   STATUS_LIST_JWT_MEDIA_TYPE,
   STATUS_LIST_JWT_TYPE,
 } from '../../common/token-status-list'
+import { MdocApi } from '@credo-ts/core'
+
 import { HolderService } from '../../agent/src/openid4vc/holder/holder.service'
+import { msoStatusOf } from '../../agent/src/openid4vc/verifier/mdoc-status-check'
 import { X509CertificatesService } from '../../agent/src/openid4vc/x509/x509-certificates.service'
 import { waitUntil } from '../helpers/agent-process'
 import { type OpenId4VcTestAgent, startOpenId4VcAgent } from '../helpers/openid4vc-agents'
@@ -18,6 +21,8 @@ import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/to
 jest.setTimeout(300_000)
 
 const VCT = 'https://acme.example/credentials/member'
+const MDL = 'org.iso.18013.5.1.mDL'
+const MDL_NAMESPACE = 'org.iso.18013.5.1'
 
 interface Envelope<T> {
   statusCode: number
@@ -41,12 +46,12 @@ interface StatusListToken {
 }
 
 /**
- * IETF Token Status List for SD-JWT VCs through the platform API (issue 29 item 4): an offer asking for a status puts
+ * IETF Token Status List for SD-JWT VCs and mdocs through the platform API (issue 29 item 4): an offer asking for a status puts
  * an index of the organization's list in the credential, the list is served publicly as a signed statuslist+jwt, and
  * the revoke route (by offer id) revokes, suspends and reinstates; the organization's own verifier (Credo) then
  * refuses or accepts the presentation.
  */
-describe('Token Status List for SD-JWT VCs through the platform API', () => {
+describe('Token Status List for SD-JWT VCs and mdocs through the platform API', () => {
   let platform: Platform
   let holder: OpenId4VcTestAgent
   let owner: TestUser
@@ -65,7 +70,12 @@ describe('Token Status List for SD-JWT VCs through the platform API', () => {
     orgId = await anOrganizationWith(platform.api, [{ user: owner, roles: ['owner'] }])
     await platform.spinUp(orgId, owner.token, 'Acme')
 
-    const issuance = await createCertificate({ keyType: 'P-256', purpose: 'issuance', subject: { commonName: 'Acme' } })
+    // A country, as an mdoc's document signer must name (ISO/IEC 18013-5).
+    const issuance = await createCertificate({
+      keyType: 'P-256',
+      purpose: 'issuance',
+      subject: { commonName: 'Acme', country: 'AT' },
+    })
     const verification = await createCertificate({
       keyType: 'P-256',
       purpose: 'verification',
@@ -161,25 +171,20 @@ describe('Token Status List for SD-JWT VCs through the platform API', () => {
   }
 
   /** The holder answers a new request for a member credential with `givenName`; the session as it ends. */
-  async function present(givenName: string): Promise<{ state: string; errorMessage?: string }> {
+  function present(givenName: string): Promise<{ state: string; errorMessage?: string }> {
+    return presentFor({
+      id: 'member',
+      format: 'dc+sd-jwt',
+      meta: { vct_values: [VCT] },
+      claims: [{ path: ['given_name'], values: [givenName] }],
+    })
+  }
+
+  /** The holder answers a new request of one DCQL credential query; the session as it ends. */
+  async function presentFor(credentialQuery: object): Promise<{ state: string; errorMessage?: string }> {
     const presentation = (
       await call('post', `/v1/orgs/${orgId}/oid4vp/presentation`)
-        .send({
-          verifierId,
-          query: {
-            type: 'dcql',
-            dcql: {
-              credentials: [
-                {
-                  id: 'member',
-                  format: 'dc+sd-jwt',
-                  meta: { vct_values: [VCT] },
-                  claims: [{ path: ['given_name'], values: [givenName] }],
-                },
-              ],
-            },
-          },
-        })
+        .send({ verifierId, query: { type: 'dcql', dcql: { credentials: [credentialQuery] } } })
         .expect(201)
     ).body.data as { id: string; requestUri: string }
     const wallet = holder.agent.context
@@ -358,35 +363,100 @@ describe('Token Status List for SD-JWT VCs through the platform API', () => {
     expect([statusAt(served, offer.status.idx), statusAt(served, copyIdx[0])]).toEqual([1, 1])
   })
 
-  it('refuses a status on an mdoc template and on an offer of two credentials', async () => {
-    const mdoc = (
+  it('puts the status into an mdoc (its MSO): verified until revoked, then refused; suspension likewise', async () => {
+    const mdocTemplate = (
       await call('post', `/v1/orgs/${orgId}/oid4vc/${issuerId}/template`)
         .send({
           name: 'Licence',
           format: 'mso_mdoc',
-          doctype: 'org.iso.18013.5.1.mDL',
-          claims: [{ path: ['org.iso.18013.5.1', 'given_name'], mandatory: true }],
+          doctype: MDL,
+          claims: [{ path: [MDL_NAMESPACE, 'given_name'], mandatory: true }],
           signer: { method: 'x5c' },
+        })
+        .expect(201)
+    ).body.data as { id: string }
+    const presentMdoc = (givenName: string) =>
+      presentFor({
+        id: 'licence',
+        format: 'mso_mdoc',
+        meta: { doctype_value: MDL },
+        claims: [{ path: [MDL_NAMESPACE, 'given_name'], values: [givenName] }],
+      })
+    const issueMdoc = async (givenName: string, purpose: 'revocation' | 'suspension') => {
+      const offer = (
+        await call('post', `/v1/orgs/${orgId}/oid4vc/${issuerId}/create-offer`)
+          .send({
+            credentials: [
+              {
+                templateId: mdocTemplate.id,
+                claims: { [MDL_NAMESPACE]: { given_name: givenName } },
+                status: { purpose },
+              },
+            ],
+          })
+          .expect(201)
+      ).body.data as { id: string; offerUri: string; status: OfferStatus }
+      const wallet = holder.agent.context
+      const [held] = await wallet.resolve(HolderService).acceptOffer(wallet, { offerUri: offer.offerUri })
+      expect(held).toMatchObject({
+        format: 'mso_mdoc',
+        type: MDL,
+        claims: { [MDL_NAMESPACE]: { given_name: givenName } },
+      })
+      // The entry is in the MSO the issuer signed, as the holder received it.
+      const record = await wallet.resolve(MdocApi).getById(held.id)
+      expect(msoStatusOf(record.firstCredential)).toEqual({ idx: offer.status.idx, uri: offer.status.uri })
+      return offer
+    }
+
+    const revocable = await issueMdoc('Marie', 'revocation')
+    expect(await presentMdoc('Marie')).toMatchObject({ state: 'ResponseVerified' })
+    const revoked = await call('post', `/v1/orgs/${orgId}/credentials/${revocable.id}/revoke`).send({}).expect(201)
+    expect(revoked.body.data).toMatchObject({ id: revocable.id, credentialType: 'MDOC', revocationStatus: 'revoked' })
+    expect(statusAt(await servedToken(revocable.status.uri), revocable.status.idx)).toBe(1)
+    expect(await presentMdoc('Marie')).toMatchObject({
+      state: 'Error',
+      errorMessage: expect.stringMatching(/Status is not valid: the mdoc is revoked/),
+    })
+
+    const suspendable = await issueMdoc('Irene', 'suspension')
+    await call('post', `/v1/orgs/${orgId}/credentials/${suspendable.id}/revoke`)
+      .send({ purpose: 'suspension' })
+      .expect(201)
+    expect(await presentMdoc('Irene')).toMatchObject({
+      state: 'Error',
+      errorMessage: expect.stringMatching(/Status is not valid: the mdoc is suspended/),
+    })
+    await call('post', `/v1/orgs/${orgId}/credentials/${suspendable.id}/revoke`)
+      .send({ purpose: 'suspension', reinstate: true })
+      .expect(201)
+    expect(await presentMdoc('Irene')).toMatchObject({ state: 'ResponseVerified' })
+  })
+
+  it('refuses a status on a W3C JWT template and on an offer of two credentials', async () => {
+    const [{ did }] = (await call('get', `/v1/orgs/${orgId}/dids`).expect(200)).body.data as { did: string }[]
+    const jwtTemplate = (
+      await call('post', `/v1/orgs/${orgId}/oid4vc/${issuerId}/template`)
+        .send({
+          name: 'Member (W3C)',
+          format: 'jwt_vc_json',
+          types: ['VerifiableCredential', 'MemberCredential'],
+          claims: [{ path: ['given_name'], mandatory: true }],
+          signer: { method: 'did', did },
         })
         .expect(201)
     ).body.data as { id: string }
     const refused = await call('post', `/v1/orgs/${orgId}/oid4vc/${issuerId}/create-offer`)
       .send({
-        credentials: [
-          {
-            templateId: mdoc.id,
-            claims: { 'org.iso.18013.5.1': { given_name: 'Ada' } },
-            status: { purpose: 'revocation' },
-          },
-        ],
+        credentials: [{ templateId: jwtTemplate.id, claims: { given_name: 'Ada' }, status: { purpose: 'revocation' } }],
       })
       .expect(400)
-    expect(JSON.stringify(refused.body)).toMatch(/mso_mdoc/)
+    expect(JSON.stringify(refused.body)).toMatch(/not jwt_vc_json/)
     await call('post', `/v1/orgs/${orgId}/oid4vc/${issuerId}/create-offer`)
       .send({
         credentials: [
           { templateId, claims: { given_name: 'Ada' }, status: { purpose: 'revocation' } },
-          { templateId: mdoc.id, claims: { 'org.iso.18013.5.1': { given_name: 'Ada' } } },
+          { templateId: jwtTemplate.id, claims: { given_name: 'Ada' } },
         ],
       })
       .expect(400)

@@ -1,10 +1,24 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+import { MdocApi } from '@credo-ts/core'
 import { OpenId4VcVerificationSessionState } from '@credo-ts/openid4vc'
 import { InvalidStateError } from '@idplane/common'
+import type { StatusListSignerJson } from '@idplane/common/agent-contract/openid4vc-api'
+import {
+  emptyTokenStatusList,
+  setTokenStatus,
+  STATUS_LIST_JWT_MEDIA_TYPE,
+  statusListTokenPayload,
+  TOKEN_STATUS,
+} from '@idplane/common/token-status-list'
 
 import { HolderService } from '../../agent/src/openid4vc/holder/holder.service'
 import { CredentialOffersService } from '../../agent/src/openid4vc/issuer/credential-offers.service'
 import { CredentialTemplatesService } from '../../agent/src/openid4vc/issuer/credential-templates.service'
 import { IssuersService } from '../../agent/src/openid4vc/issuer/issuers.service'
+import { signStatusListToken } from '../../agent/src/openid4vc/issuer/status-list-token'
+import { msoStatusOf } from '../../agent/src/openid4vc/verifier/mdoc-status-check'
 import { PresentationsService } from '../../agent/src/openid4vc/verifier/presentations.service'
 import { VerifiersService } from '../../agent/src/openid4vc/verifier/verifiers.service'
 import { X509CertificatesService } from '../../agent/src/openid4vc/x509/x509-certificates.service'
@@ -153,6 +167,80 @@ describe('OpenID4VC with ISO mdoc signed under the organization x509 certificate
     ])
     await holder.resolve(HolderService).deleteCredential(holder, credentialId)
   })
+
+  it('carries a Token Status List entry in the MSO, which the verifier checks against the list', async () => {
+    const org = organization.agent.context
+    const [issuance] = await org.resolve(X509CertificatesService).list(org, { purpose: 'issuance', status: 'active' })
+    // The list, served as the platform serves it; `signer` lets a case serve one signed by another key.
+    const bytes = emptyTokenStatusList(64, 2)
+    let signer: StatusListSignerJson = { method: 'x5c', certificateId: issuance.id }
+    const server = createServer((_req, res) => {
+      const payload = statusListTokenPayload({ uri, bytes, bits: 2, issuedAt: new Date(), ttlSeconds: 60 })
+      signStatusListToken(org, signer, payload).then(
+        (jwt) => res.writeHead(200, { 'content-type': STATUS_LIST_JWT_MEDIA_TYPE }).end(jwt),
+        () => res.writeHead(500).end(),
+      )
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const uri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/lists/1`
+    try {
+      const offer = await org.resolve(CredentialOffersService).create(org, issuerId, {
+        credentials: [
+          {
+            templateId,
+            claims: { [NAMESPACE]: { given_name: 'Lise', family_name: 'Meitner', age_over_18: true } },
+            status: { idx: 5, uri, certificateId: issuance.id },
+          },
+        ],
+      })
+      const holder = wallet.agent.context
+      const [held] = await holder.resolve(HolderService).acceptOffer(holder, { offerUri: offer.offerUri })
+      const { firstCredential } = await holder.resolve(MdocApi).getById(held.id)
+      expect(msoStatusOf(firstCredential)).toEqual({ idx: 5, uri })
+      // Signed again after the status went in: the issuer signature and the element digests still verify.
+      const trusted = await org.resolve(X509CertificatesService).trustedCertificates(org)
+      expect(await firstCredential.verify(org, { trustedCertificates: trusted })).toEqual({ isValid: true })
+
+      expect(await presentMdl(held.id)).toMatchObject({ state: OpenId4VcVerificationSessionState.ResponseVerified })
+      setTokenStatus(bytes, 2, 5, TOKEN_STATUS.INVALID)
+      expect(await presentMdl(held.id)).toMatchObject({
+        state: OpenId4VcVerificationSessionState.Error,
+        errorMessage: expect.stringMatching(/Status is not valid: the mdoc is revoked/),
+      })
+      setTokenStatus(bytes, 2, 5, TOKEN_STATUS.SUSPENDED)
+      expect(await presentMdl(held.id)).toMatchObject({
+        errorMessage: expect.stringMatching(/Status is not valid: the mdoc is suspended/),
+      })
+      // A list that is not signed by the mdoc's signing key says nothing about it: refused.
+      setTokenStatus(bytes, 2, 5, TOKEN_STATUS.VALID)
+      const other = await org.resolve(X509CertificatesService).create(org, {
+        keyType: 'P-256',
+        purpose: 'issuance',
+        subject: { commonName: 'Another signer', country: 'AT' },
+      })
+      expect(other.status).not.toBe('active')
+      signer = { method: 'x5c', certificateId: other.id }
+      expect(await presentMdl(held.id)).toMatchObject({
+        errorMessage: expect.stringMatching(/not signed by the mdoc's signing certificate/),
+      })
+      await holder.resolve(HolderService).deleteCredential(holder, held.id)
+    } finally {
+      server.close()
+    }
+  })
+
+  /** The holder answers a new mdl request with `credentialId`; the verification session as it ends. */
+  async function presentMdl(credentialId: string) {
+    const request = await requestMdl()
+    const holder = wallet.agent.context
+    // A refused response fails the holder's answer too; the session says why.
+    await holder
+      .resolve(HolderService)
+      .acceptRequest(holder, { requestUri: request.requestUri, selections: { mdl: { credentialId } } })
+      .catch(() => undefined)
+    const org = organization.agent.context
+    return (await org.resolve(PresentationsService).get(org, request.session.id)).session
+  }
 
   it('refuses an mdoc whose signing certificate has expired', async () => {
     const org = organization.agent.context

@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-import { type AgentContext, type DependencyManager, type Module, X509ModuleConfig } from '@credo-ts/core'
+import {
+  type AgentContext,
+  type DependencyManager,
+  Mdoc,
+  MdocService,
+  type Module,
+  X509ModuleConfig,
+} from '@credo-ts/core'
 import {
   OpenId4VcModule,
   type OpenId4VcIssuerModuleConfigOptions,
@@ -14,10 +21,12 @@ import { mapCredentialRequest } from './issuer/credential-issuance'
 import { CredentialOffersService } from './issuer/credential-offers.service'
 import { CredentialTemplateRepository } from './issuer/credential-template.record'
 import { CredentialTemplatesService } from './issuer/credential-templates.service'
+import { StatusListMdocService } from './issuer/mdoc-status'
 import { IssuerRecordRepository } from './issuer/issuer-record.repository'
 import { IssuersService } from './issuer/issuers.service'
 import { TxCodeAttempts } from './issuer/tx-code-attempts'
 import { verificationSessionForIssuance } from './issuer/presentation-authorization'
+import { checkMdocStatus } from './verifier/mdoc-status-check'
 import { PresentationsService } from './verifier/presentations.service'
 import { VerificationTemplateRepository } from './verifier/verification-template.record'
 import { VerificationTemplatesService } from './verifier/verification-templates.service'
@@ -101,6 +110,8 @@ export class IdplaneOpenId4VcModule implements Module {
       HolderService,
     ]
     for (const singleton of singletons) dependencyManager.registerSingleton(singleton)
+    // Over Credo's own (registered before this module): mdocs with a status in their MSO.
+    dependencyManager.registerSingleton(MdocService, StatusListMdocService)
     // Resolved on first use: the singletons above, shared by the root agent and its tenants.
     const services: OpenId4VcServices = {
       get x509() {
@@ -131,9 +142,18 @@ export class IdplaneOpenId4VcModule implements Module {
     dependencyManager.registerInstance(OPENID4VC_SERVICES, services)
     dependencyManager
       .resolve(X509ModuleConfig)
-      .setTrustedCertificatesForVerification((agentContext: AgentContext) =>
-        agentContext.resolve(X509CertificatesService).trustedCertificates(agentContext),
-      )
+      .setTrustedCertificatesForVerification(async (agentContext: AgentContext, { verification }) => {
+        const trusted = await agentContext.resolve(X509CertificatesService).trustedCertificates(agentContext)
+        // An mdoc presented to one of our verifiers: its status too (Credo checks it only for SD-JWT VCs). Thrown
+        // here, the reason ends the verification session as Credo's own refusals do.
+        if (
+          verification.type === 'credential' &&
+          verification.openId4VcVerificationSessionId !== undefined &&
+          verification.credential instanceof Mdoc
+        )
+          await checkMdocStatus(agentContext, verification.credential, trusted)
+        return trusted
+      })
   }
 
   public async initialize(rootAgentContext: AgentContext): Promise<void> {

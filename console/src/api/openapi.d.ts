@@ -2884,7 +2884,7 @@ export interface components {
             createdAt: string;
             role: string;
             /** @enum {string} */
-            credentialType: "INDY" | "JSONLD" | "SD_JWT";
+            credentialType: "INDY" | "JSONLD" | "SD_JWT" | "MDOC";
             credentialSummary: components["schemas"]["CredentialSummary"] | null;
             outOfBandId: string | null;
             emailId: string | null;
@@ -2938,7 +2938,7 @@ export interface components {
             createdAt: string;
             role: string;
             /** @enum {string} */
-            credentialType: "INDY" | "JSONLD" | "SD_JWT";
+            credentialType: "INDY" | "JSONLD" | "SD_JWT" | "MDOC";
             credentialSummary: components["schemas"]["CredentialSummary"] | null;
             outOfBandId: string | null;
             emailId: string | null;

@@ -18,6 +18,7 @@ import type { CredentialStatusListJson } from '@idplane/common/agent-contract/op
 import { X509CertificatesService } from '../x509/x509-certificates.service'
 import { type ClaimValues, checkClaimValues, disclosureFrameFor, isPlainObject } from './claim-values'
 import { type CredentialTemplateRecord, CredentialTemplateRepository } from './credential-template.record'
+import { type MdocSignOptionsWithStatus } from './mdoc-status'
 import { statusOfCopy, storedStatus } from './offer-status'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -25,7 +26,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
 /** Where an offer keeps the claim values of each template, in the issuance session's `issuanceMetadata`. */
 export interface OfferIssuanceMetadata {
   credentials: Record<string, ClaimValues>
-  /** dc+sd-jwt templates offered with a status: where it is (each copy of a batch its own entry, `copyIdx`). */
+  /** dc+sd-jwt and mso_mdoc templates offered with a status: where it is (each copy of a batch its own entry, `copyIdx`). */
   statuses?: Record<string, CredentialStatusListJson>
 }
 
@@ -41,7 +42,7 @@ export function offeredClaims(session: OpenId4VcIssuanceSessionRecord, templateI
  * Credo's credential mapper: when a wallet asks for a credential, the template (the credential configuration id)
  * and the claims stored with the offer say what to sign, one credential per key the wallet proved (batch issuance).
  * SD-JWT VCs get a disclosure for every selectively disclosable claim and are signed with the template's DID or
- * the active issuance certificate; mdocs with the active issuance certificate; W3C JWT VCs with the DID, their
+ * the active issuance certificate; mdocs with the active issuance certificate (and their status in the MSO); W3C JWT VCs with the DID, their
  * subject being the holder's DID.
  */
 export const mapCredentialRequest: OpenId4VciCredentialRequestToCredentialMapper = async ({
@@ -102,18 +103,19 @@ async function signOptionsFor(
       }
     }
     case 'mso_mdoc': {
-      const [issuerCertificate] = await issuanceChain(agentContext)
-      return {
-        type: 'credentials',
-        format: ClaimFormat.MsoMdoc,
-        credentials: holderBinding.keys.map((holder) => ({
+      const [issuerCertificate] = await issuanceChainOfStatus(agentContext, status)
+      const credentials = holderBinding.keys.map(
+        (holder, copy): MdocSignOptionsWithStatus => ({
           docType: String(template.doctype),
           namespaces: values as Record<string, Record<string, unknown>>,
           issuerCertificate,
           holderKey: holder.jwk,
           validityInfo: { signed: now, validFrom: now, ...(expiresAt ? { validUntil: expiresAt } : {}) },
-        })),
-      }
+          // Put in the MSO by StatusListMdocService.
+          ...(status ? { status: { status_list: statusOfCopy(status, copy) } } : {}),
+        }),
+      )
+      return { type: 'credentials', format: ClaimFormat.MsoMdoc, credentials }
     }
     case 'jwt_vc_json': {
       if (holderBinding.bindingMethod !== 'did')
@@ -149,6 +151,18 @@ async function sdJwtIssuerFor(
   if (template.signer.method === 'did') {
     return { method: 'did' as const, didUrl: await assertionMethodOf(agentContext, template.signer.did) }
   }
+  return { method: 'x5c' as const, x5c: await issuanceChainOfStatus(agentContext, status) }
+}
+
+/**
+ * The chain to sign a credential with: the active issuance certificate's, which must still be the one the offer's
+ * status list belongs to (`certificateId`), since the list is signed by it.
+ * @throws InvalidStateError when another certificate is active by now (see issuanceChain for the rest)
+ */
+async function issuanceChainOfStatus(
+  agentContext: AgentContext,
+  status: CredentialStatusListJson | undefined,
+): Promise<[X509Certificate, ...X509Certificate[]]> {
   const certificateId = status?.certificateId
   if (certificateId) {
     const active = await agentContext.resolve(X509CertificatesService).activeFor(agentContext, 'issuance')
@@ -157,8 +171,7 @@ async function sdJwtIssuerFor(
         'The issuance certificate changed since this offer was made, and its status list belongs to the earlier one: make the offer again',
       )
   }
-  const x5c = await issuanceChain(agentContext, certificateId)
-  return { method: 'x5c' as const, x5c }
+  return issuanceChain(agentContext, certificateId)
 }
 
 /**

@@ -30,7 +30,7 @@ export interface TxCodeInput {
 }
 
 export interface CredentialOfferInput {
-  /** `status`: the Token Status List entry the API allocated (dc+sd-jwt templates only). */
+  /** `status`: the Token Status List entry the API allocated (dc+sd-jwt and mso_mdoc templates). */
   credentials: { templateId: string; claims: Record<string, unknown>; status?: CredentialStatusListJson }[]
   /** Pre-authorized offers: the wallet must also send this code, which the organization gives the holder separately. */
   txCode?: TxCodeInput

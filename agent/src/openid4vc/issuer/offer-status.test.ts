@@ -5,13 +5,13 @@ import { statusOfCopy, statusProblem, storedStatus } from './offer-status'
 const URI = 'https://api.example/v1/status-lists/5e7d0c4a-2f39-4f6e-9b1e-0d1c2b3a4f5e'
 
 describe('statusProblem', () => {
-  it('accepts { idx, uri } on a dc+sd-jwt template', () => {
+  it('accepts { idx, uri } on a dc+sd-jwt or mso_mdoc template', () => {
     expect(statusProblem('dc+sd-jwt', { idx: 0, uri: URI })).toBeUndefined()
+    expect(statusProblem('mso_mdoc', { idx: 3, uri: URI, copyIdx: [4] })).toBeUndefined()
     expect(statusProblem('dc+sd-jwt', { idx: 131_071, uri: 'http://127.0.0.1:3000/v1/status-lists/1' })).toBeUndefined()
   })
 
   it.each([
-    ['mso_mdoc', { idx: 1, uri: URI }, 'not mso_mdoc'],
     ['jwt_vc_json', { idx: 1, uri: URI }, 'not jwt_vc_json'],
     ['dc+sd-jwt', 'revocation', 'must be { idx, uri, copyIdx? }'],
     ['dc+sd-jwt', { idx: -1, uri: URI }, 'idx must be'],

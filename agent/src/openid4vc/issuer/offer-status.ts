@@ -6,12 +6,13 @@ import type { CredentialTemplateRecord } from './credential-template.record'
 import { MAX_BATCH_SIZE } from './issuers.service'
 
 /**
- * Why a Token Status List entry cannot go into this template's credentials, if it cannot: only SD-JWT VCs carry one
- * (Credo 0.6.3 writes no status into an mdoc, and signs W3C JWT VCs without one; docs/decisions.md). `copyIdx` are
- * the entries of a batch's further copies.
+ * Why a Token Status List entry cannot go into this template's credentials, if it cannot: SD-JWT VCs and mdocs carry
+ * one (W3C JWT VCs would carry a W3C `credentialStatus`, which Credo 0.6.3 signs without; docs/decisions.md).
+ * `copyIdx` are the entries of a batch's further copies.
  */
 export function statusProblem(format: CredentialTemplateRecord['format'], status: unknown): string | undefined {
-  if (format !== 'dc+sd-jwt') return `is only for dc+sd-jwt templates, not ${format}`
+  if (format !== 'dc+sd-jwt' && format !== 'mso_mdoc')
+    return `is only for dc+sd-jwt and mso_mdoc templates, not ${format}`
   if (!isPlainObject(status)) return 'must be { idx, uri, copyIdx? }'
   const { idx, uri } = status
   if (typeof idx !== 'number' || !Number.isInteger(idx) || idx < 0) return 'idx must be a whole number from 0'

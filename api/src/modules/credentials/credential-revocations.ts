@@ -10,7 +10,7 @@ import { platformEvent } from '../../infra/platform-events'
 import { TOKENS } from '../../infra/tokens'
 import { revocationsConfig } from '../revocations/revocations.config'
 import { StatusLists } from '../status-lists/status-lists.service'
-import type { CredentialRecord } from './credential.entity'
+import { type CredentialRecord, isOpenId4VcRecordType } from './credential.entity'
 import { CredentialsRepository } from './credentials.repository'
 import { toCredentialRecordResponse, type CredentialRecordResponse } from './dto/credential.response'
 
@@ -166,7 +166,7 @@ export class CredentialRevocations {
       )
     if (purpose === 'revocation' && request.reinstate)
       throw new InvalidInputError('A revocation is permanent: only a suspension can be reinstated')
-    if (record.credentialType === 'SD_JWT') await this.assertOfferIssued(orgId, record)
+    if (isOpenId4VcRecordType(record.credentialType)) await this.assertOfferIssued(orgId, record)
     else this.assertIssued(record)
     const { credentialRecordId } = record
     const current = { revocationStatus: record.revocationStatus ?? null, suspensionStatus: record.suspensionStatus }

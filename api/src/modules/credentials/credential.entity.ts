@@ -8,11 +8,18 @@ import { Organization } from '../orgs/organization.entity'
 export const CREDENTIAL_TYPES = ['INDY', 'JSONLD'] as const
 export type CredentialType = (typeof CREDENTIAL_TYPES)[number]
 /**
- * What an issuance record holds: the DIDComm types, and SD_JWT for an OpenID4VC offer of an SD-JWT VC with a Token
- * Status List entry (the record exists so the revoke route can find it; docs/decisions.md, "Token Status List").
+ * Types of the issuance records of OpenID4VC offers with a Token Status List entry: an SD-JWT VC or an mdoc (the
+ * record exists so the revoke route can find it; docs/decisions.md, "Token Status List").
  */
-export const RECORD_CREDENTIAL_TYPES = [...CREDENTIAL_TYPES, 'SD_JWT'] as const
+export const OPENID4VC_RECORD_TYPES = ['SD_JWT', 'MDOC'] as const
+export type OpenId4VcRecordType = (typeof OPENID4VC_RECORD_TYPES)[number]
+/** What an issuance record holds: the DIDComm types and the OpenID4VC ones. */
+export const RECORD_CREDENTIAL_TYPES = [...CREDENTIAL_TYPES, ...OPENID4VC_RECORD_TYPES] as const
 export type RecordCredentialType = (typeof RECORD_CREDENTIAL_TYPES)[number]
+
+export function isOpenId4VcRecordType(type: RecordCredentialType): type is OpenId4VcRecordType {
+  return (OPENID4VC_RECORD_TYPES as readonly string[]).includes(type)
+}
 
 /** What the platform keeps of the offered credential: enough to recognise it in a list, no attribute values. */
 export interface CredentialSummary {

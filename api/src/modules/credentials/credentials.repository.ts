@@ -2,7 +2,7 @@ import { injectable } from 'inversify'
 import { LockMode, type FilterQuery, type QueryOrder } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { containsPattern } from '../../infra/db/like-pattern'
-import { CredentialRecord } from './credential.entity'
+import { CredentialRecord, OPENID4VC_RECORD_TYPES } from './credential.entity'
 import { OrgRepository, type LockedRow } from '../../infra/db/base.repository'
 
 export interface CredentialRecordPageQuery {
@@ -208,14 +208,15 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
   }
 
   /**
-   * Records an OpenID4VC offer of an SD-JWT VC with a Token Status List entry, so the revoke route finds it by the
-   * offer (issuance session) id; the agent keeps the session itself (docs/decisions.md, "Token Status List").
+   * Records an OpenID4VC offer of an SD-JWT VC or an mdoc with a Token Status List entry, so the revoke route finds
+   * it by the offer (issuance session) id; the agent keeps the session itself (docs/decisions.md, "Token Status List").
    */
   public async addOpenId4VcOffer(
     orgId: string,
     row: Pick<
       CredentialRecord,
       | 'credentialRecordId'
+      | 'credentialType'
       | 'state'
       | 'statusListId'
       | 'statusListIndex'
@@ -229,7 +230,6 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
       ...row,
       organization: orgId,
       role: 'issuer',
-      credentialType: 'SD_JWT',
       protocolVersion: 'oid4vci',
     })
     await em.flush()
@@ -239,7 +239,7 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
   public async setOpenId4VcOfferState(orgId: string, credentialRecordId: string, state: string): Promise<void> {
     await this.em.nativeUpdate(
       CredentialRecord,
-      { organization: orgId, credentialRecordId, credentialType: 'SD_JWT' },
+      { organization: orgId, credentialRecordId, credentialType: { $in: [...OPENID4VC_RECORD_TYPES] } },
       { state, updatedAt: new Date() },
     )
   }

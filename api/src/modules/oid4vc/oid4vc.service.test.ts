@@ -15,7 +15,12 @@ const CREATED = {
   offerUri: 'openid-credential-offer://?credential_offer_uri=x',
 }
 
-const FORMATS: Record<string, string> = { 't-sd': 'dc+sd-jwt', 't-sd-x5c': 'dc+sd-jwt', 't-mdoc': 'mso_mdoc' }
+const FORMATS: Record<string, string> = {
+  't-sd': 'dc+sd-jwt',
+  't-sd-x5c': 'dc+sd-jwt',
+  't-mdoc': 'mso_mdoc',
+  't-jwt': 'jwt_vc_json',
+}
 
 /**
  * The service over an agent with two templates and an issuer of `batchSize`, an allocator handing out index 42 (and
@@ -30,7 +35,7 @@ function serviceWith(options: { recordFails?: boolean; batchSize?: number; activ
     getTemplate: async (_issuerId: string, templateId: string) => ({
       id: templateId,
       format: FORMATS[templateId],
-      signer: templateId === 't-sd' ? { method: 'did', did: 'did:key:z6Mk' } : { method: 'x5c' },
+      signer: ['t-sd', 't-jwt'].includes(templateId) ? { method: 'did', did: 'did:key:z6Mk' } : { method: 'x5c' },
     }),
     createOffer: async (_issuerId: string, body: CredentialOfferRequest) => {
       offers.push(body)
@@ -143,15 +148,23 @@ describe('Oid4vcService.createOffer with a status', () => {
     expect(without.offers).toEqual([])
   })
 
-  it('refuses a status on an mso_mdoc template and on an offer of two credentials, allocating nothing', async () => {
-    const { service, offers, allocated } = serviceWith()
+  it("puts an mso_mdoc template's entry in the active issuance certificate's list; its record is MDOC", async () => {
+    const { service, offers, allocated, records } = serviceWith({ activeCertificate: 'cert-2' })
+    await service.createOffer('org', 'acme', offer([{ templateId: 't-mdoc', claims: {}, status: {} }]))
+    expect(allocated).toEqual([['org', 'x5c:cert-2', 'statuslist+jwt', 'revocation', 'token', 1]])
+    expect(offers[0].credentials[0].status).toMatchObject({ idx: 42, certificateId: 'cert-2' })
+    expect(records).toEqual([expect.objectContaining({ credentialType: 'MDOC', statusPurpose: 'revocation' })])
+  })
+
+  it('refuses a status on a jwt_vc_json template and on an offer of two credentials, allocating nothing', async () => {
+    const { service, offers, allocated } = serviceWith({ activeCertificate: 'cert-2' })
     await expect(
       service.createOffer(
         'org',
         'acme',
-        offer([{ templateId: 't-mdoc', claims: {}, status: { purpose: 'revocation' } }]),
+        offer([{ templateId: 't-jwt', claims: {}, status: { purpose: 'revocation' } }]),
       ),
-    ).rejects.toThrow(/only for dc\+sd-jwt credentials, not mso_mdoc/)
+    ).rejects.toThrow(/only for dc\+sd-jwt and mso_mdoc credentials, not jwt_vc_json/)
     await expect(
       service.createOffer(
         'org',

@@ -113,8 +113,8 @@ export class Oid4vcService {
    * The offer URI for the wallet, and the transaction code (only in this answer) when the offer asks for one. A
    * credential asking for a `status` gets a Token Status List entry (an index of the organization's list of its
    * signer and purpose) and the offer an issuance record, which the revoke route changes by the offer id.
-   * @throws InvalidInputError for a status on an offer of more than one credential, or on a template that is not
-   *   dc+sd-jwt (Credo 0.6.3 carries no status in an mdoc or a W3C JWT VC)
+   * @throws InvalidInputError for a status on an offer of more than one credential, or on a jwt_vc_json template
+   *   (Credo 0.6.3 signs W3C JWT VCs without a status)
    */
   public async createOffer(
     orgId: string,
@@ -138,14 +138,14 @@ export class Oid4vcService {
     const [{ templateId, claims, status }] = body.credentials
     const purpose = status?.purpose ?? 'revocation'
     const template = await agent.getTemplate(issuerId, templateId)
-    if (template.format !== 'dc+sd-jwt')
-      throw new InvalidInputError(`A status is only for dc+sd-jwt credentials, not ${template.format}`, [
+    if (template.format !== 'dc+sd-jwt' && template.format !== 'mso_mdoc')
+      throw new InvalidInputError(`A status is only for dc+sd-jwt and mso_mdoc credentials, not ${template.format}`, [
         {
           field: `credentials[${withStatus}].status`,
-          message: `not implemented for ${template.format}: Credo 0.6.3 carries no Token Status List entry in it`,
+          message: `not implemented for ${template.format}: Credo 0.6.3 signs a W3C JWT VC without a status`,
         },
       ])
-    // An x5c template's list is the active issuance certificate's: the agent signs the credential with that one
+    // An x5c template's list (an mdoc's always) is the active issuance certificate's: the agent signs the credential with that one
     // (refusing it if another is active by redemption), and the list keeps being signed by it after a rotation.
     // One entry per copy the issuer may hand out for this offer (batch issuance: one per holder key), so copies
     // cannot be linked by their status; the wallet may take fewer.
@@ -176,6 +176,7 @@ export class Oid4vcService {
     try {
       await this.records.addOpenId4VcOffer(orgId, {
         credentialRecordId: created.id,
+        credentialType: template.format === 'mso_mdoc' ? 'MDOC' : 'SD_JWT',
         state: created.state,
         statusListId: allocation.statusListId,
         statusListIndex: allocation.index,

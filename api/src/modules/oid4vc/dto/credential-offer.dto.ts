@@ -17,8 +17,8 @@ import {
 import { STATUS_PURPOSES, type StatusPurpose } from '@idplane/common/bitstring-status-list'
 
 /**
- * A Token Status List entry for the credential (dc+sd-jwt only; docs/decisions.md, "Token Status List"): `revocation`
- * (revoke) or `suspension` (suspend and reinstate), through POST /v1/orgs/:orgId/credentials/:offerId/revoke.
+ * A Token Status List entry for the credential (dc+sd-jwt and mso_mdoc; docs/decisions.md, "Token Status List"):
+ * `revocation` (revoke) or `suspension` (suspend and reinstate), through POST /v1/orgs/:orgId/credentials/:offerId/revoke.
  */
 export class OfferedCredentialStatusDto {
   @IsIn(STATUS_PURPOSES) purpose: StatusPurpose
