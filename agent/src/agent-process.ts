@@ -23,6 +23,7 @@ import { IdleCollector } from './idle-collector'
 import { AgentMetrics } from './metrics/agent-metrics'
 import { OutboundQueue } from './transport/outbound-queue'
 import { OutboundTargetGuard } from './transport/outbound-target-guard'
+import { TakenEnvelopes } from './transport/taken-envelopes'
 import { contextProviderOf, ExchangeTimeouts } from './credo/exchange-timeouts'
 import { resumeAutoAccepts } from './credo/resume-auto-accepts'
 import { resumeOutOfBandRequests } from './credo/resume-oob-requests'
@@ -35,6 +36,7 @@ export class AgentProcess {
   private sender: OutboxSender | undefined
   private idleCollector: IdleCollector | undefined
   private exchangeTimeouts: ExchangeTimeouts | undefined
+  private takenEnvelopes: TakenEnvelopes | undefined
 
   public constructor(
     private readonly config: AgentConfig,
@@ -68,6 +70,8 @@ export class AgentProcess {
         : await PgliteSqlClient.open(config.database.dataDir, { sharedBuffersMb: config.database.sharedBuffersMb })
     await migrateSchema(this.sql)
     const keys = await EncryptedKeyStorage.open(this.sql, config.walletKey)
+    const takenEnvelopes = new TakenEnvelopes(this.sql, logger.child({ component: 'inbound' }))
+    this.takenEnvelopes = takenEnvelopes
 
     if (config.events) {
       this.sender = new OutboxSender(
@@ -88,6 +92,8 @@ export class AgentProcess {
       inboundPort: config.inboundPort,
       inboundHost: config.bindHost,
       onInboundMessage: () => metrics.didcommMessages.inc({ direction: 'in' }),
+      takenEnvelopes,
+      onDuplicateInboundMessage: () => metrics.didcommMessages.inc({ direction: 'duplicate' }),
       logger,
       logLevel: config.logLevel,
       anonCredsTestRegistryDir: config.anonCredsTestRegistryDir,
@@ -131,6 +137,7 @@ export class AgentProcess {
       logger.child({ component: 'exchange-timeouts' }),
     )
     this.exchangeTimeouts.start()
+    takenEnvelopes.startPruning()
     this.sender?.start()
     this.idleCollector?.start()
     runtime.setInitialized(agent)
@@ -154,6 +161,7 @@ export class AgentProcess {
 
   public async stop(): Promise<void> {
     this.idleCollector?.stop()
+    this.takenEnvelopes?.stopPruning()
     await this.exchangeTimeouts?.stop()
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()))
     this.server?.closeAllConnections()

@@ -9,6 +9,7 @@ import { migrateSchema } from '../../agent/src/adapters/sql/schema-migrations'
 import type { SqlClient } from '../../agent/src/adapters/sql/sql-client'
 import { buildAgent, type IdplaneAgent } from '../../agent/src/credo/build-agent'
 import { OutboundQueue, type OutboundQueueOptions } from '../../agent/src/transport/outbound-queue'
+import { TakenEnvelopes } from '../../agent/src/transport/taken-envelopes'
 import { OutboundTargetGuard } from '../../agent/src/transport/outbound-target-guard'
 
 /** A port the OS just handed out and released: good enough for tests on 127.0.0.1. */
@@ -65,6 +66,8 @@ export async function startInProcessAgent(options: InProcessAgentOptions = {}): 
   const keys = await EncryptedKeyStorage.open(sql, 'test-wallet-key')
   const port = options.port ?? (await freePort())
   const outboundQueue = options.outboundQueue && new OutboundQueue(sql, options.outboundQueue, silentLogger)
+  // With the queue, as the agent program: envelopes sent again are dropped.
+  const takenEnvelopes = options.outboundQueue && new TakenEnvelopes(sql, silentLogger)
   const agent = buildAgent({
     endpoints: [`http://127.0.0.1:${port}`],
     inboundPort: port,
@@ -74,6 +77,7 @@ export async function startInProcessAgent(options: InProcessAgentOptions = {}): 
     adapters: new IdplaneAdaptersModule(sql, keys),
     outboundTargets: options.outboundTargets ?? new OutboundTargetGuard(true),
     outboundQueue,
+    takenEnvelopes,
   })
   await agent.initialize()
   return {

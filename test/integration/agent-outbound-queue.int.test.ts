@@ -6,8 +6,19 @@ import {
   type DidCommCredentialStateChangedEvent,
 } from '@credo-ts/didcomm'
 
+import { PgSqlClient } from '../../agent/src/adapters/sql/pg-sql-client'
+import { migrateSchema } from '../../agent/src/adapters/sql/schema-migrations'
 import { contextProviderOf, ExchangeTimeouts } from '../../agent/src/credo/exchange-timeouts'
-import { startInProcessAgent, type InProcessAgent, connectAgents, anEd25519DidKey } from '../helpers/agent-in-process'
+import { OutboundQueue, type QueuedMessage } from '../../agent/src/transport/outbound-queue'
+import { TakenEnvelopes } from '../../agent/src/transport/taken-envelopes'
+import {
+  startInProcessAgent,
+  type InProcessAgent,
+  connectAgents,
+  anEd25519DidKey,
+  randomSchemaName,
+  TEST_DATABASE_URL,
+} from '../helpers/agent-in-process'
 import { aDegreeCredential, signingOptions } from '../fixtures/degree-credential'
 
 jest.setTimeout(300_000)
@@ -98,6 +109,82 @@ describe('durable outbound DIDComm messages and exchange timeouts (two agents, H
       return record.state === DidCommCredentialState.Done ? true : undefined
     })
     expect(await holder.outboundQueue?.size()).toBe(0)
+  })
+
+  it('drops an envelope sent again after it was taken: not processed twice, both exchanges stay done', async () => {
+    const issuer = await start()
+    const holder = await start()
+    const { offer, holderRecord } = await anOfferReceived(issuer, holder)
+    // The request is kept while the issuer is away: its envelope, as a resend after a lost answer would carry it.
+    await issuer.close({ keepSchema: true })
+    await holder.agent.didcomm.credentials.acceptOffer({
+      credentialExchangeRecordId: holderRecord.id,
+      autoAcceptCredential: DidCommAutoAcceptCredential.Always,
+    })
+    const { rows } = await holder.sql.query<{ endpoint: string; payload: string }>(
+      'SELECT endpoint, payload FROM outbound_messages',
+    )
+    expect(rows).toHaveLength(1)
+    const issuerAgain = await start({ schema: issuer.schema, port: issuer.port })
+    const done = async (agent: InProcessAgent, id: string) =>
+      (await agent.agent.didcomm.credentials.getById(id)).state === DidCommCredentialState.Done ? true : undefined
+    await waitFor(() => done(holder, holderRecord.id))
+    await waitFor(() => done(issuerAgain, offer.id))
+
+    const [{ endpoint, payload }] = rows
+    const again = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/didcomm-envelope-enc' },
+      body: payload,
+    })
+    expect(again.status).toBe(200)
+    // Dropped, not processed: processed again, Credo would refuse it as an error (the issuer's record is done).
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const holderAfter = await holder.agent.didcomm.credentials.getById(holderRecord.id)
+    const issuerAfter = await issuerAgain.agent.didcomm.credentials.getById(offer.id)
+    expect([holderAfter.state, holderAfter.errorMessage]).toEqual([DidCommCredentialState.Done, undefined])
+    expect([issuerAfter.state, issuerAfter.errorMessage]).toEqual([DidCommCredentialState.Done, undefined])
+    const digests = await issuerAgain.sql.query('SELECT 1 FROM inbound_envelopes WHERE digest = $1', [
+      TakenEnvelopes.digestOf(payload),
+    ])
+    expect(digests.rows).toHaveLength(1)
+  })
+
+  it('writes a message before its first attempt: one cut by the process dying is sent by the next process', async () => {
+    const schema = randomSchemaName('outbound_queue')
+    const sql = await PgSqlClient.connect(TEST_DATABASE_URL, schema)
+    try {
+      await migrateSchema(sql)
+      const options = { ...QUEUE, firstAttemptLeaseMs: 1500 }
+      const cut = new OutboundQueue(sql, options, silentLogger)
+      const id = await cut.begin('http://127.0.0.1:9/', '{"protected":"x"}')
+      // The process dies here, during the attempt: neither taken nor failed. The next one starts.
+      const delivered: QueuedMessage[] = []
+      const next = new OutboundQueue(sql, options, silentLogger)
+      next.start(async (message) => {
+        delivered.push(message)
+      })
+      // Not while the attempt may still be running somewhere.
+      await new Promise((resolve) => setTimeout(resolve, 700))
+      expect(delivered).toEqual([])
+      await waitFor(async () => (delivered.length > 0 ? true : undefined))
+      expect(delivered).toEqual([{ id, endpoint: 'http://127.0.0.1:9/', payload: '{"protected":"x"}', attempts: 0 }])
+      await waitFor(async () => ((await next.size()) === 0 ? true : undefined))
+      await next.stop()
+
+      // A first attempt that delivers leaves nothing; one that fails is kept for the backoff.
+      const taken = await next.begin('http://127.0.0.1:9/', '{}')
+      await next.taken(taken)
+      const failed = await next.begin('http://127.0.0.1:9/', '{}')
+      await next.failed(failed, 'http://127.0.0.1:9/', 'connect ECONNREFUSED')
+      const { rows } = await sql.query<{ id: string; attempts: number; last_error: string }>(
+        'SELECT id::text AS id, attempts, last_error FROM outbound_messages',
+      )
+      expect(rows).toEqual([{ id: failed, attempts: 1, last_error: 'connect ECONNREFUSED' }])
+    } finally {
+      await sql.query(`DROP SCHEMA "${schema}" CASCADE`)
+      await sql.close()
+    }
   })
 
   it('ends an exchange with no answer past the timeout as abandoned, with its reason and its event', async () => {

@@ -27,6 +27,7 @@ import type { IdplaneOpenId4VcModule } from '../openid4vc/openid4vc.module'
 import { NarrowingDifPresentationExchangeModule } from '../formats/presentation-exchange/narrowing-presentation-exchange'
 import { TenancyModule } from '../tenancy/tenancy.module'
 import { DidCommNodeHttpInboundTransport } from '../transport/didcomm-http-inbound.transport'
+import type { TakenEnvelopes } from '../transport/taken-envelopes'
 import { DidCommNodeHttpOutboundTransport } from '../transport/didcomm-http-outbound.transport'
 import type { OutboundQueue } from '../transport/outbound-queue'
 import { guardedFetch } from '../transport/guarded-fetch'
@@ -65,6 +66,10 @@ export interface BuildAgentOptions {
   outboundTargets?: OutboundTargetGuard
   /** Keeps DIDComm messages the other agent did not take and sends them again (also after a restart). */
   outboundQueue?: OutboundQueue
+  /** Envelopes this agent processed: one sent again is dropped. */
+  takenEnvelopes?: TakenEnvelopes
+  /** Called for each envelope dropped as already taken. */
+  onDuplicateInboundMessage?: () => void
 }
 
 /** The tails cache's directory under the OS temporary directory. */
@@ -121,6 +126,8 @@ export function buildAgent(options: BuildAgentOptions) {
               host: options.inboundHost,
               onMessage: options.onInboundMessage,
               otherRequests: options.openId4Vc?.handlePublicRequest,
+              takenEnvelopes: options.takenEnvelopes,
+              onDuplicate: options.onDuplicateInboundMessage,
             }),
           ],
           outbound: [new DidCommNodeHttpOutboundTransport(outboundTargets, options.outboundQueue)],

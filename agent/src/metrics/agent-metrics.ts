@@ -5,7 +5,7 @@ export class AgentMetrics {
   public readonly registry = new Registry()
   public readonly didcommMessages = new Counter({
     name: 'idplane_agent_didcomm_messages_total',
-    help: 'DIDComm messages received (in) and sent (out)',
+    help: 'DIDComm messages received (in), sent (out), and received again and dropped as already taken (duplicate)',
     labelNames: ['direction'],
     registers: [this.registry],
   })

@@ -12,6 +12,8 @@ import {
   type DidCommTransportSession,
 } from '@credo-ts/didcomm'
 
+import { TakenEnvelopes } from './taken-envelopes'
+
 const SUPPORTED_MEDIA_TYPES: readonly string[] = [DidCommMimeType.V0, DidCommMimeType.V1]
 const MAX_BODY_BYTES = 5 * 1024 * 1024
 
@@ -22,6 +24,10 @@ export interface DidCommNodeHttpInboundTransportOptions {
   onMessage?: () => void
   /** Takes every request for a path other than `/` (the OpenID4VC endpoints); without it those are 404. */
   otherRequests?: (req: IncomingMessage, res: ServerResponse) => void
+  /** Envelopes already processed: one sent again is answered 200 and dropped. */
+  takenEnvelopes?: TakenEnvelopes
+  /** Called for every envelope dropped as already taken (metrics). */
+  onDuplicate?: () => void
 }
 
 /**
@@ -37,6 +43,8 @@ export interface DidCommNodeHttpInboundTransportOptions {
  */
 export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport {
   private server: Server | undefined
+  /** Digests of envelopes being processed now: the same one arriving meanwhile is a resend. */
+  private readonly processing = new Set<string>()
 
   public constructor(private readonly options: DidCommNodeHttpInboundTransportOptions) {}
 
@@ -90,14 +98,25 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
       return answer(res, 400, 'Message is not JSON')
     }
 
+    const taken = this.options.takenEnvelopes
+    const digest = taken ? TakenEnvelopes.digestOf(body) : undefined
+    if (digest !== undefined && (this.processing.has(digest) || (await taken?.has(digest)))) {
+      // Sent again by a sender that did not see it taken: taken it is.
+      this.options.onDuplicate?.()
+      return answer(res, 200)
+    }
     this.options.onMessage?.()
     const transports = agentContext.dependencyManager.resolve(DidCommTransportService)
     const session = new HttpTransportSession(req, res, mediaType)
     req.once('close', () => transports.removeSession(session))
+    if (digest !== undefined) this.processing.add(digest)
     try {
       await agentContext.dependencyManager.resolve(DidCommMessageReceiver).receiveMessage(envelope, { session })
+      // Recorded before the answer: once the sender sees it taken it will not send it again.
+      if (digest !== undefined) await taken?.add(digest)
       if (!res.headersSent) answer(res, 200)
     } finally {
+      if (digest !== undefined) this.processing.delete(digest)
       transports.removeSession(session)
     }
   }

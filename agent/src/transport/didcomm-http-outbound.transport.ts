@@ -58,14 +58,22 @@ export class DidCommNodeHttpOutboundTransport implements DidCommOutboundTranspor
     const { endpoint, payload } = outboundPackage
     if (!endpoint) throw new CredoError('Missing endpoint: nowhere to send the message.')
     const body = JSON.stringify(payload)
+    const queue = this.queue
+    // Written before the attempt: a process killed while the other agent processes the message loses nothing.
+    const queued = await queue?.begin(endpoint, body)
     try {
       await this.post(agentContext, endpoint, body, outboundPackage.responseRequested === true)
     } catch (error) {
-      if (!(error instanceof DeliveryError) || !this.queue) throw error
+      if (!(error instanceof DeliveryError) || !queue) {
+        await queue?.taken(queued)
+        throw error
+      }
       // The other agent did not take it (down, restarting, unreachable): kept and sent again; for Credo the message
       // is on its way, so the exchange waits for the answer as it would for a slow agent.
-      await this.queue.add(endpoint, body, error.message)
+      await queue.failed(queued, endpoint, error.message)
+      return
     }
+    await queue?.taken(queued)
   }
 
   /**

@@ -23,20 +23,29 @@ export interface OutboundQueueOptions {
   pollIntervalMs?: number
   /** Delay before attempt `n + 1` after `n` failed ones. @default exponential with full jitter, 5 minutes at most */
   delayMs?: (attempts: number) => number
+  /** How long a message in its first attempt is left alone. @default FIRST_ATTEMPT_LEASE_MS */
+  firstAttemptLeaseMs?: number
 }
 
 const BATCH_SIZE = 20
 const DEFAULT_POLL_INTERVAL_MS = 1000
 
 /**
- * The durable outbound queue (issue 23 item 6): a DIDComm message whose delivery failed on the network (the other
- * agent down or restarting) is kept in the agent's own database (`outbound_messages`) and sent again with backoff,
- * by this process or, after a restart, the next one, until the other agent takes it or `maxAttempts` is reached.
- * Credo has then already moved the exchange on (`request-sent`): the message arriving late completes it, and an
- * exchange whose message never arrives ends by its timeout (credo/exchange-timeouts.ts).
- *
- * A message is written only after its first attempt failed, so delivery costs nothing more while the other agent
- * answers; a message still in its first attempt when the process dies is not kept (the timeout ends its exchange).
+ * How long a message written before its first attempt waits before the queue may send it again: longer than an
+ * attempt can take (SEND_TIMEOUT_MS of the transport, 15 s), so only a message whose attempt was cut (the process
+ * killed) is sent again.
+ */
+export const FIRST_ATTEMPT_LEASE_MS = 30_000
+
+/**
+ * The durable outbound queue (issue 23 item 6, issue 28): every DIDComm message is written to the agent's own
+ * database (`outbound_messages`) before its first attempt and deleted once the other agent took it. One whose
+ * delivery failed on the network (the other agent down or restarting) is sent again with backoff, by this process
+ * or, after a restart, the next one, until the other agent takes it or `maxAttempts` is reached; one whose first
+ * attempt was cut by the process dying is sent again after FIRST_ATTEMPT_LEASE_MS. Credo has by then moved the
+ * exchange on (`request-sent`): the message arriving late completes it, and an exchange whose message never arrives
+ * ends by its timeout (credo/exchange-timeouts.ts). A message sent again that the other agent had already taken is
+ * dropped there (transport/taken-envelopes.ts).
  */
 export class OutboundQueue {
   private deliver: Deliver | undefined
@@ -64,17 +73,52 @@ export class OutboundQueue {
     await this.running
   }
 
-  /** Keeps a message whose first attempt failed; its next attempt follows the backoff. */
-  public async add(endpoint: string, payload: string, reason: string): Promise<void> {
-    if (this.options.maxAttempts <= 1) {
+  /**
+   * Writes a message before its first attempt, so a process killed during the attempt does not lose it.
+   * @returns its id, for `taken` or `failed`; undefined when messages get one attempt only (nothing to keep)
+   */
+  public async begin(endpoint: string, payload: string): Promise<string | undefined> {
+    if (this.options.maxAttempts <= 1) return undefined
+    const id = randomUUID()
+    this.inFlight.add(id)
+    try {
+      await this.sql.query(
+        `INSERT INTO outbound_messages (id, endpoint, payload, attempts, next_attempt_at)
+         VALUES ($1, $2, $3, 0, now() + ($4::text || ' milliseconds')::interval)`,
+        [id, endpoint, payload, String(this.options.firstAttemptLeaseMs ?? FIRST_ATTEMPT_LEASE_MS)],
+      )
+    } catch (error) {
+      this.inFlight.delete(id)
+      throw error
+    }
+    return id
+  }
+
+  /** The first attempt delivered the message (or it may not be sent at all): forgotten. */
+  public async taken(id: string | undefined): Promise<void> {
+    if (id === undefined) return
+    try {
+      await this.sql.query('DELETE FROM outbound_messages WHERE id = $1', [id])
+    } finally {
+      this.inFlight.delete(id)
+    }
+  }
+
+  /** The first attempt failed on the network: the next follows the backoff. */
+  public async failed(id: string | undefined, endpoint: string, reason: string): Promise<void> {
+    if (id === undefined) {
       this.logger.warn('Dropped an undeliverable DIDComm message', { endpoint, attempts: 1, reason })
       return
     }
-    await this.sql.query(
-      `INSERT INTO outbound_messages (id, endpoint, payload, attempts, next_attempt_at, last_error)
-       VALUES ($1, $2, $3, 1, now() + ($4::text || ' milliseconds')::interval, $5)`,
-      [randomUUID(), endpoint, payload, String(Math.round(this.delayAfter(1))), reason.slice(0, 500)],
-    )
+    try {
+      await this.sql.query(
+        `UPDATE outbound_messages SET attempts = 1, last_error = $3,
+         next_attempt_at = now() + ($2::text || ' milliseconds')::interval WHERE id = $1`,
+        [id, String(Math.round(this.delayAfter(1))), reason.slice(0, 500)],
+      )
+    } finally {
+      this.inFlight.delete(id)
+    }
     this.logger.info('Queued a DIDComm message for another attempt', { endpoint, reason })
   }
 

@@ -36,7 +36,7 @@ const STATEMENTS = [
     delivered_at timestamptz,
     last_error text
   )`,
-  // DIDComm envelopes whose delivery failed, retried until taken (transport/outbound-queue.ts).
+  // DIDComm envelopes not yet taken by the other agent, sent again until they are (transport/outbound-queue.ts).
   `CREATE TABLE IF NOT EXISTS outbound_messages (
     id uuid PRIMARY KEY,
     endpoint text NOT NULL,
@@ -48,6 +48,12 @@ const STATEMENTS = [
     last_error text
   )`,
   `CREATE INDEX IF NOT EXISTS outbound_messages_due_idx ON outbound_messages (next_attempt_at)`,
+  // Digests of the DIDComm envelopes processed, so a resent one is dropped (transport/taken-envelopes.ts).
+  `CREATE TABLE IF NOT EXISTS inbound_envelopes (
+    digest text PRIMARY KEY,
+    taken_at timestamptz NOT NULL DEFAULT now()
+  )`,
+  `CREATE INDEX IF NOT EXISTS inbound_envelopes_taken_idx ON inbound_envelopes (taken_at)`,
   `CREATE INDEX IF NOT EXISTS outbox_events_pending_idx ON outbox_events (next_attempt_at) WHERE delivered_at IS NULL`,
   // Delivered events are deleted now; rows an older version marked delivered are dropped once.
   `DELETE FROM outbox_events WHERE delivered_at IS NOT NULL`,
