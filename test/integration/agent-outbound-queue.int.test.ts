@@ -174,9 +174,11 @@ describe('durable outbound DIDComm messages and exchange timeouts (two agents, H
 
       // A first attempt that delivers leaves nothing; one that fails is kept for the backoff.
       const taken = await next.begin('http://127.0.0.1:9/', '{}')
-      await next.taken(taken)
+      next.taken(taken)
       const failed = await next.begin('http://127.0.0.1:9/', '{}')
       await next.failed(failed, 'http://127.0.0.1:9/', 'connect ECONNREFUSED')
+      // Delivered rows go in a batch (at the next poll, or at the latest when the queue stops).
+      await next.stop()
       const { rows } = await sql.query<{ id: string; attempts: number; last_error: string }>(
         'SELECT id::text AS id, attempts, last_error FROM outbound_messages',
       )

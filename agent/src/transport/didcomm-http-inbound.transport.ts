@@ -49,6 +49,7 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
   public constructor(private readonly options: DidCommNodeHttpInboundTransportOptions) {}
 
   public async start(agentContext: AgentContext): Promise<void> {
+    await this.options.takenEnvelopes?.load()
     const server = createServer((req, res) => {
       this.handle(agentContext, req, res).catch((error: unknown) => {
         agentContext.config.logger.error('Could not take an inbound DIDComm message', { error })
@@ -100,7 +101,7 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
 
     const taken = this.options.takenEnvelopes
     const digest = taken ? TakenEnvelopes.digestOf(body) : undefined
-    if (digest !== undefined && (this.processing.has(digest) || (await taken?.has(digest)))) {
+    if (digest !== undefined && (this.processing.has(digest) || taken?.has(digest))) {
       // Sent again by a sender that did not see it taken: taken it is.
       this.options.onDuplicate?.()
       return answer(res, 200)

@@ -65,7 +65,7 @@ export class DidCommNodeHttpOutboundTransport implements DidCommOutboundTranspor
       await this.post(agentContext, endpoint, body, outboundPackage.responseRequested === true)
     } catch (error) {
       if (!(error instanceof DeliveryError) || !queue) {
-        await queue?.taken(queued)
+        queue?.taken(queued)
         throw error
       }
       // The other agent did not take it (down, restarting, unreachable): kept and sent again; for Credo the message
@@ -73,7 +73,7 @@ export class DidCommNodeHttpOutboundTransport implements DidCommOutboundTranspor
       await queue.failed(queued, endpoint, error.message)
       return
     }
-    await queue?.taken(queued)
+    queue?.taken(queued)
   }
 
   /**

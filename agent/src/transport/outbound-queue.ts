@@ -28,6 +28,8 @@ export interface OutboundQueueOptions {
 }
 
 const BATCH_SIZE = 20
+/** Rows of delivered messages deleted in one statement at most (also done at every poll). */
+const DELETE_BATCH_SIZE = 200
 const DEFAULT_POLL_INTERVAL_MS = 1000
 
 /**
@@ -53,6 +55,8 @@ export class OutboundQueue {
   private running: Promise<void> | undefined
   private stopped = true
   private readonly inFlight = new Set<string>()
+  /** Delivered on their first attempt, not yet deleted (still in `inFlight`, so the poll leaves them alone). */
+  private takenIds: string[] = []
 
   public constructor(
     private readonly sql: SqlClient,
@@ -71,6 +75,22 @@ export class OutboundQueue {
     this.stopped = true
     if (this.timer) clearTimeout(this.timer)
     await this.running
+    await this.deleteTaken()
+  }
+
+  /** Deletes the rows of messages delivered on their first attempt. */
+  private async deleteTaken(): Promise<void> {
+    const ids = this.takenIds
+    if (ids.length === 0) return
+    this.takenIds = []
+    try {
+      await this.sql.query('DELETE FROM outbound_messages WHERE id = ANY($1::uuid[])', [ids])
+    } catch (error) {
+      // Kept for the next batch; until then the poll leaves them alone.
+      this.takenIds.push(...ids)
+      throw error
+    }
+    for (const id of ids) this.inFlight.delete(id)
   }
 
   /**
@@ -94,14 +114,16 @@ export class OutboundQueue {
     return id
   }
 
-  /** The first attempt delivered the message (or it may not be sent at all): forgotten. */
-  public async taken(id: string | undefined): Promise<void> {
+  /**
+   * The first attempt delivered the message (or it may not be sent at all): forgotten. Rows are deleted a batch at a
+   * time with the next poll (one statement for many messages); one left by a process that died before its batch is
+   * sent again after the lease, and the receiver drops it as already taken (transport/taken-envelopes.ts).
+   */
+  public taken(id: string | undefined): void {
     if (id === undefined) return
-    try {
-      await this.sql.query('DELETE FROM outbound_messages WHERE id = $1', [id])
-    } finally {
-      this.inFlight.delete(id)
-    }
+    this.takenIds.push(id)
+    if (this.takenIds.length >= DELETE_BATCH_SIZE)
+      this.deleteTaken().catch((error: unknown) => this.logger.warn('Could not delete delivered messages', { error }))
   }
 
   /** The first attempt failed on the network: the next follows the backoff. */
@@ -122,9 +144,12 @@ export class OutboundQueue {
     this.logger.info('Queued a DIDComm message for another attempt', { endpoint, reason })
   }
 
-  /** Messages waiting, for tests and metrics. */
+  /** Messages not yet delivered (in their first attempt or waiting for another), for tests and metrics. */
   public async size(): Promise<number> {
-    const { rows } = await this.sql.query<{ count: string }>('SELECT count(*)::text AS count FROM outbound_messages')
+    const { rows } = await this.sql.query<{ count: string }>(
+      'SELECT count(*)::text AS count FROM outbound_messages WHERE NOT (id = ANY($1::uuid[]))',
+      [this.takenIds],
+    )
     return Number(rows[0]?.count ?? 0)
   }
 
@@ -143,6 +168,7 @@ export class OutboundQueue {
   }
 
   private async drain(): Promise<void> {
+    await this.deleteTaken()
     const deliver = this.deliver
     if (!deliver) return
     const { rows } = await this.sql.query<QueuedMessage>(

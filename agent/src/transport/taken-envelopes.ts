@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 
-import type { Logger } from '@idplane/common'
+import { BoundedMap, type Logger } from '@idplane/common'
 
 import type { SqlClient } from '../adapters/sql/sql-client'
 
@@ -8,6 +8,11 @@ import type { SqlClient } from '../adapters/sql/sql-client'
 export const TAKEN_ENVELOPE_RETENTION_HOURS = 24
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000
 const PRUNE_BATCH = 5000
+/**
+ * Digests kept in memory (about 100 bytes each): a resend comes within a minute or so of the attempt it repeats
+ * (the sender's lease, then its backoff), far fewer messages than this on any agent.
+ */
+const REMEMBERED = 10_000
 
 /**
  * The digests of the DIDComm envelopes this agent has processed (`inbound_envelopes`), so that one sent again is
@@ -19,9 +24,13 @@ const PRUNE_BATCH = 5000
  *
  * An envelope is recorded once it was processed without error, so one whose processing was cut by this process dying
  * is processed when it comes again. Envelopes are encrypted with a fresh key each, so equal bytes are a resend.
+ *
+ * Checked in memory: the most recent digests, read from the table at start (the process before may have taken what
+ * is sent again now) and kept as they are added; the table is written for the next process. One write per message.
  */
 export class TakenEnvelopes {
   private timer: NodeJS.Timeout | undefined
+  private readonly recent = new BoundedMap<string, true>(REMEMBERED)
 
   public constructor(
     private readonly sql: SqlClient,
@@ -32,13 +41,23 @@ export class TakenEnvelopes {
     return createHash('sha256').update(body).digest('base64url')
   }
 
-  public async has(digest: string): Promise<boolean> {
-    const { rows } = await this.sql.query('SELECT 1 FROM inbound_envelopes WHERE digest = $1', [digest])
-    return rows.length > 0
+  /** Reads the most recent digests (before the inbound transport starts). */
+  public async load(): Promise<void> {
+    const { rows } = await this.sql.query<{ digest: string }>(
+      `SELECT digest FROM inbound_envelopes WHERE taken_at > now() - ($1::text || ' hours')::interval
+       ORDER BY taken_at DESC LIMIT $2`,
+      [String(TAKEN_ENVELOPE_RETENTION_HOURS), REMEMBERED],
+    )
+    for (const { digest } of rows.reverse()) this.recent.set(digest, true)
+  }
+
+  public has(digest: string): boolean {
+    return this.recent.get(digest) !== undefined
   }
 
   public async add(digest: string): Promise<void> {
     await this.sql.query('INSERT INTO inbound_envelopes (digest) VALUES ($1) ON CONFLICT (digest) DO NOTHING', [digest])
+    this.recent.set(digest, true)
   }
 
   /** Forgets digests past the retention, a batch at a time, every ten minutes. */
