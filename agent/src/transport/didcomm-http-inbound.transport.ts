@@ -113,9 +113,10 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
     if (digest !== undefined) this.processing.add(digest)
     try {
       await agentContext.dependencyManager.resolve(DidCommMessageReceiver).receiveMessage(envelope, { session })
-      // Recorded before the answer: once the sender sees it taken it will not send it again.
-      if (digest !== undefined) await taken?.add(digest)
       if (!res.headersSent) answer(res, 200)
+      // Written after the answer, off the sender's path: a sender that saw the answer does not send it again, and one
+      // that did not (killed, or the answer lost) sends it again later than this write takes.
+      if (digest !== undefined) await taken?.add(digest)
     } finally {
       if (digest !== undefined) this.processing.delete(digest)
       transports.removeSession(session)

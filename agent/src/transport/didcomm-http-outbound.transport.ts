@@ -59,21 +59,28 @@ export class DidCommNodeHttpOutboundTransport implements DidCommOutboundTranspor
     if (!endpoint) throw new CredoError('Missing endpoint: nowhere to send the message.')
     const body = JSON.stringify(payload)
     const queue = this.queue
-    // Written before the attempt: a process killed while the other agent processes the message loses nothing.
-    const queued = await queue?.begin(endpoint, body)
+    // Written as the attempt starts: the row is committed long before the other agent has processed the message (a
+    // process killed meanwhile loses nothing), and the send does not wait behind the agent's database.
+    const writing = queue?.begin(endpoint, body).then(
+      (id) => ({ id }),
+      (error: unknown) => ({ error }),
+    )
     try {
       await this.post(agentContext, endpoint, body, outboundPackage.responseRequested === true)
     } catch (error) {
-      if (!(error instanceof DeliveryError) || !queue) {
-        queue?.taken(queued)
+      const written = await writing
+      if (!(error instanceof DeliveryError) || !queue || !written || 'error' in written) {
+        if (written && 'id' in written) queue?.taken(written.id)
         throw error
       }
       // The other agent did not take it (down, restarting, unreachable): kept and sent again; for Credo the message
       // is on its way, so the exchange waits for the answer as it would for a slow agent.
-      await queue.failed(queued, endpoint, error.message)
+      await queue.failed(written.id, endpoint, error.message)
       return
     }
-    queue?.taken(queued)
+    const written = await writing
+    if (written && 'id' in written) queue?.taken(written.id)
+    else if (written) agentContext.config.logger.warn('Delivered a DIDComm message that could not be kept meanwhile')
   }
 
   /**

@@ -26,7 +26,8 @@ const REMEMBERED = 10_000
  * is processed when it comes again. Envelopes are encrypted with a fresh key each, so equal bytes are a resend.
  *
  * Checked in memory: the most recent digests, read from the table at start (the process before may have taken what
- * is sent again now) and kept as they are added; the table is written for the next process. One write per message.
+ * is sent again now) and kept as they are added; the table is written for the next process, after the answer (off
+ * the sender's path). One write per message.
  */
 export class TakenEnvelopes {
   private timer: NodeJS.Timeout | undefined
@@ -55,9 +56,10 @@ export class TakenEnvelopes {
     return this.recent.get(digest) !== undefined
   }
 
+  /** Known at once to this process; written for the next one. */
   public async add(digest: string): Promise<void> {
-    await this.sql.query('INSERT INTO inbound_envelopes (digest) VALUES ($1) ON CONFLICT (digest) DO NOTHING', [digest])
     this.recent.set(digest, true)
+    await this.sql.query('INSERT INTO inbound_envelopes (digest) VALUES ($1) ON CONFLICT (digest) DO NOTHING', [digest])
   }
 
   /** Forgets digests past the retention, a batch at a time, every ten minutes. */
