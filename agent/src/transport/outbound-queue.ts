@@ -33,7 +33,7 @@ const DELETE_BATCH_SIZE = 200
 const DEFAULT_POLL_INTERVAL_MS = 1000
 
 /**
- * How long a message written before its first attempt waits before the queue may send it again: longer than an
+ * How long a message written with its first attempt waits before the queue may send it again: longer than an
  * attempt can take (SEND_TIMEOUT_MS of the transport, 15 s), so only a message whose attempt was cut (the process
  * killed) is sent again.
  */
@@ -41,7 +41,7 @@ export const FIRST_ATTEMPT_LEASE_MS = 30_000
 
 /**
  * The durable outbound queue (issue 23 item 6, issue 28): every DIDComm message is written to the agent's own
- * database (`outbound_messages`) before its first attempt and deleted once the other agent took it. One whose
+ * database (`outbound_messages`) as its first attempt starts and deleted once the other agent took it. One whose
  * delivery failed on the network (the other agent down or restarting) is sent again with backoff, by this process
  * or, after a restart, the next one, until the other agent takes it or `maxAttempts` is reached; one whose first
  * attempt was cut by the process dying is sent again after FIRST_ATTEMPT_LEASE_MS. Credo has by then moved the
@@ -94,7 +94,7 @@ export class OutboundQueue {
   }
 
   /**
-   * Writes a message before its first attempt, so a process killed during the attempt does not lose it.
+   * Writes a message as its first attempt starts, so a process killed during the attempt does not lose it.
    * @returns its id, for `taken` or `failed`; undefined when messages get one attempt only (nothing to keep)
    */
   public async begin(endpoint: string, payload: string): Promise<string | undefined> {

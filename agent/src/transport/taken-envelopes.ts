@@ -17,7 +17,7 @@ const REMEMBERED = 10_000
 /**
  * The digests of the DIDComm envelopes this agent has processed (`inbound_envelopes`), so that one sent again is
  * dropped rather than processed twice. A sender sends a message again when it did not see it taken: its process was
- * killed while the message was being processed here (our outbound queue writes every message before its first
+ * killed while the message was being processed here (our outbound queue writes every message as its first
  * attempt), or the answer was lost. Processed twice, a message for an exchange that has moved on is refused by
  * Credo as an error ("Credential record is in invalid state done"), logged and answered 500, and one without such a
  * state (a basic message, a question's answer) would act twice.
