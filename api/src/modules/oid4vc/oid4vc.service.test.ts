@@ -150,7 +150,11 @@ describe('Oid4vcService.createOffer with a status', () => {
 
   it("puts an mso_mdoc template's entry in the active issuance certificate's list; its record is MDOC", async () => {
     const { service, offers, allocated, records } = serviceWith({ activeCertificate: 'cert-2' })
-    await service.createOffer('org', 'acme', offer([{ templateId: 't-mdoc', claims: {}, status: { purpose: 'revocation' } }]))
+    await service.createOffer(
+      'org',
+      'acme',
+      offer([{ templateId: 't-mdoc', claims: {}, status: { purpose: 'revocation' } }]),
+    )
     expect(allocated).toEqual([['org', 'x5c:cert-2', 'statuslist+jwt', 'revocation', 'token', 1]])
     expect(offers[0].credentials[0].status).toMatchObject({ idx: 42, certificateId: 'cert-2' })
     expect(records).toEqual([expect.objectContaining({ credentialType: 'MDOC', statusPurpose: 'revocation' })])
