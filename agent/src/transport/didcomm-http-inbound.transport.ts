@@ -116,7 +116,11 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
       if (!res.headersSent) answer(res, 200)
       // Written after the answer, off the sender's path: a sender that saw the answer does not send it again, and one
       // that did not (killed, or the answer lost) sends it again later than this write takes.
-      if (digest !== undefined) await taken?.add(digest)
+      // The answer is out: a failed write is only logged (the next process may then process a resend again).
+      if (digest !== undefined)
+        await taken
+          ?.add(digest)
+          .catch((error: unknown) => agentContext.config.logger.warn('Could not record a taken envelope', { error }))
     } finally {
       if (digest !== undefined) this.processing.delete(digest)
       transports.removeSession(session)
