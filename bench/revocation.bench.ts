@@ -17,6 +17,7 @@ import {
   setBit,
 } from '../common/bitstring-status-list'
 import { startRevocationAgents, waitFor, type RevocationAgents } from '../test/helpers/revocation-agents'
+import { claimAgentPorts } from '../test/helpers/ports'
 import { positiveIntEnv } from './api-harness'
 import { timePresentations, type Timing } from './revocation-presentation'
 
@@ -70,7 +71,7 @@ async function main(): Promise<void> {
   const sizes = sizesOf()
   const rounds = positiveIntEnv('BENCH_REVOCATION_ROUNDS', 3)
   const revokeCount = positiveIntEnv('BENCH_REVOCATION_REVOKE', 100)
-  const pair: RevocationAgents = await startRevocationAgents([23301, 24301], 'revbench')
+  const pair: RevocationAgents = await startRevocationAgents(await claimAgentPorts(), 'revbench')
   const { issuer, holder, issuerConnectionId } = pair
   try {
     const did = (await issuer.post('/dids', { method: 'indy' }).expect(201)).body.data.did as string

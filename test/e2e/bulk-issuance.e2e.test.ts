@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { deleteQueues } from '../helpers/broker'
-import { restartablePort } from '../helpers/ports'
+import { claimAgentPorts, restartablePort } from '../helpers/ports'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { BULK_QUEUE, ROW_JOB_RETRY_DELAYS_MS } from '../../api/src/modules/bulk-issuance/bulk-execution.service'
@@ -45,14 +45,13 @@ describe('bulk issuance end to end, with a SIGKILL in the middle of the executio
     database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined
     dataDir = mkdtempSync(path.join(tmpdir(), 'bulk-e2e-'))
     port = await restartablePort()
-    const [adminStart, inboundStart] = [18700 + (process.pid % 50) * 4, 19700 + (process.pid % 50) * 4]
     env = {
       DATA_DIR: dataDir,
       SMTP_URL: smtp.url,
       API_PUBLIC_URL: `http://127.0.0.1:${port}`,
       QUEUE_NAME_PREFIX: `e2e-bulk-${randomBytes(3).toString('hex')}.`,
-      AGENT_PORT_COUNTER_START: `${adminStart},${inboundStart}`,
-      AGENT_POLL_ATTEMPTS: '120',
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
+      AGENT_POLL_ATTEMPTS: '300',
       AGENT_POLL_INTERVAL_MS: '500',
       BULK_CONCURRENCY: '2',
       // The mail in flight at the kill is sent again once its lease ends: 10 s instead of 2 minutes.

@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import type { Server } from 'node:http'
-import { randomInt, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import request from 'supertest'
 import { RequestContext } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
@@ -11,6 +11,7 @@ import { recordPlatformEvents } from '../helpers/platform-events'
 import { startApi, type TestApi } from '../helpers/api'
 import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
+import { claimAgentPorts } from '../helpers/ports'
 
 jest.setTimeout(600_000)
 
@@ -44,12 +45,11 @@ describe('connections between two organizations through the platform API', () =>
     const port = await freePort()
     const baseUrl = `http://127.0.0.1:${port}`
     // Far from the ports of other tests running at the same time (the counter hands out the next ones).
-    const adminStart = 21_000 + randomInt(0, 400) * 20
     api = await startApi({
       AGENT_ENTRYPOINT: compiled.main,
       AGENT_POLL_ATTEMPTS: '240',
       AGENT_POLL_INTERVAL_MS: '1000',
-      AGENT_PORT_COUNTER_START: `${adminStart},${adminStart + 10_000}`,
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
       API_PUBLIC_URL: baseUrl,
       API_INTERNAL_URL: baseUrl,
     })

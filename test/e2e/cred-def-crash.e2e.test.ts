@@ -1,9 +1,9 @@
-import { randomBytes, randomInt } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { deleteQueues } from '../helpers/broker'
-import { restartablePort } from '../helpers/ports'
+import { claimAgentPorts, restartablePort } from '../helpers/ports'
 import { readLatestMail, type StoredMail } from '../../api/src/infra/mail/file-mailer'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
@@ -53,7 +53,6 @@ describe('credential definition jobs across a SIGKILL of the API', () => {
     registryDir = mkdtempSync(path.join(tmpdir(), 'idplane-cred-def-registry-'))
     database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined
     port = await restartablePort()
-    const adminStart = 21_000 + randomInt(0, 400) * 20
     env = {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
@@ -62,7 +61,7 @@ describe('credential definition jobs across a SIGKILL of the API', () => {
       API_INTERNAL_URL: `http://127.0.0.1:${port}`,
       AGENT_POLL_ATTEMPTS: '240',
       AGENT_POLL_INTERVAL_MS: '1000',
-      AGENT_PORT_COUNTER_START: `${adminStart},${adminStart + 10_000}`,
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
       AGENT_ANONCREDS_TEST_REGISTRY_DIR: registryDir,
       ...(database?.target.kind === 'postgres' ? { DATABASE_URL: database.target.url } : {}),
       ...(process.env.AMQP_URL ? { AMQP_URL: process.env.AMQP_URL } : {}),

@@ -11,6 +11,7 @@ import { freshDatabase, type FreshDatabase } from '../helpers/database'
 import { startSmtpCapture, type SmtpCapture } from '../helpers/smtp-capture'
 import { aDegreeCredential, signingOptions } from '../fixtures/degree-credential'
 import { buildPrograms } from '../helpers/build-programs'
+import { claimAgentPorts } from '../helpers/ports'
 
 jest.setTimeout(240_000)
 
@@ -61,7 +62,6 @@ describe('credential issuance through the platform API', () => {
     database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined
     smtp = await startSmtpCapture()
     const port = await freePort()
-    const adminBase = 23000 + Math.floor(Math.random() * 400) * 2
     api = await spawnApi(port, {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
@@ -69,9 +69,10 @@ describe('credential issuance through the platform API', () => {
       MAIL_OUTBOX_POLL_INTERVAL_MS: '100',
       API_PUBLIC_URL: `http://127.0.0.1:${port}`,
       QUEUE_NAME_PREFIX: `test-${randomBytes(4).toString('hex')}.`,
-      AGENT_PORT_COUNTER_START: `${adminBase},${adminBase + 1000}`,
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
+      // 2.5 minutes for the agent to start: with the whole suite running on a slow 2-core machine, 60 s was short.
       AGENT_POLL_INTERVAL_MS: '500',
-      AGENT_POLL_ATTEMPTS: '120',
+      AGENT_POLL_ATTEMPTS: '300',
       ...(database?.target.kind === 'postgres' ? { DATABASE_URL: database.target.url } : {}),
       ...(process.env.AMQP_URL ? { AMQP_URL: process.env.AMQP_URL } : {}),
     })
@@ -93,14 +94,18 @@ describe('credential issuance through the platform API', () => {
       201,
     )
     await waitUntil(async () => {
-      const health = await call<{ status: string }>('GET', `/v1/orgs/${orgId}/agents/health`)
-      if (health.body.data.status === 'FAILED') throw new Error('Agent provisioning failed')
-      return health.body.data.status === 'DID_CREATED' ? true : undefined
-    }, 120_000)
+      const health = await call<{ status: string; failureReason: string | null }>(
+        'GET',
+        `/v1/orgs/${orgId}/agents/health`,
+      )
+      const { status, failureReason } = health.body.data
+      if (status === 'FAILED') throw new Error(`Agent provisioning failed: ${failureReason}`)
+      return status === 'DID_CREATED' ? true : undefined
+    }, 180_000)
     issuerDid = (await call<{ did: string }[]>('GET', `/v1/orgs/${orgId}/dids`)).body.data[0].did
     const created = await holder.call<{ data: { did: string } }>('POST', '/dids', { method: 'key' })
     holderDid = created.body.data.did
-  }, 240_000)
+  }, 300_000)
 
   afterAll(async () => {
     await holder?.stop()

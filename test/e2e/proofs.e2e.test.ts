@@ -10,6 +10,7 @@ import { spawnAgent, type SpawnedAgent, waitUntil } from '../helpers/agent-proce
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 import { aDegreeCredential, EXAMPLES_CONTEXT, signingOptions } from '../fixtures/degree-credential'
 import { buildPrograms } from '../helpers/build-programs'
+import { claimAgentPorts } from '../helpers/ports'
 
 interface Envelope<T> {
   data: T
@@ -142,7 +143,7 @@ describe('proofs through the platform API with real agents', () => {
       API_INTERNAL_URL: base,
       AGENT_POLL_ATTEMPTS: '120',
       AGENT_POLL_INTERVAL_MS: '1000',
-      AGENT_PORT_COUNTER_START: '18601,19601',
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
     })
     server = api.app.listen(port, '127.0.0.1')
     owner = await aUserWithToken(api)

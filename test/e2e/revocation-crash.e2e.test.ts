@@ -1,9 +1,9 @@
-import { randomBytes, randomInt } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { deleteQueues } from '../helpers/broker'
-import { restartablePort } from '../helpers/ports'
+import { claimAgentPorts, restartablePort } from '../helpers/ports'
 import { readLatestMail } from '../../api/src/infra/mail/file-mailer'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
@@ -70,7 +70,6 @@ describe('AnonCreds revocation across a SIGKILL of the API', () => {
     port = await restartablePort()
     // The agent is restarted with the API on the ports it had: both below the ephemeral range (32768 and up), where
     // an outgoing connection could take a port between the kill and the restart (test/helpers/ports.ts).
-    const adminStart = 20_000 + randomInt(0, 250) * 20
     env = {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
@@ -79,7 +78,7 @@ describe('AnonCreds revocation across a SIGKILL of the API', () => {
       API_INTERNAL_URL: `http://127.0.0.1:${port}`,
       AGENT_POLL_ATTEMPTS: '240',
       AGENT_POLL_INTERVAL_MS: '1000',
-      AGENT_PORT_COUNTER_START: `${adminStart},${adminStart + 5_000}`,
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
       REVOCATION_REGISTRY_SIZE: '64',
       // The window between the agent's ledger write and the API's commit of a publication, where the kills land.
       REVOCATION_PUBLISH_TEST_DELAY_MS: '20000',

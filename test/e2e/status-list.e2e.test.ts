@@ -11,6 +11,7 @@ import { spawnAgent, type SpawnedAgent, waitUntil } from '../helpers/agent-proce
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 import { aDegreeCredential, EXAMPLES_CONTEXT, signingOptions } from '../fixtures/degree-credential'
 import { buildPrograms } from '../helpers/build-programs'
+import { claimAgentPorts } from '../helpers/ports'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 interface Envelope<T> {
@@ -125,13 +126,12 @@ describe('W3C Bitstring Status Lists through the platform API', () => {
     buildPrograms()
     const port = await freePort()
     const base = `http://127.0.0.1:${port}`
-    const adminBase = 24000 + Math.floor(Math.random() * 400) * 2
     api = await startApi({
       API_PUBLIC_URL: base,
       API_INTERNAL_URL: base,
       AGENT_POLL_ATTEMPTS: '120',
       AGENT_POLL_INTERVAL_MS: '1000',
-      AGENT_PORT_COUNTER_START: `${adminBase},${adminBase + 1000}`,
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
     })
     server = api.app.listen(port, '127.0.0.1')
     owner = await aUserWithToken(api)

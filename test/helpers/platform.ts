@@ -3,7 +3,7 @@ import request from 'supertest'
 import { freePort } from './agent-in-process'
 import { waitUntil } from './agent-process'
 import { startApi, type TestApi } from './api'
-import { agentPortCounters } from './ports'
+import { claimAgentPorts } from './ports'
 import { compileProgram, type CompiledProgram } from './compile-program'
 
 /**
@@ -31,7 +31,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
       AGENT_ENTRYPOINT: compiled.main,
       AGENT_POLL_ATTEMPTS: '240',
       AGENT_POLL_INTERVAL_MS: '1000',
-      AGENT_PORT_COUNTER_START: agentPortCounters().setting,
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
       API_PUBLIC_URL: baseUrl,
       API_INTERNAL_URL: baseUrl,
       ...env,

@@ -2,8 +2,7 @@ import { createServer } from 'node:net'
 
 /**
  * Below the kernel's ephemeral range (net.ipv4.ip_local_port_range, 32768-60999 on Linux by default) and apart from
- * the agents' counters that tests set (AGENT_PORT_COUNTER_START: the fixed ones at 18201-19900, agentPortCounters'
- * at 20000-30999).
+ * the agents' ports that tests claim (claimAgentPorts: 20000-30999).
  */
 const RESTARTABLE_PORTS = { from: 11_000, to: 17_500 }
 
@@ -25,14 +24,40 @@ export async function restartablePort(): Promise<number> {
   }
 }
 
+/** Agent port blocks for test APIs: 250 blocks of 20 admin ports from 20000, inbound ports 6000 higher. */
+const AGENT_PORT_BLOCKS = { firstAdmin: 20_000, count: 250, size: 20, inboundOffset: 6_000 }
+
+/** The ports a test API's agents take (AGENT_PORT_COUNTER_START): its nth agent gets admin + n and inbound + n. */
+export interface AgentPorts {
+  admin: number
+  inbound: number
+  /** The AGENT_PORT_COUNTER_START value. */
+  setting: string
+}
+
 /**
- * An AGENT_PORT_COUNTER_START for a test API whose agents the platform starts: a random block of 20 admin ports in
- * 20000-24999 and its inbound ports 6000 higher, all below the ephemeral range. In that range an outgoing connection
- * (a PostgreSQL pool's, an agent's) may hold the port an agent is about to listen on, and the agent then fails its
- * start for as long as that connection lives; the platform keeps an agent's ports, so it fails again on restart.
+ * Claims a block of agent ports for a test API for as long as this process lives: 20 admin ports in 20000-24999 and
+ * their inbound ports in 26000-30999, below the ephemeral range (where an outgoing connection, a PostgreSQL pool's or
+ * an agent's, could hold the port an agent is about to listen on; the platform keeps an agent's ports, so it would
+ * fail again on restart). Suites run side by side in several jest workers and projects, so a random or fixed start
+ * alone collides now and then (CI once failed an agent's start that way). The claim is a listen on the block's
+ * counter start, a port the allocator never hands out (the first agent takes start + 1): the kernel makes it
+ * exclusive across processes and frees it when the claiming worker dies, so no claim outlives its holder.
  */
-export function agentPortCounters(): { admin: number; inbound: number; setting: string } {
-  const admin = 20_000 + Math.floor(Math.random() * 250) * 20
-  const inbound = admin + 6_000
-  return { admin, inbound, setting: `${admin},${inbound}` }
+export async function claimAgentPorts(): Promise<AgentPorts> {
+  const { firstAdmin, count, size, inboundOffset } = AGENT_PORT_BLOCKS
+  for (let attempt = 0; attempt < count * 2; attempt++) {
+    const admin = firstAdmin + Math.floor(Math.random() * count) * size
+    const claim = createServer()
+    const isClaimed = await new Promise<boolean>((resolve) => {
+      claim.once('error', () => resolve(false))
+      claim.listen(admin, '127.0.0.1', () => resolve(true))
+    })
+    if (!isClaimed) continue
+    // Held until the worker exits; it must not keep the worker alive on its own.
+    claim.unref()
+    const inbound = admin + inboundOffset
+    return { admin, inbound, setting: `${admin},${inbound}` }
+  }
+  throw new Error('No block of agent ports left to claim: every block is held by a live test process')
 }

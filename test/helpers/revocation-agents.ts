@@ -7,6 +7,7 @@ import { startApi, type TestApi } from './api'
 import { writeFakeAgentPrograms } from './fake-agent-program'
 import { connectAgents, freePort } from './agent-in-process'
 import { startLedgerAgent, type LedgerAgent } from './ledger-agent'
+import { type AgentPorts } from './ports'
 import { aUserWithToken, anOrganizationWith } from './tokens'
 
 export interface RevocationAgents {
@@ -33,9 +34,9 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, what: stri
 /**
  * A real API on a fresh database serving the platform ledger, and two real agents in this process (issuer, holder)
  * writing to it with the event token of an organization's (fake) agent, connected over DIDComm. The same setup as
- * the agent-level revocation integration test; `agentPorts` is the API's AGENT_PORT_COUNTER_START.
+ * the agent-level revocation integration test; `agentPorts` are the API's agents' ports (claimAgentPorts).
  */
-export async function startRevocationAgents(agentPorts: [number, number], label: string): Promise<RevocationAgents> {
+export async function startRevocationAgents(agentPorts: AgentPorts, label: string): Promise<RevocationAgents> {
   const programs = writeFakeAgentPrograms(tmpdir())
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
@@ -45,7 +46,7 @@ export async function startRevocationAgents(agentPorts: [number, number], label:
     AGENT_ENTRYPOINT: programs.path('healthy'),
     AGENT_POLL_ATTEMPTS: '50',
     AGENT_POLL_INTERVAL_MS: '100',
-    AGENT_PORT_COUNTER_START: agentPorts.join(','),
+    AGENT_PORT_COUNTER_START: agentPorts.setting,
   })
   const server: Server = createServer(api.app)
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
@@ -58,7 +59,7 @@ export async function startRevocationAgents(agentPorts: [number, number], label:
     .expect(201)
   const token = await waitFor(async () => {
     try {
-      const env = (await (await fetch(`http://127.0.0.1:${agentPorts[0] + 1}/env`)).json()) as Record<string, string>
+      const env = (await (await fetch(`http://127.0.0.1:${agentPorts.admin + 1}/env`)).json()) as Record<string, string>
       return env.AGENT_EVENT_TOKEN || undefined
     } catch {
       return undefined

@@ -8,6 +8,7 @@ import { startApi, type TestApi } from '../helpers/api'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { histogramLabelSets } from '../helpers/metrics'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
+import { claimAgentPorts } from '../helpers/ports'
 
 const programs = writeFakeAgentPrograms(tmpdir())
 afterAll(() => programs.remove())
@@ -21,7 +22,7 @@ describe('AgentClients.forOrg', () => {
       AGENT_ENTRYPOINT: programs.path('healthy'),
       AGENT_POLL_ATTEMPTS: '50',
       AGENT_POLL_INTERVAL_MS: '100',
-      AGENT_PORT_COUNTER_START: '18301,19301',
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
     })
   })
   afterAll(async () => {

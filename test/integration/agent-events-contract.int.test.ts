@@ -4,6 +4,7 @@ import { AGENT_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import { startApi, type TestApi } from '../helpers/api'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
+import { type AgentPorts, claimAgentPorts } from '../helpers/ports'
 
 const programs = writeFakeAgentPrograms(tmpdir())
 afterAll(() => programs.remove())
@@ -13,12 +14,14 @@ describe('the internal agent-events route and the event contract', () => {
   let api: TestApi
   let token: string
 
+  let agentPorts: AgentPorts
   beforeAll(async () => {
+    agentPorts = await claimAgentPorts()
     api = await startApi({
       AGENT_ENTRYPOINT: programs.path('healthy'),
       AGENT_POLL_ATTEMPTS: '50',
       AGENT_POLL_INTERVAL_MS: '100',
-      AGENT_PORT_COUNTER_START: '18401,19401',
+      AGENT_PORT_COUNTER_START: agentPorts.setting,
     })
     const owner = await aUserWithToken(api)
     const orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
@@ -30,7 +33,10 @@ describe('the internal agent-events route and the event contract', () => {
     const deadline = Date.now() + 30_000
     for (;;) {
       try {
-        const env = (await (await fetch('http://127.0.0.1:18402/env')).json()) as Record<string, string>
+        const env = (await (await fetch(`http://127.0.0.1:${agentPorts.admin + 1}/env`)).json()) as Record<
+          string,
+          string
+        >
         token = env.AGENT_EVENT_TOKEN
         break
       } catch (error) {

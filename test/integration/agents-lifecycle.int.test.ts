@@ -11,6 +11,7 @@ import { waitUntil } from '../helpers/agent-process'
 import { isRunning, pidListeningOn } from '../helpers/api-process'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
+import { type AgentPorts, claimAgentPorts } from '../helpers/ports'
 
 /**
  * Issue 8, Part 2 items 2, 3, 4 and 14, and Part 1 item 5 for the agents module: restarts of a crashed agent,
@@ -95,15 +96,17 @@ function listeningAddresses(port: number): string[] {
 
 describe('a real agent on the process runtime', () => {
   let api: TestApi
+  let agentPorts: AgentPorts
   let owner: TestUser
   let orgId: string
 
   beforeAll(async () => {
     expect(existsSync(REAL_AGENT)).toBe(true)
+    agentPorts = await claimAgentPorts()
     api = await startApi({
-      AGENT_POLL_ATTEMPTS: '120',
+      AGENT_POLL_ATTEMPTS: '240',
       AGENT_POLL_INTERVAL_MS: '500',
-      AGENT_PORT_COUNTER_START: '18801,19801',
+      AGENT_PORT_COUNTER_START: agentPorts.setting,
     })
     ;({ owner, orgId } = await anOwnedOrganization(api))
     expect((await spinUp(api, owner, orgId)).status).toBe(201)
@@ -114,7 +117,7 @@ describe('a real agent on the process runtime', () => {
   }, 60_000)
 
   it('listens on loopback only: both ports refuse a non-loopback address of this machine', async () => {
-    const ports = [18802, 19802]
+    const ports = [agentPorts.admin + 1, agentPorts.inbound + 1]
     for (const port of ports) {
       expect(await tryConnect('127.0.0.1', port)).toBe('connected')
       expect(listeningAddresses(port)).toEqual([`127.0.0.1:${port}`])
@@ -128,26 +131,26 @@ describe('a real agent on the process runtime', () => {
   })
 
   it('is restarted after SIGKILL on the same ports, and health shows the restart and the exit', async () => {
-    const pid = agentPid(18802)
+    const pid = agentPid(agentPorts.admin + 1)
     process.kill(pid, 'SIGKILL')
     const agent = await healthUntil(api, owner, orgId, (current) => current.restarts === 1 && current.isAnswering)
     expect(agent).toMatchObject({
       status: 'DID_CREATED',
-      adminPort: 18802,
-      inboundPort: 19802,
-      controllerEndpoint: 'http://127.0.0.1:18802',
+      adminPort: agentPorts.admin + 1,
+      inboundPort: agentPorts.inbound + 1,
+      controllerEndpoint: `http://127.0.0.1:${agentPorts.admin + 1}`,
       restarts: 1,
       lastExit: { code: null, signal: 'SIGKILL', at: expect.any(String) },
     })
-    expect(agentPid(18802)).not.toBe(pid)
+    expect(agentPid(agentPorts.admin + 1)).not.toBe(pid)
   }, 150_000)
 
   it('is stopped and its data deleted with its organization', async () => {
-    const pid = agentPid(18802)
+    const pid = agentPid(agentPorts.admin + 1)
     const deleted = await request(api.app).delete(`/v1/orgs/${orgId}`).set('Authorization', `Bearer ${owner.token}`)
     expect(deleted.status).toBe(200)
     expect(isRunning(pid)).toBe(false)
-    expect(await tryConnect('127.0.0.1', 18802)).toBe('refused')
+    expect(await tryConnect('127.0.0.1', agentPorts.admin + 1)).toBe('refused')
     expect(existsSync(path.join(api.dataDir, 'agents', orgId))).toBe(false)
     if (api.database.kind === 'postgres') {
       const schemas = await api.runtime.container
@@ -168,7 +171,7 @@ describe('quotas', () => {
       AGENT_ENTRYPOINT: programs.path('healthy'),
       AGENT_POLL_ATTEMPTS: '50',
       AGENT_POLL_INTERVAL_MS: '100',
-      AGENT_PORT_COUNTER_START: '18901,19901',
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
       LIMIT_ORGS_PER_USER: '2',
       LIMIT_PROCESS_AGENTS: '1',
     })
@@ -219,7 +222,7 @@ describe('provisioning without a row lock over HTTP', () => {
       AGENT_ENTRYPOINT: programs.path('slow-did'),
       AGENT_POLL_ATTEMPTS: '50',
       AGENT_POLL_INTERVAL_MS: '100',
-      AGENT_PORT_COUNTER_START: '19001,20001',
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
     })
   })
   afterAll(async () => {

@@ -11,6 +11,7 @@ import { freshDatabase } from '../helpers/database'
 import { startApi, TEST_SCRYPT_LOG_N, type TestApi } from '../helpers/api'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
+import { type AgentPorts, claimAgentPorts } from '../helpers/ports'
 
 interface AgentBody {
   status: string
@@ -253,12 +254,14 @@ describe('concurrent spin-ups', () => {
 
 describe('an agent that never answers', () => {
   let api: TestApi
+  let agentPorts: AgentPorts
 
   beforeAll(async () => {
+    agentPorts = await claimAgentPorts()
     api = await startApi({
       AGENT_ENTRYPOINT: programs.path('never-ready'),
       ...pollsAfterStart(3),
-      AGENT_PORT_COUNTER_START: '18001,19001',
+      AGENT_PORT_COUNTER_START: agentPorts.setting,
     })
   })
   afterAll(async () => {
@@ -268,7 +271,7 @@ describe('an agent that never answers', () => {
   it('is FAILED after the configured polls, with a reason and no endpoint', async () => {
     const { owner, orgId } = await anOwnedOrganization(api)
     const created = await spinUp(api, owner, orgId)
-    expect(created.body.data).toMatchObject({ adminPort: 18002, inboundPort: 19002 })
+    expect(created.body.data).toMatchObject({ adminPort: agentPorts.admin + 1, inboundPort: agentPorts.inbound + 1 })
     const agent = await healthUntil(api, owner, orgId, isSettled)
     expect(agent).toMatchObject({ status: 'FAILED', controllerEndpoint: null, isAnswering: false })
     expect(agent.failureReason).toMatch(/did not answer 200 in 3 attempts \(last: HTTP 503\)/)
@@ -296,7 +299,7 @@ describe('an agent program that exits', () => {
     api = await startApi({
       AGENT_ENTRYPOINT: programs.path('crash'),
       ...pollsAfterStart(6),
-      AGENT_PORT_COUNTER_START: '18101,19101',
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
     })
   })
   afterAll(async () => {
@@ -316,13 +319,14 @@ describe('an API restart', () => {
   it('starts the agents that were running again, on their recorded ports (PostgreSQL)', async () => {
     const fresh = await freshDatabase('postgres')
     const dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-api-restart-'))
+    const agentPorts = await claimAgentPorts()
     const config: Config = {
       ...loadConfig({
         DATA_DIR: dataDir,
         LOG_LEVEL: 'error',
         AGENT_ENTRYPOINT: programs.path('healthy'),
         ...healthyPolls(),
-        AGENT_PORT_COUNTER_START: '18301,19301',
+        AGENT_PORT_COUNTER_START: agentPorts.setting,
       }),
       database: fresh.target,
       isEmbedded: false,
@@ -344,15 +348,17 @@ describe('an API restart', () => {
       await spinUp(first, owner, orgId)
       expect((await healthUntil(first, owner, orgId, isSettled)).status).toBe('DID_CREATED')
       await first.runtime.close()
-      expect((await fetch('http://127.0.0.1:18302/agent').catch(() => undefined))?.status).toBeUndefined()
+      expect(
+        (await fetch(`http://127.0.0.1:${agentPorts.admin + 1}/agent`).catch(() => undefined))?.status,
+      ).toBeUndefined()
 
       const second = await boot()
       try {
         const agent = await healthUntil(second, owner, orgId, (current) => current.isAnswering === true)
         expect(agent).toMatchObject({
           status: 'DID_CREATED',
-          adminPort: 18302,
-          controllerEndpoint: 'http://127.0.0.1:18302',
+          adminPort: agentPorts.admin + 1,
+          controllerEndpoint: `http://127.0.0.1:${agentPorts.admin + 1}`,
         })
         const dids = await request(second.app)
           .get(`/v1/orgs/${orgId}/dids`)

@@ -1,10 +1,10 @@
-import { randomInt } from 'node:crypto'
 import request from 'supertest'
 import { AGENT_EVENTS_PATH, AGENT_READY_SUFFIX } from '@idplane/common/agent-contract/events'
 import { startApi, type TestApi } from '../helpers/api'
 import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
 import { startPlatform, type Platform } from '../helpers/platform'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
+import { claimAgentPorts } from '../helpers/ports'
 
 /**
  * Provisioning with the real agent program (issue 27 item 4): the agent announces its readiness
@@ -37,11 +37,6 @@ async function provision(
   return { agent, seconds: (Date.now() - started) / 1000 }
 }
 
-const portStart = () => {
-  const admin = 23_000 + randomInt(0, 300) * 20
-  return `${admin},${admin + 10_000}`
-}
-
 describe('agent provisioning with the readiness announcement', () => {
   let platform: Platform | undefined
 
@@ -50,7 +45,7 @@ describe('agent provisioning with the readiness announcement', () => {
     platform = await startPlatform({
       AGENT_POLL_ATTEMPTS: '6',
       AGENT_POLL_INTERVAL_MS: '600000',
-      AGENT_PORT_COUNTER_START: portStart(),
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
     })
   }, 120_000)
   afterAll(async () => {
@@ -85,7 +80,7 @@ describe('agent provisioning without the readiness announcement', () => {
       AGENT_ENTRYPOINT: compiled.main,
       AGENT_POLL_ATTEMPTS: '120',
       AGENT_POLL_INTERVAL_MS: '1000',
-      AGENT_PORT_COUNTER_START: portStart(),
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
       // Nothing listens there: the agent's announcement (and its events) cannot get through.
       API_INTERNAL_URL: 'http://127.0.0.1:9',
     })

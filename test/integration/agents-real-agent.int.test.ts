@@ -2,6 +2,7 @@ import request from 'supertest'
 import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
 import { startApi, type TestApi } from '../helpers/api'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
+import { type AgentPorts, claimAgentPorts } from '../helpers/ports'
 
 /**
  * The platform's spin-up against the real agent program (agent/). An agent that does not compile fails this
@@ -10,6 +11,7 @@ import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
 describe('agent spin-up with the real agent program', () => {
   let compiled: CompiledProgram | undefined
   let api: TestApi | undefined
+  let agentPorts: AgentPorts
   const runningApi = (): TestApi => {
     if (!api) throw new Error('The API did not start (see beforeAll)')
     return api
@@ -17,11 +19,12 @@ describe('agent spin-up with the real agent program', () => {
 
   beforeAll(async () => {
     compiled = await compileProgram('agent')
+    agentPorts = await claimAgentPorts()
     api = await startApi({
       AGENT_ENTRYPOINT: compiled.main,
       AGENT_POLL_ATTEMPTS: '90',
       AGENT_POLL_INTERVAL_MS: '1000',
-      AGENT_PORT_COUNTER_START: '18201,19201',
+      AGENT_PORT_COUNTER_START: agentPorts.setting,
     })
   }, 120_000)
 
@@ -52,7 +55,7 @@ describe('agent spin-up with the real agent program', () => {
     expect(agent).toMatchObject({
       status: 'DID_CREATED',
       failureReason: null,
-      controllerEndpoint: 'http://127.0.0.1:18202',
+      controllerEndpoint: `http://127.0.0.1:${agentPorts.admin + 1}`,
       isAnswering: true,
     })
     const dids = await request(running.app).get(`/v1/orgs/${orgId}/dids`).set('Authorization', `Bearer ${owner.token}`)

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
-import { restartablePort } from '../helpers/ports'
+import { claimAgentPorts, restartablePort } from '../helpers/ports'
 import { waitUntil } from '../helpers/agent-process'
 import { isRunning, pidListeningOn, spawnApi, type ApiProcess } from '../helpers/api-process'
 import { TEST_PASSWORD, verificationCodeOf, waitForMail } from '../helpers/auth-flow'
@@ -52,7 +52,7 @@ class Platform {
       DATA_DIR: this.dataDir,
       LOG_LEVEL: 'error',
       AGENT_POLL_INTERVAL_MS: '500',
-      AGENT_POLL_ATTEMPTS: '120',
+      AGENT_POLL_ATTEMPTS: '240',
       ...(this.database?.target.kind === 'postgres' ? { DATABASE_URL: this.database.target.url } : {}),
       ...this.env,
     }
@@ -131,14 +131,15 @@ describe('a killed API and its agents (real processes)', () => {
 
   it('the agent exits when the API is SIGKILLed and is READY again on the same ports after the restart', async () => {
     expect(existsSync(REAL_AGENT)).toBe(true)
-    const platform = await Platform.create({ AGENT_PORT_COUNTER_START: '18501,19501' })
+    const agentPorts = await claimAgentPorts()
+    const platform = await Platform.create({ AGENT_PORT_COUNTER_START: agentPorts.setting })
     try {
       await platform.start()
       const orgId = await platform.anOrganization()
       expect((await platform.call('POST', `/v1/orgs/${orgId}/agents/spinup`, { label: 'Survivor' })).status).toBe(201)
       const before = await platform.healthUntil(orgId, isReady)
-      expect(before).toMatchObject({ adminPort: 18502, inboundPort: 19502 })
-      const pid = platform.agentPid(18502)
+      expect(before).toMatchObject({ adminPort: agentPorts.admin + 1, inboundPort: agentPorts.inbound + 1 })
+      const pid = platform.agentPid(agentPorts.admin + 1)
       expect(isRunning(pid)).toBe(true)
 
       await platform.api?.kill('SIGKILL')
@@ -150,27 +151,28 @@ describe('a killed API and its agents (real processes)', () => {
       const after = await platform.healthUntil(orgId, isReady)
       expect(after).toMatchObject({
         status: 'DID_CREATED',
-        adminPort: 18502,
-        inboundPort: 19502,
-        controllerEndpoint: 'http://127.0.0.1:18502',
+        adminPort: agentPorts.admin + 1,
+        inboundPort: agentPorts.inbound + 1,
+        controllerEndpoint: `http://127.0.0.1:${agentPorts.admin + 1}`,
       })
-      expect(platform.agentPid(18502)).not.toBe(pid)
+      expect(platform.agentPid(agentPorts.admin + 1)).not.toBe(pid)
     } finally {
       await platform.destroy()
     }
   }, 240_000)
 
   it('a restarted API adopts an agent that outlived it and still answers with its key', async () => {
+    const agentPorts = await claimAgentPorts()
     const platform = await Platform.create({
       AGENT_ENTRYPOINT: programs.path('healthy'),
-      AGENT_PORT_COUNTER_START: '18601,19601',
+      AGENT_PORT_COUNTER_START: agentPorts.setting,
     })
     try {
       await platform.start()
       const orgId = await platform.anOrganization()
       await platform.call('POST', `/v1/orgs/${orgId}/agents/spinup`, { label: 'Outliver' })
       await platform.healthUntil(orgId, isReady)
-      const pid = platform.agentPid(18602)
+      const pid = platform.agentPid(agentPorts.admin + 1)
 
       await platform.api?.kill('SIGKILL')
       // This stand-in ignores its supervisor pipe: it keeps running and keeps the ports.
@@ -178,8 +180,12 @@ describe('a killed API and its agents (real processes)', () => {
 
       await platform.start()
       const after = await platform.healthUntil(orgId, isReady)
-      expect(after).toMatchObject({ status: 'DID_CREATED', adminPort: 18602, inboundPort: 19602 })
-      expect(platform.agentPid(18602)).toBe(pid)
+      expect(after).toMatchObject({
+        status: 'DID_CREATED',
+        adminPort: agentPorts.admin + 1,
+        inboundPort: agentPorts.inbound + 1,
+      })
+      expect(platform.agentPid(agentPorts.admin + 1)).toBe(pid)
       expect(isRunning(pid)).toBe(true)
     } finally {
       await platform.destroy()
@@ -187,9 +193,10 @@ describe('a killed API and its agents (real processes)', () => {
   }, 120_000)
 
   it('a restarted API stops a hung agent by its recorded pid and starts it again on the same ports', async () => {
+    const agentPorts = await claimAgentPorts()
     const platform = await Platform.create({
       AGENT_ENTRYPOINT: programs.path('healthy'),
-      AGENT_PORT_COUNTER_START: '18701,19701',
+      AGENT_PORT_COUNTER_START: agentPorts.setting,
     })
     let pid: number | undefined
     try {
@@ -197,7 +204,7 @@ describe('a killed API and its agents (real processes)', () => {
       const orgId = await platform.anOrganization()
       await platform.call('POST', `/v1/orgs/${orgId}/agents/spinup`, { label: 'Hung' })
       await platform.healthUntil(orgId, isReady)
-      pid = platform.agentPid(18702)
+      pid = platform.agentPid(agentPorts.admin + 1)
 
       await platform.api?.kill('SIGKILL')
       // Stopped, the process holds its ports but answers nothing: not an agent to adopt.
@@ -205,9 +212,13 @@ describe('a killed API and its agents (real processes)', () => {
 
       await platform.start()
       const after = await platform.healthUntil(orgId, isReady)
-      expect(after).toMatchObject({ status: 'DID_CREATED', adminPort: 18702, inboundPort: 19702 })
+      expect(after).toMatchObject({
+        status: 'DID_CREATED',
+        adminPort: agentPorts.admin + 1,
+        inboundPort: agentPorts.inbound + 1,
+      })
       expect(isRunning(pid)).toBe(false)
-      expect(platform.agentPid(18702)).not.toBe(pid)
+      expect(platform.agentPid(agentPorts.admin + 1)).not.toBe(pid)
     } finally {
       if (pid !== undefined && isRunning(pid)) process.kill(pid, 'SIGKILL')
       await platform.destroy()
@@ -217,9 +228,10 @@ describe('a killed API and its agents (real processes)', () => {
   itWithTwoReplicas(
     'two APIs on one data directory: one supervises the agent, the other takes it over when that one dies, and neither fights the other',
     async () => {
+      const agentPorts = await claimAgentPorts()
       const platform = await Platform.create({
         AGENT_ENTRYPOINT: programs.path('supervised'),
-        AGENT_PORT_COUNTER_START: '17601,17701',
+        AGENT_PORT_COUNTER_START: agentPorts.setting,
         ...(process.env.AMQP_URL
           ? { AMQP_URL: process.env.AMQP_URL, QUEUE_NAME_PREFIX: `test-supervision-${Date.now()}.` }
           : {}),
@@ -233,9 +245,9 @@ describe('a killed API and its agents (real processes)', () => {
         const orgId = await platform.anOrganization()
         expect((await platform.call('POST', `/v1/orgs/${orgId}/agents/spinup`, { label: 'Shared' })).status).toBe(201)
         await platform.healthUntil(orgId, isReady)
-        const first = platform.agentPid(17602)
+        const first = platform.agentPid(agentPorts.admin + 1)
         await sleep(17_000)
-        expect(platform.agentPid(17602)).toBe(first)
+        expect(platform.agentPid(agentPorts.admin + 1)).toBe(first)
 
         // The supervisor dies with its agent: the watching replica starts the agent again. The killed replica comes
         // back as soon as that agent's process exists, while it is still starting (3 s), and must neither stop it
@@ -249,11 +261,15 @@ describe('a killed API and its agents (real processes)', () => {
         expect(isRunning(first)).toBe(false)
         await platform.start()
         const takenOver = await platform.healthUntil(orgId, isReady, 60_000, other)
-        expect(takenOver).toMatchObject({ status: 'DID_CREATED', adminPort: 17602, inboundPort: 17702 })
-        expect(platform.agentPid(17602)).toBe(second)
+        expect(takenOver).toMatchObject({
+          status: 'DID_CREATED',
+          adminPort: agentPorts.admin + 1,
+          inboundPort: agentPorts.inbound + 1,
+        })
+        expect(platform.agentPid(agentPorts.admin + 1)).toBe(second)
         await platform.healthUntil(orgId, isReady)
         await sleep(5_000)
-        expect(platform.agentPid(17602)).toBe(second)
+        expect(platform.agentPid(agentPorts.admin + 1)).toBe(second)
         expect((await platform.healthUntil(orgId, () => true)).status).toBe('DID_CREATED')
 
         // A graceful stop of the supervising replica hands the agent over as well.
@@ -262,7 +278,7 @@ describe('a killed API and its agents (real processes)', () => {
         await waitUntil(async () => (isRunning(second) ? undefined : true), 30_000)
         const handedOver = await platform.healthUntil(orgId, isReady, 60_000)
         expect(handedOver.status).toBe('DID_CREATED')
-        expect(platform.agentPid(17602)).not.toBe(second)
+        expect(platform.agentPid(agentPorts.admin + 1)).not.toBe(second)
       } finally {
         await other?.kill('SIGKILL')
         await platform.destroy()

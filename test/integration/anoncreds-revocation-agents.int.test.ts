@@ -1,6 +1,7 @@
 import { legacyRevocationRegistryId } from '../helpers/indy-ids'
 import type { LedgerAgent } from '../helpers/ledger-agent'
 import { sleep, startRevocationAgents, waitFor, type RevocationAgents } from '../helpers/revocation-agents'
+import { claimAgentPorts } from '../helpers/ports'
 
 jest.setTimeout(120_000)
 
@@ -27,7 +28,7 @@ describe(`AnonCreds revocation between two agents (${process.env.DATABASE_URL ? 
   let beforeRevocation: number
 
   beforeAll(async () => {
-    agents = await startRevocationAgents([21301, 22301], 'revoc')
+    agents = await startRevocationAgents(await claimAgentPorts(), 'revoc')
     ;({ issuer, holder, issuerConnectionId } = agents)
   }, 120_000)
 

@@ -17,6 +17,7 @@ import { cpuClock } from '../helpers/cpu-clock'
 import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
 import { aMember } from '../helpers/org-fixtures'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
+import { claimAgentPorts } from '../helpers/ports'
 
 jest.setTimeout(60_000)
 
@@ -430,7 +431,7 @@ describe('bulk issuance execution with the real agent program', () => {
       AGENT_ENTRYPOINT: compiled.main,
       AGENT_POLL_ATTEMPTS: '90',
       AGENT_POLL_INTERVAL_MS: '500',
-      AGENT_PORT_COUNTER_START: '18601,19601',
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
     })
     owner = await aUserWithToken(api, `owner-${randomUUID()}@example.test`)
     orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])

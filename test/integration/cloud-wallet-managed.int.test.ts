@@ -1,9 +1,9 @@
-import { randomBytes, randomInt } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
-import { restartablePort } from '../helpers/ports'
+import { type AgentPorts, claimAgentPorts, restartablePort } from '../helpers/ports'
 import { waitUntil } from '../helpers/agent-process'
 import { isRunning, pidListeningOn, spawnApi, type ApiProcess } from '../helpers/api-process'
 import { TEST_PASSWORD, verificationCodeOf, waitForMail } from '../helpers/auth-flow'
@@ -34,7 +34,7 @@ class Platform {
     public readonly dataDir: string,
     private readonly database: FreshDatabase | undefined,
     private readonly port: number,
-    public readonly adminPortStart: number,
+    public readonly agentPorts: AgentPorts,
     private readonly queuePrefix: string,
     public readonly adminEmail: string,
   ) {}
@@ -43,9 +43,9 @@ class Platform {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-base-wallet-'))
     const database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined
     // Far from the ports of other test files running at the same time.
-    const adminPortStart = 21_000 + randomInt(0, 400) * 20
+    const agentPorts = await claimAgentPorts()
     const queuePrefix = `test-${randomBytes(4).toString('hex')}.`
-    return new Platform(dataDir, database, await restartablePort(), adminPortStart, queuePrefix, adminEmail)
+    return new Platform(dataDir, database, await restartablePort(), agentPorts, queuePrefix, adminEmail)
   }
 
   /** The built API with the embedded defaults or DATABASE_URL / AMQP_URL, and no cloud-wallet setting. */
@@ -55,7 +55,7 @@ class Platform {
       LOG_LEVEL: 'error',
       AGENT_POLL_INTERVAL_MS: '500',
       AGENT_POLL_ATTEMPTS: '240',
-      AGENT_PORT_COUNTER_START: `${this.adminPortStart},${this.adminPortStart + 10_000}`,
+      AGENT_PORT_COUNTER_START: this.agentPorts.setting,
       QUEUE_NAME_PREFIX: this.queuePrefix,
       // Not a cloud-wallet setting: lets the holder try POST /v1/configure/base-wallet.
       PLATFORM_ADMIN_EMAILS: this.adminEmail,
@@ -137,7 +137,7 @@ describe(`the platform's own base-wallet agent (${process.env.DATABASE_URL ? 'Po
     buildPrograms()
     platform = await Platform.create(email)
     // The process runtime's first agent takes the counters' next ports: the base agent is the only agent here.
-    baseAdminPort = platform.adminPortStart + 1
+    baseAdminPort = platform.agentPorts.admin + 1
     await platform.start()
     await platform.signIn(email)
   })

@@ -1,5 +1,5 @@
 import 'reflect-metadata'
-import { randomInt, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import request from 'supertest'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { hashToken, randomSecret } from '../../api/src/infra/crypto/token-hash'
@@ -10,6 +10,7 @@ import { startApi, type TestApi } from '../helpers/api'
 import { waitForMail } from '../helpers/auth-flow'
 import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
+import { claimAgentPorts } from '../helpers/ports'
 import { aDegreeCredential, signingOptions } from '../fixtures/degree-credential'
 
 jest.setTimeout(60_000)
@@ -363,8 +364,6 @@ describe('credential issuance routes with the real agent program', () => {
   let orgId: string
   let issuerDid: string
 
-  const adminStart = 30_000 + randomInt(0, 500) * 10
-
   beforeAll(async () => {
     compiled = await compileProgram('agent')
     api = await startApi({
@@ -372,7 +371,7 @@ describe('credential issuance routes with the real agent program', () => {
       AGENT_POLL_ATTEMPTS: '90',
       AGENT_POLL_INTERVAL_MS: '500',
       // Away from fixed ports another run on the machine (CI, another file) may hold.
-      AGENT_PORT_COUNTER_START: `${adminStart},${adminStart + 10_000}`,
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
     })
     owner = await aUserWithToken(api, `owner-${randomUUID()}@example.test`)
     orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])

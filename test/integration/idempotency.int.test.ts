@@ -6,7 +6,7 @@ import { EntityManager } from '@mikro-orm/postgresql'
 import { mailDirectory } from '../../api/src/infra/mail/file-mailer'
 import { IdempotencyKeysRepository } from '../../api/src/infra/http/idempotency/idempotency-keys.repository'
 import { startApi, type TestApi } from '../helpers/api'
-import { agentPortCounters } from '../helpers/ports'
+import { claimAgentPorts } from '../helpers/ports'
 import { waitForMail } from '../helpers/auth-flow'
 import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
@@ -75,7 +75,7 @@ describe('Idempotency-Key on creating POSTs', () => {
       // 2.5 minutes for the agent to start: on this shared machine (load above 20) it took longer than 45 s.
       AGENT_POLL_ATTEMPTS: '300',
       AGENT_POLL_INTERVAL_MS: '500',
-      AGENT_PORT_COUNTER_START: agentPortCounters().setting,
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
       // A concurrent retry is answered at once (409) instead of waiting for the first: the race is then visible.
       IDEMPOTENCY_WAIT_MS: '0',
     })

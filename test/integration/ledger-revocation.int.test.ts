@@ -24,6 +24,7 @@ import { startApi, type TestApi } from '../helpers/api'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { startLedgerAgent, type LedgerAgent } from '../helpers/ledger-agent'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
+import { type AgentPorts, claimAgentPorts } from '../helpers/ports'
 
 jest.setTimeout(240_000)
 
@@ -79,7 +80,9 @@ describe(`revocation on the platform ledger (${process.env.DATABASE_URL ? 'postg
       .getRegistryForIdentifier(issuer.agent.context, issuerDid)
   const get = (route: string) => request(api.app).get(route)
 
+  let agentPorts: AgentPorts
   beforeAll(async () => {
+    agentPorts = await claimAgentPorts()
     const port = await freePort()
     baseUrl = `http://127.0.0.1:${port}`
     api = await startApi({
@@ -89,7 +92,7 @@ describe(`revocation on the platform ledger (${process.env.DATABASE_URL ? 'postg
       AGENT_ENTRYPOINT: programs.path('healthy'),
       AGENT_POLL_ATTEMPTS: '50',
       AGENT_POLL_INTERVAL_MS: '100',
-      AGENT_PORT_COUNTER_START: '21201,22201',
+      AGENT_PORT_COUNTER_START: agentPorts.setting,
     })
     server = createServer(api.app)
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
@@ -104,7 +107,10 @@ describe(`revocation on the platform ledger (${process.env.DATABASE_URL ? 'postg
     const deadline = Date.now() + 30_000
     for (;;) {
       try {
-        const env = (await (await fetch('http://127.0.0.1:21202/env')).json()) as Record<string, string>
+        const env = (await (await fetch(`http://127.0.0.1:${agentPorts.admin + 1}/env`)).json()) as Record<
+          string,
+          string
+        >
         agentToken = env.AGENT_EVENT_TOKEN ?? ''
         break
       } catch (error) {

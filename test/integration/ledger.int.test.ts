@@ -19,6 +19,7 @@ import { runLedgerVerify } from '../../api/src/modules/ledger/ledger-commands'
 import { startApi, type TestApi } from '../helpers/api'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
+import { type AgentPorts, claimAgentPorts } from '../helpers/ports'
 
 const programs = writeFakeAgentPrograms(tmpdir())
 afterAll(() => programs.remove())
@@ -66,13 +67,15 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
   const sql = (query: string) =>
     api.runtime.container.get(factoryClassKey(Database)).orm.em.fork().getConnection().execute(query)
 
+  let agentPorts: AgentPorts
   beforeAll(async () => {
+    agentPorts = await claimAgentPorts()
     api = await startApi({
       LEDGER_NAMESPACE: NAMESPACE,
       AGENT_ENTRYPOINT: programs.path('healthy'),
       AGENT_POLL_ATTEMPTS: '50',
       AGENT_POLL_INTERVAL_MS: '100',
-      AGENT_PORT_COUNTER_START: '21101,22101',
+      AGENT_PORT_COUNTER_START: agentPorts.setting,
     })
     const owner = await aUserWithToken(api)
     orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
@@ -84,7 +87,10 @@ describe(`the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite
     const deadline = Date.now() + 30_000
     for (;;) {
       try {
-        const env = (await (await fetch('http://127.0.0.1:21102/env')).json()) as Record<string, string>
+        const env = (await (await fetch(`http://127.0.0.1:${agentPorts.admin + 1}/env`)).json()) as Record<
+          string,
+          string
+        >
         agentToken = env.AGENT_EVENT_TOKEN ?? ''
         break
       } catch (error) {

@@ -11,7 +11,7 @@ import { IssuanceSessionRecord } from '../../api/src/modules/oid4vc/issuance-ses
 import { VerificationSessionRecord } from '../../api/src/modules/oid4vp/verification-session.entity'
 import { WebhooksService } from '../../api/src/modules/webhooks/webhooks.service'
 import { startApi, type TestApi } from '../helpers/api'
-import { agentPortCounters } from '../helpers/ports'
+import { type AgentPorts, claimAgentPorts } from '../helpers/ports'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { eventually } from '../helpers/queue-contract'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
@@ -80,11 +80,12 @@ describe('OpenID4VC sessions as exchange records', () => {
   let orgId: string
   let eventToken: string
   const hookPath = '/oid4vc'
-  // Below the ephemeral range, away from other files' blocks; the first agent gets admin + 1.
-  const agentPorts = agentPortCounters()
+  // The first agent gets admin + 1.
+  let agentPorts: AgentPorts
 
   beforeAll(async () => {
     const agentUrl = await agent.listen()
+    agentPorts = await claimAgentPorts()
     receiver = await startWebhookReceiver()
     api = await startApi({
       ...FAST_WEBHOOK_ENV,

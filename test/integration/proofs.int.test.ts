@@ -9,7 +9,7 @@ import { ModuleRegistry } from '../../api/src/infra/module-registry'
 import type { PlatformEvent } from '../../api/src/infra/platform-events'
 import { readLatestMail } from '../../api/src/infra/mail/file-mailer'
 import { startApi, type TestApi } from '../helpers/api'
-import { agentPortCounters } from '../helpers/ports'
+import { type AgentPorts, claimAgentPorts } from '../helpers/ports'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { eventually } from '../helpers/queue-contract'
 import { grantRoles } from '../helpers/org-fixtures'
@@ -140,10 +140,11 @@ describe('verification routes', () => {
   let eventToken: string
   const published: PlatformEvent[] = []
 
-  // Below the ephemeral range, away from other files' blocks; the first agent gets admin + 1.
-  const agentPorts = agentPortCounters()
+  // The first agent gets admin + 1.
+  let agentPorts: AgentPorts
   beforeAll(async () => {
     const agentUrl = await agent.listen()
+    agentPorts = await claimAgentPorts()
     api = await startApi({
       AGENT_ENTRYPOINT: programs.path('healthy'),
       AGENT_POLL_ATTEMPTS: '50',
