@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -25,6 +25,11 @@ export interface PgliteTemplate {
 
 const COMPLETE_MARKER = 'template-complete'
 
+/** The cluster's folder inside a program's data directory (an agent's `AGENT_DATA_DIR`). */
+export const PGDATA_DIR_NAME = 'pgdata'
+/** A copy in progress beside its data directory; a process's early copy adds `-<pid>`. */
+const COPYING_SUFFIX = '.copying'
+
 let pending: Promise<PgliteTemplate> | undefined
 
 /** The machine's template, made on first use (concurrent callers, in this process or others, share one). */
@@ -36,14 +41,81 @@ export function pgliteTemplate(): Promise<PgliteTemplate> {
   return pending
 }
 
-/** Creates `pgdata` (missing or empty) as a copy of the template. */
-export async function initialisePgliteDataDir(pgdata: string): Promise<void> {
-  const template = await pgliteTemplate()
+/** Copies started early by startPgliteDataDirCopy, by the data directory they are for; each resolves to the copy. */
+const earlyCopies = new Map<string, Promise<string | undefined>>()
+
+/**
+ * Starts copying the template for `pgdata` in a child process (`cp`), so that the copy runs on another core while the
+ * program loads its modules: its ~970 files cost about 0.7 s of system time on this machine kind, and an agent copies
+ * them at its first start (docs/benchmarks.md, "Provisioning"). initialisePgliteDataDir takes the copy when it is
+ * done. Nothing starts when `pgdata` exists or the machine has no template yet (the first start then makes it and
+ * copies as before). The copy goes to a folder of this process's own, beside `pgdata`, so it never meets another
+ * process's; it becomes `pgdata` only under the caller's data-directory lock.
+ */
+export function startPgliteDataDirCopy(pgdata: string): void {
+  if (earlyCopies.has(pgdata) || existsSync(path.join(pgdata, 'PG_VERSION'))) return
+  const root = templateRoot()
+  if (!existsSync(path.join(root, COMPLETE_MARKER))) return
+  const target = `${pgdata}${COPYING_SUFFIX}-${process.pid}`
+  const copy = new Promise<string | undefined>((resolve) => {
+    try {
+      mkdirSync(path.dirname(pgdata), { recursive: true, mode: 0o700 })
+      rmSync(target, { recursive: true, force: true })
+    } catch {
+      resolve(undefined)
+      return
+    }
+    // -R -p (POSIX): the tree with its modes. Any failure (no cp, a full disk) only means the copy is made later.
+    const child = spawn('cp', ['-R', '-p', templateAt(root).dataDir, target], { stdio: 'ignore' })
+    // A program that ends first (another process holds its data directory) leaves no copy running.
+    const stopCopy = () => child.kill('SIGKILL')
+    process.once('exit', stopCopy)
+    child.once('error', () => resolve(undefined))
+    child.once('exit', (code) => {
+      process.off('exit', stopCopy)
+      resolve(code === 0 ? target : undefined)
+    })
+  })
+  earlyCopies.set(pgdata, copy)
+}
+
+/**
+ * Makes `pgdata` a PGlite cluster unless it is one: the early copy when there is one, else a copy of the template.
+ * Leftover copies of a process killed while copying are removed.
+ */
+export async function preparePgliteDataDir(pgdata: string): Promise<void> {
+  const early = earlyCopies.get(pgdata)
+  earlyCopies.delete(pgdata)
+  const copied = await early
+  removeStaleCopies(pgdata, copied)
+  if (existsSync(path.join(pgdata, 'PG_VERSION'))) {
+    if (copied) rmSync(copied, { recursive: true, force: true })
+    return
+  }
+  await initialisePgliteDataDir(pgdata, copied)
+}
+
+function removeStaleCopies(pgdata: string, keep: string | undefined): void {
+  const parent = path.dirname(pgdata)
+  if (!existsSync(parent)) return
+  const prefix = `${path.basename(pgdata)}${COPYING_SUFFIX}`
+  for (const entry of readdirSync(parent)) {
+    const full = path.join(parent, entry)
+    if (entry.startsWith(prefix) && full !== keep) rmSync(full, { recursive: true, force: true })
+  }
+}
+
+/** Creates `pgdata` (missing or empty) as a copy of the template, or from `copied`, a finished copy of it. */
+export async function initialisePgliteDataDir(pgdata: string, copied?: string): Promise<void> {
   mkdirSync(path.dirname(pgdata), { recursive: true })
   // Copied aside and renamed: a process killed mid-copy leaves no half cluster where PG_VERSION would be found.
-  const copying = `${pgdata}.copying`
-  rmSync(copying, { recursive: true, force: true })
-  cpSync(template.dataDir, copying, { recursive: true })
+  let copying = copied
+  if (!copying) {
+    const template = await pgliteTemplate()
+    copying = `${pgdata}${COPYING_SUFFIX}`
+    rmSync(copying, { recursive: true, force: true })
+    cpSync(template.dataDir, copying, { recursive: true })
+  }
   // An empty folder (made by a chart's volume, say) is replaced; anything else is someone's data and is not touched.
   if (existsSync(pgdata)) {
     if (readdirSync(pgdata).length > 0) {

@@ -2,9 +2,11 @@
 import '@idplane/common/compile-cache'
 import 'reflect-metadata'
 
-import { ConfigError, Logger } from '@idplane/common'
+import path from 'node:path'
 
-import { AgentProcess } from './agent-process'
+import { ConfigError, Logger } from '@idplane/common'
+import { PGDATA_DIR_NAME, startPgliteDataDirCopy } from '@idplane/common/pglite-template'
+
 import { loadConfig } from './config'
 
 /** Entry point: `node dist/agent/src/main.js`. Only this file and config.ts read process.env. */
@@ -19,6 +21,10 @@ async function main(): Promise<void> {
     }
     throw error
   }
+  // A new embedded agent's database is copied from the template while the agent's modules load (on another core),
+  // rather than after: the modules are loaded below, not imported above.
+  if (config.database.kind === 'pglite') startPgliteDataDirCopy(path.join(config.database.dataDir, PGDATA_DIR_NAME))
+  const { AgentProcess } = await loadAgentProcess()
   const logger = new Logger({ program: 'agent', agent: config.label }, config.logLevel)
   const agentProcess = new AgentProcess(config, logger)
   let stopping = false
@@ -52,6 +58,12 @@ async function main(): Promise<void> {
     await agentProcess.stop().catch(() => undefined)
     process.exit(1)
   }
+}
+
+/** Node's import() of our compiled CommonJS may show its exports under `default` (module.exports). */
+async function loadAgentProcess(): Promise<typeof import('./agent-process.js')> {
+  const loaded = await import('./agent-process.js')
+  return 'AgentProcess' in loaded ? loaded : (loaded as { default: typeof loaded }).default
 }
 
 void main()

@@ -4,7 +4,12 @@ import path from 'node:path'
 
 import { PGlite } from '@electric-sql/pglite'
 
-import { initialisePgliteDataDir, pgliteTemplateArchive } from '../../common/pglite-template'
+import {
+  initialisePgliteDataDir,
+  pgliteTemplateArchive,
+  preparePgliteDataDir,
+  startPgliteDataDirCopy,
+} from '../../common/pglite-template'
 
 // One real template for the file (made by a real child process running PGlite's initdb): slow once, then copies.
 describe('PGlite template', () => {
@@ -59,5 +64,33 @@ describe('PGlite template', () => {
     await expect(initialisePgliteDataDir(occupied)).rejects.toThrow(/not empty and holds no PGlite database/)
     expect(readdirSync(occupied)).toEqual(['notes.txt'])
     expect(existsSync(`${occupied}.copying`)).toBe(false)
+  }, 120_000)
+
+  it('takes the copy started early (a child process), removes a killed copy, and keeps an existing cluster', async () => {
+    const agentDir = path.join(work, 'early')
+    const pgdata = path.join(agentDir, 'pgdata')
+    // What a process killed while copying leaves.
+    mkdirSync(`${pgdata}.copying-999999`, { recursive: true })
+    startPgliteDataDirCopy(pgdata)
+    // The child process copies into a folder of this process's own.
+    const early = path.join(agentDir, `pgdata.copying-${process.pid}`)
+    for (let waited = 0; !existsSync(path.join(early, 'PG_VERSION')); waited += 20) {
+      if (waited > 30_000) throw new Error('The early copy did not start')
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    await preparePgliteDataDir(pgdata)
+    expect(readdirSync(agentDir)).toEqual(['pgdata'])
+    const db = await PGlite.create(pgdata)
+    await db.exec('create table kept (n int); insert into kept values (7)')
+    await db.close()
+
+    // A cluster is there: an early copy is thrown away and the data stays.
+    startPgliteDataDirCopy(pgdata)
+    await preparePgliteDataDir(pgdata)
+    expect(readdirSync(agentDir)).toEqual(['pgdata'])
+    const reopened = await PGlite.create(pgdata)
+    const rows = await reopened.query<{ n: number }>('select n from kept')
+    await reopened.close()
+    expect(rows.rows).toEqual([{ n: 7 }])
   }, 120_000)
 })

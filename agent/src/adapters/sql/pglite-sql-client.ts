@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite'
 import { acquireFileLock, PRIVATE_DIR_MODE, releaseFileLock, restrictFileCreation, restrictTree } from '@idplane/common'
-import { initialisePgliteDataDir, pgliteTemplateArchive } from '@idplane/common/pglite-template'
+import { PGDATA_DIR_NAME, pgliteTemplateArchive, preparePgliteDataDir } from '@idplane/common/pglite-template'
 
 import type { SqlClient, SqlResult } from './sql-client'
 
@@ -61,8 +61,8 @@ export class PgliteSqlClient implements SqlClient {
     const lockPath = path.join(dataDir, LOCK_FILE)
     acquireFileLock(lockPath, `Agent data directory ${dataDir}`)
     try {
-      const pgdata = path.join(dataDir, 'pgdata')
-      if (!existsSync(path.join(pgdata, 'PG_VERSION'))) await initialisePgliteDataDir(pgdata)
+      const pgdata = path.join(dataDir, PGDATA_DIR_NAME)
+      await preparePgliteDataDir(pgdata)
       const db = await PGlite.create(pgdata, settings)
       // initdb writes its files 0666 whatever the umask; what PGlite creates later follows the umask.
       restrictTree(dataDir)
