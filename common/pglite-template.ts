@@ -47,7 +47,7 @@ const earlyCopies = new Map<string, Promise<string | undefined>>()
 /**
  * Starts copying the template for `pgdata` in a child process (`cp`), so that the copy runs on another core while the
  * program loads its modules: its ~970 files cost about 0.7 s of system time on this machine kind, and an agent copies
- * them at its first start (docs/benchmarks.md, "Provisioning"). initialisePgliteDataDir takes the copy when it is
+ * them at its first start (docs/benchmarks.md, "Provisioning"). preparePgliteDataDir takes the copy when it is
  * done. Nothing starts when `pgdata` exists or the machine has no template yet (the first start then makes it and
  * copies as before). The copy goes to a folder of this process's own, beside `pgdata`, so it never meets another
  * process's; it becomes `pgdata` only under the caller's data-directory lock.
