@@ -8,8 +8,8 @@ import type { OutboxRepository, PendingEvent } from './outbox.repository'
 
 const logger = { warn: jest.fn(), error: jest.fn(), info: jest.fn(), debug: jest.fn() } as unknown as Logger
 
-function event(id: string): PendingEvent {
-  return { id, attempts: 0, body: JSON.stringify({ id }) }
+function event(id: string, record?: string): PendingEvent {
+  return { id, attempts: 0, body: JSON.stringify(record ? { id, kind: 'connection', record: { id: record } } : { id }) }
 }
 
 /** The outbox table in memory, with the repository's contract. */
@@ -48,6 +48,10 @@ describe('OutboxSender', () => {
   let posted: string[] = []
   let requests: string[][] = []
   let answer: (ids: string[]) => number = () => 204
+  /** How long the sink takes to answer, and the most requests it had open at once. */
+  let answerAfterMs = 0
+  let open = 0
+  let mostOpen = 0
 
   beforeAll(async () => {
     sink = createServer((req, res) => {
@@ -59,8 +63,13 @@ describe('OutboxSender', () => {
         const ids = 'events' in parsed ? parsed.events.map((event) => event.id) : [parsed.id]
         posted.push(...ids)
         requests.push(ids)
-        res.statusCode = answer(ids)
-        res.end()
+        open++
+        mostOpen = Math.max(mostOpen, open)
+        setTimeout(() => {
+          open--
+          res.statusCode = answer(ids)
+          res.end()
+        }, answerAfterMs)
       })
     })
     await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve))
@@ -76,6 +85,8 @@ describe('OutboxSender', () => {
     posted = []
     requests = []
     answer = () => 204
+    answerAfterMs = 0
+    mostOpen = 0
   })
 
   function aSender(outbox: FakeOutbox) {
@@ -194,5 +205,60 @@ describe('OutboxSender', () => {
     await until(() => outbox.deleted.length === 2)
     await sender.stop()
     expect(posted).toEqual(['a', 'b'])
+  })
+
+  it('keeps up to 4 requests in flight, never two with the same record, each record in commit order', async () => {
+    const outbox = new FakeOutbox()
+    // 100 records with one event each, then a second event of the first 10: a backlog as 100 exchanges leave it.
+    const committed = [
+      ...Array.from({ length: 100 }, (_, n) => event(`first-${n}`, `record-${n}`)),
+      ...Array.from({ length: 10 }, (_, n) => event(`second-${n}`, `record-${n}`)),
+    ]
+    outbox.rows = committed
+    answerAfterMs = 30
+    const sender = aSender(outbox)
+    sender.start()
+    await until(() => outbox.deleted.length === committed.length)
+    await sender.stop()
+    expect(mostOpen).toBeGreaterThan(1)
+    expect(mostOpen).toBeLessThanOrEqual(4)
+    expect([...posted].sort()).toEqual(committed.map((e) => e.id).sort())
+    for (let n = 0; n < 10; n++) expect(posted.indexOf(`first-${n}`)).toBeLessThan(posted.indexOf(`second-${n}`))
+    // A record's second event went out in a later request than its first.
+    const requestOf = (id: string) => requests.findIndex((ids) => ids.includes(id))
+    for (let n = 0; n < 10; n++) expect(requestOf(`second-${n}`)).toBeGreaterThan(requestOf(`first-${n}`))
+    expect(requests.every((ids) => ids.length <= 20)).toBe(true)
+  })
+
+  it("keeps a credential's events behind its connection's", async () => {
+    const outbox = new FakeOutbox()
+    const withBody = (id: string, body: object): PendingEvent => ({
+      id,
+      attempts: 0,
+      body: JSON.stringify({ id, ...body }),
+    })
+    const connections = Array.from({ length: 30 }, (_, n) =>
+      withBody(`connection-${n}`, { kind: 'connection', record: { id: `c${n}` } }),
+    )
+    const offers = Array.from({ length: 30 }, (_, n) =>
+      withBody(`offer-${n}`, { kind: 'credential', record: { id: `x${n}`, connectionId: `c${n}` } }),
+    )
+    // Committed while the sender was not running: all 60 are in its queue when it starts.
+    const sender = aSender(outbox)
+    for (const committed of [...connections, ...offers]) {
+      outbox.rows.push(committed)
+      sender.enqueue(committed)
+    }
+    answerAfterMs = 30
+    sender.start()
+    await until(() => outbox.deleted.length === 60)
+    await sender.stop()
+    expect(mostOpen).toBeGreaterThan(1)
+    const requestOf = (id: string) => requests.findIndex((ids) => ids.includes(id))
+    for (let n = 0; n < 30; n++) {
+      // In the same request after it, or in a request sent after the connection's was answered.
+      expect(posted.indexOf(`offer-${n}`)).toBeGreaterThan(posted.indexOf(`connection-${n}`))
+      expect(requestOf(`offer-${n}`)).toBeGreaterThanOrEqual(requestOf(`connection-${n}`))
+    }
   })
 })

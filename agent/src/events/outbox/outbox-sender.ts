@@ -6,6 +6,11 @@ import { retryDelayMs } from './backoff'
 import type { OutboxRepository, PendingEvent } from './outbox.repository'
 
 const BATCH_SIZE = 20
+/**
+ * Requests in flight at once. One at a time, a backlog (100 exchanges at once) waited behind each request's round trip
+ * and the platform's transaction for it; several overlap those (docs/benchmarks.md, "The organization event path").
+ */
+const MAX_BATCHES_IN_FLIGHT = 4
 
 export type DeliveryResult = 'delivered' | 'failed'
 
@@ -94,21 +99,66 @@ export class OutboxSender {
     }, delayMs)
   }
 
+  /**
+   * Sends until nothing is left, up to MAX_BATCHES_IN_FLIGHT requests at a time. The events of a connection (or of a
+   * record without one) stay in commit order: a batch takes no event whose key (orderKeyOf) a request in flight
+   * carries, nor any after one it left.
+   */
   private async drain(): Promise<void> {
-    let batch: PendingEvent[] = []
+    const inFlight = new Set<Promise<void>>()
+    const keysInFlight = new Set<string>()
     try {
       for (;;) {
-        if (this.stopped) return
+        if (this.stopped) break
         if (this.queue.length === 0 && this.pollDue) await this.readDue()
-        batch = this.queue.splice(0, BATCH_SIZE)
-        if (batch.length === 0) return
-        const delivered = await this.deliverBatch(batch)
-        // One statement for the whole batch; a crash before it resends the batch (at least once, same ids).
-        const ids = batch.filter((_event, index) => delivered[index]).map((event) => event.id)
-        await this.outbox.delivered(ids)
-        for (const id of ids) this.held.delete(id)
-        batch = []
+        const batch = this.takeBatch(keysInFlight)
+        if (batch.length === 0) {
+          if (inFlight.size === 0) break
+          await Promise.race(inFlight)
+          continue
+        }
+        const keys = new Set(batch.map(orderKeyOf))
+        for (const key of keys) keysInFlight.add(key)
+        const sending: Promise<void> = this.send(batch).finally(() => {
+          inFlight.delete(sending)
+          for (const key of keys) keysInFlight.delete(key)
+        })
+        inFlight.add(sending)
+        if (inFlight.size >= MAX_BATCHES_IN_FLIGHT) await Promise.race(inFlight)
       }
+    } catch (error) {
+      this.logger.warn('Outbox drain failed', { error })
+      this.pollDue = true
+    }
+    await Promise.all(inFlight)
+  }
+
+  /** Up to BATCH_SIZE queued events, in commit order, whose keys no request in flight carries. */
+  private takeBatch(keysInFlight: ReadonlySet<string>): PendingEvent[] {
+    const batch: PendingEvent[] = []
+    const left: PendingEvent[] = []
+    const waiting = new Set(keysInFlight)
+    for (const event of this.queue) {
+      const key = orderKeyOf(event)
+      if (batch.length < BATCH_SIZE && !waiting.has(key)) batch.push(event)
+      else {
+        left.push(event)
+        waiting.add(key)
+      }
+    }
+    // Not splice(..., ...left): a long backlog would overflow the call's arguments.
+    this.queue.length = 0
+    for (const event of left) this.queue.push(event)
+    return batch
+  }
+
+  private async send(batch: PendingEvent[]): Promise<void> {
+    try {
+      const delivered = await this.deliverBatch(batch)
+      // One statement for the whole batch; a crash before it resends the batch (at least once, same ids).
+      const ids = batch.filter((_event, index) => delivered[index]).map((event) => event.id)
+      await this.outbox.delivered(ids)
+      for (const id of ids) this.held.delete(id)
     } catch (error) {
       this.logger.warn('Outbox drain failed', { error })
       // The batch's rows are still in the table: the next poll takes them again.
@@ -187,4 +237,33 @@ export class OutboxSender {
       reason,
     })
   }
+}
+
+/**
+ * What an event must stay in order with: its connection (a connection's own events and those of the credentials,
+ * proofs and messages exchanged over it, so the platform never learns of an offer before the connection it went
+ * over), else its record (kind, tenant, id); the event's own id when the body cannot be read. Read once per event.
+ */
+const orderKeys = new WeakMap<PendingEvent, string>()
+function orderKeyOf(event: PendingEvent): string {
+  let key = orderKeys.get(event)
+  if (key === undefined) {
+    key = event.id
+    try {
+      const body = JSON.parse(event.body) as {
+        kind?: unknown
+        tenantId?: unknown
+        record?: { id?: unknown; connectionId?: unknown }
+      }
+      const tenant = typeof body.tenantId === 'string' ? body.tenantId : ''
+      const { id, connectionId } = body.record ?? {}
+      if (body.kind === 'connection' && typeof id === 'string') key = `connection|${tenant}|${id}`
+      else if (typeof connectionId === 'string') key = `connection|${tenant}|${connectionId}`
+      else if (typeof id === 'string') key = `${String(body.kind)}|${tenant}|${id}`
+    } catch {
+      // An unreadable body keeps its own key: it goes out, and the platform refuses it alone.
+    }
+    orderKeys.set(event, key)
+  }
+  return key
 }
