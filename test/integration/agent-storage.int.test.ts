@@ -19,7 +19,7 @@ import { MirroredStorageService } from '../../agent/src/adapters/storage/mirrore
 import type { ContextStorage } from '../../agent/src/adapters/storage/row-storage'
 import { SqlStorageService } from '../../agent/src/adapters/storage/sql-storage.service'
 import { matchesTagQuery } from '../../agent/src/adapters/storage/tag-match'
-import type { OutboxDraft, WriteEvents } from '../../agent/src/adapters/storage/write-events'
+import type { OutboxDraft, WriteEvents, WrittenRecord } from '../../agent/src/adapters/storage/write-events'
 import { randomSchemaName, TEST_DATABASE_URL } from '../helpers/agent-in-process'
 
 const context = (id: string) => ({ contextCorrelationId: id }) as unknown as AgentContext
@@ -212,8 +212,8 @@ class RecordingEvents implements WriteEvents {
   public readonly outcomes: [string, boolean][] = []
   private next = 0
 
-  public draft(_contextId: string, type: string, recordJson: string): OutboxDraft | undefined {
-    if (type !== StatefulRecord.type) return undefined
+  public draft(_contextId: string, record: WrittenRecord, recordJson: string): OutboxDraft | undefined {
+    if (record.type !== StatefulRecord.type) return undefined
     const id = `00000000-0000-4000-8000-${String(++this.next).padStart(12, '0')}`
     return { id, kind: 'test', body: JSON.stringify({ id, record: JSON.parse(recordJson) as unknown }) }
   }

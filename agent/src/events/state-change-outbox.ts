@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto'
 
-import type { OutboxDraft, WriteEvents } from '../adapters/storage/write-events'
+import type { OutboxDraft, WriteEvents, WrittenRecord } from '../adapters/storage/write-events'
 import { tenantIdOfContext } from '../tenancy/tenant-session-coordinator'
 import { eventBody } from '@idplane/common/agent-contract/events'
 
 import { recordJsonForEvent } from '../openid4vc/openid4vc-events'
 import { FORWARDED_RECORD_TYPES } from './event-mapper'
+import { eventOrderKey } from './outbox/outbox-sender'
 
 /** What the outbox needs of the sender: ids held while their statement runs, then sent or let go. */
 export interface EventHandOff {
   reserve(id: string): void
-  enqueue(event: { id: string; body: string; attempts: number }): void
+  enqueue(event: { id: string; body: string; attempts: number; orderKey?: string }): void
   release(id: string): void
 }
 
@@ -28,7 +29,8 @@ export class StateChangeOutbox implements WriteEvents {
     private readonly newId: () => string = randomUUID,
   ) {}
 
-  public draft(contextId: string, type: string, recordJson: string): OutboxDraft | undefined {
+  public draft(contextId: string, record: WrittenRecord, recordJson: string): OutboxDraft | undefined {
+    const { type } = record
     const kind = FORWARDED_RECORD_TYPES[type]
     if (!kind) return undefined
     const id = this.newId()
@@ -44,11 +46,14 @@ export class StateChangeOutbox implements WriteEvents {
       recordJsonForEvent(type, recordJson),
     )
     this.sender.reserve(id)
-    return { id, kind, body }
+    // From the record object rather than by parsing the body again when it is sent.
+    const { connectionId } = record as { connectionId?: unknown }
+    const orderKey = eventOrderKey(kind, tenantId, record.id, connectionId)
+    return { id, kind, body, orderKey }
   }
 
   public settled(draft: OutboxDraft, stored: boolean): void {
-    if (stored) this.sender.enqueue({ id: draft.id, body: draft.body, attempts: 0 })
+    if (stored) this.sender.enqueue({ id: draft.id, body: draft.body, attempts: 0, orderKey: draft.orderKey })
     else this.sender.release(draft.id)
   }
 }

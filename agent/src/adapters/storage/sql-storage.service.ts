@@ -77,7 +77,7 @@ export class SqlStorageService<T extends BaseRecord<any, any, any>> implements C
     const contextId = contextOf(agentContext)
     const row = toRow(record)
     await this.writes.run(writeKey(contextId, record.type, record.id), async () => {
-      const draft = this.events?.draft(contextId, record.type, row.json)
+      const draft = this.events?.draft(contextId, record, row.json)
       const params = [contextId, record.type, row.id, row.json, JSON.stringify(row.tags)]
       try {
         await this.sql.query(draft ? INSERT_ANNOUNCED : INSERT, draft ? [...params, ...draftParams(draft)] : params)
@@ -98,7 +98,7 @@ export class SqlStorageService<T extends BaseRecord<any, any, any>> implements C
     const contextId = contextOf(agentContext)
     const row = toRow(record)
     await this.writes.run(writeKey(contextId, record.type, record.id), async () => {
-      const draft = this.events?.draft(contextId, record.type, row.json)
+      const draft = this.events?.draft(contextId, record, row.json)
       const params = [contextId, record.type, row.id, row.json, JSON.stringify(row.tags)]
       let written: number
       let announced = false

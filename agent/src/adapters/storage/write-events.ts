@@ -9,11 +9,19 @@ export interface OutboxDraft {
   kind: string
   /** The event body as JSON text, holding the record exactly as written. */
   body: string
+  /** What the event must stay in order with when it is sent (outbox-sender.ts, `eventOrderKey`). */
+  orderKey?: string
+}
+
+/** The record being written, as the storage has it. */
+export interface WrittenRecord {
+  readonly type: string
+  readonly id: string
 }
 
 export interface WriteEvents {
   /** The event a write of this record would announce, or undefined when writes of its type announce nothing. */
-  draft(contextId: string, type: string, recordJson: string): OutboxDraft | undefined
+  draft(contextId: string, record: WrittenRecord, recordJson: string): OutboxDraft | undefined
   /** After the statement: `stored` tells whether the event row was committed with the write. */
   settled(draft: OutboxDraft, stored: boolean): void
 }

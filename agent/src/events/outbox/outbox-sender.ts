@@ -242,27 +242,41 @@ export class OutboxSender {
 /**
  * What an event must stay in order with: its connection (a connection's own events and those of the credentials,
  * proofs and messages exchanged over it, so the platform never learns of an offer before the connection it went
- * over), else its record (kind, tenant, id); the event's own id when the body cannot be read. Read once per event.
+ * over), else its record (kind, tenant, id).
+ */
+export function eventOrderKey(
+  kind: unknown,
+  tenantId: unknown,
+  recordId: unknown,
+  connectionId: unknown,
+): string | undefined {
+  const tenant = typeof tenantId === 'string' ? tenantId : ''
+  if (kind === 'connection' && typeof recordId === 'string') return `connection|${tenant}|${recordId}`
+  if (typeof connectionId === 'string') return `connection|${tenant}|${connectionId}`
+  if (typeof recordId === 'string') return `${String(kind)}|${tenant}|${recordId}`
+  return undefined
+}
+
+/**
+ * An event's order key: the one its producer gave it, else (a row read from the table: a retry, or what a killed
+ * process left) read from its body, once; the event's own id when the body cannot be read.
  */
 const orderKeys = new WeakMap<PendingEvent, string>()
 function orderKeyOf(event: PendingEvent): string {
+  if (event.orderKey !== undefined) return event.orderKey
   let key = orderKeys.get(event)
   if (key === undefined) {
-    key = event.id
     try {
       const body = JSON.parse(event.body) as {
         kind?: unknown
         tenantId?: unknown
         record?: { id?: unknown; connectionId?: unknown }
       }
-      const tenant = typeof body.tenantId === 'string' ? body.tenantId : ''
-      const { id, connectionId } = body.record ?? {}
-      if (body.kind === 'connection' && typeof id === 'string') key = `connection|${tenant}|${id}`
-      else if (typeof connectionId === 'string') key = `connection|${tenant}|${connectionId}`
-      else if (typeof id === 'string') key = `${String(body.kind)}|${tenant}|${id}`
+      key = eventOrderKey(body.kind, body.tenantId, body.record?.id, body.record?.connectionId)
     } catch {
       // An unreadable body keeps its own key: it goes out, and the platform refuses it alone.
     }
+    key ??= event.id
     orderKeys.set(event, key)
   }
   return key

@@ -5,6 +5,8 @@ export interface PendingEvent {
   /** The event body as JSON text, sent as it is. */
   body: string
   attempts: number
+  /** What it must stay in order with (eventOrderKey), when its producer knows; read from the body otherwise. */
+  orderKey?: string
 }
 
 /**

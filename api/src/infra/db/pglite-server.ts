@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
-import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
 import { acquireFileLock, releaseFileLock, restrictFileCreation, restrictTree } from '@idplane/common'
-import { initialisePgliteDataDir, pgliteTemplateArchive } from '@idplane/common/pglite-template'
+import { pgliteTemplateArchive, preparePgliteDataDir } from '@idplane/common/pglite-template'
 
 /** In-memory PGlite, for tests. */
 export const PGLITE_IN_MEMORY = 'memory://'
@@ -34,7 +32,7 @@ export class PgliteServer {
       if (dir === PGLITE_IN_MEMORY) {
         db = await PGlite.create({ loadDataDir: await pgliteTemplateArchive() })
       } else {
-        if (!existsSync(path.join(dir, 'PG_VERSION'))) await initialisePgliteDataDir(dir)
+        await preparePgliteDataDir(dir)
         db = await PGlite.create(dir)
       }
       // The template's files were written 0666 by initdb whatever the umask; what PGlite creates later follows it.
