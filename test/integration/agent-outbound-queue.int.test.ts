@@ -115,15 +115,22 @@ describe('durable outbound DIDComm messages and exchange timeouts (two agents, H
     const issuer = await start()
     const holder = await start()
     const { offer, holderRecord } = await anOfferReceived(issuer, holder)
+    // Every earlier message (the connection's) delivered, so the issuer misses only the request.
+    await waitFor(async () => ((await holder.outboundQueue?.size()) === 0 ? true : undefined))
     // The request is kept while the issuer is away: its envelope, as a resend after a lost answer would carry it.
     await issuer.close({ keepSchema: true })
     await holder.agent.didcomm.credentials.acceptOffer({
       credentialExchangeRecordId: holderRecord.id,
       autoAcceptCredential: DidCommAutoAcceptCredential.Always,
     })
-    const { rows } = await holder.sql.query<{ endpoint: string; payload: string }>(
-      'SELECT endpoint, payload FROM outbound_messages',
-    )
+    // Its first attempt failed. (A delivered message's row may still be there until the next poll deletes it in a
+    // batch, so the query asks for attempted rows only.)
+    const rows = await waitFor(async () => {
+      const { rows } = await holder.sql.query<{ endpoint: string; payload: string }>(
+        'SELECT endpoint, payload FROM outbound_messages WHERE attempts > 0',
+      )
+      return rows.length > 0 ? rows : undefined
+    })
     expect(rows).toHaveLength(1)
     const issuerAgain = await start({ schema: issuer.schema, port: issuer.port })
     const done = async (agent: InProcessAgent, id: string) =>
