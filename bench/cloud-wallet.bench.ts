@@ -22,13 +22,19 @@
  *    all of them (after step 1): "no request of one tenant slowed by an idle one" is the ratio of the two.
  *
  * BENCH_API_PROF=<dir> runs the API with --cpu-prof into that directory (written when the bench stops it).
+ * BENCH_CW_ORG_WAIT=poll (default) reads the organization's connection list every POLL_MS until the holder's
+ * connection is `completed` there (the API's record, as earlier figures measured it); `webhook` learns it from the
+ * organization's webhook instead (registered for the issuer organization, as a platform client would): the time a
+ * webhook subscriber sees, which adds the webhook relay's queue to the API's record.
+ * WEBHOOK_CONCURRENCY and WEBHOOK_OWNER_CONCURRENCY, when set, are passed to the API.
  *
  * The last line is `cloud-wallet: MB/idle wallet X, create p95 Y ms, probe ratio Z (CPU C)`: Z is the probe's p50
  * with all wallets over its p50 with one, C the same for its CPU per request (base agent + API).
  */
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readFileSync } from 'node:fs'
-import { Agent as HttpAgent } from 'node:http'
+import { Agent as HttpAgent, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -45,12 +51,15 @@ import { freshDatabase, type FreshDatabase } from '../test/helpers/database'
 import { BASE_WALLET_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import { type Agent, API_KEY, startAgent, stopAgent } from './agent-harness'
 import { type ApiProcess, call, cpuMsOf, expectJson, percentile, positiveIntEnv, startApiProcess } from './api-harness'
+import { isWebhookEvent, WebhookReceiver } from './webhook-receiver'
 
 const WALLETS = positiveIntEnv('BENCH_CW_WALLETS', 1000)
 const CONCURRENCY = positiveIntEnv('BENCH_CW_CONCURRENCY', 10)
 const ACTIVE = Math.min(positiveIntEnv('BENCH_CW_ACTIVE', 100), WALLETS)
 const PROBES = positiveIntEnv('BENCH_CW_PROBES', 50)
 const SERVER_URL = process.env.DATABASE_URL
+const ORG_WAIT: 'webhook' | 'poll' = process.env.BENCH_CW_ORG_WAIT === 'webhook' ? 'webhook' : 'poll'
+const WEBHOOK_SECRET = 'bench-webhook-secret-0001'
 
 const ADMIN_EMAIL = 'bench-platform-admin@example.test'
 const ISSUER_EMAIL = 'bench-issuer@example.test'
@@ -71,7 +80,9 @@ type ActiveStep = (typeof ACTIVE_STEPS)[number]
 /**
  * The steps, and org-record split at the organization agent's record: `orgAgent` from the wallet's record
  * `completed` to the organization agent's (DIDComm delivery and the agent's handling), `platform` from there until
- * the bench read the API's record (the agent's event to the API, its transaction, and the bench's poll).
+ * the bench learned of the API's record (the agent's event to the API, its transaction, and the bench's poll or the
+ * webhook's delivery). Their sum is the time from the wallet's record to the organization's as a client sees it;
+ * the `org-record` step is shorter by however long the bench took to notice the wallet's side (its own poll).
  */
 type HolderTimes = Record<ActiveStep, number> & { split: { orgAgent: number; platform: number } }
 
@@ -87,6 +98,7 @@ interface Context {
   issuerToken: string
   orgId: string
   orgDid: string
+  webhook: WebhookReceiver
 }
 
 function residentMb(pid: number | undefined): number {
@@ -108,6 +120,14 @@ async function idleResidentMb(pid: number | undefined): Promise<{ mb: number; wa
       return { mb: samples.at(-1) ?? 0, waitedMs: Date.now() - started }
     await sleep(1000)
   }
+}
+
+/** The machine's busy and total CPU time so far (/proc/stat, all cores, in ticks). */
+function machineTicks(): { busy: number; total: number } {
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number)
+  const total = fields.reduce((sum, value) => sum + value, 0)
+  // idle and iowait are the 4th and 5th fields.
+  return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total }
 }
 
 /** CPU milliseconds so far of the base agent, the API, and the API's own child processes (the issuer's agent). */
@@ -240,6 +260,43 @@ async function probe(context: Context, user: BenchUser): Promise<number[]> {
   return times
 }
 
+interface OrgRecord {
+  orgDone: { id: string; updatedAt: string }
+  /** When the bench learned of it (Date.now()). */
+  learnedAt: number
+}
+
+/** The organization's connection `completed`, from its webhook event (whenever it arrived). */
+async function orgRecordByWebhook(context: Context, outOfBandId: string): Promise<OrgRecord> {
+  const event = await context.webhook.waitFor(
+    isWebhookEvent('connection.state-changed', 'completed', 'outOfBandId', outOfBandId),
+    300_000,
+  )
+  return {
+    orgDone: { id: event.record.id, updatedAt: String(event.record.updatedAt) },
+    learnedAt: context.webhook.receivedAt.get(event.id) ?? Date.now(),
+  }
+}
+
+/** The organization's connection `completed`, read from its list, found by the holder's label (zero-padded). */
+async function orgRecordByPoll(context: Context, label: string, outOfBandId: string): Promise<OrgRecord> {
+  const asIssuer = (method: string, route: string) =>
+    call(context.http, context.api.port, method, route, { token: context.issuerToken, timeoutMs: 120_000 })
+  const orgDone = await waitFor('issuer connection completed', async () => {
+    const page = await expectJson<{
+      connections: { id: string; state: string; outOfBandId: string | null; updatedAt: string }[]
+    }>(
+      asIssuer('GET', `/v1/orgs/${context.orgId}/connections?searchByText=${encodeURIComponent(label)}`),
+      200,
+      'issuer connections',
+    )
+    return page.connections.find(
+      (connection) => connection.outOfBandId === outOfBandId && connection.state === 'completed',
+    )
+  })
+  return { orgDone, learnedAt: Date.now() }
+}
+
 /** One holder: invitation of the issuer organization, connection, a JSON-LD offer received and accepted. */
 async function activeHolder(context: Context, user: BenchUser, label: string): Promise<HolderTimes> {
   const { http, api, issuerToken, orgId } = context
@@ -289,26 +346,17 @@ async function activeHolder(context: Context, user: BenchUser, label: string): P
     return one.state === 'completed' ? one : undefined
   })
   lap('connect')
-  // The organization's side, found by the holder's label (zero-padded: no label is a part of another).
-  const orgDone = await waitFor('issuer connection completed', async () => {
-    const page = await expectJson<{
-      connections: { id: string; state: string; outOfBandId: string | null; updatedAt: string }[]
-    }>(
-      asIssuer('GET', `/v1/orgs/${orgId}/connections?searchByText=${encodeURIComponent(label)}`),
-      200,
-      'issuer connections',
-    )
-    return page.connections.find(
-      (connection) => connection.outOfBandId === invitation.outOfBandRecord.id && connection.state === 'completed',
-    )
-  })
+  const { orgDone, learnedAt } =
+    ORG_WAIT === 'webhook'
+      ? await orgRecordByWebhook(context, invitation.outOfBandRecord.id)
+      : await orgRecordByPoll(context, label, invitation.outOfBandRecord.id)
   const issuerConnectionId = orgDone.id
   lap('org-record')
   // Where org-record's time went, from the records' own times (one clock: every process runs on this machine).
   const orgAgentAt = Date.parse(orgDone.updatedAt)
   const split = {
     orgAgent: orgAgentAt - Date.parse(holderDone.updatedAt ?? ''),
-    platform: Date.now() - orgAgentAt,
+    platform: learnedAt - orgAgentAt,
   }
 
   const [offer] = await expectJson<{ threadId: string }[]>(
@@ -355,7 +403,9 @@ async function activeHolder(context: Context, user: BenchUser, label: string): P
   return { ...times, split }
 }
 
-async function startIssuer(context: Omit<Context, 'orgDid' | 'orgId'>): Promise<{ orgId: string; orgDid: string }> {
+async function startIssuer(
+  context: Pick<Context, 'api' | 'http' | 'issuerToken'>,
+): Promise<{ orgId: string; orgDid: string }> {
   const { http, api, issuerToken: token } = context
   const org = await expectJson<{ id: string }>(
     call(http, api.port, 'POST', '/v1/orgs', { body: { name: 'Bench Issuer', description: 'benchmark' }, token }),
@@ -402,13 +452,15 @@ async function main(): Promise<void> {
   console.log(
     `cloud-wallet benchmark: ${cpus().length} cores, load ${load()}, ${new Date().toISOString()}, ` +
       `${database ? 'PostgreSQL' : 'PGlite'}, ${process.env.AMQP_URL ? 'RabbitMQ' : 'embedded queue'}; ` +
-      `${WALLETS} wallets (${CONCURRENCY} at a time), ${ACTIVE} active holders, ${PROBES} probes`,
+      `${WALLETS} wallets (${CONCURRENCY} at a time), ${ACTIVE} active holders, ${PROBES} probes; ` +
+      `organization's records by ${ORG_WAIT}`,
   )
   // Idle sockets are closed after 2 s, before the API's 5 s keep-alive timeout: reusing one the server is closing
   // at that moment ends the request with ECONNRESET (2 of 100 holders in one run).
   const http = new HttpAgent({ keepAlive: true, timeout: 2000, maxSockets: Math.max(64, ACTIVE * 2) })
   let api: ApiProcess | undefined
   let base: Agent | undefined
+  let webhookServer: Server | undefined
   try {
     const target: DatabaseTarget = database ? database.target : { kind: 'pglite', dir: path.join(dataDir, 'pglite') }
     let started = performance.now()
@@ -424,6 +476,13 @@ async function main(): Promise<void> {
         // 100 holders at once on 2 shared cores: a DIDComm round trip can take longer than the default 30 s; the
         // bench wants each step's time, not a 502.
         AGENT_REQUEST_TIMEOUT_MS: '180000',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        // The webhook relay's settings, when the bench's environment sets them (docs/configuration.md).
+        ...Object.fromEntries(
+          ['WEBHOOK_CONCURRENCY', 'WEBHOOK_OWNER_CONCURRENCY']
+            .filter((name) => process.env[name] !== undefined)
+            .map((name) => [name, process.env[name] ?? '']),
+        ),
       },
       dataDir,
       process.env.BENCH_API_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_PROF}`] : [],
@@ -444,7 +503,21 @@ async function main(): Promise<void> {
       'configure base wallet',
     )
     const partial = { api, http, issuerToken: issuer.token }
-    const context: Context = { ...partial, ...(await startIssuer(partial)) }
+    const issuerOrg = await startIssuer(partial)
+    const webhook = new WebhookReceiver(WEBHOOK_SECRET)
+    webhookServer = await webhook.listen()
+    if (ORG_WAIT === 'webhook') {
+      const webhookUrl = `http://127.0.0.1:${(webhookServer.address() as AddressInfo).port}/hook`
+      await expectJson(
+        call(http, api.port, 'POST', `/webhooks/orgs/${issuerOrg.orgId}/register`, {
+          body: { webhookUrl, webhookSecret: WEBHOOK_SECRET },
+          token: issuer.token,
+        }),
+        201,
+        'register webhook',
+      )
+    }
+    const context: Context = { ...partial, ...issuerOrg, webhook }
 
     // One wallet: the probe's, and the baseline of memory.
     const [prober, ...rest] = holders
@@ -479,6 +552,7 @@ async function main(): Promise<void> {
     started = performance.now()
     const active = holders.slice(0, ACTIVE)
     const cpuBefore = cpuOf(base, api)
+    const machineBefore = machineTicks()
     const failures: string[] = []
     const results = (
       await Promise.all(
@@ -492,6 +566,7 @@ async function main(): Promise<void> {
     ).filter((times) => times !== undefined)
     const activeWallMs = performance.now() - started
     const cpuAfter = cpuOf(base, api)
+    const machineAfter = machineTicks()
     const afterActive = await idleResidentMb(base.process.pid)
 
     console.log(`\nload after: ${load()}`)
@@ -516,8 +591,14 @@ async function main(): Promise<void> {
     )
     console.log(
       row(
-        'active: org-record, org agent → API (read)',
+        `active: org-record, org agent → API (${ORG_WAIT === 'webhook' ? 'webhook' : 'read'})`,
         results.map((times) => times.split.platform),
+      ),
+    )
+    console.log(
+      row(
+        "active: org-record from the wallet's record",
+        results.map((times) => times.split.orgAgent + times.split.platform),
       ),
     )
     console.log(
@@ -526,6 +607,28 @@ async function main(): Promise<void> {
         results.map((times) => ACTIVE_STEPS.reduce((sum, step) => sum + times[step], 0)),
       ),
     )
+    // The API's own view of the event path (means from its histograms, over the whole run).
+    const { body: text } = await call(http, api.port, 'GET', '/metrics')
+    const mean = (name: string, labels = '') => {
+      const sum = new RegExp(`^${name}_sum${labels.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]
+      const count = new RegExp(`^${name}_count${labels.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]
+      return `${((Number(sum) / Number(count)) * 1000).toFixed(0)} ms (n ${count})`
+    }
+    console.log(
+      `API metrics (means over the run): agent event stored after ${mean('idplane_api_agent_event_lag_seconds', '{kind="connection"}')} ` +
+        `(connections), webhook POST ${mean('idplane_api_webhook_delivery_duration_seconds', '{result="ok"}')}, ` +
+        `webhook delivered after ${mean('idplane_api_webhook_delivery_lag_seconds')}`,
+    )
+    if (ORG_WAIT === 'webhook') {
+      const lags = summary(webhook.lagsMs)
+      const arrivals = [...webhook.receivedAt.values()]
+      console.log(
+        `\nwebhook: ${webhook.events.size} events, ${webhook.duplicates} duplicates, ${webhook.badSignatures} bad ` +
+          `signatures; lag from the event's time to its arrival p50 ${lags.p50.toFixed(0)} / p95 ` +
+          `${lags.p95.toFixed(0)} / p99 ${lags.p99.toFixed(0)} ms; arrivals over ` +
+          `${((Math.max(...arrivals) - Math.min(...arrivals)) / 1000).toFixed(1)} s`,
+      )
+    }
     const probeRatio = summary(probeAll).p50 / summary(probeOne).p50
     // The latency ratio follows the machine's load between the two probes; the CPU ratio does not.
     const probeCpuRatio = (probeAllCpu.base + probeAllCpu.api) / (probeOneCpu.base + probeOneCpu.api)
@@ -542,7 +645,8 @@ async function main(): Promise<void> {
     console.log(
       `active: ${results.length} done, ${failures.length} failed${failures.length > 0 ? ` (first: ${failures[0]})` : ''}; ` +
         `CPU s in the active phase: base agent ${((cpuAfter.base - cpuBefore.base) / 1000).toFixed(1)}, API ` +
-        `${((cpuAfter.api - cpuBefore.api) / 1000).toFixed(1)}, issuer agent ${((cpuAfter.children - cpuBefore.children) / 1000).toFixed(1)}`,
+        `${((cpuAfter.api - cpuBefore.api) / 1000).toFixed(1)}, issuer agent ${((cpuAfter.children - cpuBefore.children) / 1000).toFixed(1)}; the machine's cores busy ` +
+        `${(((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * 100).toFixed(0)} %`,
     )
     console.log(
       `base agent VmRSS idle: ${before.mb.toFixed(1)} MB with 1 wallet, ${after.mb.toFixed(1)} MB with ${WALLETS}, ` +
@@ -564,6 +668,7 @@ async function main(): Promise<void> {
   } finally {
     await api?.stop()
     if (base) await stopAgent(base)
+    webhookServer?.close()
     http.destroy()
     await database?.drop()
   }

@@ -38,8 +38,6 @@
  *
  * The last line is `iterations/minute: N (agent-only M, ratio R)`.
  */
-import { createHmac } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
 import { Agent as HttpAgent } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { loadavg } from 'node:os'
@@ -55,7 +53,6 @@ import {
   type Step,
   stepTable,
   stopAgent,
-  Waiters,
 } from './agent-harness'
 import {
   type ApiProcess,
@@ -70,6 +67,7 @@ import {
   signUp,
   startApiProcess,
 } from './api-harness'
+import { isWebhookEvent, WebhookReceiver } from './webhook-receiver'
 
 const ITERATIONS = positiveIntEnv('BENCH_ITERATIONS', 32)
 const WORKERS = positiveIntEnv('BENCH_WORKERS', 8)
@@ -81,65 +79,6 @@ const OPENID4VC = process.env.BENCH_OPENID4VC !== '0'
 const WEBHOOK_SECRET = 'bench-webhook-secret-0001'
 const API_NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean)
 const AGENT_NODE_ARGS = (process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean)
-
-interface WebhookEvent {
-  id: string
-  type: string
-  orgId: string | null
-  occurredAt: string
-  record: Record<string, unknown> & { id: string; state?: string }
-}
-
-/**
- * The registered webhook: checks every signature, counts each event id once (a second copy is counted as a
- * duplicate) and measures the lag from the event's time to its arrival.
- */
-class WebhookReceiver extends Waiters<WebhookEvent> {
-  public readonly events = new Map<string, WebhookEvent>()
-  public duplicates = 0
-  public badSignatures = 0
-  public readonly lagsMs: number[] = []
-
-  public receive(raw: string, timestamp: string | undefined, signature: string | undefined): void {
-    const expected = createHmac('sha256', WEBHOOK_SECRET).update(`${timestamp}.${raw}`).digest('hex')
-    if (signature !== expected) this.badSignatures++
-    const { data } = JSON.parse(raw) as { webhookUrl: string; data: WebhookEvent }
-    if (this.events.has(data.id)) {
-      this.duplicates++
-      return
-    }
-    this.events.set(data.id, data)
-    this.lagsMs.push(Date.now() - Date.parse(data.occurredAt))
-    this.add(data)
-  }
-
-  public listen(): Promise<Server> {
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = []
-      req.on('data', (chunk: Buffer) => chunks.push(chunk))
-      req.on('end', () => {
-        try {
-          this.receive(
-            Buffer.concat(chunks).toString('utf8'),
-            req.headers['x-timestamp'] as string | undefined,
-            req.headers['x-signature'] as string | undefined,
-          )
-          res.statusCode = 204
-        } catch {
-          res.statusCode = 400
-        }
-        res.end()
-      })
-    })
-    server.keepAliveTimeout = 60_000
-    return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
-  }
-}
-
-const isEvent =
-  (type: string, state: string, field: string, value: unknown) =>
-  (event: WebhookEvent): boolean =>
-    event.type === type && event.record.state === state && event.record[field] === value
 
 const holderEvent =
   (kind: string, state: string, field: string, value: unknown) =>
@@ -208,7 +147,7 @@ async function connect(context: PlatformContext) {
     autoAcceptInvitation: true,
   })
   const connection = await context.webhook.waitFor(
-    isEvent('connection.state-changed', 'completed', 'outOfBandId', invitation.outOfBandRecord.id),
+    isWebhookEvent('connection.state-changed', 'completed', 'outOfBandId', invitation.outOfBandRecord.id),
   )
   return { invitation, connection }
 }
@@ -305,7 +244,7 @@ async function platformIteration(context: PlatformContext, kind: ExchangeKind): 
   )
   const holderOffer = await sink.waitFor(holderEvent('credential', 'offer-received', 'threadId', offer.threadId))
   await holder.call('POST', '/credentials/accept-offer', { credentialRecordId: holderOffer.record.id })
-  await webhook.waitFor(isEvent('credential.state-changed', 'done', 'threadId', offer.threadId))
+  await webhook.waitFor(isWebhookEvent('credential.state-changed', 'done', 'threadId', offer.threadId))
   lap('issue')
 
   const request = await apiCall<{ id: string; threadId: string }>(
@@ -319,7 +258,7 @@ async function platformIteration(context: PlatformContext, kind: ExchangeKind): 
   lap('request')
 
   await holder.call('POST', '/proofs/accept-request', { proofRecordId: holderRequest.record.id })
-  await webhook.waitFor(isEvent('proof.state-changed', 'presentation-received', 'threadId', request.threadId))
+  await webhook.waitFor(isWebhookEvent('proof.state-changed', 'presentation-received', 'threadId', request.threadId))
   lap('present')
 
   const verified = await apiCall<{ isVerified: boolean }>(
@@ -428,7 +367,7 @@ async function openId4VcIteration(context: PlatformContext, setup: OpenId4VcSetu
     },
   )
   await holder.call('POST', '/openid4vc/holder/offers/accept', { offerUri: offer.offerUri, txCode: offer.txCode })
-  await webhook.waitFor(isEvent('oid4vc-issuance.state-changed', 'Completed', 'id', offer.id))
+  await webhook.waitFor(isWebhookEvent('oid4vc-issuance.state-changed', 'Completed', 'id', offer.id))
   lap('issue')
 
   const presentation = await apiCall<{ id: string; requestUri: string }>(
@@ -457,7 +396,7 @@ async function openId4VcIteration(context: PlatformContext, setup: OpenId4VcSetu
 
   await holder.call('POST', '/openid4vc/holder/requests/accept', { requestUri: presentation.requestUri })
   const verified = await webhook.waitFor(
-    isEvent('oid4vp-verification.state-changed', 'ResponseVerified', 'id', presentation.id),
+    isWebhookEvent('oid4vp-verification.state-changed', 'ResponseVerified', 'id', presentation.id),
   )
   const [disclosed] = (verified.record.disclosed ?? []) as { claims?: Record<string, unknown> }[]
   if (disclosed?.claims?.department !== department || 'family_name' in (disclosed?.claims ?? {})) {
@@ -533,7 +472,7 @@ async function agentDatabase(): Promise<FreshDatabase | undefined> {
 async function platformSide(): Promise<Side & { indy?: Side; openId4Vc?: Side; delivered(): Promise<boolean> }> {
   const sink = new EventSink()
   const sinkServer = await startSink(sink)
-  const webhook = new WebhookReceiver()
+  const webhook = new WebhookReceiver(WEBHOOK_SECRET)
   const webhookServer = await webhook.listen()
   const apiDatabase = await agentDatabase()
   const holderDatabase = await agentDatabase()
