@@ -88,7 +88,7 @@ describe('retention', () => {
   /** Claims the one due delivery and records `kind` for it. */
   async function finishDelivery(kind: 'delivered' | 'dead'): Promise<void> {
     const token = randomUUID()
-    const claimed = await deliveries.claimOne({ token, leaseSeconds: 60 })
+    const [claimed] = await deliveries.claimDue({ token, leaseSeconds: 60, max: 1 })
     if (!claimed) throw new Error('no delivery to claim')
     const url = claimed.targetUrl
     const attempt = kind === 'delivered' ? { kind, status: 200, url } : { kind, error: 'HTTP 500', url }
@@ -106,7 +106,7 @@ describe('retention', () => {
     await mails.add([{ idempotencyKey: key, message: { to: 'a@example.com', subject: 'Hi', text: key } }])
     if (end !== 'pending') {
       const token = randomUUID()
-      const claimed = await mails.claimOne({ token, leaseSeconds: 60 })
+      const [claimed] = await mails.claimDue({ token, leaseSeconds: 60, max: 1 })
       if (!claimed) throw new Error('no mail to claim')
       if (end === 'sent') expect(await mails.markSent(claimed.id, token)).toBe(true)
       else expect(await mails.markFailed(claimed.id, token, 'gave up', 0, true)).toBe(true)

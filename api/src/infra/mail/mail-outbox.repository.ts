@@ -34,29 +34,31 @@ export class MailOutboxRepository extends BaseRepository<MailOutboxEntry> {
       .execute()
   }
 
-  /** Claims the oldest due row for `claim.leaseSeconds` under `claim.token`; undefined when none is due. */
-  public async claimOne(claim: OutboxClaim): Promise<ClaimedMail | undefined> {
+  /** Claims the oldest due rows, up to `claim.max`, for `claim.leaseSeconds` under `claim.token`, oldest first. */
+  public async claimDue(claim: OutboxClaim): Promise<ClaimedMail[]> {
     const rows = await this.em
       .fork()
       .getConnection()
       .execute<{ id: string; idempotency_key: string; message: MailMessage | string; attempts: number }[]>(
-        `update "mail_outbox" set "claimed_until" = now() + make_interval(secs => ?), "claim_token" = ?,
-         "attempts" = "attempts" + 1
-       where "id" in (
-         select "id" from "mail_outbox"
-         where "status" = 'pending' and "available_at" <= now() and ("claimed_until" is null or "claimed_until" < now())
-         order by "created_at", "id" limit 1 for update skip locked)
-       returning "id", "idempotency_key", "message", "attempts"`,
-        [claim.leaseSeconds, claim.token],
+        // UPDATE ... RETURNING keeps no order: the outer select returns the claimed rows oldest first.
+        `with "claimed" as (
+           update "mail_outbox" set "claimed_until" = now() + make_interval(secs => ?), "claim_token" = ?,
+             "attempts" = "attempts" + 1
+           where "id" in (
+             select "id" from "mail_outbox"
+             where "status" = 'pending' and "available_at" <= now()
+               and ("claimed_until" is null or "claimed_until" < now())
+             order by "created_at", "id" limit ? for update skip locked)
+           returning "id", "idempotency_key", "message", "attempts", "created_at")
+         select "id", "idempotency_key", "message", "attempts" from "claimed" order by "created_at", "id"`,
+        [claim.leaseSeconds, claim.token, claim.max],
       )
-    const [row] = rows
-    if (!row) return undefined
-    return {
+    return rows.map((row) => ({
       id: row.id,
       idempotencyKey: row.idempotency_key,
       message: typeof row.message === 'string' ? (JSON.parse(row.message) as MailMessage) : row.message,
       attempts: Number(row.attempts),
-    }
+    }))
   }
 
   /** Marks a claimed row sent; false when the claim was lost (the lease ran out and another relay took it). */

@@ -10,7 +10,7 @@ import { MailMessage, MailTransport } from './mailer'
 
 /** The outbox table's rules in memory: one row per key, claims by token. */
 class InMemoryOutbox
-  implements Pick<MailOutboxRepository, 'add' | 'claimOne' | 'markSent' | 'markFailed' | 'pruneFinished'>
+  implements Pick<MailOutboxRepository, 'add' | 'claimDue' | 'markSent' | 'markFailed' | 'pruneFinished'>
 {
   public readonly rows: (ClaimedMail & { status: string; claimToken?: string; retryIn?: number; error?: string })[] = []
 
@@ -21,12 +21,13 @@ class InMemoryOutbox
     }
   }
 
-  public async claimOne(claim: { token: string }): Promise<ClaimedMail | undefined> {
-    const row = this.rows.find((row) => row.status === 'pending' && !row.claimToken && row.retryIn === undefined)
-    if (!row) return undefined
-    row.claimToken = claim.token
-    row.attempts += 1
-    return { id: row.id, idempotencyKey: row.idempotencyKey, message: row.message, attempts: row.attempts }
+  public async claimDue(claim: { token: string; max: number }): Promise<ClaimedMail[]> {
+    const due = this.rows.filter((row) => row.status === 'pending' && !row.claimToken && row.retryIn === undefined)
+    return due.slice(0, claim.max).map((row) => {
+      row.claimToken = claim.token
+      row.attempts += 1
+      return { id: row.id, idempotencyKey: row.idempotencyKey, message: row.message, attempts: row.attempts }
+    })
   }
 
   public async markSent(id: string, claimToken: string): Promise<boolean> {

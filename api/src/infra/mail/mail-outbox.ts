@@ -108,8 +108,8 @@ export class MailOutbox implements OutboxChannel<ClaimedMail, undefined> {
     return this.relay.relayOnce()
   }
 
-  public claimOne(claim: OutboxClaim): Promise<ClaimedMail | undefined> {
-    return this.outbox.claimOne(claim)
+  public claimDue(claim: OutboxClaim): Promise<ClaimedMail[]> {
+    return this.outbox.claimDue(claim)
   }
 
   public async send(mail: ClaimedMail): Promise<{ isSuccess: true; detail: undefined }> {

@@ -72,12 +72,13 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
   }
 
   /**
-   * Claims the due pending delivery that waited longest for one attempt of `claim.leaseSeconds`, with its
-   * registered webhook's current URL and sealed secret (one statement, not a second read per attempt); undefined
-   * when none is due. With `claim.perOwnerLimit`, an owner (organization, or tenant for tenant events) whose
-   * deliveries already hold that many live claims is passed over, so one slow receiver never holds every slot.
+   * Claims the due pending deliveries that waited longest, up to `claim.max`, each for one attempt of
+   * `claim.leaseSeconds`, with its registered webhook's current URL and sealed secret (one statement, not a second
+   * read per attempt); oldest first, none when nothing is due. With `claim.perOwnerLimit`, no owner (organization, or
+   * tenant for tenant events) ends up holding more live claims than that: its rows are ranked after the claims it
+   * already holds, so one slow receiver never holds every slot.
    */
-  public async claimOne(claim: OutboxClaim): Promise<ClaimedDelivery | undefined> {
+  public async claimDue(claim: OutboxClaim): Promise<ClaimedDelivery[]> {
     const rows = await this.connection().execute<
       {
         id: string
@@ -91,27 +92,38 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
         webhook_sealed_secret: string | null
       }[]
     >(
-      `with "candidate" as (
-         select "d"."id" from "webhook_deliveries" "d"
+      // A window function cannot sit beside FOR UPDATE: the owners' ranks come first ("ranked"), the lock after.
+      `with "live" as (
+         select "organization_id", "tenant_id", count(*) as "held" from "webhook_deliveries"
+         where "status" = 'pending' and "claimed_until" >= now()
+         group by "organization_id", "tenant_id"),
+       "ranked" as (
+         select "d"."id", "d"."next_attempt_at", "d"."created_at",
+           coalesce("l"."held", 0) + row_number() over (
+             partition by "d"."organization_id", "d"."tenant_id"
+             order by "d"."next_attempt_at", "d"."created_at", "d"."id") as "slot"
+         from "webhook_deliveries" "d"
+         left join "live" "l" on "l"."organization_id" is not distinct from "d"."organization_id"
+           and "l"."tenant_id" is not distinct from "d"."tenant_id"
          where "d"."status" = 'pending' and "d"."next_attempt_at" <= now()
-           and ("d"."claimed_until" is null or "d"."claimed_until" < now())
-           and (select count(*) from "webhook_deliveries" "c"
-                where "c"."status" = 'pending' and "c"."claimed_until" >= now()
-                  and "c"."organization_id" is not distinct from "d"."organization_id"
-                  and "c"."tenant_id" is not distinct from "d"."tenant_id") < ?
-         order by "d"."next_attempt_at", "d"."created_at", "d"."id" limit 1 for update of "d" skip locked),
+           and ("d"."claimed_until" is null or "d"."claimed_until" < now())),
+       "candidate" as (
+         select "d"."id", "r"."next_attempt_at", "r"."created_at" from "webhook_deliveries" "d"
+         join "ranked" "r" on "r"."id" = "d"."id"
+         where "r"."slot" <= ?
+         order by "r"."next_attempt_at", "r"."created_at", "r"."id" limit ? for update of "d" skip locked),
        "claimed" as (
          update "webhook_deliveries" set "attempts" = "attempts" + 1, "claim_token" = ?,
            "claimed_until" = now() + make_interval(secs => ?), "updated_at" = now()
          from "candidate" where "webhook_deliveries"."id" = "candidate"."id"
-         returning "webhook_deliveries"."id", "target", "target_url", "webhook_id", "payload", "occurred_at", "attempts")
+         returning "webhook_deliveries"."id", "target", "target_url", "webhook_id", "payload", "occurred_at",
+           "attempts", "candidate"."next_attempt_at" as "due_at", "candidate"."created_at" as "queued_at")
        select "claimed".*, "w"."url" as "webhook_url", "w"."sealed_secret" as "webhook_sealed_secret"
-       from "claimed" left join "webhooks" "w" on "w"."id" = "claimed"."webhook_id"`,
-      [claim.perOwnerLimit ?? UNLIMITED, claim.token, claim.leaseSeconds],
+       from "claimed" left join "webhooks" "w" on "w"."id" = "claimed"."webhook_id"
+       order by "claimed"."due_at", "claimed"."queued_at", "claimed"."id"`,
+      [claim.perOwnerLimit ?? UNLIMITED, claim.max, claim.token, claim.leaseSeconds],
     )
-    const row = rows[0]
-    if (!row) return undefined
-    return {
+    return rows.map((row) => ({
       id: row.id,
       target: row.target,
       targetUrl: row.target_url,
@@ -121,7 +133,7 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
       attempts: Number(row.attempts),
       webhook:
         row.webhook_url === null ? null : { url: row.webhook_url, sealedSecret: row.webhook_sealed_secret ?? null },
-    }
+    }))
   }
 
   /** Records an attempt under its claim; false when the claim was lost (the hold ran out). */

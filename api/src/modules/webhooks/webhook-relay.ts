@@ -34,7 +34,7 @@ interface AttemptDetail {
 
 /**
  * Moves deliveries from their rows to the receivers (docs/decisions.md, "Webhooks") through the shared outbox
- * relay: claim one due delivery, POST it, record the result; a failure is due again after the retry delay, the
+ * relay: claim due deliveries (as many as there are free slots), POST each, record the result; a failure is due again after the retry delay, the
  * last one marks the row dead. Fair across owners: an organization (or tenant) holds at most
  * `WEBHOOK_OWNER_CONCURRENCY` claims at once, so a slow receiver cannot take every slot. A process killed at any
  * point loses nothing: the row stays pending and is claimed again once its claim ends. It can deliver twice
@@ -103,8 +103,8 @@ export class WebhookRelay implements OutboxChannel<ClaimedDelivery, AttemptDetai
     this.relay.wake(0)
   }
 
-  public claimOne(claim: OutboxClaim): Promise<ClaimedDelivery | undefined> {
-    return this.deliveries.claimOne(claim)
+  public claimDue(claim: OutboxClaim): Promise<ClaimedDelivery[]> {
+    return this.deliveries.claimDue(claim)
   }
 
   /** One POST of one claimed delivery. */
