@@ -1,21 +1,15 @@
-import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { randomUUID } from 'node:crypto'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { Client } from 'pg'
-import { silentLogger } from '@idplane/common'
-import { createRuntime, type Runtime } from '../../api/src/container'
-import { loadConfig, type Config } from '../../api/src/infra/config'
+import type { Runtime } from '../../api/src/container'
 import { MailOutboxRepository } from '../../api/src/infra/mail/mail-outbox.repository'
-import { configSectionsOf } from '../../api/src/infra/module-registry'
 import { RetentionPruner } from '../../api/src/infra/retention/retention-pruner'
-import { API_MODULES } from '../../api/src/modules'
 import { RevokedSessionsRepository } from '../../api/src/modules/auth/revoked-sessions.repository'
 import { ShortUrls } from '../../api/src/modules/short-urls/short-urls.service'
 import { WebhookDeliveriesRepository } from '../../api/src/modules/webhooks/webhook-deliveries.repository'
-import { TEST_SCRYPT_LOG_N } from '../helpers/api'
-import { freshDatabase, type FreshDatabase } from '../helpers/database'
+import { startIdleApiRuntime, type IdleApiRuntime } from '../helpers/api-runtime'
+import { aPendingDelivery } from '../helpers/webhook-fixtures'
+import type { FreshDatabase } from '../helpers/database'
 
 const DAY = 86_400
 
@@ -26,32 +20,18 @@ const DAY = 86_400
  * in-process queue, or DATABASE_URL and AMQP_URL).
  */
 describe('retention', () => {
+  let api: IdleApiRuntime
   let database: FreshDatabase
   let runtime: Runtime
-  let dataDir: string
   let sql: ReturnType<EntityManager['getConnection']>
   let deliveries: WebhookDeliveriesRepository
   let mails: MailOutboxRepository
   let pruner: RetentionPruner
 
   beforeAll(async () => {
-    database = await freshDatabase()
-    dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-retention-'))
-    const loaded = loadConfig(
-      {
-        DATA_DIR: dataDir,
-        AMQP_URL: process.env.AMQP_URL,
-        QUEUE_NAME_PREFIX: `test-${randomBytes(4).toString('hex')}.`,
-        LOG_LEVEL: 'error',
-        // Small batches: the pass must loop to take every old row.
-        RETENTION_BATCH_SIZE: '7',
-        RETENTION_BATCH_PAUSE_MS: '1',
-      },
-      configSectionsOf(API_MODULES),
-    )
-    const config: Config = { ...loaded, database: database.target, isEmbedded: database.kind === 'pglite' }
-    // No workers: the relays must not send the pending rows, nor the timer prune before the test does.
-    runtime = await createRuntime(config, silentLogger, { passwordHashLogN: TEST_SCRYPT_LOG_N, startWorkers: false })
+    // Small batches: the pass must loop to take every old row.
+    api = await startIdleApiRuntime({ RETENTION_BATCH_SIZE: '7', RETENTION_BATCH_PAUSE_MS: '1' })
+    ;({ runtime, database } = api)
     const em = runtime.container.get(EntityManager)
     sql = em.getConnection()
     deliveries = runtime.container.get(WebhookDeliveriesRepository)
@@ -60,30 +40,10 @@ describe('retention', () => {
   }, 60_000)
 
   afterAll(async () => {
-    await runtime?.close()
-    await database?.drop()
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+    await api?.close()
   })
 
-  /** Stores a delivery to `notificationWebhook` (no organization needed); returns its event id. */
-  async function addDelivery(): Promise<string> {
-    const eventId = randomUUID()
-    await deliveries.add([
-      {
-        data: {
-          id: eventId,
-          type: 'connection.state-changed',
-          orgId: null,
-          occurredAt: new Date().toISOString(),
-          record: {},
-        },
-        target: 'notificationWebhook',
-        targetUrl: `http://127.0.0.1:9/${eventId}`,
-        webhookId: null,
-      },
-    ])
-    return eventId
-  }
+  const addDelivery = () => aPendingDelivery(deliveries)
 
   /** Claims the one due delivery and records `kind` for it. */
   async function finishDelivery(kind: 'delivered' | 'dead'): Promise<void> {

@@ -1,17 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { randomUUID } from 'node:crypto'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { silentLogger } from '@idplane/common'
-import { createRuntime, type Runtime } from '../../api/src/container'
-import { loadConfig, type Config } from '../../api/src/infra/config'
 import { MailOutboxRepository } from '../../api/src/infra/mail/mail-outbox.repository'
-import { configSectionsOf } from '../../api/src/infra/module-registry'
-import { API_MODULES } from '../../api/src/modules'
 import { WebhookDeliveriesRepository } from '../../api/src/modules/webhooks/webhook-deliveries.repository'
-import { TEST_SCRYPT_LOG_N } from '../helpers/api'
-import { freshDatabase, type FreshDatabase } from '../helpers/database'
+import { startIdleApiRuntime, type IdleApiRuntime } from '../helpers/api-runtime'
+import { aPendingDelivery } from '../helpers/webhook-fixtures'
 
 /**
  * The outbox relays claim as many due rows as they have free slots in one statement (infra/outbox/outbox-relay.ts):
@@ -19,58 +11,26 @@ import { freshDatabase, type FreshDatabase } from '../helpers/database'
  * it allows (its rows ranked after the claims it already holds). Runs on the path the environment chooses.
  */
 describe('outbox claims in batches', () => {
-  let database: FreshDatabase
-  let runtime: Runtime
-  let dataDir: string
+  let api: IdleApiRuntime
   let sql: ReturnType<EntityManager['getConnection']>
   let deliveries: WebhookDeliveriesRepository
   let mails: MailOutboxRepository
 
   beforeAll(async () => {
-    database = await freshDatabase()
-    dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-claims-'))
-    const loaded = loadConfig(
-      {
-        DATA_DIR: dataDir,
-        AMQP_URL: process.env.AMQP_URL,
-        QUEUE_NAME_PREFIX: `test-${randomBytes(4).toString('hex')}.`,
-        LOG_LEVEL: 'error',
-      },
-      configSectionsOf(API_MODULES),
-    )
-    const config: Config = { ...loaded, database: database.target, isEmbedded: database.kind === 'pglite' }
-    // No workers: the relays must not claim the rows the test claims.
-    runtime = await createRuntime(config, silentLogger, { passwordHashLogN: TEST_SCRYPT_LOG_N, startWorkers: false })
-    const em = runtime.container.get(EntityManager)
+    api = await startIdleApiRuntime()
+    const em = api.runtime.container.get(EntityManager)
     sql = em.getConnection()
-    deliveries = runtime.container.get(WebhookDeliveriesRepository)
+    deliveries = api.runtime.container.get(WebhookDeliveriesRepository)
     mails = new MailOutboxRepository(em)
   }, 60_000)
 
   afterAll(async () => {
-    await runtime?.close()
-    await database?.drop()
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+    await api?.close()
   })
 
   /** A delivery of a tenant's event (an owner without an organization), due `secondsAgo` ago; its event id. */
   async function aDelivery(tenantId: string, secondsAgo: number): Promise<string> {
-    const eventId = randomUUID()
-    await deliveries.add([
-      {
-        data: {
-          id: eventId,
-          type: 'connection.state-changed',
-          orgId: null,
-          tenantId,
-          occurredAt: new Date().toISOString(),
-          record: {},
-        },
-        target: 'notificationWebhook',
-        targetUrl: `http://127.0.0.1:9/${eventId}`,
-        webhookId: null,
-      },
-    ])
+    const eventId = await aPendingDelivery(deliveries, tenantId)
     await sql.execute(
       `update webhook_deliveries set next_attempt_at = now() - make_interval(secs => ?) where event_id = ?`,
       [secondsAgo, eventId],
