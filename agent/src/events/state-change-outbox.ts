@@ -7,12 +7,11 @@ import { eventBody } from '@idplane/common/agent-contract/events'
 import { recordJsonForEvent } from '../openid4vc/openid4vc-events'
 import { FORWARDED_RECORD_TYPES } from './event-mapper'
 import { eventOrderKey } from './outbox/outbox-sender'
-import type { PendingEvent } from './outbox/outbox.repository'
 
 /** What the outbox needs of the sender: ids held while their statement runs, then sent or let go. */
 export interface EventHandOff {
   reserve(id: string): void
-  enqueue(event: PendingEvent): void
+  enqueue(event: { id: string; body: string; attempts: number; orderKey?: string }): void
   release(id: string): void
 }
 

@@ -259,11 +259,13 @@ export function eventOrderKey(
 
 /**
  * An event's order key: the one its producer gave it, else (a row read from the table: a retry, or what a killed
- * process left) read from its body and kept on the event; the event's own id when the body cannot be read.
+ * process left) read from its body, once; the event's own id when the body cannot be read.
  */
+const orderKeys = new WeakMap<PendingEvent, string>()
 function orderKeyOf(event: PendingEvent): string {
-  if (event.orderKey === undefined) {
-    let key: string | undefined
+  if (event.orderKey !== undefined) return event.orderKey
+  let key = orderKeys.get(event)
+  if (key === undefined) {
     try {
       const body = JSON.parse(event.body) as {
         kind?: unknown
@@ -274,7 +276,8 @@ function orderKeyOf(event: PendingEvent): string {
     } catch {
       // An unreadable body keeps its own key: it goes out, and the platform refuses it alone.
     }
-    event.orderKey = key ?? event.id
+    key ??= event.id
+    orderKeys.set(event, key)
   }
-  return event.orderKey
+  return key
 }
