@@ -233,6 +233,40 @@ describe('organizations', () => {
       await request(api.app).get(`/v1/orgs/${orgId}`).set(auth(owner.token)).expect(200)
     })
 
+    it('reads every field as the creation answered it, then as changed (the plain read of GET)', async () => {
+      const body = {
+        name: 'Every Field Org',
+        description: 'All of them',
+        website: 'https://every.example.com',
+        notificationWebhook: 'https://hooks.every.example.com/idplane',
+        registrationNumber: 'REG-77',
+        countryId: 7,
+        stateId: 8,
+        cityId: 9,
+      }
+      const made = (await request(api.app).post('/v1/orgs').set(auth(owner.token)).send(body).expect(201)).body.data
+      const read = await request(api.app).get(`/v1/orgs/${made.id}`).set(auth(owner.token)).expect(200)
+      expect(read.body).toEqual({ statusCode: 200, message: 'Organization fetched', data: made })
+      expect(new Date(made.createdAt).toISOString()).toBe(made.createdAt)
+
+      await request(api.app)
+        .put(`/v1/orgs/${made.id}`)
+        .set(auth(owner.token))
+        .send({ website: 'https://changed.example.com', isPublic: true, cityId: 10, logo: PNG_1X1 })
+        .expect(200)
+      const changed = (await request(api.app).get(`/v1/orgs/${made.id}`).set(auth(owner.token)).expect(200)).body.data
+      expect(changed).toEqual({
+        ...made,
+        website: 'https://changed.example.com',
+        isPublic: true,
+        cityId: 10,
+        logoUrl: PNG_1X1,
+        updatedAt: changed.updatedAt,
+      })
+      expect(Date.parse(changed.updatedAt)).toBeGreaterThanOrEqual(Date.parse(made.updatedAt))
+      await request(api.app).get(`/v1/orgs/${randomUUID()}`).set(auth(owner.token)).expect(403)
+    })
+
     it('changes only the supplied fields', async () => {
       const res = await request(api.app)
         .put(`/v1/orgs/${orgId}`)

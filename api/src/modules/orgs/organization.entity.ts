@@ -51,3 +51,22 @@ export class Organization extends BaseEntity {
   @OneToMany({ type: 'UserOrgRole', mappedBy: 'organization' })
   userOrgRoles = new Collection<UserOrgRole>(this)
 }
+
+/** What a member reads of an organization: its columns, no relations, not tracked by the unit of work. */
+export type OrganizationView = Pick<
+  Organization,
+  | 'id'
+  | 'name'
+  | 'slug'
+  | 'description'
+  | 'logoUrl'
+  | 'website'
+  | 'registrationNumber'
+  | 'notificationWebhook'
+  | 'isPublic'
+  | 'countryId'
+  | 'stateId'
+  | 'cityId'
+  | 'createdAt'
+  | 'updatedAt'
+>

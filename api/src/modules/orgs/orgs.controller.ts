@@ -90,7 +90,7 @@ export class OrgsController {
   @Authorized(ORG_ROLES.members)
   @ResponseData(ORGANIZATION_SCHEMA)
   async get(@Param('orgId') orgId: string): Promise<Envelope<OrganizationResponse>> {
-    return ok(toOrganizationResponse(await this.orgs.get(orgId)), 'Organization fetched')
+    return ok(toOrganizationResponse(await this.orgs.view(orgId)), 'Organization fetched')
   }
 
   @Put('/:orgId')

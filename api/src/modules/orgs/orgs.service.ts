@@ -12,7 +12,7 @@ import { ModuleRegistry } from '../../infra/module-registry'
 import { MembershipsRepository } from '../memberships/memberships.repository'
 import { MembershipsService } from '../memberships/memberships.service'
 import { ORG_ROLE_NAMES, type OrgRole } from '../memberships/org-role.entity'
-import type { Organization } from './organization.entity'
+import type { Organization, OrganizationView } from './organization.entity'
 import { SessionRevocationsService } from '../auth/session-revocations.service'
 import { ClientCredentialsRepository } from './client-credentials.repository'
 import { OrgsRepository } from './orgs.repository'
@@ -120,6 +120,16 @@ export class OrgsService {
       total,
       query,
     )
+  }
+
+  /**
+   * The organization as its members read it (not tracked: change it through `update`).
+   * @throws NotFoundError when the organization does not exist
+   */
+  public async view(orgId: string): Promise<OrganizationView> {
+    const org = await this.orgs.viewById(orgId)
+    if (!org) throw new NotFoundError('Organization not found')
+    return org
   }
 
   /** @throws NotFoundError when the organization does not exist */

@@ -1,4 +1,4 @@
-import type { Organization } from '../organization.entity'
+import type { Organization, OrganizationView } from '../organization.entity'
 import type { OrgRole } from '../../memberships/org-role.entity'
 import {
   arrayOf,
@@ -48,7 +48,7 @@ export interface PublicProfileResponse {
   createdAt: string
 }
 
-export function toOrganizationResponse(org: Organization): OrganizationResponse {
+export function toOrganizationResponse(org: OrganizationView): OrganizationResponse {
   return {
     id: org.id,
     name: org.name,
