@@ -409,6 +409,48 @@ describe('AnonCreds issuance against anoncreds-rs', () => {
       ).toThrow()
     })
 
+    it('a tampered key correctness proof or key after the genuine pair verified (the pair is remembered, nothing less)', () => {
+      const request = (credentialDefinition: unknown, credentialOffer: unknown) => () =>
+        createCredentialRequest({
+          entropy: 'e',
+          credentialDefinition: credentialDefinition as Json,
+          linkSecret: small.linkSecret,
+          linkSecretId: 'x',
+          credentialOffer: credentialOffer as Json,
+        })
+      request(small.credentialDefinition, small.credentialOffer)()
+      type Offer = { key_correctness_proof: { c: string; xz_cap: string; xr_cap: [string, string][] } }
+      type Definition = { value: { primary: { n: string; s: string; z: string; r: Record<string, string> } } }
+      const offerTamperings: Array<(offer: Offer) => void> = [
+        (o) => (o.key_correctness_proof.c = bump(o.key_correctness_proof.c)),
+        (o) => (o.key_correctness_proof.xz_cap = bump(o.key_correctness_proof.xz_cap)),
+        (o) => (o.key_correctness_proof.xr_cap[0][1] = bump(o.key_correctness_proof.xr_cap[0][1])),
+        // the same values under swapped names
+        (o) => {
+          const [first, second] = o.key_correctness_proof.xr_cap
+          ;[first[0], second[0]] = [second[0], first[0]]
+        },
+      ]
+      for (const tamper of offerTamperings) {
+        const offer = clone(small.credentialOffer) as Offer
+        tamper(offer)
+        for (let attempt = 0; attempt < 2; attempt++) {
+          expect(anonCredsErrorOf(request(small.credentialDefinition, offer)).message).toMatch(/key correctness proof/)
+        }
+      }
+      const definitionTamperings: Array<(definition: Definition) => void> = [
+        (d) => (d.value.primary.z = bump(d.value.primary.z)),
+        (d) => (d.value.primary.s = bump(d.value.primary.s)),
+        (d) => (d.value.primary.r.age = bump(d.value.primary.r.age)),
+      ]
+      for (const tamper of definitionTamperings) {
+        const definition = clone(small.credentialDefinition) as Definition
+        tamper(definition)
+        expect(anonCredsErrorOf(request(definition, small.credentialOffer)).kind).toBe('invalid')
+      }
+      request(small.credentialDefinition, small.credentialOffer)()
+    })
+
     it('a key correctness proof of another credential definition', () => {
       const error = anonCredsErrorOf(() =>
         createCredentialRequest({
