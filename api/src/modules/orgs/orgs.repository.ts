@@ -108,17 +108,6 @@ export class OrgsRepository extends BaseRepository<Organization> {
     return organization?.name ?? null
   }
 
-  /** The organization's `notificationWebhook` (in the caller's transaction); null when it has none or is gone. */
-  public async notificationWebhookOf(orgId: string): Promise<string | null> {
-    const rows = await this.em
-      .createQueryBuilder(Organization)
-      .select(['notificationWebhook'])
-      .where({ id: orgId })
-      .execute<{ notificationWebhook?: string | null; notification_webhook?: string | null }[]>('all')
-    const row = rows[0]
-    return row?.notificationWebhook ?? row?.notification_webhook ?? null
-  }
-
   /** Slugs equal to `base` or `base-<anything>`, for picking the next free one. */
   public async slugsStartingWith(base: string): Promise<string[]> {
     const rows = await this.em.find(

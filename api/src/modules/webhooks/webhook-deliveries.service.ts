@@ -11,7 +11,6 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository'
 import { WebhookRelay } from './webhook-relay'
 import { webhooksConfig, type WebhooksConfig } from './webhooks.config'
 import { WebhooksRepository } from './webhooks.repository'
-import { WebhookTargets } from './webhook-targets'
 
 /** The type of the event the ping extension sends. */
 export const PING_EVENT_TYPE = 'webhook.ping'
@@ -26,7 +25,6 @@ export class WebhookDeliveriesService {
   public constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly webhooks: WebhooksRepository,
-    private readonly targets: WebhookTargets,
     private readonly relay: WebhookRelay,
     private readonly modules: ModuleRegistry,
     private readonly rateLimiter: RateLimiter,
@@ -72,7 +70,7 @@ export class WebhookDeliveriesService {
       'Too many webhook pings for this organization; try again later',
     )
     return this.webhooks.transactional(async () => {
-      const targets = await this.targets.targetsOf(orgId, undefined)
+      const targets = await this.webhooks.targetsOf(orgId, undefined)
       if (targets.webhooks.length === 0 && !targets.notificationWebhook) {
         throw new NotFoundError('The organization has no webhook and no notificationWebhook to ping')
       }

@@ -1,12 +1,11 @@
 import { platformEvent } from '../../infra/platform-events'
 import { deliveriesOf, eventData } from './webhook-event-listener'
-import type { Webhook } from './webhook.entity'
 
 const ORG_ID = '7f1d3c9e-6a51-4b0a-9a8e-1c2d3e4f5a6b'
 
 describe('deliveries of an event', () => {
   const data = eventData(platformEvent('proof.state-changed', { orgId: ORG_ID }, { id: 'p1', state: 'done' }))
-  const webhook = (id: string, url: string) => ({ id, url }) as Webhook
+  const webhook = (id: string, url: string) => ({ id, url })
 
   it('carry the event id, type, organization, time and record, without tenantId for an organization event', () => {
     expect(data).toEqual({

@@ -1,6 +1,6 @@
 import { injectable } from 'inversify'
 import type { PlatformEvent, PlatformEventListener } from '../../infra/platform-events'
-import { WebhookTargets, type EventTargets } from './webhook-targets'
+import { WebhooksRepository, type EventTargets } from './webhooks.repository'
 import { WebhookDeliveriesRepository, type NewDelivery } from './webhook-deliveries.repository'
 import { WebhookRelay } from './webhook-relay'
 import type { WebhookEventData } from './webhook-request'
@@ -13,7 +13,7 @@ import type { WebhookEventData } from './webhook-request'
 @injectable()
 export class WebhookEventListener implements PlatformEventListener {
   public constructor(
-    private readonly targets: WebhookTargets,
+    private readonly webhooks: WebhooksRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly relay: WebhookRelay,
   ) {}
@@ -25,7 +25,7 @@ export class WebhookEventListener implements PlatformEventListener {
       const owner = `${event.orgId ?? ''}/${event.tenantId ?? ''}`
       let targets = targetsByOwner.get(owner)
       if (!targets) {
-        targets = await this.targets.targetsOf(event.orgId, event.tenantId)
+        targets = await this.webhooks.targetsOf(event.orgId, event.tenantId)
         targetsByOwner.set(owner, targets)
       }
       rows.push(...deliveriesOf(eventData(event), targets))

@@ -17,7 +17,6 @@ import { WebhookRelay } from './webhook-relay'
 import { webhooksConfig } from './webhooks.config'
 import { WebhooksController } from './webhooks.controller'
 import { WebhooksRepository } from './webhooks.repository'
-import { WebhookTargets } from './webhook-targets'
 import { WebhooksService } from './webhooks.service'
 
 /**
@@ -54,7 +53,6 @@ export const webhooksModule: ApiModule = {
     bind(WebhooksRepository).toSelf().inSingletonScope()
     bind(WebhookDeliveriesRepository).toSelf().inSingletonScope()
     bind(WebhookEventListener).toSelf().inSingletonScope()
-    bind(WebhookTargets).toSelf().inSingletonScope()
     bind(WebhookRelay).toSelf().inSingletonScope()
     bind(AgentEventLagProbe).toSelf().inSingletonScope()
     bind(WebhookMetrics)

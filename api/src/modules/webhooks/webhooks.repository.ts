@@ -4,6 +4,12 @@ import { Organization } from '../orgs/organization.entity'
 import { Webhook } from './webhook.entity'
 import { OrgRepository } from '../../infra/db/base.repository'
 
+/** Where an event goes: registered webhooks and the organization's `notificationWebhook`. */
+export interface EventTargets {
+  webhooks: Array<Pick<Webhook, 'id' | 'url'>>
+  notificationWebhook: string | null
+}
+
 /**
  * Webhook registrations. Lookups take the owner (organization or tenant) first. Inside a transaction every
  * query here joins it (the global em resolves to the transaction's fork).
@@ -42,9 +48,25 @@ export class WebhooksRepository extends OrgRepository<Webhook> {
     return webhook
   }
 
-  /** The webhooks registered by `orgId` (may be null) and `tenantId` (may be undefined). */
-  public webhooksOf(orgId: string | null, tenantId: string | undefined): Promise<Webhook[]> {
-    const owners = [...(orgId === null ? [] : [{ organization: orgId }]), ...(tenantId ? [{ tenantId }] : [])]
-    return owners.length === 0 ? Promise.resolve([]) : this.em.find(Webhook, { $or: owners })
+  /**
+   * Where an event of `orgId` (may be null) and `tenantId` (may be undefined) goes: the webhooks registered by
+   * either, oldest first, and the organization's `notificationWebhook`. One statement: it runs for every event the
+   * agents send, in the transaction that stores the event.
+   */
+  public async targetsOf(orgId: string | null, tenantId: string | undefined): Promise<EventTargets> {
+    if (orgId === null && tenantId === undefined) return { webhooks: [], notificationWebhook: null }
+    const rows = await this.em.execute<
+      { id: string | null; url: string | null; notification_webhook: string | null }[]
+    >(
+      `select w.id, w.url, o.notification_webhook
+         from (select 1) as one
+         left join organizations o on o.id = ?
+         left join webhooks w on w.organization_id = ? or w.tenant_id = ?
+         order by w.created_at, w.id`,
+      [orgId, orgId, tenantId ?? null],
+    )
+    const webhooks: EventTargets['webhooks'] = []
+    for (const row of rows) if (row.id !== null && row.url !== null) webhooks.push({ id: row.id, url: row.url })
+    return { webhooks, notificationWebhook: rows[0]?.notification_webhook ?? null }
   }
 }
