@@ -40,20 +40,27 @@ function setUp(options: { mode: 'managed' | 'external'; row?: Partial<BaseWallet
     ? Object.assign(new BaseWallet(), { encryptedApiKey: box.seal('managed-key', 'platform'), ...options.row })
     : undefined
   const calls: string[] = []
+  let reads = 0
   const repository = {
-    findBaseWallet: async () => row ?? null,
+    findBaseWallet: async () => {
+      reads++
+      return row ?? null
+    },
     countWallets: async () => options.wallets ?? 0,
     saveBaseWallet: async (fields: BaseWalletFields) => {
       row = Object.assign(new BaseWallet(), { ...fields, managed: false })
       return row
     },
   } as unknown as CloudWalletsRepository
+  let settled: { kind: 'ready'; agentEndpoint: string } | undefined
   const managed = {
     ready: async () => {
       calls.push('ready')
-      if (!row) throw new UnavailableError('starting', 5)
-      return { kind: 'ready', agentEndpoint: row.agentEndpoint }
+      if (!row?.agentEndpoint) throw new UnavailableError('starting', 5)
+      settled = { kind: 'ready', agentEndpoint: row.agentEndpoint }
+      return settled
     },
+    settled: () => settled,
     retire: async () => {
       calls.push('retire')
     },
@@ -70,7 +77,7 @@ function setUp(options: { mode: 'managed' | 'external'; row?: Partial<BaseWallet
     sections: { 'cloud-wallet': { baseAgent: options.mode, baseAgentWaitMs: 0 } },
   } as unknown as Config
   const service = new BaseWalletService(repository, box, admins, clients, managed, config)
-  return { service, calls, row: () => row }
+  return { service, calls, reads: () => reads, row: () => row }
 }
 
 const configureBody = () => ({ agentEndpoint: externalEndpoint, apiKey: 'external-key', walletKey: 'external-wallet' })
@@ -96,6 +103,18 @@ describe('the configured and the managed base wallet', () => {
     const client = (await service.client()) as unknown as { endpoint: string }
     expect(client.endpoint).toBe('http://127.0.0.1:18002')
     expect(calls).toEqual(['ready'])
+  })
+
+  it('a managed agent that answers already is used with one read of the row and no wait', async () => {
+    const { service, calls, reads } = setUp({
+      mode: 'managed',
+      row: { managed: true, agentEndpoint: 'http://127.0.0.1:18002' },
+    })
+    await service.client()
+    expect([calls, reads()]).toEqual([['ready'], 2])
+    const client = (await service.client()) as unknown as { endpoint: string }
+    expect(client.endpoint).toBe('http://127.0.0.1:18002')
+    expect([calls, reads()]).toEqual([['ready'], 3])
   })
 
   it('a configured base wallet is used directly, without the managed agent', async () => {

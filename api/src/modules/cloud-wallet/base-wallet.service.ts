@@ -105,6 +105,9 @@ export class BaseWalletService {
     if (!base && sectionOf(this.config, cloudWalletConfig).baseAgent !== 'managed') {
       throw new InvalidStateError(NO_BASE_WALLET)
     }
+    // The managed agent answers already: nothing was awaited since the row was read, so it is the current one.
+    const settled = base?.managed ? this.managed.settled() : undefined
+    if (base && settled?.kind === 'ready') return this.clientOf(settled.agentEndpoint, base.encryptedApiKey)
     const state = await this.managed.ready()
     const current = await this.wallets.findBaseWallet()
     if (!current?.agentEndpoint) throw new InvalidStateError(NO_BASE_WALLET)

@@ -23,6 +23,8 @@ export type ManagedBaseAgentState = { kind: 'ready'; agentEndpoint: string } | {
 interface StartAttempt {
   done: Promise<ManagedBaseAgentState>
   abort: AbortController
+  /** What `done` resolved to, once it has. */
+  settled?: ManagedBaseAgentState
 }
 
 /**
@@ -72,13 +74,21 @@ export class ManagedBaseAgent {
     if (!this.attempt) {
       const abort = new AbortController()
       const done = this.start(AbortSignal.any([this.stopping.signal, abort.signal]))
-      const attempt = { done, abort }
+      const attempt: StartAttempt = { done, abort }
       this.attempt = attempt
-      done.catch(() => {
-        if (this.attempt === attempt) this.attempt = undefined
-      })
+      done.then(
+        (state) => (attempt.settled = state),
+        () => {
+          if (this.attempt === attempt) this.attempt = undefined
+        },
+      )
     }
     return this.attempt.done
+  }
+
+  /** The managed agent's state when this process's start of it has already ended well; undefined otherwise. */
+  public settled(): ManagedBaseAgentState | undefined {
+    return this.attempt?.settled
   }
 
   /**
