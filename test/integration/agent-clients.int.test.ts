@@ -2,8 +2,10 @@ import { tmpdir } from 'node:os'
 import request from 'supertest'
 import { RequestContext } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { NotFoundError } from '@idplane/common'
+import { InvalidStateError, NotFoundError } from '@idplane/common'
 import { AgentClients } from '../../api/src/agent-client/agent-clients'
+import { OrgAgent } from '../../api/src/modules/agents/org-agent.entity'
+import { Organization } from '../../api/src/modules/orgs/organization.entity'
 import { startApi, type TestApi } from '../helpers/api'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { histogramLabelSets } from '../helpers/metrics'
@@ -39,6 +41,25 @@ describe('AgentClients.forOrg', () => {
     const owner = await aUserWithToken(api)
     const orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
     await expect(forOrg(orgId)).rejects.toBeInstanceOf(NotFoundError)
+  })
+
+  it('answers InvalidStateError naming the status while the agent has no recorded endpoint', async () => {
+    const owner = await aUserWithToken(api)
+    const orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+    const em = api.runtime.container.get(EntityManager).fork()
+    em.create(OrgAgent, {
+      organization: em.getReference(Organization, orgId),
+      label: 'Not yet',
+      runtime: 'process',
+      status: 'WALLET_CREATED',
+      encryptedApiKey: 'unused',
+      encryptedWalletKey: 'unused',
+      eventTokenHash: 'unused',
+    })
+    await em.flush()
+    const error = await forOrg(orgId).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(InvalidStateError)
+    expect((error as Error).message).toBe("The organization's agent is not ready (status WALLET_CREATED)")
   })
 
   it("calls the organization's agent with its decrypted API key, counted in the API's metrics", async () => {

@@ -14,9 +14,13 @@ export class AgentEndpoints extends AgentEndpointLookup {
   }
 
   public async addressOf(orgId: string): Promise<AgentAddress | undefined> {
-    const agent = await this.agents.findForOrg(orgId)
+    const agent = await this.agents.addressOf(orgId)
     if (!agent) return undefined
     if (!agent.controllerEndpoint) return { status: agent.status, endpoint: null }
-    return { status: agent.status, endpoint: agent.controllerEndpoint, apiKey: this.secrets.apiKeyOf(agent) }
+    return {
+      status: agent.status,
+      endpoint: agent.controllerEndpoint,
+      apiKey: this.secrets.openApiKey(agent.encryptedApiKey, orgId),
+    }
   }
 }

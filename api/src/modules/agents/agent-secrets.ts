@@ -37,7 +37,12 @@ export class AgentSecretsService {
   }
 
   public apiKeyOf(agent: OrgAgent): string {
-    return this.box.open(agent.encryptedApiKey, agent.organization.id)
+    return this.openApiKey(agent.encryptedApiKey, agent.organization.id)
+  }
+
+  /** An agent's API key from its sealed form (bound to the organization). */
+  public openApiKey(encryptedApiKey: string, orgId: string): string {
+    return this.box.open(encryptedApiKey, orgId)
   }
 
   public seedOf(agent: OrgAgent): string | undefined {

@@ -22,6 +22,13 @@ type AgentChanges = Partial<
  * Storage of organizations' agents: every query of the agents module. An organization has at most one agent,
  * so lookups and changes take the organization id first.
  */
+/** An agent record as a call to the agent reads it (AgentsRepository.addressOf). */
+export interface AgentAddressRow {
+  status: AgentStatus
+  controllerEndpoint: string | null
+  encryptedApiKey: string
+}
+
 @injectable()
 export class AgentsRepository extends OrgRepository<OrgAgent> {
   public constructor(em: EntityManager) {
@@ -33,6 +40,19 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
   }
 
   /** A fresh read, outside any identity map (background provisioning sees other writers' changes). */
+  /**
+   * What a call to the organization's agent needs of its record (status, admin endpoint, sealed API key); null when
+   * it has none. One plain statement, no entity: it runs before every call the API makes to an agent.
+   */
+  public async addressOf(orgId: string): Promise<AgentAddressRow | null> {
+    const rows = await this.em.execute<
+      { status: AgentStatus; controller_endpoint: string | null; encrypted_api_key: string }[]
+    >('select status, controller_endpoint, encrypted_api_key from org_agents where organization_id = ?', [orgId])
+    const row = rows[0]
+    if (!row) return null
+    return { status: row.status, controllerEndpoint: row.controller_endpoint, encryptedApiKey: row.encrypted_api_key }
+  }
+
   public async findFreshForOrg(orgId: string): Promise<OrgAgent | null> {
     return this.em.fork().findOne(OrgAgent, { organization: orgId })
   }
