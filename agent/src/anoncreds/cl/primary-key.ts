@@ -4,6 +4,7 @@
  * those exponents exist (Fiat-Shamir over Z, the R's and their commitments).
  */
 import { createHash } from 'node:crypto'
+import { BoundedMap } from '@idplane/common'
 import {
   bigintToBytes,
   generateSafePrimes,
@@ -106,9 +107,8 @@ function proveKeyCorrectness(
   }
 }
 
-/** Digests of (key, proof) pairs that verified, oldest first; see verifyKeyCorrectness. */
-const verifiedKeys = new Set<string>()
-const VERIFIED_KEYS = 256
+/** Digests of (key, proof) pairs that verified; see verifyKeyCorrectness. */
+const verifiedKeys = new BoundedMap<string, true>(256)
 
 /**
  * Checks the issuer's key correctness proof. Every R of the key must be covered except master_secret, which
@@ -116,17 +116,14 @@ const VERIFIED_KEYS = 256
  *
  * A holder checks it on every credential request, with the same key and proof for every credential of one
  * definition, and it is most of a request's CPU (2 exponentiations per attribute, about 16 ms for 2 attributes).
- * The answer depends only on what is digested here, so a pair that verified once is remembered (the most recent
- * 256); a pair that failed is checked again each time.
+ * The answer depends only on what is digested here, so a pair that verified once is remembered (the 256 most
+ * recently used); a pair that failed is checked again each time.
  */
 export function verifyKeyCorrectness(publicKey: PrimaryPublicKey, proof: KeyCorrectness): boolean {
   const digest = keyCorrectnessDigest(publicKey, proof)
-  if (verifiedKeys.has(digest)) return true
+  if (verifiedKeys.get(digest)) return true
   const verified = checkKeyCorrectness(publicKey, proof)
-  if (verified) {
-    if (verifiedKeys.size >= VERIFIED_KEYS) verifiedKeys.delete(verifiedKeys.values().next().value as string)
-    verifiedKeys.add(digest)
-  }
+  if (verified) verifiedKeys.set(digest, true)
   return verified
 }
 

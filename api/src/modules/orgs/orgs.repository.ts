@@ -34,7 +34,7 @@ interface OrganizationRow {
   country_id: number | null
   state_id: number | null
   city_id: number | null
-  /** A Date from node-postgres, a string from other drivers (PGlite): either is passed to `new Date`. */
+  /** MikroORM's driver keeps timestamps as PostgreSQL's text (`2026-11-30 01:33:00.123+00`); `new Date` reads it. */
   created_at: Date | string
   updated_at: Date | string
 }

@@ -34,11 +34,11 @@ interface AttemptDetail {
 
 /**
  * Moves deliveries from their rows to the receivers (docs/decisions.md, "Webhooks") through the shared outbox
- * relay: claim due deliveries (as many as there are free slots), POST each, record the result; a failure is due again after the retry delay, the
- * last one marks the row dead. Fair across owners: an organization (or tenant) holds at most
- * `WEBHOOK_OWNER_CONCURRENCY` claims at once, so a slow receiver cannot take every slot. A process killed at any
- * point loses nothing: the row stays pending and is claimed again once its claim ends. It can deliver twice
- * (killed between the POST and recording it): receivers deduplicate by `data.id`.
+ * relay: claim due deliveries (as many as there are free slots), POST each, record the result; a failure is due
+ * again after the retry delay, the last one marks the row dead. Fair across owners: an organization (or tenant)
+ * holds at most `WEBHOOK_OWNER_CONCURRENCY` claims at once, so a slow receiver cannot take every slot. A process
+ * killed at any point loses nothing: the row stays pending and is claimed again once its claim ends. It can deliver
+ * twice (killed between the POST and recording it): receivers deduplicate by `data.id`.
  */
 @injectable()
 export class WebhookRelay implements OutboxChannel<ClaimedDelivery, AttemptDetail> {
