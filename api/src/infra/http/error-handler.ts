@@ -8,6 +8,7 @@ import {
 import type { Logger } from '@idplane/common'
 import { INTERNAL_ERROR, errorBody, toKnownErrorResponse, type ErrorResponse } from '@idplane/common/http-errors'
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/database-unavailable'
+import { isAnswered } from './held-answer'
 
 export type { ErrorBody } from '@idplane/common/http-errors'
 
@@ -42,7 +43,7 @@ export function errorHandler(logger: Logger) {
   // Express recognises error middleware by its four parameters.
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     // routing-controllers passes errors on after it has already answered; never write twice.
-    if (res.headersSent) return
+    if (isAnswered(res)) return
     const { body, headers } = toErrorBody(error)
     if (body.statusCode >= 500) {
       logger.error('Request failed', {
@@ -58,6 +59,6 @@ export function errorHandler(logger: Logger) {
 
 /** Unknown routes answer the JSON error body, never an HTML page. */
 export function notFoundHandler(req: Request, res: Response): void {
-  if (res.headersSent) return
+  if (isAnswered(res)) return
   res.status(404).json(errorBody(404, `Cannot ${req.method} ${req.path}`))
 }

@@ -4,6 +4,7 @@ import { ConflictError, InvalidInputError, type Logger, RequestMismatchError } f
 import { bearerToken } from '../../auth/authorization'
 import type { SessionCheck } from '../../auth/session-check'
 import type { Principal, TokenService } from '../../auth/token.service'
+import { holdAnswer } from '../held-answer'
 import type { IdempotencyKeysRepository } from './idempotency-keys.repository'
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
@@ -98,18 +99,32 @@ export function idempotency(
     }
   }
 
-  /** Keeps the route's JSON answer under the claim once sent; gives the key up for a 5xx or a non-JSON answer. */
+  /**
+   * Keeps the route's JSON answer under the claim before it is sent, so a client that retries the moment it has the
+   * answer gets it replayed; gives the key up for a 5xx, a non-JSON answer or a request that ended without one.
+   */
   function recordAnswer(res: Response, id: string): void {
-    let body: { value: unknown } | undefined
+    let answered = false
+    const warn = (error: unknown) => logger.warn('Idempotency key could not be settled', { error })
     const json = res.json.bind(res)
     res.json = (value: unknown) => {
-      body = { value }
-      return json(value)
+      if (answered) return json(value)
+      answered = true
+      if (res.statusCode >= 500) {
+        store.release(id).catch(warn)
+        return json(value)
+      }
+      holdAnswer(res)
+      // Not recorded (the database failed): the key stays pending until its timeout, as for a process that died.
+      store
+        .complete(id, res.statusCode, value)
+        .catch(warn)
+        .then(() => json(value))
+        .catch((error: unknown) => logger.warn('Idempotent answer could not be sent', { error }))
+      return res
     }
-    res.on('finish', () => {
-      const keep = body !== undefined && res.statusCode < 500
-      const settle = keep ? store.complete(id, res.statusCode, body?.value) : store.release(id)
-      settle.catch((error: unknown) => logger.warn('Idempotency key could not be settled', { error }))
+    res.on('close', () => {
+      if (!answered) store.release(id).catch(warn)
     })
   }
 
