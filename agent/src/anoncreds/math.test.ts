@@ -6,14 +6,17 @@ import {
   bigintToBytes,
   bitLength,
   crtModulus,
+  fixedBaseInverse,
   generatePrimeInRange,
   generateSafePrime,
   generateSafePrimes,
   hashToBigint,
   isProbablePrime,
   modInverse,
+  modInverseAll,
   modPow,
   modPowCrt,
+  modPowFixedBase,
   modPowJs,
   parseDecimal,
   randomBelow,
@@ -125,6 +128,41 @@ describe('modPowCrt', () => {
     }
     expect(modPowCrt(base, -12345n, crt)).toBe(modPow(base, -12345n, crt.n))
     expect(modPowCrt(p * 7n, 5n, crt)).toBe(modPowJs(p * 7n, 5n, crt.n))
+  })
+})
+
+describe('modPowFixedBase and the batched inverses', () => {
+  const n = generatePrimeSync(1024, { bigint: true }) * generatePrimeSync(1024, { bigint: true })
+
+  it('equals square-and-multiply for exponents of every width, twice (the remembered lift), and negative ones', () => {
+    const base = randomBelow(n)
+    for (let round = 0; round < 2; round++) {
+      for (const exponent of [0n, 1n, randomBits(600), n - 1n, n, n + 1n, randomBits(2128), randomBits(3060)]) {
+        expect(modPowFixedBase(base, exponent, n)).toBe(modPowJs(base, exponent, n))
+      }
+      // Wider than twice the modulus: the part above the lift is itself split.
+      const wide = randomBits(4500)
+      expect(modPowFixedBase(base, wide, n)).toBe(modPowJs(base, wide, n))
+      const negative = randomBits(2500)
+      expect(modPowFixedBase(base, -negative, n)).toBe(modPow(base, -negative, n))
+    }
+    // Another base under the same modulus is another entry, and base + n is the same base.
+    const other = randomBelow(n)
+    const e = randomBits(2800)
+    expect(modPowFixedBase(other, e, n)).toBe(modPowJs(other, e, n))
+    expect(modPowFixedBase(other + n, e, n)).toBe(modPowJs(other, e, n))
+    expect(fixedBaseInverse(other, n)).toBe(modInverse(other, n))
+  })
+
+  it('inverts several values at once as one by one, and refuses a value sharing a factor', () => {
+    const values = [randomBelow(n), randomBelow(n) + n, randomBelow(n), 1n, randomBelow(n)]
+    expect(modInverseAll(values, n)).toEqual(values.map((value) => modInverse(value, n)))
+    expect(modInverseAll([], n)).toEqual([])
+    expect(modInverseAll([7n], n)).toEqual([modInverse(7n, n)])
+    const p = generatePrimeSync(64, { bigint: true })
+    const m = p * generatePrimeSync(64, { bigint: true })
+    expect(() => modInverseAll([5n, p * 3n, 11n], m)).toThrow('not invertible')
+    expect(() => modInverseAll([5n, 0n], m)).toThrow('not invertible')
   })
 })
 

@@ -21,6 +21,8 @@ import {
 } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
 
+import { BoundedMap } from '@idplane/common'
+
 export class MathError extends Error {
   public constructor(message: string) {
     super(message)
@@ -100,6 +102,75 @@ function modPowOpenSsl(base: bigint, exponent: bigint, modulus: bigint): bigint 
     return low === 0n ? highPart : (highPart * modPow(base, low, modulus)) % modulus
   }
   return rsaPublicOp(base, exponent, modulus)
+}
+
+/**
+ * Per modulus and base: the base's inverse and its power 2^(bits(n) - 1), each computed on first use. For the bases
+ * of a credential definition's key (S, Z), which every presentation and verification raises again.
+ */
+interface FixedBase {
+  inverse?: bigint
+  lifted?: bigint
+}
+/** About 600 bytes each; a few per credential definition in use. */
+const fixedBases = new BoundedMap<string, FixedBase>(256)
+
+function fixedBaseOf(base: bigint, modulus: bigint): FixedBase {
+  const key = `${modulus.toString(32)}:${base.toString(32)}`
+  let entry = fixedBases.get(key)
+  if (!entry) {
+    entry = {}
+    fixedBases.set(key, entry)
+  }
+  return entry
+}
+
+/** base^-1 mod modulus, remembered for a base that recurs (a key's Z); throws MathError like modInverse. */
+export function fixedBaseInverse(base: bigint, modulus: bigint): bigint {
+  const entry = fixedBaseOf(mod(base, modulus), modulus)
+  entry.inverse ??= modInverse(base, modulus)
+  return entry.inverse
+}
+
+/**
+ * modPow for a base that recurs with exponents wider than the modulus (a key's S: the protocol's v, r and alpha
+ * values have 2,100 to 3,100 bits). modPow splits such an exponent in halves and lifts the base by the half's width
+ * every time; here the lift by 2^(bits(n) - 1) is remembered, leaving two exponentiations whose widths add up to the
+ * exponent's: about a third less work (docs/benchmarks.md, "AnonCreds"). Same results as modPow.
+ */
+export function modPowFixedBase(base: bigint, exponent: bigint, modulus: bigint): bigint {
+  if (exponent < 0n) return modPowFixedBase(fixedBaseInverse(base, modulus), -exponent, modulus)
+  if (exponent < modulus || (modulus & 1n) === 0n) return modPow(base, exponent, modulus)
+  const shift = BigInt(bitLength(modulus) - 1)
+  const entry = fixedBaseOf(mod(base, modulus), modulus)
+  entry.lifted ??= modPow(base, 1n << shift, modulus)
+  // low < 2^(bits - 1) <= modulus; high has the exponent's excess width.
+  const high = modPow(entry.lifted, exponent >> shift, modulus)
+  return (high * modPow(base, exponent & ((1n << shift) - 1n), modulus)) % modulus
+}
+
+/**
+ * The inverses of all `values` mod m with one extended Euclid (Montgomery's trick: invert the product, then peel each
+ * value off with multiplications); a verification inverts several proof values, each inversion about 0.4 ms.
+ * @throws MathError when any value shares a factor with m
+ */
+export function modInverseAll(values: readonly bigint[], m: bigint): bigint[] {
+  if (values.length === 0) return []
+  // prefix[i] = values[0] * ... * values[i] mod m
+  const prefix: bigint[] = []
+  let product = 1n
+  for (const value of values) {
+    product = (product * mod(value, m)) % m
+    prefix.push(product)
+  }
+  let inverse = modInverse(product, m)
+  const inverses = new Array<bigint>(values.length)
+  for (let i = values.length - 1; i > 0; i--) {
+    inverses[i] = (inverse * prefix[i - 1]) % m
+    inverse = (inverse * mod(values[i], m)) % m
+  }
+  inverses[0] = inverse
+  return inverses
 }
 
 /** A modulus n = p*q whose prime factors are known (the issuer's own key): exponentiation by CRT. */

@@ -3,7 +3,7 @@
  * the offer's nonce. Only the link secret is hidden (anoncreds-rs never commits other attributes), but the
  * checks accept what anoncreds-clsignatures allows: any hidden attributes, no committed ones.
  */
-import { bigintToBytes, hashToBigint, MathError, modInverse, modPow, randomBits } from '../math'
+import { bigintToBytes, hashToBigint, MathError, modInverse, modPow, modPowFixedBase, randomBits } from '../math'
 import { LARGE_MTILDE, LARGE_VPRIME, LARGE_VPRIME_TILDE } from './constants'
 import { entry, type PrimaryPublicKey } from './primary-key'
 
@@ -31,7 +31,7 @@ export function blindSecrets(
   const { n, s } = publicKey
   const names = [...hidden.keys()].sort()
   const vPrime = randomBits(LARGE_VPRIME)
-  let u = modPow(s, vPrime, n)
+  let u = modPowFixedBase(s, vPrime, n)
   for (const name of names) u = (u * modPow(entry(publicKey.r, name), entry(hidden, name), n)) % n
 
   const vDashTilde = randomBits(LARGE_VPRIME_TILDE)
@@ -58,7 +58,7 @@ export function verifyBlindedSecrets(
   const { n, s } = publicKey
   if (blinded.u <= 0n || blinded.u >= n) return false
   try {
-    let uCap = (modPow(modInverse(blinded.u, n), proof.c, n) * modPow(s, proof.vDashCap, n)) % n
+    let uCap = (modPow(modInverse(blinded.u, n), proof.c, n) * modPowFixedBase(s, proof.vDashCap, n)) % n
     for (const name of blinded.hiddenAttributes) {
       const base = publicKey.r.get(name)
       const mCap = proof.mCaps.get(name)

@@ -10,7 +10,15 @@
  * of each sub proof, sub proofs in presentation order.
  */
 import { LARGE_E_START, LARGE_VPRIME, LINK_SECRET_ATTRIBUTE } from '../cl/constants'
-import { bigintToBytes, hashToBigint, modInverse, modPow, randomBits } from '../math'
+import {
+  bigintToBytes,
+  fixedBaseInverse,
+  hashToBigint,
+  modInverseAll,
+  modPow,
+  modPowFixedBase,
+  randomBits,
+} from '../math'
 import type { G2Point, Gt } from '../revocation/bn254'
 import type { RevocationPublicKey } from '../revocation/keys'
 import {
@@ -180,7 +188,7 @@ function calcTeq(
     if (mk === undefined) throw new ProofBuildError(`no response for hidden attribute "${name}"`)
     result = mulMod(result, modPow(publicR(pk, name), mk, pk.n), pk.n)
   }
-  result = mulMod(result, modPow(pk.s, v, pk.n), pk.n)
+  result = mulMod(result, modPowFixedBase(pk.s, v, pk.n), pk.n)
   return mulMod(result, modPow(pk.rctxt, m2, pk.n), pk.n)
 }
 
@@ -196,11 +204,13 @@ function calcTne(
   less: boolean,
 ): bigint[] {
   const taus: bigint[] = []
-  for (let i = 0; i < ITERATION; i++) taus.push(mulMod(modPow(pk.z, u[i], pk.n), modPow(pk.s, r[i], pk.n), pk.n))
-  taus.push(mulMod(modPow(pk.z, mj, pk.n), modPow(pk.s, less ? -rDelta : rDelta, pk.n), pk.n))
+  for (let i = 0; i < ITERATION; i++) {
+    taus.push(mulMod(modPow(pk.z, u[i], pk.n), modPowFixedBase(pk.s, r[i], pk.n), pk.n))
+  }
+  taus.push(mulMod(modPow(pk.z, mj, pk.n), modPowFixedBase(pk.s, less ? -rDelta : rDelta, pk.n), pk.n))
   let q = 1n
   for (let i = 0; i < ITERATION; i++) q = mulMod(q, modPow(t[i], u[i], pk.n), pk.n)
-  taus.push(mulMod(q, modPow(pk.s, alpha, pk.n), pk.n))
+  taus.push(mulMod(q, modPowFixedBase(pk.s, alpha, pk.n), pk.n))
   return taus
 }
 
@@ -288,7 +298,7 @@ export class ProofBuilder {
     const mTilde = new Map<string, bigint>()
     for (const name of unrevealed) mTilde.set(name, this.common.get(name) ?? randomBits(LARGE_MVECT))
     const eq: EqInit = {
-      aPrime: mulMod(modPow(pk.s, r, pk.n), signature.a, pk.n),
+      aPrime: mulMod(modPowFixedBase(pk.s, r, pk.n), signature.a, pk.n),
       t: 0n,
       eTilde: randomBits(LARGE_ETILDE),
       ePrime: signature.e - E_START_VALUE,
@@ -331,9 +341,9 @@ export class ProofBuilder {
     if (delta < 0) throw new ProofBuildError(`predicate on "${predicate.attrName}" is not satisfied`)
     const u = fourSquares(delta)
     const r = u.map(() => randomBits(LARGE_VPRIME))
-    const t = u.map((ui, i) => mulMod(modPow(pk.z, ui, pk.n), modPow(pk.s, r[i], pk.n), pk.n))
+    const t = u.map((ui, i) => mulMod(modPow(pk.z, ui, pk.n), modPowFixedBase(pk.s, r[i], pk.n), pk.n))
     const rDelta = randomBits(LARGE_VPRIME)
-    const tDelta = mulMod(modPow(pk.z, BigInt(delta), pk.n), modPow(pk.s, rDelta, pk.n), pk.n)
+    const tDelta = mulMod(modPow(pk.z, BigInt(delta), pk.n), modPowFixedBase(pk.s, rDelta, pk.n), pk.n)
     const uTilde = u.map(() => randomBits(LARGE_UTILDE))
     const rTilde = u.map(() => randomBits(LARGE_RTILDE))
     const rTildeDelta = randomBits(LARGE_RTILDE)
@@ -449,7 +459,7 @@ export function verifyProof(
     let rar = modPow(eqProof.aPrime, E_START_VALUE, pk.n)
     for (const [name, value] of eqProof.revealedAttrs) rar = mulMod(rar, modPow(publicR(pk, name), value, pk.n), pk.n)
     // (Z / rar)^-c
-    const t2 = modPow(mulMod(rar, modInverse(pk.z, pk.n), pk.n), cHash, pk.n)
+    const t2 = modPow(mulMod(rar, fixedBaseInverse(pk.z, pk.n), pk.n), cHash, pk.n)
     taus.push(bigintToBytes(mulMod(t1, t2, pk.n)))
     expectedCList.push(bigintToBytes(eqProof.aPrime))
 
@@ -460,13 +470,20 @@ export function verifyProof(
       }
       const less = isLess(ge.predicate)
       const geTaus = calcTne(pk, ge.u, ge.r, ge.rDelta, ge.mj, ge.alpha, ge.t, less)
+      // The T values' and T_delta's inverses at once; x^-c is (x^-1)^c.
+      const inverses = modInverseAll([...ge.t, ge.tDelta], pk.n)
+      const tDeltaInverse = inverses[ITERATION]
       for (let i = 0; i < ITERATION; i++) {
-        geTaus[i] = mulMod(modPow(ge.t[i], -cHash, pk.n), geTaus[i], pk.n)
+        geTaus[i] = mulMod(modPow(inverses[i], cHash, pk.n), geTaus[i], pk.n)
       }
-      const deltaTerm = less ? modInverse(ge.tDelta, pk.n) : ge.tDelta
-      const bound = mulMod(modPow(pk.z, predicateBound(ge.predicate), pk.n), deltaTerm, pk.n)
-      geTaus[ITERATION] = mulMod(modPow(bound, -cHash, pk.n), geTaus[ITERATION], pk.n)
-      geTaus[ITERATION + 1] = mulMod(modPow(ge.tDelta, -cHash, pk.n), geTaus[ITERATION + 1], pk.n)
+      // bound = Z^b * (less ? T_delta^-1 : T_delta), so bound^-1 = (Z^-1)^b * (less ? T_delta : T_delta^-1).
+      const boundInverse = mulMod(
+        modPow(fixedBaseInverse(pk.z, pk.n), predicateBound(ge.predicate), pk.n),
+        less ? ge.tDelta : tDeltaInverse,
+        pk.n,
+      )
+      geTaus[ITERATION] = mulMod(modPow(boundInverse, cHash, pk.n), geTaus[ITERATION], pk.n)
+      geTaus[ITERATION + 1] = mulMod(modPow(tDeltaInverse, cHash, pk.n), geTaus[ITERATION + 1], pk.n)
       taus.push(...geTaus.map(bigintToBytes))
       expectedCList.push(...[...ge.t, ge.tDelta].map(bigintToBytes))
     }
