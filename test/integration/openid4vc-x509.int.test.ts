@@ -1,6 +1,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto'
 
 import { Kms } from '@credo-ts/core'
+import { NodeKeyManagementService } from '@credo-ts/node'
 import { ConflictError, InvalidInputError, InvalidStateError, NotFoundError } from '@idplane/common'
 
 import { IdplaneAdaptersModule } from '../../agent/src/adapters/idplane-adapters.module'
@@ -253,5 +254,33 @@ describe('x509 certificates and trust anchors of an organization (agent KMS and 
     await service(other).removeTrustAnchor(target, anchor.id)
     expect(await service(other).trustedCertificates(target)).not.toContain(foreign.certificate)
     await expect(service(other).removeTrustAnchor(target, anchor.id)).rejects.toThrow(NotFoundError)
+  })
+  it('gives a random serial with a leading zero byte its minimal DER form, which OpenSSL reads', async () => {
+    // One serial in 512 starts with 0x00 then a byte below 0x80. Node's random bytes are a Buffer, whose slice() is a
+    // view: the certificate library kept the zero and OpenSSL refused the certificate ("no start line").
+    const org = organization.agent.context
+    const random = jest
+      .spyOn(NodeKeyManagementService.prototype, 'randomBytes')
+      .mockImplementation((_context, { length }) =>
+        Buffer.concat([Buffer.from([0x00, 0x16]), Buffer.alloc(length - 2, 0x5a)]),
+      )
+    let created
+    let calls = 0
+    try {
+      created = await service(organization).create(org, {
+        keyType: 'P-256',
+        purpose: 'verification',
+        subject: { commonName: 'Acme verifier, zero serial' },
+        sanDnsNames: ['localhost'],
+      })
+      calls = random.mock.calls.length
+    } finally {
+      random.mockRestore()
+    }
+    expect(calls).toBeGreaterThan(0)
+    const parsed = new X509Certificate(Buffer.from(created.certificate, 'base64'))
+    expect(parsed.serialNumber).toBe('16' + '5A'.repeat(14))
+    const chain = service(organization).signingChain(created)
+    expect(chain.map((certificate) => certificate.toString('base64'))).toEqual([created.certificate])
   })
 })

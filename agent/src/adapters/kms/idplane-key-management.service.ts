@@ -74,8 +74,14 @@ export class IdplaneKeyManagementService implements Kms.KeyManagementService {
     return this.node.verify(agentContext, options)
   }
 
+  /**
+   * A plain Uint8Array, as WebCrypto's `getRandomValues` (which Credo answers from here) gives, not Node's Buffer:
+   * @peculiar/x509 strips a random certificate serial's leading zero bytes with `slice()`, which on a Buffer is a view
+   * whose `.buffer` still holds them, so about one serial in 512 was a non-minimal DER integer that OpenSSL refuses
+   * (Node's `X509Certificate`, and wallets built on it, could not read the certificate).
+   */
   public randomBytes(agentContext: AgentContext, options: Kms.KmsRandomBytesOptions): Kms.KmsRandomBytesReturn {
-    return this.node.randomBytes(agentContext, options)
+    return Uint8Array.from(this.node.randomBytes(agentContext, options))
   }
 
   public async encrypt(agentContext: AgentContext, options: Kms.KmsEncryptOptions): Promise<Kms.KmsEncryptReturn> {
