@@ -205,8 +205,8 @@ function credentialOf(response: Record<string, unknown>): string {
 }
 
 /**
- * The x5c leaf as Node parses it. Once in four CI runs Node refused a leaf the suite could not refuse again (stop
- * note, 2026-11-30): the error carries the encoded header, so the next occurrence shows the bytes.
+ * The x5c leaf as Node parses it; a leaf OpenSSL refuses fails with the encoded header in the message, so the bytes
+ * show (the one seen was a certificate serial with a superfluous zero byte: docs/decisions.md, "x509 serial numbers").
  */
 function parsedCertificate(encoded: string, header: string): X509Certificate {
   try {
