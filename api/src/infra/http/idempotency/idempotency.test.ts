@@ -79,6 +79,11 @@ function appWith(keys: KeysInMemory) {
   return { app, acted: () => acted }
 }
 
+/** Resolves once `condition` holds (the route was reached), however slow the machine; no fixed sleep. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5))
+}
+
 const send = (app: express.Express, body: object, key: string) =>
   request(app).post(orgPath).set('Authorization', 'Bearer token').set('Idempotency-Key', key).send(body)
 
@@ -94,8 +99,9 @@ describe('idempotency middleware', () => {
       arrived = true
       return answer
     })
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    expect(acted()).toBe(1)
+    // The route ran and answered: its answer is held until the record is written.
+    await until(() => acted() === 1)
+    await new Promise((resolve) => setTimeout(resolve, 50))
     expect(arrived).toBe(false)
     openGate()
     const answer = await first
@@ -123,10 +129,11 @@ describe('idempotency middleware', () => {
     const keys = new KeysInMemory()
     let openGate: () => void = () => undefined
     keys.completeGate = new Promise((resolve) => (openGate = resolve))
-    const { app } = appWith(keys)
+    const { app, acted } = appWith(keys)
     // supertest sends on `then`.
     const first = send(app, { name: 'b' }, 'k3').then((answer) => answer)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    // The first holds the key (its route ran) before the retry is sent.
+    await until(() => acted() === 1)
     const during = await send(app, { name: 'b' }, 'k3')
     expect(during.status).toBe(409)
     openGate()
