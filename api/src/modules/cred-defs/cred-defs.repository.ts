@@ -58,6 +58,17 @@ export class CredDefsRepository extends OrgRepository<CredentialDefinition> {
     return definition
   }
 
+  /** Whether the organization has a definition of the schema (legacy id) and tag that is not `failed`. */
+  public async hasLive(orgId: string, schemaLedgerId: string, tag: string): Promise<boolean> {
+    const live = await this.em.count(CredentialDefinition, {
+      organization: orgId,
+      schemaLedgerId,
+      tag,
+      status: { $ne: 'failed' },
+    })
+    return live > 0
+  }
+
   /** In a transaction: the record, locked against the job and other requests. */
   public lockBySchemaTag(orgId: string, schemaLedgerId: string, tag: string): Promise<CredentialDefinition | null> {
     return this.em.findOne(

@@ -101,3 +101,47 @@ describe('the credential definition job', () => {
     expect(job.definition).toMatchObject({ status: 'failed', error: expect.stringMatching(/not available/) })
   })
 })
+
+describe('creating a credential definition', () => {
+  /** The service with a repository that knows one live definition of `member` 1.0 tagged `default`. */
+  function serviceWithLiveDefinition() {
+    const asked: string[] = []
+    const repository = {
+      hasLive: async (orgId: string, schemaLedgerId: string, tag: string) =>
+        orgId === 'org-1' && schemaLedgerId === 'Th7MpTaRZVRYnPiabds81Y:2:member:1.0' && tag === 'default',
+    }
+    const agents = {
+      forOrg: async () => {
+        asked.push('agent')
+        throw new Error('The agent is restarting')
+      },
+    }
+    const service = new CredDefsService(
+      repository as never,
+      {} as never,
+      agents as never,
+      {} as never,
+      {} as never,
+      {} as never,
+      {} as never,
+      { queue: { namePrefix: '' } } as Config,
+      silentLogger,
+      undefined,
+    )
+    const create = (schemaLedgerId: string, tag: string) =>
+      service.create('org-1', { userId: 'user-1' } as never, { schemaLedgerId, tag })
+    return { asked, create }
+  }
+
+  it('answers a repeated request with a conflict from its records, without asking the agent (in either id form)', async () => {
+    const { asked, create } = serviceWithLiveDefinition()
+    await expect(create('Th7MpTaRZVRYnPiabds81Y:2:member:1.0', 'default')).rejects.toThrow(/already exists/)
+    await expect(
+      create('did:indy:idplane:Th7MpTaRZVRYnPiabds81Y/anoncreds/v0/SCHEMA/member/1.0', 'default'),
+    ).rejects.toThrow(/already exists/)
+    expect(asked).toEqual([])
+    // Another tag goes on to the agent.
+    await expect(create('Th7MpTaRZVRYnPiabds81Y:2:member:1.0', 'other')).rejects.toThrow('The agent is restarting')
+    expect(asked).toEqual(['agent'])
+  })
+})

@@ -106,11 +106,19 @@ export class CredDefsService {
       throw new InvalidInputError('tag must not contain ":", "/" or spaces (it is a part of the ledger id)', [
         { field: 'tag', message: 'is malformed' },
       ])
-    if (!schemaIdForms(input.schemaLedgerId))
+    const givenSchemaIds = schemaIdForms(input.schemaLedgerId)
+    if (!givenSchemaIds)
       throw new InvalidInputError(
         'schemaLedgerId must be a ledger schema id: <did>:2:<name>:<version> or did:indy:<namespace>:<did>/anoncreds/v0/SCHEMA/<name>/<version>',
         [{ field: 'schemaLedgerId', message: 'is malformed' }],
       )
+    const conflict = () =>
+      new ConflictError(
+        `A credential definition of schema ${input.schemaLedgerId} with tag ${input.tag} already exists in this organization`,
+      )
+    // A repeated request is answered from our records, whatever the agent's state (it may be restarting); the
+    // locked check below still decides between concurrent ones.
+    if (await this.repository.hasLive(orgId, givenSchemaIds.legacy, input.tag)) throw conflict()
     const agent = await this.agents.forOrg(orgId)
     // Quick (a registry read), unlike the key generation: an absent schema is a 404 now rather than a failed job.
     await agent.getAnonCredsSchema(input.schemaLedgerId)
@@ -118,10 +126,6 @@ export class CredDefsService {
     // Both forms resolve to one record: it keeps the legacy ids (spec) and the did:indy ones beside them.
     const schemaIds = schemaIdForms(input.schemaLedgerId, namespaceOfDid(publisherDid)) as LedgerIdForms
     const ids = await this.expectedIds(publisherDid, schemaIds.legacy, input.tag)
-    const conflict = () =>
-      new ConflictError(
-        `A credential definition of schema ${input.schemaLedgerId} with tag ${input.tag} already exists in this organization`,
-      )
     let definition: CredentialDefinition
     try {
       definition = await this.repository.transactional(async () => {
