@@ -18,6 +18,7 @@ import {
   modPowCrt,
   modPowFixedBase,
   modPowJs,
+  modPowSecret,
   parseDecimal,
   randomBelow,
   randomBits,
@@ -128,6 +129,29 @@ describe('modPowCrt', () => {
     }
     expect(modPowCrt(base, -12345n, crt)).toBe(modPow(base, -12345n, crt.n))
     expect(modPowCrt(p * 7n, 5n, crt)).toBe(modPowJs(p * 7n, 5n, crt.n))
+  })
+})
+
+describe('modPowSecret', () => {
+  it('equals modPow for an RSA key pair of exponents (the inverse of a signature e, a nonce and its inverse)', async () => {
+    // The issuer's key shape: safe primes p = 2p' + 1, q = 2q' + 1; pairs modulo lambda = 2p'q'.
+    const [p, q] = await generateSafePrimes(2, 512)
+    const crt = crtModulus(p, q)
+    const lambda = ((p - 1n) * (q - 1n)) / 2n
+    const square = (value: bigint) => (value * value) % crt.n
+    const e = generatePrimeInRange(596, 119)
+    const odd = randomBelow(lambda) | 1n
+    for (const [exponent, publicExponent] of [
+      [modInverse(e, lambda), e],
+      [odd, modInverse(odd, lambda)],
+    ]) {
+      // A quadratic residue (as the signature's Q), and a base that is not one: both come back under the pair.
+      for (const base of [square(randomBelow(crt.n)), 2n]) {
+        const result = modPowSecret(base, exponent, publicExponent, crt)
+        expect(result).toBe(modPowJs(base, exponent, crt.n))
+        expect(modPow(result, publicExponent, crt.n)).toBe(base)
+      }
+    }
   })
 })
 

@@ -14,8 +14,10 @@ import {
   checkPrimeSync,
   constants,
   createHash,
+  createPrivateKey,
   createPublicKey,
   generatePrime,
+  privateDecrypt,
   publicEncrypt,
   randomBytes,
 } from 'node:crypto'
@@ -202,6 +204,30 @@ export function modPowCrt(base: bigint, exponent: bigint, modulus: CrtModulus): 
   const mp = partial(p)
   const mq = partial(q)
   return mq + q * mod((mp - mq) * qInverse, p)
+}
+
+/**
+ * base^exponent mod n for a **secret** exponent, as OpenSSL's RSA private operation: the exponent is posed as an
+ * RSA private exponent of the key (p, q), `publicExponent` as its public one. OpenSSL exponentiates in constant
+ * time and blinds the base, so neither the time taken nor the memory touched depends on the exponent or the base;
+ * modPowCrt (the public operation) may leak both, which is fine for public exponents only. The pair must be an RSA
+ * key pair, publicExponent * exponent = 1 mod lcm(p - 1, q - 1): OpenSSL's blinding relies on it (another pair gives
+ * a wrong result, which OpenSSL's own check of its result does not mend).
+ */
+export function modPowSecret(base: bigint, exponent: bigint, publicExponent: bigint, modulus: CrtModulus): bigint {
+  const { n, p, q, qInverse } = modulus
+  const modulusBytes = bigintToBytes(n)
+  const key = createPrivateKey({
+    key: derSequence(
+      [0n, n, publicExponent, exponent, p, q, exponent % (p - 1n), exponent % (q - 1n), qInverse].map((value) =>
+        derInteger(bigintToBytes(value)),
+      ),
+    ),
+    format: 'der',
+    type: 'pkcs1',
+  })
+  const block = bigintToFixedBytes(mod(base, n), modulusBytes.length)
+  return bigintFromBytes(privateDecrypt({ key, padding: constants.RSA_NO_PADDING }, block))
 }
 
 function rsaPublicOp(base: bigint, exponent: bigint, modulus: bigint): bigint {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import {
   bigintFromBytes,
   bigintToBytes,
+  gcd,
   generatePrimeInRange,
   hashToBigint,
   isProbablePrime,
@@ -15,6 +16,7 @@ import {
   modPowCrt,
   modPow,
   modPowFixedBase,
+  modPowSecret,
   mod,
   randomBelow,
   randomBits,
@@ -83,20 +85,33 @@ export function signPrimary(
 ): { signature: PrimarySignature; correctness: SignatureCorrectness } {
   const { n } = publicKey
   const crt = privateModulus(privateKey)
+  // The exponents here are the credential's own values (the holder receives them): CRT, not constant-time.
   const power = (base: bigint, exponent: bigint) => modPowCrt(base, exponent, crt)
   const order = privateKey.p * privateKey.q
+  // lcm(p - 1, q - 1) of the safe primes: exponent pairs modulo it are RSA key pairs (modPowSecret).
+  const lambda = 2n * order
   const v = randomBits(LARGE_VPRIME_PRIME) | (1n << BigInt(LARGE_VPRIME_PRIME - 1))
   const e = generatePrimeInRange(LARGE_E_START, LARGE_E_END_RANGE)
   const rx = attributeProduct(publicKey, v, m2, knownValues, power, blindedU)
+  // q carries the holder's U: the two powers of it below have secret exponents (1/e, or the nonce r, would each
+  // give away p'q' and so the key), so they run in constant time, blinded.
   const q = (publicKey.z * modInverse(rx, n)) % n
-  const eInverse = modInverse(e, order)
-  const a = power(q, eInverse)
+  const eInverse = modInverse(e, lambda)
+  const a = modPowSecret(q, eInverse, e, crt)
 
-  const r = randomBelow(order)
-  const aCap = power(q, r)
+  const r = randomUnit(lambda)
+  const aCap = modPowSecret(q, r, modInverse(r, lambda), crt)
   const c = signatureChallenge(q, a, aCap, requestNonce)
   const se = mod(r - c * eInverse, order)
   return { signature: { m2, a, e, v }, correctness: { se, c } }
+}
+
+/** A uniform random unit modulo `lambda` = 2p'q': odd, and (all but certainly) prime to p' and q'. */
+function randomUnit(lambda: bigint): bigint {
+  for (;;) {
+    const candidate = randomBelow(lambda) | 1n
+    if (gcd(candidate, lambda) === 1n) return candidate
+  }
 }
 
 /**
