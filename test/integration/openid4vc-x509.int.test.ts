@@ -5,6 +5,7 @@ import { NodeKeyManagementService } from '@credo-ts/node'
 import { ConflictError, InvalidInputError, InvalidStateError, NotFoundError } from '@idplane/common'
 
 import { IdplaneAdaptersModule } from '../../agent/src/adapters/idplane-adapters.module'
+import { IdplaneKeyManagementService } from '../../agent/src/adapters/kms/idplane-key-management.service'
 import { X509CertificatesService } from '../../agent/src/openid4vc/x509/x509-certificates.service'
 import { type OpenId4VcTestAgent, startOpenId4VcAgent } from '../helpers/openid4vc-agents'
 
@@ -282,5 +283,46 @@ describe('x509 certificates and trust anchors of an organization (agent KMS and 
     expect(parsed.serialNumber).toBe('16' + '5A'.repeat(14))
     const chain = service(organization).signingChain(created)
     expect(chain.map((certificate) => certificate.toString('base64'))).toEqual([created.certificate])
+  })
+
+  it('refuses to activate or import a certificate OpenSSL cannot read (a serial made before the fix)', async () => {
+    // Our KMS as it was: Node's Buffer, whose slice() is a view, so the certificate keeps the serial's leading zero.
+    const org = organization.agent.context
+    const random = jest
+      .spyOn(IdplaneKeyManagementService.prototype, 'randomBytes')
+      .mockImplementation((_context, { length }) => {
+        // A Buffer over its own memory, as Node's randomBytes gives (Buffer.concat's may share a pool).
+        const own = new Uint8Array(length).fill(0x5a)
+        own.set([0x00, 0x16])
+        return Buffer.from(own.buffer)
+      })
+    let unreadable
+    try {
+      unreadable = await service(organization).create(org, {
+        keyType: 'P-256',
+        purpose: 'verification',
+        subject: { commonName: 'Acme verifier, made before the fix' },
+        sanDnsNames: ['localhost'],
+      })
+    } finally {
+      random.mockRestore()
+    }
+    expect(() => new X509Certificate(Buffer.from(unreadable.certificate, 'base64'))).toThrow()
+
+    await service(organization).deactivate(org, unreadable.id)
+    await expect(service(organization).activate(org, unreadable.id)).rejects.toThrow(
+      /cannot be read by OpenSSL-based wallets and verifiers .*; create a new one/,
+    )
+    expect((await service(organization).get(org, unreadable.id)).status).toBe('inactive')
+
+    const adapters = organization.agent.dependencyManager.registeredModules.adapters as IdplaneAdaptersModule
+    const privateJwk = (await adapters.keys.get(org, unreadable.keyId)) as unknown as Record<string, unknown>
+    await expect(
+      service(other).import(other.agent.context, {
+        purpose: 'verification',
+        certificate: unreadable.certificate,
+        privateKey: privateJwk,
+      }),
+    ).rejects.toThrow(/not strict DER, which OpenSSL-based wallets refuse/)
   })
 })

@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey } from 'node:crypto'
+import { createHash, createPrivateKey, X509Certificate as StrictX509Certificate } from 'node:crypto'
 
 import { type AgentContext, injectable, Kms, X509Certificate, X509Service } from '@credo-ts/core'
 import { ConflictError, InvalidInputError, InvalidStateError, NotFoundError } from '@idplane/common'
@@ -127,6 +127,15 @@ export class X509CertificatesService {
   public async import(agentContext: AgentContext, input: ImportX509CertificateInput): Promise<X509CertificateRecord> {
     assertPurpose(input.purpose)
     const [leaf, ...chain] = splitEncodedCertificates(input.certificate).map((encoded) => parseCertificate(encoded))
+    for (const certificate of [leaf, ...chain]) {
+      const refusal = openSslRefusal(certificate.toString('base64'))
+      if (refusal) {
+        throw new InvalidInputError(
+          `The certificate is not strict DER, which OpenSSL-based wallets refuse: ${refusal}`,
+          [{ field: 'certificate', message: 'must be readable by OpenSSL' }],
+        )
+      }
+    }
     const keyType = keyTypeOf(leaf.publicJwk)
     const privateJwk = readPrivateJwk(input.privateKey)
     if (!samePublicKey(privateJwk, leaf.publicJwk.toJson())) {
@@ -167,12 +176,20 @@ export class X509CertificatesService {
   /**
    * Makes the certificate the active one for its purpose; the one active before becomes inactive.
    * @throws {NotFoundError}
-   * @throws {InvalidStateError} for an expired certificate
+   * @throws {InvalidStateError} for an expired certificate, or one OpenSSL cannot read
    */
   public async activate(agentContext: AgentContext, id: string): Promise<X509CertificateRecord> {
     const record = await this.get(agentContext, id)
     if (new Date(record.notAfter).getTime() <= Date.now()) {
       throw new InvalidStateError('An expired certificate cannot be activated')
+    }
+    // Certificates created before 2026-11-30 had, one in 512, a serial number OpenSSL refuses (docs/decisions.md,
+    // "x509 serial numbers"): such a one is not made active again.
+    const refusal = openSslRefusal(record.certificate)
+    if (refusal) {
+      throw new InvalidStateError(
+        `This certificate cannot be read by OpenSSL-based wallets and verifiers (${refusal}); create a new one`,
+      )
     }
     for (const other of await this.certificates.findByQuery(agentContext, {
       purpose: record.purpose,
@@ -334,6 +351,16 @@ function wholeSeconds(date: Date): Date {
 
 export function fingerprintOf(base64Der: string): string {
   return createHash('sha256').update(Buffer.from(base64Der, 'base64')).digest('hex')
+}
+
+/** Why OpenSSL (Node's X509Certificate, strict DER) refuses the base64 DER certificate; undefined when it reads it. */
+function openSslRefusal(base64Der: string): string | undefined {
+  try {
+    new StrictX509Certificate(Buffer.from(base64Der, 'base64'))
+    return undefined
+  } catch (error) {
+    return (error as Error).message
+  }
 }
 
 function parseCertificate(encoded: string): X509Certificate {
