@@ -212,9 +212,9 @@ export function modPowCrt(base: bigint, exponent: bigint, modulus: CrtModulus): 
  * time and blinds the base, so neither the time taken nor the memory touched depends on the exponent or the base;
  * modPowCrt (the public operation) may leak both, which is fine for public exponents only. (The JavaScript around it,
  * reducing the exponent and encoding the key, still handles the secret in variable time: a far weaker signal than a
- * window table indexed by its bits.) The pair must be an RSA
- * key pair, publicExponent * exponent = 1 mod lcm(p - 1, q - 1): OpenSSL's blinding relies on it (another pair gives
- * a wrong result, which OpenSSL's own check of its result does not mend).
+ * window table indexed by its bits.) The pair must be an RSA key pair, publicExponent * exponent = 1 mod
+ * lcm(p - 1, q - 1): OpenSSL's blinding relies on it (another pair gives a wrong result, which OpenSSL's own check of
+ * its result does not mend).
  */
 export function modPowSecret(base: bigint, exponent: bigint, publicExponent: bigint, modulus: CrtModulus): bigint {
   const { n, p, q, qInverse } = modulus
