@@ -32,6 +32,26 @@ describe('x509 certificates and trust anchors of an organization (agent KMS and 
 
   const service = (agent: OpenId4VcTestAgent) => agent.agent.context.resolve(X509CertificatesService)
 
+  /** A verification certificate made while `kms` draws `bytes` as its random bytes (the serial's among them). */
+  async function createdWithRandomBytes(
+    kms: Pick<Kms.KeyManagementService, 'randomBytes'>,
+    bytes: (length: number) => Uint8Array,
+    commonName: string,
+  ) {
+    const random = jest.spyOn(kms, 'randomBytes').mockImplementation((_context, { length }) => bytes(length))
+    try {
+      const created = await service(organization).create(organization.agent.context, {
+        keyType: 'P-256',
+        purpose: 'verification',
+        subject: { commonName },
+        sanDnsNames: ['localhost'],
+      })
+      return { created, calls: random.mock.calls.length }
+    } finally {
+      random.mockRestore()
+    }
+  }
+
   it('creates a self-signed Ed25519 certificate whose key signs in the KMS, one active per purpose', async () => {
     const org = organization.agent.context
     const first = await service(organization).create(org, {
@@ -259,25 +279,11 @@ describe('x509 certificates and trust anchors of an organization (agent KMS and 
   it('gives a random serial with a leading zero byte its minimal DER form, which OpenSSL reads', async () => {
     // One serial in 512 starts with 0x00 then a byte below 0x80. Node's random bytes are a Buffer, whose slice() is a
     // view: the certificate library kept the zero and OpenSSL refused the certificate ("no start line").
-    const org = organization.agent.context
-    const random = jest
-      .spyOn(NodeKeyManagementService.prototype, 'randomBytes')
-      .mockImplementation((_context, { length }) =>
-        Buffer.concat([Buffer.from([0x00, 0x16]), Buffer.alloc(length - 2, 0x5a)]),
-      )
-    let created
-    let calls = 0
-    try {
-      created = await service(organization).create(org, {
-        keyType: 'P-256',
-        purpose: 'verification',
-        subject: { commonName: 'Acme verifier, zero serial' },
-        sanDnsNames: ['localhost'],
-      })
-      calls = random.mock.calls.length
-    } finally {
-      random.mockRestore()
-    }
+    const { created, calls } = await createdWithRandomBytes(
+      NodeKeyManagementService.prototype,
+      (length) => Buffer.concat([Buffer.from([0x00, 0x16]), Buffer.alloc(length - 2, 0x5a)]),
+      'Acme verifier, zero serial',
+    )
     expect(calls).toBeGreaterThan(0)
     const parsed = new X509Certificate(Buffer.from(created.certificate, 'base64'))
     expect(parsed.serialNumber).toBe('16' + '5A'.repeat(14))
@@ -288,25 +294,16 @@ describe('x509 certificates and trust anchors of an organization (agent KMS and 
   it('refuses to activate or import a certificate OpenSSL cannot read (a serial made before the fix)', async () => {
     // Our KMS as it was: Node's Buffer, whose slice() is a view, so the certificate keeps the serial's leading zero.
     const org = organization.agent.context
-    const random = jest
-      .spyOn(IdplaneKeyManagementService.prototype, 'randomBytes')
-      .mockImplementation((_context, { length }) => {
+    const { created: unreadable } = await createdWithRandomBytes(
+      IdplaneKeyManagementService.prototype,
+      (length) => {
         // A Buffer over its own memory, as Node's randomBytes gives (Buffer.concat's may share a pool).
         const own = new Uint8Array(length).fill(0x5a)
         own.set([0x00, 0x16])
         return Buffer.from(own.buffer)
-      })
-    let unreadable
-    try {
-      unreadable = await service(organization).create(org, {
-        keyType: 'P-256',
-        purpose: 'verification',
-        subject: { commonName: 'Acme verifier, made before the fix' },
-        sanDnsNames: ['localhost'],
-      })
-    } finally {
-      random.mockRestore()
-    }
+      },
+      'Acme verifier, made before the fix',
+    )
     expect(() => new X509Certificate(Buffer.from(unreadable.certificate, 'base64'))).toThrow()
 
     await service(organization).deactivate(org, unreadable.id)
