@@ -219,12 +219,11 @@ export function modPowCrt(base: bigint, exponent: bigint, modulus: CrtModulus): 
 export function modPowSecret(base: bigint, exponent: bigint, publicExponent: bigint, modulus: CrtModulus): bigint {
   const { n, p, q, qInverse } = modulus
   const modulusBytes = bigintToBytes(n)
+  // PKCS#1 RSAPrivateKey: version, n, e, d, p, q, d mod (p - 1), d mod (q - 1), q^-1 mod p.
+  const rest = [publicExponent, exponent, p, q, exponent % (p - 1n), exponent % (q - 1n), qInverse]
+  const fields = [bigintToBytes(0n), modulusBytes, ...rest.map(bigintToBytes)]
   const key = createPrivateKey({
-    key: derSequence(
-      [0n, n, publicExponent, exponent, p, q, exponent % (p - 1n), exponent % (q - 1n), qInverse].map((value) =>
-        derInteger(bigintToBytes(value)),
-      ),
-    ),
+    key: derSequence(fields.map(derInteger)),
     format: 'der',
     type: 'pkcs1',
   })

@@ -5,6 +5,7 @@ import { pageOffset } from '../../infra/http/pagination'
 import { containsPattern } from '../../infra/db/like-pattern'
 import { Organization } from '../orgs/organization.entity'
 import { CredentialDefinition } from './credential-definition.entity'
+import { RECREATABLE_CRED_DEF_STATUS } from './credential-definition.states'
 import { OrgRepository } from '../../infra/db/base.repository'
 
 /** Sort fields of the credential-definition lists (spec: `id` default for the list, `createDateTime` by schema). */
@@ -58,13 +59,13 @@ export class CredDefsRepository extends OrgRepository<CredentialDefinition> {
     return definition
   }
 
-  /** Whether the organization has a definition of the schema (legacy id) and tag that is not `failed`. */
+  /** Whether the organization has a definition of the schema (legacy id) and tag that blocks creating another. */
   public async hasLive(orgId: string, schemaLedgerId: string, tag: string): Promise<boolean> {
     const live = await this.em.count(CredentialDefinition, {
       organization: orgId,
       schemaLedgerId,
       tag,
-      status: { $ne: 'failed' },
+      status: { $ne: RECREATABLE_CRED_DEF_STATUS },
     })
     return live > 0
   }

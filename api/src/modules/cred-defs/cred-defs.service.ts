@@ -31,6 +31,7 @@ import { credDefsConfig } from './cred-defs.config'
 import { DefinitionsLedger } from './definitions-ledger'
 import { CredDefsRepository, type CredDefPageQuery } from './cred-defs.repository'
 import type { CredentialDefinition } from './credential-definition.entity'
+import { RECREATABLE_CRED_DEF_STATUS } from './credential-definition.states'
 import { REVOCATION_SETUP, type RevocationSetup } from './revocation-setup'
 
 /** The queue of key-generation jobs (prefixed with QUEUE_NAME_PREFIX). */
@@ -130,7 +131,7 @@ export class CredDefsService {
     try {
       definition = await this.repository.transactional(async () => {
         const existing = await this.repository.lockBySchemaTag(orgId, schemaIds.legacy, input.tag)
-        if (existing && existing.status !== 'failed') throw conflict()
+        if (existing && existing.status !== RECREATABLE_CRED_DEF_STATUS) throw conflict()
         const fields = {
           schemaLedgerId: schemaIds.legacy,
           schemaDidIndyId: schemaIds.didIndy,
