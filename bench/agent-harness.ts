@@ -3,7 +3,7 @@
  * full DIDComm iteration (connect + issue + request + present + verify) waited for through events.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -102,6 +102,18 @@ export function startStockAgent(label: string, eventUrl: string, options: AgentO
   })
 }
 
+/**
+ * Where an agent's log lines (stdout) and errors go: appended to `<BENCH_AGENT_LOGS>/<label>.log` when that directory
+ * is set (kept across the agent's restarts), else errors only, to the benchmark's own standard error.
+ */
+function agentOutput(label: string): ['ignore' | 'inherit' | number, 'ignore' | 'inherit' | number] {
+  const directory = process.env.BENCH_AGENT_LOGS
+  if (!directory) return ['ignore', 'inherit']
+  mkdirSync(directory, { recursive: true })
+  const file = openSync(path.join(directory, `${label}.log`), 'a')
+  return [file, file]
+}
+
 export async function startAgent(
   label: string,
   eventUrl: string,
@@ -115,6 +127,7 @@ export async function startAgent(
     ? { AGENT_DATABASE_URL: options.databaseUrl, AGENT_DATABASE_SCHEMA: `bench_${label}_${process.pid}` }
     : { AGENT_DATA_DIR: dataDir }
   const nodeArgs = options.nodeArgs ?? []
+  const output = agentOutput(label)
   const child = spawn(process.execPath, [...nodeArgs, ...(options.script ?? ['dist/agent/src/main.js'])], {
     cwd: path.resolve(__dirname, '..'),
     env: {
@@ -126,14 +139,16 @@ export async function startAgent(
       AGENT_WALLET_KEY: `bench-wallet-key-${label}-0001`,
       AGENT_EVENT_URL: eventUrl,
       AGENT_EVENT_TOKEN: EVENT_TOKEN,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.BENCH_AGENT_LOG_LEVEL ?? 'warn',
       // The bench's agents reach each other on loopback.
       AGENT_ALLOW_PRIVATE_TARGETS: 'true',
       ...database,
       ...options.env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', ...output],
   })
+  // The child has its own copy of the log file's descriptor.
+  for (const fd of new Set(output)) if (typeof fd === 'number') closeSync(fd)
   const adminUrl = `http://127.0.0.1:${adminPort}`
   const agent: Agent = {
     label,
