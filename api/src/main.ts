@@ -4,6 +4,7 @@ import 'reflect-metadata'
 import type { Server } from 'node:http'
 import { Registry } from 'prom-client'
 import { Logger, ConfigError, restrictFileCreation, restrictTree } from '@idplane/common'
+import { closeServer } from '@idplane/common/net/close-server'
 import { loadConfig } from './infra/config'
 import { createRuntime } from './container'
 import { createApp } from './app'
@@ -58,19 +59,16 @@ async function main(): Promise<void> {
       process.exit(1)
     }, SHUTDOWN_TIMEOUT_MS)
     timer.unref()
-    server.close(() => {
-      runtime
-        .close()
-        .then(() => {
-          logger.info('Stopped API')
-          process.exit(0)
-        })
-        .catch((error: unknown) => {
-          logger.error('Shutdown failed', { error: error as Error })
-          process.exit(1)
-        })
-    })
-    server.closeIdleConnections()
+    closeServer(server)
+      .then(() => runtime.close())
+      .then(() => {
+        logger.info('Stopped API')
+        process.exit(0)
+      })
+      .catch((error: unknown) => {
+        logger.error('Shutdown failed', { error: error as Error })
+        process.exit(1)
+      })
     metricsServer?.close()
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
