@@ -1,6 +1,7 @@
 import type { Server } from 'node:http'
 
 import type { Logger } from '@idplane/common'
+import { closeServer } from '@idplane/common/net/close-server'
 
 import { IdplaneAdaptersModule } from './adapters/idplane-adapters.module'
 import { EncryptedKeyStorage } from './adapters/kms/encrypted-key-storage'
@@ -21,6 +22,7 @@ import { StateChangeOutbox } from './events/state-change-outbox'
 import { announceReady } from './events/ready-announcement'
 import { IdleCollector } from './idle-collector'
 import { AgentMetrics } from './metrics/agent-metrics'
+import { DidCommNodeHttpInboundTransport } from './transport/didcomm-http-inbound.transport'
 import { OutboundQueue } from './transport/outbound-queue'
 import { OutboundTargetGuard } from './transport/outbound-target-guard'
 import { TakenEnvelopes } from './transport/taken-envelopes'
@@ -160,11 +162,17 @@ export class AgentProcess {
   }
 
   public async stop(): Promise<void> {
+    // Nothing new is taken from other agents while this one stops: they send it again, to the next process. What is
+    // being processed ends before Credo's shutdown, which stops the outbound transport its answers go through.
+    const inbound = (this.agent?.didcomm.inboundTransports ?? []).filter(
+      (transport) => transport instanceof DidCommNodeHttpInboundTransport,
+    )
+    for (const transport of inbound) transport.refuseNewMessages()
     this.idleCollector?.stop()
     this.takenEnvelopes?.stopPruning()
     await this.exchangeTimeouts?.stop()
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()))
-    this.server?.closeAllConnections()
+    if (this.server) await closeServer(this.server)
+    await Promise.all(inbound.map((transport) => transport.stop()))
     if (this.agent?.isInitialized) await this.agent.shutdown()
     await this.sender?.stop()
     await this.sql?.close()

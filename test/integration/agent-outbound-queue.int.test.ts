@@ -9,6 +9,7 @@ import {
 import { PgSqlClient } from '../../agent/src/adapters/sql/pg-sql-client'
 import { migrateSchema } from '../../agent/src/adapters/sql/schema-migrations'
 import { contextProviderOf, ExchangeTimeouts } from '../../agent/src/credo/exchange-timeouts'
+import { DidCommNodeHttpInboundTransport } from '../../agent/src/transport/didcomm-http-inbound.transport'
 import { OutboundQueue, type QueuedMessage } from '../../agent/src/transport/outbound-queue'
 import { TakenEnvelopes } from '../../agent/src/transport/taken-envelopes'
 import {
@@ -155,6 +156,38 @@ describe('durable outbound DIDComm messages and exchange timeouts (two agents, H
       TakenEnvelopes.digestOf(payload),
     ])
     expect(digests.rows).toHaveLength(1)
+  })
+
+  it('keeps a message that an agent which is stopping refused (503), and delivers it to the next process', async () => {
+    const issuer = await start()
+    const holder = await start()
+    const { offer, holderRecord } = await anOfferReceived(issuer, holder)
+    await waitFor(async () => ((await holder.outboundQueue?.size()) === 0 ? true : undefined))
+    // The issuer begins to stop (as its program does first when told to): it takes nothing new.
+    const inbound = issuer.agent.didcomm.inboundTransports.find(
+      (transport) => transport instanceof DidCommNodeHttpInboundTransport,
+    )
+    inbound?.refuseNewMessages()
+    await holder.agent.didcomm.credentials.acceptOffer({
+      credentialExchangeRecordId: holderRecord.id,
+      autoAcceptCredential: DidCommAutoAcceptCredential.Always,
+    })
+    const [row] = await waitFor(async () => {
+      const { rows } = await holder.sql.query<{ last_error: string }>(
+        'SELECT last_error FROM outbound_messages WHERE attempts > 0',
+      )
+      return rows.length > 0 ? rows : undefined
+    })
+    expect(row.last_error).toMatch(/answered HTTP 503/)
+    // Not taken: the issuer's exchange did not move.
+    expect((await issuer.agent.didcomm.credentials.getById(offer.id)).state).toBe(DidCommCredentialState.OfferSent)
+
+    await issuer.close({ keepSchema: true })
+    const issuerAgain = await start({ schema: issuer.schema, port: issuer.port })
+    const done = async (agent: InProcessAgent, id: string) =>
+      (await agent.agent.didcomm.credentials.getById(id)).state === DidCommCredentialState.Done ? true : undefined
+    await waitFor(() => done(holder, holderRecord.id))
+    await waitFor(() => done(issuerAgain, offer.id))
   })
 
   it('writes a message before its first attempt: one cut by the process dying is sent by the next process', async () => {

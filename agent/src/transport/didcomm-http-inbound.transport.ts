@@ -11,6 +11,7 @@ import {
   DidCommTransportService,
   type DidCommTransportSession,
 } from '@credo-ts/didcomm'
+import { closeServer } from '@idplane/common/net/close-server'
 
 import { TakenEnvelopes } from './taken-envelopes'
 
@@ -43,8 +44,13 @@ export interface DidCommNodeHttpInboundTransportOptions {
  */
 export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport {
   private server: Server | undefined
-  /** Digests of envelopes being processed now: the same one arriving meanwhile is a resend. */
-  private readonly processing = new Set<string>()
+  /**
+   * Envelopes being processed now, by digest, each with whether its processing succeeded: the same one arriving
+   * meanwhile is a resend (its sender saw no answer in time), answered as the first one ends.
+   */
+  private readonly processing = new Map<string, Promise<boolean>>()
+  /** Set as the agent begins to stop: messages are no longer taken (see refuseNewMessages). */
+  private refusing = false
 
   public constructor(private readonly options: DidCommNodeHttpInboundTransportOptions) {}
 
@@ -68,13 +74,22 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
     })
   }
 
+  /**
+   * From now on every message is answered 503 with Retry-After and not processed: its sender keeps it and sends it
+   * again, to the next process. Called as the agent begins to stop, so that nothing new is taken while the outbound
+   * transport, which the answers to a message go through, is being stopped.
+   */
+  public refuseNewMessages(): void {
+    this.refusing = true
+  }
+
+  /** Refuses new messages and waits for those being processed (called again by Credo's shutdown: a no-op then). */
   public async stop(): Promise<void> {
+    this.refuseNewMessages()
     const server = this.server
     if (!server) return
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeIdleConnections()
-    })
+    this.server = undefined
+    await closeServer(server)
   }
 
   private async handle(agentContext: AgentContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -82,6 +97,7 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
     if (path !== '/')
       return this.options.otherRequests ? this.options.otherRequests(req, res) : answer(res, 404, 'Not found')
     if (req.method !== 'POST') return answer(res, 405, 'Only POST is supported', { allow: 'POST' })
+    if (this.refusing) return refuseWhileStopping(req, res)
     const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
     if (!SUPPORTED_MEDIA_TYPES.includes(mediaType)) {
       return answer(
@@ -101,18 +117,39 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
 
     const taken = this.options.takenEnvelopes
     const digest = taken ? TakenEnvelopes.digestOf(body) : undefined
-    if (digest !== undefined && (this.processing.has(digest) || taken?.has(digest))) {
-      // Sent again by a sender that did not see it taken: taken it is.
-      this.options.onDuplicate?.()
-      return answer(res, 200)
+    if (digest !== undefined) {
+      // Sent again by a sender that did not see it taken: taken it is, once processed. One that arrives while the
+      // first is still processed waits for it: answered 200 now, it would be lost if this process died before the
+      // first one's end; when the first failed, this one is processed as any message is.
+      const earlier = this.processing.get(digest)
+      if ((earlier !== undefined && (await earlier)) || taken?.has(digest)) {
+        this.options.onDuplicate?.()
+        return answer(res, 200)
+      }
+      if (this.refusing) return refuseWhileStopping(req, res)
     }
     this.options.onMessage?.()
     const transports = agentContext.dependencyManager.resolve(DidCommTransportService)
     const session = new HttpTransportSession(req, res, mediaType)
     req.once('close', () => transports.removeSession(session))
-    if (digest !== undefined) this.processing.add(digest)
+    let processed = false
+    let settle: (processed: boolean) => void = () => undefined
+    const processing = new Promise<boolean>((resolve) => (settle = resolve))
+    if (digest !== undefined) this.processing.set(digest, processing)
     try {
-      await agentContext.dependencyManager.resolve(DidCommMessageReceiver).receiveMessage(envelope, { session })
+      try {
+        await agentContext.dependencyManager.resolve(DidCommMessageReceiver).receiveMessage(envelope, { session })
+      } catch (error) {
+        // Failed while the agent stops (its answers could no longer be sent): the next process takes it.
+        if (this.refusing && !res.headersSent) {
+          agentContext.config.logger.warn('A DIDComm message failed while the agent stopped; refused for a resend', {
+            error,
+          })
+          return refuseWhileStopping(req, res)
+        }
+        throw error
+      }
+      processed = true
       if (!res.headersSent) answer(res, 200)
       // Written after the answer, off the sender's path: a sender that saw the answer does not send it again, and one
       // that did not (killed, or the answer lost) sends it again later than this write takes.
@@ -122,10 +159,17 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
           ?.add(digest)
           .catch((error: unknown) => agentContext.config.logger.warn('Could not record a taken envelope', { error }))
     } finally {
-      if (digest !== undefined) this.processing.delete(digest)
+      settle(processed)
+      if (digest !== undefined && this.processing.get(digest) === processing) this.processing.delete(digest)
       transports.removeSession(session)
     }
   }
+}
+
+/** Not taken: the sender keeps the message and sends it again (our outbound transport does on 502, 503 and 504). */
+function refuseWhileStopping(req: IncomingMessage, res: ServerResponse): void {
+  answer(res, 503, 'The agent is stopping; send the message again', { 'retry-after': '5', connection: 'close' })
+  req.resume()
 }
 
 /** A reply on the sender's open request (DIDComm return routing). */

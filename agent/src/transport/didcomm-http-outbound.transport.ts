@@ -16,6 +16,8 @@ class DeliveryError extends CredoError {}
 
 /** How long a receiver may take to answer (Credo's own transport waits as long). */
 const SEND_TIMEOUT_MS = 15000
+/** Answers that mean the receiver did not take the message (HTTP's "bad gateway", "unavailable", "gateway timeout"). */
+const NOT_TAKEN_STATUSES: ReadonlySet<number> = new Set([502, 503, 504])
 
 /**
  * DIDComm over HTTP(S) POST, with the behaviour of Credo's DidCommHttpOutboundTransport (the envelope as JSON under
@@ -107,8 +109,14 @@ export class DidCommNodeHttpOutboundTransport implements DidCommOutboundTranspor
           cause: error instanceof Error ? error : undefined,
         })
       }
-      // As Credo's transport: the receiver took the message whatever it answered (a 500 means it failed to process
-      // it, which resending would not fix); only network errors make the message undeliverable.
+      // 502, 503 and 504 say the message was not taken: the agent is stopping (our inbound transport answers 503
+      // then) or a proxy in front of it found it gone. Sent again, as after a network error.
+      if (NOT_TAKEN_STATUSES.has(answer.status)) {
+        logger.warn(`Receiver ${endpoint} answered HTTP ${answer.status}: not taken`)
+        throw new DeliveryError(`Receiver ${endpoint} answered HTTP ${answer.status}`)
+      }
+      // Otherwise, as Credo's transport: the receiver took the message whatever it answered (a 500 means it failed
+      // to process it, which resending would not fix).
       if (answer.status >= 300) logger.warn(`Receiver ${endpoint} answered HTTP ${answer.status}`)
       else if (answer.body) this.receiveAnswer(agentContext, logger, answer.body)
     } catch (error) {
