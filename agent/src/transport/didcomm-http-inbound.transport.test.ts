@@ -1,26 +1,14 @@
-import { createServer } from 'node:net'
-
 import type { AgentContext } from '@credo-ts/core'
 import { DidCommMessageReceiver } from '@credo-ts/didcomm'
 import { silentLogger } from '@idplane/common'
 
 import { PgliteSqlClient } from '../adapters/sql/pglite-sql-client'
 import { migrateSchema } from '../adapters/sql/schema-migrations'
+import { freePort } from '../../../test/helpers/agent-in-process'
 import { DidCommNodeHttpInboundTransport } from './didcomm-http-inbound.transport'
 import { TakenEnvelopes } from './taken-envelopes'
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-/** What Credo's receiver is asked to do: each call waits for `release` and then succeeds or throws. */
+/** Stands in for Credo's receiver: each call waits until the test makes it succeed or fail, in order. */
 class ScriptedReceiver {
   public readonly calls: unknown[] = []
   private pending: { resolve: () => void; reject: (error: Error) => void }[] = []

@@ -140,7 +140,7 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
       try {
         await agentContext.dependencyManager.resolve(DidCommMessageReceiver).receiveMessage(envelope, { session })
       } catch (error) {
-        // Failed while the agent stops (its answers could no longer be sent): the next process takes it.
+        // Failed while the agent stops, perhaps because of it: the next process takes it when it comes again.
         if (this.refusing && !res.headersSent) {
           agentContext.config.logger.warn('A DIDComm message failed while the agent stopped; refused for a resend', {
             error,
