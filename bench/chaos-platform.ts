@@ -1049,7 +1049,9 @@ export class Platform {
       ]
       await deleteQueues(this.options.amqpUrl, queues).catch(() => undefined)
     }
-    await this.database?.drop().catch(() => undefined)
+    // CHAOS_KEEP_DATABASE=1 keeps it, with the agents' schemas, to read what a failed run left.
+    if (process.env.CHAOS_KEEP_DATABASE === '1') console.log(`database kept: ${this.env.DATABASE_URL}`)
+    else await this.database?.drop().catch(() => undefined)
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true })
   }
 }

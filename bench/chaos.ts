@@ -22,7 +22,8 @@
  * - CHAOS_BULK (1): 0 leaves the bulk run out (JSON-LD issuance in its turn; docs/reliability.md, defect 6).
  * - Logs, to find what a failed run did: CHAOS_API_LOGS=<dir> keeps each replica's lines, with its agents', in
  *   `<dir>/api-a.log` and `api-b.log`; BENCH_AGENT_LOGS=<dir> keeps the holder's in `<dir>/holder.log`;
- *   CHAOS_LOG_LEVEL and BENCH_AGENT_LOG_LEVEL (error, warn) set how much they say (info names every queued message).
+ *   CHAOS_LOG_LEVEL and BENCH_AGENT_LOG_LEVEL (error, warn) set how much they say (info names every queued message);
+ *   CHAOS_KEEP_DATABASE=1 keeps the run's database (the API's tables, the agents' schemas) instead of dropping it.
  *
  * Restarting PostgreSQL or RabbitMQ restarts them for everything on the machine: on a shared machine point the run
  * at a cluster and a node of its own (docs/reliability.md shows how).
