@@ -10,9 +10,9 @@ import path from 'node:path'
 // The holder's SIGKILL is left to `make chaos` too: a holder killed between storing a credential and sending its ack
 // leaves the issuer's record in `credential-issued` until the exchange time-out (900 s) ends it, longer than this
 // run (docs/reliability.md, defect 2); with it, one short run in three failed. The organization agent's SIGKILL is
-// left to `make chaos` as well: a DIDComm message still in its first delivery attempt when its agent dies is not
-// kept (docs/reliability.md, defect 6), and an e-mailed offer whose handshake lost its answer that way waits in
-// `offer-sent` (one short run in two with that fault on 2026-11-28).
+// left to `make chaos` as well, for the same window on the issuer's side: a kill between a handler storing an
+// exchange's new state and the outbound queue writing the message it answers with leaves that exchange waiting for
+// the time-out. A replica's kill stops the agents it supervises gracefully instead (docs/reliability.md, defect 10).
 const databaseUrl = process.env.DATABASE_URL
 const amqpUrl = process.env.AMQP_URL
 const onRealServices = Boolean(databaseUrl && amqpUrl)

@@ -1,5 +1,5 @@
 import type { AgentContext } from '@credo-ts/core'
-import { DidCommMessageReceiver } from '@credo-ts/didcomm'
+import { DidCommMessageHandlerRegistry, DidCommMessageReceiver } from '@credo-ts/didcomm'
 import { silentLogger } from '@idplane/common'
 
 import { PgliteSqlClient } from '../adapters/sql/pglite-sql-client'
@@ -8,14 +8,29 @@ import { freePort } from '../../../test/helpers/agent-in-process'
 import { DidCommNodeHttpInboundTransport } from './didcomm-http-inbound.transport'
 import { TakenEnvelopes } from './taken-envelopes'
 
-/** Stands in for Credo's receiver: each call waits until the test makes it succeed or fail, in order. */
+type Middleware = (context: { encryptedMessage?: unknown }, next: () => Promise<void>) => Promise<void>
+interface Session {
+  close(): Promise<void>
+}
+
+/**
+ * Stands in for Credo's receiver, in its order: the session of a message without return routing is closed, the
+ * registered middleware runs around the handler, then the handler's answers are sent. Each handler waits until the
+ * test makes it succeed or fail (in order); sending waits until the test lets it.
+ */
 class ScriptedReceiver {
   public readonly calls: unknown[] = []
+  public middleware: Middleware | undefined
   private pending: { resolve: () => void; reject: (error: Error) => void }[] = []
+  private sent: () => void = () => undefined
+  private sending: Promise<void> = Promise.resolve()
 
-  public receiveMessage(envelope: unknown): Promise<void> {
+  public async receiveMessage(envelope: unknown, { session }: { session: Session }): Promise<void> {
     this.calls.push(envelope)
-    return new Promise((resolve, reject) => this.pending.push({ resolve, reject }))
+    await session.close()
+    const handler = () => new Promise<void>((resolve, reject) => this.pending.push({ resolve, reject }))
+    await (this.middleware ? this.middleware({ encryptedMessage: envelope }, handler) : handler())
+    await this.sending
   }
 
   public async waitForCalls(count: number): Promise<void> {
@@ -29,14 +44,28 @@ class ScriptedReceiver {
   public fail(message: string): void {
     this.pending.shift()?.reject(new Error(message))
   }
+
+  /** From now on a handled message's answers are sent only once `sendAnswers` is called. */
+  public holdAnswers(): void {
+    this.sending = new Promise((resolve) => (this.sent = resolve))
+  }
+
+  public sendAnswers(): void {
+    this.sent()
+  }
 }
 
-/** Only what the transport resolves: the receiver (scripted here) and the session registry. */
+/** Only what the transport resolves: the receiver (scripted here), the middleware registry, the session registry. */
 function anAgentContext(receiver: ScriptedReceiver): AgentContext {
   const transports = { removeSession: () => undefined }
+  const registry = { registerMessageHandlerMiddleware: (middleware: Middleware) => (receiver.middleware = middleware) }
+  const services = new Map<unknown, unknown>([
+    [DidCommMessageReceiver, receiver],
+    [DidCommMessageHandlerRegistry, registry],
+  ])
   return {
     config: { logger: silentLogger },
-    dependencyManager: { resolve: (token: unknown) => (token === DidCommMessageReceiver ? receiver : transports) },
+    dependencyManager: { resolve: (token: unknown) => services.get(token) ?? transports },
   } as unknown as AgentContext
 }
 
@@ -63,6 +92,7 @@ describe('DidCommNodeHttpInboundTransport: resends and stopping', () => {
   afterEach(async () => {
     // Whatever a test left waiting ends, so the server can close.
     for (let i = 0; i < 5; i++) receiver.succeed()
+    receiver.sendAnswers()
     await transport.stop()
   })
 
@@ -75,6 +105,25 @@ describe('DidCommNodeHttpInboundTransport: resends and stopping', () => {
   const envelope = () => JSON.stringify({ protected: 'p', iv: 'i', ciphertext: String(Math.random()), tag: 't' })
   const settledWithin = async (answer: Promise<Response>, ms: number) =>
     Promise.race([answer.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))])
+
+  it('answers a message once its handler has run, not when Credo closes its session, nor after its answers are sent', async () => {
+    receiver.holdAnswers()
+    const answer = post(envelope())
+    await receiver.waitForCalls(1)
+    // Credo has closed the session; the handler still runs: a sender answered now would lose the message if this
+    // process died.
+    expect(await settledWithin(answer, 300)).toBe(false)
+    receiver.succeed()
+    expect((await answer).status).toBe(200)
+
+    // The answers the handler made are still being sent: the stop waits for them.
+    let stopped = false
+    const stopping = transport.stop().then(() => (stopped = true))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(stopped).toBe(false)
+    receiver.sendAnswers()
+    await stopping
+  })
 
   it('answers a resend that arrives while the first is processed only when the first ends, and drops it', async () => {
     const body = envelope()

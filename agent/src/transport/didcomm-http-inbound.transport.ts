@@ -4,7 +4,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type AgentContext, CredoError } from '@credo-ts/core'
 import {
   type DidCommEncryptedMessage,
+  type DidCommInboundMessageContext,
   type DidCommInboundTransport,
+  DidCommMessageHandlerRegistry,
   DidCommMessageReceiver,
   DidCommMimeType,
   DidCommModuleConfig,
@@ -33,11 +35,14 @@ export interface DidCommNodeHttpInboundTransportOptions {
 
 /**
  * DIDComm messages POSTed to `/` on the inbound port, on a bare node:http server instead of Credo's Express one: less
- * CPU per message. As with Credo's transport the request stays open until the message is processed, so a reply can go
- * back on it when the sender asked for return routing. Unlike it, the message is handed to Credo's receiver directly
- * rather than through an event, so a message that fails is answered 500 at once (Credo's transport cannot see the
- * failure and answers after a 10 s wait). Bad requests get clear statuses: 404 for other paths, 405 for other methods,
- * 415 for other media types, 413 beyond 5 MB, 400 for bodies that are not JSON.
+ * CPU per message. The message is handed to Credo's receiver directly rather than through an event, and answered 200
+ * only once its handler has run (what it changed is stored); a message that fails is answered 500 at once. Credo's
+ * transport answers as soon as the message is decrypted (its receiver closes the session of a message that asked for
+ * no return routing before dispatching it), so a sender sees a message taken whose processing a dying agent then cut,
+ * and never sends it again. Here the answer waits for the handler (a middleware tells), not for the messages the
+ * handler answers with: those go out after it, through the outbound queue, which keeps them. A reply can still go back
+ * on the request when the sender asked for return routing. Bad requests get clear statuses: 404 for other paths, 405
+ * for other methods, 415 for other media types, 413 beyond 5 MB, 400 for bodies that are not JSON.
  *
  * Decision: calling the receiver directly is what Credo's own subscriber does when messages are processed
  * concurrently (`processDidCommMessagesConcurrently`, which build-agent.ts sets).
@@ -51,11 +56,22 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
   private readonly processing = new Map<string, Promise<boolean>>()
   /** Set as the agent begins to stop: messages are no longer taken (see refuseNewMessages). */
   private refusing = false
+  /** Per envelope being received: called by the middleware once the message's handler has run without error. */
+  private readonly handled = new WeakMap<object, () => void>()
+  /** Messages taken in whose processing (their answers included) has not ended: the stop waits for them. */
+  private readonly receiving = new Set<Promise<void>>()
 
   public constructor(private readonly options: DidCommNodeHttpInboundTransportOptions) {}
 
   public async start(agentContext: AgentContext): Promise<void> {
     await this.options.takenEnvelopes?.load()
+    // Runs around every message's handler: once the handler has run, the message's sender may be answered.
+    agentContext.dependencyManager
+      .resolve(DidCommMessageHandlerRegistry)
+      .registerMessageHandlerMiddleware(async (context: DidCommInboundMessageContext, next: () => Promise<void>) => {
+        await next()
+        if (context.encryptedMessage) this.handled.get(context.encryptedMessage)?.()
+      })
     const server = createServer((req, res) => {
       this.handle(agentContext, req, res).catch((error: unknown) => {
         agentContext.config.logger.error('Could not take an inbound DIDComm message', { error })
@@ -83,13 +99,17 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
     this.refusing = true
   }
 
-  /** Refuses new messages and waits for those being processed (called again by Credo's shutdown: a no-op then). */
+  /**
+   * Refuses new messages and waits for those being processed, until the messages they answer with are on their way
+   * (called again by Credo's shutdown, which then stops the outbound transport: a no-op then).
+   */
   public async stop(): Promise<void> {
     this.refuseNewMessages()
     const server = this.server
     if (!server) return
     this.server = undefined
     await closeServer(server)
+    await Promise.allSettled([...this.receiving])
   }
 
   private async handle(agentContext: AgentContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -136,9 +156,23 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
     let settle: (processed: boolean) => void = () => undefined
     const processing = new Promise<boolean>((resolve) => (settle = resolve))
     if (digest !== undefined) this.processing.set(digest, processing)
+    const handled = new Promise<void>((resolve) => this.handled.set(envelope as object, resolve))
+    const receiving = agentContext.dependencyManager
+      .resolve(DidCommMessageReceiver)
+      .receiveMessage(envelope, { session })
+    this.receiving.add(receiving)
+    void receiving
+      .finally(() => this.receiving.delete(receiving))
+      .catch((error: unknown) => {
+        // Answered already (its handler had run): a failure after it, sending what the handler answered with.
+        if (processed) agentContext.config.logger.warn('A DIDComm message failed after it was handled', { error })
+      })
     try {
       try {
-        await agentContext.dependencyManager.resolve(DidCommMessageReceiver).receiveMessage(envelope, { session })
+        // Answered once its handler has run, or once the receiver is done (a message no handler took, a problem
+        // report sent in its stead). A message that asked for return routing waits for the receiver: its answer may
+        // go back on this request (Credo set the session's keys before dispatching it).
+        await Promise.race([handled.then(() => (session.keys ? receiving : undefined)), receiving])
       } catch (error) {
         // Failed while the agent stops, perhaps because of it: the next process takes it when it comes again.
         if (this.refusing && !res.headersSent) {
@@ -160,8 +194,10 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
           .catch((error: unknown) => agentContext.config.logger.warn('Could not record a taken envelope', { error }))
     } finally {
       settle(processed)
+      this.handled.delete(envelope as object)
       if (digest !== undefined && this.processing.get(digest) === processing) this.processing.delete(digest)
-      transports.removeSession(session)
+      // The session ends with the receiver (a reply on it may come until then).
+      void receiving.finally(() => transports.removeSession(session)).catch(() => undefined)
     }
   }
 }
@@ -176,6 +212,8 @@ function refuseWhileStopping(req: IncomingMessage, res: ServerResponse): void {
 class HttpTransportSession implements DidCommTransportSession {
   public readonly id = randomUUID()
   public readonly type = 'http'
+  /** Set by Credo's receiver when the message asked for return routing. */
+  public keys?: DidCommTransportSession['keys']
 
   public constructor(
     private readonly req: IncomingMessage,
@@ -183,8 +221,11 @@ class HttpTransportSession implements DidCommTransportSession {
     private readonly requestMediaType: string,
   ) {}
 
+  /**
+   * Credo closes the session of a message that asked for no return routing before it dispatches the message; the
+   * transport answers once the message is handled instead (see the class above), so nothing is sent here.
+   */
   public close(): Promise<void> {
-    if (!this.res.headersSent) answer(this.res, 200)
     return Promise.resolve()
   }
 
