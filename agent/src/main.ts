@@ -8,6 +8,7 @@ import { ConfigError, Logger } from '@idplane/common'
 import { PGDATA_DIR_NAME, startPgliteDataDirCopy } from '@idplane/common/pglite-template'
 
 import { loadConfig } from './config'
+import { outliveClosedOutput } from './supervisor-output'
 
 /** Entry point: `node dist/agent/src/main.js`. Only this file and config.ts read process.env. */
 async function main(): Promise<void> {
@@ -47,6 +48,8 @@ async function main(): Promise<void> {
   if (config.exitOnStdinClose) {
     // The supervising API holds the other end of this pipe; the kernel closes it however the API ends (SIGKILL
     // included), so an agent never outlives its supervisor and keeps its ports from the API's next start.
+    // Its end is also the end of the pipes our logs go to: a log line must not end the stop it begins.
+    outliveClosedOutput()
     process.stdin.on('end', () => shutdown('supervisor gone'))
     process.stdin.on('error', () => shutdown('supervisor gone'))
     process.stdin.resume()
