@@ -102,16 +102,23 @@ export function startStockAgent(label: string, eventUrl: string, options: AgentO
   })
 }
 
+/** A child's standard output and error, as `spawn`'s stdio takes them. */
+export type ChildOutput = ['ignore' | 'inherit' | number, 'ignore' | 'inherit' | number]
+
 /**
- * Where an agent's log lines (stdout) and errors go: appended to `<BENCH_AGENT_LOGS>/<label>.log` when that directory
- * is set (kept across the agent's restarts), else errors only, to the benchmark's own standard error.
+ * Where a child's log lines (stdout) and errors go: both appended to `<directory>/<name>.log` when a directory is
+ * given (kept across the child's restarts), else `otherwise`. Pass the result to releaseChildOutput after the spawn.
  */
-function agentOutput(label: string): ['ignore' | 'inherit' | number, 'ignore' | 'inherit' | number] {
-  const directory = process.env.BENCH_AGENT_LOGS
-  if (!directory) return ['ignore', 'inherit']
+export function childOutput(directory: string | undefined, name: string, otherwise: ChildOutput): ChildOutput {
+  if (!directory) return otherwise
   mkdirSync(directory, { recursive: true })
-  const file = openSync(path.join(directory, `${label}.log`), 'a')
+  const file = openSync(path.join(directory, `${name}.log`), 'a')
   return [file, file]
+}
+
+/** After the spawn: the child has its own copy of the log file's descriptor. */
+export function releaseChildOutput(output: ChildOutput): void {
+  for (const fd of new Set(output)) if (typeof fd === 'number') closeSync(fd)
 }
 
 export async function startAgent(
@@ -127,7 +134,8 @@ export async function startAgent(
     ? { AGENT_DATABASE_URL: options.databaseUrl, AGENT_DATABASE_SCHEMA: `bench_${label}_${process.pid}` }
     : { AGENT_DATA_DIR: dataDir }
   const nodeArgs = options.nodeArgs ?? []
-  const output = agentOutput(label)
+  // BENCH_AGENT_LOGS keeps an agent's lines (the chaos run's holder); else its errors go to the benchmark's own.
+  const output = childOutput(process.env.BENCH_AGENT_LOGS, label, ['ignore', 'inherit'])
   const child = spawn(process.execPath, [...nodeArgs, ...(options.script ?? ['dist/agent/src/main.js'])], {
     cwd: path.resolve(__dirname, '..'),
     env: {
@@ -147,8 +155,7 @@ export async function startAgent(
     },
     stdio: ['ignore', ...output],
   })
-  // The child has its own copy of the log file's descriptor.
-  for (const fd of new Set(output)) if (typeof fd === 'number') closeSync(fd)
+  releaseChildOutput(output)
   const adminUrl = `http://127.0.0.1:${adminPort}`
   const agent: Agent = {
     label,

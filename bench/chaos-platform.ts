@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto'
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs'
 import {
   Agent as HttpAgent,
   createServer,
@@ -29,7 +29,15 @@ import { restartablePort } from '../test/helpers/ports'
 import { freshDatabase, type FreshDatabase } from '../test/helpers/database'
 import { startSmtpCapture, type SmtpCapture } from '../test/helpers/smtp-capture'
 import { startWebhookReceiver, type WebhookReceiver } from '../test/helpers/webhook-receiver'
-import { type Agent, EventSink, startAgent, startSink } from './agent-harness'
+import {
+  type Agent,
+  type ChildOutput,
+  childOutput,
+  EventSink,
+  releaseChildOutput,
+  startAgent,
+  startSink,
+} from './agent-harness'
 import { freePort, percentile, publishIndyDefinition } from './api-harness'
 
 const ROOT = path.resolve(__dirname, '..')
@@ -225,18 +233,14 @@ export class Platform {
   }
 
   /**
-   * Where a replica's log lines (stdout) and errors go: appended to `<CHAOS_API_LOGS>/<replica>.log` when that
-   * directory is set (kept across the replica's restarts, with its agents' lines), else errors only with
-   * CHAOS_API_STDERR=1, else nowhere.
+   * Where a replica's log lines (stdout) and errors go: `<CHAOS_API_LOGS>/<replica>.log` when that directory is set
+   * (with its agents' lines), else errors only with CHAOS_API_STDERR=1, else nowhere.
    */
-  private replicaOutput(replica: Replica): ['ignore' | 'inherit' | number, 'ignore' | 'inherit' | number] {
-    const directory = process.env.CHAOS_API_LOGS
-    if (directory) {
-      mkdirSync(directory, { recursive: true })
-      const file = openSync(path.join(directory, `${replica.name}.log`), 'a')
-      return [file, file]
-    }
-    return ['ignore', process.env.CHAOS_API_STDERR ? 'inherit' : 'ignore']
+  private replicaOutput(replica: Replica): ChildOutput {
+    return childOutput(process.env.CHAOS_API_LOGS, replica.name, [
+      'ignore',
+      process.env.CHAOS_API_STDERR ? 'inherit' : 'ignore',
+    ])
   }
 
   private async startReplica(replica: Replica): Promise<void> {
@@ -251,8 +255,7 @@ export class Platform {
       },
       stdio: ['ignore', ...output],
     })
-    // The child has its own copy of the log file's descriptor.
-    for (const fd of new Set(output)) if (typeof fd === 'number') closeSync(fd)
+    releaseChildOutput(output)
     replica.child = child
     replica.exited = new Promise((resolve) => child.once('exit', () => resolve()))
     if (child.pid !== undefined) this.noteProcess(child.pid, replica.name)

@@ -167,7 +167,8 @@ describe('durable outbound DIDComm messages and exchange timeouts (two agents, H
     const inbound = issuer.agent.didcomm.inboundTransports.find(
       (transport) => transport instanceof DidCommNodeHttpInboundTransport,
     )
-    inbound?.refuseNewMessages()
+    if (!inbound) throw new Error('the issuer has no node:http inbound transport')
+    inbound.refuseNewMessages()
     await holder.agent.didcomm.credentials.acceptOffer({
       credentialExchangeRecordId: holderRecord.id,
       autoAcceptCredential: DidCommAutoAcceptCredential.Always,

@@ -117,7 +117,6 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
     if (path !== '/')
       return this.options.otherRequests ? this.options.otherRequests(req, res) : answer(res, 404, 'Not found')
     if (req.method !== 'POST') return answer(res, 405, 'Only POST is supported', { allow: 'POST' })
-    if (this.refusing) return refuseWhileStopping(req, res)
     const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
     if (!SUPPORTED_MEDIA_TYPES.includes(mediaType)) {
       return answer(
@@ -146,12 +145,11 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
         this.options.onDuplicate?.()
         return answer(res, 200)
       }
-      if (this.refusing) return refuseWhileStopping(req, res)
     }
+    if (this.refusing) return refuseWhileStopping(req, res)
     this.options.onMessage?.()
     const transports = agentContext.dependencyManager.resolve(DidCommTransportService)
     const session = new HttpTransportSession(req, res, mediaType)
-    req.once('close', () => transports.removeSession(session))
     let processed = false
     let settle: (processed: boolean) => void = () => undefined
     const processing = new Promise<boolean>((resolve) => (settle = resolve))
@@ -162,7 +160,11 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
       .receiveMessage(envelope, { session })
     this.receiving.add(receiving)
     void receiving
-      .finally(() => this.receiving.delete(receiving))
+      .finally(() => {
+        this.receiving.delete(receiving)
+        // The session ends with the receiver (a reply on it may come until then).
+        transports.removeSession(session)
+      })
       .catch((error: unknown) => {
         // Answered already (its handler had run): a failure after it, sending what the handler answered with.
         if (processed) agentContext.config.logger.warn('A DIDComm message failed after it was handled', { error })
@@ -196,8 +198,6 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
       settle(processed)
       this.handled.delete(envelope as object)
       if (digest !== undefined && this.processing.get(digest) === processing) this.processing.delete(digest)
-      // The session ends with the receiver (a reply on it may come until then).
-      void receiving.finally(() => transports.removeSession(session)).catch(() => undefined)
     }
   }
 }
