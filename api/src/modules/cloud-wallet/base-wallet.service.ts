@@ -9,7 +9,7 @@ import { SecretBox } from '../../infra/crypto/secret-box'
 import { TOKENS } from '../../infra/tokens'
 import { PlatformAdmins } from '../memberships/platform-admins'
 import { sectionOf } from '../../infra/config-section'
-import { BASE_WALLET_SCOPE } from './base-wallet.entity'
+import { BASE_WALLET_SCOPE, type BaseWallet } from './base-wallet.entity'
 import { cloudWalletConfig } from './cloud-wallet.config'
 import { CloudWalletsRepository } from './cloud-wallets.repository'
 import { ManagedBaseAgent } from './managed-base-agent'
@@ -99,7 +99,18 @@ export class BaseWalletService {
    * @throws UnavailableError (503 with Retry-After) while the managed agent starts, or when its start failed
    */
   public async client(): Promise<AgentClient> {
-    const base = await this.wallets.findBaseWallet()
+    return this.clientFrom(await this.wallets.findBaseWallet())
+  }
+
+  /**
+   * `client()` from a base wallet row read up to WALLET_ROW_REUSE_MS ago: for the calls of an existing wallet, whose
+   * base agent cannot change under it (configure refuses while wallets exist).
+   */
+  public async walletClient(): Promise<AgentClient> {
+    return this.clientFrom(await this.wallets.recentBaseWallet())
+  }
+
+  private async clientFrom(base: BaseWallet | null): Promise<AgentClient> {
     if (base && !base.managed && base.agentEndpoint) return this.clientOf(base.agentEndpoint, base.encryptedApiKey)
     // A managed agent that exists is always run (its wallets live there); the setting decides about a new one.
     if (!base && sectionOf(this.config, cloudWalletConfig).baseAgent !== 'managed') {

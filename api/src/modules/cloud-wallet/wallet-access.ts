@@ -57,8 +57,9 @@ export class WalletAccess {
    */
   public async walletOf(principal: Principal): Promise<TenantWallet> {
     const user = asUser(principal)
-    const base = await this.base.client()
-    const wallet = await this.wallets.findForUser(user.userId)
+    // Rows read for a recent call serve this one: neither changes under an existing wallet.
+    const base = await this.base.walletClient()
+    const wallet = await this.wallets.recentWalletOfUser(user.userId)
     if (!wallet) throw new NotFoundError(NO_WALLET)
     return { wallet, agent: base.forTenant(wallet.tenantId) }
   }

@@ -35,7 +35,8 @@ export class WalletEventsService {
   /** @throws UnauthenticatedError for a missing token, no base wallet, or a token that is not its API key */
   public async authenticate(token: string | undefined): Promise<void> {
     if (!token) throw new UnauthenticatedError('Agent event token required')
-    const base = await this.wallets.findBaseWallet()
+    // A recent read: the base agent posts events in batches, many a second under load.
+    const base = await this.wallets.recentBaseWallet()
     if (!base || !sameSecret(token, this.box.open(base.encryptedApiKey, BASE_WALLET_SCOPE))) {
       throw new UnauthenticatedError('Invalid agent event token')
     }

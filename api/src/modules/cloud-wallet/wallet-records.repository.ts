@@ -1,7 +1,6 @@
 import { injectable } from 'inversify'
 import { type FilterQuery } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
-import { CloudWallet } from './cloud-wallet.entity'
 import { WalletRecord, type WalletRecordKind } from './wallet-record.entity'
 import { BaseRepository, type LockedRow } from '../../infra/db/base.repository'
 import type { WalletRecordFields } from './wallet-record.mapper'
@@ -21,10 +20,6 @@ export interface WalletRecordFilter {
 export class WalletRecordsRepository extends BaseRepository<WalletRecord> {
   public constructor(em: EntityManager) {
     super(em, WalletRecord)
-  }
-
-  public findWalletByTenant(tenantId: string): Promise<CloudWallet | null> {
-    return this.em.findOne(CloudWallet, { tenantId })
   }
 
   /**

@@ -8,6 +8,7 @@ import { WALLET_RECORD_KINDS, type WalletRecord, type WalletRecordKind } from '.
 import { walletMessageDirectionOf, walletReportMapper, type WalletRecordFields } from './wallet-record.mapper'
 import { WalletRecordMetrics } from './wallet-record-metrics'
 import { WALLET_RECORD_ORDERS } from './wallet-record.states'
+import { CloudWalletsRepository } from './cloud-wallets.repository'
 import { WalletRecordsRepository } from './wallet-records.repository'
 
 export type WalletRecordOutcome = OrderDecision | 'no-wallet' | 'not-a-record'
@@ -32,6 +33,7 @@ export class WalletRecords {
 
   public constructor(
     private readonly records: WalletRecordsRepository,
+    private readonly wallets: CloudWalletsRepository,
     modules: ModuleRegistry,
     private readonly metrics: WalletRecordMetrics,
     logger: Logger,
@@ -82,7 +84,7 @@ export class WalletRecords {
     if (event.tenantId === undefined || kind === undefined) return 'not-a-record'
     const tenantId = event.tenantId
     return this.timed('event', kind, async () => {
-      const wallet = await this.records.findWalletByTenant(tenantId)
+      const wallet = await this.wallets.recentWalletOfTenant(tenantId)
       if (!wallet) {
         this.log.debug('Event of a tenant no wallet owns', { tenantId, eventId: event.id })
         return 'no-wallet'

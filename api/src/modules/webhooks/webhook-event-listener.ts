@@ -19,15 +19,10 @@ export class WebhookEventListener implements PlatformEventListener {
   ) {}
 
   public async onEvents(events: readonly PlatformEvent[]): Promise<void> {
-    const targetsByOwner = new Map<string, EventTargets>()
     const rows: NewDelivery[] = []
     for (const event of events) {
-      const owner = `${event.orgId ?? ''}/${event.tenantId ?? ''}`
-      let targets = targetsByOwner.get(owner)
-      if (!targets) {
-        targets = await this.webhooks.targetsOf(event.orgId, event.tenantId)
-        targetsByOwner.set(owner, targets)
-      }
+      // Looked up once per owner and transaction (the repository remembers them for the transaction).
+      const targets = await this.webhooks.targetsOf(event.orgId, event.tenantId)
       rows.push(...deliveriesOf(eventData(event), targets))
     }
     if (rows.length === 0) return

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto'
+import { EntityManager } from '@mikro-orm/postgresql'
+import { BASE_WALLET_SCOPE } from '../../api/src/modules/cloud-wallet/base-wallet.entity'
+import {
+  CloudWalletsRepository,
+  WALLET_ROW_REUSE_MS,
+} from '../../api/src/modules/cloud-wallet/cloud-wallets.repository'
+import { User } from '../../api/src/modules/users/user.entity'
+import { Webhook } from '../../api/src/modules/webhooks/webhook.entity'
+import { WebhooksRepository } from '../../api/src/modules/webhooks/webhooks.repository'
+import { startIdleApiRuntime, type IdleApiRuntime } from '../helpers/api-runtime'
+
+/**
+ * Rows the hottest paths read again and again, read once (docs/decisions.md, "Rows read once for many calls"): an
+ * event owner's webhook targets once per transaction, and the base wallet's and a user's wallet row for
+ * WALLET_ROW_REUSE_MS. Runs on the path the environment chooses.
+ */
+describe('rows read once for many calls', () => {
+  let api: IdleApiRuntime
+  let em: EntityManager
+
+  beforeAll(async () => {
+    api = await startIdleApiRuntime()
+    em = api.runtime.container.get(EntityManager)
+  }, 60_000)
+
+  afterAll(async () => {
+    jest.useRealTimers()
+    await api?.close()
+  })
+
+  afterEach(() => {
+    jest.restoreAllMocks()
+  })
+
+  /** Counts the statements whose text contains `marker`. */
+  function countStatements(marker: string): () => number {
+    const execute = jest.spyOn(EntityManager.prototype, 'execute')
+    const find = jest.spyOn(EntityManager.prototype, 'findOne')
+    return () =>
+      execute.mock.calls.filter(([sql]) => String(sql).includes(marker)).length +
+      find.mock.calls.filter(([entity]) => (entity as { name?: string }).name === marker).length
+  }
+
+  describe('webhook targets', () => {
+    const webhooks = () => api.runtime.container.get(WebhooksRepository)
+
+    it('are looked up once per owner and transaction, and afresh in the next one', async () => {
+      const lookups = countStatements('notification_webhook')
+      const [tenantA, tenantB] = [`tenant-${randomUUID()}`, `tenant-${randomUUID()}`]
+      const first = await webhooks().transactional(async () => {
+        const a = await webhooks().targetsOf(null, tenantA)
+        await webhooks().targetsOf(null, tenantB)
+        expect(await webhooks().targetsOf(null, tenantA)).toBe(a)
+        return a
+      })
+      expect(first.webhooks).toEqual([])
+      expect(lookups()).toBe(2)
+
+      // Registered after that transaction: the next one sees it.
+      const fork = em.fork()
+      const webhook = fork.create(Webhook, { tenantId: tenantA, url: 'https://hooks.example.com/a' })
+      await fork.flush()
+      const next = await webhooks().transactional(() => webhooks().targetsOf(null, tenantA))
+      expect(next.webhooks).toEqual([{ id: webhook.id, url: 'https://hooks.example.com/a' }])
+      expect(lookups()).toBe(3)
+    })
+
+    it('are looked up on every call outside a transaction', async () => {
+      const lookups = countStatements('notification_webhook')
+      const tenant = `tenant-${randomUUID()}`
+      await webhooks().inOwnContext(async () => {
+        await webhooks().targetsOf(null, tenant)
+        await webhooks().targetsOf(null, tenant)
+      })
+      expect(lookups()).toBe(2)
+    })
+  })
+
+  describe('wallet rows', () => {
+    const wallets = () => api.runtime.container.get(CloudWalletsRepository)
+
+    async function aUser(): Promise<string> {
+      const fork = em.fork()
+      const user = fork.create(User, {
+        email: `reuse-${randomUUID()}@example.test`,
+        firstName: 'Row',
+        lastName: 'Reuse',
+        passwordHash: 'scrypt$unused',
+        isEmailVerified: true,
+      })
+      await fork.flush()
+      return user.id
+    }
+
+    it("reuses a user's wallet row for a while, and never remembers that there was none", async () => {
+      jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] })
+      try {
+        const reads = countStatements('CloudWallet')
+        const userId = await aUser()
+        expect(await wallets().recentWalletOfUser(userId)).toBeNull()
+        const created = await wallets().create({
+          userId,
+          email: 'holder@example.test',
+          tenantId: randomUUID(),
+          label: 'Holder',
+        })
+        // None was not remembered: the wallet created meanwhile is found at once.
+        const found = await wallets().recentWalletOfUser(userId)
+        expect(found?.id).toBe(created.id)
+        expect(reads()).toBe(2)
+        expect(await wallets().recentWalletOfUser(userId)).toBe(found)
+        expect(reads()).toBe(2)
+        jest.advanceTimersByTime(WALLET_ROW_REUSE_MS)
+        expect((await wallets().recentWalletOfUser(userId))?.id).toBe(created.id)
+        expect(reads()).toBe(3)
+        // By its tenant (the base agent's events name it): the same, remembered apart.
+        expect((await wallets().recentWalletOfTenant(created.tenantId))?.id).toBe(created.id)
+        expect((await wallets().recentWalletOfTenant(created.tenantId))?.id).toBe(created.id)
+        expect(await wallets().recentWalletOfTenant(randomUUID())).toBeNull()
+        expect(reads()).toBe(5)
+      } finally {
+        jest.useRealTimers()
+      }
+    })
+
+    it("reuses the base wallet's row for a while; this process's writes replace it at once", async () => {
+      jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] })
+      try {
+        const reads = countStatements('BaseWallet')
+        expect(await wallets().recentBaseWallet()).toBeNull()
+        const fields = { encryptedApiKey: 'sealed-a', encryptedWalletKey: 'sealed-w', configuredBy: null }
+        await wallets().saveBaseWallet({ ...fields, agentEndpoint: 'http://agent-a.example.com:8001' })
+        const before = reads()
+        const first = await wallets().recentBaseWallet()
+        expect(first?.agentEndpoint).toBe('http://agent-a.example.com:8001')
+        expect(await wallets().recentBaseWallet()).toBe(first)
+        expect(reads()).toBe(before + 1)
+
+        // Changed by another replica: seen once the reuse time is over.
+        await em
+          .fork()
+          .getConnection()
+          .execute(`update base_wallets set agent_endpoint = 'http://agent-b.example.com:8001' where scope = ?`, [
+            BASE_WALLET_SCOPE,
+          ])
+        expect((await wallets().recentBaseWallet())?.agentEndpoint).toBe('http://agent-a.example.com:8001')
+        jest.advanceTimersByTime(WALLET_ROW_REUSE_MS)
+        expect((await wallets().recentBaseWallet())?.agentEndpoint).toBe('http://agent-b.example.com:8001')
+
+        // Changed here: seen at once.
+        await wallets().saveBaseWallet({ ...fields, agentEndpoint: 'http://agent-c.example.com:8001' })
+        expect((await wallets().recentBaseWallet())?.agentEndpoint).toBe('http://agent-c.example.com:8001')
+      } finally {
+        jest.useRealTimers()
+      }
+    })
+  })
+})
