@@ -12,10 +12,12 @@ import {
   generateSafePrimes,
   hashToBigint,
   isProbablePrime,
+  MathError,
   modInverse,
   modInverseAll,
   modPow,
   modPowCrt,
+  modPowConstantTime,
   modPowFixedBase,
   modPowJs,
   modPowSecret,
@@ -176,6 +178,22 @@ describe('modPowFixedBase and the batched inverses', () => {
     expect(modPowFixedBase(other, e, n)).toBe(modPowJs(other, e, n))
     expect(modPowFixedBase(other + n, e, n)).toBe(modPowJs(other, e, n))
     expect(fixedBaseInverse(other, n)).toBe(modInverse(other, n))
+  })
+
+  it('raises any base in constant time with the same results as square-and-multiply', () => {
+    for (const bits of [1, 17, 456, 592, 2047, 2048, 3100]) {
+      const base = randomBelow(n)
+      const exponent = randomBits(bits)
+      expect(modPowConstantTime(base, exponent, n)).toBe(modPowJs(base, exponent, n))
+      expect(modPowConstantTime(base + n, exponent, n)).toBe(modPowJs(base, exponent, n))
+    }
+    const base = randomBelow(n)
+    for (const exponent of [0n, 1n, n - 1n, n, n + 1n]) {
+      expect(modPowConstantTime(base, exponent, n)).toBe(modPowJs(base, exponent, n))
+    }
+    // Bases OpenSSL refuses as a peer key are nobody's secret: computed all the same.
+    for (const edge of [0n, 1n, n - 1n]) expect(modPowConstantTime(edge, 5n, n)).toBe(modPowJs(edge, 5n, n))
+    expect(() => modPowConstantTime(base, -1n, n)).toThrow(MathError)
   })
 
   it('inverts several values at once as one by one, and refuses a value sharing a factor', () => {

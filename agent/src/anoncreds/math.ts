@@ -2,17 +2,19 @@
  * Big-integer primitives for the CL signatures behind AnonCreds. Values are native `bigint`s; every random
  * number comes from `crypto.randomBytes`, primes from OpenSSL (`crypto.generatePrime`/`checkPrime`).
  *
- * Modular exponentiation is the hot spot (2048-bit modulus, exponents of 600 to 3000 bits). Measured on the
- * 2-core CI machine (docs/benchmarks.md, "AnonCreds"): square-and-multiply on JS BigInt 16 ms for a 2048-bit
- * exponent, a 5-bit sliding window 13.5 ms, OpenSSL through Diffie-Hellman `generateKeys` 4.9 ms, OpenSSL
- * through RSA `publicEncrypt` without padding 2.4 ms; GMP compiled to WASM (`npm run bench:modpow`) is 4-6x slower
- * than OpenSSL. So modPow runs OpenSSL's Montgomery exponentiation by
- * posing the exponent as an RSA public exponent; OpenSSL wants that exponent below the modulus, so larger
- * exponents are split (b^(h*2^k + l) = (b^(2^k))^h * b^l).
+ * Modular exponentiation is the hot spot (2048-bit modulus, exponents of 600 to 3000 bits), done by OpenSSL in one of
+ * three ways (docs/benchmarks.md, "AnonCreds"; square-and-multiply on JS BigInt is 6-8x slower, GMP compiled to WASM
+ * 4-6x): modPow, for public exponents, poses the exponent as an RSA public exponent (`publicEncrypt` without
+ * padding: OpenSSL's sliding window, the fastest below the modulus's width); modPowConstantTime and modPowFixedBase,
+ * for the holder's secret exponents, raise through a Diffie-Hellman object kept per modulus (constant time, and
+ * faster than splitting an exponent wider than the modulus, so modPow uses it for those too); modPowSecret, for the
+ * issuer's secret exponents, is an RSA private operation of a key made of the issuer's primes (constant time,
+ * blinded).
  */
 import {
   checkPrimeSync,
   constants,
+  createDiffieHellman,
   createHash,
   createPrivateKey,
   createPublicKey,
@@ -20,6 +22,7 @@ import {
   privateDecrypt,
   publicEncrypt,
   randomBytes,
+  type DiffieHellman,
 } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
 
@@ -94,6 +97,9 @@ export function modPowJs(base: bigint, exponent: bigint, modulus: bigint): bigin
 }
 
 function modPowOpenSsl(base: bigint, exponent: bigint, modulus: bigint): bigint {
+  // Faster than the split below (one exponentiation, the Montgomery context kept), and the same result.
+  if (exponent >= modulus && bitLength(modulus) >= DH_MIN_MODULUS_BITS)
+    return modPowConstantTime(base, exponent, modulus)
   if (exponent >= modulus) {
     // Split in halves: b^(h*2^k + l) = (b^(2^k))^h * b^l, three exponentiations of k bits each.
     const k = Math.ceil(bitLength(exponent) / 2)
@@ -106,49 +112,77 @@ function modPowOpenSsl(base: bigint, exponent: bigint, modulus: bigint): bigint 
   return rsaPublicOp(base, exponent, modulus)
 }
 
-/**
- * Per modulus and base: the base's inverse and its power 2^(bits(n) - 1), each computed on first use. For the bases
- * of a credential definition's key (S, Z), which every presentation and verification raises again.
- */
-interface FixedBase {
-  inverse?: bigint
-  lifted?: bigint
-}
-/** About 600 bytes each; a few per credential definition in use. */
-const fixedBases = new BoundedMap<string, FixedBase>(256)
-
-function fixedBaseOf(base: bigint, modulus: bigint): FixedBase {
-  const key = `${modulus.toString(32)}:${base.toString(32)}`
-  let entry = fixedBases.get(key)
-  if (!entry) {
-    entry = {}
-    fixedBases.set(key, entry)
-  }
-  return entry
-}
+/** Per modulus and base: the base's inverse, computed on first use (a credential definition's key's Z and S). */
+const fixedInverses = new BoundedMap<string, bigint>(256)
 
 /** base^-1 mod modulus, remembered for a base that recurs (a key's Z); throws MathError like modInverse. */
 export function fixedBaseInverse(base: bigint, modulus: bigint): bigint {
-  const entry = fixedBaseOf(mod(base, modulus), modulus)
-  entry.inverse ??= modInverse(base, modulus)
-  return entry.inverse
+  const key = `${modulus.toString(32)}:${mod(base, modulus).toString(32)}`
+  let inverse = fixedInverses.get(key)
+  if (inverse === undefined) {
+    inverse = modInverse(base, modulus)
+    fixedInverses.set(key, inverse)
+  }
+  return inverse
 }
 
 /**
- * modPow for a base that recurs with exponents wider than the modulus (a key's S: the protocol's v, r and alpha
- * values have 2,100 to 3,100 bits). modPow splits such an exponent in halves and lifts the base by the half's width
- * every time; here the lift by 2^(bits(n) - 1) is remembered, leaving two exponentiations whose widths add up to the
- * exponent's: about a third less work (docs/benchmarks.md, "AnonCreds"). Same results as modPow.
+ * modPowConstantTime for a base that recurs (a credential definition's key: S, Z, R_i, Rctxt), whose inverse is
+ * remembered. An exponent that may be 0 (a predicate's four squares) is raised by one more and the result divided by
+ * the base, so a 0 takes the same path as any other value.
  */
 export function modPowFixedBase(base: bigint, exponent: bigint, modulus: bigint): bigint {
-  if (exponent < 0n) return modPowFixedBase(fixedBaseInverse(base, modulus), -exponent, modulus)
-  if (exponent < modulus || (modulus & 1n) === 0n) return modPow(base, exponent, modulus)
-  const shift = BigInt(bitLength(modulus) - 1)
-  const entry = fixedBaseOf(mod(base, modulus), modulus)
-  entry.lifted ??= modPow(base, 1n << shift, modulus)
-  // low < 2^(bits - 1) <= modulus; high has the exponent's excess width.
-  const high = modPow(entry.lifted, exponent >> shift, modulus)
-  return (high * modPow(base, exponent & ((1n << shift) - 1n), modulus)) % modulus
+  if (exponent < 0n) return modPowConstantTime(fixedBaseInverse(base, modulus), -exponent, modulus)
+  const b = mod(base, modulus)
+  if (b <= 1n || b === modulus - 1n) return modPow(b, exponent, modulus)
+  return (modPowConstantTime(b, exponent + 1n, modulus) * fixedBaseInverse(b, modulus)) % modulus
+}
+
+/** modPow for a public exponent of a base that recurs (a verifier's responses), its inverse remembered. */
+export function modPowPublicFixedBase(base: bigint, exponent: bigint, modulus: bigint): bigint {
+  if (exponent < 0n) return modPow(fixedBaseInverse(base, modulus), -exponent, modulus)
+  return modPow(base, exponent, modulus)
+}
+
+/** One Diffie-Hellman object per modulus in use (about 2 KB with OpenSSL's numbers and Montgomery context). */
+const constantTimePowers = new BoundedMap<bigint, DiffieHellman>(64)
+/** OpenSSL's Diffie-Hellman takes moduli of 512 bits and more (the CL modulus has 2,048). */
+const DH_MIN_MODULUS_BITS = 512
+/** Left in a Diffie-Hellman object between uses instead of the last exponent (a secret, often). */
+const CLEARED_EXPONENT = Buffer.from([1])
+
+/**
+ * base^exponent mod modulus (exponent >= 0) **in constant time**, for the holder's secret exponents (the link secret,
+ * the attributes a proof hides, the blinding values), whose modulus's factors it does not know (the issuer, who
+ * knows them, has modPowSecret). OpenSSL's Diffie-Hellman computes a shared secret, the peer's public key raised to
+ * its private key, with `BN_mod_exp_mont_consttime`: with the modulus as the group's "prime", the base as the peer's
+ * key and the exponent as the private key, neither the time taken nor the memory touched depends on the exponent's
+ * bits (only on its count of 64-bit words). The object is kept per modulus with its Montgomery context, so a call
+ * costs no key parsing, and it takes exponents of any width: 8-18 % slower than modPow's RSA operation below the
+ * modulus's width, faster above it (docs/benchmarks.md, "AnonCreds: the holder's powers in constant time"). A new
+ * modulus costs about 2 ms once (Node
+ * checks the "prime", a composite here, which only sets the object's `verifyError`). A base of 0, 1 or modulus - 1
+ * (which OpenSSL refuses as a peer key, and which are nobody's secret) and moduli under 512 bits go to modPow.
+ */
+export function modPowConstantTime(base: bigint, exponent: bigint, modulus: bigint): bigint {
+  if (exponent < 0n) throw new MathError('constant-time power: negative exponent')
+  // OpenSSL refuses a private key of 0; its power is 1 whatever the base (modPowFixedBase never asks for it).
+  if (exponent === 0n) return 1n % modulus
+  const b = mod(base, modulus)
+  if (b <= 1n || b === modulus - 1n || (modulus & 1n) === 0n || bitLength(modulus) < DH_MIN_MODULUS_BITS) {
+    return modPow(b, exponent, modulus)
+  }
+  let power = constantTimePowers.get(modulus)
+  if (!power) {
+    power = createDiffieHellman(bigintToBytes(modulus), Buffer.from([2]))
+    constantTimePowers.set(modulus, power)
+  }
+  try {
+    power.setPrivateKey(bigintToBytes(exponent))
+    return bigintFromBytes(power.computeSecret(bigintToBytes(b)))
+  } finally {
+    power.setPrivateKey(CLEARED_EXPONENT)
+  }
 }
 
 /**

@@ -32,12 +32,13 @@ export function blindSecrets(
   const names = [...hidden.keys()].sort()
   const vPrime = randomBits(LARGE_VPRIME)
   let u = modPowFixedBase(s, vPrime, n)
-  for (const name of names) u = (u * modPow(entry(publicKey.r, name), entry(hidden, name), n)) % n
+  // The key's bases, raised in constant time: the hidden values (the link secret) and their blindings are secret.
+  for (const name of names) u = (u * modPowFixedBase(entry(publicKey.r, name), entry(hidden, name), n)) % n
 
   const vDashTilde = randomBits(LARGE_VPRIME_TILDE)
   const mTildes = new Map(names.map((name) => [name, randomBits(LARGE_MTILDE)]))
-  let uTilde = modPow(s, vDashTilde, n)
-  for (const name of names) uTilde = (uTilde * modPow(entry(publicKey.r, name), entry(mTildes, name), n)) % n
+  let uTilde = modPowFixedBase(s, vDashTilde, n)
+  for (const name of names) uTilde = (uTilde * modPowFixedBase(entry(publicKey.r, name), entry(mTildes, name), n)) % n
 
   const c = blindingChallenge(u, uTilde, nonce)
   const mCaps = new Map(names.map((name) => [name, entry(mTildes, name) + c * entry(hidden, name)]))

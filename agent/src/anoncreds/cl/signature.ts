@@ -15,6 +15,7 @@ import {
   modInverse,
   modPowCrt,
   modPow,
+  modPowConstantTime,
   modPowFixedBase,
   modPowSecret,
   mod,
@@ -136,7 +137,8 @@ export function verifyPrimarySignature(
       modPowFixedBase(base, exponent, n),
     )
     const q = (publicKey.z * modInverse(rx, n)) % n
-    if (modPow(signature.a, signature.e, n) !== q) return false
+    // e identifies the credential (a verifier learning it could link its presentations): raised in constant time.
+    if (modPowConstantTime(signature.a, signature.e, n) !== q) return false
     // A^(c + se*e) = A^c * (A^e)^se = A^c * q^se: two exponentiations narrower than the modulus instead of one
     // of 2,600 bits, which modPow would split in three.
     const aCap = (modPow(signature.a, correctness.c, n) * modPow(q, correctness.se, n)) % n

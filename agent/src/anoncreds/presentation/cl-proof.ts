@@ -16,7 +16,9 @@ import {
   hashToBigint,
   modInverseAll,
   modPow,
+  modPowConstantTime,
   modPowFixedBase,
+  modPowPublicFixedBase,
   randomBits,
 } from '../math'
 import type { G2Point, Gt } from '../revocation/bn254'
@@ -172,6 +174,20 @@ function publicR(pk: PrimaryPublicKey, name: string): bigint {
   return value
 }
 
+/**
+ * How each side raises. The prover's exponents are secret (the hidden attributes, the link secret, the blinding
+ * values): constant time, for the key's bases (kept per modulus) and the proof's own values (A', the T values)
+ * alike. The verifier's are the proof's public responses: modPow, the faster for the 600-bit ones.
+ */
+interface Powers {
+  /** The credential definition's key: Z, S, R_i, Rctxt. */
+  ofKey: (base: bigint, exponent: bigint, modulus: bigint) => bigint
+  /** The proof's own values: A', T_i. */
+  ofProof: (base: bigint, exponent: bigint, modulus: bigint) => bigint
+}
+const PROVER: Powers = { ofKey: modPowFixedBase, ofProof: modPowConstantTime }
+const VERIFIER: Powers = { ofKey: modPowPublicFixedBase, ofProof: modPow }
+
 /** A'^e · Π R_k^m_k · S^v · Rctxt^m2 mod n (calc_teq). */
 function calcTeq(
   pk: PrimaryPublicKey,
@@ -181,15 +197,16 @@ function calcTeq(
   m: ReadonlyMap<string, bigint>,
   m2: bigint,
   unrevealed: readonly string[],
+  powers: Powers,
 ): bigint {
-  let result = modPow(aPrime, e, pk.n)
+  let result = powers.ofProof(aPrime, e, pk.n)
   for (const name of unrevealed) {
     const mk = m.get(name)
     if (mk === undefined) throw new ProofBuildError(`no response for hidden attribute "${name}"`)
-    result = mulMod(result, modPow(publicR(pk, name), mk, pk.n), pk.n)
+    result = mulMod(result, powers.ofKey(publicR(pk, name), mk, pk.n), pk.n)
   }
-  result = mulMod(result, modPowFixedBase(pk.s, v, pk.n), pk.n)
-  return mulMod(result, modPow(pk.rctxt, m2, pk.n), pk.n)
+  result = mulMod(result, powers.ofKey(pk.s, v, pk.n), pk.n)
+  return mulMod(result, powers.ofKey(pk.rctxt, m2, pk.n), pk.n)
 }
 
 /** The six tau values of an inequality proof before the challenge terms (calc_tne). */
@@ -202,15 +219,16 @@ function calcTne(
   alpha: bigint,
   t: readonly bigint[],
   less: boolean,
+  powers: Powers,
 ): bigint[] {
   const taus: bigint[] = []
   for (let i = 0; i < ITERATION; i++) {
-    taus.push(mulMod(modPow(pk.z, u[i], pk.n), modPowFixedBase(pk.s, r[i], pk.n), pk.n))
+    taus.push(mulMod(powers.ofKey(pk.z, u[i], pk.n), powers.ofKey(pk.s, r[i], pk.n), pk.n))
   }
-  taus.push(mulMod(modPow(pk.z, mj, pk.n), modPowFixedBase(pk.s, less ? -rDelta : rDelta, pk.n), pk.n))
+  taus.push(mulMod(powers.ofKey(pk.z, mj, pk.n), powers.ofKey(pk.s, less ? -rDelta : rDelta, pk.n), pk.n))
   let q = 1n
-  for (let i = 0; i < ITERATION; i++) q = mulMod(q, modPow(t[i], u[i], pk.n), pk.n)
-  taus.push(mulMod(q, modPowFixedBase(pk.s, alpha, pk.n), pk.n))
+  for (let i = 0; i < ITERATION; i++) q = mulMod(q, powers.ofProof(t[i], u[i], pk.n), pk.n)
+  taus.push(mulMod(q, powers.ofKey(pk.s, alpha, pk.n), pk.n))
   return taus
 }
 
@@ -308,7 +326,7 @@ export class ProofBuilder {
       m2Tilde: randomBits(LARGE_M2TILDE),
       m2: signature.m2,
     }
-    eq.t = calcTeq(pk, eq.aPrime, eq.eTilde, eq.vTilde, mTilde, eq.m2Tilde, unrevealed)
+    eq.t = calcTeq(pk, eq.aPrime, eq.eTilde, eq.vTilde, mTilde, eq.m2Tilde, unrevealed, PROVER)
 
     const predicates = [...request.predicates].sort(comparePredicates)
     const ge = predicates.map((predicate) => this.initGeProof(pk, mTilde, values, predicate))
@@ -341,15 +359,15 @@ export class ProofBuilder {
     if (delta < 0) throw new ProofBuildError(`predicate on "${predicate.attrName}" is not satisfied`)
     const u = fourSquares(delta)
     const r = u.map(() => randomBits(LARGE_VPRIME))
-    const t = u.map((ui, i) => mulMod(modPow(pk.z, ui, pk.n), modPowFixedBase(pk.s, r[i], pk.n), pk.n))
+    const t = u.map((ui, i) => mulMod(modPowFixedBase(pk.z, ui, pk.n), modPowFixedBase(pk.s, r[i], pk.n), pk.n))
     const rDelta = randomBits(LARGE_VPRIME)
-    const tDelta = mulMod(modPow(pk.z, BigInt(delta), pk.n), modPowFixedBase(pk.s, rDelta, pk.n), pk.n)
+    const tDelta = mulMod(modPowFixedBase(pk.z, BigInt(delta), pk.n), modPowFixedBase(pk.s, rDelta, pk.n), pk.n)
     const uTilde = u.map(() => randomBits(LARGE_UTILDE))
     const rTilde = u.map(() => randomBits(LARGE_RTILDE))
     const rTildeDelta = randomBits(LARGE_RTILDE)
     const alphaTilde = randomBits(LARGE_ALPHATILDE)
     const mjTilde = mTilde.get(predicate.attrName) as bigint
-    const taus = calcTne(pk, uTilde, rTilde, rTildeDelta, mjTilde, alphaTilde, t, isLess(predicate))
+    const taus = calcTne(pk, uTilde, rTilde, rTildeDelta, mjTilde, alphaTilde, t, isLess(predicate), PROVER)
     return { predicate, u, uTilde, r, rTilde, rDelta, rTildeDelta, alphaTilde, t, tDelta, taus }
   }
 
@@ -455,7 +473,7 @@ export function verifyProof(
       expectedCList.push(...cListBytes(nonRevocation.cList))
     }
     const unrevealed = unrevealedAttributes(sub.schemaAttrs, revealed)
-    const t1 = calcTeq(pk, eqProof.aPrime, eqProof.e, eqProof.v, eqProof.m, eqProof.m2, unrevealed)
+    const t1 = calcTeq(pk, eqProof.aPrime, eqProof.e, eqProof.v, eqProof.m, eqProof.m2, unrevealed, VERIFIER)
     let rar = modPow(eqProof.aPrime, E_START_VALUE, pk.n)
     for (const [name, value] of eqProof.revealedAttrs) rar = mulMod(rar, modPow(publicR(pk, name), value, pk.n), pk.n)
     // (Z / rar)^-c
@@ -469,7 +487,7 @@ export function verifyProof(
         return { valid: false, reason: `sub proof ${index}: predicate on "${name}" is not tied to the credential` }
       }
       const less = isLess(ge.predicate)
-      const geTaus = calcTne(pk, ge.u, ge.r, ge.rDelta, ge.mj, ge.alpha, ge.t, less)
+      const geTaus = calcTne(pk, ge.u, ge.r, ge.rDelta, ge.mj, ge.alpha, ge.t, less, VERIFIER)
       // The T values' and T_delta's inverses at once; x^-c is (x^-1)^c.
       const inverses = modInverseAll([...ge.t, ge.tDelta], pk.n)
       const tDeltaInverse = inverses[ITERATION]
