@@ -97,10 +97,9 @@ export function modPowJs(base: bigint, exponent: bigint, modulus: bigint): bigin
 }
 
 function modPowOpenSsl(base: bigint, exponent: bigint, modulus: bigint): bigint {
-  // Faster than the split below (one exponentiation, the Montgomery context kept), and the same result.
-  if (exponent >= modulus && bitLength(modulus) >= DH_MIN_MODULUS_BITS)
-    return modPowConstantTime(base, exponent, modulus)
   if (exponent >= modulus) {
+    // Faster than the split below (one exponentiation, the Montgomery context kept), and the same result.
+    if (bitLength(modulus) >= DH_MIN_MODULUS_BITS) return modPowConstantTime(base, exponent, modulus)
     // Split in halves: b^(h*2^k + l) = (b^(2^k))^h * b^l, three exponentiations of k bits each.
     const k = Math.ceil(bitLength(exponent) / 2)
     const high = exponent >> BigInt(k)
@@ -160,9 +159,9 @@ const CLEARED_EXPONENT = Buffer.from([1])
  * bits (only on its count of 64-bit words). The object is kept per modulus with its Montgomery context, so a call
  * costs no key parsing, and it takes exponents of any width: 8-18 % slower than modPow's RSA operation below the
  * modulus's width, faster above it (docs/benchmarks.md, "AnonCreds: the holder's powers in constant time"). A new
- * modulus costs about 2 ms once (Node
- * checks the "prime", a composite here, which only sets the object's `verifyError`). A base of 0, 1 or modulus - 1
- * (which OpenSSL refuses as a peer key, and which are nobody's secret) and moduli under 512 bits go to modPow.
+ * modulus costs about 2 ms once (Node checks the "prime", a composite here, which only sets the object's
+ * `verifyError`). A base of 0, 1 or modulus - 1 (which OpenSSL refuses as a peer key, and which are nobody's secret)
+ * and moduli under 512 bits go to modPow.
  */
 export function modPowConstantTime(base: bigint, exponent: bigint, modulus: bigint): bigint {
   if (exponent < 0n) throw new MathError('constant-time power: negative exponent')
