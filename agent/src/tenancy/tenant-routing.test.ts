@@ -89,4 +89,17 @@ describe('TenantRouting', () => {
     await expect(sut.register('a', 'z6Mk-race')).rejects.toBeInstanceOf(ConflictError)
     expect(await sut.tenantFor(['z6Mk-race'])).toBe('b')
   })
+
+  it('keeps a bounded number of keys in memory and reads a dropped one from the store again', async () => {
+    const store = new MapStore()
+    const sut = new TenantRouting(store, 2)
+    for (const key of ['z6Mk-1', 'z6Mk-2', 'z6Mk-3']) await sut.register('a', key)
+    const reads = store.reads
+    // The two most recent answer from memory; the first was dropped and comes from the store.
+    expect(await sut.tenantFor(['z6Mk-3'])).toBe('a')
+    expect(await sut.tenantFor(['z6Mk-2'])).toBe('a')
+    expect(store.reads).toBe(reads)
+    expect(await sut.tenantFor(['z6Mk-1'])).toBe('a')
+    expect(store.reads).toBe(reads + 1)
+  })
 })

@@ -1,6 +1,12 @@
-import { ConflictError } from '@idplane/common'
+import { BoundedMap, ConflictError } from '@idplane/common'
 
 const MAX_UNOWNED = 10000
+/**
+ * Keys remembered with their tenant (about 150 bytes each; 15 MB at the bound), least recently used dropped: a dropped
+ * key is read from the store again. Memory alone knows a key only between its routing event and its write landing,
+ * far fewer keys than this.
+ */
+const MAX_KNOWN = 100_000
 
 /** Where the recipient-key → tenant mapping is kept (the base context's records; a double in tests). */
 export interface TenantRoutingStore {
@@ -17,11 +23,16 @@ export interface TenantRoutingStore {
  * This process is the only writer of the mapping (one process per agent), so what it remembers stays true.
  */
 export class TenantRouting {
-  private readonly known = new Map<string, string>()
+  private readonly known: BoundedMap<string, string>
   /** Keys the store does not have (the base wallet's own keys), bounded; a registration removes its key. */
   private readonly unowned = new Set<string>()
 
-  public constructor(private readonly store: TenantRoutingStore) {}
+  public constructor(
+    private readonly store: TenantRoutingStore,
+    maxKnown = MAX_KNOWN,
+  ) {
+    this.known = new BoundedMap(maxKnown)
+  }
 
   /**
    * Claims a recipient key for a tenant. Claiming a key the tenant already owns is a no-op.
@@ -74,7 +85,9 @@ export class TenantRouting {
   }
 
   public async removeTenant(tenantId: string): Promise<void> {
-    for (const [fingerprint, owner] of this.known) if (owner === tenantId) this.known.delete(fingerprint)
+    for (const fingerprint of [...this.known.keys()]) {
+      if (this.known.get(fingerprint) === tenantId) this.known.delete(fingerprint)
+    }
     await this.store.deleteTenant(tenantId)
   }
 }
