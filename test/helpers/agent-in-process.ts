@@ -55,6 +55,43 @@ export function randomSchemaName(prefix = 'agent_test'): string {
   return `${prefix}_${Math.random().toString(36).slice(2, 10)}`
 }
 
+/** Attempts at a free port: between freePort's release and the agent's listen another socket may take the port. */
+const PORT_ATTEMPTS = 5
+
+/**
+ * The agent `build` makes for a port, initialized: on `fixedPort`, or on a free port, another one when a socket of a
+ * suite running beside took the first before the agent listened (EADDRINUSE, seen in a `make test` run).
+ */
+async function initializedOnFreePort(
+  fixedPort: number | undefined,
+  build: (port: number) => IdplaneAgent,
+): Promise<{ agent: IdplaneAgent; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = fixedPort ?? (await freePort())
+    const agent = build(port)
+    try {
+      await agent.initialize()
+      return { agent, port }
+    } catch (error) {
+      if (fixedPort !== undefined || attempt >= PORT_ATTEMPTS || !isAddressInUse(error)) throw error
+      await agent.shutdown().catch(() => undefined)
+    }
+  }
+}
+
+/**
+ * Whether the error, or one it wraps (Credo wraps a module's start failure), is EADDRINUSE. Read by shape: Node's own
+ * errors are not `instanceof Error` inside Jest's sandbox.
+ */
+function isAddressInUse(error: unknown): boolean {
+  let current = error
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    if ((current as { code?: unknown }).code === 'EADDRINUSE') return true
+    current = (current as { cause?: unknown }).cause
+  }
+  return false
+}
+
 /**
  * One initialized agent on a fresh PostgreSQL schema, DIDComm over HTTP on a free 127.0.0.1 port. PGlite is
  * exercised by the spawned agent processes and by the storage integration test (in memory).
@@ -64,22 +101,22 @@ export async function startInProcessAgent(options: InProcessAgentOptions = {}): 
   const sql = await PgSqlClient.connect(TEST_DATABASE_URL, schema)
   await migrateSchema(sql)
   const keys = await EncryptedKeyStorage.open(sql, 'test-wallet-key')
-  const port = options.port ?? (await freePort())
   const outboundQueue = options.outboundQueue && new OutboundQueue(sql, options.outboundQueue, silentLogger)
   // With the queue, as the agent program: envelopes sent again are dropped.
   const takenEnvelopes = options.outboundQueue && new TakenEnvelopes(sql, silentLogger)
-  const agent = buildAgent({
-    endpoints: [`http://127.0.0.1:${port}`],
-    inboundPort: port,
-    // AGENT_TEST_LOG=debug shows the agents' (and Credo's) log lines when a flow fails.
-    logger: process.env.AGENT_TEST_LOG ? new Logger({ port }, 'debug') : silentLogger,
-    logLevel: process.env.AGENT_TEST_LOG ? 'debug' : 'error',
-    adapters: new IdplaneAdaptersModule(sql, keys),
-    outboundTargets: options.outboundTargets ?? new OutboundTargetGuard(true),
-    outboundQueue,
-    takenEnvelopes,
-  })
-  await agent.initialize()
+  const { agent, port } = await initializedOnFreePort(options.port, (port) =>
+    buildAgent({
+      endpoints: [`http://127.0.0.1:${port}`],
+      inboundPort: port,
+      // AGENT_TEST_LOG=debug shows the agents' (and Credo's) log lines when a flow fails.
+      logger: process.env.AGENT_TEST_LOG ? new Logger({ port }, 'debug') : silentLogger,
+      logLevel: process.env.AGENT_TEST_LOG ? 'debug' : 'error',
+      adapters: new IdplaneAdaptersModule(sql, keys),
+      outboundTargets: options.outboundTargets ?? new OutboundTargetGuard(true),
+      outboundQueue,
+      takenEnvelopes,
+    }),
+  )
   return {
     agent,
     sql,
