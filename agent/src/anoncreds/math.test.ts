@@ -191,8 +191,15 @@ describe('modPowFixedBase and the batched inverses', () => {
     for (const exponent of [0n, 1n, n - 1n, n, n + 1n]) {
       expect(modPowConstantTime(base, exponent, n)).toBe(modPowJs(base, exponent, n))
     }
-    // Bases OpenSSL refuses as a peer key are nobody's secret: computed all the same.
-    for (const edge of [0n, 1n, n - 1n]) expect(modPowConstantTime(edge, 5n, n)).toBe(modPowJs(edge, 5n, n))
+    // Bases OpenSSL refuses as a peer key are nobody's secret: computed all the same, wide exponents too (modPow
+    // hands those to modPowConstantTime: n - 1 once went back and forth between them without end).
+    for (const edge of [0n, 1n, n - 1n]) {
+      for (const exponent of [5n, 6n, randomBits(2500)]) {
+        expect(modPowConstantTime(edge, exponent, n)).toBe(modPowJs(edge, exponent, n))
+        expect(modPow(edge, exponent, n)).toBe(modPowJs(edge, exponent, n))
+        expect(modPowFixedBase(edge, exponent, n)).toBe(modPowJs(edge, exponent, n))
+      }
+    }
     expect(() => modPowConstantTime(base, -1n, n)).toThrow(MathError)
   })
 

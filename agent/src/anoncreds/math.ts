@@ -133,7 +133,8 @@ export function fixedBaseInverse(base: bigint, modulus: bigint): bigint {
 export function modPowFixedBase(base: bigint, exponent: bigint, modulus: bigint): bigint {
   if (exponent < 0n) return modPowConstantTime(fixedBaseInverse(base, modulus), -exponent, modulus)
   const b = mod(base, modulus)
-  if (b <= 1n || b === modulus - 1n) return modPow(b, exponent, modulus)
+  // 0, 1 and modulus - 1 have no inverse to divide by, or need none (modPowConstantTime answers them itself).
+  if (b <= 1n || b === modulus - 1n) return modPowConstantTime(b, exponent, modulus)
   return (modPowConstantTime(b, exponent + 1n, modulus) * fixedBaseInverse(b, modulus)) % modulus
 }
 
@@ -161,18 +162,19 @@ const CLEARED_EXPONENT = Buffer.from([1])
  * modulus's width, faster above it (docs/benchmarks.md, "AnonCreds: the holder's powers in constant time"). A new
  * modulus costs about 2 ms once (Node checks the "prime", a composite here, which only sets the object's
  * `verifyError`). A base of 0, 1 or modulus - 1 (which OpenSSL refuses as a peer key, and which are nobody's secret)
- * and moduli under 512 bits go to modPow.
+ * is answered directly; moduli under 512 bits go to modPow. The modulus is checked once, when its object is made.
  */
 export function modPowConstantTime(base: bigint, exponent: bigint, modulus: bigint): bigint {
   if (exponent < 0n) throw new MathError('constant-time power: negative exponent')
   // OpenSSL refuses a private key of 0; its power is 1 whatever the base (modPowFixedBase never asks for it).
   if (exponent === 0n) return 1n % modulus
   const b = mod(base, modulus)
-  if (b <= 1n || b === modulus - 1n || (modulus & 1n) === 0n || bitLength(modulus) < DH_MIN_MODULUS_BITS) {
-    return modPow(b, exponent, modulus)
-  }
+  // Bases OpenSSL refuses as a peer key, answered here (not by modPow, which comes back here for wide exponents).
+  if (b <= 1n) return b
+  if (b === modulus - 1n) return exponent % 2n === 0n ? 1n : b
   let power = constantTimePowers.get(modulus)
   if (!power) {
+    if ((modulus & 1n) === 0n || bitLength(modulus) < DH_MIN_MODULUS_BITS) return modPow(b, exponent, modulus)
     power = createDiffieHellman(bigintToBytes(modulus), Buffer.from([2]))
     constantTimePowers.set(modulus, power)
   }
