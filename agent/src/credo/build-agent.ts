@@ -23,6 +23,7 @@ import { LedgerAnonCredsRegistry } from '../ledger/ledger-anoncreds-registry'
 import { LedgerClient } from '../ledger/ledger-client'
 import { LedgerDidResolver } from '../ledger/ledger-did-resolver'
 import { IdplaneW3cCredentialsModule } from '../formats/jsonld/idplane-w3c-credentials.module'
+import { shareTermDefinitions } from '../formats/jsonld/shared-term-definitions'
 import type { IdplaneOpenId4VcModule } from '../openid4vc/openid4vc.module'
 import { NarrowingDifPresentationExchangeModule } from '../formats/presentation-exchange/narrowing-presentation-exchange'
 import { TenancyModule } from '../tenancy/tenancy.module'
@@ -37,6 +38,7 @@ import { CachingKeyDidResolver, CachingPeerDidResolver } from './caching-did-res
 import { GuardedWebDidResolver } from './guarded-web-did-resolver'
 import { CredoLogger } from './credo-logger'
 import { cacheX25519Conversions } from './x25519-conversion-cache'
+import { rememberValidationMetadata } from './validation-metadata-memo'
 import { credentialFormats, indyCredentialFormat, indyProofFormat, proofFormats } from './formats'
 
 export interface BuildAgentOptions {
@@ -81,7 +83,10 @@ const DEFAULT_TAILS_DIRECTORY_NAME = 'idplane-tails'
  * default; each admin call says how far its exchange may go on its own.
  */
 export function buildAgent(options: BuildAgentOptions) {
+  // Work Credo's libraries repeat with the same answer, done once (each file says why it is safe).
   cacheX25519Conversions()
+  rememberValidationMetadata()
+  shareTermDefinitions()
   const ledger = options.ledger ?? new LedgerClient({ baseUrl: undefined })
   const outboundTargets = options.outboundTargets ?? new OutboundTargetGuard(false)
   const agent = new Agent({
