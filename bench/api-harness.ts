@@ -6,9 +6,13 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { Agent, request as httpRequest } from 'node:http'
-import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+
+import { freePort } from '../test/helpers/ports'
+
+// The one way to find a port for a process to listen on later (below the ephemeral range); benches import it here.
+export { freePort }
 
 const ROOT = path.resolve(__dirname, '..')
 const PASSWORD = 'bench-password-42'
@@ -61,17 +65,6 @@ export async function expectJson<T>(response: Promise<Response>, status: number,
   const { status: actual, body } = await response
   if (actual !== status) throw new Error(`${what}: expected ${status}, got ${actual}: ${body.slice(0, 300)}`)
   return (JSON.parse(body) as { data: T }).data
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /** Total user + system CPU time of a process in milliseconds (Linux /proc; clock ticks of 10 ms). */

@@ -25,7 +25,7 @@ import { TERMINAL_STATES as CREDENTIAL_TERMINAL } from '../api/src/modules/crede
 import { TERMINAL_PROOF_STATES } from '../api/src/modules/proofs/proof.states'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../test/fixtures/degree-credential'
 import { deleteQueues } from '../test/helpers/broker'
-import { restartablePort } from '../test/helpers/ports'
+import { freePort } from '../test/helpers/ports'
 import { freshDatabase, type FreshDatabase } from '../test/helpers/database'
 import { startSmtpCapture, type SmtpCapture } from '../test/helpers/smtp-capture'
 import { startWebhookReceiver, type WebhookReceiver } from '../test/helpers/webhook-receiver'
@@ -38,7 +38,7 @@ import {
   startAgent,
   startSink,
 } from './agent-harness'
-import { freePort, percentile, publishIndyDefinition } from './api-harness'
+import { percentile, publishIndyDefinition } from './api-harness'
 
 const ROOT = path.resolve(__dirname, '..')
 const PASSWORD = 'chaos-password-42'
@@ -164,9 +164,9 @@ export class Platform {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     })
-    // Every process the run kills is restarted on its port: ports below the ephemeral range (restartablePort), and
+    // Every process the run kills is restarted on its port: ports below the ephemeral range (freePort), and
     // the two counters far apart (each hands out the next ports).
-    const [first, second] = [await restartablePort(), await restartablePort()].sort((a, b) => a - b)
+    const [first, second] = [await freePort(), await freePort()].sort((a, b) => a - b)
     const adminStart = first
     const inboundStart = Math.max(second, first + 100)
     this.orgAgentAdminPort = adminStart + 1
@@ -197,8 +197,8 @@ export class Platform {
       ...this.options.apiEnv,
     }
     this.replicas = [
-      { name: 'api-a', port: await restartablePort(), up: false },
-      { name: 'api-b', port: await restartablePort(), up: false },
+      { name: 'api-a', port: await freePort(), up: false },
+      { name: 'api-b', port: await freePort(), up: false },
     ]
     // One after the other: the first runs the migrations.
     for (const replica of this.replicas) await this.startReplica(replica)
@@ -207,7 +207,7 @@ export class Platform {
     this.pidWatch.unref()
 
     // The holder needs nothing of the organization: it starts while the organization's agent is spun up.
-    this.holderPorts = { admin: await restartablePort(), inbound: await restartablePort() }
+    this.holderPorts = { admin: await freePort(), inbound: await freePort() }
     const holderReady = (async () => {
       await this.startHolder()
       this.holderDid = (await this.holder.call<{ did: string }>('POST', '/dids', { method: 'key' })).did

@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 
 import { positiveIntEnv } from './api-harness'
-import { freePort } from '../test/helpers/agent-in-process'
+import { freePort } from '../test/helpers/ports'
 
 const ROUNDS = positiveIntEnv('BENCH_ROUNDS', 3)
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test'

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { deleteQueues } from '../helpers/broker'
-import { claimAgentPorts, restartablePort } from '../helpers/ports'
+import { claimAgentPorts, freePort } from '../helpers/ports'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { BULK_QUEUE, ROW_JOB_RETRY_DELAYS_MS } from '../../api/src/modules/bulk-issuance/bulk-execution.service'
@@ -44,7 +44,7 @@ describe('bulk issuance end to end, with a SIGKILL in the middle of the executio
     smtp = await startSmtpCapture()
     database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined
     dataDir = mkdtempSync(path.join(tmpdir(), 'bulk-e2e-'))
-    port = await restartablePort()
+    port = await freePort()
     env = {
       DATA_DIR: dataDir,
       SMTP_URL: smtp.url,

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { deleteQueues } from '../helpers/broker'
-import { claimAgentPorts, restartablePort } from '../helpers/ports'
+import { claimAgentPorts, freePort } from '../helpers/ports'
 import { readLatestMail, type StoredMail } from '../../api/src/infra/mail/file-mailer'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
@@ -52,7 +52,7 @@ describe('credential definition jobs across a SIGKILL of the API', () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-cred-def-crash-'))
     registryDir = mkdtempSync(path.join(tmpdir(), 'idplane-cred-def-registry-'))
     database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined
-    port = await restartablePort()
+    port = await freePort()
     env = {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',

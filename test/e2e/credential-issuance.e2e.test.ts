@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
-import { freePort } from '../helpers/agent-in-process'
+import { freePort } from '../helpers/ports'
 import { spawnAgent, type SpawnedAgent, waitUntil } from '../helpers/agent-process'
 import { spawnApi, type ApiProcess } from '../helpers/api-process'
 import { TEST_PASSWORD, verificationCodeOf } from '../helpers/auth-flow'

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http'
 import type { Page } from 'playwright-core'
 import request from 'supertest'
-import { freePort } from '../helpers/agent-in-process'
+import { freePort } from '../helpers/ports'
 import { startApi, type TestApi } from '../helpers/api'
 import { hasBrowser, launchBrowser } from '../helpers/browser'
 import { startSmtpCapture, type SmtpCapture } from '../helpers/smtp-capture'

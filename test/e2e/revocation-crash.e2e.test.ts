@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { deleteQueues } from '../helpers/broker'
-import { claimAgentPorts, restartablePort } from '../helpers/ports'
+import { claimAgentPorts, freePort } from '../helpers/ports'
 import { readLatestMail } from '../../api/src/infra/mail/file-mailer'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
@@ -67,7 +67,7 @@ describe('AnonCreds revocation across a SIGKILL of the API', () => {
     buildPrograms()
     dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-revocation-crash-'))
     database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined
-    port = await restartablePort()
+    port = await freePort()
     // The agent is restarted with the API on the ports it had: both below the ephemeral range (32768 and up), where
     // an outgoing connection could take a port between the kill and the restart (test/helpers/ports.ts).
     env = {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { deleteQueues } from '../helpers/broker'
-import { restartablePort } from '../helpers/ports'
+import { freePort } from '../helpers/ports'
 import { readLatestMail, type StoredMail } from '../../api/src/infra/mail/file-mailer'
 import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
@@ -53,7 +53,7 @@ describe('webhook deliveries across a SIGKILL of the API', () => {
     receiver = await startWebhookReceiver()
     dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-webhook-crash-'))
     database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined
-    port = await restartablePort()
+    port = await freePort()
     env = {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',

@@ -1,5 +1,3 @@
-import { createServer } from 'node:net'
-
 import { Logger, silentLogger } from '@idplane/common'
 
 import { IdplaneAdaptersModule } from '../../agent/src/adapters/idplane-adapters.module'
@@ -12,18 +10,7 @@ import { OutboundQueue, type OutboundQueueOptions } from '../../agent/src/transp
 import { TakenEnvelopes } from '../../agent/src/transport/taken-envelopes'
 import { OutboundTargetGuard } from '../../agent/src/transport/outbound-target-guard'
 
-/** A port the OS just handed out and released: good enough for tests on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-}
+import { freePort } from './ports'
 
 export interface InProcessAgent {
   agent: IdplaneAgent

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
-import { freePort } from './agent-in-process'
+import { freePort } from './ports'
 
 export const TEST_API_KEY = 'e2e-admin-api-key-0001'
 

@@ -10,7 +10,8 @@ import type { WriteEvents } from '../../agent/src/adapters/storage/write-events'
 import { buildAgent, type IdplaneAgent } from '../../agent/src/credo/build-agent'
 import { IdplaneOpenId4VcModule } from '../../agent/src/openid4vc/openid4vc.module'
 import { OutboundTargetGuard } from '../../agent/src/transport/outbound-target-guard'
-import { freePort, randomSchemaName } from './agent-in-process'
+import { randomSchemaName } from './agent-in-process'
+import { freePort } from './ports'
 
 export interface OpenId4VcTestAgent {
   agent: IdplaneAgent

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http'
 import request from 'supertest'
-import { freePort } from './agent-in-process'
+import { freePort } from './ports'
 import { waitUntil } from './agent-process'
 import { startApi, type TestApi } from './api'
 import { claimAgentPorts } from './ports'

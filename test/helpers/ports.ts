@@ -4,17 +4,19 @@ import { createServer } from 'node:net'
  * Below the kernel's ephemeral range (net.ipv4.ip_local_port_range, 32768-60999 on Linux by default) and apart from
  * the agents' ports that tests claim (claimAgentPorts: 20000-30999).
  */
-const RESTARTABLE_PORTS = { from: 11_000, to: 17_500 }
+const FREE_PORTS = { from: 11_000, to: 17_500 }
 
 /**
- * A free port for a process that a test kills and starts again on the same port. freePort's ports come from the
- * ephemeral range, which every outgoing connection of the machine draws from too: in the seconds between a kill and
- * the restart's listen, a connection to PostgreSQL or an agent may take the port, and the restart dies with
- * EADDRINUSE. Ports below that range are only ever taken by a listen that asks for one.
+ * A port that was free a moment ago, for a process to listen on later (a spawned agent or API, one a test kills and
+ * starts again on the same port). Not from the ephemeral range, which every outgoing connection of the machine draws
+ * from too: between the check and the listen (a process start, or a kill and its restart) a connection to
+ * PostgreSQL or an agent could take such a port, and the listen fails with EADDRINUSE (CI failed that way). Ports
+ * below the range are only ever taken by a listen that asks for one; picked at random, two suites beside each other
+ * rarely try the same one, and a port held by anything is skipped.
  */
-export async function restartablePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   for (;;) {
-    const port = RESTARTABLE_PORTS.from + Math.floor(Math.random() * (RESTARTABLE_PORTS.to - RESTARTABLE_PORTS.from))
+    const port = FREE_PORTS.from + Math.floor(Math.random() * (FREE_PORTS.to - FREE_PORTS.from))
     const isFree = await new Promise<boolean>((resolve) => {
       const server = createServer()
       server.once('error', () => resolve(false))

@@ -8,7 +8,7 @@ import { promisify } from 'node:util'
 import * as k8s from '@kubernetes/client-node'
 import type { TestKubeApiServer } from './kube-test-server'
 import { findOnPath } from './test-tools'
-import { restartablePort } from './ports'
+import { freePort } from './ports'
 
 const execFileAsync = promisify(execFile)
 
@@ -78,9 +78,9 @@ export async function startRealKubeApiServer(): Promise<RealKubeApiServer | unde
     rmSync(dir, { recursive: true, force: true })
   }
   try {
-    // Below the ephemeral range (ports.ts): a port freePort found can be taken by any outgoing connection (the
+    // Below the ephemeral range (ports.ts): a port from that range could be taken by any outgoing connection (the
     // suite's agents connect to PostgreSQL by the hundred) before etcd binds it, and etcd then exits at once.
-    const [etcdClientPort, etcdPeerPort, securePort] = await distinctRestartablePorts(3)
+    const [etcdClientPort, etcdPeerPort, securePort] = await distinctFreePorts(3)
     const certs = await makeCertificates(dir)
     const token = randomBytes(24).toString('hex')
     writeFileSync(path.join(dir, 'tokens.csv'), `${token},${ADMIN_USER},${ADMIN_USER},"system:masters"\n`, {
@@ -177,9 +177,9 @@ async function terminate(child: ChildProcess): Promise<void> {
   clearTimeout(timer)
 }
 
-async function distinctRestartablePorts(count: number): Promise<number[]> {
+async function distinctFreePorts(count: number): Promise<number[]> {
   const ports = new Set<number>()
-  while (ports.size < count) ports.add(await restartablePort())
+  while (ports.size < count) ports.add(await freePort())
   return [...ports]
 }
 

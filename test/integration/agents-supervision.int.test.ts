@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
-import { claimAgentPorts, restartablePort } from '../helpers/ports'
+import { claimAgentPorts, freePort } from '../helpers/ports'
 import { waitUntil } from '../helpers/agent-process'
 import { isRunning, pidListeningOn, spawnApi, type ApiProcess } from '../helpers/api-process'
 import { TEST_PASSWORD, verificationCodeOf, waitForMail } from '../helpers/auth-flow'
@@ -39,7 +39,7 @@ class Platform {
   public static async create(env: Record<string, string>): Promise<Platform> {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-supervision-'))
     const database = process.env.DATABASE_URL ? await freshDatabase('postgres') : undefined
-    return new Platform(dataDir, database, await restartablePort(), env)
+    return new Platform(dataDir, database, await freePort(), env)
   }
 
   public async start(): Promise<void> {
@@ -241,7 +241,7 @@ describe('a killed API and its agents (real processes)', () => {
         await platform.start()
         // The second replica runs before the spin-up: it learns of the agent by looking for agents of other
         // replicas (every 15 s), and from then on watches it.
-        other = await spawnApi(await restartablePort(), platform.apiEnv())
+        other = await spawnApi(await freePort(), platform.apiEnv())
         const orgId = await platform.anOrganization()
         expect((await platform.call('POST', `/v1/orgs/${orgId}/agents/spinup`, { label: 'Shared' })).status).toBe(201)
         await platform.healthUntil(orgId, isReady)

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
-import { type AgentPorts, claimAgentPorts, restartablePort } from '../helpers/ports'
+import { type AgentPorts, claimAgentPorts, freePort } from '../helpers/ports'
 import { waitUntil } from '../helpers/agent-process'
 import { isRunning, pidListeningOn, spawnApi, type ApiProcess } from '../helpers/api-process'
 import { TEST_PASSWORD, verificationCodeOf, waitForMail } from '../helpers/auth-flow'
@@ -45,7 +45,7 @@ class Platform {
     // Far from the ports of other test files running at the same time.
     const agentPorts = await claimAgentPorts()
     const queuePrefix = `test-${randomBytes(4).toString('hex')}.`
-    return new Platform(dataDir, database, await restartablePort(), agentPorts, queuePrefix, adminEmail)
+    return new Platform(dataDir, database, await freePort(), agentPorts, queuePrefix, adminEmail)
   }
 
   /** The built API with the embedded defaults or DATABASE_URL / AMQP_URL, and no cloud-wallet setting. */

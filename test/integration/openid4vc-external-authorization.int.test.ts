@@ -10,7 +10,7 @@ import { CredentialOffersService } from '../../agent/src/openid4vc/issuer/creden
 import { CredentialTemplatesService } from '../../agent/src/openid4vc/issuer/credential-templates.service'
 import { IssuersService } from '../../agent/src/openid4vc/issuer/issuers.service'
 import { waitUntil } from '../helpers/agent-process'
-import { freePort } from '../helpers/agent-in-process'
+import { freePort } from '../helpers/ports'
 import { type OpenId4VcTestAgent, startOpenId4VcAgent } from '../helpers/openid4vc-agents'
 
 // Two agents start per file; on PGlite at a machine load of 20+ that alone can take over a minute.

@@ -4,7 +4,7 @@ import { silentLogger } from '@idplane/common'
 
 import { PgliteSqlClient } from '../adapters/sql/pglite-sql-client'
 import { migrateSchema } from '../adapters/sql/schema-migrations'
-import { freePort } from '../../../test/helpers/agent-in-process'
+import { freePort } from '../../../test/helpers/ports'
 import { DidCommNodeHttpInboundTransport } from './didcomm-http-inbound.transport'
 import { TakenEnvelopes } from './taken-envelopes'
 
