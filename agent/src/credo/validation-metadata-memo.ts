@@ -27,11 +27,11 @@ export function rememberValidationMetadata(): void {
   const lookUp = storage.getTargetValidationMetadatas.bind(storage)
   const group = storage.groupByPropertyName.bind(storage)
   const add = storage.addValidationMetadata.bind(storage)
-  let byTarget = new Map<Target, Map<string, ValidationMetadata[]>>()
+  let byTarget = new WeakMap<Target, Map<string, ValidationMetadata[]>>()
   const groupings = new WeakMap<ValidationMetadata[], GroupedMetadatas>()
 
   storage.addValidationMetadata = (metadata: ValidationMetadata): void => {
-    byTarget = new Map()
+    byTarget = new WeakMap()
     add(metadata)
   }
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
