@@ -81,6 +81,8 @@ export interface ProxyStats {
   failedOver: number
   /** The connection to a replica broke after the request was sent (the replica was killed during it). */
   cutMidRequest: number
+  /** Of those, GET or HEAD requests sent again to the other replica before any answer had come back. */
+  cutRetried: number
 }
 
 interface Replica {
@@ -111,7 +113,7 @@ export type ExchangeKind = (typeof EXCHANGE_KINDS)[number]
 export class Platform {
   public readonly calls: CallRecord[] = []
   public readonly exchanges: Exchange[] = []
-  public readonly proxyStats: ProxyStats = { forwarded: 0, failedOver: 0, cutMidRequest: 0 }
+  public readonly proxyStats: ProxyStats = { forwarded: 0, failedOver: 0, cutMidRequest: 0, cutRetried: 0 }
   /** Every process the run started (pid and start time), to find orphans at the end. */
   public readonly processes = new Map<number, { name: string; startTime: string }>()
   public replicas: Replica[] = []
@@ -389,8 +391,10 @@ export class Platform {
 
   /**
    * Round robin over the replicas, as a Service spreads connections: a replica refusing the connection (down) is
-   * skipped for the other; a connection that breaks after the request went out answers 502 (the replica died
-   * during the request, which no proxy can hide).
+   * skipped for the other. A connection that breaks after the request went out (the replica died during it) is
+   * sent to the other replica when the request is a GET or HEAD and no answer has begun, as ingress-nginx does by
+   * default (`proxy_next_upstream error timeout`, idempotent methods only): a mailed link followed at the moment
+   * of a kill opens. Anything else answers 502, which no proxy can hide.
    */
   private startProxy(): Promise<Server> {
     const server = createServer((req, res) => {
@@ -423,13 +427,15 @@ export class Platform {
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       if (res.headersSent) return void res.destroy()
       const refused = error.code === 'ECONNREFUSED'
-      if (refused && tried < this.replicas.length * 3) {
-        this.proxyStats.failedOver++
+      if (!refused) this.proxyStats.cutMidRequest++
+      const idempotent = req.method === 'GET' || req.method === 'HEAD'
+      if ((refused || idempotent) && tried < this.replicas.length * 3) {
+        if (refused) this.proxyStats.failedOver++
+        else this.proxyStats.cutRetried++
         // Both down (a moment in a restart): wait a little before the next try.
         setTimeout(() => this.forward(req, res, body, tried + 1), tried >= this.replicas.length - 1 ? 500 : 0)
         return
       }
-      if (!refused) this.proxyStats.cutMidRequest++
       res.writeHead(502, { 'content-type': 'application/json', 'x-chaos-proxy': refused ? 'no-replica' : 'cut' })
       res.end(JSON.stringify({ statusCode: 502, message: `proxy: ${error.code ?? error.message}` }))
     })

@@ -444,7 +444,8 @@ async function main(): Promise<void> {
     const exchangesDone = platform.exchanges.filter((exchange) => exchange.outcome === 'done').length
     console.log(
       `\nproxy: ${platform.proxyStats.forwarded} forwarded, ${platform.proxyStats.failedOver} failed over to the other replica, ` +
-        `${platform.proxyStats.cutMidRequest} cut mid-request (replica killed); database ${(dbBytes / 1e6).toFixed(1)} MB ` +
+        `${platform.proxyStats.cutMidRequest} cut mid-request (replica killed; ${platform.proxyStats.cutRetried} of them ` +
+        `GET or HEAD sent again to the other replica); database ${(dbBytes / 1e6).toFixed(1)} MB ` +
         `(${platform.exchanges.length ? (dbBytes / 1e3 / platform.exchanges.length).toFixed(0) : '-'} kB per exchange, schema included); ` +
         `${exchangesDone} exchanges done; load ${loadavg()[0].toFixed(1)}`,
     )
