@@ -20,6 +20,17 @@ describe('BoundedMap', () => {
     expect(map.size).toBe(1)
   })
 
+  it('lists its entries oldest first without making them recent', () => {
+    const map = new BoundedMap<string, number>(2)
+    map.set('a', 1).set('b', 2)
+    expect([...map.entriesByAge()]).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ])
+    map.set('c', 3) // a, the oldest still, is the one dropped
+    expect([...map.keys()]).toEqual(['b', 'c'])
+  })
+
   it('refuses a bound that is not a positive integer', () => {
     expect(() => new BoundedMap(0)).toThrow(RangeError)
   })

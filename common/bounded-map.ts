@@ -37,4 +37,9 @@ export class BoundedMap<K, V> {
   public keys(): IterableIterator<K> {
     return this.entries.keys()
   }
+
+  /** The entries, least recently used first; reading them does not make them recently used. */
+  public entriesByAge(): IterableIterator<[K, V]> {
+    return this.entries.entries()
+  }
 }

@@ -85,9 +85,8 @@ export class TenantRouting {
   }
 
   public async removeTenant(tenantId: string): Promise<void> {
-    for (const fingerprint of [...this.known.keys()]) {
-      if (this.known.get(fingerprint) === tenantId) this.known.delete(fingerprint)
-    }
+    // Deleting the entry just visited is safe while iterating a Map; no lookup reorders the others.
+    for (const [fingerprint, owner] of this.known.entriesByAge()) if (owner === tenantId) this.known.delete(fingerprint)
     await this.store.deleteTenant(tenantId)
   }
 }
