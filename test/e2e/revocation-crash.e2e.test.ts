@@ -248,13 +248,23 @@ describe('AnonCreds revocation across a SIGKILL of the API', () => {
     // The holder accepts every offer that reached it. The API's records follow: an offer the agent made but the API
     // never recorded (killed before its commit) arrives as an agent event, its index read from the agent record's
     // metadata. Every record has its pair, all distinct, and every credential issued is one of them.
+    // Settled: the holder has no exchange left open (an offer cut by the kill may still be arriving or being
+    // accepted when the first few are held) and the same count was done on both sides at two reads in a row.
     let seen = ''
+    let settledAt = ''
     const { records, held } = await waitUntil(async () => {
       const holding = await acceptOffersUntilHeld(answered.length + after.length)
+      const open = (await theHolder().call<{ data: Json[] }>('GET', '/credentials')).body.data.filter(
+        (entry) => !['done', 'abandoned', 'declined'].includes(entry.state as string),
+      )
       const current = await issuanceRecords()
       const done = current.filter((record) => record.state === 'done')
       seen = `held ${holding.length}; records ${current.map((record) => `${record.revocationIndex}:${record.state}`)}`
-      return done.length === holding.length ? { records: current, held: holding } : undefined
+      const settled = open.length === 0 && done.length === holding.length ? `${done.length}` : ''
+      const twice = settled !== '' && settled === settledAt
+      settledAt = settled
+      if (!twice) await sleep(1_000)
+      return twice ? { records: current, held: holding } : undefined
     }, 300_000).catch((error: unknown) => {
       throw new Error(`${(error as Error).message}: ${seen}`)
     })
