@@ -2,11 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { deleteQueues } from '../helpers/broker'
+import { deleteApiQueues } from '../helpers/broker'
 import { claimAgentPorts, freePort } from '../helpers/ports'
-import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
-import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
-import { BULK_QUEUE, ROW_JOB_RETRY_DELAYS_MS } from '../../api/src/modules/bulk-issuance/bulk-execution.service'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
 import { spawnAgent, waitUntil, type SpawnedAgent } from '../helpers/agent-process'
 import { spawnApi, type ApiProcess } from '../helpers/api-process'
@@ -68,12 +65,7 @@ describe('bulk issuance end to end, with a SIGKILL in the middle of the executio
     await api?.kill('SIGTERM')
     await holder?.stop()
     await smtp?.stop()
-    if (process.env.AMQP_URL) {
-      await deleteQueues(process.env.AMQP_URL, [
-        [`${env.QUEUE_NAME_PREFIX}${BULK_QUEUE}`, ROW_JOB_RETRY_DELAYS_MS],
-        [`${env.QUEUE_NAME_PREFIX}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS],
-      ])
-    }
+    await deleteApiQueues(env.QUEUE_NAME_PREFIX)
     await database?.drop()
     rmSync(dataDir, { recursive: true, force: true })
   }, 120_000)

@@ -2,12 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { deleteQueues } from '../helpers/broker'
+import { deleteApiQueues } from '../helpers/broker'
 import { claimAgentPorts, freePort } from '../helpers/ports'
 import { readLatestMail, type StoredMail } from '../../api/src/infra/mail/file-mailer'
-import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
-import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
-import { CRED_DEF_JOB_RETRY_DELAYS_MS, CRED_DEF_QUEUE } from '../../api/src/modules/cred-defs/cred-defs.service'
 import { spawnApi, type ApiProcess } from '../helpers/api-process'
 import { waitUntil } from '../helpers/agent-process'
 import { TEST_PASSWORD, verificationCodeOf } from '../helpers/auth-flow'
@@ -72,12 +69,7 @@ describe('credential definition jobs across a SIGKILL of the API', () => {
     await api?.kill('SIGKILL')
     // The agents end with the API (their stdin closes); give them a moment before their files go.
     await sleep(1000)
-    if (process.env.AMQP_URL) {
-      await deleteQueues(process.env.AMQP_URL, [
-        [`${env.QUEUE_NAME_PREFIX}${CRED_DEF_QUEUE}`, CRED_DEF_JOB_RETRY_DELAYS_MS],
-        [`${env.QUEUE_NAME_PREFIX}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS],
-      ])
-    }
+    await deleteApiQueues(env.QUEUE_NAME_PREFIX)
     await database?.drop()
     for (const dir of [dataDir, registryDir]) if (dir) rmSync(dir, { recursive: true, force: true })
   })

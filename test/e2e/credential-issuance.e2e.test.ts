@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
-import { freePort } from '../helpers/ports'
+import { deleteApiQueues } from '../helpers/broker'
 import { spawnAgent, type SpawnedAgent, waitUntil } from '../helpers/agent-process'
 import { spawnApi, type ApiProcess } from '../helpers/api-process'
 import { TEST_PASSWORD, verificationCodeOf } from '../helpers/auth-flow'
@@ -11,7 +11,7 @@ import { freshDatabase, type FreshDatabase } from '../helpers/database'
 import { startSmtpCapture, type SmtpCapture } from '../helpers/smtp-capture'
 import { aDegreeCredential, signingOptions } from '../fixtures/degree-credential'
 import { buildPrograms } from '../helpers/build-programs'
-import { claimAgentPorts } from '../helpers/ports'
+import { claimAgentPorts, freePort } from '../helpers/ports'
 
 jest.setTimeout(240_000)
 
@@ -56,6 +56,8 @@ describe('credential issuance through the platform API', () => {
     return { status: res.status, body: (await res.json()) as { data: T; message: string } }
   }
 
+  const queuePrefix = `test-${randomBytes(4).toString('hex')}.`
+
   beforeAll(async () => {
     buildPrograms()
     dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-credentials-e2e-'))
@@ -68,7 +70,7 @@ describe('credential issuance through the platform API', () => {
       SMTP_URL: smtp.url,
       MAIL_OUTBOX_POLL_INTERVAL_MS: '100',
       API_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      QUEUE_NAME_PREFIX: `test-${randomBytes(4).toString('hex')}.`,
+      QUEUE_NAME_PREFIX: queuePrefix,
       AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
       // 2.5 minutes for the agent to start: with the whole suite running on a slow 2-core machine, 60 s was short.
       AGENT_POLL_INTERVAL_MS: '500',
@@ -111,6 +113,7 @@ describe('credential issuance through the platform API', () => {
     await holder?.stop()
     await api?.kill('SIGTERM')
     await smtp?.stop()
+    await deleteApiQueues(queuePrefix)
     await database?.drop()
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   }, 60_000)

@@ -2,11 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { deleteQueues } from '../helpers/broker'
+import { deleteApiQueues } from '../helpers/broker'
 import { freePort } from '../helpers/ports'
-import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
-import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
-import { BULK_QUEUE, ROW_JOB_RETRY_DELAYS_MS } from '../../api/src/modules/bulk-issuance/bulk-execution.service'
 import { spawnApi, type ApiProcess } from '../helpers/api-process'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
 import { ECOSYSTEM_ROUTES } from '../helpers/ecosystem-fixtures'
@@ -76,12 +73,7 @@ describe('ecosystems end to end: three organizations, then the flag turned off',
   afterAll(async () => {
     await api?.kill('SIGTERM')
     await smtp?.stop()
-    if (process.env.AMQP_URL) {
-      await deleteQueues(process.env.AMQP_URL, [
-        [`${env.QUEUE_NAME_PREFIX}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS],
-        [`${env.QUEUE_NAME_PREFIX}${BULK_QUEUE}`, ROW_JOB_RETRY_DELAYS_MS],
-      ])
-    }
+    await deleteApiQueues(env.QUEUE_NAME_PREFIX)
     await database?.drop()
     rmSync(dataDir, { recursive: true, force: true })
   }, 60_000)

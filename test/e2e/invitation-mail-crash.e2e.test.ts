@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { deleteApiQueues } from '../helpers/broker'
 import { freePort } from '../helpers/ports'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -137,6 +138,7 @@ describe('invitation mail across a SIGKILL of the API', () => {
       api.child.kill('SIGKILL')
       await api.exited
     }
+    await deleteApiQueues(env.QUEUE_NAME_PREFIX)
     await database?.drop()
     rmSync(dataDir, { recursive: true, force: true })
   })

@@ -2,11 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { deleteQueues } from '../helpers/broker'
+import { deleteApiQueues } from '../helpers/broker'
 import { freePort } from '../helpers/ports'
 import { readLatestMail, type StoredMail } from '../../api/src/infra/mail/file-mailer'
-import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
-import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
 import { spawnApi, type ApiProcess } from '../helpers/api-process'
 import { TEST_PASSWORD, verificationCodeOf } from '../helpers/auth-flow'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
@@ -71,9 +69,7 @@ describe('webhook deliveries across a SIGKILL of the API', () => {
   afterAll(async () => {
     await api?.kill('SIGKILL')
     await receiver?.stop()
-    if (process.env.AMQP_URL) {
-      await deleteQueues(process.env.AMQP_URL, [[`${env.QUEUE_NAME_PREFIX}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS]])
-    }
+    await deleteApiQueues(env.QUEUE_NAME_PREFIX)
     await database?.drop()
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   })

@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../api/src/infra/config'
 import { configSectionsOf } from '../../api/src/infra/module-registry'
 import { API_MODULES } from '../../api/src/modules'
 import { TEST_SCRYPT_LOG_N } from './api'
+import { deleteApiQueues } from './broker'
 import { freshDatabase, type FreshDatabase } from './database'
 
 export interface IdleApiRuntime {
@@ -24,11 +25,12 @@ export interface IdleApiRuntime {
 export async function startIdleApiRuntime(env: Record<string, string> = {}): Promise<IdleApiRuntime> {
   const database = await freshDatabase()
   const dataDir = mkdtempSync(path.join(tmpdir(), 'idplane-runtime-'))
+  const queuePrefix = `test-${randomBytes(4).toString('hex')}.`
   const loaded = loadConfig(
     {
       DATA_DIR: dataDir,
       AMQP_URL: process.env.AMQP_URL,
-      QUEUE_NAME_PREFIX: `test-${randomBytes(4).toString('hex')}.`,
+      QUEUE_NAME_PREFIX: queuePrefix,
       LOG_LEVEL: 'error',
       ...env,
     },
@@ -44,6 +46,7 @@ export async function startIdleApiRuntime(env: Record<string, string> = {}): Pro
     database,
     close: async () => {
       await runtime.close()
+      if (config.queue.kind === 'amqp') await deleteApiQueues(queuePrefix, config.queue.url)
       await database.drop()
       rmSync(dataDir, { recursive: true, force: true })
     },

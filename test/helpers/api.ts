@@ -10,9 +10,7 @@ import { configSectionsOf } from '../../api/src/infra/module-registry'
 import { API_MODULES } from '../../api/src/modules'
 import { freshDatabase, type FreshDatabase } from './database'
 import { randomBytes } from 'node:crypto'
-import { deleteQueues } from './broker'
-import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
-import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
+import { deleteApiQueues } from './broker'
 
 export interface TestApi {
   app: Express
@@ -67,7 +65,7 @@ export async function startApi(
     stop: async () => {
       await runtime.close()
       if (config.queue.kind === 'amqp') {
-        await deleteQueues(config.queue.url, [[`${queuePrefix}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS]])
+        await deleteApiQueues(queuePrefix, config.queue.url)
       }
       await database.drop()
       rmSync(dataDir, { recursive: true, force: true })

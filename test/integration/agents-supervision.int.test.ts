@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
+import { deleteApiQueues } from '../helpers/broker'
 import { claimAgentPorts, freePort } from '../helpers/ports'
 import { waitUntil } from '../helpers/agent-process'
 import { isRunning, pidListeningOn, spawnApi, type ApiProcess } from '../helpers/api-process'
@@ -112,6 +113,7 @@ class Platform {
 
   public async destroy(): Promise<void> {
     await this.api?.kill('SIGTERM')
+    await deleteApiQueues(this.env.QUEUE_NAME_PREFIX)
     await this.database?.drop()
     rmSync(this.dataDir, { recursive: true, force: true })
   }

@@ -7,9 +7,7 @@ import { type AgentPorts, claimAgentPorts, freePort } from '../helpers/ports'
 import { waitUntil } from '../helpers/agent-process'
 import { isRunning, pidListeningOn, spawnApi, type ApiProcess } from '../helpers/api-process'
 import { TEST_PASSWORD, verificationCodeOf, waitForMail } from '../helpers/auth-flow'
-import { deleteQueues } from '../helpers/broker'
-import { MAIL_QUEUE } from '../../api/src/infra/mail/mail.service'
-import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
+import { deleteApiQueues } from '../helpers/broker'
 import { buildPrograms } from '../helpers/build-programs'
 
 /**
@@ -117,9 +115,7 @@ class Platform {
   public async destroy(): Promise<void> {
     await this.api?.kill('SIGTERM')
     await this.database?.drop()
-    if (process.env.AMQP_URL) {
-      await deleteQueues(process.env.AMQP_URL, [[`${this.queuePrefix}${MAIL_QUEUE}`, DEFAULT_RETRY_DELAYS_MS]])
-    }
+    await deleteApiQueues(this.queuePrefix)
     rmSync(this.dataDir, { recursive: true, force: true })
   }
 }

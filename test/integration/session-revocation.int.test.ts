@@ -9,6 +9,7 @@ import { createApp } from '../../api/src/app'
 import { createRuntime, type Runtime } from '../../api/src/container'
 import { loadConfig, type Config } from '../../api/src/infra/config'
 import { TEST_SCRYPT_LOG_N } from '../helpers/api'
+import { deleteApiQueues } from '../helpers/broker'
 import { signUpAndSignIn, type SignedUpUser } from '../helpers/auth-flow'
 import { freshDatabase, type FreshDatabase } from '../helpers/database'
 
@@ -69,6 +70,7 @@ async function startReplicas(): Promise<{ a: Instance; b: Instance; mailDir: str
     stop: async () => {
       await a.runtime.close()
       await b.runtime.close()
+      await deleteApiQueues(queuePrefix)
       await database.drop()
       for (const dir of [a.dataDir, b.dataDir, mailDir]) rmSync(dir, { recursive: true, force: true })
     },
