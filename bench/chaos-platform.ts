@@ -24,7 +24,7 @@ import { Client } from 'pg'
 import { TERMINAL_STATES as CREDENTIAL_TERMINAL } from '../api/src/modules/credentials/credential.states'
 import { TERMINAL_PROOF_STATES } from '../api/src/modules/proofs/proof.states'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../test/fixtures/degree-credential'
-import { deleteQueues } from '../test/helpers/broker'
+import { deleteApiQueues } from '../test/helpers/broker'
 import { freePort } from '../test/helpers/ports'
 import { freshDatabase, type FreshDatabase } from '../test/helpers/database'
 import { startSmtpCapture, type SmtpCapture } from '../test/helpers/smtp-capture'
@@ -806,6 +806,34 @@ export class Platform {
    * counts the second mail.
    */
   private async followMail(exchange: Exchange, email: string, recordId: string, threadId: string, deadline: number) {
+    await this.followMailOnce(exchange, email, recordId, threadId, deadline).catch(async (error: Error) => {
+      const where = await this.whereThreadIs(email, recordId, threadId).catch(() => 'states not read')
+      throw new Error(`${error.message} (${where})`)
+    })
+  }
+
+  /** Where a failed follow left the exchange: the organization's record and the holder's on its thread. */
+  private async whereThreadIs(email: string, recordId: string, threadId: string): Promise<string> {
+    const organization = await this.api('GET', `/v1/orgs/${this.orgId}/credentials/${recordId}`, 'GET credentials/:id')
+    const orgState =
+      organization.status === 200
+        ? (JSON.parse(organization.body) as { data: { state: string } }).data.state
+        : `answer ${organization.status}`
+    const holder = await this.holder
+      .call<{ state: string }[]>('GET', `/credentials?threadId=${encodeURIComponent(threadId)}`)
+      .then((records) => records.map((record) => record.state).join('/') || 'no record')
+      .catch((error: Error) => error.message.slice(0, 80))
+    const mails = this.smtp.messages.filter((mail) => mail.to.includes(email)).length
+    return `organization ${orgState}, holder ${holder}, ${mails} mail(s), thread ${threadId}`
+  }
+
+  private async followMailOnce(
+    exchange: Exchange,
+    email: string,
+    recordId: string,
+    threadId: string,
+    deadline: number,
+  ) {
     let followed = 0
     let offer: { record: { id: string } } | undefined
     while (!offer) {
@@ -911,20 +939,24 @@ export class Platform {
       if (Date.now() > deadline) throw new Error('bulk run not completed in time')
       await sleep(1000)
     }
-    for (const row of rows) {
-      const list = await this.expect<{ data: { id: string; threadId: string }[] }>(
-        200,
-        'GET',
-        `/v1/orgs/${this.orgId}/credentials?pageSize=10&searchByText=${encodeURIComponent(address(row))}`,
-        'GET credentials',
-        undefined,
-        { deadline },
-      )
-      const record = list.data[0]
-      if (!record) throw new Error(`no credential record for bulk row ${row}`)
-      exchange.records.push({ type: 'credential', id: record.id })
-      await this.followMail(exchange, address(row), record.id, record.threadId, deadline)
-    }
+    // Each row's recipient opens their own mail when it comes, not after the previous row's holder has finished:
+    // followed one after another, three exchanges on a loaded machine took most of the budget.
+    await Promise.all(
+      rows.map(async (row) => {
+        const list = await this.expect<{ data: { id: string; threadId: string }[] }>(
+          200,
+          'GET',
+          `/v1/orgs/${this.orgId}/credentials?pageSize=10&searchByText=${encodeURIComponent(address(row))}`,
+          'GET credentials',
+          undefined,
+          { deadline },
+        )
+        const record = list.data[0]
+        if (!record) throw new Error(`no credential record for bulk row ${row}`)
+        exchange.records.push({ type: 'credential', id: record.id })
+        await this.followMail(exchange, address(row), record.id, record.threadId, deadline)
+      }),
+    )
   }
 
   // ---------------------------------------------------------------- accounting
@@ -1049,15 +1081,7 @@ export class Platform {
   }
 
   public async cleanUp(): Promise<void> {
-    const prefix = this.env.QUEUE_NAME_PREFIX
-    if (prefix) {
-      const queues: [string, number[]][] = [
-        [`${prefix}webhook.deliveries`, [1000, 5000, 15000]],
-        [`${prefix}mail.outbound`, [1000, 5000, 25000, 120000, 600000]],
-        [`${prefix}bulk-issuance.rows`, []],
-      ]
-      await deleteQueues(this.options.amqpUrl, queues).catch(() => undefined)
-    }
+    await deleteApiQueues(this.env.QUEUE_NAME_PREFIX, this.options.amqpUrl).catch(() => undefined)
     // CHAOS_KEEP_DATABASE=1 keeps it, with the agents' schemas, to read what a failed run left.
     if (process.env.CHAOS_KEEP_DATABASE === '1') console.log(`database kept: ${this.env.DATABASE_URL}`)
     else await this.database?.drop().catch(() => undefined)
