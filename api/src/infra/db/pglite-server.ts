@@ -1,4 +1,3 @@
-import { createServer } from 'node:net'
 import { PGlite } from '@electric-sql/pglite'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
 import { acquireFileLock, releaseFileLock, restrictFileCreation, restrictTree } from '@idplane/common'
@@ -37,10 +36,10 @@ export class PgliteServer {
       }
       // The template's files were written 0666 by initdb whatever the umask; what PGlite creates later follows it.
       if (dir !== PGLITE_IN_MEMORY) restrictTree(dir)
-      const port = await freePort()
-      const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 1 })
+      // Port 0: the system picks a free port as the server binds (a port probed first could be taken in between).
+      const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 1 })
       await server.start()
-      return new PgliteServer(db, server, `postgresql://postgres@127.0.0.1:${port}/postgres`, lockFile)
+      return new PgliteServer(db, server, `postgresql://postgres@${server.getServerConn()}/postgres`, lockFile)
     } catch (error) {
       if (lockFile) releaseFileLock(lockFile)
       throw error
@@ -58,16 +57,4 @@ function acquireLock(dir: string): string {
   const lockFile = `${dir}.lock`
   acquireFileLock(lockFile, `Embedded database ${dir} (stop that process or set DATA_DIR)`)
   return lockFile
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
 }
