@@ -51,11 +51,20 @@ export function offlineDocumentLoader(agentContext: AgentContext): DocumentLoade
   return async (url: string) => {
     const withoutFragment = url.split('#')[0]
     const extra = EXTRA_CONTEXTS.get(withoutFragment)
-    if (extra) return { contextUrl: null, documentUrl: url, document: extra }
-    if (CREDO_BUNDLED_CONTEXTS.has(withoutFragment) || isDid(url)) return credoLoader(url)
+    if (extra) return { contextUrl: null, documentUrl: url, document: extra, tag: STATIC }
+    if (CREDO_BUNDLED_CONTEXTS.has(withoutFragment)) return { ...(await credoLoader(url)), tag: STATIC }
+    if (isDid(url)) return credoLoader(url)
     throw new ContextNotAvailableOfflineError(`JSON-LD document ${withoutFragment} is not available offline`)
   }
 }
+
+/**
+ * jsonld.js's mark for a document that never changes: a context so marked stays resolved under its URL across
+ * operations (its shared cache, 100 entries). Unmarked, every expansion, compaction and canonicalization fetched each
+ * context from the loader again, walked it for relative URLs and serialized the whole document (JSON.stringify, tens
+ * of kilobytes) to find its processed form. Bundled contexts never change; DID documents can, and are not marked.
+ */
+const STATIC = 'static'
 
 export function offlineContextUrls(): string[] {
   return [...CREDO_BUNDLED_CONTEXTS, ...EXTRA_CONTEXTS.keys()]
