@@ -65,7 +65,7 @@ describe('bulk issuance end to end, with a SIGKILL in the middle of the executio
     await api?.kill('SIGTERM')
     await holder?.stop()
     await smtp?.stop()
-    await deleteApiQueues(env.QUEUE_NAME_PREFIX)
+    await deleteApiQueues(env?.QUEUE_NAME_PREFIX)
     await database?.drop()
     rmSync(dataDir, { recursive: true, force: true })
   }, 120_000)

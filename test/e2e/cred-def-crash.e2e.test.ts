@@ -69,7 +69,7 @@ describe('credential definition jobs across a SIGKILL of the API', () => {
     await api?.kill('SIGKILL')
     // The agents end with the API (their stdin closes); give them a moment before their files go.
     await sleep(1000)
-    await deleteApiQueues(env.QUEUE_NAME_PREFIX)
+    await deleteApiQueues(env?.QUEUE_NAME_PREFIX)
     await database?.drop()
     for (const dir of [dataDir, registryDir]) if (dir) rmSync(dir, { recursive: true, force: true })
   })

@@ -73,7 +73,7 @@ describe('ecosystems end to end: three organizations, then the flag turned off',
   afterAll(async () => {
     await api?.kill('SIGTERM')
     await smtp?.stop()
-    await deleteApiQueues(env.QUEUE_NAME_PREFIX)
+    await deleteApiQueues(env?.QUEUE_NAME_PREFIX)
     await database?.drop()
     rmSync(dataDir, { recursive: true, force: true })
   }, 60_000)

@@ -138,7 +138,7 @@ describe('invitation mail across a SIGKILL of the API', () => {
       api.child.kill('SIGKILL')
       await api.exited
     }
-    await deleteApiQueues(env.QUEUE_NAME_PREFIX)
+    await deleteApiQueues(env?.QUEUE_NAME_PREFIX)
     await database?.drop()
     rmSync(dataDir, { recursive: true, force: true })
   })

@@ -89,7 +89,7 @@ describe('AnonCreds revocation across a SIGKILL of the API', () => {
     await api?.kill('SIGKILL')
     // The agents end with the API (their stdin closes); give them a moment before their files go.
     await sleep(1000)
-    await deleteApiQueues(env.QUEUE_NAME_PREFIX)
+    await deleteApiQueues(env?.QUEUE_NAME_PREFIX)
     await database?.drop()
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   }, 120_000)

@@ -69,7 +69,7 @@ describe('webhook deliveries across a SIGKILL of the API', () => {
   afterAll(async () => {
     await api?.kill('SIGKILL')
     await receiver?.stop()
-    await deleteApiQueues(env.QUEUE_NAME_PREFIX)
+    await deleteApiQueues(env?.QUEUE_NAME_PREFIX)
     await database?.drop()
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   })
