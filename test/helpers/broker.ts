@@ -9,7 +9,7 @@ import { CRED_DEF_QUEUE, CRED_DEF_JOB_RETRY_DELAYS_MS } from '../../api/src/modu
  * Removes queues with their retry and dead-letter queues from the broker at `url` (durable queues outlive the test
  * that made them): each entry is a queue name and the retry delays it was consumed with.
  */
-export async function deleteQueues(
+async function deleteQueues(
   url: string,
   queues: readonly (readonly [queue: string, retryDelaysMs: readonly number[]])[],
 ): Promise<void> {

@@ -20,82 +20,50 @@ type Storage = MetadataStorage & { [INSTALLED]?: true }
 
 const INSTALLED = Symbol.for('idplane.transformMetadataMemo')
 
-/** Lookups kept, by how many arguments decide their answers (the class first). */
-const BY_CLASS = ['getStrategy', 'getExposedMetadatas', 'getExcludedMetadatas'] as const
-const BY_CLASS_AND_ONE = [
+/** Lookups kept. Each is decided by the class and at most two more arguments (a property or name, a type). */
+const REMEMBERED = [
+  'getStrategy',
+  'getExposedMetadatas',
+  'getExcludedMetadatas',
   'findExcludeMetadata',
   'findExposeMetadata',
   'findExposeMetadataByCustomName',
   'findTypeMetadata',
   'getExposedProperties',
   'getExcludedProperties',
+  'findTransformMetadatas',
 ] as const
-const BY_CLASS_AND_TWO = ['findTransformMetadatas'] as const
 
 /** What changes the answers: every decorator registration, and clear(). */
 const CHANGES = ['addTypeMetadata', 'addTransformMetadata', 'addExposeMetadata', 'addExcludeMetadata', 'clear'] as const
 
 type Lookup = (...args: unknown[]) => unknown
+/** Per class: per lookup, then by its first and second argument (undefined where it takes fewer). */
+type Answers = Map<string, Map<unknown, Map<unknown, unknown>>>
 
 export function rememberTransformMetadata(storage: Storage = defaultMetadataStorage): void {
   if (storage[INSTALLED]) return
   storage[INSTALLED] = true
 
-  // Bumped by every change; each lookup's answers are dropped when they are of an older generation. The wrappers
-  // take fixed arguments and key nested maps by them: no key is built per call (a string key cost more than the
-  // lookups it saved).
-  let generation = 0
+  // Nested maps keyed by the arguments themselves: a string key built per call cost more than the lookups it saved.
+  let byClass = new WeakMap<object, Answers>()
   const methods = storage as unknown as Record<string, Lookup>
   for (const name of CHANGES) {
     const change = methods[name].bind(storage)
     methods[name] = (...args: unknown[]) => {
-      generation++
+      byClass = new WeakMap()
       return change(...args)
     }
   }
-  const kept = () => {
-    let answers = new WeakMap<object, unknown>()
-    let of = generation
-    return (): WeakMap<object, unknown> => {
-      if (of !== generation) [answers, of] = [new WeakMap(), generation]
-      return answers
-    }
-  }
-  for (const name of BY_CLASS) {
+  for (const name of REMEMBERED) {
     const lookUp = methods[name].bind(storage)
-    const answers = kept()
-    methods[name] = (target: unknown) => {
+    methods[name] = (target: unknown, first?: unknown, second?: unknown) => {
       // Only classes are kept; anything else (undefined for a plain object's properties) asks every time.
-      if (typeof target !== 'function') return lookUp(target)
-      const byClass = answers()
-      if (byClass.has(target)) return byClass.get(target)
-      const answer = lookUp(target)
-      byClass.set(target, answer)
-      return answer
-    }
-  }
-  for (const name of BY_CLASS_AND_ONE) {
-    const lookUp = methods[name].bind(storage)
-    const answers = kept()
-    methods[name] = (target: unknown, first: unknown) => {
-      if (typeof target !== 'function') return lookUp(target, first)
-      const byClass = answers()
-      let byFirst = byClass.get(target) as Map<unknown, unknown> | undefined
-      if (byFirst === undefined) byClass.set(target, (byFirst = new Map()))
-      if (byFirst.has(first)) return byFirst.get(first)
-      const answer = lookUp(target, first)
-      byFirst.set(first, answer)
-      return answer
-    }
-  }
-  for (const name of BY_CLASS_AND_TWO) {
-    const lookUp = methods[name].bind(storage)
-    const answers = kept()
-    methods[name] = (target: unknown, first: unknown, second: unknown) => {
       if (typeof target !== 'function') return lookUp(target, first, second)
-      const byClass = answers()
-      let byFirst = byClass.get(target) as Map<unknown, Map<unknown, unknown>> | undefined
-      if (byFirst === undefined) byClass.set(target, (byFirst = new Map()))
+      let answers = byClass.get(target)
+      if (answers === undefined) byClass.set(target, (answers = new Map()))
+      let byFirst = answers.get(name)
+      if (byFirst === undefined) answers.set(name, (byFirst = new Map()))
       let bySecond = byFirst.get(first)
       if (bySecond === undefined) byFirst.set(first, (bySecond = new Map()))
       if (bySecond.has(second)) return bySecond.get(second)

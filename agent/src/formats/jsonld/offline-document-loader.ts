@@ -39,6 +39,14 @@ function readPackagedContext(packageName: string, file: string): Record<string, 
   return JSON.parse(readFileSync(path.join(root, file), 'utf8')) as Record<string, unknown>
 }
 
+/**
+ * jsonld.js's mark for a document that never changes: a context so marked stays resolved under its URL across
+ * operations (its shared cache, 100 entries). Unmarked, every expansion, compaction and canonicalization fetched each
+ * context from the loader again, walked it for relative URLs and serialized the whole document (JSON.stringify, tens
+ * of kilobytes) to find its processed form. Bundled contexts never change; DID documents can, and are not marked.
+ */
+const STATIC = 'static'
+
 export class ContextNotAvailableOfflineError extends Error {}
 
 /**
@@ -57,14 +65,6 @@ export function offlineDocumentLoader(agentContext: AgentContext): DocumentLoade
     throw new ContextNotAvailableOfflineError(`JSON-LD document ${withoutFragment} is not available offline`)
   }
 }
-
-/**
- * jsonld.js's mark for a document that never changes: a context so marked stays resolved under its URL across
- * operations (its shared cache, 100 entries). Unmarked, every expansion, compaction and canonicalization fetched each
- * context from the loader again, walked it for relative URLs and serialized the whole document (JSON.stringify, tens
- * of kilobytes) to find its processed form. Bundled contexts never change; DID documents can, and are not marked.
- */
-const STATIC = 'static'
 
 export function offlineContextUrls(): string[] {
   return [...CREDO_BUNDLED_CONTEXTS, ...EXTRA_CONTEXTS.keys()]
