@@ -38,6 +38,7 @@ import { CachingKeyDidResolver, CachingPeerDidResolver } from './caching-did-res
 import { GuardedWebDidResolver } from './guarded-web-did-resolver'
 import { CredoLogger } from './credo-logger'
 import { cacheX25519Conversions } from './x25519-conversion-cache'
+import { rememberBackendIntersections } from './backend-intersection-memo'
 import { rememberTransformMetadata } from './transform-metadata-memo'
 import { rememberValidationMetadata } from './validation-metadata-memo'
 import { credentialFormats, indyCredentialFormat, indyProofFormat, proofFormats } from './formats'
@@ -88,6 +89,7 @@ export function buildAgent(options: BuildAgentOptions) {
   cacheX25519Conversions()
   rememberValidationMetadata()
   rememberTransformMetadata()
+  rememberBackendIntersections()
   shareTermDefinitions()
   const ledger = options.ledger ?? new LedgerClient({ baseUrl: undefined })
   const outboundTargets = options.outboundTargets ?? new OutboundTargetGuard(false)

@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+
+/**
+ * Credo's key management API checks the options of every call (sign, verify, encrypt, decrypt, random bytes, ...)
+ * against `schema.and(z.object({ backend: z.optional(z.string()) }))`, built anew for each call: a new object schema
+ * and a new intersection, whose parser zod then builds on the first parse. Every DIDComm message packed or unpacked
+ * and every signature pays it: 110-170 µs of CPU per call against 1-18 µs for the same parse on a schema kept (about
+ * 4 % of an agent's CPU in the profile, zod's own share). The intersection depends only on the schema and on that
+ * fixed `backend` object, so it is kept per schema (weakly) and handed out again; an `and` with anything else goes
+ * to zod as before. zod schemas are immutable (every method returns a new schema), so sharing one is safe.
+ *
+ * Patched on the copies of zod Credo loads: its ES module entry (what Credo imports in the agent process) and the
+ * CommonJS one (what Credo gets in the tests, which compile it to CommonJS). Only prototypes that already carry
+ * `and` are patched: Credo's option schemas are built when its modules load, before buildAgent installs this.
+ * Measured in docs/benchmarks.md, "Library work done once". The change belongs in Credo (build the schemas once,
+ * at module level, in KeyManagementApi).
+ */
+export function rememberBackendIntersections(): void {
+  for (const zod of credoZodCopies()) patchCopy(zod)
+}
+
+const INSTALLED = Symbol.for('idplane.backendIntersectionMemo')
+
+interface ZodLike {
+  _zod?: { def?: Record<string, unknown> }
+  def?: Record<string, unknown>
+  shape?: Record<string, ZodLike>
+}
+type And = (this: ZodLike, other: unknown) => unknown
+type ZodModule = Record<string, unknown>
+
+function patchCopy(zod: ZodModule): void {
+  const kept = new WeakMap<object, unknown>()
+  for (const value of Object.values(zod)) {
+    if (typeof value !== 'function' || typeof value.prototype !== 'object' || value.prototype === null) continue
+    const prototype = value.prototype as object
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, 'and')
+    // Ours already (a second install, or another module registry's in the tests): left as it is.
+    if (!descriptor || (descriptor.get as { [INSTALLED]?: true } | undefined)?.[INSTALLED]) continue
+    // zod installs members as getters that bind on first read (a nullish receiver answers the raw method).
+    const raw: unknown = descriptor.value ?? descriptor.get?.call(null)
+    if (typeof raw !== 'function') continue
+    const and = raw as And
+    const remembering: And = function (this: ZodLike, other: unknown) {
+      if (!isBackendOnly(other)) return and.call(this, other)
+      let intersection = kept.get(this)
+      if (intersection === undefined) kept.set(this, (intersection = and.call(this, other)))
+      return intersection
+    }
+    // As zod's own members: bound to the schema on first read, so a detached `schema.and` still works.
+    const get = Object.assign(
+      function (this: ZodLike | null | undefined) {
+        if (this == null) return remembering
+        const bound = remembering.bind(this)
+        Object.defineProperty(this, 'and', { configurable: true, writable: true, value: bound })
+        return bound
+      },
+      { [INSTALLED]: true as const },
+    )
+    Object.defineProperty(prototype, 'and', {
+      configurable: true,
+      get,
+      set(this: ZodLike, replacement: unknown) {
+        Object.defineProperty(this, 'and', { configurable: true, writable: true, value: replacement })
+      },
+    })
+  }
+}
+
+/** `z.object({ backend: z.optional(z.string()) })` exactly: no checks, no catchall, no other key. */
+function isBackendOnly(schema: unknown): boolean {
+  const object = schema as ZodLike | null
+  const def = object?._zod?.def
+  if (def?.type !== 'object' || def.catchall !== undefined || hasChecks(def)) return false
+  const shape = def.shape as Record<string, ZodLike> | undefined
+  if (!shape || Object.keys(shape).length !== 1) return false
+  const optional = shape.backend?._zod?.def
+  if (optional?.type !== 'optional' || hasChecks(optional)) return false
+  const inner = (optional.innerType as ZodLike | undefined)?._zod?.def
+  return inner?.type === 'string' && !hasChecks(inner) && inner.coerce !== true
+}
+
+function hasChecks(def: Record<string, unknown>): boolean {
+  return Array.isArray(def.checks) && def.checks.length > 0
+}
+
+/** zod's entries as Credo resolves it: the package's `import` and `require` entries, each loaded if present. */
+function credoZodCopies(): ZodModule[] {
+  let manifest: string
+  try {
+    const credoRequire = createRequire(require.resolve('@credo-ts/core/package.json'))
+    manifest = credoRequire.resolve('zod/package.json')
+  } catch {
+    return []
+  }
+  const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, unknown> }).exports
+  const root = exports?.['.'] as Record<string, unknown> | undefined
+  const entries = [root?.import, root?.require].filter((entry): entry is string => typeof entry === 'string')
+  const copies: ZodModule[] = []
+  for (const entry of new Set(entries)) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the copy Credo loaded, by its path
+      copies.push(require(path.join(path.dirname(manifest), entry)) as ZodModule)
+    } catch {
+      // An entry this runtime cannot load synchronously is one Credo does not use here either.
+    }
+  }
+  return copies
+}
