@@ -19,7 +19,7 @@ interface Schema {
 interface Zod {
   object(shape: Record<string, Schema>): Schema
   optional(schema: Schema): Schema
-  string(): Schema & { min(length: number): Schema }
+  string(params?: { error: string }): Schema & { min(length: number): Schema }
   number(): Schema
 }
 
@@ -48,7 +48,9 @@ describe('rememberBackendIntersections', () => {
     const required = () => z.object({ backend: z.string() })
     const checked = () => z.object({ backend: z.optional(z.string().min(3)) })
     const wider = () => z.object({ backend: z.optional(z.string()), extra: z.optional(z.number()) })
-    for (const make of [required, checked, wider]) expect(left.and(make())).not.toBe(left.and(make()))
+    const ownError = () => z.object({ backend: z.optional(z.string({ error: 'a backend name' })) })
+    for (const make of [required, checked, wider, ownError]) expect(left.and(make())).not.toBe(left.and(make()))
+    expect(() => left.and(ownError()).parse({ keyId: 'k', backend: 1 })).toThrow(/a backend name/)
     expect(() => left.and(required()).parse({ keyId: 'k' })).toThrow(/backend/)
     expect(() => left.and(checked()).parse({ keyId: 'k', backend: 'ab' })).toThrow()
     expect(left.and(checked()).parse({ keyId: 'k', backend: 'abc' })).toEqual({ keyId: 'k', backend: 'abc' })

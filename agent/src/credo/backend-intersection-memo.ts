@@ -6,15 +6,16 @@ import path from 'node:path'
  * Credo's key management API checks the options of every call (sign, verify, encrypt, decrypt, random bytes, ...)
  * against `schema.and(z.object({ backend: z.optional(z.string()) }))`, built anew for each call: a new object schema
  * and a new intersection, whose parser zod then builds on the first parse. Every DIDComm message packed or unpacked
- * and every signature pays it: 110-170 µs of CPU per call against 1-18 µs for the same parse on a schema kept (about
- * 4 % of an agent's CPU in the profile, zod's own share). The intersection depends only on the schema and on that
+ * and every signature pays it: 113-145 µs of CPU per call against 60-87 µs with the intersection kept (zod was 4-4.6 %
+ * of an agent's CPU in the profile). The intersection depends only on the schema and on that
  * fixed `backend` object, so it is kept per schema (weakly) and handed out again; an `and` with anything else goes
  * to zod as before. zod schemas are immutable (every method returns a new schema), so sharing one is safe.
  *
  * Patched on the copies of zod Credo loads: its ES module entry (what Credo imports in the agent process) and the
  * CommonJS one (what Credo gets in the tests, which compile it to CommonJS). Only prototypes that already carry
  * `and` are patched: Credo's option schemas are built when its modules load, before buildAgent installs this.
- * Measured in docs/benchmarks.md, "Library work done once". The change belongs in Credo (build the schemas once,
+ * Measured by `npm run bench:kms-options` (docs/benchmarks.md, "Credo's key management option check and libsodium's
+ * randomness"). The change belongs in Credo (build the schemas once,
  * at module level, in KeyManagementApi).
  */
 export function rememberBackendIntersections(): void {
@@ -25,8 +26,6 @@ const INSTALLED = Symbol.for('idplane.backendIntersectionMemo')
 
 interface ZodLike {
   _zod?: { def?: Record<string, unknown> }
-  def?: Record<string, unknown>
-  shape?: Record<string, ZodLike>
 }
 type And = (this: ZodLike, other: unknown) => unknown
 type ZodModule = Record<string, unknown>
@@ -69,21 +68,27 @@ function patchCopy(zod: ZodModule): void {
   }
 }
 
-/** `z.object({ backend: z.optional(z.string()) })` exactly: no checks, no catchall, no other key. */
+/**
+ * `z.object({ backend: z.optional(z.string()) })` exactly: each definition has only the fields that schema has (no
+ * custom error, no catchall, no checks, no coercion), and the object no other key.
+ */
 function isBackendOnly(schema: unknown): boolean {
-  const object = schema as ZodLike | null
-  const def = object?._zod?.def
-  if (def?.type !== 'object' || def.catchall !== undefined || hasChecks(def)) return false
-  const shape = def.shape as Record<string, ZodLike> | undefined
+  const object = (schema as ZodLike | null)?._zod?.def
+  if (object?.type !== 'object' || !hasOnly(object, ['type', 'shape'])) return false
+  const shape = object.shape as Record<string, ZodLike> | undefined
   if (!shape || Object.keys(shape).length !== 1) return false
   const optional = shape.backend?._zod?.def
-  if (optional?.type !== 'optional' || hasChecks(optional)) return false
+  if (optional?.type !== 'optional' || !hasOnly(optional, ['type', 'innerType'])) return false
   const inner = (optional.innerType as ZodLike | undefined)?._zod?.def
-  return inner?.type === 'string' && !hasChecks(inner) && inner.coerce !== true
+  return inner?.type === 'string' && hasOnly(inner, ['type'])
 }
 
-function hasChecks(def: Record<string, unknown>): boolean {
-  return Array.isArray(def.checks) && def.checks.length > 0
+/** No field beyond `allowed` with a value (an empty check list counts as none). */
+function hasOnly(def: Record<string, unknown>, allowed: readonly string[]): boolean {
+  return Object.entries(def).every(
+    ([key, value]) =>
+      allowed.includes(key) || value === undefined || (key === 'checks' && Array.isArray(value) && value.length === 0),
+  )
 }
 
 /** zod's entries as Credo resolves it: the package's `import` and `require` entries, each loaded if present. */
