@@ -43,6 +43,9 @@ async function measure(mode: 'stock' | 'memo'): Promise<void> {
   const load = (file: string) => import(path.join(options, `${file}.mjs`)) as Promise<Record<string, unknown>>
   const { zWithBackend } = (await load('backend')) as { zWithBackend: (schema: Schema) => Schema }
   const schemas = await Promise.all(CALLS.map(async ([file, name]) => (await load(file))[name] as Schema))
+  // As in the agent: Credo loaded before the memo is installed on its zod.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded for its side effect, as buildAgent's imports do
+  require('@credo-ts/core')
   if (mode === 'memo') rememberBackendIntersections()
   // Same verdicts in both modes: each call's options accepted, and refused with a wrong backend.
   for (const [i, schema] of schemas.entries()) {

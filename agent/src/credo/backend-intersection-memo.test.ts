@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
+// Loaded first, as in the agent: the memo patches the zod of the Credo that is loaded.
+import '@credo-ts/core'
 import { rememberBackendIntersections } from './backend-intersection-memo'
 
 // Credo's own helper and one of its option schemas, by path: they are not in its package's exports.

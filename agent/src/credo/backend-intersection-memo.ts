@@ -6,20 +6,19 @@ import path from 'node:path'
  * Credo's key management API checks the options of every call (sign, verify, encrypt, decrypt, random bytes, ...)
  * against `schema.and(z.object({ backend: z.optional(z.string()) }))`, built anew for each call: a new object schema
  * and a new intersection, whose parser zod then builds on the first parse. Every DIDComm message packed or unpacked
- * and every signature pays it: 113-145 µs of CPU per call against 60-87 µs with the intersection kept (zod was 4-4.6 %
- * of an agent's CPU in the profile). The intersection depends only on the schema and on that
- * fixed `backend` object, so it is kept per schema (weakly) and handed out again; an `and` with anything else goes
- * to zod as before. zod schemas are immutable (every method returns a new schema), so sharing one is safe.
+ * and every signature pays it: 113-145 µs of CPU per call against 60-87 µs with the intersection kept (zod was
+ * 4-4.6 % of an agent's CPU in the profile). The intersection depends only on the schema and on that fixed `backend`
+ * object, so it is kept per schema (weakly) and handed out again; an `and` with anything else goes to zod as before.
+ * zod schemas are immutable (every method returns a new schema), so sharing one is safe.
  *
- * Patched on the copies of zod Credo loads: its ES module entry (what Credo imports in the agent process) and the
- * CommonJS one (what Credo gets in the tests, which compile it to CommonJS). Only prototypes that already carry
- * `and` are patched: Credo's option schemas are built when its modules load, before buildAgent installs this.
- * Measured by `npm run bench:kms-options` (docs/benchmarks.md, "Credo's key management option check and libsodium's
- * randomness"). The change belongs in Credo (build the schemas once,
- * at module level, in KeyManagementApi).
+ * Patched on the copy of zod Credo uses (credoZod). Only prototypes that already carry `and` are patched: Credo's
+ * option schemas are built when its modules load, before buildAgent installs this. Measured by `npm run
+ * bench:kms-options` (docs/benchmarks.md, "Credo's key management option check and libsodium's randomness"). The
+ * change belongs in Credo (build the schemas once, at module level, in KeyManagementApi).
  */
 export function rememberBackendIntersections(): void {
-  for (const zod of credoZodCopies()) patchCopy(zod)
+  const zod = credoZod()
+  if (zod) patchCopy(zod)
 }
 
 const INSTALLED = Symbol.for('idplane.backendIntersectionMemo')
@@ -91,26 +90,25 @@ function hasOnly(def: Record<string, unknown>, allowed: readonly string[]): bool
   )
 }
 
-/** zod's entries as Credo resolves it: the package's `import` and `require` entries, each loaded if present. */
-function credoZodCopies(): ZodModule[] {
+/**
+ * The zod Credo uses here, already loaded: its ES module entry where Credo runs as ES modules (the agent process), its
+ * CommonJS entry where Credo was compiled to CommonJS (the tests). Loading the other entry would only cost start-up
+ * time (about 100 ms of CPU) for a copy nothing uses. Nothing when Credo is not loaded yet.
+ */
+function credoZod(): ZodModule | undefined {
+  let credo: unknown
   let manifest: string
   try {
-    const credoRequire = createRequire(require.resolve('@credo-ts/core/package.json'))
-    manifest = credoRequire.resolve('zod/package.json')
+    credo = require.cache[require.resolve('@credo-ts/core')]?.exports
+    manifest = createRequire(require.resolve('@credo-ts/core/package.json')).resolve('zod/package.json')
   } catch {
-    return []
+    return undefined
   }
+  if (credo === undefined) return undefined
+  const asEsModules = (credo as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === 'Module'
   const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, unknown> }).exports
-  const root = exports?.['.'] as Record<string, unknown> | undefined
-  const entries = [root?.import, root?.require].filter((entry): entry is string => typeof entry === 'string')
-  const copies: ZodModule[] = []
-  for (const entry of new Set(entries)) {
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the copy Credo loaded, by its path
-      copies.push(require(path.join(path.dirname(manifest), entry)) as ZodModule)
-    } catch {
-      // An entry this runtime cannot load synchronously is one Credo does not use here either.
-    }
-  }
-  return copies
+  const entry = (exports?.['.'] as Record<string, unknown> | undefined)?.[asEsModules ? 'import' : 'require']
+  if (typeof entry !== 'string') return undefined
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the copy Credo loaded, by its path (cached)
+  return require(path.join(path.dirname(manifest), entry)) as ZodModule
 }

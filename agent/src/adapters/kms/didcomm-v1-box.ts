@@ -30,7 +30,7 @@ const RANDOM_WORDS = 1024
  * exchanges. The same CSPRNG fills a buffer of words instead, 4 KiB per call (4 µs for a nonce). Installed on the
  * libsodium module libsodium-wrappers loads, whose WebAssembly reads `getRandomValue` from it at every draw.
  */
-export function drawRandomnessInBulk(): void {
+function drawRandomnessInBulk(): void {
   const entry = createRequire(require.resolve('libsodium-wrappers')).resolve('libsodium')
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the copy libsodium-wrappers loaded, by its path
   const libsodium = require(entry) as LibsodiumHost
