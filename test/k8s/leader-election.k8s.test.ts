@@ -12,9 +12,13 @@ describeOnKubeServers('Operator leader election', (suite) => {
     const holder = async () =>
       (await leases.readNamespacedLease({ namespace, name: 'idplane-operator' })).spec?.holderIdentity
 
-    const a = await suite.startOperator(suite.operatorEnv(namespace, { POD_NAME: 'operator-a' }))
+    // The harness's 3-second Lease is shorter than the stalls of a CI machine with both cores busy: a leader whose
+    // renewals are late by that much rightly loses the Lease, which is not what this test is about. Production's
+    // defaults (15 s, renewed within 10 s) are nearer these; the handover below comes from the release, not expiry.
+    const lease = { OPERATOR_LEASE_DURATION_SECONDS: '15', OPERATOR_LEASE_RENEW_DEADLINE_MS: '10000' }
+    const a = await suite.startOperator(suite.operatorEnv(namespace, { POD_NAME: 'operator-a', ...lease }))
     await eventually(async () => a.operator.isLeader(), { what: 'operator-a leading' })
-    const b = await suite.startOperator(suite.operatorEnv(namespace, { POD_NAME: 'operator-b' }))
+    const b = await suite.startOperator(suite.operatorEnv(namespace, { POD_NAME: 'operator-b', ...lease }))
 
     await cluster.createAgent(namespace, 'first')
     await eventually(async () => (await cluster.getAgent(namespace, 'first'))?.status?.phase === 'Ready', {
