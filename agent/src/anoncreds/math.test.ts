@@ -8,6 +8,7 @@ import {
   crtModulus,
   fixedBaseInverse,
   generatePrimeInRange,
+  generatePrimeInRangeOffLoop,
   generateSafePrime,
   generateSafePrimes,
   hashToBigint,
@@ -72,6 +73,25 @@ describe('anoncreds math', () => {
     const e = generatePrimeInRange(596, 119)
     expect(isProbablePrime(e)).toBe(true)
     expect(e > 1n << 596n && e < (1n << 596n) + (1n << 119n)).toBe(true)
+  })
+
+  it('primes found off the loop have the same layout, and the small-factor sieve keeps every prime', async () => {
+    const found = new Set<bigint>()
+    for (let i = 0; i < 5; i++) {
+      const e = await generatePrimeInRangeOffLoop(596, 119)
+      expect(isProbablePrime(e)).toBe(true)
+      expect(e > 1n << 596n && e < (1n << 596n) + (1n << 119n)).toBe(true)
+      found.add(e)
+    }
+    expect(found.size).toBe(5)
+    // 2^11 + up to 9 bits: every prime in the range must come up (the sieve drops only multiples of small primes).
+    const start = 1n << 11n
+    const expected = new Set<bigint>()
+    for (let n = start + 1n; n < start + (1n << 9n); n += 2n) if (isProbablePrime(n)) expected.add(n)
+    const seen = new Set<bigint>()
+    for (let i = 0; i < 2000 && seen.size < expected.size; i++) seen.add(await generatePrimeInRangeOffLoop(11, 9))
+    expect([...seen].sort()).toEqual([...expected].sort())
+    await expect(generatePrimeInRangeOffLoop(8, 1)).rejects.toThrow('invalid prime range')
   })
 
   it('safe primes are safe', async () => {

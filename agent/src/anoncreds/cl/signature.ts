@@ -9,7 +9,6 @@ import {
   bigintFromBytes,
   bigintToBytes,
   gcd,
-  generatePrimeInRange,
   hashToBigint,
   isProbablePrime,
   modInverse,
@@ -23,8 +22,9 @@ import {
   randomBits,
   MathError,
 } from '../math'
-import { LARGE_E_END_RANGE, LARGE_E_START, LARGE_VPRIME_PRIME } from './constants'
+import { LARGE_VPRIME_PRIME } from './constants'
 import { entry, privateModulus, type PrimaryPrivateKey, type PrimaryPublicKey } from './primary-key'
+import { signaturePrimes } from './signature-primes'
 
 export interface PrimarySignature {
   m2: bigint
@@ -92,7 +92,7 @@ export function signPrimary(
   // lcm(p - 1, q - 1) of the safe primes: exponent pairs modulo it are RSA key pairs (modPowSecret).
   const lambda = 2n * order
   const v = randomBits(LARGE_VPRIME_PRIME) | (1n << BigInt(LARGE_VPRIME_PRIME - 1))
-  const e = generatePrimeInRange(LARGE_E_START, LARGE_E_END_RANGE)
+  const e = signaturePrimes.take()
   const rx = attributeProduct(publicKey, v, m2, knownValues, power, blindedU)
   // q carries the holder's U: the two powers of it below have secret exponents (1/e, or the nonce r, would each
   // give away p'q' and so the key), so they run in constant time, blinded.
