@@ -5,10 +5,10 @@ import { LARGE_E_END_RANGE, LARGE_E_START } from './constants'
 const DEFAULT_CAPACITY = 8
 
 /**
- * The issuer's signature primes e (2^596 plus a random 119-bit odd offset), found ahead of need. Finding one is most
- * of an AnonCreds signature's time (about 200 random candidates, then OpenSSL's 64 Miller-Rabin rounds on the prime:
- * 8-19 ms of the signature's 25-30), and done inside the signature it blocks the agent's event loop, so every other
- * exchange waits. The pool fills after the first signature, off the loop (generatePrimeInRangeOffLoop), and a
+ * The issuer's signature primes e (2^596 plus a random 119-bit odd offset), found ahead of need. Finding one is a third
+ * or more of an AnonCreds signature's time (about 200 random candidates, then OpenSSL's 64 Miller-Rabin rounds on
+ * the prime: 8-19 ms of CPU), and done inside the signature it blocks the agent's event loop, so every other exchange
+ * waits. The pool fills after the first signature, off the loop (generatePrimeInRangeOffLoop), and a
  * signature takes a prime from it; when it is empty (a burst larger than the pool) the signature finds its own as
  * before. Each prime is handed out once and kept nowhere else; e is public in the credential it signs, so finding it
  * early discloses nothing. Agents that never sign an AnonCreds credential never fill it.
