@@ -24,6 +24,7 @@ export {
 export {
   createCredential,
   processCredential,
+  processCredentialOffLoop,
   readCredential,
   credentialAttributeNames,
   type CreateCredentialOptions,

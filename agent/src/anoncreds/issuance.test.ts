@@ -16,6 +16,7 @@ import {
   createLinkSecret,
   createSchema,
   processCredential,
+  processCredentialOffLoop,
   type CreateCredentialDefinitionResult,
   type Credential,
 } from './index'
@@ -484,6 +485,34 @@ describe('AnonCreds issuance against anoncreds-rs', () => {
         tamper(credential)
         expect(anonCredsErrorOf(() => processCredential({ ...base, credential })).kind).toBe('invalid')
       }
+    })
+
+    it('off the loop: the same credential, and the same refusals (a composite e, a tampered value, malformed input)', async () => {
+      const base = {
+        credentialRequestMetadata: small.credentialRequestMetadata,
+        linkSecret: small.linkSecret,
+        credentialDefinition: small.credentialDefinition,
+      }
+      const processed = await processCredentialOffLoop({ ...base, credential: small.credential })
+      expect(withoutNulls(processed)).toEqual(withoutNulls(small.processedCredential))
+      const refusalOf = async (credential: unknown) => {
+        const error = await processCredentialOffLoop({ ...base, credential: credential as Credential }).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        )
+        expect(error).toBeInstanceOf(AnonCredsError)
+        return error as AnonCredsError
+      }
+      const compositeE = clone(small.credential) as unknown as Credential
+      compositeE.signature.p_credential.e = bump(compositeE.signature.p_credential.e)
+      expect((await refusalOf(compositeE)).kind).toBe('invalid')
+      const otherAge = clone(small.credential) as unknown as Credential
+      otherAge.values.age = { raw: '29', encoded: '29' }
+      expect((await refusalOf(otherAge)).kind).toBe('invalid')
+      const noE = clone(small.credential) as unknown as Credential
+      ;(noE.signature.p_credential as unknown as Record<string, unknown>).e = 'not a number'
+      expect((await refusalOf(noE)).kind).toBe('malformed')
+      expect((await refusalOf('not a credential')).kind).toBe('malformed')
     })
 
     it('a wrong link secret or another request metadata', () => {

@@ -13,6 +13,7 @@ import {
   generateSafePrimes,
   hashToBigint,
   isProbablePrime,
+  isProbablePrimeOffLoop,
   MathError,
   modInverse,
   modInverseAll,
@@ -92,6 +93,25 @@ describe('anoncreds math', () => {
     for (let i = 0; i < 2000 && seen.size < expected.size; i++) seen.add(await generatePrimeInRangeOffLoop(11, 9))
     expect([...seen].sort()).toEqual([...expected].sort())
     await expect(generatePrimeInRangeOffLoop(8, 1)).rejects.toThrow('invalid prime range')
+  })
+
+  it('a prime found off the loop is remembered for the synchronous check; a composite is not', async () => {
+    const crypto = jest.requireActual<typeof import('node:crypto')>('node:crypto')
+    const prime = generatePrimeInRange(596, 119)
+    const composite = prime * generatePrimeInRange(300, 100)
+    const synchronousChecks = jest.spyOn(crypto, 'checkPrimeSync')
+    try {
+      expect(await isProbablePrimeOffLoop(prime)).toBe(true)
+      expect(await isProbablePrimeOffLoop(composite)).toBe(false)
+      expect(await isProbablePrimeOffLoop(1n)).toBe(false)
+      expect(synchronousChecks).not.toHaveBeenCalled()
+      expect(isProbablePrime(prime)).toBe(true)
+      expect(synchronousChecks).not.toHaveBeenCalled()
+      expect(isProbablePrime(composite)).toBe(false)
+      expect(synchronousChecks).toHaveBeenCalledTimes(1)
+    } finally {
+      synchronousChecks.mockRestore()
+    }
   })
 
   it('safe primes are safe', async () => {

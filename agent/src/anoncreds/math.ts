@@ -324,9 +324,35 @@ export function randomInRange(min: bigint, max: bigint): bigint {
   return min + randomBelow(max - min)
 }
 
+/**
+ * Values OpenSSL found prime in isProbablePrimeOffLoop, so that the synchronous check that follows (a holder's in
+ * processCredential) answers at once. Only primes are kept: the answer is a pure function of the value.
+ */
+const primesFoundOffLoop = new BoundedMap<bigint, true>(64)
+
 export function isProbablePrime(candidate: bigint): boolean {
   if (candidate < 2n) return false
+  if (primesFoundOffLoop.get(candidate)) return true
   return checkPrimeSync(candidate, { checks: 0 })
+}
+
+/** OpenSSL's test (the same as checkPrimeSync's) on libuv's thread pool. */
+function checkPrimeOnPool(candidate: bigint): Promise<boolean> {
+  return new Promise<boolean>((resolve, reject) =>
+    checkPrime(candidate, { checks: 0 }, (error, result) => (error ? reject(error) : resolve(result))),
+  )
+}
+
+/**
+ * isProbablePrime off the event loop; a prime is remembered, so isProbablePrime of the same value afterwards costs
+ * nothing (a prime's 64 Miller-Rabin rounds are 4-9 ms of CPU at 600 bits).
+ */
+export async function isProbablePrimeOffLoop(candidate: bigint): Promise<boolean> {
+  if (candidate < 2n) return false
+  if (primesFoundOffLoop.get(candidate)) return true
+  const prime = await checkPrimeOnPool(candidate)
+  if (prime) primesFoundOffLoop.set(candidate, true)
+  return prime
 }
 
 /** A random safe prime p = 2q + 1 of exactly `bits` bits (OpenSSL, asynchronous so the loop stays free). */
@@ -426,10 +452,7 @@ export async function generatePrimeInRangeOffLoop(sizeBits: number, rangeBits: n
   for (;;) {
     const candidate = start + (randomBits(rangeBits) | 1n)
     if (start > 2000n && hasSmallFactor(candidate)) continue
-    const prime = await new Promise<boolean>((resolve, reject) =>
-      checkPrime(candidate, { checks: 0 }, (error, result) => (error ? reject(error) : resolve(result))),
-    )
-    if (prime) return candidate
+    if (await checkPrimeOnPool(candidate)) return candidate
   }
 }
 

@@ -33,7 +33,7 @@ import {
   createLinkSecret,
   createNonce,
   createPresentation,
-  processCredential,
+  processCredentialOffLoop,
   type PresentationCredentialEntry,
   type PresentationCredentialProve,
 } from '../../anoncreds'
@@ -110,7 +110,7 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
     const legacyForm = (id: string) => (isLegacy && isIndyDid(id) ? getUnQualifiedDidIndyDid(id) : id)
     const registry = options.revocationRegistry?.definition
     // Verifies the issuer's signature and its correctness proof; returns a new object (anoncreds-rs mutates).
-    const credential = processCredential({
+    const credential = (await processCredentialOffLoop({
       credential: options.credential,
       credentialRequestMetadata: options.credentialRequestMetadata,
       linkSecret: linkSecretRecord.value,
@@ -121,7 +121,7 @@ export class IdplaneAnonCredsHolderService implements AnonCredsHolderService {
         issuerId: legacyForm(registry.issuerId),
         credDefId: legacyForm(registry.credDefId),
       },
-    }) as unknown as AnonCredsCredential
+    })) as unknown as AnonCredsCredential
     const methodName = agentContext.dependencyManager
       .resolve(AnonCredsRegistryService)
       .getRegistryForIdentifier(agentContext, options.credentialDefinition.issuerId).methodName
