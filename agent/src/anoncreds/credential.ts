@@ -341,29 +341,22 @@ export interface ProcessCredentialOptions {
  * accumulator key. Returns the processed credential (a new object; the input is not changed) or throws
  * AnonCredsError('invalid').
  */
+export function processCredential(options: ProcessCredentialOptions): Credential {
+  return processParsedCredential(options, readCredential(options.credential))
+}
+
 /**
  * processCredential with its costliest single check, that the signature's e is prime (OpenSSL's 64 Miller-Rabin
  * rounds, 4-9 ms), done first off the event loop: the check inside then finds the answer remembered. The same
- * checks and result as processCredential; an agent's loop serves its other exchanges meanwhile.
+ * checks, errors and result as processCredential; the agent's loop serves its other exchanges meanwhile.
  */
 export async function processCredentialOffLoop(options: ProcessCredentialOptions): Promise<Credential> {
-  const e = signatureExponentOf(options.credential)
-  if (e !== undefined) await isProbablePrimeOffLoop(e)
-  return processCredential(options)
-}
-
-/** The credential's e when it reads as one; otherwise processCredential reports what is wrong. */
-function signatureExponentOf(value: Json): bigint | undefined {
-  try {
-    const primary = readObject(readObject(readObject(value, 'credential').signature, 's').p_credential, 'p')
-    return readBigint(primary.e, 'e', { maxBits: 1024 })
-  } catch {
-    return undefined
-  }
-}
-
-export function processCredential(options: ProcessCredentialOptions): Credential {
   const parsed = readCredential(options.credential)
+  await isProbablePrimeOffLoop(parsed.signature.e)
+  return processParsedCredential(options, parsed)
+}
+
+function processParsedCredential(options: ProcessCredentialOptions, parsed: ParsedCredential): Credential {
   const metadata = readCredentialRequestMetadata(options.credentialRequestMetadata)
   const linkSecret = readLinkSecret(options.linkSecret)
   const definition = readCredentialDefinition(options.credentialDefinition)

@@ -417,7 +417,17 @@ export function generatePrimeInRange(sizeBits: number, rangeBits: number): bigin
 /** The odd primes below 2,000, multiplied into products below 2^52 so each reduces a candidate with one BigInt %. */
 const SMALL_PRIME_GROUPS: { product: bigint; primes: number[] }[] = (() => {
   const primes: number[] = []
-  for (let n = 3; n < 2000; n += 2) if (primes.every((p) => p * p > n || n % p !== 0)) primes.push(n)
+  for (let n = 3; n < 2000; n += 2) {
+    let isPrime = true
+    for (const p of primes) {
+      if (p * p > n) break
+      if (n % p === 0) {
+        isPrime = false
+        break
+      }
+    }
+    if (isPrime) primes.push(n)
+  }
   const groups: { product: bigint; primes: number[] }[] = []
   let group = { product: 1n, primes: [] as number[] }
   for (const p of primes) {

@@ -31,7 +31,7 @@ export class SignaturePrimePool {
     return prime ?? this.findNow()
   }
 
-  /** Primes ready to be taken (tests, metrics). */
+  /** Primes ready to be taken (tests). */
   public get size(): number {
     return this.ready.length
   }
