@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { MailOutboxRepository } from '../../api/src/infra/mail/mail-outbox.repository'
-import { WebhookDeliveriesRepository } from '../../api/src/modules/webhooks/webhook-deliveries.repository'
+import {
+  WebhookDeliveriesRepository,
+  type ClaimedDelivery,
+} from '../../api/src/modules/webhooks/webhook-deliveries.repository'
 import { startIdleApiRuntime, type IdleApiRuntime } from '../helpers/api-runtime'
 import { aPendingDelivery } from '../helpers/webhook-fixtures'
 
@@ -64,6 +67,63 @@ describe('outbox claims in batches', () => {
     await sql.execute(`update webhook_deliveries set claimed_until = null where status = 'pending'`)
     expect(eventIdsOf(await claim(2))).toEqual([a[1], a[2]])
     expect(eventIdsOf(await claim(10))).toEqual([b[0], a[3], b[1], a[4]])
+  })
+
+  it('records delivered attempts and claims the next due deliveries in one statement, the recorded claims ended', async () => {
+    await sql.execute(
+      `update webhook_deliveries set status = 'delivered', claimed_until = null where status = 'pending'`,
+    )
+    const c = [await aDelivery('tenant-c', 60), await aDelivery('tenant-c', 50), await aDelivery('tenant-c', 40)]
+    c.push(await aDelivery('tenant-c', 30), await aDelivery('tenant-c', 20), await aDelivery('tenant-c', 10))
+    const token = randomUUID()
+    const held = await claim(3, 3, token)
+    expect(eventIdsOf(held)).toEqual(c.slice(0, 3))
+    expect(await claim(10, 3)).toEqual([])
+    const deliveredOf = (delivery: ClaimedDelivery, claimToken = token) => ({
+      id: delivery.id,
+      claimToken,
+      status: 200,
+      url: delivery.targetUrl,
+    })
+    const claimOf = (max: number, claimToken = randomUUID()) => ({
+      token: claimToken,
+      leaseSeconds: 60,
+      max,
+      perOwnerLimit: 3,
+    })
+
+    // The first one delivered: its claim ends in the statement that claims, so tenant c may take one more.
+    const next = randomUUID()
+    const first = await deliveries.recordDeliveredAndClaimDue([deliveredOf(held[0])], claimOf(10, next))
+    expect(first.recordedIds).toEqual(new Set([held[0].id]))
+    expect(eventIdsOf(first.claimed)).toEqual([c[3]])
+    const stateOf = async (id: string) =>
+      (
+        await sql.execute<{ status: string; claim_token: string | null; last_response_code: number | null }[]>(
+          'select status, claim_token, last_response_code from webhook_deliveries where id = ?',
+          [id],
+        )
+      )[0]
+    expect(await stateOf(held[0].id)).toEqual({ status: 'delivered', claim_token: null, last_response_code: 200 })
+    expect(await stateOf(first.claimed[0].id)).toEqual({
+      status: 'pending',
+      claim_token: next,
+      last_response_code: null,
+    })
+
+    // Two at once, one of them under a claim that was lost: only the other is recorded, and only its slot frees.
+    const both = await deliveries.recordDeliveredAndClaimDue(
+      [deliveredOf(held[1], randomUUID()), deliveredOf(held[2])],
+      claimOf(10),
+    )
+    expect(both.recordedIds).toEqual(new Set([held[2].id]))
+    expect(eventIdsOf(both.claimed)).toEqual([c[4]])
+    expect((await stateOf(held[1].id)).status).toBe('pending')
+
+    // Nothing claimed (max 0, as a stopped relay asks): the records alone.
+    const last = await deliveries.recordDeliveredAndClaimDue([deliveredOf(held[1])], claimOf(0))
+    expect(last).toEqual({ recordedIds: new Set([held[1].id]), claimed: [] })
+    expect(eventIdsOf(await claim(10, 3))).toEqual([c[5]])
   })
 
   it('claims due mail oldest first, never more than asked', async () => {

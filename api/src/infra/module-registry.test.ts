@@ -199,6 +199,43 @@ describe('a module declaring itself', () => {
     expect(heard).toEqual([`widget.made ${ORG_ID}`])
   })
 
+  it('hears what a batch publishes at once, in publishing order, after the batch and only when it succeeds', async () => {
+    const calls: string[][] = []
+    @injectable()
+    class Recorder implements PlatformEventListener {
+      public async onEvents(events: readonly PlatformEvent[]): Promise<void> {
+        calls.push(events.map((event) => event.type))
+      }
+    }
+    const listening = aGadgetModule([])
+    listening.platformEventListeners = [Recorder]
+    listening.bindings = new ContainerModule(({ bind }) => void bind(Recorder).toSelf().inSingletonScope())
+    const { registry } = load([listening])
+    const made = (type: string) => platformEvent(type, { orgId: ORG_ID }, {})
+    let lateDone: Promise<void> | undefined
+    const result = await registry.publishingTogether(async () => {
+      await registry.publish([made('a.one')])
+      await registry.publish([made('a.two'), made('a.three')])
+      expect(calls).toEqual([])
+      // Work started here and not awaited publishes after the batch ended: heard on its own, not lost.
+      lateDone = new Promise<void>((resolve) => setTimeout(resolve, 20)).then(() => registry.publish([made('late')]))
+      return 'done'
+    })
+    expect(result).toBe('done')
+    expect(calls).toEqual([['a.one', 'a.two', 'a.three']])
+    await lateDone
+    expect(calls).toEqual([['a.one', 'a.two', 'a.three'], ['late']])
+
+    await expect(
+      registry.publishingTogether(async () => {
+        await registry.publish([made('b.one')])
+        throw new Error('handler failed')
+      }),
+    ).rejects.toThrow('handler failed')
+    await registry.publishingTogether(async () => undefined)
+    expect(calls).toHaveLength(2)
+  })
+
   it('has its retention tasks run in the shared pass, in module order', async () => {
     const pruned: string[] = []
     const retaining = aGadgetModule([])

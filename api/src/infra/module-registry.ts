@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Container } from 'inversify'
 import type { AnyEntity, EntityClass } from '@mikro-orm/core'
 import type { ActivityCounts, ApiModule, AppliedAgentEvent, DashboardEntries } from './api-module'
@@ -33,6 +34,12 @@ export function controllersOf(modules: readonly ApiModule[]): Function[] {
   return modules.flatMap((module) => module.controllers)
 }
 
+/** Events held by one publishingTogether; closed once its work has ended. */
+interface HeldEvents {
+  events: PlatformEvent[]
+  isOpen: boolean
+}
+
 /**
  * The loaded modules, seen from the platform: starts and stops them, dispatches agent events to their
  * handlers, gathers their counts and calls their organization-deletion hooks. Bound in the container by
@@ -40,6 +47,8 @@ export function controllersOf(modules: readonly ApiModule[]): Function[] {
  */
 export class ModuleRegistry {
   private readonly handledKinds: ReadonlySet<string>
+  /** The events published inside publishingTogether, per call (concurrent batches keep their own). */
+  private readonly held = new AsyncLocalStorage<HeldEvents>()
 
   public constructor(
     private readonly modules: readonly ApiModule[],
@@ -90,9 +99,38 @@ export class ModuleRegistry {
 
   /**
    * Hands platform events to every module's listeners, in module order. Call it inside the transaction that made
-   * the change the events announce: a listener that throws rolls the change back.
+   * the change the events announce: a listener that throws rolls the change back. Inside publishingTogether the
+   * events are held and handed over when its work ends.
    */
   public async publish(events: readonly PlatformEvent[]): Promise<void> {
+    if (events.length === 0) return
+    const held = this.held.getStore()
+    if (held?.isOpen) {
+      held.events.push(...events)
+      return
+    }
+    await this.handOver(events)
+  }
+
+  /**
+   * Runs `work` (inside the caller's transaction) holding what it publishes, then hands all of it to the listeners
+   * at once, in publishing order: a batch of agent events stores its webhook deliveries in one statement, not one
+   * per event. Nothing is handed over when `work` throws (its transaction rolls back). Work that `work` started and
+   * did not await publishes directly once `work` has ended.
+   */
+  public async publishingTogether<T>(work: () => Promise<T>): Promise<T> {
+    const held: HeldEvents = { events: [], isOpen: true }
+    let result: T
+    try {
+      result = await this.held.run(held, work)
+    } finally {
+      held.isOpen = false
+    }
+    await this.handOver(held.events)
+    return result
+  }
+
+  private async handOver(events: readonly PlatformEvent[]): Promise<void> {
     if (events.length === 0) return
     for (const module of this.modules) {
       for (const listener of module.platformEventListeners ?? []) await this.container.get(listener).onEvents(events)

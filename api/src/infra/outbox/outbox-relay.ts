@@ -40,6 +40,31 @@ export interface OutboxChannel<T extends OutboxItem, D> {
   /** Resolves false when the claim was lost (the lease ran out and another relay took the row). */
   markSent(item: T, claimToken: string, detail: D): Promise<boolean>
   markFailed(item: T, claimToken: string, failure: OutboxFailure<D>): Promise<boolean>
+  /**
+   * Optional: markSent for every row of `sent` and a claim of the next due rows, in one statement, the marked rows'
+   * claims counted as ended for the per-owner limit. Without it every sent row costs its mark and, its slot freed, a
+   * claim.
+   */
+  markSentAndClaimDue?(sent: readonly SentRow<T, D>[], claim: OutboxClaim): Promise<MarkedAndClaimed<T>>
+}
+
+/** A sent row to mark, under the claim it was sent with. */
+export interface SentRow<T, D> {
+  item: T
+  claimToken: string
+  detail: D
+}
+
+/** What markSentAndClaimDue did: the ids of the sent rows whose claims still held, and the rows it claimed next. */
+export interface MarkedAndClaimed<T> {
+  markedIds: ReadonlySet<string>
+  claimed: T[]
+}
+
+/** A sent row waiting for the relay's next combined mark and claim. */
+interface WaitingMark<T, D> extends SentRow<T, D> {
+  settle(isMarked: boolean): void
+  fail(error: unknown): void
 }
 
 export interface OutboxRelayOptions {
@@ -75,6 +100,8 @@ export class OutboxRelay<T extends OutboxItem, D> {
   private timer?: NodeJS.Timeout
   private claiming?: Promise<number>
   private readonly inFlight = new Set<Promise<boolean>>()
+  /** Sent rows whose mark waits for the claim turn (markSentAndClaimDue). */
+  private readonly waitingMarks: WaitingMark<T, D>[] = []
   private isStopped = true
   private again = false
 
@@ -127,19 +154,34 @@ export class OutboxRelay<T extends OutboxItem, D> {
   }
 
   private round(): void {
+    if (this.claiming) {
+      // Sent rows' marks are claiming (markAndClaim): look again when they end.
+      this.again = true
+      return
+    }
     this.again = false
     this.claiming = this.claimWhileFree()
       .catch((error: unknown) => {
         this.logger.warn('Failed to claim from the outbox', { error })
         return 0
       })
-      .finally(() => {
-        this.claiming = undefined
-        if (this.isStopped) return
-        // Full: a finishing send wakes the relay. Otherwise look again at once when woken meanwhile, else poll.
-        const delayMs = this.again ? 0 : this.options.pollIntervalMs
-        this.timer = setTimeout(() => this.round(), delayMs)
-      })
+      .finally(() => this.afterClaim())
+  }
+
+  /**
+   * The claim turn is free again: marks that waited for it go first (their statement claims too, even on a stopped
+   * relay, which claims nothing). Then, full: a finishing send wakes the relay; otherwise look again at once when
+   * woken meanwhile, else poll.
+   */
+  private afterClaim(): void {
+    this.claiming = undefined
+    if (this.waitingMarks.length > 0) {
+      this.markAndClaim()
+      return
+    }
+    if (this.isStopped) return
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => this.round(), this.again ? 0 : this.options.pollIntervalMs)
   }
 
   /** Claims rows while slots are free; resolves with how many it started. */
@@ -159,27 +201,41 @@ export class OutboxRelay<T extends OutboxItem, D> {
    * the claim must not wait for them), none when nothing is due.
    */
   private async claimAndStart(max: number): Promise<Promise<boolean>[]> {
-    const token = randomUUID()
-    const items = await this.channel.claimDue({
-      token,
+    const claim = this.claimOf(max)
+    return this.startAll(await this.channel.claimDue(claim), claim.token)
+  }
+
+  private claimOf(max: number): OutboxClaim {
+    return {
+      token: randomUUID(),
       leaseSeconds: this.options.leaseSeconds,
       max,
       perOwnerLimit: this.options.perOwnerLimit,
-    })
+    }
+  }
+
+  /**
+   * Starts sending claimed rows. A finished send frees its slot: a running relay claims again, in the sent row's
+   * mark when the channel can (markWithNextClaim), else through a round (a round waiting on a full relay may claim).
+   */
+  private startAll(items: readonly T[], token: string): Promise<boolean>[] {
     return items.map((item) => {
-      const sending = this.deliver(item, token)
-      this.inFlight.add(sending)
-      void sending.finally(() => {
+      const sending: Promise<boolean> = this.deliver(item, token).then(({ isSent, isClaimedAfter }) => {
         this.inFlight.delete(sending)
-        // A slot is free: a round waiting on a full relay may claim again.
-        this.wake(0)
+        if (!isClaimedAfter) this.wake(0)
+        return isSent
       })
+      this.inFlight.add(sending)
       return sending
     })
   }
 
-  /** Sends and marks one claimed row; never rejects. Resolves true when it was sent. */
-  private async deliver(item: T, token: string): Promise<boolean> {
+  /**
+   * Sends and marks one claimed row; never rejects. `isSent` when it was sent, `isClaimedAfter` when its mark
+   * claimed the next rows too.
+   */
+  private async deliver(item: T, token: string): Promise<{ isSent: boolean; isClaimedAfter: boolean }> {
+    let isClaimedAfter = false
     try {
       let outcome: SendOutcome<D>
       try {
@@ -188,10 +244,15 @@ export class OutboxRelay<T extends OutboxItem, D> {
         outcome = { isSuccess: false, error: describe(error) }
       }
       if (outcome.isSuccess) {
-        if (!(await this.channel.markSent(item, token, outcome.detail))) {
-          this.logger.warn('Lost the claim of a sent row; it may be sent again', { id: item.id })
+        let isMarked: boolean
+        if (this.channel.markSentAndClaimDue && !this.isStopped) {
+          isMarked = await this.markWithNextClaim({ item, claimToken: token, detail: outcome.detail })
+          isClaimedAfter = true
+        } else {
+          isMarked = await this.channel.markSent(item, token, outcome.detail)
         }
-        return true
+        if (!isMarked) this.logger.warn('Lost the claim of a sent row; it may be sent again', { id: item.id })
+        return { isSent: true, isClaimedAfter }
       }
       const decision = failureOutcome({ prefetch: 1, ...this.options.retry }, item.attempts)
       const failure: OutboxFailure<D> = {
@@ -203,12 +264,47 @@ export class OutboxRelay<T extends OutboxItem, D> {
       if (!(await this.channel.markFailed(item, token, failure))) {
         this.logger.warn('Lost the claim of a row while sending it', { id: item.id })
       }
-      return false
+      return { isSent: false, isClaimedAfter }
     } catch (error) {
       // The mark failed (database down): the lease ends and the row is claimed again.
       this.logger.warn('Failed to record an outbox send', { id: item.id, error })
-      return false
+      return { isSent: false, isClaimedAfter }
     }
+  }
+
+  /**
+   * Marks a sent row in the relay's next claim (markSentAndClaimDue): at once when no claim is running, else with
+   * the other rows sent meanwhile when the running one ends. One statement then marks them all and claims for their
+   * slots and the other free ones; one claim at a time per process keeps the per-owner limit exact. Resolves whether
+   * the row's claim still held.
+   */
+  private markWithNextClaim(sent: SentRow<T, D>): Promise<boolean> {
+    return new Promise<boolean>((settle, fail) => {
+      this.waitingMarks.push({ ...sent, settle, fail })
+      if (!this.claiming) this.markAndClaim()
+    })
+  }
+
+  /** One statement for the waiting marks and the next claim; holds the claim turn meanwhile. */
+  private markAndClaim(): void {
+    const markSentAndClaimDue = this.channel.markSentAndClaimDue?.bind(this.channel)
+    if (!markSentAndClaimDue) return
+    const marks = this.waitingMarks.splice(0)
+    // The marked rows' slots count as free: they are marked in the same statement. A stopped relay claims nothing.
+    const claim = this.claimOf(this.isStopped ? 0 : this.options.concurrency - this.inFlight.size + marks.length)
+    const sent = marks.map(({ item, claimToken, detail }) => ({ item, claimToken, detail }))
+    this.claiming = markSentAndClaimDue(sent, claim)
+      .then(
+        ({ markedIds, claimed }) => {
+          for (const mark of marks) mark.settle(markedIds.has(mark.item.id))
+          return this.startAll(claimed, claim.token).length
+        },
+        (error: unknown) => {
+          for (const mark of marks) mark.fail(error)
+          return 0
+        },
+      )
+      .finally(() => this.afterClaim())
   }
 }
 

@@ -12,14 +12,18 @@ export class AgentEventsRepository extends BaseRepository<AgentEventRow> {
     super(em, AgentEventRow)
   }
 
-  /** Inserts the event unless its id was stored for the organization already; true when it was new. */
-  public async insertOnce(orgId: string, event: AgentEvent): Promise<boolean> {
+  /**
+   * Inserts the events whose ids were not stored for the organization yet, in one statement; resolves with the ids
+   * it stored. An id twice in `events` is stored once, as its first occurrence.
+   */
+  public async insertNew(orgId: string, events: readonly AgentEvent[]): Promise<Set<string>> {
+    if (events.length === 0) return new Set()
     const now = new Date()
-    const rows = await this.em.execute<{ id: string }[]>(
-      `insert into agent_events (id, created_at, updated_at, organization_id, event_id, kind, agent_label, tenant_id, occurred_at, record)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)
-       on conflict (organization_id, event_id) do nothing returning id`,
-      [
+    const params: unknown[] = []
+    const values: string[] = []
+    for (const event of events) {
+      values.push('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)')
+      params.push(
         randomUUID(),
         now,
         now,
@@ -30,8 +34,14 @@ export class AgentEventsRepository extends BaseRepository<AgentEventRow> {
         event.tenantId ?? null,
         new Date(event.occurredAt),
         JSON.stringify(event.record),
-      ],
+      )
+    }
+    const rows = await this.em.execute<{ event_id: string }[]>(
+      `insert into agent_events (id, created_at, updated_at, organization_id, event_id, kind, agent_label, tenant_id, occurred_at, record)
+       values ${values.join(', ')}
+       on conflict (organization_id, event_id) do nothing returning event_id`,
+      params,
     )
-    return rows.length > 0
+    return new Set(rows.map((row) => row.event_id))
   }
 }

@@ -50,23 +50,21 @@ export class AgentEventsService {
    * again); true when it was new.
    */
   public async record(orgId: string, event: AgentEvent): Promise<boolean> {
-    return this.events.transactional(() => this.apply(orgId, event))
+    const [isNew] = await this.applyInOne(orgId, [event])
+    return isNew
   }
 
   /**
    * `record` for each event of a batch, in order; per event whether it was new. The batch is applied in one
-   * transaction (one commit instead of one per event; with the embedded database every commit syncs on the API's thread). When that
-   * fails it is rolled back whole and applied again one transaction per event, so the events before a failing one
-   * are kept and the failure is thrown as `record` throws it.
+   * transaction (one commit instead of one per event; with the embedded database every commit syncs on the API's
+   * thread), its events stored by one statement and its platform events handed to the listeners at once (one insert
+   * of webhook deliveries). When that fails it is rolled back whole and applied again one transaction per event, so
+   * the events before a failing one are kept and the failure is thrown as `record` throws it.
    */
   public async recordAll(orgId: string, events: readonly AgentEvent[]): Promise<boolean[]> {
     if (events.length > 1) {
       try {
-        return await this.events.transactional(async () => {
-          const results: boolean[] = []
-          for (const event of events) results.push(await this.apply(orgId, event))
-          return results
-        })
+        return await this.applyInOne(orgId, events)
       } catch {
         // Applied again below, one at a time: the same failure is thrown there, after the events before it.
       }
@@ -76,9 +74,20 @@ export class AgentEventsService {
     return results
   }
 
-  private async apply(orgId: string, event: AgentEvent): Promise<boolean> {
-    const isNew = await this.events.insertOnce(orgId, event)
-    if (isNew) await this.modules.dispatch(orgId, event)
-    return isNew
+  /** Stores and applies `events` in one transaction, in order; per event whether it was new. */
+  private applyInOne(orgId: string, events: readonly AgentEvent[]): Promise<boolean[]> {
+    return this.events.transactional(() =>
+      this.modules.publishingTogether(async () => {
+        const stored = await this.events.insertNew(orgId, events)
+        const results: boolean[] = []
+        for (const event of events) {
+          // An id twice in one batch is new once: deleting it from `stored` makes its second occurrence a duplicate.
+          const isNew = stored.delete(event.id)
+          if (isNew) await this.modules.dispatch(orgId, event)
+          results.push(isNew)
+        }
+        return results
+      }),
+    )
   }
 }

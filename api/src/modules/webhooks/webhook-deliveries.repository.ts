@@ -84,91 +84,60 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
    * another's rows are ranked after the claims it already holds, so one slow receiver never holds every slot.
    */
   public async claimDue(claim: OutboxClaim): Promise<ClaimedDelivery[]> {
-    const limit = claim.perOwnerLimit ?? UNLIMITED
-    const rows = await this.connection().execute<
-      {
-        id: string
-        target: DeliveryTarget
-        target_url: string
-        webhook_id: string | null
-        payload: WebhookEventData | string
-        occurred_at: Date | string
-        attempts: number
-        webhook_url: string | null
-        webhook_sealed_secret: string | null
-      }[]
-    >(
-      // A window function cannot sit beside FOR UPDATE: the owners' ranks come first ("ranked"), then the rows to
-      // claim ("chosen"), then their locks (a row another replica holds is skipped: a smaller claim, never a larger).
-      `with "live" as (
-         select "organization_id", "tenant_id", count(*) as "held" from "webhook_deliveries"
-         where "status" = 'pending' and "claimed_until" >= now()
-         group by "organization_id", "tenant_id"),
-       "head" as (
-         select "d"."id", "d"."organization_id", "d"."tenant_id", "d"."next_attempt_at", "d"."created_at",
-           coalesce("l"."held", 0) as "held"
-         from "webhook_deliveries" "d"
-         left join "live" "l" on "l"."organization_id" is not distinct from "d"."organization_id"
-           and "l"."tenant_id" is not distinct from "d"."tenant_id"
-         where "d"."status" = 'pending' and "d"."next_attempt_at" <= now()
-           and ("d"."claimed_until" is null or "d"."claimed_until" < now()) and coalesce("l"."held", 0) < ?
-         order by "d"."next_attempt_at", "d"."created_at", "d"."id" limit ?),
-       "ranked" as (
-         select "id", "next_attempt_at", "created_at",
-           "held" + row_number() over (
-             partition by "organization_id", "tenant_id" order by "next_attempt_at", "created_at", "id") as "slot"
-         from "head"),
-       "chosen" as (
-         select "id", "next_attempt_at", "created_at" from "ranked" where "slot" <= ?
-         order by "next_attempt_at", "created_at", "id" limit ?),
-       "candidate" as (
-         select "d"."id", "c"."next_attempt_at", "c"."created_at" from "webhook_deliveries" "d"
-         join "chosen" "c" on "c"."id" = "d"."id"
-         -- Checked again on the row as locked: another replica may have claimed it since this statement began.
-         where "d"."status" = 'pending' and ("d"."claimed_until" is null or "d"."claimed_until" < now())
-         for update of "d" skip locked),
-       "claimed" as (
-         update "webhook_deliveries" set "attempts" = "attempts" + 1, "claim_token" = ?,
-           "claimed_until" = now() + make_interval(secs => ?), "updated_at" = now()
-         from "candidate" where "webhook_deliveries"."id" = "candidate"."id"
-         returning "webhook_deliveries"."id", "target", "target_url", "webhook_id", "payload", "occurred_at",
-           "attempts", "candidate"."next_attempt_at" as "due_at", "candidate"."created_at" as "queued_at")
-       select "claimed".*, "w"."url" as "webhook_url", "w"."sealed_secret" as "webhook_sealed_secret"
-       from "claimed" left join "webhooks" "w" on "w"."id" = "claimed"."webhook_id"
-       order by "claimed"."due_at", "claimed"."queued_at", "claimed"."id"`,
-      [limit, RANKED_HEAD, limit, claim.max, claim.token, claim.leaseSeconds],
+    const rows = await this.connection().execute<ClaimRow[]>(
+      `with ${claimSteps()} ${CLAIMED_WITH_WEBHOOK} order by "claimed"."due_at", "claimed"."queued_at", "claimed"."id"`,
+      claimParams(claim),
     )
-    return rows.map((row) => ({
-      id: row.id,
-      target: row.target,
-      targetUrl: row.target_url,
-      webhookId: row.webhook_id,
-      payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as WebhookEventData) : row.payload,
-      occurredAt: new Date(row.occurred_at),
-      attempts: Number(row.attempts),
-      webhook:
-        row.webhook_url === null ? null : { url: row.webhook_url, sealedSecret: row.webhook_sealed_secret ?? null },
-    }))
+    return rows.map(claimedDelivery)
+  }
+
+  /**
+   * Records delivered attempts under their claims and claims the next due deliveries as claimDue does, in one
+   * statement (the relay's round trip after its POSTs). The recorded rows' claims count as ended for the per-owner
+   * limit. `recordedIds`: the deliveries whose claims still held (a lost claim records nothing).
+   */
+  public async recordDeliveredAndClaimDue(
+    delivered: readonly { id: string; claimToken: string; status: number; url: string }[],
+    claim: OutboxClaim,
+  ): Promise<{ recordedIds: Set<string>; claimed: ClaimedDelivery[] }> {
+    const values = delivered.map(() => '(?::uuid, ?::uuid, ?, ?::integer)').join(', ')
+    const params = delivered.flatMap((attempt) => [attempt.id, attempt.claimToken, attempt.url, attempt.status])
+    // One row when nothing is claimed (the claim's columns null), else one per claimed row; each names the recorded.
+    const rows = await this.connection().execute<(ClaimRow & { recorded: string | null })[]>(
+      `with "attempt" ("id", "claim_token", "url", "status") as (values ${values}),
+       "recorded" as (
+         update "webhook_deliveries" set ${DELIVERED}, "claimed_until" = null, "claim_token" = null,
+           "target_url" = "attempt"."url", "last_response_code" = "attempt"."status", "updated_at" = now()
+         from "attempt"
+         where "webhook_deliveries"."id" = "attempt"."id" and "webhook_deliveries"."claim_token" = "attempt"."claim_token"
+         returning "webhook_deliveries"."id"),
+       ${claimSteps(`and "d"."id" not in (select "id" from "recorded")`)}
+       select (select string_agg("id"::text, ',') from "recorded") as "recorded", "next".* from (select 1) as "one"
+       left join (${CLAIMED_WITH_WEBHOOK}) as "next" on true
+       order by "next"."due_at", "next"."queued_at", "next"."id"`,
+      [...params, ...claimParams(claim)],
+    )
+    return {
+      recordedIds: new Set(rows[0]?.recorded?.split(',') ?? []),
+      claimed: rows.filter((row) => row.id !== null).map(claimedDelivery),
+    }
   }
 
   /** Records an attempt under its claim; false when the claim was lost (the hold ran out). */
   public async record(id: string, claimToken: string, attempt: AttemptRecord): Promise<boolean> {
-    const common = `"claimed_until" = null, "claim_token" = null, "target_url" = ?, "last_response_code" = ?,
-      "updated_at" = now()`
     const status = attempt.status ?? null
     let sql: string
     let params: unknown[]
     if (attempt.kind === 'delivered') {
-      sql = `update "webhook_deliveries" set "status" = 'delivered', "delivered_at" = now(), "last_error" = null,
-        ${common} where "id" = ? and "claim_token" = ?`
+      sql = `update "webhook_deliveries" set ${DELIVERED}, ${FINISHED_ATTEMPT} where "id" = ? and "claim_token" = ?`
       params = [attempt.url, status, id, claimToken]
     } else if (attempt.kind === 'dead') {
-      sql = `update "webhook_deliveries" set "status" = 'dead', "last_error" = ?, ${common}
+      sql = `update "webhook_deliveries" set "status" = 'dead', "last_error" = ?, ${FINISHED_ATTEMPT}
         where "id" = ? and "claim_token" = ?`
       params = [attempt.error, attempt.url, status, id, claimToken]
     } else {
       sql = `update "webhook_deliveries" set "last_error" = ?, "next_attempt_at" = now() + make_interval(secs => ?),
-        ${common} where "id" = ? and "claim_token" = ?`
+        ${FINISHED_ATTEMPT} where "id" = ? and "claim_token" = ?`
       params = [attempt.error, attempt.retryInMs / 1000, attempt.url, status, id, claimToken]
     }
     const result = await this.connection().execute<{ affectedRows: number }>(sql, params, 'run')
@@ -232,5 +201,91 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
 
   private connection() {
     return this.em.fork().getConnection()
+  }
+}
+
+/** What a claim statement answers per row. */
+interface ClaimRow {
+  id: string
+  target: DeliveryTarget
+  target_url: string
+  webhook_id: string | null
+  payload: WebhookEventData | string
+  occurred_at: Date | string
+  attempts: number
+  webhook_url: string | null
+  webhook_sealed_secret: string | null
+}
+
+/** The columns a delivered attempt sets besides FINISHED_ATTEMPT's. */
+const DELIVERED = `"status" = 'delivered', "delivered_at" = now(), "last_error" = null`
+
+/** The columns every recorded attempt sets (parameters: the URL, the answer's status). */
+const FINISHED_ATTEMPT = `"claimed_until" = null, "claim_token" = null, "target_url" = ?, "last_response_code" = ?,
+  "updated_at" = now()`
+
+/**
+ * The steps of a claim, as `with` items ending in "claimed" (the claimed rows). `ending` (a condition on `"d"`)
+ * leaves out rows whose claim ends in the same statement: not counted as live claims, not claimed again. A window function cannot sit beside FOR
+ * UPDATE: the owners' ranks come first ("ranked"), then the rows to claim ("chosen"), then their locks (a row another
+ * replica holds is skipped: a smaller claim, never a larger).
+ */
+function claimSteps(ending = ''): string {
+  return `"live" as (
+     select "d"."organization_id", "d"."tenant_id", count(*) as "held" from "webhook_deliveries" "d"
+     where "d"."status" = 'pending' and "d"."claimed_until" >= now() ${ending}
+     group by "d"."organization_id", "d"."tenant_id"),
+   "head" as (
+     select "d"."id", "d"."organization_id", "d"."tenant_id", "d"."next_attempt_at", "d"."created_at",
+       coalesce("l"."held", 0) as "held"
+     from "webhook_deliveries" "d"
+     left join "live" "l" on "l"."organization_id" is not distinct from "d"."organization_id"
+       and "l"."tenant_id" is not distinct from "d"."tenant_id"
+     where "d"."status" = 'pending' and "d"."next_attempt_at" <= now()
+       and ("d"."claimed_until" is null or "d"."claimed_until" < now()) and coalesce("l"."held", 0) < ? ${ending}
+     order by "d"."next_attempt_at", "d"."created_at", "d"."id" limit ?),
+   "ranked" as (
+     select "id", "next_attempt_at", "created_at",
+       "held" + row_number() over (
+         partition by "organization_id", "tenant_id" order by "next_attempt_at", "created_at", "id") as "slot"
+     from "head"),
+   "chosen" as (
+     select "id", "next_attempt_at", "created_at" from "ranked" where "slot" <= ?
+     order by "next_attempt_at", "created_at", "id" limit ?),
+   "candidate" as (
+     select "d"."id", "c"."next_attempt_at", "c"."created_at" from "webhook_deliveries" "d"
+     join "chosen" "c" on "c"."id" = "d"."id"
+     -- Checked again on the row as locked: another replica may have claimed it since this statement began.
+     where "d"."status" = 'pending' and ("d"."claimed_until" is null or "d"."claimed_until" < now())
+     for update of "d" skip locked),
+   "claimed" as (
+     update "webhook_deliveries" set "attempts" = "attempts" + 1, "claim_token" = ?,
+       "claimed_until" = now() + make_interval(secs => ?), "updated_at" = now()
+     from "candidate" where "webhook_deliveries"."id" = "candidate"."id"
+     returning "webhook_deliveries"."id", "target", "target_url", "webhook_id", "payload", "occurred_at",
+       "attempts", "candidate"."next_attempt_at" as "due_at", "candidate"."created_at" as "queued_at")`
+}
+
+/** The claimed rows with their registered webhook's current URL and sealed secret. */
+const CLAIMED_WITH_WEBHOOK = `select "claimed".*, "w"."url" as "webhook_url", "w"."sealed_secret" as "webhook_sealed_secret"
+  from "claimed" left join "webhooks" "w" on "w"."id" = "claimed"."webhook_id"`
+
+/** claimSteps' parameters, in order. */
+function claimParams(claim: OutboxClaim): unknown[] {
+  const limit = claim.perOwnerLimit ?? UNLIMITED
+  return [limit, RANKED_HEAD, limit, claim.max, claim.token, claim.leaseSeconds]
+}
+
+function claimedDelivery(row: ClaimRow): ClaimedDelivery {
+  return {
+    id: row.id,
+    target: row.target,
+    targetUrl: row.target_url,
+    webhookId: row.webhook_id,
+    payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as WebhookEventData) : row.payload,
+    occurredAt: new Date(row.occurred_at),
+    attempts: Number(row.attempts),
+    webhook:
+      row.webhook_url === null ? null : { url: row.webhook_url, sealedSecret: row.webhook_sealed_secret ?? null },
   }
 }

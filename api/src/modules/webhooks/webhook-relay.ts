@@ -7,8 +7,10 @@ import {
   OutboxRelay,
   type OutboxChannel,
   type OutboxClaim,
+  type MarkedAndClaimed,
   type OutboxFailure,
   type SendOutcome,
+  type SentRow,
 } from '../../infra/outbox/outbox-relay'
 import { TOKENS } from '../../infra/tokens'
 import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-deliveries.repository'
@@ -117,13 +119,21 @@ export class WebhookRelay implements OutboxChannel<ClaimedDelivery, AttemptDetai
   }
 
   public markSent(delivery: ClaimedDelivery, claimToken: string, detail: AttemptDetail): Promise<boolean> {
-    this.metrics.attempt('delivered', detail.seconds)
-    this.metrics.delivered(delivery.occurredAt)
-    return this.deliveries.record(delivery.id, claimToken, {
-      kind: 'delivered',
-      status: detail.status ?? 200,
-      url: detail.url,
-    })
+    return this.deliveries.record(delivery.id, claimToken, { kind: 'delivered', ...this.delivered(delivery, detail) })
+  }
+
+  /** markSent of every sent delivery and the next claim, in one statement (the relay's turn after its POSTs). */
+  public async markSentAndClaimDue(
+    sent: readonly SentRow<ClaimedDelivery, AttemptDetail>[],
+    claim: OutboxClaim,
+  ): Promise<MarkedAndClaimed<ClaimedDelivery>> {
+    const delivered = sent.map(({ item, claimToken, detail }) => ({
+      id: item.id,
+      claimToken,
+      ...this.delivered(item, detail),
+    }))
+    const { recordedIds, claimed } = await this.deliveries.recordDeliveredAndClaimDue(delivered, claim)
+    return { markedIds: recordedIds, claimed }
   }
 
   public async markFailed(
@@ -163,6 +173,13 @@ export class WebhookRelay implements OutboxChannel<ClaimedDelivery, AttemptDetai
       error,
     })
     return marked
+  }
+
+  /** Counts a delivered attempt; what its record says of it. */
+  private delivered(delivery: ClaimedDelivery, detail: AttemptDetail): { status: number; url: string } {
+    this.metrics.attempt('delivered', detail.seconds)
+    this.metrics.delivered(delivery.occurredAt)
+    return { status: detail.status ?? 200, url: detail.url }
   }
 
   private async post(delivery: ClaimedDelivery): Promise<{ result: AttemptResult; url: string }> {
