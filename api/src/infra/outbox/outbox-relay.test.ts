@@ -113,14 +113,19 @@ async function relayAll(outbox: MemoryOutbox, concurrency: number): Promise<void
   await relay.stop()
 }
 
+/** Every row sent and marked, each sent once, never more than `concurrency` at a time. */
+function expectEachSentOnce(outbox: MemoryOutbox, concurrency: number): void {
+  expect(outbox.rows.every((row) => row.state === 'sent')).toBe(true)
+  expect([...outbox.sends.values()].every((count) => count === 1)).toBe(true)
+  expect(outbox.sends.size).toBe(outbox.rows.length)
+  expect(outbox.maxSendsAtOnce).toBeLessThanOrEqual(concurrency)
+}
+
 describe('the outbox relay', () => {
   it('sends every row once, at most `concurrency` at a time, one claim at a time', async () => {
     const outbox = new MemoryOutbox(40)
     await relayAll(outbox, 4)
-    expect(outbox.rows.every((row) => row.state === 'sent')).toBe(true)
-    expect([...outbox.sends.values()].every((count) => count === 1)).toBe(true)
-    expect(outbox.sends.size).toBe(40)
-    expect(outbox.maxSendsAtOnce).toBeLessThanOrEqual(4)
+    expectEachSentOnce(outbox, 4)
     expect(outbox.maxClaimsAtOnce).toBe(1)
     expect(outbox.marks).toBe(40)
   })
@@ -128,10 +133,7 @@ describe('the outbox relay', () => {
   it('claims the next rows in a sent row’s mark when the channel can, with no claim of its own per send', async () => {
     const outbox = new CombiningOutbox(40)
     await relayAll(outbox, 4)
-    expect(outbox.rows.every((row) => row.state === 'sent')).toBe(true)
-    expect([...outbox.sends.values()].every((count) => count === 1)).toBe(true)
-    expect(outbox.sends.size).toBe(40)
-    expect(outbox.maxSendsAtOnce).toBeLessThanOrEqual(4)
+    expectEachSentOnce(outbox, 4)
     // Never two claims at once, whether a round's or a mark's: the per-owner limit stays exact in the process.
     expect(outbox.maxClaimsAtOnce).toBe(1)
     // Every sent row is marked once, with the next claim; rows sent while a claim ran are marked together after it.
