@@ -116,7 +116,9 @@ export class ModuleRegistry {
    * Runs `work` (inside the caller's transaction) holding what it publishes, then hands all of it to the listeners
    * at once, in publishing order: a batch of agent events stores its webhook deliveries in one statement, not one
    * per event. Nothing is handed over when `work` throws (its transaction rolls back). Work that `work` started and
-   * did not await publishes directly once `work` has ended.
+   * did not await publishes directly once `work` has ended. What `work` publishes joins the caller's transaction:
+   * work that publishes in a transaction of its own (a repository's `inOwnContext`) does not belong inside it (no
+   * agent event handler does).
    */
   public async publishingTogether<T>(work: () => Promise<T>): Promise<T> {
     const held: HeldEvents = { events: [], isOpen: true }
