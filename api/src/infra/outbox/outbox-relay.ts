@@ -292,8 +292,7 @@ export class OutboxRelay<T extends OutboxItem, D> {
     const marks = this.waitingMarks.splice(0)
     // The marked rows' slots count as free: they are marked in the same statement. A stopped relay claims nothing.
     const claim = this.claimOf(this.isStopped ? 0 : this.options.concurrency - this.inFlight.size + marks.length)
-    const sent = marks.map(({ item, claimToken, detail }) => ({ item, claimToken, detail }))
-    this.claiming = markSentAndClaimDue(sent, claim)
+    this.claiming = markSentAndClaimDue(marks, claim)
       .then(
         ({ markedIds, claimed }) => {
           for (const mark of marks) mark.settle(markedIds.has(mark.item.id))
