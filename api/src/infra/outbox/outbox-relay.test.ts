@@ -78,6 +78,8 @@ class MemoryOutbox implements OutboxChannel<Row, string> {
   }
 
   private async claimed(claim: OutboxClaim): Promise<Row[]> {
+    // As PostgreSQL refuses a negative LIMIT.
+    if (claim.max < 0) throw new Error(`claim of ${claim.max} rows`)
     this.claiming++
     this.maxClaimsAtOnce = Math.max(this.maxClaimsAtOnce, this.claiming)
     await tick(1)

@@ -100,6 +100,11 @@ export class OutboxRelay<T extends OutboxItem, D> {
   private timer?: NodeJS.Timeout
   private claiming?: Promise<number>
   private readonly inFlight = new Set<Promise<boolean>>()
+  /**
+   * Slots taken: rows claimed whose outcome is not recorded yet. A row marked by markSentAndClaimDue frees its slot
+   * in that statement, before its send's promise settles, so this count (not `inFlight`'s size) sizes the claims.
+   */
+  private held = 0
   /** Sent rows whose mark waits for the claim turn (markSentAndClaimDue). */
   private readonly waitingMarks: WaitingMark<T, D>[] = []
   private isStopped = true
@@ -187,8 +192,8 @@ export class OutboxRelay<T extends OutboxItem, D> {
   /** Claims rows while slots are free; resolves with how many it started. */
   private async claimWhileFree(): Promise<number> {
     let started = 0
-    while (!this.isStopped && this.inFlight.size < this.options.concurrency) {
-      const free = this.options.concurrency - this.inFlight.size
+    while (!this.isStopped && this.held < this.options.concurrency) {
+      const free = this.options.concurrency - this.held
       const batch = await this.claimAndStart(free)
       started += batch.length
       if (batch.length < free) return started
@@ -222,10 +227,14 @@ export class OutboxRelay<T extends OutboxItem, D> {
     return items.map((item) => {
       const sending: Promise<boolean> = this.deliver(item, token).then(({ isSent, isClaimedAfter }) => {
         this.inFlight.delete(sending)
-        if (!isClaimedAfter) this.wake(0)
+        if (!isClaimedAfter) {
+          this.held--
+          this.wake(0)
+        }
         return isSent
       })
       this.inFlight.add(sending)
+      this.held++
       return sending
     })
   }
@@ -291,10 +300,11 @@ export class OutboxRelay<T extends OutboxItem, D> {
     if (!markSentAndClaimDue) return
     const marks = this.waitingMarks.splice(0)
     // The marked rows' slots count as free: they are marked in the same statement. A stopped relay claims nothing.
-    const claim = this.claimOf(this.isStopped ? 0 : this.options.concurrency - this.inFlight.size + marks.length)
+    const claim = this.claimOf(this.isStopped ? 0 : this.options.concurrency - this.held + marks.length)
     this.claiming = markSentAndClaimDue(marks, claim)
       .then(
         ({ markedIds, claimed }) => {
+          this.held -= marks.length
           for (const mark of marks) mark.settle(markedIds.has(mark.item.id))
           return this.startAll(claimed, claim.token).length
         },
