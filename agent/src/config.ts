@@ -90,14 +90,14 @@ export const DEFAULT_EXCHANGE_TIMEOUT_SECONDS = 900
 /** @default 64 megabytes of mirrored record JSON */
 export const DEFAULT_RECORD_MIRROR_MB = 64
 
+/** Test-only, so not in the launch contract (AGENT_ENV): launchers never set it; tests and developers do. */
+export const ANONCREDS_TEST_REGISTRY_DIR_ENV = 'AGENT_ANONCREDS_TEST_REGISTRY_DIR'
+
 /**
  * Reads and validates the agent's environment once at start. Every bad variable is reported in one
  * ConfigError, by name and reason, never by value (AGENT_API_KEY and AGENT_WALLET_KEY are secrets).
  * @throws {ConfigError}
  */
-/** Test-only, so not in the launch contract (AGENT_ENV): launchers never set it; tests and developers do. */
-export const ANONCREDS_TEST_REGISTRY_DIR_ENV = 'AGENT_ANONCREDS_TEST_REGISTRY_DIR'
-
 export function loadConfig(source: Record<string, string | undefined> = process.env): AgentConfig {
   const env = new EnvReader(source)
   const label = env.string(AGENT_ENV.label, DEFAULT_LABEL)

@@ -188,7 +188,6 @@ export interface CreatedCredentialOfferJson extends CredentialOfferJson {
   txCode?: string
 }
 
-/** A status list token to sign with a template's signer (the key its credentials are signed with). */
 /**
  * A status list token's signer: a DID, or an x509 issuance certificate: `certificateId` names the one whose
  * credentials point into the list (active or not: a list outlives its certificate's rotation); without it, the active
@@ -196,6 +195,7 @@ export interface CreatedCredentialOfferJson extends CredentialOfferJson {
  */
 export type StatusListSignerJson = { method: 'did'; did: string } | { method: 'x5c'; certificateId?: string }
 
+/** A status list token to sign with a template's signer (the key its credentials are signed with). */
 export interface SignStatusListTokenRequest {
   signer: StatusListSignerJson
   /** The token's claims (`sub`, `iat`, `ttl`, `status_list`), signed as given. */

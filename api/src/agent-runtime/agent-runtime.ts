@@ -9,7 +9,6 @@ export interface AgentSecrets {
   eventToken?: string
 }
 
-/** What a runtime needs to run one organization's agent. */
 /**
  * Optional agent capabilities the platform turns on for every agent it launches (AGENT_* launch variables),
  * decided by the modules' configuration in the composition root.
@@ -19,6 +18,7 @@ export interface AgentFeatures {
   openId4Vc: boolean
 }
 
+/** What a runtime needs to run one organization's agent. */
 export interface AgentLaunch {
   orgId: string
   label: string

@@ -48,7 +48,6 @@ export const DEFAULT_NETWORK_ALLOW_PRIVATE_TARGETS = false
 export const NETWORK_ALLOW_PRIVATE_TARGETS_ENV = 'NETWORK_ALLOW_PRIVATE_TARGETS'
 const WEBHOOK_ALLOW_PRIVATE_TARGETS_ALIAS = 'WEBHOOK_ALLOW_PRIVATE_TARGETS'
 
-/** Where and how organizations' agents run (docs/configuration.md, "Agent provisioning"). */
 /** @default a day: the retry window issue 23 item 9 asks for. */
 const DEFAULT_IDEMPOTENCY_KEY_TTL_SECONDS = 86_400
 /** @default 5 minutes: longer than any request the API serves (agent calls time out well before). */
@@ -56,6 +55,7 @@ const DEFAULT_IDEMPOTENCY_PENDING_SECONDS = 300
 /** @default 5 seconds: a retry sent while the first request still runs usually gets its answer, not a 409. */
 const DEFAULT_IDEMPOTENCY_WAIT_MS = 5_000
 
+/** Where and how organizations' agents run (docs/configuration.md, "Agent provisioning"). */
 export interface AgentsConfig {
   readonly runtime: 'process' | 'kubernetes'
   readonly pollAttempts: number

@@ -18,10 +18,6 @@ type AgentChanges = Partial<
   Pick<OrgAgent, 'status' | 'failureReason' | 'adminPort' | 'inboundPort' | 'controllerEndpoint'>
 >
 
-/**
- * Storage of organizations' agents: every query of the agents module. An organization has at most one agent,
- * so lookups and changes take the organization id first.
- */
 /** An agent record as a call to the agent reads it (AgentsRepository.addressOf). */
 export interface AgentAddressRow {
   status: AgentStatus
@@ -29,6 +25,10 @@ export interface AgentAddressRow {
   encryptedApiKey: string
 }
 
+/**
+ * Storage of organizations' agents: every query of the agents module. An organization has at most one agent,
+ * so lookups and changes take the organization id first.
+ */
 @injectable()
 export class AgentsRepository extends OrgRepository<OrgAgent> {
   public constructor(em: EntityManager) {
@@ -39,7 +39,6 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
     return this.em.findOne(OrgAgent, { organization: orgId })
   }
 
-  /** A fresh read, outside any identity map (background provisioning sees other writers' changes). */
   /**
    * What a call to the organization's agent needs of its record (status, admin endpoint, sealed API key); null when
    * it has none. One plain statement, no entity: it runs before every call the API makes to an agent.
@@ -53,6 +52,7 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
     return { status: row.status, controllerEndpoint: row.controller_endpoint, encryptedApiKey: row.encrypted_api_key }
   }
 
+  /** A fresh read, outside any identity map (background provisioning sees other writers' changes). */
   public async findFreshForOrg(orgId: string): Promise<OrgAgent | null> {
     return this.em.fork().findOne(OrgAgent, { organization: orgId })
   }

@@ -84,6 +84,9 @@ export function revocationChecksOf(
   return { nonRevoked, credentials }
 }
 
+/** A JSON-LD property that holds one value or a list of them, as a list. */
+const oneOrMany = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value])
+
 /**
  * The W3C Bitstring Status List entries of a Presentation Exchange presentation's credentials (issue 25 item 4). The
  * verifier's agent checks every one of them when it verifies the presentation (it fetches the list, checks its
@@ -91,9 +94,6 @@ export function revocationChecksOf(
  * reason in `errorMessage`), so once a verification ran these are what was checked. Pure; other entry types (which
  * fail the verification) and malformed entries are left out.
  */
-/** A JSON-LD property that holds one value or a list of them, as a list. */
-const oneOrMany = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value])
-
 function statusListChecksOf(presentation: unknown): StatusListCheck[] {
   if (!isRecord(presentation)) return []
   return oneOrMany(presentation.verifiableCredential).flatMap((credential: unknown) => {
