@@ -86,6 +86,8 @@ describe('durable outbound DIDComm messages and exchange timeouts (two agents, H
     const issuer = await start()
     let holder = await start()
     const { offer, holderRecord } = await anOfferReceived(issuer, holder)
+    // The connection's messages delivered, so the queue holds only the request below.
+    await waitFor(async () => ((await holder.outboundQueue?.size()) === 0 ? true : undefined))
 
     // The issuer goes away (its records stay in its database).
     await issuer.close({ keepSchema: true })
@@ -109,8 +111,8 @@ describe('durable outbound DIDComm messages and exchange timeouts (two agents, H
       const record = await issuerAgain.agent.didcomm.credentials.getById(offer.id)
       return record.state === DidCommCredentialState.Done ? true : undefined
     })
-    // The holder's ack goes out after its record is done, and a delivered row is deleted in a batch on the next
-    // poll: the queue empties soon after, not at once.
+    // The holder's ack stays queued until the issuer's HTTP answer to it arrives, which can be a moment after the
+    // issuer's record is done (and a batch delete of delivered rows can be under way): the queue empties soon after.
     await waitFor(async () => ((await holder.outboundQueue?.size()) === 0 ? true : undefined), 10_000)
     expect(await holder.outboundQueue?.size()).toBe(0)
   })
