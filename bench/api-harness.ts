@@ -194,9 +194,18 @@ export function percentile(sorted: number[], p: number): number {
 
 /** A positive integer from the environment, or `fallback` when unset. */
 export function positiveIntEnv(name: string, fallback: number): number {
+  return intEnv(name, fallback, 1, 'a positive integer')
+}
+
+/** The integer setting `name`, 0 allowed (e.g. a warm-up that can be turned off). */
+export function nonNegativeIntEnv(name: string, fallback: number): number {
+  return intEnv(name, fallback, 0, 'an integer of 0 or more')
+}
+
+function intEnv(name: string, fallback: number, min: number, what: string): number {
   const raw = process.env[name]
   const value = raw === undefined || raw === '' ? fallback : Number(raw)
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`)
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be ${what}`)
   return value
 }
 

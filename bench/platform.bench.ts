@@ -15,10 +15,13 @@
  * runs, and a holder agent process driven through its admin API as an outside wallet. The organization's side is
  * waited for through the webhook (each state change arrives as a signed POST), the holder's through its own event
  * sink. Agent-only side: two agent processes driven directly (bench/agent-harness.ts). Both sides are set up and
- * warmed up first, then run the same number of iterations with the same concurrency in alternating rounds
- * (BENCH_ROUNDS, default 4; ABBA order) in this one process: on a shared machine the load changes within minutes,
- * and one side after the other measured the load as much as the platform. Each side's CPU per iteration (from
- * /proc) is printed too: it moves less with the load than wall time does.
+ * warmed up first (one iteration, then BENCH_WARMUP iterations at full concurrency, default BENCH_WORKERS, not
+ * counted: the first rounds at 8 in flight otherwise carry each process's JIT warm-up), then run the same number of
+ * iterations with the same concurrency in alternating rounds (BENCH_ROUNDS, default 4; every side in the turn, the
+ * order reversed each round: ABBA) in this one process: on a shared machine the load changes within minutes, and
+ * one side after the other measured the load as much as the platform. Each side's CPU per iteration (from /proc) is
+ * printed too: it moves less with the load than wall time does; so are each round's iterations per minute, to show
+ * how much the machine moved during the run.
  *
  * INDY mode (issue 13; BENCH_INDY=0 turns it off): a third side runs the same iteration with AnonCreds through
  * the same API, organization and holder: an INDY schema and credential definition published on the platform
@@ -61,6 +64,7 @@ import {
   freePort,
   cpuMsOf,
   expectJson,
+  nonNegativeIntEnv,
   percentile,
   positiveIntEnv,
   publishIndyDefinition,
@@ -73,6 +77,8 @@ const ITERATIONS = positiveIntEnv('BENCH_ITERATIONS', 32)
 const WORKERS = positiveIntEnv('BENCH_WORKERS', 8)
 /** Each side's iterations are run in this many rounds, the sides taking turns (ABBA). */
 const ROUNDS = positiveIntEnv('BENCH_ROUNDS', 4)
+/** Iterations of each side at full concurrency before the measured rounds, not counted (0: none). */
+const WARMUP = nonNegativeIntEnv('BENCH_WARMUP', WORKERS)
 const SERVER_URL = process.env.BENCH_DATABASE_URL
 const INDY = process.env.BENCH_INDY !== '0'
 const OPENID4VC = process.env.BENCH_OPENID4VC !== '0'
@@ -424,6 +430,8 @@ interface Side {
   results: Record<Step, number>[]
   wallMs: number
   cpuMs: Record<string, number>
+  /** Iterations per minute of each measured round, in order. */
+  roundRates: number[]
   /** Printed after the side's step table. */
   report?(): Promise<void>
   tearDown(): Promise<void>
@@ -437,24 +445,33 @@ function side(
   report?: () => Promise<void>,
 ): Side {
   const cpuMs = Object.fromEntries(Object.keys(processes).map((name) => [name, 0]))
-  return { title, iteration, processes, results: [], wallMs: 0, cpuMs, report, tearDown }
+  return { title, iteration, processes, results: [], wallMs: 0, cpuMs, roundRates: [], report, tearDown }
 }
 
 /** `count` iterations of the side, WORKERS at a time; adds their times, wall time and CPU to the side's totals. */
 async function round(target: Side, count: number): Promise<void> {
   const cpuBefore = Object.fromEntries(Object.entries(target.processes).map(([name, pid]) => [name, cpuNow(pid)]))
-  let next = 0
   const started = performance.now()
+  target.results.push(...(await iterations(target, count)))
+  const wallMs = performance.now() - started
+  target.wallMs += wallMs
+  target.roundRates.push((count / wallMs) * 60_000)
+  for (const [name, pid] of Object.entries(target.processes)) target.cpuMs[name] += cpuNow(pid) - cpuBefore[name]
+}
+
+/** `count` iterations of the side, WORKERS at a time: their step times. */
+async function iterations(target: Side, count: number): Promise<Record<Step, number>[]> {
+  const results: Record<Step, number>[] = []
+  let next = 0
   await Promise.all(
     Array.from({ length: Math.min(WORKERS, count) }, async () => {
       while (next < count) {
         next++
-        target.results.push(await target.iteration())
+        results.push(await target.iteration())
       }
     }),
   )
-  target.wallMs += performance.now() - started
-  for (const [name, pid] of Object.entries(target.processes)) target.cpuMs[name] += cpuNow(pid) - cpuBefore[name]
+  return results
 }
 
 function cpuLine(target: Side): string {
@@ -705,25 +722,27 @@ async function agentOnlySide(): Promise<Side> {
 async function main(): Promise<void> {
   const rounds = Math.min(ROUNDS, ITERATIONS)
   console.log(
-    `bench:platform: ${ITERATIONS} iterations per side in ${rounds} alternating rounds, ${WORKERS} in flight, ` +
+    `bench:platform: ${ITERATIONS} iterations per side in ${rounds} alternating rounds after ${WARMUP} not counted, ` +
+      `${WORKERS} in flight, ` +
       `${SERVER_URL ? 'PostgreSQL' : 'embedded (PGlite)'}, ${new Date().toISOString()}, load before ${loadavg()[0].toFixed(2)}`,
   )
   const agentOnly = await agentOnlySide()
   let platform: Awaited<ReturnType<typeof platformSide>> | undefined
   try {
     platform = await platformSide()
-    // Rounds alternate which side goes first (ABBA), so a change of the machine's load falls on both sides alike.
+    const modes = [platform.indy, platform.openId4Vc].filter((mode): mode is Side => mode !== undefined)
+    const sides = [agentOnly, platform, ...modes]
+    if (WARMUP > 0) for (const target of sides) await iterations(target, WARMUP)
+    // Each round runs every side, in the reverse order of the round before (ABBA), so a change of the machine's load
+    // falls on all sides alike.
     for (let index = 0; index < rounds; index++) {
       const count = Math.floor(ITERATIONS / rounds) + (index < ITERATIONS % rounds ? 1 : 0)
-      const order = index % 2 === 0 ? [agentOnly, platform] : [platform, agentOnly]
-      for (const target of order) await round(target, count)
-      if (platform.indy) await round(platform.indy, count)
-      if (platform.openId4Vc) await round(platform.openId4Vc, count)
+      for (const target of index % 2 === 0 ? sides : [...sides].reverse()) await round(target, count)
     }
-    const modes = [platform.indy, platform.openId4Vc].filter((mode): mode is Side => mode !== undefined)
-    for (const target of [agentOnly, platform, ...modes]) {
+    for (const target of sides) {
       stepTable(target.title, target.results, target.wallMs)
       console.log(cpuLine(target))
+      console.log(`iterations/minute by round: ${target.roundRates.map((rate) => rate.toFixed(0)).join(' / ')}`)
       await target.report?.()
     }
     const delivered = await platform.delivered()
