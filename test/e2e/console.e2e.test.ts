@@ -47,10 +47,23 @@ describeWithBrowser('the web console', () => {
 
   const consoleUrl = (route: string) => `${platform.baseUrl}/console${route}`
 
-  /** Goes to a console route and waits for its page heading. */
+  /**
+   * Goes to a console route and waits for its page heading. When the heading does not come, the error says what the
+   * page showed instead (its address and text): a failure on a loaded CI machine can then be read from the log.
+   */
   async function open(page: Page, route: string, heading: string | RegExp): Promise<void> {
     await page.goto(consoleUrl(route))
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: 30_000 })
+    try {
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: 30_000 })
+    } catch (error) {
+      const shown = await page
+        .locator('body')
+        .innerText({ timeout: 5_000 })
+        .catch((cause: unknown) => `(unreadable: ${(cause as Error).message})`)
+      throw new Error(
+        `${(error as Error).message}\nThe page at ${page.url()} showed instead: ${shown.replace(/\s+/g, ' ').slice(0, 800)}`,
+      )
+    }
   }
 
   const region = (page: Page, name: string): Locator => page.getByRole('region', { name, exact: true })
