@@ -33,7 +33,7 @@ const VARIANTS: Variant[] = [
   { name: 'before', env: { AGENT_PGLITE_SHARED_BUFFERS_MB: '128', AGENT_MEMORY_SAVING: 'false' }, nodeArgs: [] },
 ]
 
-/** Longer than the agent takes to notice it is idle and collect (two IdleCollector checks of 2 s). */
+/** Longer than the agent takes to notice it is idle and collect (QUIET_CHECKS_FOR_IDLE checks of 2 s, 4-6 s). */
 const IDLE_WINDOW_MS = 10000
 const IDLE_TOLERANCE_MB = 2
 const IDLE_MAX_WAIT_MS = 60000

@@ -47,8 +47,9 @@ export class AgentProcess {
 
   public async start(): Promise<void> {
     const { config, logger } = this
-    if (config.isMemorySaving) this.idleCollector = new IdleCollector()
     const metrics = new AgentMetrics()
+    if (config.isMemorySaving)
+      this.idleCollector = new IdleCollector({ onCollected: (seconds) => metrics.idleCollections.observe(seconds) })
     const runtime = new AgentRuntime(config.label, [config.endpoint])
     // The admin port answers (503) while the agent starts, so pollers see a live process.
     const adminApp = createAdminApp({

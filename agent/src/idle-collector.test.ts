@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'
-import { IDLE_CPU_MS, IdleCollector } from './idle-collector'
+import { COLLECT_GROWTH_BYTES, IDLE_CPU_MS, IdleCollector, QUIET_CHECKS_FOR_IDLE } from './idle-collector'
 
 /** A CPU clock the test advances, in milliseconds. */
 function aCpuClock() {
@@ -12,33 +12,78 @@ function aCpuClock() {
 }
 
 describe('IdleCollector', () => {
-  it('collects once when the agent goes quiet after work, and again only after more work', () => {
+  /** A collector on the test's clocks; the heap grows by `growth` bytes between collections unless told otherwise. */
+  function aCollector(options: { growth?: number; collectMs?: number } = {}) {
     const clock = aCpuClock()
-    const collect = jest.fn()
-    const sut = new IdleCollector(collect, clock.read)
+    let committed = 0
+    const collect = jest.fn(() => clock.spend(options.collectMs ?? 0))
+    const onCollected = jest.fn()
+    const sut = new IdleCollector({ collect, cpuUsage: clock.read, heapCommitted: () => committed, onCollected })
+    const work = () => {
+      clock.spend(IDLE_CPU_MS + 1)
+      committed += options.growth ?? COLLECT_GROWTH_BYTES
+      sut.tick()
+    }
+    const quiet = (checks: number) => {
+      for (let check = 0; check < checks; check++) {
+        clock.spend(IDLE_CPU_MS)
+        sut.tick()
+      }
+    }
+    return { sut, clock, collect, onCollected, work, quiet }
+  }
 
-    clock.spend(IDLE_CPU_MS + 300)
-    sut.tick()
+  it('collects once when the agent stays quiet after work, and again only after more work', () => {
+    const { collect, onCollected, work, quiet } = aCollector()
+
+    work()
+    quiet(QUIET_CHECKS_FOR_IDLE - 1)
     expect(collect).not.toHaveBeenCalled()
-
-    clock.spend(IDLE_CPU_MS)
-    sut.tick()
-    sut.tick()
+    quiet(1)
+    expect(collect).toHaveBeenCalledTimes(1)
+    expect(onCollected).toHaveBeenCalledTimes(1)
+    quiet(QUIET_CHECKS_FOR_IDLE * 2)
     expect(collect).toHaveBeenCalledTimes(1)
 
-    clock.spend(IDLE_CPU_MS + 1)
-    sut.tick()
-    sut.tick()
+    work()
+    quiet(QUIET_CHECKS_FOR_IDLE)
     expect(collect).toHaveBeenCalledTimes(2)
+  })
+
+  it('does not collect in the pauses of a steady load', () => {
+    const { collect, work, quiet } = aCollector()
+    for (let exchange = 0; exchange < 20; exchange++) {
+      work()
+      quiet(QUIET_CHECKS_FOR_IDLE - 1)
+    }
+    expect(collect).not.toHaveBeenCalled()
+  })
+
+  it('leaves a heap alone that grew less than the threshold since the last collection', () => {
+    const { collect, work, quiet } = aCollector({ growth: COLLECT_GROWTH_BYTES / 4 })
+    // 4 quarters: the first three idle periods find too little to give back, the fourth collects.
+    for (let period = 1; period <= 4; period++) {
+      work()
+      quiet(QUIET_CHECKS_FOR_IDLE)
+      expect(collect).toHaveBeenCalledTimes(period < 4 ? 0 : 1)
+    }
+    work()
+    quiet(QUIET_CHECKS_FOR_IDLE)
+    expect(collect).toHaveBeenCalledTimes(1)
   })
 
   it('does not count the time of its own collection as work', () => {
     const clock = aCpuClock()
-    const sut = new IdleCollector(() => clock.spend(80), clock.read)
+    let committed = 0
+    // A heap that always looks grown, so only the idle-period logic decides.
+    const heapCommitted = () => (committed += COLLECT_GROWTH_BYTES)
+    const collect = jest.fn(() => clock.spend(IDLE_CPU_MS * 5))
+    const sut = new IdleCollector({ collect, cpuUsage: clock.read, heapCommitted })
+    clock.spend(IDLE_CPU_MS + 1)
     sut.tick()
-    sut.tick()
-    sut.tick()
-    expect(clock.read().user).toBe(80 * 1000)
+    for (let check = 0; check < QUIET_CHECKS_FOR_IDLE * 3; check++) sut.tick()
+    // Counted as work, the collection would have started a new idle period and collected again in it.
+    expect(collect).toHaveBeenCalledTimes(1)
   })
 
   it('gives a fragmented heap back when idle, not only its garbage', () => {
@@ -46,12 +91,13 @@ describe('IdleCollector', () => {
     // 20 stays alive, spread over every page, so a plain full collection would keep those pages committed (about
     // 94 MB unused); the memory-reducing one compacts them.
     const script = `
-      const { IdleCollector } = require('./agent/src/idle-collector')
+      const { IdleCollector, QUIET_CHECKS_FOR_IDLE } = require('./agent/src/idle-collector')
       const kept = []
       let garbage = []
       for (let index = 0; index < 1000000; index++) (index % 20 === 0 ? kept : garbage).push({ index, text: 'x' + index })
       garbage = undefined
-      new IdleCollector().tick()
+      const collector = new IdleCollector()
+      for (let check = 0; check < QUIET_CHECKS_FOR_IDLE; check++) collector.tick()
       const memory = process.memoryUsage()
       process.stdout.write(JSON.stringify({ unusedMb: (memory.heapTotal - memory.heapUsed) / 1048576, kept: kept.length }))
     `

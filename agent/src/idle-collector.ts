@@ -1,29 +1,56 @@
-import { setFlagsFromString } from 'node:v8'
+import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 
 /** How often the process's CPU use is looked at. */
 export const IDLE_CHECK_INTERVAL_MS = 2000
 /**
- * CPU milliseconds per check at or below which the agent counts as idle: a tenth of a core. An idle agent still uses
- * about 50 ms per check (timers, pollers); one in an exchange burst uses most of a core.
+ * CPU milliseconds per check at or below which the check counts as quiet: a tenth of a core. An idle agent still
+ * uses about 50 ms per check (timers, pollers); one in an exchange burst uses most of a core.
  */
 export const IDLE_CPU_MS = 200
+/**
+ * Quiet checks in a row before the agent counts as idle (4-6 s after its work stopped): a pause between two
+ * exchanges of a steady load is not idleness, and a collection there would cost its CPU and its pause for nothing.
+ */
+export const QUIET_CHECKS_FOR_IDLE = 3
+/**
+ * How far V8's heap (committed, as `getHeapStatistics().total_heap_size`) must have grown since the last collection
+ * left it for a collection to be worth its cost: about 100-250 ms of CPU with the event loop stopped, for an agent
+ * heap of 80 MB (docs/benchmarks.md, "Agent idle collection").
+ */
+export const COLLECT_GROWTH_BYTES = 16 * 1024 * 1024
+
+export interface IdleCollectorHooks {
+  /** The collection itself (V8's memory-reducing full collection by default). */
+  collect?: () => void
+  cpuUsage?: () => NodeJS.CpuUsage
+  /** Bytes V8's heap holds committed now. */
+  heapCommitted?: () => number
+  /** Called after each collection with its duration (the agent's metric). */
+  onCollected?: (seconds: number) => void
+}
 
 /**
- * Collects garbage once each time the agent goes idle after work. V8 sizes its heap for the process's memory limit
- * (gigabytes) and keeps garbage of a burst of exchanges resident while idle: about +190 MB after 60 iterations,
- * not given back after minutes. One memory-reducing collection when the work stops returns it and costs nothing
- * while the agent is busy (docs/benchmarks.md, agent memory).
+ * Collects garbage once each time the agent goes idle after work, when the heap has grown enough since the last
+ * collection to be worth it. V8 sizes its heap for the process's memory limit (gigabytes) and keeps garbage of a
+ * burst of exchanges resident while idle: about +190 MB after 60 iterations, not given back after minutes. One
+ * memory-reducing collection when the work stops returns it (docs/benchmarks.md, agent memory).
  */
 export class IdleCollector {
   private timer: NodeJS.Timeout | undefined
   private last: NodeJS.CpuUsage
-  private isCollected = false
+  private quietChecks = 0
+  /** Whether this idle period was already dealt with (collected, or found not worth collecting). */
+  private isSettled = false
+  private committedAfterCollection = 0
+  private readonly collect: () => void
+  private readonly cpuUsage: () => NodeJS.CpuUsage
+  private readonly heapCommitted: () => number
 
-  public constructor(
-    private readonly collect: () => void = reducingGc(),
-    private readonly cpuUsage: () => NodeJS.CpuUsage = () => process.cpuUsage(),
-  ) {
+  public constructor(private readonly hooks: IdleCollectorHooks = {}) {
+    this.collect = hooks.collect ?? reducingGc()
+    this.cpuUsage = hooks.cpuUsage ?? (() => process.cpuUsage())
+    this.heapCommitted = hooks.heapCommitted ?? (() => getHeapStatistics().total_heap_size)
     this.last = this.cpuUsage()
   }
 
@@ -36,18 +63,24 @@ export class IdleCollector {
     this.timer = undefined
   }
 
-  /** One check: after work, the first quiet interval collects. */
+  /** One check: after work, the QUIET_CHECKS_FOR_IDLE-th quiet check in a row collects if the heap grew enough. */
   public tick(): void {
     const now = this.cpuUsage()
     const usedMs = (now.user + now.system - this.last.user - this.last.system) / 1000
     this.last = now
     if (usedMs > IDLE_CPU_MS) {
-      this.isCollected = false
+      this.quietChecks = 0
+      this.isSettled = false
       return
     }
-    if (this.isCollected) return
+    this.quietChecks++
+    if (this.isSettled || this.quietChecks < QUIET_CHECKS_FOR_IDLE) return
+    this.isSettled = true
+    if (this.heapCommitted() - this.committedAfterCollection < COLLECT_GROWTH_BYTES) return
+    const started = process.hrtime.bigint()
     this.collect()
-    this.isCollected = true
+    this.hooks.onCollected?.(Number(process.hrtime.bigint() - started) / 1e9)
+    this.committedAfterCollection = this.heapCommitted()
     // The collection's own CPU time is not work.
     this.last = this.cpuUsage()
   }

@@ -35,4 +35,10 @@ export class AgentMetrics {
     buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   })
+  public readonly idleCollections = new Histogram({
+    name: 'idplane_agent_idle_collection_duration_seconds',
+    help: 'Memory-reducing garbage collections when the agent went idle (the event loop waits for each)',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  })
 }
