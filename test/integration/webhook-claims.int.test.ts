@@ -126,6 +126,32 @@ describe('outbox claims in batches', () => {
     expect(eventIdsOf(await claim(10, 3))).toEqual([c[5]])
   })
 
+  it('claims the deliveries of one insert in the order they were written', async () => {
+    await sql.execute(
+      `update webhook_deliveries set status = 'delivered', claimed_until = null where status = 'pending'`,
+    )
+    // An agent event batch's deliveries are one insert: they share their due time and creation time to the
+    // millisecond, so only the delivery id can keep the order of the events.
+    const eventIds = Array.from({ length: 300 }, () => randomUUID())
+    await deliveries.add(
+      eventIds.map((eventId, index) => ({
+        data: {
+          id: eventId,
+          type: 'connection.state-changed',
+          orgId: null,
+          tenantId: 'tenant-d',
+          occurredAt: new Date().toISOString(),
+          record: { index },
+        },
+        target: 'notificationWebhook' as const,
+        targetUrl: `http://127.0.0.1:9/${eventId}`,
+        webhookId: null,
+      })),
+    )
+    expect(eventIdsOf(await claim(100, 100))).toEqual(eventIds.slice(0, 100))
+    expect(eventIdsOf(await claim(1000))).toEqual(eventIds.slice(100))
+  })
+
   it('claims due mail oldest first, never more than asked', async () => {
     const keys = ['m1', 'm2', 'm3'].map((key) => `${key}-${randomUUID()}`)
     for (const key of keys) {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { timeOrderedId } from '../../infra/db/time-ordered-id'
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy'
 import type { Opt } from '@mikro-orm/core'
 import { Organization } from '../orgs/organization.entity'
@@ -32,8 +32,9 @@ export type DeliveryTarget = (typeof DELIVERY_TARGETS)[number]
     'create index "webhook_deliveries_finished_index" on "webhook_deliveries" ("updated_at") where "status" <> \'pending\'',
 })
 export class WebhookDelivery {
+  /** Time-ordered, so the deliveries of one insert (an event batch) are claimed in the order they were written. */
   @PrimaryKey({ type: 'uuid' })
-  id: Opt<string> = randomUUID()
+  id: Opt<string> = timeOrderedId()
 
   @Property({ type: 'string', length: 200 })
   eventId!: string
