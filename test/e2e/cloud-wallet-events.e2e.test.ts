@@ -63,6 +63,32 @@ describe('cloud-wallet events from a real base agent', () => {
       .filter((data) => data.record.id === recordId)
       .map((data) => data.record.state)
 
+  /**
+   * On a timeout: the record's state as the platform's wallet lists show it, in the base agent (the tenant's own
+   * record) and in the issuer agent, and the base agent's event deliveries by result: which side stopped.
+   */
+  async function exchangeStates(kind: 'connections' | 'credentials', recordId?: string, threadId?: string) {
+    const statesOf = (records: Rec[]) =>
+      records
+        .filter((record) => (recordId && record.id === recordId) || (threadId && record.threadId === threadId))
+        .map((record) => `${record.id}:${record.state}`)
+    const query = kind === 'credentials' && threadId ? `?threadId=${threadId}` : ''
+    const route = kind === 'connections' ? '/v1/connections' : `/v1/credential${query}`
+    const platform = (await as(holder).get(route)).body.data as Rec[]
+    const tenant = await base.asTenant(tenantId).call<{ data: Rec[] }>('GET', `/${kind}`)
+    const issued = await issuer.call<{ data: Rec[] }>('GET', `/${kind}`)
+    const metrics = await fetch(`${base.adminUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } })
+    const deliveries = (await metrics.text())
+      .split('\n')
+      .filter((line) => line.startsWith('idplane_agent_event_deliveries'))
+    return [
+      `platform ${JSON.stringify(statesOf(platform ?? []))}`,
+      `base agent ${JSON.stringify(statesOf(tenant.body.data ?? []))}`,
+      `issuer agent ${JSON.stringify((issued.body.data ?? []).map((record) => `${record.id}:${record.state}`))}`,
+      `base agent's event deliveries ${JSON.stringify(deliveries)}`,
+    ].join('; ')
+  }
+
   async function offerToHolder(): Promise<string> {
     const offer = await issuer.call<{ data: Rec }>('POST', '/credentials/offer', {
       connectionId: issuerConnection,
@@ -129,10 +155,14 @@ describe('cloud-wallet events from a real base agent', () => {
       .expect(201)
     walletConnection = received.body.data.connectionRecord.id
     // The list reaches `completed` only through the base agent's events (the answer above was an earlier state).
-    await waitUntil(async () => {
-      const list = (await as(holder).get('/v1/connections').expect(200)).body.data as Rec[]
-      return list.some((record) => record.id === walletConnection && record.state === 'completed') ? true : undefined
-    }, 120_000)
+    await waitUntil(
+      async () => {
+        const list = (await as(holder).get('/v1/connections').expect(200)).body.data as Rec[]
+        return list.some((record) => record.id === walletConnection && record.state === 'completed') ? true : undefined
+      },
+      120_000,
+      () => exchangeStates('connections', walletConnection),
+    )
     issuerConnection = await waitUntil(async () => {
       const list = await issuer.call<{ data: Rec[] }>(
         'GET',
@@ -143,10 +173,11 @@ describe('cloud-wallet events from a real base agent', () => {
 
     const threadId = await offerToHolder()
     // Nothing but an event tells the platform about an offer the wallet received.
-    const offered = await waitUntil(async () => {
-      const found = (await credentialsOfThread(threadId)).find((record) => record.state === 'offer-received')
-      return found
-    }, 120_000)
+    const offered = await waitUntil(
+      async () => (await credentialsOfThread(threadId)).find((record) => record.state === 'offer-received'),
+      120_000,
+      () => exchangeStates('credentials', undefined, threadId),
+    )
     await as(holder)
       .post('/v1/accept-offer', {
         credentialRecordId: offered.id,
@@ -154,10 +185,14 @@ describe('cloud-wallet events from a real base agent', () => {
         credentialFormats: { jsonld: {} },
       })
       .expect(201)
-    await waitUntil(async () => {
-      const [record] = await credentialsOfThread(threadId)
-      return record?.state === 'done' ? true : undefined
-    }, 120_000)
+    await waitUntil(
+      async () => {
+        const [record] = await credentialsOfThread(threadId)
+        return record?.state === 'done' ? true : undefined
+      },
+      120_000,
+      () => exchangeStates('credentials', offered.id, threadId),
+    )
 
     await receiver.waitFor(
       () => deliveredStates(offered.id).includes('done') && deliveredStates(walletConnection).includes('completed'),

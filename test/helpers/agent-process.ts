@@ -119,12 +119,23 @@ export async function spawnAgent(options: SpawnOptions): Promise<SpawnedAgent> {
   }
 }
 
-export async function waitUntil<T>(probe: () => Promise<T | undefined>, timeoutMs = 30000): Promise<T> {
+/**
+ * Polls `probe` every 200 ms until it answers something. `explain`, when given, describes on a timeout what the
+ * processes showed instead (read then), so a failure on a loaded CI machine can be read from the log.
+ */
+export async function waitUntil<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 30000,
+  explain?: () => Promise<string>,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await probe()
     if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error('Timed out waiting')
+    if (Date.now() > deadline) {
+      const shown = explain ? await explain().catch((error: unknown) => `(explaining failed: ${String(error)})`) : ''
+      throw new Error(`Timed out waiting${shown ? `: ${shown}` : ''}`)
+    }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
 }
