@@ -16,7 +16,7 @@ export const QUIET_CHECKS_FOR_IDLE = 3
 /**
  * How far V8's heap (committed, as `getHeapStatistics().total_heap_size`) must have grown since the last collection
  * left it for a collection to be worth its cost: about 100-250 ms of CPU with the event loop stopped, for an agent
- * heap of 80 MB (docs/benchmarks.md, "Agent idle collection").
+ * heap of 80 MB (docs/decisions.md, "Agent idle collection").
  */
 export const COLLECT_GROWTH_BYTES = 16 * 1024 * 1024
 
