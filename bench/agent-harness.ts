@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../test/fixtures/degree-credential'
+import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '../common/agent-node-options'
 import { freePort, percentile } from './api-harness'
 
 /** The admin API key of every benchmark agent (a base wallet configured in the API needs it). */
@@ -89,6 +90,25 @@ export interface AgentOptions {
   nodeArgs?: string[]
   /** Fixed ports, so that a restarted agent keeps the endpoint its peers know. Free ports when undefined. */
   ports?: { admin: number; inbound: number }
+}
+
+/**
+ * Our agents as they ship (AGENT_NODE_OPTIONS, AGENT_MALLOC_ENV), with `env` over them, then the run's own settings:
+ * BENCH_AGENT_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/agent-prof" profiles the agents) and BENCH_AGENT_ENV
+ * (space-separated NAME=value, e.g. AGENT_MEMORY_SAVING=false).
+ */
+export function shippedAgentOptions(
+  env: Record<string, string> = {},
+): Required<Pick<AgentOptions, 'env' | 'nodeArgs'>> {
+  const pairs = (process.env.BENCH_AGENT_ENV ?? '').split(' ').filter(Boolean)
+  return {
+    nodeArgs: [...AGENT_NODE_OPTIONS, ...(process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean)],
+    env: {
+      ...AGENT_MALLOC_ENV,
+      ...env,
+      ...Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
+    },
+  }
 }
 
 /**

@@ -15,13 +15,13 @@ import type { AddressInfo } from 'node:net'
 import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 
-import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '../common/agent-node-options'
 import {
   type Agent,
   type AgentOptions,
   type Context,
   EventSink,
   iteration,
+  shippedAgentOptions,
   startAgent,
   startSink,
   startStockAgent,
@@ -135,21 +135,7 @@ async function main(): Promise<void> {
   const eventUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`
   const agents: Agent[] = []
   try {
-    const options: AgentOptions = {
-      databaseUrl: process.env.BENCH_DATABASE_URL,
-      // e.g. BENCH_AGENT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/agent-prof" profiles the agents
-      nodeArgs: [...AGENT_NODE_OPTIONS, ...(process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean)],
-      // e.g. BENCH_AGENT_ENV=AGENT_MEMORY_SAVING=false compares with the agent favouring speed
-      env: {
-        ...AGENT_MALLOC_ENV,
-        ...Object.fromEntries(
-          (process.env.BENCH_AGENT_ENV ?? '')
-            .split(' ')
-            .filter(Boolean)
-            .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-        ),
-      },
-    }
+    const options: AgentOptions = { databaseUrl: process.env.BENCH_DATABASE_URL, ...shippedAgentOptions() }
     const ours = await startPair('ours', startAgent, eventUrl, options, sink)
     agents.push(ours.context.issuer, ours.context.holder)
     // The stock pair runs with plain Node options (no agent memory settings of ours).

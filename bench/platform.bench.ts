@@ -9,7 +9,8 @@
  *   BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/api-prof" npm run bench:platform   (Node options of the API
  *   process, e.g. to profile it; the profile is written when the API exits)
  *   BENCH_AGENT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/agent-prof"   (Node options of the agents this benchmark
- *   starts: the agent-only issuer and holder, and the platform side's holder; added to those agents ship with)
+ *   starts: the agent-only issuer and holder, and the platform side's holder; added to those agents ship with), and
+ *   BENCH_AGENT_ENV (their environment, NAME=value separated by spaces), as bench:agent takes them
  *
  * Platform side: the built API as a child process, one organization (issuer and verifier) whose agent the API
  * runs, and a holder agent process driven through its admin API as an outside wallet. The organization's side is
@@ -45,13 +46,13 @@ import { Agent as HttpAgent } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
-import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '../common/agent-node-options'
 import { freshDatabase, type FreshDatabase } from '../test/helpers/database'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../test/fixtures/degree-credential'
 import {
   type Agent,
   EventSink,
   iteration as agentOnlyIteration,
+  shippedAgentOptions,
   startAgent,
   startSink,
   type Step,
@@ -85,14 +86,13 @@ const INDY = process.env.BENCH_INDY !== '0'
 const OPENID4VC = process.env.BENCH_OPENID4VC !== '0'
 const WEBHOOK_SECRET = 'bench-webhook-secret-0001'
 const API_NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean)
-/** Every agent of the run (the API's organization agent too) with the Node and malloc settings agents ship with. */
-const AGENT_NODE_ARGS = [...AGENT_NODE_OPTIONS, ...(process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean)]
 /**
- * No collection when an agent goes idle, on every side: the sides take turns, so one side's agents go idle while the
- * next side runs, and their idle collection (100-250 ms of CPU each) would be measured in that side's round. Under a
- * steady load an agent never goes idle, so this is the throughput agents have there.
+ * Every agent of the run as agents ship (the API gives its organization agent the same), with no collection when
+ * an agent goes idle, on every side: the sides take turns, so one side's agents go idle while the next side runs, and
+ * their idle collection (100-250 ms of CPU each) would be measured in that side's round. Under a steady load an agent
+ * never goes idle, so this is the throughput agents have there.
  */
-const AGENT_ENV = { ...AGENT_MALLOC_ENV, AGENT_MEMORY_SAVING: 'false' }
+const AGENT_OPTIONS = shippedAgentOptions({ AGENT_MEMORY_SAVING: 'false' })
 
 const holderEvent =
   (kind: string, state: string, field: string, value: unknown) =>
@@ -519,8 +519,8 @@ async function platformSide(): Promise<Side & { indy?: Side; openId4Vc?: Side; d
       {
         ...(apiDatabase?.target.kind === 'postgres' ? { DATABASE_URL: apiDatabase.target.url } : {}),
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-        // Passed on to the organization's agent (AGENT_TUNING_ENV), as AGENT_ENV to the others.
-        AGENT_MEMORY_SAVING: AGENT_ENV.AGENT_MEMORY_SAVING,
+        // Passed on to the organization's agent (AGENT_TUNING_ENV), as AGENT_OPTIONS to the others.
+        AGENT_MEMORY_SAVING: AGENT_OPTIONS.env.AGENT_MEMORY_SAVING,
         // OpenID4VC mode: the experimental routes served, agents with the module; the verifier's certificate names
         // localhost (x509_san_dns), so its public endpoint must say localhost too.
         ...(OPENID4VC
@@ -576,11 +576,11 @@ async function platformSide(): Promise<Side & { indy?: Side; openId4Vc?: Side; d
     )
     const sinkUrl = `http://127.0.0.1:${(sinkServer.address() as AddressInfo).port}/events`
     holder = await startAgent('holder', sinkUrl, {
-      nodeArgs: AGENT_NODE_ARGS,
+      nodeArgs: AGENT_OPTIONS.nodeArgs,
       ...(holderDatabase?.target.kind === 'postgres' ? { databaseUrl: holderDatabase.target.url } : {}),
       // The holder resolves AnonCreds objects on the platform ledger, which the API serves.
       env: {
-        ...AGENT_ENV,
+        ...AGENT_OPTIONS.env,
         AGENT_LEDGER_URL: `http://127.0.0.1:${api.port}`,
         ...(OPENID4VC ? { AGENT_OPENID4VC: 'true' } : {}),
       },
@@ -710,8 +710,7 @@ async function agentOnlySide(): Promise<Side> {
   }
   try {
     const options = (database: FreshDatabase | undefined) => ({
-      nodeArgs: AGENT_NODE_ARGS,
-      env: AGENT_ENV,
+      ...AGENT_OPTIONS,
       ...(database?.target.kind === 'postgres' ? { databaseUrl: database.target.url } : {}),
     })
     const issuer = await startAgent('issuer', eventUrl, options(databases[0]))

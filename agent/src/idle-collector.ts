@@ -39,9 +39,8 @@ export interface IdleCollectorHooks {
 export class IdleCollector {
   private timer: NodeJS.Timeout | undefined
   private last: NodeJS.CpuUsage
+  /** Quiet checks since the last one with work: the idle period is dealt with once, when it reaches the count. */
   private quietChecks = 0
-  /** Whether this idle period was already dealt with (collected, or found not worth collecting). */
-  private isSettled = false
   private committedAfterCollection = 0
   private readonly collect: () => void
   private readonly cpuUsage: () => NodeJS.CpuUsage
@@ -70,12 +69,9 @@ export class IdleCollector {
     this.last = now
     if (usedMs > IDLE_CPU_MS) {
       this.quietChecks = 0
-      this.isSettled = false
       return
     }
-    this.quietChecks++
-    if (this.isSettled || this.quietChecks < QUIET_CHECKS_FOR_IDLE) return
-    this.isSettled = true
+    if (++this.quietChecks !== QUIET_CHECKS_FOR_IDLE) return
     if (this.heapCommitted() - this.committedAfterCollection < COLLECT_GROWTH_BYTES) return
     const started = process.hrtime.bigint()
     this.collect()

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { ModuleRegistry } from '../../api/src/infra/module-registry'
 import { platformEvent, type PlatformEvent } from '../../api/src/infra/platform-events'
-import type { WebhookDeliveriesRepository } from '../../api/src/modules/webhooks/webhook-deliveries.repository'
+import type {
+  NewDelivery,
+  WebhookDeliveriesRepository,
+} from '../../api/src/modules/webhooks/webhook-deliveries.repository'
 import type { TestApi } from './api'
 
 /** Short delivery settings for tests: 2 s timeout, 200 ms relay rounds. Add a retry schedule per test. */
@@ -30,25 +33,28 @@ export async function publishEvents(
 }
 
 /**
- * Stores one pending delivery to an organization's `notificationWebhook` through the repository (no organization or
- * webhook row needed: `orgId` null, an unreachable URL); its owner is `tenantId` when given. Returns its event id.
+ * A new delivery to an organization's `notificationWebhook` (no organization or webhook row needed: `orgId` null, an
+ * unreachable URL of its own); its owner is `tenantId` when given.
  */
-export async function aPendingDelivery(deliveries: WebhookDeliveriesRepository, tenantId?: string): Promise<string> {
-  const eventId = randomUUID()
-  await deliveries.add([
-    {
-      data: {
-        id: eventId,
-        type: 'connection.state-changed',
-        orgId: null,
-        ...(tenantId === undefined ? {} : { tenantId }),
-        occurredAt: new Date().toISOString(),
-        record: {},
-      },
-      target: 'notificationWebhook',
-      targetUrl: `http://127.0.0.1:9/${eventId}`,
-      webhookId: null,
+export function aNewDelivery(tenantId?: string, eventId: string = randomUUID()): NewDelivery {
+  return {
+    data: {
+      id: eventId,
+      type: 'connection.state-changed',
+      orgId: null,
+      ...(tenantId === undefined ? {} : { tenantId }),
+      occurredAt: new Date().toISOString(),
+      record: {},
     },
-  ])
-  return eventId
+    target: 'notificationWebhook',
+    targetUrl: `http://127.0.0.1:9/${eventId}`,
+    webhookId: null,
+  }
+}
+
+/** Stores one pending delivery (aNewDelivery) through the repository; returns its event id. */
+export async function aPendingDelivery(deliveries: WebhookDeliveriesRepository, tenantId?: string): Promise<string> {
+  const delivery = aNewDelivery(tenantId)
+  await deliveries.add([delivery])
+  return delivery.data.id
 }

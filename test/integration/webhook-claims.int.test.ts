@@ -6,7 +6,7 @@ import {
   type ClaimedDelivery,
 } from '../../api/src/modules/webhooks/webhook-deliveries.repository'
 import { startIdleApiRuntime, type IdleApiRuntime } from '../helpers/api-runtime'
-import { aPendingDelivery } from '../helpers/webhook-fixtures'
+import { aNewDelivery, aPendingDelivery } from '../helpers/webhook-fixtures'
 
 /**
  * The outbox relays claim as many due rows as they have free slots in one statement (infra/outbox/outbox-relay.ts):
@@ -133,21 +133,7 @@ describe('outbox claims in batches', () => {
     // An agent event batch's deliveries are one insert: they share their due time and creation time to the
     // millisecond, so only the delivery id can keep the order of the events.
     const eventIds = Array.from({ length: 300 }, () => randomUUID())
-    await deliveries.add(
-      eventIds.map((eventId, index) => ({
-        data: {
-          id: eventId,
-          type: 'connection.state-changed',
-          orgId: null,
-          tenantId: 'tenant-d',
-          occurredAt: new Date().toISOString(),
-          record: { index },
-        },
-        target: 'notificationWebhook' as const,
-        targetUrl: `http://127.0.0.1:9/${eventId}`,
-        webhookId: null,
-      })),
-    )
+    await deliveries.add(eventIds.map((eventId) => aNewDelivery('tenant-d', eventId)))
     expect(eventIdsOf(await claim(100, 100))).toEqual(eventIds.slice(0, 100))
     expect(eventIdsOf(await claim(1000))).toEqual(eventIds.slice(100))
   })
