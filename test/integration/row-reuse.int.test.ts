@@ -6,14 +6,21 @@ import {
   WALLET_ROW_REUSE_MS,
 } from '../../api/src/modules/cloud-wallet/cloud-wallets.repository'
 import { User } from '../../api/src/modules/users/user.entity'
+import { SHARED_ROW_REUSE_MS } from '../../api/src/infra/db/recent-reads'
+import { hashToken } from '../../api/src/infra/crypto/token-hash'
+import { AgentsRepository } from '../../api/src/modules/agents/agents.repository'
+import { OrgAgent } from '../../api/src/modules/agents/org-agent.entity'
+import { MembershipsRepository } from '../../api/src/modules/memberships/memberships.repository'
+import { Organization } from '../../api/src/modules/orgs/organization.entity'
 import { Webhook } from '../../api/src/modules/webhooks/webhook.entity'
 import { WebhooksRepository } from '../../api/src/modules/webhooks/webhooks.repository'
 import { startIdleApiRuntime, type IdleApiRuntime } from '../helpers/api-runtime'
 
 /**
  * Rows the hottest paths read again and again, read once (docs/decisions.md, "Rows read once for many calls"): an
- * event owner's webhook targets once per transaction, and the base wallet's and a user's wallet row for
- * WALLET_ROW_REUSE_MS. Runs on the path the environment chooses.
+ * event owner's webhook targets once per transaction, the base wallet's and a user's wallet row for
+ * WALLET_ROW_REUSE_MS, and an agent's address, a user's roles and an event token's organization for
+ * SHARED_ROW_REUSE_MS. Runs on the path the environment chooses.
  */
 describe('rows read once for many calls', () => {
   let api: IdleApiRuntime
@@ -151,6 +158,108 @@ describe('rows read once for many calls', () => {
         // Changed here: seen at once.
         await wallets().saveBaseWallet({ ...fields, agentEndpoint: 'http://agent-c.example.com:8001' })
         expect((await wallets().recentBaseWallet())?.agentEndpoint).toBe('http://agent-c.example.com:8001')
+      } finally {
+        jest.useRealTimers()
+      }
+    })
+  })
+
+  describe('rows another replica may change', () => {
+    const fakeClock = () =>
+      jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] })
+    const sql = (statement: string, params: unknown[]) => em.fork().getConnection().execute(statement, params)
+
+    async function anOrganizationWithAgent(eventTokenHash: string): Promise<string> {
+      const fork = em.fork()
+      const suffix = randomUUID().slice(0, 8)
+      const org = fork.create(Organization, { name: `Reuse ${suffix}`, slug: `reuse-${suffix}`, description: 'Reuse' })
+      fork.create(OrgAgent, {
+        organization: org,
+        label: 'Reused',
+        runtime: 'process',
+        status: 'DID_CREATED',
+        controllerEndpoint: 'http://agent-a.example.com:8002',
+        encryptedApiKey: 'sealed',
+        encryptedWalletKey: 'sealed',
+        eventTokenHash,
+      })
+      await fork.flush()
+      return org.id
+    }
+
+    it("reuse an agent's address; another replica's change is seen after the reuse time, this process's at once", async () => {
+      fakeClock()
+      try {
+        const agents = api.runtime.container.get(AgentsRepository)
+        const orgId = await anOrganizationWithAgent(hashToken(randomUUID()))
+        const reads = countStatements('controller_endpoint, encrypted_api_key')
+        expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-a.example.com:8002')
+        expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-a.example.com:8002')
+        expect(reads()).toBe(1)
+
+        await sql('update org_agents set controller_endpoint = ? where organization_id = ?', [
+          'http://agent-b.example.com:8002',
+          orgId,
+        ])
+        expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-a.example.com:8002')
+        jest.advanceTimersByTime(SHARED_ROW_REUSE_MS)
+        expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-b.example.com:8002')
+
+        await agents.update(orgId, { controllerEndpoint: 'http://agent-c.example.com:8002' })
+        expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-c.example.com:8002')
+        expect(reads()).toBe(3)
+      } finally {
+        jest.useRealTimers()
+      }
+    })
+
+    it("reuse an event token's organization; a token replaced here is refused at once", async () => {
+      fakeClock()
+      try {
+        const agents = api.runtime.container.get(AgentsRepository)
+        const oldHash = hashToken(randomUUID())
+        const orgId = await anOrganizationWithAgent(oldHash)
+        const execute = jest.spyOn(em.getConnection(), 'execute')
+        const reads = () => execute.mock.calls.filter(([sql]) => String(sql).includes('where event_token_hash')).length
+        expect((await agents.findByEventTokenHash(oldHash))?.organizationId).toBe(orgId)
+        expect((await agents.findByEventTokenHash(oldHash))?.organizationId).toBe(orgId)
+        expect(reads()).toBe(1)
+
+        await agents.setEventTokenHash(orgId, hashToken(randomUUID()))
+        expect(await agents.findByEventTokenHash(oldHash)).toBeUndefined()
+        // An unknown token is read every time: nothing remembers that a token was refused.
+        expect(await agents.findByEventTokenHash(oldHash)).toBeUndefined()
+        expect(reads()).toBe(3)
+      } finally {
+        jest.useRealTimers()
+      }
+    })
+
+    it("reuse a user's roles; another replica's change is seen after the reuse time, this process's at once", async () => {
+      fakeClock()
+      try {
+        const memberships = api.runtime.container.get(MembershipsRepository)
+        const orgId = await anOrganizationWithAgent(hashToken(randomUUID()))
+        const userId = (await em.fork().getConnection().execute<{ id: string }[]>('select id from users limit 1'))[0]
+          ?.id
+        if (!userId) throw new Error('no user to test with')
+        const reads = countStatements('from user_org_roles m join org_roles')
+        expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual([])
+        expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual([])
+        expect(reads()).toBe(1)
+
+        // Granted here: seen at once.
+        await memberships.inOwnContext(async () =>
+          memberships.add(orgId, userId, [await memberships.definitionByName('admin')]),
+        )
+        expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual(['admin'])
+
+        // Removed by another replica: seen once the reuse time is over.
+        await sql('delete from user_org_roles where organization_id = ? and user_id = ?', [orgId, userId])
+        expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual(['admin'])
+        jest.advanceTimersByTime(SHARED_ROW_REUSE_MS)
+        expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual([])
+        expect(reads()).toBe(3)
       } finally {
         jest.useRealTimers()
       }

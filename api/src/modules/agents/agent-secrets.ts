@@ -1,5 +1,5 @@
 import { injectable } from 'inversify'
-import { InvalidStateError } from '@idplane/common'
+import { BoundedMap, InvalidStateError } from '@idplane/common'
 import type { AgentSecrets } from '../../agent-runtime/agent-runtime'
 import { SecretBox } from '../../infra/crypto/secret-box'
 import { hashToken, randomSecret } from '../../infra/crypto/token-hash'
@@ -21,6 +21,12 @@ export interface SealedAgentSecrets {
  */
 @injectable()
 export class AgentSecretsService {
+  /**
+   * API keys opened, by sealed value and organization: every call the API makes to an agent needs its key, and
+   * opening one costs more than the rest of the call's preparation (docs/decisions.md, "API CPU per request").
+   */
+  private readonly openedApiKeys = new BoundedMap<string, string>(10_000)
+
   public constructor(
     private readonly box: SecretBox,
     private readonly agents: AgentsRepository,
@@ -40,9 +46,14 @@ export class AgentSecretsService {
     return this.openApiKey(agent.encryptedApiKey, agent.organization.id)
   }
 
-  /** An agent's API key from its sealed form (bound to the organization). */
+  /** An agent's API key from its sealed form (bound to the organization), opened once per sealed value. */
   public openApiKey(encryptedApiKey: string, orgId: string): string {
-    return this.box.open(encryptedApiKey, orgId)
+    const key = `${orgId}:${encryptedApiKey}`
+    const known = this.openedApiKeys.get(key)
+    if (known !== undefined) return known
+    const apiKey = this.box.open(encryptedApiKey, orgId)
+    this.openedApiKeys.set(key, apiKey)
+    return apiKey
   }
 
   public seedOf(agent: OrgAgent): string | undefined {

@@ -7,6 +7,10 @@ import { OrgAgent } from './org-agent.entity'
 import type { AgentStatus } from './org-agent.states'
 import type { SealedAgentSecrets } from './agent-secrets'
 import { OrgRepository } from '../../infra/db/base.repository'
+import { RecentReads, SHARED_ROW_REUSE_MS } from '../../infra/db/recent-reads'
+
+/** Agent records remembered for calls and event authentication (a bound on memory, not an expected count). */
+const AGENTS_REMEMBERED = 10_000
 
 /** Transaction-scoped advisory lock key serializing the agent quota check with the insert it guards. */
 const AGENT_QUOTA_LOCK_KEY = 734_120_901
@@ -25,12 +29,23 @@ export interface AgentAddressRow {
   encryptedApiKey: string
 }
 
+/** The organization whose agent holds an event token, and the token's stored hash. */
+export interface EventTokenOwner {
+  organizationId: string
+  eventTokenHash: string
+}
+
 /**
  * Storage of organizations' agents: every query of the agents module. An organization has at most one agent,
  * so lookups and changes take the organization id first.
  */
 @injectable()
 export class AgentsRepository extends OrgRepository<OrgAgent> {
+  /** addressOf's rows, reused for SHARED_ROW_REUSE_MS: every call the API makes to an agent needs one. */
+  private readonly recentAddresses = new RecentReads<string, AgentAddressRow>(SHARED_ROW_REUSE_MS, AGENTS_REMEMBERED)
+  /** findByEventTokenHash's rows, by token hash, reused alike: every event request an agent sends needs one. */
+  private readonly recentTokenOwners = new RecentReads<string, EventTokenOwner>(SHARED_ROW_REUSE_MS, AGENTS_REMEMBERED)
+
   public constructor(em: EntityManager) {
     super(em, OrgAgent)
   }
@@ -41,9 +56,24 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
 
   /**
    * What a call to the organization's agent needs of its record (status, admin endpoint, sealed API key); null when
-   * it has none. One plain statement, no entity: it runs before every call the API makes to an agent.
+   * it has none. One plain statement, no entity, read at most SHARED_ROW_REUSE_MS ago (recent-reads.ts): it runs
+   * before every call the API makes to an agent.
    */
-  public async addressOf(orgId: string): Promise<AgentAddressRow | null> {
+  public addressOf(orgId: string): Promise<AgentAddressRow | null> {
+    return this.recentAddresses.get(orgId, () => this.readAddress(orgId))
+  }
+
+  /**
+   * What this process remembers of the organization's agent record is read again: after its own writes, and when the
+   * record is deleted with its organization.
+   */
+  public forgetRecent(orgId: string): void {
+    this.recentAddresses.forget(orgId)
+    // Token owners are remembered by hash, and the record's is not at hand: all are read again (writes are rare).
+    this.recentTokenOwners.clear()
+  }
+
+  private async readAddress(orgId: string): Promise<AgentAddressRow | null> {
     const rows = await this.em.execute<
       { status: AgentStatus; controller_endpoint: string | null; encrypted_api_key: string }[]
     >('select status, controller_endpoint, encrypted_api_key from org_agents where organization_id = ?', [orgId])
@@ -73,6 +103,7 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
   ): Promise<OrgAgent> {
     const agent = this.em.create(OrgAgent, { organization, runtime, ...fields, ...secrets })
     await this.em.flush()
+    this.forgetRecent(organization.id)
     return agent
   }
 
@@ -83,6 +114,7 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
       { organization: orgId, status: 'FAILED' },
       { ...fields, encryptedSeed, status: 'PENDING', failureReason: null, controllerEndpoint: null },
     )
+    this.forgetRecent(orgId)
     return updated === 1
   }
 
@@ -101,15 +133,19 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
 
   public async update(orgId: string, changes: AgentChanges): Promise<void> {
     await this.em.fork().nativeUpdate(OrgAgent, { organization: orgId }, changes)
+    this.forgetRecent(orgId)
   }
 
   /** Moves the status only from `from` (the state table's order holds under concurrent writers). */
   public async moveStatus(orgId: string, from: AgentStatus, to: AgentStatus): Promise<boolean> {
-    return (await this.em.fork().nativeUpdate(OrgAgent, { organization: orgId, status: from }, { status: to })) === 1
+    const moved = await this.em.fork().nativeUpdate(OrgAgent, { organization: orgId, status: from }, { status: to })
+    this.forgetRecent(orgId)
+    return moved === 1
   }
 
   public async setEventTokenHash(orgId: string, eventTokenHash: string): Promise<void> {
     await this.em.fork().nativeUpdate(OrgAgent, { organization: orgId }, { eventTokenHash })
+    this.forgetRecent(orgId)
   }
 
   /** One more restart and the exit that caused it. */
@@ -155,7 +191,7 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
     status: AgentStatus,
     work: () => Promise<void>,
   ): Promise<boolean> {
-    return this.em.fork().transactional(async (em) => {
+    const completed = await this.em.fork().transactional(async (em) => {
       const updated = await em.nativeUpdate(
         OrgAgent,
         { organization: orgId, claimToken: token },
@@ -165,6 +201,8 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
       await work()
       return true
     })
+    this.forgetRecent(orgId)
+    return completed
   }
 
   public async countByStatus(): Promise<Partial<Record<AgentStatus, number>>> {
@@ -177,17 +215,22 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]))
   }
 
-  /** The organization whose agent holds the event token with this hash (agent events' authentication). */
-  public async findByEventTokenHash(
-    eventTokenHash: string,
-  ): Promise<{ organizationId: string; eventTokenHash: string } | undefined> {
+  /**
+   * The organization whose agent holds the event token with this hash (agent events' authentication), as read at
+   * most SHARED_ROW_REUSE_MS ago: a token replaced on another replica is refused within that time.
+   */
+  public async findByEventTokenHash(eventTokenHash: string): Promise<EventTokenOwner | undefined> {
+    return (await this.recentTokenOwners.get(eventTokenHash, () => this.readTokenOwner(eventTokenHash))) ?? undefined
+  }
+
+  private async readTokenOwner(eventTokenHash: string): Promise<EventTokenOwner | null> {
     const rows = await this.em
       .getConnection()
       .execute<
         { organization_id: string; event_token_hash: string }[]
       >('select organization_id, event_token_hash from org_agents where event_token_hash = ?', [eventTokenHash])
     const row = rows[0]
-    return row ? { organizationId: row.organization_id, eventTokenHash: row.event_token_hash } : undefined
+    return row ? { organizationId: row.organization_id, eventTokenHash: row.event_token_hash } : null
   }
 
   /** Drops a process-runtime agent's schema in the platform database (its data, when the API runs on PostgreSQL). */

@@ -100,6 +100,7 @@ export class AgentsService {
    */
   public async removeForOrganization(orgId: string): Promise<void> {
     await this.provisioner.cancel(orgId)
+    this.agents.forgetRecent(orgId)
     // Kubernetes: an organization that never had an agent needs no call to the cluster (which may be down).
     // The process runtime's removal is local and also finds what an agent row that is already gone left behind.
     if (this.runtime.kind === 'kubernetes' && !(await this.agents.findFreshForOrg(orgId))) return

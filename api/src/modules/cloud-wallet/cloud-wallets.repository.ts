@@ -6,7 +6,7 @@ import { User } from '../users/user.entity'
 import { BASE_WALLET_SCOPE, BaseWallet } from './base-wallet.entity'
 import { CloudWallet } from './cloud-wallet.entity'
 import { BaseRepository } from '../../infra/db/base.repository'
-import { BoundedMap } from '@idplane/common'
+import { RecentReads } from '../../infra/db/recent-reads'
 
 /**
  * How long a row read for one wallet call serves the next ones (`recentBaseWallet`, `recentWalletOfUser`): every
@@ -41,8 +41,8 @@ export interface NewCloudWallet {
 /** The base wallet row and the users' wallets. */
 @injectable()
 export class CloudWalletsRepository extends BaseRepository<CloudWallet> {
-  private recentBase: { row: BaseWallet; readAt: number } | undefined
-  private readonly recentWallets = new BoundedMap<string, { wallet: CloudWallet; readAt: number }>(WALLETS_REMEMBERED)
+  private readonly recentBase = new RecentReads<'base', BaseWallet>(WALLET_ROW_REUSE_MS, 1)
+  private readonly recentWallets = new RecentReads<string, CloudWallet>(WALLET_ROW_REUSE_MS, WALLETS_REMEMBERED)
 
   public constructor(em: EntityManager) {
     super(em, CloudWallet)
@@ -53,12 +53,8 @@ export class CloudWalletsRepository extends BaseRepository<CloudWallet> {
   }
 
   /** The base wallet row as read at most WALLET_ROW_REUSE_MS ago (none is not remembered); this process's writes clear it. */
-  public async recentBaseWallet(): Promise<BaseWallet | null> {
-    const now = Date.now()
-    if (this.recentBase && now - this.recentBase.readAt < WALLET_ROW_REUSE_MS) return this.recentBase.row
-    const row = await this.findBaseWallet()
-    this.recentBase = row ? { row, readAt: now } : undefined
-    return row
+  public recentBaseWallet(): Promise<BaseWallet | null> {
+    return this.recentBase.get('base', () => this.findBaseWallet())
   }
 
   /**
@@ -66,7 +62,7 @@ export class CloudWalletsRepository extends BaseRepository<CloudWallet> {
    * A managed agent's row becomes the configured one: no longer managed, its ports forgotten.
    */
   public async saveBaseWallet(fields: BaseWalletFields): Promise<BaseWallet> {
-    this.recentBase = undefined
+    this.recentBase.forget('base')
     const em = this.em.fork()
     const configured = { ...fields, managed: false, adminPort: null, inboundPort: null }
     const existing = await em.findOne(BaseWallet, { scope: BASE_WALLET_SCOPE })
@@ -81,7 +77,7 @@ export class CloudWalletsRepository extends BaseRepository<CloudWallet> {
    * concurrent callers (API replicas, a configure) the first insert wins and every caller reads the same row.
    */
   public async findOrCreateManagedBaseWallet(keys: ManagedBaseWalletKeys): Promise<BaseWallet> {
-    this.recentBase = undefined
+    this.recentBase.forget('base')
     const em = this.em.fork()
     const now = new Date()
     await em
@@ -105,7 +101,7 @@ export class CloudWalletsRepository extends BaseRepository<CloudWallet> {
 
   /** Records where the managed agent answered; false when the row is no longer the managed agent's. */
   public async recordManagedEndpoint(agentEndpoint: string): Promise<boolean> {
-    this.recentBase = undefined
+    this.recentBase.forget('base')
     const updated = await this.em
       .fork()
       .nativeUpdate(BaseWallet, { scope: BASE_WALLET_SCOPE, managed: true }, { agentEndpoint, updatedAt: new Date() })
@@ -129,22 +125,12 @@ export class CloudWalletsRepository extends BaseRepository<CloudWallet> {
 
   /** The user's wallet as read at most WALLET_ROW_REUSE_MS ago; none is not remembered (it may be created now). */
   public recentWalletOfUser(userId: string): Promise<CloudWallet | null> {
-    return this.recentWallet(`user:${userId}`, () => this.findForUser(userId))
+    return this.recentWallets.get(`user:${userId}`, () => this.findForUser(userId))
   }
 
   /** The wallet of a base-agent tenant (its events name the tenant), as recentWalletOfUser. */
   public recentWalletOfTenant(tenantId: string): Promise<CloudWallet | null> {
-    return this.recentWallet(`tenant:${tenantId}`, () => this.em.fork().findOne(CloudWallet, { tenantId }))
-  }
-
-  private async recentWallet(key: string, read: () => Promise<CloudWallet | null>): Promise<CloudWallet | null> {
-    const now = Date.now()
-    const known = this.recentWallets.get(key)
-    if (known && now - known.readAt < WALLET_ROW_REUSE_MS) return known.wallet
-    const wallet = await read()
-    if (wallet) this.recentWallets.set(key, { wallet, readAt: now })
-    else this.recentWallets.delete(key)
-    return wallet
+    return this.recentWallets.get(`tenant:${tenantId}`, () => this.em.fork().findOne(CloudWallet, { tenantId }))
   }
 
   /** @throws UniqueConstraintViolationException when the user already has one (a concurrent create) */

@@ -132,6 +132,7 @@ export class InMemoryDirectory {
           .map((user) => user.email),
       listDefinitions: async () => ROLE_DEFINITIONS,
       roleNamesOf: async (orgId, userId) => this.rolesOfSync(orgId, userId),
+      forgetRecentRoles: () => undefined,
       replace: async (orgId, userId, roles) => {
         this.setRoles(
           orgId,

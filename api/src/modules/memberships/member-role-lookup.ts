@@ -14,6 +14,6 @@ export class MemberRoleLookup extends OrgRoleLookup {
 
   public async rolesOf(principal: Principal, orgId: string): Promise<OrgRoleName[]> {
     if (principal.kind === 'client') return principal.orgId === orgId ? [CLIENT_ROLE] : []
-    return this.memberships.roleNamesOf(orgId, principal.userId)
+    return this.memberships.recentRoleNamesOf(orgId, principal.userId)
   }
 }

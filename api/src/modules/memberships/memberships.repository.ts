@@ -6,6 +6,10 @@ import { User } from '../users/user.entity'
 import { containsPattern } from '../../infra/db/like-pattern'
 import { OrgRepository, type PageRequest } from '../../infra/db/base.repository'
 import { pageOffset } from '../../infra/http/pagination'
+import { RecentReads, SHARED_ROW_REUSE_MS } from '../../infra/db/recent-reads'
+
+/** Users' roles remembered for the authorization check (a bound on memory, not an expected count). */
+const ROLE_SETS_REMEMBERED = 10_000
 
 /**
  * Role definitions and memberships (one row per user, organization and role). Organization-scoped queries take
@@ -14,6 +18,9 @@ import { pageOffset } from '../../infra/http/pagination'
  */
 @injectable()
 export class MembershipsRepository extends OrgRepository<UserOrgRole> {
+  /** roleNamesOf's answers by organization and user, for recentRoleNamesOf. */
+  private readonly recentRoles = new RecentReads<string, OrgRoleName[]>(SHARED_ROW_REUSE_MS, ROLE_SETS_REMEMBERED)
+
   public constructor(em: EntityManager) {
     super(em, UserOrgRole)
   }
@@ -43,6 +50,25 @@ export class MembershipsRepository extends OrgRepository<UserOrgRole> {
     return rows.map((row) => row.name)
   }
 
+  /**
+   * roleNamesOf as read at most SHARED_ROW_REUSE_MS ago, for the authorization checks (every organization route
+   * runs one): a change made on another replica applies here within that time, one made here at once. Changes of
+   * memberships read roleNamesOf itself.
+   */
+  public recentRoleNamesOf(orgId: string, userId: string): Promise<OrgRoleName[]> {
+    return this.recentRoles
+      .get(`${orgId}/${userId}`, () => this.roleNamesOf(orgId, userId))
+      .then((names) => names ?? [])
+  }
+
+  /**
+   * recentRoleNamesOf reads the user's roles again. The writes here call it; a caller whose transaction holds such a
+   * write calls it again after the commit, so a check that ran in between does not keep the roles replaced.
+   */
+  public forgetRecentRoles(orgId: string, userId: string): void {
+    this.recentRoles.forget(`${orgId}/${userId}`)
+  }
+
   /** Adds memberships for roles the user does not hold yet; flushes. */
   public async add(orgId: string, userId: string, roles: OrgRole[]): Promise<void> {
     for (const role of roles) {
@@ -53,6 +79,7 @@ export class MembershipsRepository extends OrgRepository<UserOrgRole> {
       })
     }
     await this.em.flush()
+    this.forgetRecentRoles(orgId, userId)
   }
 
   /** Replaces all of a user's roles in an organization in one transaction. */
@@ -67,6 +94,7 @@ export class MembershipsRepository extends OrgRepository<UserOrgRole> {
         })
       }
     })
+    this.forgetRecentRoles(orgId, userId)
   }
 
   public async isMember(orgId: string, userId: string): Promise<boolean> {

@@ -41,6 +41,7 @@ export class UserRolesService {
       }
       await this.memberships.replace(orgId, userId, roles)
     })
+    this.memberships.forgetRecentRoles(orgId, userId)
     this.logger.info('Replaced member roles', { orgId, userId, roles: next })
   }
 }
