@@ -7,6 +7,8 @@ import { BasicMessage } from '../../api/src/modules/messages/basic-message.entit
 import { BasicMessageRecords, QuestionAnswerRecords } from '../../api/src/modules/messages/message-records'
 import { QuestionAnswer } from '../../api/src/modules/messages/question-answer.entity'
 import { User } from '../../api/src/modules/users/user.entity'
+import { CredentialRecord } from '../../api/src/modules/credentials/credential.entity'
+import { CredentialRecords } from '../../api/src/modules/credentials/credential-records'
 import { startApi, type TestApi } from '../helpers/api'
 import { aMember, anOrganization } from '../helpers/org-fixtures'
 
@@ -128,5 +130,50 @@ describe('the insert race of message and cloud-wallet records', () => {
       expect.objectContaining({ state: 'offer-received', connectionId: 'conn-1', threadId: 'thread-1' }),
     )
     expect(stored[0].record).toEqual(credential)
+  })
+
+  it('writes a new issuance record whole in its insert, and makes one row of concurrent reports', async () => {
+    const connection = api.runtime.container.get(EntityManager).getConnection()
+    const execute = jest.spyOn(connection, 'execute')
+    try {
+      const records = api.runtime.container.get(CredentialRecords)
+      const offer = {
+        id: 'issuance-race-1',
+        state: 'offer-sent',
+        role: 'issuer',
+        connectionId: 'conn-1',
+        threadId: 'thread-issuance-1',
+        protocolVersion: 'v2',
+        createdAt,
+        updatedAt: createdAt,
+      }
+      const outcomes = await Promise.all(
+        Array.from({ length: RACERS }, () =>
+          records.applyAnswered(orgId, { ...offer }, { credentialType: 'JSONLD', emailId: 'holder@example.test' }),
+        ),
+      )
+      expect(outcomes.map((outcome) => outcome?.decision).sort()).toEqual(['ignore', 'ignore', 'ignore', 'insert'])
+      const stored = await rows().find(CredentialRecord, { organization: orgId, credentialRecordId: 'issuance-race-1' })
+      expect(stored).toHaveLength(1)
+      expect(stored[0]).toEqual(
+        expect.objectContaining({
+          state: 'offer-sent',
+          role: 'issuer',
+          connectionId: 'conn-1',
+          threadId: 'thread-issuance-1',
+          protocolVersion: 'v2',
+          credentialType: 'JSONLD',
+          emailId: 'holder@example.test',
+          agentUpdatedAt: new Date(createdAt),
+        }),
+      )
+      // The insert carried every fact of the report: no racer updated the row after it.
+      const statements = execute.mock.calls.map(([sql]) => String(sql))
+      // (PGlite runs the transactions in turn, so later racers find the row and do not try to insert.)
+      expect(statements.filter((sql) => sql.startsWith('insert into "issuance_records"')).length).toBeGreaterThan(0)
+      expect(statements.filter((sql) => sql.startsWith('update "issuance_records"'))).toEqual([])
+    } finally {
+      execute.mockRestore()
+    }
   })
 })

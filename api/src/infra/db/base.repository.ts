@@ -64,7 +64,7 @@ export abstract class BaseRepository<T extends object> {
    * inserted from `row` first when there is none. A row that exists (most calls) is found by one locking read.
    * When there is none, the insert race (an agent event and the creating request both arriving first) ends in one
    * row: the insert does nothing on a unique conflict (waiting for a concurrent inserter to commit), and the locking
-   * read that follows sees the winner's row. The same statements on PostgreSQL and PGlite. Call inside
+   * read that follows sees the winner's row; the row the insert made is its answer (no read after it). The same statements on PostgreSQL and PGlite. Call inside
    * `transactional()`.
    * @param mayCreate asked only when there is no row yet; false leaves it uncreated (null)
    * @returns null when the row that exists does not match `where` (another organization's record with this id), or
@@ -78,9 +78,18 @@ export abstract class BaseRepository<T extends object> {
     const stored = await this.findLocked(where)
     if (stored) return { entity: stored, isNew: false }
     if (mayCreate && !(await mayCreate())) return null
-    const inserted = await this.em.createQueryBuilder(this.entity).insert(row).onConflict().ignore().execute('run')
+    // The row this insert made is this transaction's until it commits (locked as the read would lock it): it is
+    // taken from the insert's answer, not read again. A conflict answers nothing, and the winner's row is read.
+    const [inserted] = await this.em
+      .createQueryBuilder(this.entity)
+      .insert(row)
+      .onConflict()
+      .ignore()
+      .returning('*' as never)
+      .execute<Record<string, unknown>[]>('all', false)
+    if (inserted) return { entity: this.em.map(this.entity, inserted as never), isNew: true }
     const entity = await this.findLocked(where)
-    return entity ? { entity, isNew: inserted.affectedRows > 0 } : null
+    return entity ? { entity, isNew: false } : null
   }
 
   /**

@@ -2,12 +2,12 @@ import { inject, injectable } from 'inversify'
 import { UpstreamError } from '@idplane/common'
 import type { CredentialRecordJson } from '@idplane/common/agent-contract/admin-api'
 import { ModuleRegistry } from '../../infra/module-registry'
-import { OrgExchangeRecords, stateChangedType } from '../../infra/records/exchange-records'
+import { OrgExchangeRecords, stateChangedType, type ExchangeReport } from '../../infra/records/exchange-records'
 import { CredentialMetrics } from './credential-metrics'
 import { issuanceReportOf, RECORD_DETAIL_KEYS, type IssuanceFields, type RecordDetails } from './credential.mapper'
-import type { CredentialRecord } from './credential.entity'
+import { CredentialRecord } from './credential.entity'
 import { ISSUANCE_ORDER, isTerminalState } from './credential.states'
-import { CredentialsRepository } from './credentials.repository'
+import { CredentialsRepository, type NewCredentialRecord } from './credentials.repository'
 import { toCredentialRecordResponse } from './dto/credential.response'
 
 /** The platform event type announcing an issuance record's new state (docs/api-usage.md, "Events"). */
@@ -33,13 +33,7 @@ export class CredentialRecords extends OrgExchangeRecords<CredentialRecord, Issu
         store: {
           transactional: (work) => records.transactional(work),
           flush: () => records.flush(),
-          lockOrCreate: (orgId, report) =>
-            records.lockOrCreate(orgId, {
-              credentialRecordId: report.recordId,
-              state: report.state,
-              agentUpdatedAt: report.versionAt,
-              createdAt: report.fields.createdAt,
-            }),
+          lockOrCreate: (orgId, report) => records.lockOrCreate(orgId, newIssuanceRow(report)),
         },
         versionOf: (row) => ({ state: row.state, versionAt: row.agentUpdatedAt }),
         write: writeIssuance,
@@ -63,6 +57,28 @@ export class CredentialRecords extends OrgExchangeRecords<CredentialRecord, Issu
     const applied = await this.applyRecord(orgId, agentRecord, undefined, details)
     if (!applied) throw new UpstreamError("The agent's answer carried no usable credential exchange record")
     return applied.row
+  }
+}
+
+/**
+ * A new row as its first report writes it (writeIssuance's `insert`), with the agent's creation time: inserted whole,
+ * it needs no update after the insert.
+ */
+function newIssuanceRow(report: ExchangeReport<IssuanceFields>): NewCredentialRecord {
+  const row = new CredentialRecord()
+  writeIssuance(row, report, 'insert')
+  const details = Object.fromEntries(RECORD_DETAIL_KEYS.map((key) => [key, row[key]]))
+  return {
+    ...details,
+    credentialRecordId: report.recordId,
+    createdAt: report.fields.createdAt,
+    state: row.state,
+    agentUpdatedAt: row.agentUpdatedAt,
+    errorMessage: row.errorMessage,
+    role: row.role,
+    connectionId: row.connectionId,
+    threadId: row.threadId,
+    protocolVersion: row.protocolVersion,
   }
 }
 

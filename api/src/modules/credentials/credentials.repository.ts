@@ -13,13 +13,12 @@ export interface CredentialRecordPageQuery {
   sortBy: 'ASC' | 'DESC'
 }
 
-/** What a new row starts with (the agent's view of the exchange at that moment). */
-export interface NewCredentialRecord {
-  credentialRecordId: string
-  state: string
-  agentUpdatedAt: Date
-  createdAt?: Date
-}
+/**
+ * What a new row starts with: the agent's view of the exchange at that moment, as the record's first report writes
+ * it (CredentialRecords), so that the insert is the whole write and no update follows it.
+ */
+export type NewCredentialRecord = Pick<CredentialRecord, 'credentialRecordId' | 'state' | 'agentUpdatedAt'> &
+  Partial<Omit<CredentialRecord, 'id' | 'organization' | 'updatedAt'>>
 
 const SORT_COLUMNS: Record<CredentialRecordPageQuery['sortField'], keyof CredentialRecord> = {
   createDateTime: 'createdAt',
@@ -42,15 +41,10 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
    */
   public async lockOrCreate(orgId: string, initial: NewCredentialRecord): Promise<LockedRow<CredentialRecord>> {
     const defaults = new CredentialRecord()
+    const { credentialRecordId, ...columns } = initial
     return this.lockOrCreateExchange(
-      { organization: orgId, credentialRecordId: initial.credentialRecordId },
-      {
-        state: initial.state,
-        role: defaults.role,
-        credentialType: defaults.credentialType,
-        agentUpdatedAt: initial.agentUpdatedAt,
-        createdAt: initial.createdAt,
-      },
+      { organization: orgId, credentialRecordId },
+      { role: defaults.role, credentialType: defaults.credentialType, ...definedColumns(columns) },
       { missing: 'Credential record not found' },
     )
   }
@@ -250,4 +244,9 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
     await this.em.nativeDelete(CredentialRecord, { organization: orgId })
     return rows.map((row) => row.credentialRecordId)
   }
+}
+
+/** The columns given a value (an undefined one would not leave the column's default). */
+function definedColumns<T extends object>(columns: T): Partial<T> {
+  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)) as Partial<T>
 }
