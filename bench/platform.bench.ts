@@ -42,6 +42,7 @@
  *
  * The last line is `iterations/minute: N (agent-only M, ratio R)`.
  */
+import { readdirSync, readFileSync } from 'node:fs'
 import { Agent as HttpAgent } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { loadavg } from 'node:os'
@@ -429,6 +430,28 @@ function cpuNow(pid: number | undefined): number {
   }
 }
 
+/**
+ * CPU milliseconds of every PostgreSQL process on this machine so far (the server's backends serve both sides'
+ * pools, which live through the run; the sides take turns, so a round's growth is that side's); NaN when /proc
+ * cannot be read.
+ */
+function postgresCpuNow(): number {
+  try {
+    let total = 0
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue
+      try {
+        if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMsOf(Number(entry))
+      } catch {
+        // A process that ended meanwhile.
+      }
+    }
+    return total
+  } catch {
+    return Number.NaN
+  }
+}
+
 /** One side of the comparison, set up and warmed up; rounds of it run between rounds of the other side. */
 interface Side {
   title: string
@@ -438,6 +461,8 @@ interface Side {
   results: Record<Step, number>[]
   wallMs: number
   cpuMs: Record<string, number>
+  /** CPU of the PostgreSQL server and of this benchmark's process during the side's rounds (PostgreSQL runs only). */
+  besidesMs: { postgres: number; benchmark: number }
   /** Iterations per minute of each measured round, in order. */
   roundRates: number[]
   /** Printed after the side's step table. */
@@ -453,18 +478,23 @@ function side(
   report?: () => Promise<void>,
 ): Side {
   const cpuMs = Object.fromEntries(Object.keys(processes).map((name) => [name, 0]))
-  return { title, iteration, processes, results: [], wallMs: 0, cpuMs, roundRates: [], report, tearDown }
+  const besidesMs = { postgres: 0, benchmark: 0 }
+  return { title, iteration, processes, results: [], wallMs: 0, cpuMs, besidesMs, roundRates: [], report, tearDown }
 }
 
 /** `count` iterations of the side, WORKERS at a time; adds their times, wall time and CPU to the side's totals. */
 async function round(target: Side, count: number): Promise<void> {
   const cpuBefore = Object.fromEntries(Object.entries(target.processes).map(([name, pid]) => [name, cpuNow(pid)]))
+  const [postgresBefore, benchmarkBefore] = [SERVER_URL ? postgresCpuNow() : 0, process.cpuUsage()]
   const started = performance.now()
   target.results.push(...(await iterations(target, count)))
   const wallMs = performance.now() - started
   target.wallMs += wallMs
   target.roundRates.push((count / wallMs) * 60_000)
   for (const [name, pid] of Object.entries(target.processes)) target.cpuMs[name] += cpuNow(pid) - cpuBefore[name]
+  if (SERVER_URL) target.besidesMs.postgres += postgresCpuNow() - postgresBefore
+  const benchmark = process.cpuUsage(benchmarkBefore)
+  target.besidesMs.benchmark += (benchmark.user + benchmark.system) / 1000
 }
 
 /** `count` iterations of the side, WORKERS at a time: their step times. */
@@ -485,7 +515,15 @@ async function iterations(target: Side, count: number): Promise<Record<Step, num
 function cpuLine(target: Side): string {
   const parts = Object.entries(target.cpuMs).map(([name, ms]) => ({ name, ms: ms / target.results.length }))
   const total = parts.reduce((sum, part) => sum + part.ms, 0)
-  return `CPU per iteration: ${parts.map((part) => `${part.name} ${part.ms.toFixed(0)} ms`).join(', ')}; total ${total.toFixed(0)} ms`
+  const { postgres, benchmark } = target.besidesMs
+  const besides = [
+    SERVER_URL ? `PostgreSQL ${(postgres / target.results.length).toFixed(0)} ms` : undefined,
+    `this benchmark's process ${(benchmark / target.results.length).toFixed(0)} ms`,
+  ].filter(Boolean)
+  return (
+    `CPU per iteration: ${parts.map((part) => `${part.name} ${part.ms.toFixed(0)} ms`).join(', ')}; total ${total.toFixed(0)} ms` +
+    ` (besides: ${besides.join(', ')})`
+  )
 }
 
 /** Agents' database: a PostgreSQL URL of a fresh database when BENCH_DATABASE_URL is set, else PGlite. */
