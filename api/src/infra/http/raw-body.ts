@@ -24,7 +24,8 @@ export async function readingUpload<T>(req: UploadRequest, res: RawResponse, wor
   } catch (error) {
     if (!req.complete) {
       res.set('Connection', 'close')
-      res.on('finish', () => req.socket.destroy())
+      // The socket may already be gone (the client hung up first): nothing left to close then.
+      res.on('finish', () => req.socket?.destroy())
     }
     throw error
   }
