@@ -72,6 +72,15 @@ describe('RecentReads', () => {
     expect(read).toHaveBeenCalledTimes(4)
   })
 
+  it('reads again the keys forgetWhere picks, and only those', async () => {
+    const reads = new RecentReads<string, string>(2_000, 10, clock)
+    const read = jest.fn(async () => 'row')
+    for (const key of ['org-1/a', 'org-1/b', 'org-2/a']) await reads.get(key, read)
+    reads.forgetWhere((key) => key.startsWith('org-1/'))
+    for (const key of ['org-1/a', 'org-1/b', 'org-2/a']) await reads.get(key, read)
+    expect(read.mock.calls).toHaveLength(5)
+  })
+
   it('remembers at most its bound of keys', async () => {
     const reads = new RecentReads<string, string>(2_000, 2, clock)
     const read = jest.fn(async () => 'row')

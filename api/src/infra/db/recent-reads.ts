@@ -56,10 +56,15 @@ export class RecentReads<K, V> {
     this.reading.delete(key)
   }
 
+  /** Drops the keys `matches` picks (after a write that touched several rows). */
+  public forgetWhere(matches: (key: K) => boolean): void {
+    this.forgets += 1
+    for (const key of [...this.values.keys()]) if (matches(key)) this.values.delete(key)
+    for (const key of [...this.reading.keys()]) if (matches(key)) this.reading.delete(key)
+  }
+
   /** Drops everything (after a write whose key is not at hand). */
   public clear(): void {
-    this.forgets += 1
-    for (const key of [...this.values.keys()]) this.values.delete(key)
-    this.reading.clear()
+    this.forgetWhere(() => true)
   }
 }

@@ -69,6 +69,11 @@ export class MembershipsRepository extends OrgRepository<UserOrgRole> {
     this.recentRoles.forget(`${orgId}/${userId}`)
   }
 
+  /** recentRoleNamesOf reads every user's roles in the organization again (it was deleted, memberships and all). */
+  public forgetRecentRolesIn(orgId: string): void {
+    this.recentRoles.forgetWhere((key) => key.startsWith(`${orgId}/`))
+  }
+
   /** Adds memberships for roles the user does not hold yet; flushes. */
   public async add(orgId: string, userId: string, roles: OrgRole[]): Promise<void> {
     for (const role of roles) {

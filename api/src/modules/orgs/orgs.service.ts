@@ -175,6 +175,8 @@ export class OrgsService {
       return this.orgs.delete(orgId)
     })
     if (deleted === 0) throw new NotFoundError('Organization not found')
+    // Its memberships went with it: the roles this process reuses for authorization go too (403 for every member).
+    this.membershipsRepository.forgetRecentRolesIn(orgId)
     this.logger.info('Deleted Organization', { orgId })
   }
 
