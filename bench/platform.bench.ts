@@ -22,7 +22,8 @@
  * order reversed each round: ABBA) in this one process: on a shared machine the load changes within minutes, and
  * one side after the other measured the load as much as the platform. Each side's CPU per iteration (from /proc) is
  * printed too: it moves less with the load than wall time does; so are each round's iterations per minute, to show
- * how much the machine moved during the run.
+ * how much the machine moved during the run. Besides its processes', each side's line gives the PostgreSQL server's
+ * CPU per iteration (PostgreSQL runs only) and this benchmark's own: the API's statements cost the server too.
  *
  * INDY mode (issue 13; BENCH_INDY=0 turns it off): a third side runs the same iteration with AnonCreds through
  * the same API, organization and holder: an INDY schema and credential definition published on the platform
