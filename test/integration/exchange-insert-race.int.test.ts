@@ -18,6 +18,14 @@ jest.setTimeout(90_000)
 /** How many reports of one new record race to create it. */
 const RACERS = 4
 
+/** The decisions of RACERS concurrent applications of one report, sorted: one insert, the others ignored. */
+async function racedDecisions(apply: () => Promise<{ decision: string } | null>): Promise<(string | undefined)[]> {
+  const outcomes = await Promise.all(Array.from({ length: RACERS }, apply))
+  return outcomes.map((outcome) => outcome?.decision).sort()
+}
+
+const ONE_INSERT = ['ignore', 'ignore', 'ignore', 'insert']
+
 /*
  * The insert race of the stores that keep JSON columns (question-answer's valid responses, a wallet record's agent
  * JSON): the agent's event and the route's answer of one new record, each in a transaction of its own, both find
@@ -57,10 +65,7 @@ describe('the insert race of message and cloud-wallet records', () => {
       createdAt,
       updatedAt: createdAt,
     }
-    const outcomes = await Promise.all(
-      Array.from({ length: RACERS }, () => records.applyAnswered(orgId, { ...question })),
-    )
-    expect(outcomes.map((outcome) => outcome?.decision).sort()).toEqual(['ignore', 'ignore', 'ignore', 'insert'])
+    expect(await racedDecisions(() => records.applyAnswered(orgId, { ...question }))).toEqual(ONE_INSERT)
     const stored = await rows().find(QuestionAnswer, { organization: orgId, questionAnswerId: 'qa-race-1' })
     expect(stored).toHaveLength(1)
     expect(stored[0]).toEqual(
@@ -84,10 +89,8 @@ describe('the insert race of message and cloud-wallet records', () => {
       sentTime: createdAt,
       createdAt,
     }
-    const outcomes = await Promise.all(
-      Array.from({ length: RACERS }, () => records.applyAnswered(orgId, { ...message })),
-    )
-    expect(outcomes.filter((outcome) => outcome?.decision === 'insert')).toHaveLength(1)
+    const decisions = await racedDecisions(() => records.applyAnswered(orgId, { ...message }))
+    expect(decisions.filter((decision) => decision === 'insert')).toHaveLength(1)
     const stored = await rows().find(BasicMessage, { organization: orgId, messageId: 'bm-race-1' })
     expect(stored).toHaveLength(1)
     expect(stored[0]).toEqual(
@@ -147,12 +150,8 @@ describe('the insert race of message and cloud-wallet records', () => {
         createdAt,
         updatedAt: createdAt,
       }
-      const outcomes = await Promise.all(
-        Array.from({ length: RACERS }, () =>
-          records.applyAnswered(orgId, { ...offer }, { credentialType: 'JSONLD', emailId: 'holder@example.test' }),
-        ),
-      )
-      expect(outcomes.map((outcome) => outcome?.decision).sort()).toEqual(['ignore', 'ignore', 'ignore', 'insert'])
+      const details = { credentialType: 'JSONLD' as const, emailId: 'holder@example.test' }
+      expect(await racedDecisions(() => records.applyAnswered(orgId, { ...offer }, details))).toEqual(ONE_INSERT)
       const stored = await rows().find(CredentialRecord, { organization: orgId, credentialRecordId: 'issuance-race-1' })
       expect(stored).toHaveLength(1)
       expect(stored[0]).toEqual(

@@ -165,8 +165,13 @@ describe('rows read once for many calls', () => {
   })
 
   describe('rows another replica may change', () => {
-    const fakeClock = () =>
+    // The reuse time is read from Date.now: a fake clock moves it; timers stay real for the database's sake.
+    beforeEach(() => {
       jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] })
+    })
+    afterEach(() => {
+      jest.useRealTimers()
+    })
     const sql = (statement: string, params: unknown[]) => em.fork().getConnection().execute(statement, params)
 
     async function anOrganizationWithAgent(eventTokenHash: string): Promise<string> {
@@ -188,81 +193,65 @@ describe('rows read once for many calls', () => {
     }
 
     it("reuse an agent's address; another replica's change is seen after the reuse time, this process's at once", async () => {
-      fakeClock()
-      try {
-        const agents = api.runtime.container.get(AgentsRepository)
-        const orgId = await anOrganizationWithAgent(hashToken(randomUUID()))
-        const reads = countStatements('controller_endpoint, encrypted_api_key')
-        expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-a.example.com:8002')
-        expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-a.example.com:8002')
-        expect(reads()).toBe(1)
+      const agents = api.runtime.container.get(AgentsRepository)
+      const orgId = await anOrganizationWithAgent(hashToken(randomUUID()))
+      const reads = countStatements('controller_endpoint, encrypted_api_key')
+      expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-a.example.com:8002')
+      expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-a.example.com:8002')
+      expect(reads()).toBe(1)
 
-        await sql('update org_agents set controller_endpoint = ? where organization_id = ?', [
-          'http://agent-b.example.com:8002',
-          orgId,
-        ])
-        expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-a.example.com:8002')
-        jest.advanceTimersByTime(SHARED_ROW_REUSE_MS)
-        expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-b.example.com:8002')
+      await sql('update org_agents set controller_endpoint = ? where organization_id = ?', [
+        'http://agent-b.example.com:8002',
+        orgId,
+      ])
+      expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-a.example.com:8002')
+      jest.advanceTimersByTime(SHARED_ROW_REUSE_MS)
+      expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-b.example.com:8002')
 
-        await agents.update(orgId, { controllerEndpoint: 'http://agent-c.example.com:8002' })
-        expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-c.example.com:8002')
-        expect(reads()).toBe(3)
-      } finally {
-        jest.useRealTimers()
-      }
+      await agents.update(orgId, { controllerEndpoint: 'http://agent-c.example.com:8002' })
+      expect((await agents.addressOf(orgId))?.controllerEndpoint).toBe('http://agent-c.example.com:8002')
+      expect(reads()).toBe(3)
     })
 
     it("reuse an event token's organization; a token replaced here is refused at once", async () => {
-      fakeClock()
-      try {
-        const agents = api.runtime.container.get(AgentsRepository)
-        const oldHash = hashToken(randomUUID())
-        const orgId = await anOrganizationWithAgent(oldHash)
-        const execute = jest.spyOn(em.getConnection(), 'execute')
-        const reads = () => execute.mock.calls.filter(([sql]) => String(sql).includes('where event_token_hash')).length
-        expect((await agents.findByEventTokenHash(oldHash))?.organizationId).toBe(orgId)
-        expect((await agents.findByEventTokenHash(oldHash))?.organizationId).toBe(orgId)
-        expect(reads()).toBe(1)
+      const agents = api.runtime.container.get(AgentsRepository)
+      const oldHash = hashToken(randomUUID())
+      const orgId = await anOrganizationWithAgent(oldHash)
+      const execute = jest.spyOn(em.getConnection(), 'execute')
+      const reads = () => execute.mock.calls.filter(([sql]) => String(sql).includes('where event_token_hash')).length
+      expect((await agents.findByEventTokenHash(oldHash))?.organizationId).toBe(orgId)
+      expect((await agents.findByEventTokenHash(oldHash))?.organizationId).toBe(orgId)
+      expect(reads()).toBe(1)
 
-        await agents.setEventTokenHash(orgId, hashToken(randomUUID()))
-        expect(await agents.findByEventTokenHash(oldHash)).toBeUndefined()
-        // An unknown token is read every time: nothing remembers that a token was refused.
-        expect(await agents.findByEventTokenHash(oldHash)).toBeUndefined()
-        expect(reads()).toBe(3)
-      } finally {
-        jest.useRealTimers()
-      }
+      await agents.setEventTokenHash(orgId, hashToken(randomUUID()))
+      expect(await agents.findByEventTokenHash(oldHash)).toBeUndefined()
+      // An unknown token is read every time: nothing remembers that a token was refused.
+      expect(await agents.findByEventTokenHash(oldHash)).toBeUndefined()
+      expect(reads()).toBe(3)
     })
 
     it("reuse a user's roles; another replica's change is seen after the reuse time, this process's at once", async () => {
-      fakeClock()
-      try {
-        const memberships = api.runtime.container.get(MembershipsRepository)
-        const orgId = await anOrganizationWithAgent(hashToken(randomUUID()))
-        const userId = (await em.fork().getConnection().execute<{ id: string }[]>('select id from users limit 1'))[0]
-          ?.id
-        if (!userId) throw new Error('no user to test with')
-        const reads = countStatements('from user_org_roles m join org_roles')
-        expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual([])
-        expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual([])
-        expect(reads()).toBe(1)
+      const memberships = api.runtime.container.get(MembershipsRepository)
+      const orgId = await anOrganizationWithAgent(hashToken(randomUUID()))
+      const userId = (await em.fork().getConnection().execute<{ id: string }[]>('select id from users limit 1'))[0]?.id
+      if (!userId) throw new Error('no user to test with')
+      const reads = countStatements('from user_org_roles m join org_roles')
+      expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual([])
+      expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual([])
+      expect(reads()).toBe(1)
 
-        // Granted here: seen at once.
-        await memberships.inOwnContext(async () =>
-          memberships.add(orgId, userId, [await memberships.definitionByName('admin')]),
-        )
-        expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual(['admin'])
+      // Granted here: seen at once.
+      await memberships.inOwnContext(async () =>
+        memberships.add(orgId, userId, [await memberships.definitionByName('admin')]),
+      )
+      expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual(['admin'])
 
-        // Removed by another replica: seen once the reuse time is over.
-        await sql('delete from user_org_roles where organization_id = ? and user_id = ?', [orgId, userId])
-        expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual(['admin'])
-        jest.advanceTimersByTime(SHARED_ROW_REUSE_MS)
-        expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual([])
-        expect(reads()).toBe(3)
-      } finally {
-        jest.useRealTimers()
-      }
+      // Removed by another replica: seen once the reuse time is over.
+      await sql('delete from user_org_roles where organization_id = ? and user_id = ?', [orgId, userId])
+      expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual(['admin'])
+      jest.advanceTimersByTime(SHARED_ROW_REUSE_MS)
+      expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual([])
+      expect(reads()).toBe(3)
     })
   })
 })
