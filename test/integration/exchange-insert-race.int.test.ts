@@ -1,4 +1,5 @@
 import 'reflect-metadata'
+import type { EntityClass, FilterQuery } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { CloudWallet } from '../../api/src/modules/cloud-wallet/cloud-wallet.entity'
 import { WalletRecord } from '../../api/src/modules/cloud-wallet/wallet-record.entity'
@@ -39,6 +40,13 @@ describe('the insert race of message and cloud-wallet records', () => {
   let userId: string
   const rows = () => api.runtime.container.get(EntityManager).fork()
 
+  /** The one row `where` finds: the race made exactly one. */
+  async function onlyRow<T extends object>(entity: EntityClass<T>, where: FilterQuery<T>): Promise<T> {
+    const found = await rows().find(entity, where as never)
+    expect(found).toHaveLength(1)
+    return found[0]
+  }
+
   beforeAll(async () => {
     api = await startApi()
     const owner = await aMember(api)
@@ -66,9 +74,8 @@ describe('the insert race of message and cloud-wallet records', () => {
       updatedAt: createdAt,
     }
     expect(await racedDecisions(() => records.applyAnswered(orgId, { ...question }))).toEqual(ONE_INSERT)
-    const stored = await rows().find(QuestionAnswer, { organization: orgId, questionAnswerId: 'qa-race-1' })
-    expect(stored).toHaveLength(1)
-    expect(stored[0]).toEqual(
+    const stored = await onlyRow(QuestionAnswer, { organization: orgId, questionAnswerId: 'qa-race-1' })
+    expect(stored).toEqual(
       expect.objectContaining({
         state: 'question-received',
         questionText: 'Shall we?',
@@ -91,9 +98,8 @@ describe('the insert race of message and cloud-wallet records', () => {
     }
     const decisions = await racedDecisions(() => records.applyAnswered(orgId, { ...message }))
     expect(decisions.filter((decision) => decision === 'insert')).toHaveLength(1)
-    const stored = await rows().find(BasicMessage, { organization: orgId, messageId: 'bm-race-1' })
-    expect(stored).toHaveLength(1)
-    expect(stored[0]).toEqual(
+    const stored = await onlyRow(BasicMessage, { organization: orgId, messageId: 'bm-race-1' })
+    expect(stored).toEqual(
       expect.objectContaining({ role: 'receiver', content: 'Hello "quoted" {json-like} text', sentTime: createdAt }),
     )
   })
@@ -127,12 +133,11 @@ describe('the insert race of message and cloud-wallet records', () => {
     )
     expect(outcomes.filter((outcome) => outcome === 'insert')).toHaveLength(1)
     expect(outcomes.filter((outcome) => outcome !== 'insert')).toEqual(Array(RACERS - 1).fill('ignore'))
-    const stored = await rows().find(WalletRecord, { wallet: wallet.id, kind: 'credential', recordId: 'cred-race-1' })
-    expect(stored).toHaveLength(1)
-    expect(stored[0]).toEqual(
+    const stored = await onlyRow(WalletRecord, { wallet: wallet.id, kind: 'credential', recordId: 'cred-race-1' })
+    expect(stored).toEqual(
       expect.objectContaining({ state: 'offer-received', connectionId: 'conn-1', threadId: 'thread-1' }),
     )
-    expect(stored[0].record).toEqual(credential)
+    expect(stored.record).toEqual(credential)
   })
 
   it('writes a new issuance record whole in its insert, and makes one row of concurrent reports', async () => {
@@ -152,9 +157,8 @@ describe('the insert race of message and cloud-wallet records', () => {
       }
       const details = { credentialType: 'JSONLD' as const, emailId: 'holder@example.test' }
       expect(await racedDecisions(() => records.applyAnswered(orgId, { ...offer }, details))).toEqual(ONE_INSERT)
-      const stored = await rows().find(CredentialRecord, { organization: orgId, credentialRecordId: 'issuance-race-1' })
-      expect(stored).toHaveLength(1)
-      expect(stored[0]).toEqual(
+      const stored = await onlyRow(CredentialRecord, { organization: orgId, credentialRecordId: 'issuance-race-1' })
+      expect(stored).toEqual(
         expect.objectContaining({
           state: 'offer-sent',
           role: 'issuer',
