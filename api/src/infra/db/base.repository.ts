@@ -64,8 +64,8 @@ export abstract class BaseRepository<T extends object> {
    * inserted from `row` first when there is none. A row that exists (most calls) is found by one locking read.
    * When there is none, the insert race (an agent event and the creating request both arriving first) ends in one
    * row: the insert does nothing on a unique conflict (waiting for a concurrent inserter to commit), and the locking
-   * read that follows sees the winner's row; the row the insert made is its answer (no read after it). The same statements on PostgreSQL and PGlite. Call inside
-   * `transactional()`.
+   * read that follows sees the winner's row; the row the insert made is its answer (no read after it). The same
+   * statements on PostgreSQL and PGlite. Call inside `transactional()`.
    * @param mayCreate asked only when there is no row yet; false leaves it uncreated (null)
    * @returns null when the row that exists does not match `where` (another organization's record with this id), or
    *   when `mayCreate` refused

@@ -205,7 +205,7 @@ export class OrgExchangeRecords<Row, Fields> extends ExchangeRecords<Row, string
   }
 }
 
-/** `extra` without its undefined members (they would overwrite the report's). */
-function definedOnly<T extends object>(extra: T): Partial<T> {
-  return Object.fromEntries(Object.entries(extra).filter(([, value]) => value !== undefined)) as Partial<T>
+/** `values` without its undefined members (they would overwrite what is there: the report's, a column's default). */
+export function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>
 }

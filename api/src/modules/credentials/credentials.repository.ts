@@ -4,6 +4,7 @@ import { EntityManager } from '@mikro-orm/postgresql'
 import { containsPattern } from '../../infra/db/like-pattern'
 import { CredentialRecord, OPENID4VC_RECORD_TYPES } from './credential.entity'
 import { OrgRepository, type LockedRow } from '../../infra/db/base.repository'
+import { definedOnly } from '../../infra/records/exchange-records'
 
 export interface CredentialRecordPageQuery {
   pageNumber: number
@@ -44,7 +45,7 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
     const { credentialRecordId, ...columns } = initial
     return this.lockOrCreateExchange(
       { organization: orgId, credentialRecordId },
-      { role: defaults.role, credentialType: defaults.credentialType, ...definedColumns(columns) },
+      { role: defaults.role, credentialType: defaults.credentialType, ...definedOnly(columns) },
       { missing: 'Credential record not found' },
     )
   }
@@ -244,9 +245,4 @@ export class CredentialsRepository extends OrgRepository<CredentialRecord> {
     await this.em.nativeDelete(CredentialRecord, { organization: orgId })
     return rows.map((row) => row.credentialRecordId)
   }
-}
-
-/** The columns given a value (an undefined one would not leave the column's default). */
-function definedColumns<T extends object>(columns: T): Partial<T> {
-  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)) as Partial<T>
 }
