@@ -40,6 +40,20 @@ describe('rows read once for many calls', () => {
     jest.restoreAllMocks()
   })
 
+  /** A new user's id. */
+  async function aUser(): Promise<string> {
+    const fork = em.fork()
+    const user = fork.create(User, {
+      email: `reuse-${randomUUID()}@example.test`,
+      firstName: 'Row',
+      lastName: 'Reuse',
+      passwordHash: 'scrypt$unused',
+      isEmailVerified: true,
+    })
+    await fork.flush()
+    return user.id
+  }
+
   /** Counts the statements whose text contains `marker`. */
   function countStatements(marker: string): () => number {
     const execute = jest.spyOn(EntityManager.prototype, 'execute')
@@ -86,19 +100,6 @@ describe('rows read once for many calls', () => {
 
   describe('wallet rows', () => {
     const wallets = () => api.runtime.container.get(CloudWalletsRepository)
-
-    async function aUser(): Promise<string> {
-      const fork = em.fork()
-      const user = fork.create(User, {
-        email: `reuse-${randomUUID()}@example.test`,
-        firstName: 'Row',
-        lastName: 'Reuse',
-        passwordHash: 'scrypt$unused',
-        isEmailVerified: true,
-      })
-      await fork.flush()
-      return user.id
-    }
 
     it("reuses a user's wallet row for a while, and never remembers that there was none", async () => {
       jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] })
@@ -233,8 +234,7 @@ describe('rows read once for many calls', () => {
     it("reuse a user's roles; another replica's change is seen after the reuse time, this process's at once", async () => {
       const memberships = api.runtime.container.get(MembershipsRepository)
       const orgId = await anOrganizationWithAgent(hashToken(randomUUID()))
-      const userId = (await em.fork().getConnection().execute<{ id: string }[]>('select id from users limit 1'))[0]?.id
-      if (!userId) throw new Error('no user to test with')
+      const userId = await aUser()
       const reads = countStatements('from user_org_roles m join org_roles')
       expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual([])
       expect(await memberships.recentRoleNamesOf(orgId, userId)).toEqual([])

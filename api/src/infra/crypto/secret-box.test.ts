@@ -45,6 +45,19 @@ describe('SecretBox', () => {
     expect(() => open(sealed)).toThrow(SecretBoxError)
   })
 
+  it('opens a kept value once per sealed value and context, and refuses a wrong context as open does', () => {
+    const sealed = box.seal('agent-api-key', 'org-1')
+    const open = jest.spyOn(box, 'open')
+    expect(box.openKept(sealed, 'org-1')).toBe('agent-api-key')
+    expect(box.openKept(sealed, 'org-1')).toBe('agent-api-key')
+    expect(open).toHaveBeenCalledTimes(1)
+    expect(() => box.openKept(sealed, 'org-2')).toThrow(SecretBoxError)
+    const resealed = box.seal('rotated-key', 'org-1')
+    expect(box.openKept(resealed, 'org-1')).toBe('rotated-key')
+    expect(open).toHaveBeenCalledTimes(3)
+    open.mockRestore()
+  })
+
   it('generates a key file once (mode 0600) and reuses it', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'secret-box-'))
     try {

@@ -1,13 +1,15 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { ConfigError, IdplaneError, type Logger } from '@idplane/common'
+import { BoundedMap, ConfigError, IdplaneError, type Logger } from '@idplane/common'
 
 /** Prefix of every sealed value: the format can change later without guessing what old rows hold. */
 const VERSION = 'v1'
 const IV_BYTES = 12
 const TAG_BYTES = 16
 const KEY_BYTES = 32
+/** Values openKept remembers (a bound on memory: agents' API keys, webhook secrets). */
+const KEPT_OPEN = 10_000
 
 /** A sealed value that cannot be opened: wrong key, tampered data or an unknown format. */
 export class SecretBoxError extends IdplaneError {}
@@ -18,6 +20,9 @@ export class SecretBoxError extends IdplaneError {}
  * organization id) is bound as additional data, so a value copied to another row does not open there.
  */
 export class SecretBox {
+  /** openKept's plaintexts, by context and sealed value. */
+  private readonly keptOpen = new BoundedMap<string, string>(KEPT_OPEN)
+
   private constructor(private readonly key: Buffer) {}
 
   /** @throws ConfigError when the key is not 32 bytes of base64 */
@@ -87,5 +92,20 @@ export class SecretBox {
     } catch (error) {
       throw new SecretBoxError('Sealed secret could not be opened (wrong key or changed data)', { cause: error })
     }
+  }
+
+  /**
+   * `open`, once per sealed value and context, the plaintext kept in this process's memory: for a secret the process
+   * uses on every call (an agent's API key, a webhook's signing secret; docs/decisions.md, "API CPU per request").
+   * It is the process's own secret, opened at will anyway. A value sealed anew is another key and is opened afresh.
+   * @throws SecretBoxError as `open`
+   */
+  public openKept(sealed: string, context = ''): string {
+    const key = `${context}\u0000${sealed}`
+    const known = this.keptOpen.get(key)
+    if (known !== undefined) return known
+    const plaintext = this.open(sealed, context)
+    this.keptOpen.set(key, plaintext)
+    return plaintext
   }
 }

@@ -1,5 +1,5 @@
 import { injectable } from 'inversify'
-import { BoundedMap, InvalidStateError } from '@idplane/common'
+import { InvalidStateError } from '@idplane/common'
 import type { AgentSecrets } from '../../agent-runtime/agent-runtime'
 import { SecretBox } from '../../infra/crypto/secret-box'
 import { hashToken, randomSecret } from '../../infra/crypto/token-hash'
@@ -21,12 +21,6 @@ export interface SealedAgentSecrets {
  */
 @injectable()
 export class AgentSecretsService {
-  /**
-   * API keys opened, by sealed value and organization: every call the API makes to an agent needs its key, and
-   * opening one costs more than the rest of the call's preparation (docs/decisions.md, "API CPU per request").
-   */
-  private readonly openedApiKeys = new BoundedMap<string, string>(10_000)
-
   public constructor(
     private readonly box: SecretBox,
     private readonly agents: AgentsRepository,
@@ -46,14 +40,9 @@ export class AgentSecretsService {
     return this.openApiKey(agent.encryptedApiKey, agent.organization.id)
   }
 
-  /** An agent's API key from its sealed form (bound to the organization), opened once per sealed value. */
+  /** An agent's API key from its sealed form (bound to the organization); every call to the agent needs it. */
   public openApiKey(encryptedApiKey: string, orgId: string): string {
-    const key = `${orgId}:${encryptedApiKey}`
-    const known = this.openedApiKeys.get(key)
-    if (known !== undefined) return known
-    const apiKey = this.box.open(encryptedApiKey, orgId)
-    this.openedApiKeys.set(key, apiKey)
-    return apiKey
+    return this.box.openKept(encryptedApiKey, orgId)
   }
 
   public seedOf(agent: OrgAgent): string | undefined {

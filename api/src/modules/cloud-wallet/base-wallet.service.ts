@@ -30,9 +30,6 @@ export const NO_BASE_WALLET =
  */
 @injectable()
 export class BaseWalletService {
-  /** The last sealed API key opened and its plaintext (apiKeyOf). */
-  private openedApiKey?: { sealed: string; apiKey: string }
-
   public constructor(
     private readonly wallets: CloudWalletsRepository,
     private readonly box: SecretBox,
@@ -131,15 +128,9 @@ export class BaseWalletService {
     return this.agentClients.forTarget({ orgId: BASE_AGENT_NAME, endpoint, apiKey: this.apiKeyOf(encryptedApiKey) })
   }
 
-  /**
-   * The base agent's API key, opened once per sealed value and kept in this process's memory (every wallet call
-   * needs it; docs/decisions.md). A new base wallet is another sealed value, so it is opened afresh.
-   */
+  /** The base agent's API key (every wallet call needs it; opened once per sealed value, SecretBox.openKept). */
   private apiKeyOf(encryptedApiKey: string): string {
-    if (this.openedApiKey?.sealed !== encryptedApiKey) {
-      this.openedApiKey = { sealed: encryptedApiKey, apiKey: this.box.open(encryptedApiKey, BASE_WALLET_SCOPE) }
-    }
-    return this.openedApiKey.apiKey
+    return this.box.openKept(encryptedApiKey, BASE_WALLET_SCOPE)
   }
 }
 

@@ -24,8 +24,6 @@ import { webhooksConfig, type WebhooksConfig } from './webhooks.config'
  * killed process waits this long (plus the timeout) before another relay may attempt it.
  */
 const CLAIM_MARGIN_SECONDS = 5
-/** Webhooks whose opened secret is kept in memory; past this many the map starts again (a bound, not an LRU). */
-const OPENED_SECRETS_KEPT = 1_000
 
 /** What an attempt recorded besides its outcome: the answer's status and the URL it went to. */
 interface AttemptDetail {
@@ -50,8 +48,6 @@ export class WebhookRelay implements OutboxChannel<ClaimedDelivery, AttemptDetai
   private readonly relay: OutboxRelay<ClaimedDelivery, AttemptDetail>
   private commitExpectedUntil = 0
   private isSubscribed = false
-  /** Opened secrets by webhook id, with the sealed value they came from (a re-registered secret seals anew). */
-  private readonly openedSecrets = new Map<string, { sealed: string; secret: string }>()
 
   public constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -194,14 +190,8 @@ export class WebhookRelay implements OutboxChannel<ClaimedDelivery, AttemptDetai
     return { result: await postWebhook(url, body, headers, this.sendOptions), url }
   }
 
-  /** The webhook's secret, opened once per sealed value (every delivery to a webhook carries the same one). */
+  /** The webhook's secret (every delivery to a webhook carries the same one; opened once, SecretBox.openKept). */
   private secretOf(webhookId: string, sealed: string | null): string | undefined {
-    if (sealed === null) return undefined
-    const cached = this.openedSecrets.get(webhookId)
-    if (cached?.sealed === sealed) return cached.secret
-    const secret = this.box.open(sealed, webhookId)
-    if (this.openedSecrets.size >= OPENED_SECRETS_KEPT) this.openedSecrets.clear()
-    this.openedSecrets.set(webhookId, { sealed, secret })
-    return secret
+    return sealed === null ? undefined : this.box.openKept(sealed, webhookId)
   }
 }
