@@ -86,7 +86,8 @@ export interface ApiProcess {
   child: ChildProcess
   port: number
   dataDir: string
-  stop(): Promise<void>
+  /** Stops the API and removes its data dir, unless `keepDataDir` (the caller then reads and removes it). */
+  stop(options?: { keepDataDir?: boolean }): Promise<void>
 }
 
 /**
@@ -132,12 +133,12 @@ export async function startApiProcess(
     child,
     port,
     dataDir,
-    stop: async () => {
+    stop: async (options) => {
       if (child.exitCode === null) child.kill('SIGTERM')
       const killer = setTimeout(() => child.kill('SIGKILL'), 30_000)
       await exited
       clearTimeout(killer)
-      rmSync(dataDir, { recursive: true, force: true })
+      if (!options?.keepDataDir) rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

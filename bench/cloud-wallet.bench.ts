@@ -26,13 +26,18 @@
  * connection is `completed` there (the API's record, as earlier figures measured it); `webhook` learns it from the
  * organization's webhook instead (registered for the issuer organization, as a platform client would): the time a
  * webhook subscriber sees, which adds the webhook relay's queue to the API's record.
- * WEBHOOK_CONCURRENCY and WEBHOOK_OWNER_CONCURRENCY, when set, are passed to the API.
+ * WEBHOOK_CONCURRENCY, WEBHOOK_OWNER_CONCURRENCY and CLOUD_WALLET_CONCURRENCY, when set, are passed to the API.
+ *
+ * `org-record stored by the API` is the figure of issue 28 item 5: the organization's connection row's last write
+ * (read from the database after the active phase; on PGlite once the API has stopped) after the wallet's record
+ * `completed`. The other org-record rows are what the bench learned and when, so they carry its own polls: `org agent
+ * → API (read)` starts counting before the bench even asks (it asks once the holder's own poll saw `completed`).
  *
  * The last line is `cloud-wallet: MB/idle wallet X, create p95 Y ms, probe ratio Z (CPU C)`: Z is the probe's p50
  * with all wallets over its p50 with one, C the same for its CPU per request (base agent + API).
  */
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { Agent as HttpAgent, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { cpus, loadavg, tmpdir } from 'node:os'
@@ -84,7 +89,12 @@ type ActiveStep = (typeof ACTIVE_STEPS)[number]
  * webhook's delivery). Their sum is the time from the wallet's record to the organization's as a client sees it;
  * the `org-record` step is shorter by however long the bench took to notice the wallet's side (its own poll).
  */
-type HolderTimes = Record<ActiveStep, number> & { split: { orgAgent: number; platform: number } }
+type HolderTimes = Record<ActiveStep, number> & {
+  split: { orgAgent: number; platform: number }
+  /** The wallet's record `completed` (its agent's time) and the organization's connection id, for `storedAfter`. */
+  walletDoneAt: number
+  issuerConnectionId: string
+}
 
 interface BenchUser {
   id: string
@@ -161,6 +171,30 @@ function sleep(ms: number): Promise<void> {
  * Users straight into the API's database (migrated here first), before the API opens it, and tokens signed with the
  * key pair the API will load from `<dataDir>/jwt`.
  */
+/**
+ * When the API wrote each organization connection last (its row's `updated_at`, read from the database after the
+ * active phase): the time the platform's record reached `completed`, free of any client's polling or webhook delay.
+ */
+async function storedAt(target: DatabaseTarget, connectionIds: string[]): Promise<Map<string, number>> {
+  const database = await Database.open(target, new Logger({}, 'warn'), persistedEntities(API_MODULES))
+  try {
+    const rows = await database
+      .fork()
+      .getConnection()
+      .execute<{ connection_id: string; state: string; updated_at: Date }[]>(
+        `select connection_id, state, updated_at from connections where connection_id in (${connectionIds.map(() => '?').join(', ')})`,
+        connectionIds,
+      )
+    return new Map(
+      rows
+        .filter((row) => row.state === 'completed')
+        .map((row) => [row.connection_id, new Date(row.updated_at).getTime()]),
+    )
+  } finally {
+    await database.close()
+  }
+}
+
 async function prepareUsers(target: DatabaseTarget, dataDir: string, count: number): Promise<BenchUser[]> {
   const database = await Database.open(target, new Logger({}, 'warn'), persistedEntities(API_MODULES))
   const emails = [
@@ -400,7 +434,7 @@ async function activeHolder(context: Context, user: BenchUser, label: string): P
     return one.state === 'done' ? true : undefined
   })
   lap('accept')
-  return { ...times, split }
+  return { ...times, split, walletDoneAt: Date.parse(holderDone.updatedAt ?? ''), issuerConnectionId }
 }
 
 async function startIssuer(
@@ -479,7 +513,7 @@ async function main(): Promise<void> {
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         // The webhook relay's settings, when the bench's environment sets them (docs/configuration.md).
         ...Object.fromEntries(
-          ['WEBHOOK_CONCURRENCY', 'WEBHOOK_OWNER_CONCURRENCY']
+          ['WEBHOOK_CONCURRENCY', 'WEBHOOK_OWNER_CONCURRENCY', 'CLOUD_WALLET_CONCURRENCY']
             .filter((name) => process.env[name] !== undefined)
             .map((name) => [name, process.env[name] ?? '']),
         ),
@@ -601,6 +635,18 @@ async function main(): Promise<void> {
         results.map((times) => times.split.orgAgent + times.split.platform),
       ),
     )
+    // On PostgreSQL the API's rows can be read beside it; PGlite is the API's own (read after it stops, below).
+    const printStored = (stored: Map<string, number>) =>
+      console.log(
+        row(
+          "active: org-record stored by the API, from the wallet's record",
+          results
+            .filter((times) => stored.has(times.issuerConnectionId))
+            .map((times) => (stored.get(times.issuerConnectionId) ?? 0) - times.walletDoneAt),
+        ),
+      )
+    const connectionIds = results.map((times) => times.issuerConnectionId)
+    if (database) printStored(await storedAt(target, connectionIds))
     console.log(
       row(
         'active: total',
@@ -661,6 +707,12 @@ async function main(): Promise<void> {
       `probe CPU ms per request (base agent + API): ${probeOneCpu.base.toFixed(1)} + ${probeOneCpu.api.toFixed(1)} ` +
         `with 1 wallet, ${probeAllCpu.base.toFixed(1)} + ${probeAllCpu.api.toFixed(1)} with ${WALLETS}`,
     )
+    if (!database) {
+      await api.stop({ keepDataDir: true })
+      api = undefined
+      printStored(await storedAt(target, connectionIds))
+      rmSync(dataDir, { recursive: true, force: true })
+    }
     console.log(
       `cloud-wallet: MB/idle wallet ${perWalletMb.toFixed(3)}, create p95 ${summary(createMs).p95.toFixed(0)} ms, ` +
         `probe ratio ${probeRatio.toFixed(2)} (CPU ${probeCpuRatio.toFixed(2)})`,
