@@ -47,7 +47,8 @@ export function bearerToken(req: Request): string {
 export function createAuthorizationChecker(tokens: TokenService, roleLookup: OrgRoleLookup, sessions: SessionCheck) {
   return async (action: Action, roles: string[]): Promise<boolean> => {
     const req = action.request as Request
-    const principal = tokens.verify(bearerToken(req))
+    // A middleware before the route (the cloud wallet's turns) may have verified the token already.
+    const principal = req.principal ?? tokens.verify(bearerToken(req))
     await sessions.assertActive(principal.sessionId)
     req.principal = principal
     if (roles.length === 0) return true

@@ -6,6 +6,7 @@ import { BaseWalletService } from './base-wallet.service'
 import { CloudWallet } from './cloud-wallet.entity'
 import { CloudWalletsRepository } from './cloud-wallets.repository'
 import { cloudWalletConfig } from './cloud-wallet.config'
+import { WalletAdmission } from './wallet-admission'
 import { CLOUD_WALLET_METRICS, CloudWalletMetrics } from './cloud-wallet-metrics'
 import { ManagedBaseAgent } from './managed-base-agent'
 import { WalletEventsController } from './wallet-events.controller'
@@ -66,6 +67,7 @@ export const cloudWalletModule: ApiModule = {
       .inSingletonScope()
     bind(BaseWalletService).toSelf().inSingletonScope()
     bind(WalletAccess).toSelf().inSingletonScope()
+    bind(WalletAdmission).toSelf().inSingletonScope()
     bind(CloudWalletsService).toSelf().inSingletonScope()
     bind(CloudWalletsController).toSelf().inSingletonScope()
     bind(WalletConnectionsService).toSelf().inSingletonScope()
