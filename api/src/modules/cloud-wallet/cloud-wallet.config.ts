@@ -22,8 +22,8 @@ export const DEFAULT_BASE_AGENT_WAIT_MS = 30_000
 
 /**
  * @default 16: in the 100-holder benchmark on 2 cores, 16 kept the agents' events from queueing behind the polls
- * (the organizations' records 0.4-0.6 s behind the wallets' instead of 2.7-3.1 s) and the holders' own flows as fast
- * (docs/benchmarks.md, "Holders take turns").
+ * (the organizations' records stored 0.4-0.5 s after the wallets' instead of 1.4-4.2 s, p50) with the holders' own
+ * flows no slower; fewer turns slowed the holders (docs/benchmarks.md, "Holders take turns").
  */
 export const DEFAULT_WALLET_CONCURRENCY = 16
 /** @default 2000: a queue of wallet requests that is worked through in seconds at a few hundred per second. */
