@@ -52,18 +52,21 @@ export class WalletAdmission implements ExpressMiddlewareInterface {
     // The route's authorization check takes the principal verified here instead of verifying the token again.
     req.principal = principal
     const waiting = this.metrics.admissionWait.startTimer()
-    // A client that gives up while queued frees its place when its turn comes, without running the route.
+    // The turn lasts until the response closes; a client that gives up while queued frees its place when its turn
+    // comes, without running the route.
     let closed = false
-    res.once('close', () => {
-      closed = true
-    })
+    const finished = new Promise<void>((resolve) =>
+      res.once('close', () => {
+        closed = true
+        resolve()
+      }),
+    )
     let admitted = false
     this.gate
       .run(async () => {
         admitted = true
         waiting({ result: closed ? 'abandoned' : 'admitted' })
         if (closed) return
-        const finished = new Promise<void>((resolve) => res.once('close', resolve))
         next()
         await finished
       }, principal.userId)
