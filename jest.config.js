@@ -41,6 +41,9 @@ module.exports = {
   workerIdleMemoryLimit: '1GB',
   // Suites that need chromium, helm or kube-apiserver last while .ci/run installs those in the background.
   testSequencer: '<rootDir>/test/jest/sequencer.cjs',
+  // On PostgreSQL, each file's fresh database is a copy of one migrated template (test/jest/database-template.cjs).
+  globalSetup: '<rootDir>/test/jest/global-setup.cjs',
+  globalTeardown: '<rootDir>/test/jest/global-teardown.cjs',
   projects: [
     {
       ...shared,

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { Client } from 'pg'
 import type { DatabaseTarget } from '../../api/src/infra/db/database'
+import { silentLogger } from '@idplane/common'
+import { Database } from '../../api/src/infra/db/database'
+import { persistedEntities } from '../../api/src/infra/db/persisted-entities'
 import { PGLITE_IN_MEMORY } from '../../api/src/infra/db/pglite-server'
+import { API_MODULES } from '../../api/src/modules'
 
 export interface FreshDatabase {
   target: DatabaseTarget
@@ -12,12 +16,16 @@ export interface FreshDatabase {
 
 /**
  * A database of its own for one test file: a new PostgreSQL database on the server of DATABASE_URL when it
- * is set (CI), else an in-memory PGlite (embedded defaults). Either way migrations run on open. `serverUrl`
+ * is set (CI), else an in-memory PGlite (embedded defaults). Migrations run on open. `serverUrl`
  * names another PostgreSQL server (the benchmarks take theirs from BENCH_DATABASE_URL).
+ *
+ * In a jest run on PostgreSQL the new database is a copy of the run's migrated template (test/jest/database-template.cjs),
+ * so opening it finds every migration applied; `migrated: false` asks for an empty one (the migrations' own test).
  */
 export async function freshDatabase(
   kind: 'auto' | 'postgres' | 'pglite' = 'auto',
   serverUrl = process.env.DATABASE_URL,
+  options: { migrated?: boolean } = {},
 ): Promise<FreshDatabase> {
   const usePostgres = kind === 'postgres' || (kind === 'auto' && serverUrl !== undefined && serverUrl !== '')
   if (!usePostgres) {
@@ -25,7 +33,14 @@ export async function freshDatabase(
   }
   const adminUrl = serverUrl || 'postgresql://postgres@127.0.0.1:5432/test'
   const name = `idplane_t_${randomBytes(6).toString('hex')}`
-  await withClient(adminUrl, (client) => client.query(`create database "${name}"`))
+  const templateName = process.env.IDPLANE_TEST_DB_TEMPLATE
+  const template =
+    options.migrated !== false && templateName && adminUrl === process.env.DATABASE_URL
+      ? await migratedTemplate(adminUrl, templateName)
+      : undefined
+  await withClient(adminUrl, (client) =>
+    client.query(template ? `create database "${name}" template "${template}"` : `create database "${name}"`),
+  )
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
   return {
@@ -36,6 +51,45 @@ export async function freshDatabase(
         () => undefined,
       ),
   }
+}
+
+/**
+ * The run's template, migrated by the first worker that asks (the others wait on the advisory lock). It is made under
+ * another name and renamed when complete, so a worker killed half-way leaves nothing another would copy.
+ */
+async function migratedTemplate(adminUrl: string, name: string): Promise<string> {
+  return withClient(adminUrl, async (client) => {
+    const exists = async () =>
+      (await client.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1
+    if (await exists()) return name
+    await client.query('select pg_advisory_lock(hashtext($1))', [name])
+    try {
+      if (await exists()) return name
+      const making = `${name}_making`
+      await client.query(`drop database if exists "${making}" with (force)`)
+      await client.query(`create database "${making}"`)
+      const url = new URL(adminUrl)
+      url.pathname = `/${making}`
+      const database = await Database.open(
+        { kind: 'postgres', url: url.toString(), poolMax: 1 },
+        silentLogger,
+        persistedEntities(API_MODULES),
+      )
+      await database.close()
+      await client.query(`alter database "${making}" rename to "${name}"`)
+      return name
+    } finally {
+      await client.query('select pg_advisory_unlock(hashtext($1))', [name])
+    }
+  })
+}
+
+/** Drops a template and the half-made one a killed worker may have left (what the jest teardown does for a run's). */
+export async function dropTemplate(adminUrl: string, name: string): Promise<void> {
+  await withClient(adminUrl, async (client) => {
+    for (const database of [name, `${name}_making`])
+      await client.query(`drop database if exists "${database}" with (force)`)
+  })
 }
 
 async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {

@@ -1,15 +1,17 @@
+import { randomBytes } from 'node:crypto'
 import { silentLogger } from '@idplane/common'
 import { Database } from '../../api/src/infra/db/database'
 import { persistedEntities } from '../../api/src/infra/db/persisted-entities'
 import { API_MODULES } from '../../api/src/modules'
-import { freshDatabase, type FreshDatabase } from '../helpers/database'
+import { MIGRATIONS } from '../../api/src/migrations'
+import { dropTemplate, freshDatabase, type FreshDatabase } from '../helpers/database'
 
 describe.each(['pglite', 'postgres'] as const)('migrations on %s', (kind) => {
   let fresh: FreshDatabase
   let database: Database
 
   beforeAll(async () => {
-    fresh = await freshDatabase(kind)
+    fresh = await freshDatabase(kind, process.env.DATABASE_URL, { migrated: false })
     database = await Database.open(fresh.target, silentLogger, persistedEntities(API_MODULES))
   })
 
@@ -119,5 +121,50 @@ describe.each(['pglite', 'postgres'] as const)('migrations on %s', (kind) => {
   it('are idempotent when the database is opened again', async () => {
     const applied = await database.orm.migrator.up()
     expect(applied).toEqual([])
+  })
+})
+
+// In a jest run on PostgreSQL (test/jest/database-template.cjs) every other file's fresh database is a copy of the run's
+// migrated template: it holds every migration before the API opens it, and the copy is the same schema. Without
+// DATABASE_URL (a local run on the embedded defaults) this file names a template of its own on the default server, as
+// its PostgreSQL cases above use that server, and drops it after.
+describe('a fresh test database on PostgreSQL', () => {
+  const ownTemplate = !process.env.DATABASE_URL || !process.env.IDPLANE_TEST_DB_TEMPLATE
+  const saved = { url: process.env.DATABASE_URL, template: process.env.IDPLANE_TEST_DB_TEMPLATE }
+
+  beforeAll(() => {
+    if (!ownTemplate) return
+    process.env.DATABASE_URL = saved.url || 'postgresql://postgres@127.0.0.1:5432/test'
+    process.env.IDPLANE_TEST_DB_TEMPLATE = `idplane_tpl_${randomBytes(6).toString('hex')}`
+  })
+
+  afterAll(async () => {
+    if (!ownTemplate) return
+    await dropTemplate(process.env.DATABASE_URL ?? '', process.env.IDPLANE_TEST_DB_TEMPLATE ?? '')
+    process.env.DATABASE_URL = saved.url
+    process.env.IDPLANE_TEST_DB_TEMPLATE = saved.template
+    if (saved.url === undefined) delete process.env.DATABASE_URL
+    if (saved.template === undefined) delete process.env.IDPLANE_TEST_DB_TEMPLATE
+  })
+
+  it('is a copy of the migrated template: opening it applies nothing, and the schema matches the entities', async () => {
+    const fresh = await freshDatabase('postgres')
+    try {
+      const database = await Database.open(fresh.target, silentLogger, persistedEntities(API_MODULES))
+      try {
+        const applied = await database
+          .fork()
+          .getConnection()
+          .execute<{ count: string }[]>('select count(*) as count from mikro_orm_migrations')
+        expect(Number(applied[0].count)).toBe(MIGRATIONS.length)
+        expect(await database.orm.migrator.getPending()).toEqual([])
+        const diff = await database.orm.schema.getUpdateSchemaSQL({ wrap: false, safe: false, dropTables: true })
+        expect(diff.trim()).toBe('')
+      } finally {
+        await database.close()
+      }
+    } finally {
+      await fresh.drop()
+    }
   })
 })

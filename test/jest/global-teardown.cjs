@@ -1,0 +1,1 @@
+module.exports = () => require('./database-template.cjs').teardown()
