@@ -38,6 +38,8 @@ export function createApp(container: Container): Express {
 
   const app = express()
   app.disable('x-powered-by')
+  // No ETag on every answer: they are no-store; routes whose answers caches keep tag them (infra/http/entity-tag.ts).
+  app.set('etag', false)
   app.set('trust proxy', config.http.trustProxy)
   app.set('query parser', 'extended')
   app.use(requestId)

@@ -1,3 +1,5 @@
+import express from 'express'
+import helmet from 'helmet'
 import request from 'supertest'
 import { startApi, type TestApi } from '../helpers/api'
 import { aUser } from '../helpers/auth-flow'
@@ -60,6 +62,53 @@ describe('security headers', () => {
       .send({ clientSecret: generated.body.data.clientSecret })
       .expect(200)
     expect(token.headers['cache-control']).toBe('no-store')
+  })
+
+  it('sends every header helmet sends with the same options, read once at start-up', async () => {
+    // The set helmet's own middlewares write on a real response, against the API's answer.
+    const reference = express()
+    reference.disable('x-powered-by')
+    reference.use(
+      helmet({
+        contentSecurityPolicy: {
+          useDefaults: false,
+          directives: {
+            defaultSrc: ["'self'"],
+            baseUri: ["'self'"],
+            connectSrc: ["'self'"],
+            fontSrc: ["'self'", 'data:'],
+            formAction: ["'self'"],
+            frameAncestors: ["'none'"],
+            imgSrc: ["'self'", 'data:'],
+            objectSrc: ["'none'"],
+            scriptSrc: ["'self'"],
+            scriptSrcAttr: ["'none'"],
+            styleSrc: ["'self'", "'unsafe-inline'"],
+          },
+        },
+        frameguard: { action: 'deny' },
+      }),
+    )
+    reference.get('/', (_req, res) => void res.end())
+    const expected = (await request(reference).get('/').expect(200)).headers
+    const answer = (await request(api.app).get('/health/live').expect(200)).headers
+    const ignored = new Set(['date', 'connection', 'content-length', 'content-type', 'x-request-id', 'cache-control'])
+    const names = Object.keys(expected).filter((name) => !ignored.has(name))
+    expect(names.length).toBeGreaterThanOrEqual(12)
+    for (const name of names) expect([name, answer[name]]).toEqual([name, expected[name]])
+    expect(answer['cache-control']).toBe('no-store')
+  })
+
+  it('tags only answers caches may keep: no ETag on a no-store answer, a tag and 304 on a public one', async () => {
+    const owner = await aUserWithToken(api)
+    const orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+    const read = await request(api.app)
+      .get(`/v1/orgs/${orgId}`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .expect(200)
+    expect(read.headers['cache-control']).toBe('no-store')
+    expect(read.headers.etag).toBeUndefined()
+    expect((await request(api.app).get('/health/live').expect(200)).headers.etag).toBeUndefined()
   })
 
   it('serves /metrics on the main port while METRICS_PORT is unset', async () => {

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events'
-import { readingUpload, type RawResponse, type UploadRequest } from './raw-body'
+import { entityTag } from './entity-tag'
+import { readingUpload, sendRaw, type RawResponse, type UploadRequest } from './raw-body'
 
 /** A response that records its headers and runs its `finish` listeners when told. */
 function aResponse() {
@@ -43,5 +44,24 @@ describe('readingUpload', () => {
     finish()
     expect(headers.Connection).toBeUndefined()
     expect(destroy).not.toHaveBeenCalled()
+  })
+})
+
+describe('sendRaw', () => {
+  it('tags an answer caches may keep, and only that one', () => {
+    const publicAnswer = aResponse()
+    sendRaw(publicAnswer.res, 200, { 'Cache-Control': 'public, max-age=60' }, 'list')
+    expect(publicAnswer.headers.ETag).toBe(entityTag('list'))
+    expect(entityTag('list')).not.toBe(entityTag('list2'))
+
+    const privateAnswer = aResponse()
+    sendRaw(privateAnswer.res, 200, { 'Cache-Control': 'no-store' }, 'report')
+    expect(privateAnswer.headers.ETag).toBeUndefined()
+  })
+
+  it("keeps the route's own tag (a tails file's hash)", () => {
+    const answer = aResponse()
+    sendRaw(answer.res, 200, { 'Cache-Control': 'public, immutable', ETag: '"hash"' }, Buffer.from('tails'))
+    expect(answer.headers.ETag).toBe('"hash"')
   })
 })

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { Envelope } from './envelope'
+import { entityTag } from './entity-tag'
 
 /** The raw request of an upload route (its body is read as a stream, not parsed). */
 export interface UploadRequest extends IncomingMessage {
@@ -40,6 +41,9 @@ export function sendRaw(
 ): Envelope<never> {
   let answer = res.status(status)
   for (const [field, value] of Object.entries(headers)) answer = answer.set(field, value)
+  // Only an answer caches may keep is tagged (entity-tag.ts), unless its route names its own tag (a tails file's hash).
+  if (headers['Cache-Control']?.startsWith('public') && headers.ETag === undefined)
+    answer = answer.set('ETag', entityTag(body))
   answer.send(body)
   // Returning the response object tells routing-controllers the answer is already written.
   return res as unknown as Envelope<never>

@@ -1,6 +1,7 @@
 import express, { type Router } from 'express'
 import type { Container } from 'inversify'
 import { toErrorBody } from '../../infra/http/error-handler'
+import { entityTag } from '../../infra/http/entity-tag'
 import { PUBLISHED_SCHEMA_PATH } from './published-schema-urls'
 import { SchemasService } from './schemas.service'
 
@@ -23,7 +24,8 @@ export function publishedSchemaRoutes(container: Container): Router {
         'Access-Control-Allow-Origin': '*',
         'Cross-Origin-Resource-Policy': 'cross-origin',
       })
-      res.type('application/schema+json').send(JSON.stringify(document))
+      const body = JSON.stringify(document)
+      res.set('ETag', entityTag(body)).type('application/schema+json').send(body)
     } catch (error) {
       const { body, headers } = toErrorBody(error)
       res.set(headers).status(body.statusCode).json(body)
