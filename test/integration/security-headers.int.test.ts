@@ -5,6 +5,7 @@ import { startApi, type TestApi } from '../helpers/api'
 import { aUser } from '../helpers/auth-flow'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
 import { createMetricsApp } from '../../api/src/infra/http/metrics'
+import { HELMET_OPTIONS } from '../../api/src/infra/http/security-headers'
 import { Registry } from 'prom-client'
 
 /** Issue 8, item 12: security headers on every response, no caching of tokens, /metrics on its own port by setting. */
@@ -68,27 +69,7 @@ describe('security headers', () => {
     // The set helmet's own middlewares write on a real response, against the API's answer.
     const reference = express()
     reference.disable('x-powered-by')
-    reference.use(
-      helmet({
-        contentSecurityPolicy: {
-          useDefaults: false,
-          directives: {
-            defaultSrc: ["'self'"],
-            baseUri: ["'self'"],
-            connectSrc: ["'self'"],
-            fontSrc: ["'self'", 'data:'],
-            formAction: ["'self'"],
-            frameAncestors: ["'none'"],
-            imgSrc: ["'self'", 'data:'],
-            objectSrc: ["'none'"],
-            scriptSrc: ["'self'"],
-            scriptSrcAttr: ["'none'"],
-            styleSrc: ["'self'", "'unsafe-inline'"],
-          },
-        },
-        frameguard: { action: 'deny' },
-      }),
-    )
+    reference.use(helmet(HELMET_OPTIONS))
     reference.get('/', (_req, res) => void res.end())
     const expected = (await request(reference).get('/').expect(200)).headers
     const answer = (await request(api.app).get('/health/live').expect(200)).headers

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express'
-import helmet from 'helmet'
+import helmet, { type HelmetOptions } from 'helmet'
 
 /**
  * Response headers of every answer (issue 8): helmet's set (nosniff, HSTS, referrer and cross-origin policies),
@@ -10,33 +10,32 @@ import helmet from 'helmet'
  * member data must not stay in a browser or proxy cache, and nothing here gains much from caching.
  */
 export function securityHeaders(): RequestHandler {
-  const headers = [...headersSetBy(helmetWithOurPolicy()), ['Cache-Control', 'no-store'] as const]
+  const headers = [...headersSetBy(helmet(HELMET_OPTIONS)), ['Cache-Control', 'no-store'] as const]
   return (_req: Request, res: Response, next: NextFunction): void => {
     for (const [name, value] of headers) res.setHeader(name, value)
     next()
   }
 }
 
-function helmetWithOurPolicy(): RequestHandler {
-  return helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        baseUri: ["'self'"],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        imgSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        scriptSrc: ["'self'"],
-        scriptSrcAttr: ["'none'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-      },
+/** helmet's options: the policy above. */
+export const HELMET_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      baseUri: ["'self'"],
+      connectSrc: ["'self'"],
+      fontSrc: ["'self'", 'data:'],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      imgSrc: ["'self'", 'data:'],
+      objectSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      scriptSrcAttr: ["'none'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
     },
-    frameguard: { action: 'deny' },
-  })
+  },
+  frameguard: { action: 'deny' },
 }
 
 /**
