@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
 /**
@@ -16,10 +16,17 @@ export function processRecordPath(dataDir: string, orgId: string): string {
   return path.join(dataDir, `${orgId}.pid.json`)
 }
 
+/**
+ * Written beside the record and renamed over it: a reader (another replica, a restarted API) sees the old record or
+ * the new one, never a truncated file, and an API killed while writing leaves the old one whole, not an empty file
+ * that would lose track of a running agent.
+ */
 export function writeProcessRecord(file: string, pid: number): void {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
   const record: ProcessRecord = { pid, startTime: processStartTime(pid) }
-  writeFileSync(file, JSON.stringify(record), { mode: 0o600 })
+  const written = `${file}.${process.pid}.tmp`
+  writeFileSync(written, JSON.stringify(record), { mode: 0o600 })
+  renameSync(written, file)
 }
 
 export function readProcessRecord(file: string): ProcessRecord | undefined {
