@@ -129,22 +129,17 @@ describe.each(['pglite', 'postgres'] as const)('migrations on %s', (kind) => {
 // DATABASE_URL (a local run on the embedded defaults) this file names a template of its own on the default server, as
 // its PostgreSQL cases above use that server, and drops it after.
 describe('a fresh test database on PostgreSQL', () => {
+  // Jest gives each test file its own process.env, and this block runs last in the file: nothing to put back.
   const ownTemplate = !process.env.DATABASE_URL || !process.env.IDPLANE_TEST_DB_TEMPLATE
-  const saved = { url: process.env.DATABASE_URL, template: process.env.IDPLANE_TEST_DB_TEMPLATE }
 
   beforeAll(() => {
     if (!ownTemplate) return
-    process.env.DATABASE_URL = saved.url || 'postgresql://postgres@127.0.0.1:5432/test'
+    process.env.DATABASE_URL ||= 'postgresql://postgres@127.0.0.1:5432/test'
     process.env.IDPLANE_TEST_DB_TEMPLATE = `idplane_tpl_${randomBytes(6).toString('hex')}`
   })
 
   afterAll(async () => {
-    if (!ownTemplate) return
-    await dropTemplate(process.env.DATABASE_URL ?? '', process.env.IDPLANE_TEST_DB_TEMPLATE ?? '')
-    process.env.DATABASE_URL = saved.url
-    process.env.IDPLANE_TEST_DB_TEMPLATE = saved.template
-    if (saved.url === undefined) delete process.env.DATABASE_URL
-    if (saved.template === undefined) delete process.env.IDPLANE_TEST_DB_TEMPLATE
+    if (ownTemplate) await dropTemplate(process.env.DATABASE_URL ?? '', process.env.IDPLANE_TEST_DB_TEMPLATE ?? '')
   })
 
   it('is a copy of the migrated template: opening it applies nothing, and the schema matches the entities', async () => {
