@@ -2,6 +2,7 @@ import type { Server } from 'node:http'
 
 import type { Logger } from '@idplane/common'
 import { closeServer } from '@idplane/common/net/close-server'
+import { compiledExports } from '@idplane/common/compiled-module'
 
 import { IdplaneAdaptersModule } from './adapters/idplane-adapters.module'
 import { EncryptedKeyStorage } from './adapters/kms/encrypted-key-storage'
@@ -193,11 +194,7 @@ export class AgentProcess {
   }
 }
 
-/**
- * `agent/src/openid4vc`, loaded only when enabled: `@credo-ts/openid4vc` and its dependencies cost ~200 ms and
- * ~17 MB at start. Node's import() of our compiled CommonJS sees its exports under `default` (module.exports).
- */
+/** `agent/src/openid4vc`, loaded only when enabled: `@credo-ts/openid4vc` and its dependencies cost ~200 ms and ~17 MB at start. */
 async function loadOpenId4Vc(): Promise<typeof import('./openid4vc/openid4vc.module.js')> {
-  const loaded = await import('./openid4vc/openid4vc.module.js')
-  return 'IdplaneOpenId4VcModule' in loaded ? loaded : (loaded as { default: typeof loaded }).default
+  return compiledExports(await import('./openid4vc/openid4vc.module.js'), 'IdplaneOpenId4VcModule')
 }

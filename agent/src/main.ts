@@ -6,6 +6,7 @@ import path from 'node:path'
 
 import { ConfigError, Logger } from '@idplane/common'
 import { PGDATA_DIR_NAME, startPgliteDataDirCopy } from '@idplane/common/pglite-template'
+import { compiledExports } from '@idplane/common/compiled-module'
 
 import { loadConfig } from './config'
 import { outliveClosedOutput } from './supervisor-output'
@@ -63,10 +64,8 @@ async function main(): Promise<void> {
   }
 }
 
-/** Node's import() of our compiled CommonJS may show its exports under `default` (module.exports). */
 async function loadAgentProcess(): Promise<typeof import('./agent-process.js')> {
-  const loaded = await import('./agent-process.js')
-  return 'AgentProcess' in loaded ? loaded : (loaded as { default: typeof loaded }).default
+  return compiledExports(await import('./agent-process.js'), 'AgentProcess')
 }
 
 void main()

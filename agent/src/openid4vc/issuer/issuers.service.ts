@@ -2,13 +2,11 @@ import { type AgentContext, injectable } from '@credo-ts/core'
 import { type OpenId4VcIssuerRecord, OpenId4VcIssuerModuleConfig, OpenId4VcIssuerService } from '@credo-ts/openid4vc'
 import { ConflictError, type FieldError, InvalidInputError, NotFoundError } from '@idplane/common'
 
+import { MAX_BATCH_SIZE } from './batch-size'
 import { credentialConfigurationFor } from './credential-configuration'
 import { IssuerRecordRepository } from './issuer-record.repository'
 import { CredentialTemplateRepository } from './credential-template.record'
 import { isHttpUrl } from './template-input'
-
-/** Largest batch a wallet may ask for in one credential request. */
-export const MAX_BATCH_SIZE = 100
 
 export interface IssuerDisplay {
   name: string

@@ -1,9 +1,9 @@
 import { InvalidStateError } from '@idplane/common'
 import type { CredentialStatusListJson } from '@idplane/common/agent-contract/openid4vc-api'
 
+import { MAX_BATCH_SIZE } from './batch-size'
 import { isPlainObject } from './claim-values'
 import type { CredentialTemplateRecord } from './credential-template.record'
-import { MAX_BATCH_SIZE } from './issuers.service'
 
 /**
  * Why a Token Status List entry cannot go into this template's credentials, if it cannot: SD-JWT VCs and mdocs carry
