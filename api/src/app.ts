@@ -1,4 +1,4 @@
-import express, { type Express } from 'express'
+import express, { type Express, type NextFunction, type Request, type Response } from 'express'
 import cookieParser from 'cookie-parser'
 import swaggerUi from 'swagger-ui-express'
 import { useContainer, useExpressServer, type RoutingControllersOptions } from 'routing-controllers'
@@ -16,6 +16,7 @@ import { httpMetrics, serveMetrics } from './infra/http/metrics'
 import { securityHeaders } from './infra/http/security-headers'
 import { jsonBody } from './infra/http/json-body'
 import { rejectNulInUrl } from '@idplane/common/request-input'
+import { lazily } from '@idplane/common/lazily'
 import { buildOpenApiDocument } from './infra/http/openapi'
 import { TOKENS, factoryClassKey } from './infra/tokens'
 import { OrgRoleLookup } from './infra/auth/org-role-lookup'
@@ -73,11 +74,13 @@ export function createApp(container: Container): Express {
   useExpressServer(app, options)
   for (const module of modules) if (module.router) app.use(module.router(container))
 
-  const document = buildOpenApiDocument(options, config.http.publicUrl)
+  // Made at the first request for it: the document takes a tenth of the API's start, which seldom needs it.
+  const document = lazily(() => buildOpenApiDocument(options, config.http.publicUrl))
+  const documentPage = lazily(() => swaggerUi.setup(document(), { customSiteTitle: 'idplane API' }))
   app.get('/api-json', (_req, res) => {
-    res.json(document)
+    res.json(document())
   })
-  app.use('/api', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'idplane API' }))
+  app.use('/api', swaggerUi.serve, (req: Request, res: Response, next: NextFunction) => documentPage()(req, res, next))
 
   app.use(notFoundHandler)
   app.use(errorHandler(logger))

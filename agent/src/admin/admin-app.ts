@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from '@idplane/common'
 import { ADMIN_OPERATION_KINDS, type AdminOperationKinds } from '@idplane/common/agent-contract/operations'
 import { measureRequestDurations } from '@idplane/common/http-metrics'
+import { lazily } from '@idplane/common/lazily'
 import { rejectNulInUrl, rejectUnsafeJsonBody } from '@idplane/common/request-input'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
 
@@ -106,9 +107,9 @@ export function createAdminApp(deps: AdminAppDeps): Express {
     statusOf: (error) => toErrorBody(error).statusCode,
     logger: deps.logger,
   })
-  const spec = adminOpenApi(operations)
+  const spec = lazily(() => adminOpenApi(operations))
   app.get('/api-json', (_req: Request, res: Response) => {
-    res.json(spec)
+    res.json(spec())
   })
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next()
