@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import jwt from 'jsonwebtoken'
 import { EntityManager } from '@mikro-orm/postgresql'
+import { lazily } from '@idplane/common/lazily'
 import { TokenService } from '../../api/src/infra/auth/token.service'
 import { MembershipsService } from '../../api/src/modules/memberships/memberships.service'
 import { MembershipsRepository } from '../../api/src/modules/memberships/memberships.repository'
@@ -69,10 +70,15 @@ export function expiredToken(api: TestApi, user: { id: string; email: string }):
   })
 }
 
+/**
+ * A key no API knows (each API makes its own at start), made once per test file: an RSA key takes about 50-100 ms to
+ * make, and the authorization matrix asks for a token signed with it on every route.
+ */
+const foreignKey = lazily(() => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey)
+
 /** A well-formed token with the right claims, signed by a key the API does not know. */
 export function foreignKeyToken(api: TestApi, user: { id: string; email: string }): string {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
-  return jwt.sign({ typ: 'user', email: user.email, sid: randomUUID() }, privateKey, {
+  return jwt.sign({ typ: 'user', email: user.email, sid: randomUUID() }, foreignKey(), {
     algorithm: 'RS256',
     expiresIn: 600,
     subject: user.id,
