@@ -1,6 +1,6 @@
 import type { MailMessage } from '../../infra/mail/mailer'
 import { escapeHtml } from '../../infra/http/escape-html'
-import { invitationQrCode } from '../credentials/credential-offer-mail'
+import { linkQrCode } from '../../infra/mail/qr-code'
 
 export interface BulkOfferMailInput {
   to: string
@@ -17,7 +17,7 @@ export interface BulkOfferMailInput {
  * the execution request names (the credentials module's builder takes neither).
  */
 export async function buildBulkOfferMail(input: BulkOfferMailInput): Promise<MailMessage> {
-  const qrCode = await invitationQrCode(input.invitationUrl)
+  const qrCode = await linkQrCode(input.invitationUrl)
   const via = input.platformName ? ` through ${input.platformName}` : ''
   const text = [
     'Hello,',

@@ -1,6 +1,6 @@
-import QRCode from 'qrcode'
 import type { MailMessage } from '../../infra/mail/mailer'
 import { escapeHtml } from '../../infra/http/escape-html'
+import { linkQrCode } from '../../infra/mail/qr-code'
 
 export interface CredentialOfferMailInput {
   to: string
@@ -11,18 +11,10 @@ export interface CredentialOfferMailInput {
   credentialTypes: string[]
 }
 
-/**
- * The QR code of the invitation link as a `data:` PNG URL. The mail transport (infra/mail/mailer.ts) carries a
- * text and an HTML part but no attachments, so the image is inline in the HTML (docs/decisions.md, "Credentials").
- */
-export function invitationQrCode(invitationUrl: string): Promise<string> {
-  return QRCode.toDataURL(invitationUrl, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, width: 256 })
-}
-
 /** One offer mail: who offers what, the link for a wallet, and the same link as a QR code to scan. */
 export async function buildCredentialOfferMail(input: CredentialOfferMailInput): Promise<MailMessage> {
   const what = input.credentialTypes.filter((type) => type !== 'VerifiableCredential').join(', ') || 'a credential'
-  const qrCode = await invitationQrCode(input.invitationUrl)
+  const qrCode = await linkQrCode(input.invitationUrl)
   const text = [
     'Hello,',
     '',

@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks'
 import { inject, injectable } from 'inversify'
-import QRCode from 'qrcode'
 import { InvalidInputError, NotFoundError } from '@idplane/common'
 import type {
   AnonCredsProofRequestInput,
@@ -16,6 +15,7 @@ import { connectionsConfig, type ConnectionsConfig } from '../connections/connec
 import { proofsConfig, type ProofsConfig } from './proofs.config'
 import { DefinitionsLedger } from '../cred-defs/definitions-ledger'
 import { escapeHtml } from '../../infra/http/escape-html'
+import { linkQrCode } from '../../infra/mail/qr-code'
 import { MailOutbox } from '../../infra/mail/mail-outbox'
 import { TOKENS } from '../../infra/tokens'
 import { OrgsRepository } from '../orgs/orgs.repository'
@@ -368,7 +368,7 @@ export class ProofsService {
   }
 
   private async mailInvitation(to: string, url: string, organizationName: string, proofId: string): Promise<void> {
-    const qrCode = await QRCode.toDataURL(url, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
+    const qrCode = await linkQrCode(url)
     const subject = `${organizationName} asks you for a proof`
     const text = [
       `${organizationName} asks you to present a credential.`,
