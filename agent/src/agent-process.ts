@@ -194,7 +194,10 @@ export class AgentProcess {
   }
 }
 
-/** `agent/src/openid4vc`, loaded only when enabled: `@credo-ts/openid4vc` and its dependencies cost ~200 ms and ~17 MB at start. */
+/**
+ * `agent/src/openid4vc`, loaded only when enabled: `@credo-ts/openid4vc` and its dependencies cost ~200 ms and ~17 MB
+ * at start (test/integration/program-start-modules.int.test.ts checks that a start without it does not load it).
+ */
 async function loadOpenId4Vc(): Promise<typeof import('./openid4vc/openid4vc.module.js')> {
   return compiledExports(await import('./openid4vc/openid4vc.module.js'), 'IdplaneOpenId4VcModule')
 }
