@@ -1,6 +1,7 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startApi, type TestApi } from '../helpers/api'
+import { closeServer } from '../helpers/ports'
 import { hasBrowser, launchBrowser } from '../helpers/browser'
 
 jest.setTimeout(180_000)
@@ -21,7 +22,7 @@ describeWithBrowser('API explorer in a browser', () => {
   })
 
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve))
+    await closeServer(server)
     await api?.stop()
   })
 

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http'
 import type { Page } from 'playwright-core'
 import request from 'supertest'
-import { freePort } from '../helpers/ports'
+import { closeServer, freePort } from '../helpers/ports'
 import { startApi, type TestApi } from '../helpers/api'
 import { hasBrowser, launchBrowser } from '../helpers/browser'
 import { startSmtpCapture, type SmtpCapture } from '../helpers/smtp-capture'
@@ -49,7 +49,7 @@ describeWithBrowser('pages the mailed links open, in a browser', () => {
 
   afterAll(async () => {
     await close?.()
-    await new Promise((resolve) => server?.close(resolve))
+    await closeServer(server)
     await api?.stop()
     await smtp?.stop()
   })

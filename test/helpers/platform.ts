@@ -1,9 +1,8 @@
 import type { Server } from 'node:http'
 import request from 'supertest'
-import { freePort } from './ports'
+import { claimAgentPorts, closeServer, freePort } from './ports'
 import { waitUntil } from './agent-process'
 import { startApi, type TestApi } from './api'
-import { claimAgentPorts } from './ports'
 import { compileProgram, type CompiledProgram } from './compile-program'
 
 /**
@@ -66,7 +65,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
       },
     }
   } catch (error) {
-    if (server) await new Promise((resolve) => server?.close(resolve))
+    await closeServer(server)
     await api?.stop()
     compiled?.remove()
     compiled = undefined

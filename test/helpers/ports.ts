@@ -1,4 +1,4 @@
-import { createServer } from 'node:net'
+import { createServer, type Server } from 'node:net'
 
 /**
  * Below the kernel's ephemeral range (net.ipv4.ip_local_port_range, 32768-60999 on Linux by default) and apart from
@@ -62,4 +62,13 @@ export async function claimAgentPorts(): Promise<AgentPorts> {
     return { admin, inbound, setting: `${admin},${inbound}` }
   }
   throw new Error('No block of agent ports left to claim: every block is held by a live test process')
+}
+
+/**
+ * Closes a server a test may not have got as far as starting: an `afterAll` after a failed `beforeAll` must end, not
+ * wait for a callback that `server?.close(resolve)` never calls (a hook timeout hid the real failure in CI).
+ */
+export async function closeServer(server: Server | undefined): Promise<void> {
+  if (!server?.listening) return
+  await new Promise<void>((resolve) => server.close(() => resolve()))
 }

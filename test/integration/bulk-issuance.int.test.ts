@@ -17,7 +17,7 @@ import { cpuClock } from '../helpers/cpu-clock'
 import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
 import { aMember } from '../helpers/org-fixtures'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
-import { claimAgentPorts } from '../helpers/ports'
+import { claimAgentPorts, closeServer } from '../helpers/ports'
 
 jest.setTimeout(60_000)
 
@@ -354,7 +354,7 @@ describe('bulk upload against schemas with hostile patterns', () => {
 
   afterAll(async () => {
     server?.closeAllConnections()
-    await new Promise((resolve) => server?.close(resolve))
+    await closeServer(server)
     await api?.stop()
     await deleteBulkQueues(api)
   })

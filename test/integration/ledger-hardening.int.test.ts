@@ -24,6 +24,7 @@ import { LedgerTrustee } from '../../api/src/modules/ledger/ledger-trustee'
 import { LedgerRepository } from '../../api/src/modules/ledger/ledger.repository'
 import { LedgerService } from '../../api/src/modules/ledger/ledger.service'
 import { startApi, type TestApi } from '../helpers/api'
+import { closeServer } from '../helpers/ports'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
 
 const NAMESPACE = 'idplane:hardening'
@@ -105,7 +106,7 @@ describe(`ledger hardening (${KIND})`, () => {
   }, 120_000)
 
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve))
+    await closeServer(server)
     await api?.stop()
   })
 
