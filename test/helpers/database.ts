@@ -38,8 +38,9 @@ export async function freshDatabase(
     options.migrated !== false && templateName && adminUrl === process.env.DATABASE_URL
       ? await migratedTemplate(adminUrl, templateName)
       : undefined
-  await withClient(adminUrl, (client) =>
-    client.query(template ? `create database "${name}" template "${template}"` : `create database "${name}"`),
+  await createDatabase(
+    adminUrl,
+    template ? `create database "${name}" template "${template}"` : `create database "${name}"`,
   )
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
@@ -82,6 +83,38 @@ async function migratedTemplate(adminUrl: string, name: string): Promise<string>
       await client.query('select pg_advisory_unlock(hashtext($1))', [name])
     }
   })
+}
+
+/** PostgreSQL's SQLSTATE for "source database ... is being accessed by other users". */
+const OBJECT_IN_USE = '55006'
+/** How long a copy waits for the template to be free (PostgreSQL itself waits 5 s per try). */
+const TEMPLATE_BUSY_MS = 30_000
+
+/**
+ * Runs a `create database`, trying a copy again while PostgreSQL finds another session on its template (an autovacuum
+ * worker that did not stop within PostgreSQL's own 5 s is the one we know of). Any other failure names the statement,
+ * so a CI log says which database step failed.
+ */
+export async function createDatabase(adminUrl: string, statement: string): Promise<void> {
+  const startedAt = Date.now()
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withClient(adminUrl, (client) => client.query(statement))
+      return
+    } catch (error) {
+      const { code, detail } = error as { code?: string; detail?: string }
+      if (code === OBJECT_IN_USE && Date.now() - startedAt < TEMPLATE_BUSY_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt))
+        continue
+      }
+      throw new Error(
+        `${statement}: ${(error as Error).message} (SQLSTATE ${code ?? 'none'}${detail ? `; ${detail}` : ''})`,
+        {
+          cause: error,
+        },
+      )
+    }
+  }
 }
 
 /** Drops a template and the half-made one a killed worker may have left (what the jest teardown does for a run's). */

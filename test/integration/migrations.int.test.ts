@@ -4,7 +4,8 @@ import { Database } from '../../api/src/infra/db/database'
 import { persistedEntities } from '../../api/src/infra/db/persisted-entities'
 import { API_MODULES } from '../../api/src/modules'
 import { MIGRATIONS } from '../../api/src/migrations'
-import { dropTemplate, freshDatabase, type FreshDatabase } from '../helpers/database'
+import { Client } from 'pg'
+import { createDatabase, dropTemplate, freshDatabase, type FreshDatabase } from '../helpers/database'
 
 describe.each(['pglite', 'postgres'] as const)('migrations on %s', (kind) => {
   let fresh: FreshDatabase
@@ -162,4 +163,32 @@ describe('a fresh test database on PostgreSQL', () => {
       await fresh.drop()
     }
   })
+})
+
+describe('making a test database', () => {
+  const serverUrl = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test'
+
+  it('waits for its template to be free: a copy made while another session is on it is tried again', async () => {
+    const suffix = randomBytes(6).toString('hex')
+    const [template, copy] = [`idplane_t_${suffix}_template`, `idplane_t_${suffix}_copy`]
+    const admin = new Client({ connectionString: serverUrl })
+    await admin.connect()
+    const url = new URL(serverUrl)
+    url.pathname = `/${template}`
+    const session = new Client({ connectionString: url.toString() })
+    try {
+      await admin.query(`create database "${template}"`)
+      await session.connect()
+      // PostgreSQL waits 5 s for the template's other sessions, then refuses (55006); this one leaves after 6.
+      const leaves = new Promise((resolve) => setTimeout(resolve, 6_000)).then(() => session.end())
+      await createDatabase(serverUrl, `create database "${copy}" template "${template}"`)
+      await leaves
+      const found = await admin.query('select 1 from pg_database where datname = $1', [copy])
+      expect(found.rowCount).toBe(1)
+    } finally {
+      await session.end().catch(() => undefined)
+      for (const name of [copy, template]) await admin.query(`drop database if exists "${name}" with (force)`)
+      await admin.end()
+    }
+  }, 60_000)
 })
