@@ -6,6 +6,7 @@ import { AgentRuntime } from '../../agent/src/admin/agent-runtime'
 import { AgentMetrics } from '../../agent/src/metrics/agent-metrics'
 import { startInProcessAgent, type InProcessAgent } from '../helpers/agent-in-process'
 import { histogramLabelSets } from '../helpers/metrics'
+import { freePort } from '../helpers/ports'
 
 const API_KEY = 'admin-api-key-0001'
 const DURATION_METRIC = 'idplane_agent_admin_request_duration_seconds'
@@ -125,6 +126,53 @@ describe('agent admin API (in-process agent)', () => {
         .send(deep)
       expect(res.status).toBe(400)
       expect(res.body).toEqual(expect.objectContaining({ statusCode: 400, error: 'Bad Request' }))
+    })
+  })
+
+  describe('an invitation whose answer could not be sent', () => {
+    const auth = { Authorization: `Bearer ${API_KEY}` }
+    let inviter: InProcessAgent
+
+    beforeAll(async () => {
+      inviter = await startInProcessAgent()
+    })
+
+    afterAll(async () => {
+      await inviter?.close()
+    })
+
+    it('answers 502 and keeps nothing, so the same invitation is received once the inviter can be reached', async () => {
+      const { app } = anAdminApp(agent)
+      const created = await inviter.agent.didcomm.oob.createInvitation({ label: 'inviter', autoAcceptConnection: true })
+      const invitation = created.outOfBandInvitation.toJSON()
+      const endpoint = `http://127.0.0.1:${inviter.port}`
+      expect(JSON.stringify(invitation)).toContain(endpoint)
+      // The same invitation (its @id) with its service on a port nobody listens on: the DID Exchange request fails.
+      const unreachable = JSON.parse(
+        JSON.stringify(invitation)
+          .split(endpoint)
+          .join(`http://127.0.0.1:${await freePort()}`),
+      ) as object
+
+      const failed = await request(app).post('/oob/receive-invitation').set(auth).send({
+        invitation: unreachable,
+        autoAcceptConnection: true,
+        autoAcceptInvitation: true,
+      })
+      expect(failed.status).toBe(502)
+      expect(failed.body.message).toMatch(/could not be delivered to the other agent/)
+      expect(await agent.agent.didcomm.oob.findByReceivedInvitationId(created.outOfBandInvitation.id)).toBeNull()
+
+      const received = await request(app)
+        .post('/oob/receive-invitation')
+        .set(auth)
+        .send({ invitation, autoAcceptConnection: true, autoAcceptInvitation: true })
+        .expect(201)
+      const connectionId = received.body.data.connectionRecord.id as string
+      const connected = await agent.agent.didcomm.connections.returnWhenIsConnected(connectionId, { timeoutMs: 20000 })
+      expect(connected.state).toBe('completed')
+      const outOfBandId = received.body.data.outOfBandRecord.id as string
+      expect(await agent.agent.didcomm.connections.findAllByOutOfBandId(outOfBandId)).toHaveLength(1)
     })
   })
 })

@@ -4,6 +4,7 @@ import {
   DidCommDidExchangeState,
   DidCommMessageHandlerRegistry,
   type DidCommOutOfBandInvitation,
+  MessageSendingError,
   parseInvitationJson,
 } from '@credo-ts/didcomm'
 import type {
@@ -132,20 +133,48 @@ export class ConnectionsService {
   ): Promise<ReceivedInvitation> {
     await checkInvitationServices(invitation, scope.agent.dependencyManager.resolve(OutboundTargetGuard))
     const { outOfBandRecord, connectionRecord } = await protocolStep('input', 'The invitation cannot be received', () =>
-      scope.agent.didcomm.oob.receiveInvitation(invitation, {
-        label: body.label ?? scope.label,
-        alias: body.alias,
-        imageUrl: body.imageUrl ?? scope.imageUrl,
-        ourDid: body.ourDid,
-        autoAcceptConnection: body.autoAcceptConnection ?? false,
-        autoAcceptInvitation: body.autoAcceptInvitation ?? false,
-        reuseConnection: body.reuseConnection ?? false,
-        acceptInvitationTimeoutMs: body.acceptInvitationTimeoutMs,
-      }),
+      scope.agent.didcomm.oob
+        .receiveInvitation(invitation, {
+          label: body.label ?? scope.label,
+          alias: body.alias,
+          imageUrl: body.imageUrl ?? scope.imageUrl,
+          ourDid: body.ourDid,
+          autoAcceptConnection: body.autoAcceptConnection ?? false,
+          autoAcceptInvitation: body.autoAcceptInvitation ?? false,
+          reuseConnection: body.reuseConnection ?? false,
+          acceptInvitationTimeoutMs: body.acceptInvitationTimeoutMs,
+        })
+        .catch(async (error: unknown) => {
+          if (error instanceof MessageSendingError) {
+            // The 502 says what happened; a failed clean-up only leaves the old behaviour (a retry's 400).
+            await forgetReceived(scope, invitation.id).catch((cleanup: unknown) =>
+              scope.agent.config.logger.warn('Could not forget an invitation whose answer was not sent', {
+                invitationId: invitation.id,
+                error: cleanup instanceof Error ? cleanup.message : String(cleanup),
+              }),
+            )
+          }
+          throw error
+        }),
     )
     return {
       outOfBandRecord: toRecordJson<OutOfBandRecordJson>(outOfBandRecord),
       connectionRecord: connectionRecord && toRecordJson<ConnectionRecordJson>(connectionRecord),
     }
   }
+}
+
+/**
+ * Forgets an invitation whose answer could not be sent (the 502 of a receive): its out-of-band record and the
+ * connection made for it. Credo refuses an invitation it holds ("already been received") and never sends that
+ * request again, so without this a holder's retry, once the inviter is back, met a 400 and the exchange stayed
+ * where it was. A connection reused for the invitation belongs to an earlier one and is kept.
+ */
+async function forgetReceived(scope: AgentScope, invitationId: string): Promise<void> {
+  const { oob, connections } = scope.agent.didcomm
+  const record = await oob.findByReceivedInvitationId(invitationId)
+  if (!record) return
+  for (const connection of await connections.findAllByOutOfBandId(record.id))
+    await connections.deleteById(connection.id)
+  await oob.deleteById(record.id)
 }
