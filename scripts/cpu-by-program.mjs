@@ -14,8 +14,9 @@ const untilFile = untilIndex > 0 ? process.argv[untilIndex + 1] : undefined
 /** Kinds of program, first match wins; anything else is named by the start of its command line. */
 const KINDS = [
   ['jest worker', /jest-worker/],
-  ['agent', /dist\/agent\/src\/main\.js/],
-  ['API', /dist\/api\/src\/main\.js/],
+  // The build's programs (dist/) and a suite's own compiled copy (data/test-agent-build-*/, test/helpers/compile-program.ts).
+  ['agent', /\/agent\/src\/main\.js/],
+  ['API', /\/api\/src\/main\.js/],
   ['operator', /operator\/src\/main\.js/],
   ['jest', /jest/],
   ['PostgreSQL', /^postgres/],
