@@ -573,7 +573,7 @@ export class Platform {
         return
       } catch (error) {
         const message = (error as Error).message
-        if (failedBefore !== undefined && /: 400 .*has already been received/.test(message)) {
+        if (failedBefore !== undefined && /: 409 .*has already been received/.test(message)) {
           this.log(`holder kept an invitation it answered ${failedBefore.slice(0, 160)} for`)
           return
         }

@@ -107,12 +107,8 @@ export async function createDatabase(adminUrl: string, statement: string): Promi
         await new Promise((resolve) => setTimeout(resolve, 250 * attempt))
         continue
       }
-      throw new Error(
-        `${statement}: ${(error as Error).message} (SQLSTATE ${code ?? 'none'}${detail ? `; ${detail}` : ''})`,
-        {
-          cause: error,
-        },
-      )
+      const state = `SQLSTATE ${code ?? 'none'}${detail ? `; ${detail}` : ''}`
+      throw new Error(`${statement}: ${(error as Error).message} (${state})`, { cause: error })
     }
   }
 }

@@ -141,7 +141,7 @@ describe('agent admin API (in-process agent)', () => {
       await inviter?.close()
     })
 
-    it('answers 502 and keeps nothing, so the same invitation is received once the inviter can be reached', async () => {
+    it('answers 502 and keeps nothing, so the same invitation is received once the inviter can be reached, then 409', async () => {
       const { app } = anAdminApp(agent)
       const created = await inviter.agent.didcomm.oob.createInvitation({ label: 'inviter', autoAcceptConnection: true })
       const invitation = created.outOfBandInvitation.toJSON()
@@ -160,7 +160,9 @@ describe('agent admin API (in-process agent)', () => {
         autoAcceptInvitation: true,
       })
       expect(failed.status).toBe(502)
-      expect(failed.body.message).toMatch(/could not be delivered to the other agent/)
+      expect(failed.body.message).toMatch(
+        /^The answer to the invitation could not be delivered to the other agent: .*; nothing was kept: receive the invitation again/s,
+      )
       expect(await agent.agent.didcomm.oob.findByReceivedInvitationId(created.outOfBandInvitation.id)).toBeNull()
 
       const received = await request(app)
@@ -173,6 +175,14 @@ describe('agent admin API (in-process agent)', () => {
       expect(connected.state).toBe('completed')
       const outOfBandId = received.body.data.outOfBandRecord.id as string
       expect(await agent.agent.didcomm.connections.findAllByOutOfBandId(outOfBandId)).toHaveLength(1)
+
+      // Received once, it is refused as the contract says: 409, the invitation's state, not the request's fault.
+      const again = await request(app)
+        .post('/oob/receive-invitation')
+        .set(auth)
+        .send({ invitation, autoAcceptConnection: true, autoAcceptInvitation: true })
+      expect(again.status).toBe(409)
+      expect(again.body.message).toMatch(/has already been received/)
     })
   })
 })

@@ -18,12 +18,12 @@ import type {
   ReceiveInvitationUrlRequest,
   ReceivedInvitation,
 } from '@idplane/common/agent-contract/admin-api'
-import { IdplaneError, InvalidInputError, InvalidStateError } from '@idplane/common'
+import { IdplaneError, InvalidInputError, InvalidStateError, UpstreamError } from '@idplane/common'
 
 import { AgentRecords, toRecordJson } from './agent-records'
 import type { AgentRuntime } from './agent-runtime'
 import type { AgentScope } from './agent-scope'
-import { protocolStep } from './credo-errors'
+import { protocolStep, reasonOf } from './credo-errors'
 import { InvitationDids } from './invitation-dids'
 import { toInvitationOptions } from './oob-invitation-options'
 import { checkInvitationServices, fetchInvitation } from '../transport/invitation-fetch'
@@ -145,16 +145,23 @@ export class ConnectionsService {
           acceptInvitationTimeoutMs: body.acceptInvitationTimeoutMs,
         })
         .catch(async (error: unknown) => {
-          if (error instanceof MessageSendingError) {
-            // The 502 says what happened; a failed clean-up only leaves the old behaviour (a retry's 400).
-            await forgetReceived(scope, invitation.id).catch((cleanup: unknown) =>
+          if (!(error instanceof MessageSendingError)) throw error
+          // A failed clean-up leaves what Credo kept (a retry's 400); the 502 still says what happened.
+          const isForgotten = await forgetReceived(scope, invitation.id).then(
+            () => true,
+            (cleanup: unknown) => {
               scope.agent.config.logger.warn('Could not forget an invitation whose answer was not sent', {
                 invitationId: invitation.id,
                 error: cleanup instanceof Error ? cleanup.message : String(cleanup),
-              }),
-            )
-          }
-          throw error
+              })
+              return false
+            },
+          )
+          const retry = isForgotten
+            ? '; nothing was kept: receive the invitation again once the inviter can be reached'
+            : ''
+          const reason = `The answer to the invitation could not be delivered to the other agent: ${reasonOf(error)}`
+          throw new UpstreamError(`${reason}${retry}`, { cause: error })
         }),
     )
     return {

@@ -24,12 +24,16 @@ const storage = new CredoError('Error saving record', {
 })
 const formatFailure = new CredoError('Could not find the required credentials for the presentation submission')
 const formatNotOffered = new CredoError('No attachment found for service jsonld')
+const receivedBefore = new CredoError(
+  'An out of band record with invitation 0b3f1f8e-5d7c-4c3e-9a51-2f4c6d8e1a20 has already been received. Invitations should have a unique id.',
+)
 
 describe('toCredoRefusal', () => {
   it.each([
     ['a record state check', stateError, InvalidStateError],
     ['a connection that is not ready', notReady, InvalidStateError],
     ['a protocol problem report', problem, ConflictError],
+    ['an invitation received before', receivedBefore, ConflictError],
     ['an undeliverable message', undeliverable, UpstreamError],
     ['a format the message does not carry (the caller named it)', formatNotOffered, InvalidInputError],
   ])('maps %s', (_name, error, type) => {

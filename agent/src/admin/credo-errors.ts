@@ -15,6 +15,13 @@ const MAX_REASON_LENGTH = 1000
 const STATE_REFUSAL = /\bin invalid state\b|\bfound invalid state\b/
 
 /**
+ * Credo's refusal of an invitation this agent holds already (`An out of band record with invitation <id> has already
+ * been received. Invitations should have a unique id.`): the invitation's state, a 409 as the contract says, not the
+ * request's fault.
+ */
+const ALREADY_RECEIVED = /^An out of band record with invitation \S+ has already been received\b/
+
+/**
  * Credo's refusal of a format the exchange's message does not carry (`No attachment found for service jsonld`, when
  * an accept names a format the offer or request has not): the caller's request is wrong, the exchange is not.
  */
@@ -22,9 +29,9 @@ const FORMAT_NOT_IN_MESSAGE = /^No attachment found for service (\S+)/
 
 /**
  * The platform error for the Credo errors whose meaning does not depend on the call: a step the record's state
- * forbids (409), a problem the protocol reported (409, the exchange cannot take the step as it stands), a message
- * that could not be delivered (502, the other agent), a format the exchange does not carry (400; the exchange is
- * left as it was). Undefined for anything else.
+ * forbids (409), a problem the protocol reported (409, the exchange cannot take the step as it stands), an invitation
+ * received before (409), a message that could not be delivered (502, the other agent), a format the exchange does not
+ * carry (400; the exchange is left as it was). Undefined for anything else.
  */
 export function toCredoRefusal(error: unknown): IdplaneError | undefined {
   if (error instanceof DidCommProblemReportError) return new ConflictError(reasonOf(error), { cause: error })
@@ -35,6 +42,9 @@ export function toCredoRefusal(error: unknown): IdplaneError | undefined {
   }
   if (error instanceof CredoError && STATE_REFUSAL.test(error.message)) {
     return new InvalidStateError(reasonOf(error), { cause: error })
+  }
+  if (error instanceof CredoError && ALREADY_RECEIVED.test(error.message)) {
+    return new ConflictError(reasonOf(error), { cause: error })
   }
   const misnamedFormat = error instanceof CredoError ? FORMAT_NOT_IN_MESSAGE.exec(error.message)?.[1] : undefined
   if (misnamedFormat) {
