@@ -540,7 +540,14 @@ export class Platform {
   }
 
   /** A holder admin call, retried while the holder is down (it is SIGKILLed and restarted). */
-  public async holderCall<T>(method: string, route: string, body: unknown, deadline: number): Promise<T> {
+  /** `onRetry` hears each failure that is tried again (a 5xx, no answer), before the wait. */
+  public async holderCall<T>(
+    method: string,
+    route: string,
+    body: unknown,
+    deadline: number,
+    onRetry?: (message: string) => void,
+  ): Promise<T> {
     for (;;) {
       try {
         return await this.holder.call<T>(method, route, body)
@@ -549,6 +556,7 @@ export class Platform {
         // A refusal (4xx) is final; an unreachable or starting holder (503), or a peer it could not reach (502), is
         // tried again, as a wallet's user would.
         if (/^holder [A-Z]+ .*: 4\d\d /.test(message) || Date.now() > deadline) throw error
+        onRetry?.(message)
         await sleep(1000)
       }
     }
@@ -567,20 +575,13 @@ export class Platform {
     followed?.add(invitationUrl)
     const body = { invitationUrl, autoAcceptConnection: true, autoAcceptInvitation: true }
     let failedBefore: string | undefined
-    for (;;) {
-      try {
-        await this.holder.call('POST', '/oob/receive-invitation-url', body)
-        return
-      } catch (error) {
-        const message = (error as Error).message
-        if (failedBefore !== undefined && /: 409 .*has already been received/.test(message)) {
-          this.log(`holder kept an invitation it answered ${failedBefore.slice(0, 160)} for`)
-          return
-        }
-        if (/^holder [A-Z]+ .*: 4\d\d /.test(message) || Date.now() > deadline) throw error
+    try {
+      await this.holderCall('POST', '/oob/receive-invitation-url', body, deadline, (message) => {
         failedBefore = message
-        await sleep(1000)
-      }
+      })
+    } catch (error) {
+      if (failedBefore === undefined || !/: 409 .*has already been received/.test((error as Error).message)) throw error
+      this.log(`holder kept an invitation it answered ${failedBefore.slice(0, 160)} for`)
     }
   }
 

@@ -12,11 +12,11 @@
  *   BENCH_PEER_ROOT=/work/wt-before BENCH_PROGRAMS='API on PostgreSQL,agent on PostgreSQL' npm run bench:program-start
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 
-import { positiveIntEnv } from './api-harness'
+import { cpuMsOf, positiveIntEnv } from './api-harness'
 import { freshDatabase } from '../test/helpers/database'
 import { freePort } from '../test/helpers/ports'
 
@@ -24,8 +24,6 @@ const ROUNDS = positiveIntEnv('BENCH_ROUNDS', 3)
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test'
 const ROOT = path.resolve(__dirname, '..')
 const PEER_ROOT = process.env.BENCH_PEER_ROOT ? path.resolve(process.env.BENCH_PEER_ROOT) : undefined
-/** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100
 
 const PROGRAMS = ['agent on PostgreSQL', 'agent on PGlite', 'API on PostgreSQL', 'API (embedded)'] as const
 type Program = (typeof PROGRAMS)[number]
@@ -40,12 +38,6 @@ interface Way {
 interface Start {
   wallMs: number
   cpuMs: number
-}
-
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  // utime and stime are fields 14 and 15 of the line, 12 and 13 after "pid (comm) ".
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND
 }
 
 /** `apiDatabaseUrl`: the API on PostgreSQL's database, migrated by the first start and shared by the later ones. */

@@ -144,24 +144,9 @@ export class ConnectionsService {
           reuseConnection: body.reuseConnection ?? false,
           acceptInvitationTimeoutMs: body.acceptInvitationTimeoutMs,
         })
-        .catch(async (error: unknown) => {
-          if (!(error instanceof MessageSendingError)) throw error
-          // A failed clean-up leaves what Credo kept (a retry's 400); the 502 still says what happened.
-          const isForgotten = await forgetReceived(scope, invitation.id).then(
-            () => true,
-            (cleanup: unknown) => {
-              scope.agent.config.logger.warn('Could not forget an invitation whose answer was not sent', {
-                invitationId: invitation.id,
-                error: cleanup instanceof Error ? cleanup.message : String(cleanup),
-              })
-              return false
-            },
-          )
-          const retry = isForgotten
-            ? '; nothing was kept: receive the invitation again once the inviter can be reached'
-            : ''
-          const reason = `The answer to the invitation could not be delivered to the other agent: ${reasonOf(error)}`
-          throw new UpstreamError(`${reason}${retry}`, { cause: error })
+        .catch((error: unknown) => {
+          if (error instanceof MessageSendingError) return forgetUndelivered(scope, invitation.id, error)
+          throw error
         }),
     )
     return {
@@ -173,15 +158,29 @@ export class ConnectionsService {
 
 /**
  * Forgets an invitation whose answer could not be sent (the 502 of a receive): its out-of-band record and the
- * connection made for it. Credo refuses an invitation it holds ("already been received") and never sends that
- * request again, so without this a holder's retry, once the inviter is back, met a 400 and the exchange stayed
- * where it was. A connection reused for the invitation belongs to an earlier one and is kept.
+ * connection made for it, then throws the 502. Credo refuses an invitation it holds ("already been received") and
+ * never sends that request again, so without this a holder's retry, once the inviter is back, met a refusal and the
+ * exchange stayed where it was. A connection reused for the invitation belongs to an earlier one and is kept. A failed
+ * clean-up leaves what Credo kept and is logged; the 502 then says nothing of a retry.
  */
-async function forgetReceived(scope: AgentScope, invitationId: string): Promise<void> {
+async function forgetUndelivered(scope: AgentScope, invitationId: string, error: MessageSendingError): Promise<never> {
+  const reason = `The answer to the invitation could not be delivered to the other agent: ${reasonOf(error)}`
   const { oob, connections } = scope.agent.didcomm
-  const record = await oob.findByReceivedInvitationId(invitationId)
-  if (!record) return
-  for (const connection of await connections.findAllByOutOfBandId(record.id))
-    await connections.deleteById(connection.id)
-  await oob.deleteById(record.id)
+  try {
+    const record = await oob.findByReceivedInvitationId(invitationId)
+    if (record) {
+      for (const connection of await connections.findAllByOutOfBandId(record.id))
+        await connections.deleteById(connection.id)
+      await oob.deleteById(record.id)
+    }
+  } catch (cleanup) {
+    scope.agent.config.logger.warn('Could not forget an invitation whose answer was not sent', {
+      invitationId,
+      error: cleanup instanceof Error ? cleanup.message : String(cleanup),
+    })
+    throw new UpstreamError(reason, { cause: error })
+  }
+  throw new UpstreamError(`${reason}; nothing was kept: receive the invitation again once the inviter can be reached`, {
+    cause: error,
+  })
 }
