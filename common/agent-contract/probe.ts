@@ -28,12 +28,13 @@ export const probeAgent: AgentProbe = async (adminUrl, timeoutMs, apiKey) => {
 }
 
 /**
- * fetch wraps network errors in a TypeError whose cause carries the code (ECONNREFUSED, ENOTFOUND); a timeout is a
- * DOMException named TimeoutError. Read by shape, not instanceof: the errors may come from another realm.
+ * fetch wraps network errors in a TypeError whose cause carries the code (ECONNREFUSED, ENOTFOUND), node:http gives
+ * the code on the error itself; a timeout is a DOMException named TimeoutError. Read by shape, not instanceof: the
+ * errors may come from another realm.
  */
 export function failureDetail(error: unknown): string {
-  const { name, message, cause } = fieldsOf(error)
-  const code = fieldsOf(cause).code
+  const { name, message, cause, code: ownCode } = fieldsOf(error)
+  const code = fieldsOf(cause).code ?? ownCode
   if (typeof code === 'string') return code
   if (name === 'TimeoutError' || name === 'AbortError') return name
   const causeMessage = fieldsOf(cause).message

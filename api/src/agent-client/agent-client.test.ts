@@ -193,6 +193,27 @@ describe('AgentClient against a stand-in agent', () => {
     ])
   })
 
+  it('keeps the connection to an agent open between calls', async () => {
+    const ports: number[] = []
+    const { client } = await clientFor((req, res) => {
+      ports.push(req.socket.remotePort ?? 0)
+      json(res, 200, { statusCode: 200, message: 'ok', data: [] })
+    })
+    for (let i = 0; i < 3; i++) await client.listConnections()
+    expect(ports).toHaveLength(3)
+    expect(new Set(ports).size).toBe(1)
+  })
+
+  it('counts the answer body in the timeout: an agent that starts answering and stalls is a timeout', async () => {
+    const { client } = await clientFor((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.write('{"statusCode":200,')
+    }, 150)
+    const error = await failureOf(client.listConnections())
+    expect(error).toBeInstanceOf(UpstreamError)
+    expect(error.message).toMatch(/did not answer listConnections within 150 ms/)
+  })
+
   it('maps an agent that does not answer in time to UpstreamError (502) after the timeout', async () => {
     const { client } = await clientFor(() => undefined, 150)
     const startedAt = Date.now()

@@ -1,3 +1,5 @@
+import http from 'node:http'
+import https from 'node:https'
 import {
   ConflictError,
   type FieldError,
@@ -20,8 +22,22 @@ import {
 import { failureDetail } from '@idplane/common/agent-contract/probe'
 import type { AgentCallOutcome, AgentClientMetrics } from './agent-client-metrics'
 
-/** Network errors of a connection the agent closed before answering (undici names a socket closed by the peer). */
-const BROKEN_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
+/** Network errors of a connection the agent closed before answering. */
+const BROKEN_CONNECTION = new Set(['ECONNRESET', 'EPIPE'])
+
+/**
+ * Connections to agents stay open between calls, through node:http: fetch (undici) cost about three times its CPU
+ * per call (docs/benchmarks.md, "The API's calls to agents"). A kept connection is dropped a second before the
+ * agent's announced keep-alive timeout (Node's agent reads the Keep-Alive header), as undici did.
+ */
+const KEEP_ALIVE = { keepAlive: true, scheduling: 'lifo' as const }
+const connectionPools = { http: new http.Agent(KEEP_ALIVE), https: new https.Agent(KEEP_ALIVE) }
+
+/** An agent's answer: its status and its body parsed as JSON (undefined when empty or not JSON). */
+interface AgentAnswer {
+  status: number
+  body: unknown
+}
 
 /** Longest agent message passed on to our callers (an agent's message names the problem, never a dump). */
 const MAX_MESSAGE_LENGTH = 500
@@ -86,12 +102,9 @@ export async function requestAgent<T>(target: AgentTarget, call: AgentCall, opti
   const startedAt = process.hrtime.bigint()
   let outcome: AgentCallOutcome = 'failed'
   try {
-    let response: Response
-    let body: unknown
+    let answer: AgentAnswer
     try {
-      // The timeout covers the whole answer, body included.
-      response = await send(target, call, options.timeoutMs)
-      body = await readJson(response)
+      answer = await send(target, call, options.timeoutMs)
     } catch (error) {
       outcome = isTimeout(error) ? 'timeout' : 'unreachable'
       if (outcome === 'timeout') {
@@ -113,15 +126,16 @@ export async function requestAgent<T>(target: AgentTarget, call: AgentCall, opti
       }
       throw new UpstreamError(`The agent could not be reached for ${call.operation} (${detail})`, { cause: error })
     }
-    if (response.status >= 200 && response.status < 300) {
+    const { status, body } = answer
+    if (status >= 200 && status < 300) {
       if (!isEnvelope(body)) {
         throw new UpstreamError(`The agent answered ${call.operation} without a JSON envelope`)
       }
       outcome = 'success'
       return body.data as T
     }
-    const refusal = toAgentError(response.status, body, call.operation)
-    if (response.status >= 400 && response.status < 500) {
+    const refusal = toAgentError(status, body, call.operation)
+    if (status >= 400 && status < 500) {
       outcome = 'rejected'
       // The caller's mistake (an unknown record, a bad invitation) reaches the caller as a 4xx and needs nobody;
       // a refused key (401/403, a 502 for the caller) needs an operator.
@@ -129,7 +143,7 @@ export async function requestAgent<T>(target: AgentTarget, call: AgentCall, opti
       options.logger[level]('Agent refused the call', {
         orgId: target.orgId,
         operation: call.operation,
-        status: response.status,
+        status,
         error: refusal.message,
       })
     }
@@ -177,15 +191,45 @@ export function toAgentError(status: number, body: unknown, operation: string): 
   return new UpstreamError(`The agent failed ${operation} (HTTP ${status}${message ? `: ${message}` : ''})`)
 }
 
-async function send(target: AgentTarget, call: AgentCall, timeoutMs: number): Promise<Response> {
+/**
+ * One request and its whole answer; the timeout covers both, body included.
+ * @throws the network error (its `code`), or a `TimeoutError` when no whole answer came in time
+ */
+function send(target: AgentTarget, call: AgentCall, timeoutMs: number): Promise<AgentAnswer> {
+  const url = new URL(`${target.endpoint.replace(/\/$/, '')}${call.path}${queryString(call.query)}`)
+  const body = call.body === undefined ? undefined : JSON.stringify(call.body)
   const headers: Record<string, string> = { authorization: `Bearer ${target.apiKey}`, accept: 'application/json' }
-  if (call.body !== undefined) headers['content-type'] = 'application/json'
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json'
+    headers['content-length'] = String(Buffer.byteLength(body))
+  }
   if (target.tenantId !== undefined) headers[TENANT_HEADER] = target.tenantId
-  return fetch(`${target.endpoint.replace(/\/$/, '')}${call.path}${queryString(call.query)}`, {
-    method: call.method,
-    headers,
-    body: call.body === undefined ? undefined : JSON.stringify(call.body),
-    signal: AbortSignal.timeout(timeoutMs),
+  const isHttps = url.protocol === 'https:'
+  return new Promise((resolve, reject) => {
+    const request = (isHttps ? https : http).request(
+      url,
+      { method: call.method, headers, agent: isHttps ? connectionPools.https : connectionPools.http },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.once('error', fail)
+        response.once('end', () => {
+          clearTimeout(timer)
+          resolve({ status: response.statusCode ?? 0, body: parseJson(Buffer.concat(chunks).toString('utf8')) })
+        })
+      },
+    )
+    const timer = setTimeout(
+      () => fail(new DOMException(`No answer within ${timeoutMs} ms`, 'TimeoutError')),
+      timeoutMs,
+    )
+    function fail(error: Error): void {
+      clearTimeout(timer)
+      request.destroy()
+      reject(error)
+    }
+    request.once('error', fail)
+    request.end(body)
   })
 }
 
@@ -199,8 +243,7 @@ function queryString(query: object | undefined): string {
   return text === '' ? '' : `?${text}`
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text()
+function parseJson(text: string): unknown {
   try {
     return text === '' ? undefined : (JSON.parse(text) as unknown)
   } catch {
