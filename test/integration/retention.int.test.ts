@@ -48,7 +48,7 @@ describe('retention', () => {
   /** Claims the one due delivery and records `kind` for it. */
   async function finishDelivery(kind: 'delivered' | 'dead'): Promise<void> {
     const token = randomUUID()
-    const [claimed] = await deliveries.claimDue({ token, leaseSeconds: 60, max: 1 })
+    const [claimed] = (await deliveries.claimDue({ token, leaseSeconds: 60, max: 1 })).items
     if (!claimed) throw new Error('no delivery to claim')
     const url = claimed.targetUrl
     const attempt = kind === 'delivered' ? { kind, status: 200, url } : { kind, error: 'HTTP 500', url }

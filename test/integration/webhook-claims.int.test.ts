@@ -41,8 +41,10 @@ describe('outbox claims in batches', () => {
     return eventId
   }
 
-  const claim = (max: number, perOwnerLimit?: number, token = randomUUID()) =>
+  const claimWithRest = (max: number, perOwnerLimit?: number, token = randomUUID()) =>
     deliveries.claimDue({ token, leaseSeconds: 60, max, perOwnerLimit })
+  const claim = async (max: number, perOwnerLimit?: number, token = randomUUID()) =>
+    (await claimWithRest(max, perOwnerLimit, token)).items
   const eventIdsOf = (claimed: { payload: { id: string } }[]) => claimed.map((delivery) => delivery.payload.id)
 
   it('claims the oldest due deliveries up to the limit of each owner, counting the claims it already holds', async () => {
@@ -56,8 +58,8 @@ describe('outbox claims in batches', () => {
     expect(first?.payload.id).toBe(a[0])
     // Tenant a may take two more, tenant b both of its own; oldest first across owners.
     expect(eventIdsOf(await claim(10, 3))).toEqual([a[1], a[2], b[0], b[1]])
-    // Tenant a holds three, tenant b has nothing left: nothing due that either may take.
-    expect(await claim(10, 3)).toEqual([])
+    // Tenant a holds three, tenant b has nothing left: nothing due that either may take, but rows are left (a's).
+    expect(await claimWithRest(10, 3)).toEqual({ items: [], isMoreDue: true })
     // One of tenant a's ends: one slot, for its oldest waiting delivery.
     expect(await deliveries.record(first.id, token, { kind: 'delivered', status: 200, url: first.targetUrl })).toBe(
       true,
@@ -78,7 +80,7 @@ describe('outbox claims in batches', () => {
     const token = randomUUID()
     const held = await claim(3, 3, token)
     expect(eventIdsOf(held)).toEqual(c.slice(0, 3))
-    expect(await claim(10, 3)).toEqual([])
+    expect(await claimWithRest(10, 3)).toEqual({ items: [], isMoreDue: true })
     const deliveredOf = (delivery: ClaimedDelivery, claimToken = token) => ({
       id: delivery.id,
       claimToken,
@@ -96,7 +98,8 @@ describe('outbox claims in batches', () => {
     const next = randomUUID()
     const first = await deliveries.recordDeliveredAndClaimDue([deliveredOf(held[0])], claimOf(10, next))
     expect(first.recordedIds).toEqual(new Set([held[0].id]))
-    expect(eventIdsOf(first.claimed)).toEqual([c[3]])
+    expect(first.claimed).toEqual({ items: [expect.anything()], isMoreDue: true })
+    expect(eventIdsOf(first.claimed.items)).toEqual([c[3]])
     const stateOf = async (id: string) =>
       (
         await sql.execute<{ status: string; claim_token: string | null; last_response_code: number | null }[]>(
@@ -105,7 +108,7 @@ describe('outbox claims in batches', () => {
         )
       )[0]
     expect(await stateOf(held[0].id)).toEqual({ status: 'delivered', claim_token: null, last_response_code: 200 })
-    expect(await stateOf(first.claimed[0].id)).toEqual({
+    expect(await stateOf(first.claimed.items[0].id)).toEqual({
       status: 'pending',
       claim_token: next,
       last_response_code: null,
@@ -117,13 +120,17 @@ describe('outbox claims in batches', () => {
       claimOf(10),
     )
     expect(both.recordedIds).toEqual(new Set([held[2].id]))
-    expect(eventIdsOf(both.claimed)).toEqual([c[4]])
+    expect(eventIdsOf(both.claimed.items)).toEqual([c[4]])
     expect((await stateOf(held[1].id)).status).toBe('pending')
 
     // Nothing claimed (max 0, as a stopped relay asks): the records alone.
     const last = await deliveries.recordDeliveredAndClaimDue([deliveredOf(held[1])], claimOf(0))
-    expect(last).toEqual({ recordedIds: new Set([held[1].id]), claimed: [] })
-    expect(eventIdsOf(await claim(10, 3))).toEqual([c[5]])
+    expect(last).toEqual({ recordedIds: new Set([held[1].id]), claimed: { items: [], isMoreDue: true } })
+    const rest = await claimWithRest(10, 3)
+    expect(eventIdsOf(rest.items)).toEqual([c[5]])
+    expect(rest.isMoreDue).toBe(false)
+    // Nothing due at all: the relay may stop claiming until something wakes it.
+    expect(await claimWithRest(10, 3)).toEqual({ items: [], isMoreDue: false })
   })
 
   it('claims the deliveries of one insert in the order they were written', async () => {

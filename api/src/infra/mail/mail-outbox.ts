@@ -2,7 +2,13 @@ import { Registry } from 'prom-client'
 import { mailMetrics, type MailMetrics } from './mail-metrics'
 import { Logger } from '@idplane/common'
 import type { RetentionTask } from '../retention/retention-pruner'
-import { OutboxRelay, type OutboxChannel, type OutboxClaim, type OutboxFailure } from '../outbox/outbox-relay'
+import {
+  OutboxRelay,
+  type Claimed,
+  type OutboxChannel,
+  type OutboxClaim,
+  type OutboxFailure,
+} from '../outbox/outbox-relay'
 import { DEFAULT_RETRY_DELAYS_MS } from '../queue/queue'
 import { MailMessage, MailTransport } from './mailer'
 import { toMailMessage } from './mail.service'
@@ -108,8 +114,10 @@ export class MailOutbox implements OutboxChannel<ClaimedMail, undefined> {
     return this.relay.relayOnce()
   }
 
-  public claimDue(claim: OutboxClaim): Promise<ClaimedMail[]> {
-    return this.outbox.claimDue(claim)
+  public async claimDue(claim: OutboxClaim): Promise<Claimed<ClaimedMail>> {
+    const items = await this.outbox.claimDue(claim)
+    // Mails have no owner limit: rows were left only when the claim took all it asked for.
+    return { items, isMoreDue: items.length >= claim.max }
   }
 
   public async send(mail: ClaimedMail): Promise<{ isSuccess: true; detail: undefined }> {

@@ -1,6 +1,7 @@
 import { silentLogger } from '@idplane/common'
 import {
   OutboxRelay,
+  type Claimed,
   type MarkedAndClaimed,
   type OutboxChannel,
   type OutboxClaim,
@@ -36,9 +37,17 @@ class MemoryOutbox implements OutboxChannel<Row, string> {
     this.rows = Array.from({ length: count }, (_, index) => ({ id: `row-${index}`, attempts: 0, state: 'pending' }))
   }
 
-  public async claimDue(claim: OutboxClaim): Promise<Row[]> {
+  public async claimDue(claim: OutboxClaim): Promise<Claimed<Row>> {
     this.claims++
     return this.claimed(claim)
+  }
+
+  /** Adds due rows, as a committed transaction does. */
+  public add(count: number): void {
+    const first = this.rows.length
+    for (let index = first; index < first + count; index++) {
+      this.rows.push({ id: `row-${index}`, attempts: 0, state: 'pending' })
+    }
   }
 
   public async send(row: Row): Promise<{ isSuccess: true; detail: string }> {
@@ -77,16 +86,17 @@ class MemoryOutbox implements OutboxChannel<Row, string> {
     return true
   }
 
-  private async claimed(claim: OutboxClaim): Promise<Row[]> {
+  private async claimed(claim: OutboxClaim): Promise<Claimed<Row>> {
     // As PostgreSQL refuses a negative LIMIT.
     if (claim.max < 0) throw new Error(`claim of ${claim.max} rows`)
     this.claiming++
     this.maxClaimsAtOnce = Math.max(this.maxClaimsAtOnce, this.claiming)
     await tick(1)
-    const due = this.rows.filter((row) => row.state === 'pending').slice(0, claim.max)
+    const pending = this.rows.filter((row) => row.state === 'pending')
+    const due = pending.slice(0, claim.max)
     for (const row of due) Object.assign(row, { state: 'claimed', token: claim.token, attempts: row.attempts + 1 })
     this.claiming--
-    return due.map((row) => ({ ...row }))
+    return { items: due.map((row) => ({ ...row })), isMoreDue: pending.length > due.length }
   }
 }
 
@@ -97,8 +107,8 @@ class CombiningOutbox extends MemoryOutbox {
   }
 }
 
-async function relayAll(outbox: MemoryOutbox, concurrency: number): Promise<void> {
-  const relay = new OutboxRelay(
+function relayOf(outbox: MemoryOutbox, concurrency: number): OutboxRelay<Row, string> {
+  return new OutboxRelay(
     outbox,
     {
       name: 'test',
@@ -109,9 +119,17 @@ async function relayAll(outbox: MemoryOutbox, concurrency: number): Promise<void
     },
     silentLogger,
   )
-  relay.start()
+}
+
+async function untilAllSent(outbox: MemoryOutbox): Promise<void> {
   const deadline = Date.now() + 10_000
   while (outbox.rows.some((row) => row.state !== 'sent') && Date.now() < deadline) await tick(5)
+}
+
+async function relayAll(outbox: MemoryOutbox, concurrency: number): Promise<void> {
+  const relay = relayOf(outbox, concurrency)
+  relay.start()
+  await untilAllSent(outbox)
   await relay.stop()
 }
 
@@ -138,13 +156,36 @@ describe('the outbox relay', () => {
     expectEachSentOnce(outbox, 4)
     // Never two claims at once, whether a round's or a mark's: the per-owner limit stays exact in the process.
     expect(outbox.maxClaimsAtOnce).toBe(1)
-    // Every sent row is marked once, with the next claim; rows sent while a claim ran are marked together after it.
-    expect(outbox.marks).toBe(0)
-    expect(outbox.markedTogether).toBe(40)
+    // Every sent row is marked once: with the next claim while rows are due (rows sent while a claim ran are marked
+    // together after it), alone once a claim found the outbox empty.
+    expect(outbox.marks + outbox.markedTogether).toBe(40)
+    expect(outbox.marks).toBeLessThanOrEqual(4)
     expect(outbox.combined).toBeLessThan(40)
     // Claims of their own: the first round and rounds woken meanwhile, far fewer than the rows.
     expect(outbox.claims).toBeLessThan(10)
     // In all, fewer statements than the plain relay's one mark per row.
     expect(outbox.combined + outbox.claims).toBeLessThan(40)
+  })
+
+  it('marks sent rows alone once the outbox ran dry, and claims with the marks again when new rows wake it', async () => {
+    const outbox = new CombiningOutbox(3)
+    const relay = relayOf(outbox, 4)
+    relay.start()
+    await untilAllSent(outbox)
+    // The first claim took all three and found nothing more: each is marked alone, with no claim.
+    expect(outbox.claims).toBe(1)
+    expect(outbox.combined).toBe(0)
+    expect(outbox.marks).toBe(3)
+
+    // More rows than slots, then the wake their commit gives: the claim takes four and finds more, so the sent
+    // rows' marks claim again until the outbox is dry; the last marks are alone.
+    outbox.add(10)
+    relay.wake(0)
+    await untilAllSent(outbox)
+    await relay.stop()
+    expect(outbox.rows.every((row) => row.state === 'sent')).toBe(true)
+    expect([...outbox.sends.values()].every((count) => count === 1)).toBe(true)
+    expect(outbox.combined).toBeGreaterThan(0)
+    expect(outbox.marks + outbox.markedTogether).toBe(13)
   })
 })

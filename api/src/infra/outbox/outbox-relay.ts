@@ -31,10 +31,19 @@ export interface OutboxFailure<D> {
   isDead: boolean
 }
 
+/**
+ * What a claim took: the rows, oldest first, and whether due rows were left unclaimed (more than `max`, an owner at
+ * its limit, or rows another relay holds locked). False tells the relay the outbox had nothing more for it.
+ */
+export interface Claimed<T> {
+  items: T[]
+  isMoreDue: boolean
+}
+
 /** One outbox (mail, webhook deliveries): its repository's claim and marks, and how a row is sent. */
 export interface OutboxChannel<T extends OutboxItem, D> {
-  /** The claimed rows, oldest first; none when nothing is due. */
-  claimDue(claim: OutboxClaim): Promise<T[]>
+  /** The claimed rows; none when nothing is due. */
+  claimDue(claim: OutboxClaim): Promise<Claimed<T>>
   /** Sends one row; a thrown error counts as a failed send. */
   send(item: T): Promise<SendOutcome<D>>
   /** Resolves false when the claim was lost (the lease ran out and another relay took the row). */
@@ -55,10 +64,10 @@ export interface SentRow<T, D> {
   detail: D
 }
 
-/** What markSentAndClaimDue did: the ids of the sent rows whose claims still held, and the rows it claimed next. */
+/** What markSentAndClaimDue did: the ids of the sent rows whose claims still held, and what it claimed next. */
 export interface MarkedAndClaimed<T> {
   markedIds: ReadonlySet<string>
-  claimed: T[]
+  claimed: Claimed<T>
 }
 
 /** A sent row waiting for the relay's next combined mark and claim. */
@@ -109,6 +118,13 @@ export class OutboxRelay<T extends OutboxItem, D> {
   private readonly waitingMarks: WaitingMark<T, D>[] = []
   private isStopped = true
   private again = false
+  /**
+   * Whether the outbox may hold due rows this relay has not claimed: false once a claim found no more and nothing
+   * woke the relay since. A sent row is then marked alone (a cheap update), not with a claim of the next rows (a
+   * statement of several steps, most of the relay's database work when deliveries trickle in); new rows wake it
+   * (their commit in this process, the poll for other processes').
+   */
+  private mayHaveDue = true
 
   public constructor(
     private readonly channel: OutboxChannel<T, D>,
@@ -135,6 +151,7 @@ export class OutboxRelay<T extends OutboxItem, D> {
   /** Looks for due rows after `delayMs` (sooner than the poll): something was just written. */
   public wake(delayMs = 0): void {
     if (this.isStopped) return
+    this.mayHaveDue = true
     if (this.claiming) {
       this.again = true
       return
@@ -207,7 +224,14 @@ export class OutboxRelay<T extends OutboxItem, D> {
    */
   private async claimAndStart(max: number): Promise<Promise<boolean>[]> {
     const claim = this.claimOf(max)
-    return this.startAll(await this.channel.claimDue(claim), claim.token)
+    const claimed = await this.channel.claimDue(claim)
+    this.noteClaimed(claimed)
+    return this.startAll(claimed.items, claim.token)
+  }
+
+  /** After a claim: the outbox had nothing more unless the claim says so or something woke the relay meanwhile. */
+  private noteClaimed(claimed: Claimed<T>): void {
+    this.mayHaveDue = claimed.isMoreDue || this.again
   }
 
   private claimOf(max: number): OutboxClaim {
@@ -229,7 +253,8 @@ export class OutboxRelay<T extends OutboxItem, D> {
         this.inFlight.delete(sending)
         if (!isClaimedAfter) {
           this.held--
-          this.wake(0)
+          // A failed row may be due again at once (a retry delay of 0): look, as when rows may be due.
+          if (this.mayHaveDue || !isSent) this.wake(0)
         }
         return isSent
       })
@@ -254,7 +279,7 @@ export class OutboxRelay<T extends OutboxItem, D> {
       }
       if (outcome.isSuccess) {
         let isMarked: boolean
-        if (this.channel.markSentAndClaimDue && !this.isStopped) {
+        if (this.channel.markSentAndClaimDue && !this.isStopped && this.mayHaveDue) {
           isMarked = await this.markWithNextClaim({ item, claimToken: token, detail: outcome.detail })
           isClaimedAfter = true
         } else {
@@ -306,7 +331,8 @@ export class OutboxRelay<T extends OutboxItem, D> {
         ({ markedIds, claimed }) => {
           this.held -= marks.length
           for (const mark of marks) mark.settle(markedIds.has(mark.item.id))
-          return this.startAll(claimed, claim.token).length
+          if (!this.isStopped) this.noteClaimed(claimed)
+          return this.startAll(claimed.items, claim.token).length
         },
         (error: unknown) => {
           for (const mark of marks) mark.fail(error)

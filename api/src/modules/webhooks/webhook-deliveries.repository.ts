@@ -2,7 +2,7 @@ import { injectable } from 'inversify'
 import type { FilterQuery } from '@mikro-orm/core'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { pageOffset } from '../../infra/http/pagination'
-import type { OutboxClaim } from '../../infra/outbox/outbox-relay'
+import type { Claimed, OutboxClaim } from '../../infra/outbox/outbox-relay'
 import { WebhookDelivery, type DeliveryStatus, type DeliveryTarget } from './webhook-delivery.entity'
 import type { WebhookEventData } from './webhook-request'
 import { OrgRepository } from '../../infra/db/base.repository'
@@ -82,13 +82,14 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
    * read per attempt); oldest first, none when nothing is due. With `claim.perOwnerLimit`, no owner (organization, or
    * tenant for tenant events) ends up holding more live claims than that: an owner at its limit is passed over, and
    * another's rows are ranked after the claims it already holds, so one slow receiver never holds every slot.
+   * `isMoreDue` when due rows were left unclaimed (beyond `max`, passed over, or locked by another relay).
    */
-  public async claimDue(claim: OutboxClaim): Promise<ClaimedDelivery[]> {
+  public async claimDue(claim: OutboxClaim): Promise<Claimed<ClaimedDelivery>> {
     const rows = await this.connection().execute<ClaimRow[]>(
-      `with ${claimSteps()} ${CLAIMED_WITH_WEBHOOK} order by "claimed"."due_at", "claimed"."queued_at", "claimed"."id"`,
+      `with ${claimSteps()} ${claimAnswer()}`,
       claimParams(claim),
     )
-    return rows.map(claimedDelivery)
+    return claimedOf(rows)
   }
 
   /**
@@ -99,10 +100,10 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
   public async recordDeliveredAndClaimDue(
     delivered: readonly { id: string; claimToken: string; status: number; url: string }[],
     claim: OutboxClaim,
-  ): Promise<{ recordedIds: Set<string>; claimed: ClaimedDelivery[] }> {
+  ): Promise<{ recordedIds: Set<string>; claimed: Claimed<ClaimedDelivery> }> {
     const values = delivered.map(() => '(?::uuid, ?::uuid, ?, ?::integer)').join(', ')
     const params = delivered.flatMap((attempt) => [attempt.id, attempt.claimToken, attempt.url, attempt.status])
-    // One row when nothing is claimed (the claim's columns null), else one per claimed row; each names the recorded.
+    // Each answer row names the recorded.
     const rows = await this.connection().execute<(ClaimRow & { recorded: string | null })[]>(
       `with "attempt" ("id", "claim_token", "url", "status") as (values ${values}),
        "recorded" as (
@@ -112,15 +113,10 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
          where "webhook_deliveries"."id" = "attempt"."id" and "webhook_deliveries"."claim_token" = "attempt"."claim_token"
          returning "webhook_deliveries"."id"),
        ${claimSteps(`and "d"."id" not in (select "id" from "recorded")`)}
-       select (select string_agg("id"::text, ',') from "recorded") as "recorded", "next".* from (select 1) as "one"
-       left join (${CLAIMED_WITH_WEBHOOK}) as "next" on true
-       order by "next"."due_at", "next"."queued_at", "next"."id"`,
+       ${claimAnswer(`(select string_agg("id"::text, ',') from "recorded") as "recorded",`)}`,
       [...params, ...claimParams(claim)],
     )
-    return {
-      recordedIds: new Set(rows[0]?.recorded?.split(',') ?? []),
-      claimed: rows.filter((row) => row.id !== null).map(claimedDelivery),
-    }
+    return { recordedIds: new Set(rows[0]?.recorded?.split(',') ?? []), claimed: claimedOf(rows) }
   }
 
   /** Records an attempt under its claim; false when the claim was lost (the hold ran out). */
@@ -204,8 +200,9 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
   }
 }
 
-/** What a claim statement answers per row. */
+/** What a claim statement answers per row (claimAnswer): the claim's columns are null when it claimed nothing. */
 interface ClaimRow {
+  more_due: boolean
   id: string
   target: DeliveryTarget
   target_url: string
@@ -269,6 +266,28 @@ function claimSteps(ending = ''): string {
 /** The claimed rows with their registered webhook's current URL and sealed secret. */
 const CLAIMED_WITH_WEBHOOK = `select "claimed".*, "w"."url" as "webhook_url", "w"."sealed_secret" as "webhook_sealed_secret"
   from "claimed" left join "webhooks" "w" on "w"."id" = "claimed"."webhook_id"`
+
+/**
+ * Whether due rows were left unclaimed. The statement's snapshot still shows its own claims unclaimed, so they are
+ * left out by id; a row whose claim is recorded in the statement was claimed when it began, so it is not due.
+ */
+const MORE_DUE = `exists (select 1 from "webhook_deliveries" "m"
+  where "m"."status" = 'pending' and "m"."next_attempt_at" <= now()
+    and ("m"."claimed_until" is null or "m"."claimed_until" < now()) and "m"."id" not in (select "id" from "claimed"))`
+
+/**
+ * A claim's answer after claimSteps: one row when it claimed nothing (the claim's columns null), else one per claimed
+ * row, oldest first; each with `more_due` and `columns` (a select list's head, ending in a comma).
+ */
+function claimAnswer(columns = ''): string {
+  return `select ${columns} ${MORE_DUE} as "more_due", "next".* from (select 1) as "one"
+    left join (${CLAIMED_WITH_WEBHOOK}) as "next" on true
+    order by "next"."due_at", "next"."queued_at", "next"."id"`
+}
+
+function claimedOf(rows: readonly ClaimRow[]): Claimed<ClaimedDelivery> {
+  return { items: rows.filter((row) => row.id !== null).map(claimedDelivery), isMoreDue: rows[0]?.more_due === true }
+}
 
 /** claimSteps' parameters, in order. */
 function claimParams(claim: OutboxClaim): unknown[] {

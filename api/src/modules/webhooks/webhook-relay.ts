@@ -5,6 +5,7 @@ import { sectionOf } from '../../infra/config-section'
 import { SecretBox } from '../../infra/crypto/secret-box'
 import {
   OutboxRelay,
+  type Claimed,
   type OutboxChannel,
   type OutboxClaim,
   type MarkedAndClaimed,
@@ -101,7 +102,7 @@ export class WebhookRelay implements OutboxChannel<ClaimedDelivery, AttemptDetai
     this.relay.wake(0)
   }
 
-  public claimDue(claim: OutboxClaim): Promise<ClaimedDelivery[]> {
+  public claimDue(claim: OutboxClaim): Promise<Claimed<ClaimedDelivery>> {
     return this.deliveries.claimDue(claim)
   }
 
