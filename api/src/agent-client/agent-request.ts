@@ -212,7 +212,7 @@ function send(target: AgentTarget, call: AgentCall, timeoutMs: number): Promise<
       (response) => {
         const chunks: Buffer[] = []
         response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.once('error', fail)
+        response.on('error', fail)
         response.once('end', () => {
           clearTimeout(timer)
           resolve({ status: response.statusCode ?? 0, body: parseJson(Buffer.concat(chunks).toString('utf8')) })
@@ -228,7 +228,8 @@ function send(target: AgentTarget, call: AgentCall, timeoutMs: number): Promise<
       request.destroy()
       reject(error)
     }
-    request.once('error', fail)
+    // on, not once: a second error (the destroy after a timeout) must not go unhandled; fail is idempotent.
+    request.on('error', fail)
     request.end(body)
   })
 }
