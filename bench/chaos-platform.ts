@@ -539,8 +539,10 @@ export class Platform {
     }
   }
 
-  /** A holder admin call, retried while the holder is down (it is SIGKILLed and restarted). */
-  /** `onRetry` hears each failure that is tried again (a 5xx, no answer), before the wait. */
+  /**
+   * A holder admin call, retried while the holder is down (it is SIGKILLed and restarted). `onRetry` hears each
+   * failure that is tried again (a 5xx, no answer), before the wait.
+   */
   public async holderCall<T>(
     method: string,
     route: string,

@@ -331,7 +331,7 @@ export class OutboxRelay<T extends OutboxItem, D> {
         ({ markedIds, claimed }) => {
           this.held -= marks.length
           for (const mark of marks) mark.settle(markedIds.has(mark.item.id))
-          if (!this.isStopped) this.noteClaimed(claimed)
+          this.noteClaimed(claimed)
           return this.startAll(claimed.items, claim.token).length
         },
         (error: unknown) => {
