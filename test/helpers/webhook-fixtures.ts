@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { ModuleRegistry } from '../../api/src/infra/module-registry'
 import { platformEvent, type PlatformEvent } from '../../api/src/infra/platform-events'
-import type {
-  NewDelivery,
-  WebhookDeliveriesRepository,
-} from '../../api/src/modules/webhooks/webhook-deliveries.repository'
+import type { WebhookDeliveriesRepository } from '../../api/src/modules/webhooks/webhook-deliveries.repository'
+import type { WebhookEventData } from '../../api/src/modules/webhooks/webhook-request'
 import type { TestApi } from './api'
 
 /** Short delivery settings for tests: 2 s timeout, 200 ms relay rounds. Add a retry schedule per test. */
@@ -32,29 +30,44 @@ export async function publishEvents(
   return events
 }
 
-/**
- * A new delivery to an organization's `notificationWebhook` (no organization or webhook row needed: `orgId` null, an
- * unreachable URL of its own); its owner is `tenantId` when given.
- */
-export function aNewDelivery(tenantId?: string, eventId: string = randomUUID()): NewDelivery {
+/** The API's SQL connection (EntityManager.getConnection()). */
+type Sql = ReturnType<EntityManager['getConnection']>
+
+/** The URL of the tenants' webhooks registered here: nothing listens on port 9. */
+const UNREACHABLE_HOOK = 'http://127.0.0.1:9/hook'
+
+/** A cloud-wallet tenant's event (an owner without an organization), as the listener stores it. */
+export function aTenantEvent(tenantId: string, eventId: string = randomUUID()): WebhookEventData {
   return {
-    data: {
-      id: eventId,
-      type: 'connection.state-changed',
-      orgId: null,
-      ...(tenantId === undefined ? {} : { tenantId }),
-      occurredAt: new Date().toISOString(),
-      record: {},
-    },
-    target: 'notificationWebhook',
-    targetUrl: `http://127.0.0.1:9/${eventId}`,
-    webhookId: null,
+    id: eventId,
+    type: 'connection.state-changed',
+    orgId: null,
+    tenantId,
+    occurredAt: new Date().toISOString(),
+    record: {},
   }
 }
 
-/** Stores one pending delivery (aNewDelivery) through the repository; returns its event id. */
-export async function aPendingDelivery(deliveries: WebhookDeliveriesRepository, tenantId?: string): Promise<string> {
-  const delivery = aNewDelivery(tenantId)
-  await deliveries.add([delivery])
-  return delivery.data.id
+/** Registers UNREACHABLE_HOOK as `tenantId`'s webhook unless it has one. */
+export async function aTenantWebhook(sql: Sql, tenantId: string): Promise<void> {
+  await sql.execute(
+    `insert into webhooks (id, tenant_id, url, created_at, updated_at) values (?, ?, ?, now(), now())
+     on conflict (tenant_id) do nothing`,
+    [randomUUID(), tenantId, UNREACHABLE_HOOK],
+  )
+}
+
+/**
+ * Stores one pending delivery of a tenant's event the way published events are stored (addForEvents, in a
+ * transaction), to the tenant's webhook (registered first when it has none); returns its event id.
+ */
+export async function aPendingDelivery(
+  sql: Sql,
+  deliveries: WebhookDeliveriesRepository,
+  tenantId = `tenant-${randomUUID()}`,
+): Promise<string> {
+  await aTenantWebhook(sql, tenantId)
+  const event = aTenantEvent(tenantId)
+  await deliveries.transactional(() => deliveries.addForEvents([event]))
+  return event.id
 }

@@ -43,7 +43,7 @@ describe('retention', () => {
     await api?.close()
   })
 
-  const addDelivery = () => aPendingDelivery(deliveries)
+  const addDelivery = () => aPendingDelivery(sql, deliveries)
 
   /** Claims the one due delivery and records `kind` for it. */
   async function finishDelivery(kind: 'delivered' | 'dead'): Promise<void> {

@@ -12,15 +12,12 @@ import { AgentsRepository } from '../../api/src/modules/agents/agents.repository
 import { OrgAgent } from '../../api/src/modules/agents/org-agent.entity'
 import { MembershipsRepository } from '../../api/src/modules/memberships/memberships.repository'
 import { Organization } from '../../api/src/modules/orgs/organization.entity'
-import { Webhook } from '../../api/src/modules/webhooks/webhook.entity'
-import { WebhooksRepository } from '../../api/src/modules/webhooks/webhooks.repository'
 import { startIdleApiRuntime, type IdleApiRuntime } from '../helpers/api-runtime'
 
 /**
- * Rows the hottest paths read again and again, read once (docs/decisions.md, "Rows read once for many calls"): an
- * event owner's webhook targets once per transaction, the base wallet's and a user's wallet row for
- * WALLET_ROW_REUSE_MS, and an agent's address, a user's roles and an event token's organization for
- * SHARED_ROW_REUSE_MS. Runs on the path the environment chooses.
+ * Rows the hottest paths read again and again, read once (docs/decisions.md, "Rows read once for many calls"): the
+ * base wallet's and a user's wallet row for WALLET_ROW_REUSE_MS, and an agent's address, a user's roles and an event
+ * token's organization for SHARED_ROW_REUSE_MS. Runs on the path the environment chooses.
  */
 describe('rows read once for many calls', () => {
   let api: IdleApiRuntime
@@ -62,41 +59,6 @@ describe('rows read once for many calls', () => {
       execute.mock.calls.filter(([sql]) => String(sql).includes(marker)).length +
       find.mock.calls.filter(([entity]) => (entity as { name?: string }).name === marker).length
   }
-
-  describe('webhook targets', () => {
-    const webhooks = () => api.runtime.container.get(WebhooksRepository)
-
-    it('are looked up once per owner and transaction, and afresh in the next one', async () => {
-      const lookups = countStatements('notification_webhook')
-      const [tenantA, tenantB] = [`tenant-${randomUUID()}`, `tenant-${randomUUID()}`]
-      const first = await webhooks().transactional(async () => {
-        const a = await webhooks().targetsOf(null, tenantA)
-        await webhooks().targetsOf(null, tenantB)
-        expect(await webhooks().targetsOf(null, tenantA)).toBe(a)
-        return a
-      })
-      expect(first.webhooks).toEqual([])
-      expect(lookups()).toBe(2)
-
-      // Registered after that transaction: the next one sees it.
-      const fork = em.fork()
-      const webhook = fork.create(Webhook, { tenantId: tenantA, url: 'https://hooks.example.com/a' })
-      await fork.flush()
-      const next = await webhooks().transactional(() => webhooks().targetsOf(null, tenantA))
-      expect(next.webhooks).toEqual([{ id: webhook.id, url: 'https://hooks.example.com/a' }])
-      expect(lookups()).toBe(3)
-    })
-
-    it('are looked up on every call outside a transaction', async () => {
-      const lookups = countStatements('notification_webhook')
-      const tenant = `tenant-${randomUUID()}`
-      await webhooks().inOwnContext(async () => {
-        await webhooks().targetsOf(null, tenant)
-        await webhooks().targetsOf(null, tenant)
-      })
-      expect(lookups()).toBe(2)
-    })
-  })
 
   describe('wallet rows', () => {
     const wallets = () => api.runtime.container.get(CloudWalletsRepository)

@@ -5,8 +5,9 @@ import {
   WebhookDeliveriesRepository,
   type ClaimedDelivery,
 } from '../../api/src/modules/webhooks/webhook-deliveries.repository'
+import type { WebhookEventData } from '../../api/src/modules/webhooks/webhook-request'
 import { startIdleApiRuntime, type IdleApiRuntime } from '../helpers/api-runtime'
-import { aNewDelivery, aPendingDelivery } from '../helpers/webhook-fixtures'
+import { aPendingDelivery, aTenantEvent, aTenantWebhook } from '../helpers/webhook-fixtures'
 
 /**
  * The outbox relays claim as many due rows as they have free slots in one statement (infra/outbox/outbox-relay.ts):
@@ -33,7 +34,7 @@ describe('outbox claims in batches', () => {
 
   /** A delivery of a tenant's event (an owner without an organization), due `secondsAgo` ago; its event id. */
   async function aDelivery(tenantId: string, secondsAgo: number): Promise<string> {
-    const eventId = await aPendingDelivery(deliveries, tenantId)
+    const eventId = await aPendingDelivery(sql, deliveries, tenantId)
     await sql.execute(
       `update webhook_deliveries set next_attempt_at = now() - make_interval(secs => ?) where event_id = ?`,
       [secondsAgo, eventId],
@@ -140,9 +141,67 @@ describe('outbox claims in batches', () => {
     // An agent event batch's deliveries are one insert: they share their due time and creation time to the
     // millisecond, so only the delivery id can keep the order of the events.
     const eventIds = Array.from({ length: 300 }, () => randomUUID())
-    await deliveries.add(eventIds.map((eventId) => aNewDelivery('tenant-d', eventId)))
+    await aTenantWebhook(sql, 'tenant-d')
+    await deliveries.transactional(() =>
+      deliveries.addForEvents(eventIds.map((eventId) => aTenantEvent('tenant-d', eventId))),
+    )
     expect(eventIdsOf(await claim(100, 100))).toEqual(eventIds.slice(0, 100))
     expect(eventIdsOf(await claim(1000))).toEqual(eventIds.slice(100))
+  })
+
+  it('stores a batch of events with their targets in one statement: each URL once, the registered webhook first', async () => {
+    const orgId = randomUUID()
+    const [orgHook, notify] = ['http://127.0.0.1:9/org-hook', 'http://127.0.0.1:9/notify']
+    await sql.execute(
+      `insert into organizations (id, name, slug, description, logo_url, is_public, notification_webhook, created_at,
+         updated_at) values (?, 'Hooked', ?, '', '', false, ?, now(), now())`,
+      [orgId, `hooked-${orgId}`, notify],
+    )
+    const webhookId = randomUUID()
+    await sql.execute(
+      `insert into webhooks (id, organization_id, url, created_at, updated_at) values (?, ?, ?, now(), now())`,
+      [webhookId, orgId, orgHook],
+    )
+    await aTenantWebhook(sql, 'tenant-e')
+    const orgEvent = (): WebhookEventData => ({
+      id: randomUUID(),
+      type: 'connection.state-changed',
+      orgId,
+      occurredAt: new Date().toISOString(),
+      record: {},
+    })
+    const [first, tenants, second] = [orgEvent(), aTenantEvent('tenant-e'), orgEvent()]
+    const stored = async (eventIds: string[]) =>
+      (
+        await sql.execute<{ event_id: string; target: string; target_url: string; webhook_id: string | null }[]>(
+          `select event_id, target, target_url, webhook_id from webhook_deliveries where event_id in (?) order by id`,
+          [eventIds],
+        )
+      ).map((row) => [row.event_id, row.target, row.target_url, row.webhook_id])
+
+    const statements = jest.spyOn(EntityManager.prototype, 'execute')
+    try {
+      expect(await deliveries.transactional(() => deliveries.addForEvents([first, tenants, second]))).toBe(5)
+      expect(statements).toHaveBeenCalledTimes(1)
+    } finally {
+      statements.mockRestore()
+    }
+    expect(await stored([first.id, tenants.id, second.id])).toEqual([
+      [first.id, 'webhook', orgHook, webhookId],
+      [first.id, 'notificationWebhook', notify, null],
+      [tenants.id, 'webhook', 'http://127.0.0.1:9/hook', expect.any(String)],
+      [second.id, 'webhook', orgHook, webhookId],
+      [second.id, 'notificationWebhook', notify, null],
+    ])
+
+    // The notificationWebhook is the registered webhook's URL: one delivery, the registered (signed) one.
+    await sql.execute(`update organizations set notification_webhook = ? where id = ?`, [orgHook, orgId])
+    const third = orgEvent()
+    expect(await deliveries.transactional(() => deliveries.addForEvents([third, first]))).toBe(1)
+    expect(await stored([third.id])).toEqual([[third.id, 'webhook', orgHook, webhookId]])
+    // An owner with no target: nothing stored.
+    const targetless = { ...orgEvent(), orgId: randomUUID() }
+    expect(await deliveries.transactional(() => deliveries.addForEvents([targetless]))).toBe(0)
   })
 
   it('claims due mail oldest first, never more than asked', async () => {

@@ -6,6 +6,7 @@ import type { Claimed, OutboxClaim } from '../../infra/outbox/outbox-relay'
 import { WebhookDelivery, type DeliveryStatus, type DeliveryTarget } from './webhook-delivery.entity'
 import type { WebhookEventData } from './webhook-request'
 import { OrgRepository } from '../../infra/db/base.repository'
+import { timeOrderedId } from '../../infra/db/time-ordered-id'
 
 /** The claim's owner bound when none is asked for (no owner holds this many claims). */
 const UNLIMITED = 2_147_483_647
@@ -14,14 +15,6 @@ const UNLIMITED = 2_147_483_647
  * hides another's rows behind its own): the sort's bound (ranking all of 20,000 due rows took 73 ms).
  */
 const RANKED_HEAD = 1_000
-
-/** A delivery to store with its event. */
-export interface NewDelivery {
-  data: WebhookEventData
-  target: DeliveryTarget
-  targetUrl: string
-  webhookId: string | null
-}
 
 /** A delivery a worker claimed for one attempt. */
 export interface ClaimedDelivery {
@@ -52,28 +45,63 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
     super(em, WebhookDelivery)
   }
 
-  /** Stores deliveries in the current transaction; one per event and URL (a second insert adds nothing). */
-  public async add(deliveries: readonly NewDelivery[]): Promise<void> {
-    if (deliveries.length === 0) return
-    await this.em
-      .createQueryBuilder(WebhookDelivery)
-      .insert(
-        deliveries.map((delivery) => ({
-          ...new WebhookDelivery(),
-          eventId: delivery.data.id,
-          eventType: delivery.data.type,
-          organization: delivery.data.orgId,
-          tenantId: delivery.data.tenantId ?? null,
-          webhook: delivery.webhookId,
-          target: delivery.target,
-          targetUrl: delivery.targetUrl,
-          payload: delivery.data as unknown as Record<string, unknown>,
-          occurredAt: new Date(delivery.data.occurredAt),
-        })),
-      )
-      .onConflict(['eventId', 'targetUrl'])
-      .ignore()
-      .execute()
+  /**
+   * Stores, in the current transaction, one delivery per event and target, looked up in the same statement: the
+   * webhooks registered by the event's organization or tenant (oldest first), then the organization's
+   * `notificationWebhook`. A URL that is two of these gets the event once, as the registered webhook's (signed when
+   * it has a secret); an event already stored for a URL adds nothing. The deliveries' ids keep the events' order,
+   * then the targets'. One statement per batch of events, not a lookup per owner and an insert.
+   * @returns how many deliveries were stored
+   */
+  public async addForEvents(events: readonly WebhookEventData[]): Promise<number> {
+    if (events.length === 0) return 0
+    // An owner has at most three targets (one registered webhook per organization and per tenant, both unique, and
+    // the notificationWebhook): three ids per event, made here so that they sort in the order written.
+    const values = events.map(
+      () => '(?::integer, ?, ?, ?::uuid, ?, ?::jsonb, ?::timestamptz, ?::uuid, ?::uuid, ?::uuid)',
+    )
+    const params = events.flatMap((data, index) => [
+      index,
+      data.id,
+      data.type,
+      data.orgId,
+      data.tenantId ?? null,
+      JSON.stringify(data),
+      data.occurredAt,
+      timeOrderedId(),
+      timeOrderedId(),
+      timeOrderedId(),
+    ])
+    const rows = await this.em.execute<{ id: string }[]>(
+      `with "event" ("position", "event_id", "event_type", "organization_id", "tenant_id", "payload", "occurred_at",
+         "id_1", "id_2", "id_3") as (values ${values.join(', ')}),
+       "target" as (
+         select "e".*, "w"."id" as "webhook_id", 'webhook' as "target", "w"."url" as "target_url", 0 as "kind",
+           "w"."created_at" as "registered_at"
+         from "event" "e" join "webhooks" "w" on "w"."organization_id" = "e"."organization_id" or "w"."tenant_id" = "e"."tenant_id"
+         union all
+         select "e".*, null, 'notificationWebhook', "o"."notification_webhook", 1, null
+         from "event" "e" join "organizations" "o" on "o"."id" = "e"."organization_id"
+         where "o"."notification_webhook" is not null),
+       -- One per event and URL: the registered webhook when the notificationWebhook is the same URL.
+       "distinct_target" as (
+         select distinct on ("position", "target_url") * from "target"
+         order by "position", "target_url", "kind", "registered_at", "webhook_id"),
+       "numbered" as (
+         select *, row_number() over (partition by "position" order by "kind", "registered_at", "webhook_id") as "n"
+         from "distinct_target")
+       insert into "webhook_deliveries" ("id", "event_id", "event_type", "organization_id", "tenant_id", "webhook_id",
+         "target", "target_url", "payload", "occurred_at", "status", "attempts", "next_attempt_at", "created_at",
+         "updated_at")
+       select case "n" when 1 then "id_1" when 2 then "id_2" else "id_3" end, "event_id", "event_type",
+         "organization_id", "tenant_id", "webhook_id", "target", "target_url", "payload", "occurred_at", 'pending', 0,
+         now(), now(), now()
+       from "numbered" order by "position", "n"
+       on conflict ("event_id", "target_url") do nothing
+       returning "id"`,
+      params,
+    )
+    return rows.length
   }
 
   /**

@@ -70,8 +70,7 @@ export class WebhookDeliveriesService {
       'Too many webhook pings for this organization; try again later',
     )
     return this.webhooks.transactional(async () => {
-      const targets = await this.webhooks.targetsOf(orgId, undefined)
-      if (targets.webhooks.length === 0 && !targets.notificationWebhook) {
+      if (!(await this.webhooks.orgHasTarget(orgId))) {
         throw new NotFoundError('The organization has no webhook and no notificationWebhook to ping')
       }
       const event = platformEvent(PING_EVENT_TYPE, { orgId }, { orgId, message: 'Webhook test event' })
