@@ -453,6 +453,18 @@ function postgresCpuNow(): number {
   }
 }
 
+/** The sum of idplane_api_database_statements_total's series in a /metrics answer. */
+function statementsOf(metrics: string): number {
+  let total = 0
+  for (const line of metrics.split('\n')) {
+    if (line.startsWith('idplane_api_database_statements_total{'))
+      total += Number(line.slice(line.lastIndexOf(' ') + 1))
+  }
+  return total
+}
+
+const noop = async (): Promise<void> => {}
+
 /** One side of the comparison, set up and warmed up; rounds of it run between rounds of the other side. */
 interface Side {
   title: string
@@ -466,6 +478,10 @@ interface Side {
   besidesMs: { postgres: number; benchmark: number }
   /** Iterations per minute of each measured round, in order. */
   roundRates: number[]
+  /** The API's statements so far (its idplane_api_database_statements_total), for statements per iteration. */
+  apiStatementsNow?: () => Promise<number>
+  /** The API's statements during the side's rounds. */
+  apiStatements: number
   /** Printed after the side's step table. */
   report?(): Promise<void>
   tearDown(): Promise<void>
@@ -480,13 +496,26 @@ function side(
 ): Side {
   const cpuMs = Object.fromEntries(Object.keys(processes).map((name) => [name, 0]))
   const besidesMs = { postgres: 0, benchmark: 0 }
-  return { title, iteration, processes, results: [], wallMs: 0, cpuMs, besidesMs, roundRates: [], report, tearDown }
+  return {
+    title,
+    iteration,
+    processes,
+    results: [],
+    wallMs: 0,
+    cpuMs,
+    besidesMs,
+    roundRates: [],
+    apiStatements: 0,
+    report,
+    tearDown,
+  }
 }
 
 /** `count` iterations of the side, WORKERS at a time; adds their times, wall time and CPU to the side's totals. */
 async function round(target: Side, count: number): Promise<void> {
   const cpuBefore = Object.fromEntries(Object.entries(target.processes).map(([name, pid]) => [name, cpuNow(pid)]))
   const [postgresBefore, benchmarkBefore] = [SERVER_URL ? postgresCpuNow() : 0, process.cpuUsage()]
+  const statementsBefore = await target.apiStatementsNow?.()
   const started = performance.now()
   target.results.push(...(await iterations(target, count)))
   const wallMs = performance.now() - started
@@ -496,6 +525,8 @@ async function round(target: Side, count: number): Promise<void> {
   if (SERVER_URL) target.besidesMs.postgres += postgresCpuNow() - postgresBefore
   const benchmark = process.cpuUsage(benchmarkBefore)
   target.besidesMs.benchmark += (benchmark.user + benchmark.system) / 1000
+  if (statementsBefore !== undefined && target.apiStatementsNow)
+    target.apiStatements += (await target.apiStatementsNow()) - statementsBefore
 }
 
 /** `count` iterations of the side, WORKERS at a time: their step times. */
@@ -637,6 +668,8 @@ async function platformSide(): Promise<Side & { indy?: Side; openId4Vc?: Side; d
       webhook,
       calls: new Map(),
     }
+    const apiPort = api.port
+    const apiStatementsNow = async () => statementsOf((await call(http, apiPort, 'GET', '/metrics')).body)
     const jsonLd = jsonLdKind(context)
     await platformIteration(context, jsonLd) // warm-up: contexts, caches, the first connection's DIDs
     const indy = INDY
@@ -708,21 +741,28 @@ async function platformSide(): Promise<Side & { indy?: Side; openId4Vc?: Side; d
         tearDown,
         report,
       ),
+      apiStatementsNow,
       indy: indy
-        ? side(
-            `platform API, INDY (${WORKERS} in flight)`,
-            () => platformIteration(context, indy),
-            processes,
-            async () => {},
-          )
+        ? {
+            ...side(
+              `platform API, INDY (${WORKERS} in flight)`,
+              () => platformIteration(context, indy),
+              processes,
+              noop,
+            ),
+            apiStatementsNow,
+          }
         : undefined,
       openId4Vc: openId4Vc
-        ? side(
-            `platform API, OpenID4VC (${WORKERS} in flight)`,
-            () => openId4VcIteration(context, openId4Vc),
-            processes,
-            async () => {},
-          )
+        ? {
+            ...side(
+              `platform API, OpenID4VC (${WORKERS} in flight)`,
+              () => openId4VcIteration(context, openId4Vc),
+              processes,
+              noop,
+            ),
+            apiStatementsNow,
+          }
         : undefined,
       delivered: async () => {
         await drain()
@@ -795,6 +835,10 @@ async function main(): Promise<void> {
     for (const target of sides) {
       stepTable(target.title, target.results, target.wallMs)
       console.log(cpuLine(target))
+      if (target.apiStatementsNow) {
+        const perIteration = (target.apiStatements / target.results.length).toFixed(1)
+        console.log(`the API's statements per iteration: ${perIteration} (its metric; begin and commit not counted)`)
+      }
       console.log(`iterations/minute by round: ${target.roundRates.map((rate) => rate.toFixed(0)).join(' / ')}`)
       await target.report?.()
     }

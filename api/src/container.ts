@@ -53,6 +53,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     config.database,
     logger.child({ component: 'database' }),
     persistedEntities(API_MODULES),
+    registry,
   )
   const queue = createQueue(config, logger, registry)
   try {

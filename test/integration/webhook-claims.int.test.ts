@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { EntityManager } from '@mikro-orm/postgresql'
+import { Registry } from 'prom-client'
 import { MailOutboxRepository } from '../../api/src/infra/mail/mail-outbox.repository'
 import {
   WebhookDeliveriesRepository,
@@ -46,6 +47,14 @@ describe('outbox claims in batches', () => {
     deliveries.claimDue({ token, leaseSeconds: 60, max, perOwnerLimit })
   const claim = async (max: number, perOwnerLimit?: number, token = randomUUID()) =>
     (await claimWithRest(max, perOwnerLimit, token)).items
+  /** idplane_api_database_statements_total by kind, as the API's registry holds it now. */
+  async function statementsCounted(): Promise<Record<string, number>> {
+    const metric = await api.runtime.container
+      .get(Registry)
+      .getSingleMetric('idplane_api_database_statements_total')
+      ?.get()
+    return Object.fromEntries(metric?.values.map((value) => [String(value.labels.kind), value.value]) ?? [])
+  }
   const eventIdsOf = (claimed: { payload: { id: string } }[]) => claimed.map((delivery) => delivery.payload.id)
 
   it('claims the oldest due deliveries up to the limit of each owner, counting the claims it already holds', async () => {
@@ -180,12 +189,15 @@ describe('outbox claims in batches', () => {
       ).map((row) => [row.event_id, row.target, row.target_url, row.webhook_id])
 
     const statements = jest.spyOn(EntityManager.prototype, 'execute')
+    const counted = await statementsCounted()
     try {
       expect(await deliveries.transactional(() => deliveries.addForEvents([first, tenants, second]))).toBe(5)
       expect(statements).toHaveBeenCalledTimes(1)
     } finally {
       statements.mockRestore()
     }
+    // The API's statement metric saw it (idplane_api_database_statements_total, a `with` statement).
+    expect((await statementsCounted()).with).toBe((counted.with ?? 0) + 1)
     expect(await stored([first.id, tenants.id, second.id])).toEqual([
       [first.id, 'webhook', orgHook, webhookId],
       [first.id, 'notificationWebhook', notify, null],

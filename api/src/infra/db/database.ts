@@ -2,7 +2,9 @@ import { MikroORM, type EntityManager } from '@mikro-orm/postgresql'
 import type { AnyEntity, EntityClass } from '@mikro-orm/core'
 import { Migrator } from '@mikro-orm/migrations'
 import { Logger, UpstreamError } from '@idplane/common'
+import type { Registry } from 'prom-client'
 import { createOrmConfig } from './mikro-orm.config'
+import { statementCounter } from './statement-metrics'
 import { PgliteServer } from './pglite-server'
 
 export type DatabaseTarget = { kind: 'postgres'; url: string; poolMax: number } | { kind: 'pglite'; dir: string }
@@ -19,19 +21,22 @@ export class Database {
 
   /**
    * @param entities infra's and every module's entities (persistedEntities(API_MODULES))
+   * @param registry where the statements sent are counted (statement-metrics.ts); none for tools and tests
    * @throws UpstreamError when the database cannot be reached or a migration fails
    */
   public static async open(
     target: DatabaseTarget,
     logger: Logger,
     entities: readonly EntityClass<AnyEntity>[],
+    registry?: Registry,
   ): Promise<Database> {
     const embedded = target.kind === 'pglite' ? await PgliteServer.start(target.dir) : undefined
     const url = embedded ? embedded.url : target.kind === 'postgres' ? target.url : ''
     const poolMax = target.kind === 'postgres' ? target.poolMax : 1
     let orm: MikroORM | undefined
     try {
-      orm = await MikroORM.init({ ...createOrmConfig(url, poolMax, entities), extensions: [Migrator] })
+      const onStatement = registry && statementCounter(registry)
+      orm = await MikroORM.init({ ...createOrmConfig(url, poolMax, entities, onStatement), extensions: [Migrator] })
       const applied = await orm.migrator.up()
       if (applied.length > 0) logger.info('Applied migrations', { migrations: applied.map((m) => m.name) })
       return new Database(orm, embedded)

@@ -7,11 +7,13 @@ import { MIGRATIONS } from '../../migrations'
  * The one ORM configuration. Schema changes only through migrations (never auto-sync outside tests);
  * migrations are listed explicitly so they work from the compiled dist/ as well as from sources. The
  * entities are infra's and the modules' (persistedEntities(API_MODULES)), listed so discovery never scans the file system.
+ * `onStatement` sees every statement MikroORM sends (statement-metrics.ts counts them).
  */
 export function createOrmConfig(
   clientUrl: string,
   poolMax: number,
   entities: readonly EntityClass<AnyEntity>[],
+  onStatement?: (sql: string) => void,
 ): Options {
   return defineConfig({
     clientUrl,
@@ -33,5 +35,7 @@ export function createOrmConfig(
     },
     // Query logging would write every parameter value (sealed keys, token hashes) to the log; leave it off here.
     debug: false,
+    // Called with each statement before it is sent (the SQL with `?` placeholders); it returns the SQL unchanged.
+    ...(onStatement ? { onQuery: (sql: string) => (onStatement(sql), sql) } : {}),
   })
 }
