@@ -24,6 +24,8 @@
  * printed too: it moves less with the load than wall time does; so are each round's iterations per minute, to show
  * how much the machine moved during the run. Besides its processes', each side's line gives the PostgreSQL server's
  * CPU per iteration (PostgreSQL runs only) and this benchmark's own: the API's statements cost the server too.
+ * The platform sides also print the API's statements per iteration (its idplane_api_database_statements_total,
+ * read from the API's /metrics around each round; begin and commit are not counted).
  *
  * INDY mode (issue 13; BENCH_INDY=0 turns it off): a third side runs the same iteration with AnonCreds through
  * the same API, organization and holder: an INDY schema and credential definition published on the platform
