@@ -465,8 +465,6 @@ function statementsOf(metrics: string): number {
   return total
 }
 
-const noop = async (): Promise<void> => {}
-
 /** One side of the comparison, set up and warmed up; rounds of it run between rounds of the other side. */
 interface Side {
   title: string
@@ -735,36 +733,21 @@ async function platformSide(): Promise<Side & { indy?: Side; openId4Vc?: Side; d
           `delivery lag p50 ${percentile(lags, 50).toFixed(0)} ms, p99 ${percentile(lags, 99).toFixed(0)} ms`,
       )
     }
-    return {
-      ...side(
-        `platform API (${WORKERS} in flight)`,
-        () => platformIteration(context, jsonLd),
-        processes,
-        tearDown,
-        report,
-      ),
+    // Every platform side is read the same way: the one API's statements, its processes' CPU.
+    const platformSideOf = (
+      title: string,
+      iteration: () => Promise<Record<Step, number>>,
+      sideTearDown: () => Promise<void> = async () => {},
+      sideReport?: () => Promise<void>,
+    ): Side => ({
+      ...side(`${title} (${WORKERS} in flight)`, iteration, processes, sideTearDown, sideReport),
       apiStatementsNow,
-      indy: indy
-        ? {
-            ...side(
-              `platform API, INDY (${WORKERS} in flight)`,
-              () => platformIteration(context, indy),
-              processes,
-              noop,
-            ),
-            apiStatementsNow,
-          }
-        : undefined,
+    })
+    return {
+      ...platformSideOf('platform API', () => platformIteration(context, jsonLd), tearDown, report),
+      indy: indy ? platformSideOf('platform API, INDY', () => platformIteration(context, indy)) : undefined,
       openId4Vc: openId4Vc
-        ? {
-            ...side(
-              `platform API, OpenID4VC (${WORKERS} in flight)`,
-              () => openId4VcIteration(context, openId4Vc),
-              processes,
-              noop,
-            ),
-            apiStatementsNow,
-          }
+        ? platformSideOf('platform API, OpenID4VC', () => openId4VcIteration(context, openId4Vc))
         : undefined,
       delivered: async () => {
         await drain()

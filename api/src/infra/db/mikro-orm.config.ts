@@ -35,7 +35,12 @@ export function createOrmConfig(
     },
     // Query logging would write every parameter value (sealed keys, token hashes) to the log; leave it off here.
     debug: false,
-    // Called with each statement before it is sent (the SQL with `?` placeholders); it returns the SQL unchanged.
-    ...(onStatement ? { onQuery: (sql: string) => (onStatement(sql), sql) } : {}),
+    // Called with each statement before it is sent (the SQL with `?` placeholders); the SQL goes on unchanged.
+    ...(onStatement && {
+      onQuery: (sql: string) => {
+        onStatement(sql)
+        return sql
+      },
+    }),
   })
 }

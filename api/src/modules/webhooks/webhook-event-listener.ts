@@ -18,8 +18,7 @@ export class WebhookEventListener implements PlatformEventListener {
   ) {}
 
   public async onEvents(events: readonly PlatformEvent[]): Promise<void> {
-    const owned = events.filter((event) => event.orgId !== null || event.tenantId !== undefined)
-    if ((await this.deliveries.addForEvents(owned.map(eventData))) > 0) this.relay.expectCommit()
+    if ((await this.deliveries.addForEvents(events.map(eventData))) > 0) this.relay.expectCommit()
   }
 }
 
