@@ -216,6 +216,43 @@ describe('outbox claims in batches', () => {
     expect(await deliveries.transactional(() => deliveries.addForEvents([targetless]))).toBe(0)
   })
 
+  it("sends the relays' claims and marks as statements prepared once per connection, and counts them", async () => {
+    const token = randomUUID()
+    await aDelivery('tenant-p', 5)
+    const counted = await statementsCounted()
+    const [held] = await claim(1, undefined, token)
+    await deliveries.recordDeliveredAndClaimDue(
+      [{ id: held.id, claimToken: token, status: 200, url: held.targetUrl }],
+      {
+        token: randomUUID(),
+        leaseSeconds: 60,
+        max: 0,
+      },
+    )
+    await mails.claimDue({ token: randomUUID(), leaseSeconds: 60, max: 1 })
+    expect((await statementsCounted()).with).toBe((counted.with ?? 0) + 3)
+
+    // Every connection of the pool, each asked which statements it holds prepared: the connections that ran these.
+    const pool = await sql.getNativeClient()
+    const clients = await Promise.all(Array.from({ length: Math.max(pool.totalCount, 1) }, () => pool.connect()))
+    try {
+      const names = new Set<string>()
+      for (const client of clients) {
+        const { rows } = await client.query<{ name: string }>('select name from pg_prepared_statements')
+        for (const row of rows) names.add(row.name)
+      }
+      expect([...names]).toEqual(
+        expect.arrayContaining([
+          'webhook_deliveries_claim',
+          'webhook_deliveries_record_and_claim',
+          'mail_outbox_claim',
+        ]),
+      )
+    } finally {
+      for (const client of clients) client.release()
+    }
+  })
+
   it('claims due mail oldest first, never more than asked', async () => {
     const keys = ['m1', 'm2', 'm3'].map((key) => `${key}-${randomUUID()}`)
     for (const key of keys) {

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { NotFoundError } from '@idplane/common'
 import { pageOffset } from '../http/pagination'
+import type { PreparedResult, PreparedStatement } from './prepared-statement'
 
 /** A page request as the list routes take it. */
 export interface PageRequest {
@@ -132,6 +133,25 @@ export abstract class BaseRepository<T extends object> {
   /** The row `where` names, read afresh and locked until the transaction ends. */
   private findLocked(where: FilterQuery<T>): Promise<T | null> {
     return this.em.findOne(this.entity, where as never, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
+  }
+
+  /**
+   * Runs a prepared statement (prepared-statement.ts) with `values`, outside any transaction: on a connection of the
+   * ORM's pool, as `getConnection().execute` runs a statement without a transaction context. Counted with the
+   * statements the ORM sends (its `onQuery` hook). PostgreSQL's errors arrive as `pg` raises them, not as MikroORM's
+   * exceptions (isDatabaseUnavailable reads both).
+   */
+  protected async runPrepared<R>(statement: PreparedStatement, values: readonly unknown[]): Promise<PreparedResult<R>> {
+    if (values.length !== statement.parameterCount) {
+      throw new Error(
+        `Prepared statement ${statement.name} takes ${statement.parameterCount} values, not ${values.length}`,
+      )
+    }
+    const connection = this.em.getConnection()
+    const pool = await connection.getNativeClient()
+    this.em.config.get('onQuery')(statement.text, [...values])
+    const result = await pool.query({ name: statement.name, text: statement.text, values: [...values] })
+    return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 }
   }
 
   /** A page of rows matching `where`, with the total; ties on `orderBy` are broken by id. */

@@ -1,6 +1,7 @@
 import { injectable } from 'inversify'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { BaseRepository } from '../db/base.repository'
+import { PreparedStatement } from '../db/prepared-statement'
 import type { OutboxClaim } from '../outbox/outbox-relay'
 import type { MailMessage } from './mailer'
 import { MailOutboxEntry } from './mail-outbox.entity'
@@ -36,23 +37,12 @@ export class MailOutboxRepository extends BaseRepository<MailOutboxEntry> {
 
   /** Claims the oldest due rows, up to `claim.max`, for `claim.leaseSeconds` under `claim.token`, oldest first. */
   public async claimDue(claim: OutboxClaim): Promise<ClaimedMail[]> {
-    const rows = await this.em
-      .fork()
-      .getConnection()
-      .execute<{ id: string; idempotency_key: string; message: MailMessage | string; attempts: number }[]>(
-        // UPDATE ... RETURNING keeps no order: the outer select returns the claimed rows oldest first.
-        `with "claimed" as (
-           update "mail_outbox" set "claimed_until" = now() + make_interval(secs => ?), "claim_token" = ?,
-             "attempts" = "attempts" + 1
-           where "id" in (
-             select "id" from "mail_outbox"
-             where "status" = 'pending' and "available_at" <= now()
-               and ("claimed_until" is null or "claimed_until" < now())
-             order by "created_at", "id" limit ? for update skip locked)
-           returning "id", "idempotency_key", "message", "attempts", "created_at")
-         select "id", "idempotency_key", "message", "attempts" from "claimed" order by "created_at", "id"`,
-        [claim.leaseSeconds, claim.token, claim.max],
-      )
+    const { rows } = await this.runPrepared<{
+      id: string
+      idempotency_key: string
+      message: MailMessage | string
+      attempts: number
+    }>(CLAIM, [claim.leaseSeconds, claim.token, claim.max])
     return rows.map((row) => ({
       id: row.id,
       idempotencyKey: row.idempotency_key,
@@ -63,16 +53,8 @@ export class MailOutboxRepository extends BaseRepository<MailOutboxEntry> {
 
   /** Marks a claimed row sent; false when the claim was lost (the lease ran out and another relay took it). */
   public async markSent(id: string, claimToken: string): Promise<boolean> {
-    const result = await this.em
-      .fork()
-      .getConnection()
-      .execute<{ affectedRows: number }>(
-        `update "mail_outbox" set "status" = 'sent', "sent_at" = now(), "claimed_until" = null, "claim_token" = null
-       where "id" = ? and "claim_token" = ?`,
-        [id, claimToken],
-        'run',
-      )
-    return result.affectedRows === 1
+    const { rowCount } = await this.runPrepared(MARK_SENT, [id, claimToken])
+    return rowCount === 1
   }
 
   /** Releases a failed claim: due again after `retryInSeconds`, or dead when `isDead`; false when the claim was lost. */
@@ -83,17 +65,14 @@ export class MailOutboxRepository extends BaseRepository<MailOutboxEntry> {
     retryInSeconds: number,
     isDead: boolean,
   ): Promise<boolean> {
-    const result = await this.em
-      .fork()
-      .getConnection()
-      .execute<{ affectedRows: number }>(
-        `update "mail_outbox" set "status" = ?, "available_at" = now() + make_interval(secs => ?),
-         "claimed_until" = null, "claim_token" = null, "last_error" = ?
-       where "id" = ? and "claim_token" = ?`,
-        [isDead ? 'dead' : 'pending', retryInSeconds, error, id, claimToken],
-        'run',
-      )
-    return result.affectedRows === 1
+    const { rowCount } = await this.runPrepared(MARK_FAILED, [
+      isDead ? 'dead' : 'pending',
+      retryInSeconds,
+      error,
+      id,
+      claimToken,
+    ])
+    return rowCount === 1
   }
 
   /**
@@ -109,3 +88,31 @@ export class MailOutboxRepository extends BaseRepository<MailOutboxEntry> {
     )
   }
 }
+
+/** claimDue's statement. UPDATE ... RETURNING keeps no order: the outer select returns the claimed rows oldest first. */
+const CLAIM = new PreparedStatement(
+  'mail_outbox_claim',
+  `with "claimed" as (
+     update "mail_outbox" set "claimed_until" = now() + make_interval(secs => ?::double precision),
+       "claim_token" = ?::uuid, "attempts" = "attempts" + 1
+     where "id" in (
+       select "id" from "mail_outbox"
+       where "status" = 'pending' and "available_at" <= now()
+         and ("claimed_until" is null or "claimed_until" < now())
+       order by "created_at", "id" limit ? for update skip locked)
+     returning "id", "idempotency_key", "message", "attempts", "created_at")
+   select "id", "idempotency_key", "message", "attempts" from "claimed" order by "created_at", "id"`,
+)
+
+const MARK_SENT = new PreparedStatement(
+  'mail_outbox_mark_sent',
+  `update "mail_outbox" set "status" = 'sent', "sent_at" = now(), "claimed_until" = null, "claim_token" = null
+   where "id" = ?::uuid and "claim_token" = ?::uuid`,
+)
+
+const MARK_FAILED = new PreparedStatement(
+  'mail_outbox_mark_failed',
+  `update "mail_outbox" set "status" = ?, "available_at" = now() + make_interval(secs => ?::double precision),
+     "claimed_until" = null, "claim_token" = null, "last_error" = ?
+   where "id" = ?::uuid and "claim_token" = ?::uuid`,
+)

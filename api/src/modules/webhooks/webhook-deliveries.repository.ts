@@ -7,6 +7,7 @@ import { WebhookDelivery, type DeliveryStatus, type DeliveryTarget } from './web
 import type { WebhookEventData } from './webhook-request'
 import { OrgRepository } from '../../infra/db/base.repository'
 import { timeOrderedId } from '../../infra/db/time-ordered-id'
+import { PreparedStatement } from '../../infra/db/prepared-statement'
 
 /** The claim's owner bound when none is asked for (no owner holds this many claims). */
 const UNLIMITED = 2_147_483_647
@@ -113,10 +114,7 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
    * `isMoreDue` when due rows were left unclaimed (beyond `max`, passed over, or locked by another relay).
    */
   public async claimDue(claim: OutboxClaim): Promise<Claimed<ClaimedDelivery>> {
-    const rows = await this.connection().execute<ClaimRow[]>(
-      `with ${claimSteps()} ${claimAnswer()}`,
-      claimParams(claim),
-    )
+    const { rows } = await this.runPrepared<ClaimRow>(CLAIM, claimParams(claim))
     return claimedOf(rows)
   }
 
@@ -129,43 +127,20 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
     delivered: readonly { id: string; claimToken: string; status: number; url: string }[],
     claim: OutboxClaim,
   ): Promise<{ recordedIds: Set<string>; claimed: Claimed<ClaimedDelivery> }> {
-    const values = delivered.map(() => '(?::uuid, ?::uuid, ?, ?::integer)').join(', ')
-    const params = delivered.flatMap((attempt) => [attempt.id, attempt.claimToken, attempt.url, attempt.status])
-    // Each answer row names the recorded.
-    const rows = await this.connection().execute<(ClaimRow & { recorded: string | null })[]>(
-      `with "attempt" ("id", "claim_token", "url", "status") as (values ${values}),
-       "recorded" as (
-         update "webhook_deliveries" set ${DELIVERED}, "claimed_until" = null, "claim_token" = null,
-           "target_url" = "attempt"."url", "last_response_code" = "attempt"."status", "updated_at" = now()
-         from "attempt"
-         where "webhook_deliveries"."id" = "attempt"."id" and "webhook_deliveries"."claim_token" = "attempt"."claim_token"
-         returning "webhook_deliveries"."id"),
-       ${claimSteps(`and "d"."id" not in (select "id" from "recorded")`)}
-       ${claimAnswer(`(select string_agg("id"::text, ',') from "recorded") as "recorded",`)}`,
-      [...params, ...claimParams(claim)],
-    )
+    const { rows } = await this.runPrepared<ClaimRow & { recorded: string | null }>(RECORD_DELIVERED_AND_CLAIM, [
+      delivered.map((attempt) => attempt.id),
+      delivered.map((attempt) => attempt.claimToken),
+      delivered.map((attempt) => attempt.url),
+      delivered.map((attempt) => attempt.status),
+      ...claimParams(claim),
+    ])
     return { recordedIds: new Set(rows[0]?.recorded?.split(',') ?? []), claimed: claimedOf(rows) }
   }
 
   /** Records an attempt under its claim; false when the claim was lost (the hold ran out). */
   public async record(id: string, claimToken: string, attempt: AttemptRecord): Promise<boolean> {
-    const status = attempt.status ?? null
-    let sql: string
-    let params: unknown[]
-    if (attempt.kind === 'delivered') {
-      sql = `update "webhook_deliveries" set ${DELIVERED}, ${FINISHED_ATTEMPT} where "id" = ? and "claim_token" = ?`
-      params = [attempt.url, status, id, claimToken]
-    } else if (attempt.kind === 'dead') {
-      sql = `update "webhook_deliveries" set "status" = 'dead', "last_error" = ?, ${FINISHED_ATTEMPT}
-        where "id" = ? and "claim_token" = ?`
-      params = [attempt.error, attempt.url, status, id, claimToken]
-    } else {
-      sql = `update "webhook_deliveries" set "last_error" = ?, "next_attempt_at" = now() + make_interval(secs => ?),
-        ${FINISHED_ATTEMPT} where "id" = ? and "claim_token" = ?`
-      params = [attempt.error, attempt.retryInMs / 1000, attempt.url, status, id, claimToken]
-    }
-    const result = await this.connection().execute<{ affectedRows: number }>(sql, params, 'run')
-    return result.affectedRows === 1
+    const { rowCount } = await this.runPrepared(...recordStatement(id, claimToken, attempt))
+    return rowCount === 1
   }
 
   /** The organization's deliveries, newest first; optionally of one status. */
@@ -336,3 +311,50 @@ function claimedDelivery(row: ClaimRow): ClaimedDelivery {
       row.webhook_url === null ? null : { url: row.webhook_url, sealedSecret: row.webhook_sealed_secret ?? null },
   }
 }
+
+/** claimDue's statement. */
+const CLAIM = new PreparedStatement('webhook_deliveries_claim', `with ${claimSteps()} ${claimAnswer()}`)
+
+/** recordDeliveredAndClaimDue's: the attempts come as four arrays of one length (ids, claim tokens, URLs, statuses). */
+const RECORD_DELIVERED_AND_CLAIM = new PreparedStatement(
+  'webhook_deliveries_record_and_claim',
+  `with "attempt" ("id", "claim_token", "url", "status") as (
+     select * from unnest(?::uuid[], ?::uuid[], ?::text[], ?::integer[])),
+   "recorded" as (
+     update "webhook_deliveries" set ${DELIVERED}, "claimed_until" = null, "claim_token" = null,
+       "target_url" = "attempt"."url", "last_response_code" = "attempt"."status", "updated_at" = now()
+     from "attempt"
+     where "webhook_deliveries"."id" = "attempt"."id" and "webhook_deliveries"."claim_token" = "attempt"."claim_token"
+     returning "webhook_deliveries"."id"),
+   ${claimSteps(`and "d"."id" not in (select "id" from "recorded")`)}
+   ${claimAnswer(`(select string_agg("id"::text, ',') from "recorded") as "recorded",`)}`,
+)
+
+/** record's statement for the attempt's outcome, with its values. */
+function recordStatement(id: string, claimToken: string, attempt: AttemptRecord): [PreparedStatement, unknown[]] {
+  const status = attempt.status ?? null
+  switch (attempt.kind) {
+    case 'delivered':
+      return [RECORD_DELIVERED, [attempt.url, status, id, claimToken]]
+    case 'dead':
+      return [RECORD_DEAD, [attempt.error, attempt.url, status, id, claimToken]]
+    case 'retry':
+      return [RECORD_RETRY, [attempt.error, attempt.retryInMs / 1000, attempt.url, status, id, claimToken]]
+  }
+}
+
+/** record's, one per outcome (parameters: FINISHED_ATTEMPT's, then the id and the claim token). */
+const RECORD_DELIVERED = new PreparedStatement(
+  'webhook_deliveries_record_delivered',
+  `update "webhook_deliveries" set ${DELIVERED}, ${FINISHED_ATTEMPT} where "id" = ?::uuid and "claim_token" = ?::uuid`,
+)
+const RECORD_DEAD = new PreparedStatement(
+  'webhook_deliveries_record_dead',
+  `update "webhook_deliveries" set "status" = 'dead', "last_error" = ?, ${FINISHED_ATTEMPT}
+   where "id" = ?::uuid and "claim_token" = ?::uuid`,
+)
+const RECORD_RETRY = new PreparedStatement(
+  'webhook_deliveries_record_retry',
+  `update "webhook_deliveries" set "last_error" = ?, "next_attempt_at" = now() + make_interval(secs => ?::double precision),
+     ${FINISHED_ATTEMPT} where "id" = ?::uuid and "claim_token" = ?::uuid`,
+)
