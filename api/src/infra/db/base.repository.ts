@@ -147,10 +147,10 @@ export abstract class BaseRepository<T extends object> {
         `Prepared statement ${statement.name} takes ${statement.parameterCount} values, not ${values.length}`,
       )
     }
-    const connection = this.em.getConnection()
-    const pool = await connection.getNativeClient()
-    this.em.config.get('onQuery')(statement.text, [...values])
-    const result = await pool.query({ name: statement.name, text: statement.text, values: [...values] })
+    const pool = await this.em.getConnection().getNativeClient()
+    const params = [...values]
+    this.em.config.get('onQuery')(statement.text, params)
+    const result = await pool.query({ name: statement.name, text: statement.text, values: params })
     return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 }
   }
 

@@ -7,7 +7,8 @@ const NAME = 'idplane_api_database_statements_total'
 const KINDS = new Set(['select', 'insert', 'update', 'delete', 'with'])
 
 /**
- * `idplane_api_database_statements_total{kind}`: the statements the API sends through MikroORM, by their first word
+ * `idplane_api_database_statements_total{kind}`: the statements the API sends through MikroORM, and those it prepares by
+ * name on MikroORM's pool (BaseRepository.runPrepared, which calls the same hook), by their first word
  * (`with` for statements of several steps, such as the outbox claims). Transaction control (begin, commit,
  * savepoints) takes another path in MikroORM and is not counted. Statements per request or per exchange are what
  * the database's load grows with (docs/benchmarks.md, "Deliveries with their targets").
@@ -20,7 +21,7 @@ export function statementCounter(registry: Registry): (sql: string) => void {
     (registers) =>
       new Counter({
         name: NAME,
-        help: 'SQL statements the API sent through its ORM, by first word (select, insert, update, delete, with, other)',
+        help: 'SQL statements the API sent through its ORM or its pool, by first word (select, insert, update, delete, with, other)',
         labelNames: ['kind'],
         registers,
       }),
