@@ -188,16 +188,10 @@ describe('outbox claims in batches', () => {
         )
       ).map((row) => [row.event_id, row.target, row.target_url, row.webhook_id])
 
-    const statements = jest.spyOn(EntityManager.prototype, 'execute')
     const counted = await statementsCounted()
-    try {
-      expect(await deliveries.transactional(() => deliveries.addForEvents([first, tenants, second]))).toBe(5)
-      expect(statements).toHaveBeenCalledTimes(1)
-    } finally {
-      statements.mockRestore()
-    }
-    // The API's statement metric saw it (idplane_api_database_statements_total, a `with` statement).
-    expect((await statementsCounted()).with).toBe((counted.with ?? 0) + 1)
+    expect(await deliveries.transactional(() => deliveries.addForEvents([first, tenants, second]))).toBe(5)
+    // One statement, which the API's statement metric saw (idplane_api_database_statements_total, a `with` statement).
+    expect(await statementsCounted()).toEqual({ ...counted, with: (counted.with ?? 0) + 1 })
     expect(await stored([first.id, tenants.id, second.id])).toEqual([
       [first.id, 'webhook', orgHook, webhookId],
       [first.id, 'notificationWebhook', notify, null],

@@ -7,11 +7,11 @@ import {
   type QueryOrderMap,
   type RequiredEntityData,
 } from '@mikro-orm/core'
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { NotFoundError } from '@idplane/common'
 import { pageOffset } from '../http/pagination'
-import type { PreparedResult, PreparedStatement } from './prepared-statement'
+import { PreparedStatement, type PreparedResult } from './prepared-statement'
 
 /** A page request as the list routes take it. */
 export interface PageRequest {
@@ -37,6 +37,9 @@ type ExchangeColumns<T> = Partial<T> & { id?: string; createdAt?: Date }
  * (or the transaction's) fork, found through MikroORM's context.
  */
 export abstract class BaseRepository<T extends object> {
+  /** This entity's prepared locking reads (findLocked), by their key columns. */
+  private readonly lockingReads = new Map<string, PreparedStatement>()
+
   protected constructor(
     protected readonly em: EntityManager,
     protected readonly entity: EntityClass<T>,
@@ -130,28 +133,87 @@ export abstract class BaseRepository<T extends object> {
     return locked && { row: locked.entity, isNew: locked.isNew }
   }
 
-  /** The row `where` names, read afresh and locked until the transaction ends. */
-  private findLocked(where: FilterQuery<T>): Promise<T | null> {
-    return this.em.findOne(this.entity, where as never, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
+  /**
+   * The row `where` names, read afresh and locked until the transaction ends. An exchange store's key (columns equal
+   * to plain values) is read by a prepared statement (lockingReadOf) and taken into the entity manager as MikroORM's
+   * own read would take it (`map`: merged, refreshed); any other `where` by MikroORM's locking `findOne`.
+   */
+  private async findLocked(where: FilterQuery<T>): Promise<T | null> {
+    const read = this.lockingReadOf(where)
+    if (!read) {
+      return this.em.findOne(this.entity, where as never, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
+    }
+    const { rows } = await this.runPreparedInTransaction<Record<string, unknown>>(read.statement, read.values)
+    return rows.length > 0 ? this.em.map(this.entity, rows[0] as never) : null
+  }
+
+  /**
+   * The prepared locking read of `where` (one per set of key columns, made at its first use): when every member of
+   * `where` is a property stored in one column and equal to a string or a number, as every exchange store's key is;
+   * else null. The exchange path's most repeated statement (one per agent event): prepared, the server plans it once
+   * per connection instead of once per event, and the read skips MikroORM's query building.
+   */
+  private lockingReadOf(where: FilterQuery<T>): { statement: PreparedStatement; values: unknown[] } | null {
+    const meta = this.em.getMetadata(this.entity)
+    if (meta.schema && meta.schema !== 'public') return null
+    const columns: string[] = []
+    const values: unknown[] = []
+    for (const [name, value] of Object.entries(where as Record<string, unknown>)) {
+      const fieldNames = (meta.properties as Record<string, { fieldNames?: string[] } | undefined>)[name]?.fieldNames
+      if (fieldNames?.length !== 1 || (typeof value !== 'string' && typeof value !== 'number')) return null
+      columns.push(fieldNames[0])
+      values.push(value)
+    }
+    if (columns.length === 0) return null
+    const key = columns.join(',')
+    let statement = this.lockingReads.get(key)
+    if (!statement) {
+      const condition = columns.map((column) => `"${column}" = ?`).join(' and ')
+      const text = `select * from "${meta.tableName}" where ${condition} limit 1 for update`
+      // A name from the text: the same on every connection and in every process, within PostgreSQL's 63 characters.
+      statement = new PreparedStatement(`lock_${createHash('sha256').update(text).digest('hex').slice(0, 20)}`, text)
+      this.lockingReads.set(key, statement)
+    }
+    return { statement, values }
   }
 
   /**
    * Runs a prepared statement (prepared-statement.ts) with `values`, outside any transaction: on a connection of the
-   * ORM's pool, as `getConnection().execute` runs a statement without a transaction context. Counted with the
-   * statements the ORM sends (its `onQuery` hook). PostgreSQL's errors arrive as `pg` raises them, not as MikroORM's
-   * exceptions (isDatabaseUnavailable reads both).
+   * ORM's pool, as `getConnection().execute` runs a statement without a transaction context. For work that must
+   * commit on its own even when it runs in a transaction's async context (an outbox relay woken by a commit). Counted
+   * with the statements the ORM sends (its `onQuery` hook). PostgreSQL's errors arrive as `pg` raises them, not as
+   * MikroORM's exceptions (isDatabaseUnavailable reads both).
    */
   protected async runPrepared<R>(statement: PreparedStatement, values: readonly unknown[]): Promise<PreparedResult<R>> {
+    const params = this.countedParams(statement, values)
+    const pool = await this.em.getConnection().getNativeClient()
+    const result = await pool.query({ name: statement.name, text: statement.text, values: params })
+    return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 }
+  }
+
+  /**
+   * runPrepared in the caller's transaction, as `em.execute` joins it: on the transaction's connection when there is
+   * a transaction context (one that has ended refuses the statement, as it refuses MikroORM's), else on the pool.
+   */
+  protected async runPreparedInTransaction<R>(
+    statement: PreparedStatement,
+    values: readonly unknown[],
+  ): Promise<PreparedResult<R>> {
+    const transaction = this.em.getTransactionContext<TransactionQueries>()
+    if (!transaction) return this.runPrepared(statement, values)
+    return runOnTransaction<R>(transaction, statement, this.countedParams(statement, values))
+  }
+
+  /** `values` as sent, checked against the statement and counted by the statement metric (the ORM's `onQuery`). */
+  private countedParams(statement: PreparedStatement, values: readonly unknown[]): unknown[] {
     if (values.length !== statement.parameterCount) {
       throw new Error(
         `Prepared statement ${statement.name} takes ${statement.parameterCount} values, not ${values.length}`,
       )
     }
-    const pool = await this.em.getConnection().getNativeClient()
     const params = [...values]
     this.em.config.get('onQuery')(statement.text, params)
-    const result = await pool.query({ name: statement.name, text: statement.text, values: params })
-    return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 }
+    return params
   }
 
   /** A page of rows matching `where`, with the total; ties on `orderBy` are broken by id. */
@@ -231,4 +293,39 @@ export abstract class OrgRepository<T extends object> extends BaseRepository<T> 
   protected inOrg(orgId: string, where: FilterQuery<T> = {}): FilterQuery<T> {
     return { ...(where as object), organization: orgId } as FilterQuery<T>
   }
+}
+
+/**
+ * The part of a transaction context (kysely's transaction, which MikroORM keeps as the context) a prepared statement
+ * needs: its query on the transaction's connection.
+ */
+interface TransactionQueries {
+  executeQuery(query: {
+    sql: unknown
+    parameters: readonly unknown[]
+    query: { kind: 'RawNode'; sqlFragments: readonly string[]; parameters: readonly unknown[] }
+    queryId: { queryId: string }
+  }): Promise<{ rows: unknown[]; numAffectedRows?: bigint }>
+}
+
+/**
+ * A prepared statement on a transaction's connection. kysely's PostgreSQL driver hands `sql` to `pg`'s
+ * `client.query(sql, parameters)` as it is, and `pg` takes a `{ name, text }` object there as a statement to prepare
+ * by name (the same call the pool path makes): a fresh object per call, since `pg` writes the values into it. A
+ * transaction that has ended refuses the query (kysely checks), so a context outliving its transaction never runs a
+ * statement outside it. Covered by test/integration/prepared-in-transaction.int.test.ts on PostgreSQL and PGlite.
+ */
+async function runOnTransaction<R>(
+  transaction: TransactionQueries,
+  statement: PreparedStatement,
+  params: unknown[],
+): Promise<PreparedResult<R>> {
+  const result = await transaction.executeQuery({
+    sql: { name: statement.name, text: statement.text },
+    parameters: params,
+    query: { kind: 'RawNode', sqlFragments: [], parameters: [] },
+    queryId: { queryId: statement.name },
+  })
+  const rowCount = result.numAffectedRows === undefined ? result.rows.length : Number(result.numAffectedRows)
+  return { rows: result.rows as R[], rowCount }
 }

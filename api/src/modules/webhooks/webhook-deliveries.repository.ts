@@ -17,6 +17,44 @@ const UNLIMITED = 2_147_483_647
  */
 const RANKED_HEAD = 1_000
 
+/**
+ * A batch of events' deliveries (addForEvents): the events as one JSON parameter, in order ("position"), each joined
+ * to its owner's targets.
+ */
+const ADD_FOR_EVENTS = new PreparedStatement(
+  'webhook_deliveries_add_for_events',
+  `with "event" as (
+     select * from rows from (jsonb_to_recordset(?::jsonb) as ("event_id" text, "event_type" text,
+       "organization_id" uuid, "tenant_id" text, "payload" jsonb, "occurred_at" timestamptz, "id_1" uuid, "id_2" uuid,
+       "id_3" uuid)) with ordinality
+       as "e" ("event_id", "event_type", "organization_id", "tenant_id", "payload", "occurred_at", "id_1", "id_2", "id_3",
+         "position")),
+   "target" as (
+     select "e".*, "w"."id" as "webhook_id", 'webhook' as "target", "w"."url" as "target_url", 0 as "kind",
+       "w"."created_at" as "registered_at"
+     from "event" "e" join "webhooks" "w" on "w"."organization_id" = "e"."organization_id" or "w"."tenant_id" = "e"."tenant_id"
+     union all
+     select "e".*, null, 'notificationWebhook', "o"."notification_webhook", 1, null
+     from "event" "e" join "organizations" "o" on "o"."id" = "e"."organization_id"
+     where "o"."notification_webhook" is not null),
+   -- One per event and URL: the registered webhook when the notificationWebhook is the same URL.
+   "distinct_target" as (
+     select distinct on ("position", "target_url") * from "target"
+     order by "position", "target_url", "kind", "registered_at", "webhook_id"),
+   "numbered" as (
+     select *, row_number() over (partition by "position" order by "kind", "registered_at", "webhook_id") as "n"
+     from "distinct_target")
+   insert into "webhook_deliveries" ("id", "event_id", "event_type", "organization_id", "tenant_id", "webhook_id",
+     "target", "target_url", "payload", "occurred_at", "status", "attempts", "next_attempt_at", "created_at",
+     "updated_at")
+   select case "n" when 1 then "id_1" when 2 then "id_2" else "id_3" end, "event_id", "event_type",
+     "organization_id", "tenant_id", "webhook_id", "target", "target_url", "payload", "occurred_at", 'pending', 0,
+     now(), now(), now()
+   from "numbered" order by "position", "n"
+   on conflict ("event_id", "target_url") do nothing
+   returning "id"`,
+)
+
 /** A delivery a worker claimed for one attempt. */
 export interface ClaimedDelivery {
   id: string
@@ -58,50 +96,18 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
     if (events.length === 0) return 0
     // An owner has at most three targets (one registered webhook per organization and per tenant, both unique, and
     // the notificationWebhook): three ids per event, made here so that they sort in the order written.
-    const values = events.map(
-      () => '(?::integer, ?, ?, ?::uuid, ?, ?::jsonb, ?::timestamptz, ?::uuid, ?::uuid, ?::uuid)',
-    )
-    const params = events.flatMap((data, index) => [
-      index,
-      data.id,
-      data.type,
-      data.orgId,
-      data.tenantId ?? null,
-      JSON.stringify(data),
-      data.occurredAt,
-      timeOrderedId(),
-      timeOrderedId(),
-      timeOrderedId(),
-    ])
-    const rows = await this.em.execute<{ id: string }[]>(
-      `with "event" ("position", "event_id", "event_type", "organization_id", "tenant_id", "payload", "occurred_at",
-         "id_1", "id_2", "id_3") as (values ${values.join(', ')}),
-       "target" as (
-         select "e".*, "w"."id" as "webhook_id", 'webhook' as "target", "w"."url" as "target_url", 0 as "kind",
-           "w"."created_at" as "registered_at"
-         from "event" "e" join "webhooks" "w" on "w"."organization_id" = "e"."organization_id" or "w"."tenant_id" = "e"."tenant_id"
-         union all
-         select "e".*, null, 'notificationWebhook', "o"."notification_webhook", 1, null
-         from "event" "e" join "organizations" "o" on "o"."id" = "e"."organization_id"
-         where "o"."notification_webhook" is not null),
-       -- One per event and URL: the registered webhook when the notificationWebhook is the same URL.
-       "distinct_target" as (
-         select distinct on ("position", "target_url") * from "target"
-         order by "position", "target_url", "kind", "registered_at", "webhook_id"),
-       "numbered" as (
-         select *, row_number() over (partition by "position" order by "kind", "registered_at", "webhook_id") as "n"
-         from "distinct_target")
-       insert into "webhook_deliveries" ("id", "event_id", "event_type", "organization_id", "tenant_id", "webhook_id",
-         "target", "target_url", "payload", "occurred_at", "status", "attempts", "next_attempt_at", "created_at",
-         "updated_at")
-       select case "n" when 1 then "id_1" when 2 then "id_2" else "id_3" end, "event_id", "event_type",
-         "organization_id", "tenant_id", "webhook_id", "target", "target_url", "payload", "occurred_at", 'pending', 0,
-         now(), now(), now()
-       from "numbered" order by "position", "n"
-       on conflict ("event_id", "target_url") do nothing
-       returning "id"`,
-      params,
-    )
+    const batch = events.map((data) => ({
+      event_id: data.id,
+      event_type: data.type,
+      organization_id: data.orgId,
+      tenant_id: data.tenantId ?? null,
+      payload: data,
+      occurred_at: data.occurredAt,
+      id_1: timeOrderedId(),
+      id_2: timeOrderedId(),
+      id_3: timeOrderedId(),
+    }))
+    const { rows } = await this.runPreparedInTransaction<{ id: string }>(ADD_FOR_EVENTS, [JSON.stringify(batch)])
     return rows.length
   }
 
