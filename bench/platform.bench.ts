@@ -25,7 +25,9 @@
  * how much the machine moved during the run. Besides its processes', each side's line gives the PostgreSQL server's
  * CPU per iteration (PostgreSQL runs only) and this benchmark's own: the API's statements cost the server too.
  * The platform sides also print the API's statements per iteration (its idplane_api_database_statements_total,
- * read from the API's /metrics around each round; begin and commit are not counted).
+ * read from the API's /metrics around each round; begin and commit are not counted) and the means of its hops from
+ * its histograms over the same rounds: an agent event stored after the agent's occurredAt, a webhook delivered after
+ * the event, a webhook POST, its calls to the agent, the requests it answered.
  *
  * INDY mode (issue 13; BENCH_INDY=0 turns it off): a third side runs the same iteration with AnonCreds through
  * the same API, organization and holder: an INDY schema and credential definition published on the platform
@@ -79,7 +81,8 @@ import {
 } from './api-harness'
 import { isWebhookEvent, WebhookReceiver } from './webhook-receiver'
 
-const ITERATIONS = positiveIntEnv('BENCH_ITERATIONS', 32)
+// 96: on a fast 2-core machine 32 iterations made rounds of about a second, and one run's ratio swung 0.76-0.95.
+const ITERATIONS = positiveIntEnv('BENCH_ITERATIONS', 96)
 const WORKERS = positiveIntEnv('BENCH_WORKERS', 8)
 /** Each side's iterations are run in this many rounds, the sides taking turns (ABBA). */
 const ROUNDS = positiveIntEnv('BENCH_ROUNDS', 4)
@@ -455,14 +458,44 @@ function postgresCpuNow(): number {
   }
 }
 
-/** The sum of idplane_api_database_statements_total's series in a /metrics answer. */
-function statementsOf(metrics: string): number {
-  let total = 0
-  for (const line of metrics.split('\n')) {
-    if (line.startsWith('idplane_api_database_statements_total{'))
-      total += Number(line.slice(line.lastIndexOf(' ') + 1))
+/**
+ * What the platform sides read from the API's /metrics around each round: its statements (the sum of
+ * idplane_api_database_statements_total's series) and, per histogram below, the sum and count over all its series.
+ */
+type ApiMetrics = Record<string, number>
+
+/** The agents' event batches: the series of idplane_api_http_request_duration_seconds on their route. */
+const AGENT_EVENT_POSTS = 'agent event POSTs'
+
+/** The API's own view of its hops, by histogram: printed per side as means over the side's rounds. */
+const API_HOPS: ReadonlyArray<{ metric: string; label: string }> = [
+  { metric: 'idplane_api_agent_event_lag_seconds', label: "agent event stored after its agent's occurredAt" },
+  { metric: 'idplane_api_webhook_delivery_lag_seconds', label: 'webhook delivered after the event' },
+  { metric: 'idplane_api_webhook_delivery_duration_seconds', label: 'webhook POST' },
+  { metric: 'idplane_api_agent_request_duration_seconds', label: "the API's call to its agent" },
+  { metric: 'idplane_api_http_request_duration_seconds', label: 'request to the API' },
+  { metric: AGENT_EVENT_POSTS, label: "an agent's event batch, answered" },
+]
+
+function apiMetricsOf(text: string): ApiMetrics {
+  const totals: ApiMetrics = { statements: 0 }
+  const series = [
+    'idplane_api_database_statements_total',
+    ...API_HOPS.flatMap(({ metric }) => [`${metric}_sum`, `${metric}_count`]),
+  ]
+  for (const line of text.split('\n')) {
+    const agentEvents =
+      /^idplane_api_http_request_duration_seconds_(sum|count)\{[^}]*route="\/v1\/internal\/agent-events"/.exec(line)
+    if (agentEvents) {
+      const key = `${AGENT_EVENT_POSTS}_${agentEvents[1]}`
+      totals[key] = (totals[key] ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1))
+    }
+    const name = series.find((prefix) => line.startsWith(`${prefix}{`) || line.startsWith(`${prefix} `))
+    if (name === undefined) continue
+    const key = name === 'idplane_api_database_statements_total' ? 'statements' : name
+    totals[key] = (totals[key] ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1))
   }
-  return total
+  return totals
 }
 
 /** One side of the comparison, set up and warmed up; rounds of it run between rounds of the other side. */
@@ -478,10 +511,10 @@ interface Side {
   besidesMs: { postgres: number; benchmark: number }
   /** Iterations per minute of each measured round, in order. */
   roundRates: number[]
-  /** The API's statements so far (its idplane_api_database_statements_total), for statements per iteration. */
-  apiStatementsNow?: () => Promise<number>
-  /** The API's statements during the side's rounds. */
-  apiStatements: number
+  /** The API's metrics so far (apiMetricsOf), for statements per iteration and the means of its hops. */
+  apiMetricsNow?: () => Promise<ApiMetrics>
+  /** What those metrics grew by during the side's rounds. */
+  apiMetrics: ApiMetrics
   /** Printed after the side's step table. */
   report?(): Promise<void>
   tearDown(): Promise<void>
@@ -505,7 +538,7 @@ function side(
     cpuMs,
     besidesMs,
     roundRates: [],
-    apiStatements: 0,
+    apiMetrics: {},
     report,
     tearDown,
   }
@@ -515,7 +548,7 @@ function side(
 async function round(target: Side, count: number): Promise<void> {
   const cpuBefore = Object.fromEntries(Object.entries(target.processes).map(([name, pid]) => [name, cpuNow(pid)]))
   const [postgresBefore, benchmarkBefore] = [SERVER_URL ? postgresCpuNow() : 0, process.cpuUsage()]
-  const statementsBefore = await target.apiStatementsNow?.()
+  const metricsBefore = await target.apiMetricsNow?.()
   const started = performance.now()
   target.results.push(...(await iterations(target, count)))
   const wallMs = performance.now() - started
@@ -525,8 +558,11 @@ async function round(target: Side, count: number): Promise<void> {
   if (SERVER_URL) target.besidesMs.postgres += postgresCpuNow() - postgresBefore
   const benchmark = process.cpuUsage(benchmarkBefore)
   target.besidesMs.benchmark += (benchmark.user + benchmark.system) / 1000
-  if (statementsBefore !== undefined && target.apiStatementsNow)
-    target.apiStatements += (await target.apiStatementsNow()) - statementsBefore
+  if (metricsBefore !== undefined && target.apiMetricsNow) {
+    const metricsAfter = await target.apiMetricsNow()
+    for (const [key, value] of Object.entries(metricsAfter))
+      target.apiMetrics[key] = (target.apiMetrics[key] ?? 0) + value - (metricsBefore[key] ?? 0)
+  }
 }
 
 /** `count` iterations of the side, WORKERS at a time: their step times. */
@@ -669,7 +705,7 @@ async function platformSide(): Promise<Side & { indy?: Side; openId4Vc?: Side; d
       calls: new Map(),
     }
     const apiPort = api.port
-    const apiStatementsNow = async () => statementsOf((await call(http, apiPort, 'GET', '/metrics')).body)
+    const apiMetricsNow = async () => apiMetricsOf((await call(http, apiPort, 'GET', '/metrics')).body)
     const jsonLd = jsonLdKind(context)
     await platformIteration(context, jsonLd) // warm-up: contexts, caches, the first connection's DIDs
     const indy = INDY
@@ -741,7 +777,7 @@ async function platformSide(): Promise<Side & { indy?: Side; openId4Vc?: Side; d
       sideReport?: () => Promise<void>,
     ): Side => ({
       ...side(`${title} (${WORKERS} in flight)`, iteration, processes, sideTearDown, sideReport),
-      apiStatementsNow,
+      apiMetricsNow,
     })
     return {
       ...platformSideOf('platform API', () => platformIteration(context, jsonLd), tearDown, report),
@@ -797,6 +833,17 @@ async function agentOnlySide(): Promise<Side> {
   }
 }
 
+/** The means of the API's hops during the side's rounds, and how many of each per iteration (its histograms). */
+function apiHopsLine(target: Side): string {
+  const hops = API_HOPS.map(({ metric, label }) => {
+    const count = target.apiMetrics[`${metric}_count`] ?? 0
+    const sum = target.apiMetrics[`${metric}_sum`] ?? 0
+    const mean = count > 0 ? `${((sum / count) * 1000).toFixed(1)} ms` : 'none'
+    return `${label} ${mean} (${(count / target.results.length).toFixed(1)} per iteration)`
+  })
+  return `the API's hops, means: ${hops.join('; ')}`
+}
+
 async function main(): Promise<void> {
   const rounds = Math.min(ROUNDS, ITERATIONS)
   console.log(
@@ -820,9 +867,10 @@ async function main(): Promise<void> {
     for (const target of sides) {
       stepTable(target.title, target.results, target.wallMs)
       console.log(cpuLine(target))
-      if (target.apiStatementsNow) {
-        const perIteration = (target.apiStatements / target.results.length).toFixed(1)
+      if (target.apiMetricsNow) {
+        const perIteration = ((target.apiMetrics.statements ?? 0) / target.results.length).toFixed(1)
         console.log(`the API's statements per iteration: ${perIteration} (its metric; begin and commit not counted)`)
+        console.log(apiHopsLine(target))
       }
       console.log(`iterations/minute by round: ${target.roundRates.map((rate) => rate.toFixed(0)).join(' / ')}`)
       await target.report?.()
