@@ -1,8 +1,8 @@
 /**
- * The presentation part of `npm run bench:anoncreds`: a credential with the benchmark's ten attributes (two of
- * them set to integers for the predicates), then presentation create and verify with 5 revealed attributes
- * and 2 predicates (`>=` and `<=`), ours and the oracle's on the same request, credential and key. The oracle
- * verifies our presentations and we verify its own, so both sides check the same kind of proof.
+ * The presentation part of `npm run bench:anoncreds`: a credential of the fixture's key, then presentation create and
+ * verify of a request's shape, ours and the oracle's on the same request, credential and key. The wide shape (the
+ * benchmark's ten attributes, two of them set to integers): 5 revealed attributes and 2 predicates (`>=` and `<=`).
+ * The oracle verifies our presentations and we verify its own, so both sides check the same kind of proof.
  */
 import { performance } from 'node:perf_hooks'
 
@@ -27,6 +27,27 @@ export interface PresentationBenchFixture {
   attributeRawValues: Record<string, string>
 }
 
+/** What the request asks of the credential, and the raw values its predicates need. */
+export interface PresentationShape {
+  revealed: readonly string[]
+  predicates: Record<string, { name: string; p_type: '>=' | '<='; p_value: number }>
+  rawValues: Record<string, string>
+}
+
+/** 5 revealed attributes and 2 predicates over a key of at least 7 attributes. */
+export function wideShape(attributeNames: readonly string[]): PresentationShape {
+  if (attributeNames.length < 7) throw new Error('the wide presentation shape needs at least 7 attributes')
+  const [ge, le] = [attributeNames[5], attributeNames[6]]
+  return {
+    revealed: attributeNames.slice(0, 5),
+    predicates: {
+      at_least: { name: ge, p_type: '>=', p_value: 18 },
+      at_most: { name: le, p_type: '<=', p_value: 200 },
+    },
+    rawValues: { [ge]: '42', [le]: '170' },
+  }
+}
+
 export interface PresentationBenchResult {
   create: { ours: number; oracle: number }
   verify: { ours: number; oracle: number }
@@ -43,11 +64,12 @@ function timed<T>(action: () => T): [number, T] {
   return [performance.now() - started, value]
 }
 
-export function benchPresentationSteps(fixture: PresentationBenchFixture, iterations: number): PresentationBenchResult {
-  const names = Object.keys(fixture.attributeRawValues)
-  if (names.length < 7) throw new Error('the presentation benchmark needs at least 7 attributes')
-  const [ge, le] = [names[5], names[6]]
-  const raw = { ...fixture.attributeRawValues, [ge]: '42', [le]: '170' }
+export function benchPresentationSteps(
+  fixture: PresentationBenchFixture,
+  iterations: number,
+  shape: PresentationShape = wideShape(Object.keys(fixture.attributeRawValues)),
+): PresentationBenchResult {
+  const raw = { ...fixture.attributeRawValues, ...shape.rawValues }
   const linkSecret = createLinkSecret()
   const offer = createCredentialOffer({
     schemaId: fixture.schemaId,
@@ -78,11 +100,10 @@ export function benchPresentationSteps(fixture: PresentationBenchFixture, iterat
   const credentialDefinitions = {
     [fixture.credentialDefinitionId]: fixture.credentialDefinition as Record<string, unknown>,
   }
-  const revealed = names.slice(0, 5)
+  const { revealed } = shape
   const credentialsProve = [
     ...revealed.map((name) => ({ entryIndex: 0, referent: name, isPredicate: false, reveal: true })),
-    { entryIndex: 0, referent: 'at_least', isPredicate: true, reveal: true },
-    { entryIndex: 0, referent: 'at_most', isPredicate: true, reveal: true },
+    ...Object.keys(shape.predicates).map((referent) => ({ entryIndex: 0, referent, isPredicate: true, reveal: true })),
   ]
   const samples = { create: [[], []] as number[][], verify: [[], []] as number[][] }
   for (let i = 0; i < iterations; i++) {
@@ -91,10 +112,7 @@ export function benchPresentationSteps(fixture: PresentationBenchFixture, iterat
       name: 'bench',
       version: '1.0',
       requested_attributes: Object.fromEntries(revealed.map((name) => [name, { name }])),
-      requested_predicates: {
-        at_least: { name: ge, p_type: '>=', p_value: 18 },
-        at_most: { name: le, p_type: '<=', p_value: 200 },
-      },
+      requested_predicates: shape.predicates,
     }
     const [createOurs, ours] = timed(() =>
       createPresentation({
