@@ -133,7 +133,8 @@ describe('prepared statements in the caller transaction', () => {
       expect(names.map((row) => row.name)).toEqual(
         expect.arrayContaining([expect.stringMatching(/^lock_[0-9a-f]{20}$/)]),
       )
-      order.push('first committed')
+      // Pushed before the commit: the second read's 'completed' is what shows that it waited for that commit.
+      order.push('first flushed')
     })
     await firstHasLock
     const second = connections.transactional(async () => {
@@ -141,6 +142,6 @@ describe('prepared statements in the caller transaction', () => {
       order.push(`second read ${locked?.row.state}`)
     })
     await Promise.all([first, second])
-    expect(order).toEqual(['first read request-sent', 'first committed', 'second read completed'])
+    expect(order).toEqual(['first read request-sent', 'first flushed', 'second read completed'])
   })
 })
