@@ -92,9 +92,9 @@ async function benchCredentialDefinition(fixture: Fixture): Promise<void> {
   row('credential definition', median(ours), oracleMs)
 }
 
-/** Issuance step by step on the fixture's key, ours then the oracle's, ITERATIONS times: each step's samples. */
 type IssuanceStep = 'offer' | 'request' | 'credential' | 'processing'
 
+/** Issuance step by step on the fixture's key, ours then the oracle's, ITERATIONS times: each step's samples. */
 async function issuanceSamples(fixture: Fixture): Promise<Record<IssuanceStep, [number[], number[]]>> {
   const keys = {
     credentialDefinition: fixture.credentialDefinition,
