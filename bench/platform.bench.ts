@@ -11,6 +11,8 @@
  *   BENCH_AGENT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/agent-prof"   (Node options of the agents this benchmark
  *   starts: the agent-only issuer and holder, and the platform side's holder; added to those agents ship with), and
  *   BENCH_AGENT_ENV (their environment, NAME=value separated by spaces), as bench:agent takes them
+ *   BENCH_ORG_AGENT_PROFILE=/tmp/org-prof   (a CPU profile of the organization agent per platform side and round,
+ *   attached through its inspector: the API starts that agent, so no Node option reaches it)
  *
  * Platform side: the built API as a child process, one organization (issuer and verifier) whose agent the API
  * runs, and a holder agent process driven through its admin API as an outside wallet. The organization's side is
@@ -79,6 +81,7 @@ import {
   signUp,
   startApiProcess,
 } from './api-harness'
+import { type AttachedProfile, startCpuProfile } from './cpu-profile-attach'
 import { isWebhookEvent, WebhookReceiver } from './webhook-receiver'
 
 // 96: on a fast 2-core machine 32 iterations made rounds of about a second, and one run's ratio swung 0.76-0.95.
@@ -93,6 +96,7 @@ const INDY = process.env.BENCH_INDY !== '0'
 const OPENID4VC = process.env.BENCH_OPENID4VC !== '0'
 const WEBHOOK_SECRET = 'bench-webhook-secret-0001'
 const API_NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean)
+const ORG_AGENT_PROFILE_DIR = process.env.BENCH_ORG_AGENT_PROFILE
 /**
  * Every agent of the run as agents ship (the API gives its organization agent the same), with no collection when
  * an agent goes idle, on every side: the sides take turns, so one side's agents go idle while the next side runs, and
@@ -544,14 +548,28 @@ function side(
   }
 }
 
+/**
+ * With BENCH_ORG_AGENT_PROFILE=<dir>, a CPU profile of the organization agent (which the API starts, so no Node option
+ * reaches it) over each round of a platform side, attached through its inspector (cpu-profile-attach.ts):
+ * `<dir>/<side>-<round>.cpuprofile`. The profiler's own cost then counts in that agent's CPU figures.
+ */
+async function profileOrganizationAgent(target: Side): Promise<AttachedProfile | undefined> {
+  const pid = target.processes['organization agent']
+  if (!ORG_AGENT_PROFILE_DIR || pid === undefined) return undefined
+  const name = `${target.title.replace(/\W+/g, '-').replace(/^-|-$/g, '')}-${target.roundRates.length + 1}`
+  return startCpuProfile(pid, ORG_AGENT_PROFILE_DIR, name)
+}
+
 /** `count` iterations of the side, WORKERS at a time; adds their times, wall time and CPU to the side's totals. */
 async function round(target: Side, count: number): Promise<void> {
+  const profile = await profileOrganizationAgent(target)
   const cpuBefore = Object.fromEntries(Object.entries(target.processes).map(([name, pid]) => [name, cpuNow(pid)]))
   const [postgresBefore, benchmarkBefore] = [SERVER_URL ? postgresCpuNow() : 0, process.cpuUsage()]
   const metricsBefore = await target.apiMetricsNow?.()
   const started = performance.now()
   target.results.push(...(await iterations(target, count)))
   const wallMs = performance.now() - started
+  if (profile) console.log(`organization agent profile: ${await profile.stop()}`)
   target.wallMs += wallMs
   target.roundRates.push((count / wallMs) * 60_000)
   for (const [name, pid] of Object.entries(target.processes)) target.cpuMs[name] += cpuNow(pid) - cpuBefore[name]
