@@ -594,7 +594,7 @@ describe('Sign-in during a flood of wrong sign-ins from one address (issue 22, i
     await api?.stop()
   })
 
-  it('lets a correct sign-in from another address through in under 2 s (five quiet sign-ins on a loaded machine) while 40 wrong ones from one address queue', async () => {
+  it('lets a correct sign-in from another address through in under 2 s (five times the slowest quiet sign-in on a loaded machine) while 40 wrong ones from one address queue', async () => {
     const email = newEmail()
     const password = 'correct-horse-42'
     const em = api.runtime.container.get(EntityManager).fork()
@@ -609,15 +609,19 @@ describe('Sign-in during a flood of wrong sign-ins from one address (issue 22, i
     const signIn = (from: string, body: object) =>
       request(api.app).post('/v1/auth/signin').set('X-Forwarded-For', from).send(body)
 
-    // What one sign-in costs on this machine right now, with no flood: on a loaded machine the bound below scales
-    // with it (queued behind 40 password hashes it would take about 40 times as long).
-    // The slowest of five quiet sign-ins, so one lucky sample on a machine whose load swings does not set the bound.
+    // What one sign-in costs on this machine, with no flood: on a loaded machine the bound below scales with it
+    // (queued behind 40 password hashes it would take about 40 times as long). The slowest of five quiet sign-ins
+    // before the flood and five after it, so neither one lucky sample nor the load of other suites rising during the
+    // flood (seen once in CI: 2,021 ms against a bound set by quiet sign-ins made before it) sets the bound.
     let quiet = 0
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const quietStarted = performance.now()
-      expect((await signIn('203.0.113.78', { email, password })).status).toBe(200)
-      quiet = Math.max(quiet, performance.now() - quietStarted)
+    const measureQuiet = async () => {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const quietStarted = performance.now()
+        expect((await signIn('203.0.113.78', { email, password })).status).toBe(200)
+        quiet = Math.max(quiet, performance.now() - quietStarted)
+      }
     }
+    await measureQuiet()
 
     // 40 wrong sign-ins in flight from one address the whole time: each answered one is sent again at once.
     let isFlooding = true
@@ -634,6 +638,7 @@ describe('Sign-in during a flood of wrong sign-ins from one address (issue 22, i
     const took = performance.now() - started
     isFlooding = false
     await flooding
+    await measureQuiet()
     expect(real.status).toBe(200)
     expect(real.body.data.access_token).toEqual(expect.any(String))
     expect(took).toBeLessThan(Math.max(2_000, 5 * quiet))
