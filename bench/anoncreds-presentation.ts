@@ -53,7 +53,7 @@ export interface PresentationBenchResult {
   verify: { ours: number; oracle: number }
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)]
 }

@@ -25,7 +25,7 @@ import {
   processCredential,
 } from '../agent/src/anoncreds'
 import { oracle } from '../test/helpers/anoncreds-oracle'
-import { benchPresentationSteps } from './anoncreds-presentation'
+import { benchPresentationSteps, median } from './anoncreds-presentation'
 
 const ITERATIONS = Number(process.env.BENCH_ANONCREDS_ITERATIONS ?? 10)
 const ORACLE_CREDDEF = process.env.BENCH_ANONCREDS_ORACLE_CREDDEF !== '0'
@@ -38,11 +38,6 @@ interface Fixture {
   credentialDefinitionPrivate: object
   keyCorrectnessProof: object
   attributeRawValues: Record<string, string>
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]
 }
 
 function time<T>(action: () => T): { ms: number; value: T } {
@@ -216,16 +211,21 @@ function benchPresentations(fixture: Fixture): void {
  * already checked the key's correctness proof, as bench:platform's holder has after its first credential).
  */
 async function benchPlatformExchange(): Promise<void> {
-  const names = ['name', 'age']
-  const schema = createSchema({ name: 'bench', version: '1.0', issuerId: 'did:example:bench', attributeNames: names })
+  const schemaId = 'did:example:bench/schema'
+  const schema = createSchema({
+    name: 'bench',
+    version: '1.0',
+    issuerId: 'did:example:bench',
+    attributeNames: ['name', 'age'],
+  })
   const key = await createCredentialDefinition({
-    schemaId: 'did:example:bench/schema',
+    schemaId,
     schema,
     issuerId: 'did:example:bench',
     tag: 'platform',
   })
   const fixture: Fixture = {
-    schemaId: 'did:example:bench/schema',
+    schemaId,
     schema,
     credentialDefinitionId: 'did:example:bench/creddef/platform',
     credentialDefinition: key.credentialDefinition,

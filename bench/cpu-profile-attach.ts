@@ -27,8 +27,10 @@ class Inspector {
   private constructor(private readonly socket: WebSocket) {
     socket.addEventListener('message', (message) => {
       const answer = JSON.parse(String(message.data)) as Answer
-      const waiting = answer.id === undefined ? undefined : this.pending.get(answer.id)
-      if (!waiting || answer.id === undefined) return
+      // Events (no id) are not asked for here.
+      if (answer.id === undefined) return
+      const waiting = this.pending.get(answer.id)
+      if (!waiting) return
       this.pending.delete(answer.id)
       if (answer.error) waiting.reject(new Error(answer.error.message))
       else waiting.resolve(answer.result ?? {})
@@ -87,18 +89,26 @@ export async function startCpuProfile(
 ): Promise<AttachedProfile> {
   process.kill(pid, 'SIGUSR1')
   const inspector = await Inspector.open(await inspectorUrl())
-  await inspector.call('Profiler.enable')
-  await inspector.call('Profiler.setSamplingInterval', { interval: intervalUs })
-  await inspector.call('Profiler.start')
+  try {
+    await inspector.call('Profiler.enable')
+    await inspector.call('Profiler.setSamplingInterval', { interval: intervalUs })
+    await inspector.call('Profiler.start')
+  } catch (error) {
+    inspector.close()
+    throw error
+  }
   return {
     async stop() {
-      const { profile } = await inspector.call('Profiler.stop')
-      const file = path.join(dir, `${name}.cpuprofile`)
-      writeFileSync(file, JSON.stringify(profile))
-      // The inspector stays open (its close() waits for every session to end, this one included, and would hang the
-      // process): the next round connects to it again.
-      inspector.close()
-      return file
+      // Only this session ends: the process's inspector stays open (its close() waits for every session to end, this
+      // one included, and would hang the process), and the next round connects to it again.
+      try {
+        const { profile } = await inspector.call('Profiler.stop')
+        const file = path.join(dir, `${name}.cpuprofile`)
+        writeFileSync(file, JSON.stringify(profile))
+        return file
+      } finally {
+        inspector.close()
+      }
     },
   }
 }

@@ -54,6 +54,7 @@ import { Agent as HttpAgent } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
+import { AGENT_EVENTS_PATH } from '@idplane/common/agent-contract/events'
 import { freshDatabase, type FreshDatabase } from '../test/helpers/database'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../test/fixtures/degree-credential'
 import {
@@ -97,6 +98,8 @@ const OPENID4VC = process.env.BENCH_OPENID4VC !== '0'
 const WEBHOOK_SECRET = 'bench-webhook-secret-0001'
 const API_NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean)
 const ORG_AGENT_PROFILE_DIR = process.env.BENCH_ORG_AGENT_PROFILE
+/** The name of the organization agent among a platform side's processes. */
+const ORGANIZATION_AGENT = 'organization agent'
 /**
  * Every agent of the run as agents ship (the API gives its organization agent the same), with no collection when
  * an agent goes idle, on every side: the sides take turns, so one side's agents go idle while the next side runs, and
@@ -464,40 +467,46 @@ function postgresCpuNow(): number {
 
 /**
  * What the platform sides read from the API's /metrics around each round: its statements (the sum of
- * idplane_api_database_statements_total's series) and, per histogram below, the sum and count over all its series.
+ * idplane_api_database_statements_total's series) and, per hop below, the sum and count of its histogram's series.
  */
 type ApiMetrics = Record<string, number>
 
-/** The agents' event batches: the series of idplane_api_http_request_duration_seconds on their route. */
-const AGENT_EVENT_POSTS = 'agent event POSTs'
+/** One of the API's hops: a histogram, all its series or those of one route, printed per side as a mean. */
+interface ApiHop {
+  label: string
+  metric: string
+  route?: string
+}
 
-/** The API's own view of its hops, by histogram: printed per side as means over the side's rounds. */
-const API_HOPS: ReadonlyArray<{ metric: string; label: string }> = [
-  { metric: 'idplane_api_agent_event_lag_seconds', label: "agent event stored after its agent's occurredAt" },
-  { metric: 'idplane_api_webhook_delivery_lag_seconds', label: 'webhook delivered after the event' },
-  { metric: 'idplane_api_webhook_delivery_duration_seconds', label: 'webhook POST' },
-  { metric: 'idplane_api_agent_request_duration_seconds', label: "the API's call to its agent" },
-  { metric: 'idplane_api_http_request_duration_seconds', label: 'request to the API' },
-  { metric: AGENT_EVENT_POSTS, label: "an agent's event batch, answered" },
+const API_HOPS: readonly ApiHop[] = [
+  { label: "agent event stored after its agent's occurredAt", metric: 'idplane_api_agent_event_lag_seconds' },
+  { label: 'webhook delivered after the event', metric: 'idplane_api_webhook_delivery_lag_seconds' },
+  { label: 'webhook POST', metric: 'idplane_api_webhook_delivery_duration_seconds' },
+  { label: "the API's call to its agent", metric: 'idplane_api_agent_request_duration_seconds' },
+  { label: 'request to the API', metric: 'idplane_api_http_request_duration_seconds' },
+  {
+    label: "an agent's event batch, answered",
+    metric: 'idplane_api_http_request_duration_seconds',
+    route: AGENT_EVENTS_PATH,
+  },
 ]
+
+/** A /metrics line: its name, its labels' text and its value. */
+const METRIC_LINE = /^(\w+)(?:\{(.*)\})? (\S+)$/
 
 function apiMetricsOf(text: string): ApiMetrics {
   const totals: ApiMetrics = { statements: 0 }
-  const series = [
-    'idplane_api_database_statements_total',
-    ...API_HOPS.flatMap(({ metric }) => [`${metric}_sum`, `${metric}_count`]),
-  ]
+  const add = (key: string, value: number) => (totals[key] = (totals[key] ?? 0) + value)
   for (const line of text.split('\n')) {
-    const agentEvents =
-      /^idplane_api_http_request_duration_seconds_(sum|count)\{[^}]*route="\/v1\/internal\/agent-events"/.exec(line)
-    if (agentEvents) {
-      const key = `${AGENT_EVENT_POSTS}_${agentEvents[1]}`
-      totals[key] = (totals[key] ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1))
-    }
-    const name = series.find((prefix) => line.startsWith(`${prefix}{`) || line.startsWith(`${prefix} `))
+    const [, name, labels = '', valueText] = METRIC_LINE.exec(line) ?? []
     if (name === undefined) continue
-    const key = name === 'idplane_api_database_statements_total' ? 'statements' : name
-    totals[key] = (totals[key] ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1))
+    const value = Number(valueText)
+    if (name === 'idplane_api_database_statements_total') add('statements', value)
+    for (const hop of API_HOPS) {
+      const part = name === `${hop.metric}_sum` ? 'sum' : name === `${hop.metric}_count` ? 'count' : undefined
+      if (part && (hop.route === undefined || labels.includes(`route="${hop.route}"`)))
+        add(`${hop.label}_${part}`, value)
+    }
   }
   return totals
 }
@@ -554,7 +563,7 @@ function side(
  * `<dir>/<side>-<round>.cpuprofile`. The profiler's own cost then counts in that agent's CPU figures.
  */
 async function profileOrganizationAgent(target: Side): Promise<AttachedProfile | undefined> {
-  const pid = target.processes['organization agent']
+  const pid = target.processes[ORGANIZATION_AGENT]
   if (!ORG_AGENT_PROFILE_DIR || pid === undefined) return undefined
   const name = `${target.title.replace(/\W+/g, '-').replace(/^-|-$/g, '')}-${target.roundRates.length + 1}`
   return startCpuProfile(pid, ORG_AGENT_PROFILE_DIR, name)
@@ -743,7 +752,7 @@ async function platformSide(): Promise<Side & { indy?: Side; openId4Vc?: Side; d
     const apiPid = api.child.pid
     const processes = {
       API: apiPid,
-      'organization agent': apiPid === undefined ? undefined : childPidsOf(apiPid)[0],
+      [ORGANIZATION_AGENT]: apiPid === undefined ? undefined : childPidsOf(apiPid)[0],
       holder: holder.process.pid,
     }
     let pending = 0
@@ -853,9 +862,9 @@ async function agentOnlySide(): Promise<Side> {
 
 /** The means of the API's hops during the side's rounds, and how many of each per iteration (its histograms). */
 function apiHopsLine(target: Side): string {
-  const hops = API_HOPS.map(({ metric, label }) => {
-    const count = target.apiMetrics[`${metric}_count`] ?? 0
-    const sum = target.apiMetrics[`${metric}_sum`] ?? 0
+  const hops = API_HOPS.map(({ label }) => {
+    const count = target.apiMetrics[`${label}_count`] ?? 0
+    const sum = target.apiMetrics[`${label}_sum`] ?? 0
     const mean = count > 0 ? `${((sum / count) * 1000).toFixed(1)} ms` : 'none'
     return `${label} ${mean} (${(count / target.results.length).toFixed(1)} per iteration)`
   })
