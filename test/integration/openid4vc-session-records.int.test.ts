@@ -90,6 +90,9 @@ describe('OpenID4VC sessions as exchange records', () => {
     receiver = await startWebhookReceiver()
     api = await startApi({
       ...FAST_WEBHOOK_ENV,
+      // One delivery of the organization in flight at a time: they arrive in the order they were queued (at the
+      // default of 3, two in flight may arrive in either order; docs/decisions.md, "Webhooks").
+      WEBHOOK_OWNER_CONCURRENCY: '1',
       WEBHOOK_RETRY_DELAYS_MS: '100,200',
       AGENT_ENTRYPOINT: programs.path('healthy'),
       AGENT_POLL_ATTEMPTS: '50',

@@ -158,6 +158,32 @@ describe('outbox claims in batches', () => {
     expect(eventIdsOf(await claim(1000))).toEqual(eventIds.slice(100))
   })
 
+  it('queues deliveries when they are written, not when their transaction began', async () => {
+    await sql.execute(
+      `update webhook_deliveries set status = 'delivered', claimed_until = null where status = 'pending'`,
+    )
+    await aTenantWebhook(sql, 'tenant-w')
+    const [slow, quick] = [aTenantEvent('tenant-w'), aTenantEvent('tenant-w')]
+    const written: string[] = []
+    const em = api.runtime.container.get(EntityManager)
+    const write = (event: WebhookEventData) => deliveries.addForEvents([event]).then(() => written.push(event.id))
+    let began!: () => void
+    const slowBegan = new Promise<void>((resolve) => (began = resolve))
+    // The slow transaction begins first and writes last, as one does that waited for another's row lock (two
+    // reports of one record): its delivery goes after the one written before it. On PGlite transactions take turns,
+    // so there the quick one begins after the slow one has committed; either way the claim follows the writes.
+    const slowWork = em.transactional(async (tx) => {
+      await tx.execute('select 1')
+      began()
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      await write(slow)
+    })
+    await slowBegan
+    await Promise.all([em.transactional(() => write(quick)), slowWork])
+    expect(written).toHaveLength(2)
+    expect(eventIdsOf(await claim(10))).toEqual(written)
+  })
+
   it('stores a batch of events with their targets in one statement: each URL once, the registered webhook first', async () => {
     const orgId = randomUUID()
     const [orgHook, notify] = ['http://127.0.0.1:9/org-hook', 'http://127.0.0.1:9/notify']

@@ -43,14 +43,17 @@ const ADD_FOR_EVENTS = new PreparedStatement(
      order by "position", "target_url", "kind", "registered_at", "webhook_id"),
    "numbered" as (
      select *, row_number() over (partition by "position" order by "kind", "registered_at", "webhook_id") as "n"
-     from "distinct_target")
+     from "distinct_target"),
+   -- The moment of writing, once for the statement (now() is when the transaction began: a transaction that waited
+   -- for another's row lock would queue its deliveries before the other's).
+   "written" as (select clock_timestamp() as "at")
    insert into "webhook_deliveries" ("id", "event_id", "event_type", "organization_id", "tenant_id", "webhook_id",
      "target", "target_url", "payload", "occurred_at", "status", "attempts", "next_attempt_at", "created_at",
      "updated_at")
    select case "n" when 1 then "id_1" when 2 then "id_2" else "id_3" end, "event_id", "event_type",
      "organization_id", "tenant_id", "webhook_id", "target", "target_url", "payload", "occurred_at", 'pending', 0,
-     now(), now(), now()
-   from "numbered" order by "position", "n"
+     "written"."at", "written"."at", "written"."at"
+   from "numbered" cross join "written" order by "position", "n"
    on conflict ("event_id", "target_url") do nothing
    returning "id"`,
 )
@@ -88,8 +91,10 @@ export class WebhookDeliveriesRepository extends OrgRepository<WebhookDelivery> 
    * Stores, in the current transaction, one delivery per event and target, looked up in the same statement: the
    * webhooks registered by the event's organization or tenant (oldest first), then the organization's
    * `notificationWebhook`. A URL that is two of these gets the event once, as the registered webhook's (signed when
-   * it has a secret); an event already stored for a URL adds nothing. The deliveries' ids keep the events' order,
-   * then the targets'. One statement per batch of events, not a lookup per owner and an insert.
+   * it has a secret); an event already stored for a URL adds nothing. The deliveries are due from the moment they are
+   * written (the statement's clock, so a transaction that waited for another's lock queues after it) and their ids
+   * keep the events' order, then the targets'. One statement per batch of events, not a lookup per owner and an
+   * insert.
    * @returns how many deliveries were stored
    */
   public async addForEvents(events: readonly WebhookEventData[]): Promise<number> {
