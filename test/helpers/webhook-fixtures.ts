@@ -13,6 +13,13 @@ export const FAST_WEBHOOK_ENV = {
   WEBHOOK_RELAY_INTERVAL_MS: '200',
 } as const
 
+/**
+ * FAST_WEBHOOK_ENV with one delivery of an owner in flight at a time, for tests that assert the order deliveries
+ * arrive in: they arrive in the order they were queued (at the default of 3, two in flight may arrive in either order;
+ * docs/decisions.md, "Webhooks").
+ */
+export const ORDERED_WEBHOOK_ENV = { ...FAST_WEBHOOK_ENV, WEBHOOK_OWNER_CONCURRENCY: '1' } as const
+
 /** Publishes events the way a module does: through ModuleRegistry.publish inside one transaction. */
 export async function publishEvents(
   api: TestApi,

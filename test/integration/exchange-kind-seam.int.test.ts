@@ -16,7 +16,7 @@ import { WebhooksService } from '../../api/src/modules/webhooks/webhooks.service
 import { startApi, type TestApi } from '../helpers/api'
 import { aMember, anOrganization } from '../helpers/org-fixtures'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
-import { FAST_WEBHOOK_ENV } from '../helpers/webhook-fixtures'
+import { ORDERED_WEBHOOK_ENV } from '../helpers/webhook-fixtures'
 
 // jest ignores testTimeout inside a project; a PGlite start on a busy machine takes longer than 5 s.
 jest.setTimeout(90_000)
@@ -161,9 +161,7 @@ describe('a new exchange kind added as a module (its folder, one index line, its
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver()
-    // One delivery of the organization in flight at a time, so they arrive in the order they were queued (at the
-    // default of 3, two in flight may arrive in either order; docs/decisions.md, "Webhooks").
-    api = await startApi({ ...FAST_WEBHOOK_ENV, WEBHOOK_OWNER_CONCURRENCY: '1', WEBHOOK_RETRY_DELAYS_MS: '100,200' })
+    api = await startApi({ ...ORDERED_WEBHOOK_ENV, WEBHOOK_RETRY_DELAYS_MS: '100,200' })
     await api.runtime.container.get(EntityManager).getConnection().execute(MIGRATION)
     const owner = await aMember(api)
     orgId = (await anOrganization(api, owner.token)).id

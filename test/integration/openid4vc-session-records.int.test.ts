@@ -15,7 +15,7 @@ import { type AgentPorts, claimAgentPorts } from '../helpers/ports'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { eventually } from '../helpers/queue-contract'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
-import { FAST_WEBHOOK_ENV } from '../helpers/webhook-fixtures'
+import { ORDERED_WEBHOOK_ENV } from '../helpers/webhook-fixtures'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver'
 import { AgentsRepository } from '../../api/src/modules/agents/agents.repository'
 
@@ -89,10 +89,7 @@ describe('OpenID4VC sessions as exchange records', () => {
     agentPorts = await claimAgentPorts()
     receiver = await startWebhookReceiver()
     api = await startApi({
-      ...FAST_WEBHOOK_ENV,
-      // One delivery of the organization in flight at a time: they arrive in the order they were queued (at the
-      // default of 3, two in flight may arrive in either order; docs/decisions.md, "Webhooks").
-      WEBHOOK_OWNER_CONCURRENCY: '1',
+      ...ORDERED_WEBHOOK_ENV,
       WEBHOOK_RETRY_DELAYS_MS: '100,200',
       AGENT_ENTRYPOINT: programs.path('healthy'),
       AGENT_POLL_ATTEMPTS: '50',
