@@ -5,7 +5,7 @@ import { Entity, Property, Unique } from '@mikro-orm/decorators/legacy'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { hashToken, randomSecret } from '../../api/src/infra/crypto/token-hash'
 import { BaseEntity } from '../../api/src/infra/db/base.entity'
-import { BaseRepository } from '../../api/src/infra/db/base.repository'
+import { BaseRepository, type LockedRow } from '../../api/src/infra/db/base.repository'
 import { ModuleRegistry } from '../../api/src/infra/module-registry'
 import { OrgExchangeRecords, type ExchangeReport } from '../../api/src/infra/records/exchange-records'
 import { stateOrder, textOf, versionTimeOf } from '../../api/src/infra/records/record-order'
@@ -70,13 +70,8 @@ class IssuanceSessionsRepository extends BaseRepository<IssuanceSession> {
     orgId: string,
     sessionId: string,
     fields: SessionFields,
-  ): Promise<{ row: IssuanceSession; isNew: boolean } | null> {
-    const now = new Date()
-    const locked = await this.lockOrCreateRow(
-      { orgId, sessionId },
-      { ...fields, id: new IssuanceSession().id, orgId, sessionId, createdAt: now, updatedAt: now },
-    )
-    return locked && { row: locked.entity, isNew: locked.isNew }
+  ): Promise<LockedRow<IssuanceSession> | null> {
+    return this.lockOrCreateExchange({ orgId, sessionId }, fields)
   }
 
   public find(orgId: string, sessionId: string): Promise<IssuanceSession | null> {
@@ -117,7 +112,6 @@ class IssuanceSessionRecords extends OrgExchangeRecords<IssuanceSession, Session
         mapper: sessionReportOf,
         store: {
           transactional: (work) => sessions.transactional(work),
-          flush: () => sessions.flush(),
           lockOrCreate: (orgId, report) => sessions.lockOrCreate(orgId, report.recordId, report.fields),
         },
         versionOf: (row) => ({ state: row.state, versionAt: row.agentUpdatedAt }),

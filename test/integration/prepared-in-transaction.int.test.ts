@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { ConnectionsRepository } from '../../api/src/modules/connections/connections.repository'
+import { QuestionAnswersRepository } from '../../api/src/modules/messages/question-answers.repository'
 import { AgentEventsRepository } from '../../api/src/modules/agents/agent-events.repository'
 import { WebhookDeliveriesRepository } from '../../api/src/modules/webhooks/webhook-deliveries.repository'
 import type { AgentEvent } from '@idplane/common/agent-contract/events'
@@ -19,6 +20,7 @@ describe('prepared statements in the caller transaction', () => {
   let deliveries: WebhookDeliveriesRepository
   let connections: ConnectionsRepository
   let events: AgentEventsRepository
+  let questions: QuestionAnswersRepository
   const orgId = randomUUID()
 
   beforeAll(async () => {
@@ -27,6 +29,7 @@ describe('prepared statements in the caller transaction', () => {
     deliveries = api.runtime.container.get(WebhookDeliveriesRepository)
     connections = api.runtime.container.get(ConnectionsRepository)
     events = api.runtime.container.get(AgentEventsRepository)
+    questions = api.runtime.container.get(QuestionAnswersRepository)
     await em.getConnection().execute(
       `insert into organizations (id, name, slug, description, logo_url, is_public, created_at, updated_at)
          values (?, 'Prepared', ?, '', '', false, now(), now())`,
@@ -127,11 +130,11 @@ describe('prepared statements in the caller transaction', () => {
       lockedFirst()
       await new Promise((resolve) => setTimeout(resolve, 300))
       locked.row.state = 'completed'
-      await connections.flush()
-      // The read was the prepared one, on this transaction's connection.
+      await locked.save()
+      // The read and the write were the prepared ones, on this transaction's connection.
       const names = await em.execute<{ name: string }[]>('select name from pg_prepared_statements')
       expect(names.map((row) => row.name)).toEqual(
-        expect.arrayContaining([expect.stringMatching(/^lock_[0-9a-f]{20}$/)]),
+        expect.arrayContaining([expect.stringMatching(/^lock_[0-9a-f]{20}$/), expect.stringMatching(/^save_/)]),
       )
       // Pushed before the commit: the second read's 'completed' is what shows that it waited for that commit.
       order.push('first flushed')
@@ -143,5 +146,109 @@ describe('prepared statements in the caller transaction', () => {
     })
     await Promise.all([first, second])
     expect(order).toEqual(['first read request-sent', 'first flushed', 'second read completed'])
+  })
+
+  /** A question's columns as its mapper gives them. */
+  const questionFields = (state: string, agentUpdatedAt: Date) => ({
+    connectionId: 'connection-1',
+    threadId: null,
+    role: 'questioner',
+    state,
+    questionText: 'Which?',
+    questionDetail: null,
+    validResponses: [{ text: 'yes' }, { text: 'no' }],
+    response: null,
+    agentCreatedAt: new Date('2026-12-01T10:00:00.000Z'),
+    agentUpdatedAt,
+  })
+
+  /** The stored columns of a question (times as dates: raw statements answer them as text). */
+  const storedQuestion = async (questionAnswerId: string) => {
+    const [row] = await em
+      .getConnection()
+      .execute<
+        { state: string; response: string | null; valid_responses: unknown; updated_at: string | Date }[]
+      >('select state, response, valid_responses, updated_at from question_answers where question_answer_id = ?', [questionAnswerId])
+    return { ...row, updated_at: new Date(row.updated_at) }
+  }
+
+  it('saves a locked exchange row outside the entity manager: its changed columns, arrays of JSON kept', async () => {
+    const questionAnswerId = `saved-${randomUUID()}`
+    const inserted = await questions.transactional(async () => {
+      const locked = await questions.lockOrCreate(orgId, questionAnswerId, questionFields('question-sent', new Date()))
+      expect(locked.isNew).toBe(true)
+      // Held outside the identity map: the commit's flush has nothing of it to compute or write.
+      expect(
+        em
+          .getUnitOfWork()
+          .getIdentityMap()
+          .values()
+          .some((entity) => entity === locked.row),
+      ).toBe(false)
+      await locked.save()
+      return locked.row
+    })
+    const before = await storedQuestion(questionAnswerId)
+    expect(before.valid_responses).toEqual([{ text: 'yes' }, { text: 'no' }])
+    expect(before.updated_at.getTime()).toBe(inserted.updatedAt.getTime())
+
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const saved = await questions.transactional(async () => {
+      const locked = await questions.lockOrCreate(orgId, questionAnswerId, questionFields('question-sent', new Date()))
+      expect(locked.isNew).toBe(false)
+      expect(locked.row.validResponses).toEqual([{ text: 'yes' }, { text: 'no' }])
+      locked.row.state = 'answer-received'
+      locked.row.response = 'yes'
+      locked.row.validResponses = [{ text: 'yes' }, { text: 'no' }, { text: 'maybe' }]
+      await locked.save()
+      return locked.row
+    })
+    const after = await storedQuestion(questionAnswerId)
+    expect(after).toMatchObject({ state: 'answer-received', response: 'yes' })
+    expect(after.valid_responses).toEqual([{ text: 'yes' }, { text: 'no' }, { text: 'maybe' }])
+    // updatedAt follows a write, as the entity manager's onUpdate would.
+    expect(after.updated_at.getTime()).toBe(saved.updatedAt.getTime())
+    expect(saved.updatedAt.getTime()).toBeGreaterThan(before.updated_at.getTime())
+  })
+
+  it('writes nothing for a saved row without changes; a row the context manages is refreshed and written by flush', async () => {
+    const questionAnswerId = `managed-${randomUUID()}`
+    await questions.transactional(() =>
+      questions.lockOrCreate(orgId, questionAnswerId, questionFields('question-sent', new Date())),
+    )
+    const stored = await storedQuestion(questionAnswerId)
+
+    await questions.transactional(async () => {
+      const locked = await questions.lockOrCreate(orgId, questionAnswerId, questionFields('question-sent', new Date()))
+      await locked.save()
+    })
+    expect((await storedQuestion(questionAnswerId)).updated_at.getTime()).toBe(stored.updated_at.getTime())
+
+    await questions.inOwnContext(async () => {
+      // A request that read the row first (then changed by another writer): the locked row is that one instance,
+      // refreshed, not a second copy.
+      const read = await questions.findQuestion(orgId, questionAnswerId)
+      await em
+        .getConnection()
+        .execute('update question_answers set response = ? where question_answer_id = ?', [
+          'changed meanwhile',
+          questionAnswerId,
+        ])
+      await questions.transactional(async () => {
+        const locked = await questions.lockOrCreate(
+          orgId,
+          questionAnswerId,
+          questionFields('question-sent', new Date()),
+        )
+        expect(locked.row).toBe(read)
+        expect(read?.response).toBe('changed meanwhile')
+        locked.row.state = 'answer-received'
+        await locked.save()
+      })
+    })
+    expect(await storedQuestion(questionAnswerId)).toMatchObject({
+      state: 'answer-received',
+      response: 'changed meanwhile',
+    })
   })
 })

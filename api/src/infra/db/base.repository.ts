@@ -1,7 +1,9 @@
 import {
   LockMode,
+  ReferenceKind,
   RequestContext,
   type EntityClass,
+  type EntityData,
   type FilterQuery,
   type FindOptions,
   type QueryOrderMap,
@@ -19,10 +21,14 @@ export interface PageRequest {
   pageSize: number
 }
 
-/** A row of an exchange store, locked until the transaction ends; `isNew` when this call inserted it. */
+/**
+ * A row of an exchange store, locked until the transaction ends; `isNew` when this call inserted it. `save` writes
+ * the changes made to it since (in the same transaction).
+ */
 export interface LockedRow<T> {
   row: T
   isNew: boolean
+  save(): Promise<void>
 }
 
 /** What an exchange store's row is created from: its columns; `id` and `createdAt` when the record brings them. */
@@ -39,6 +45,15 @@ type ExchangeColumns<T> = Partial<T> & { id?: string; createdAt?: Date }
 export abstract class BaseRepository<T extends object> {
   /** This entity's prepared locking reads (findLocked), by their key columns. */
   private readonly lockingReads = new Map<string, PreparedStatement>()
+  /** This entity's prepared updates of exchange rows (saveExchange), by the columns they set. */
+  private readonly exchangeUpdates = new Map<string, PreparedStatement>()
+  /**
+   * The exchange rows this repository handed out unmanaged (lockOrCreateRow), each with MikroORM's snapshot of it as
+   * read or last written: saveExchange writes what differs from it.
+   */
+  private readonly exchangeSnapshots = new WeakMap<object, EntityData<T>>()
+  /** Whether this entity's rows can be held unmanaged (exchangeColumnsOf), found at the first exchange row. */
+  private exchangeColumns: Map<string, string> | null | undefined
 
   protected constructor(
     protected readonly em: EntityManager,
@@ -61,6 +76,38 @@ export abstract class BaseRepository<T extends object> {
   /** Writes the changes made to loaded and created entities. */
   public flush(): Promise<void> {
     return this.em.flush()
+  }
+
+  /**
+   * Writes an exchange row that lockOrCreateExchange handed out (in the transaction that locked it): the columns that
+   * differ from the row as read, by one prepared update, and the `onUpdate` columns with them (`updatedAt`); nothing
+   * when none differs. A row the context manages (exchangeRowOf) is written by flush.
+   */
+  private async saveExchange(row: T): Promise<void> {
+    const snapshot = this.exchangeSnapshots.get(row)
+    const columns = this.exchangeColumns
+    if (!snapshot || !columns) return this.em.flush()
+    const meta = this.em.getMetadata(this.entity)
+    const comparator = this.em.getComparator()
+    if (Object.keys(comparator.diffEntities(meta.class, snapshot, comparator.prepareEntity(row))).length === 0) return
+    for (const prop of meta.props) {
+      if (prop.onUpdate) (row as Record<string, unknown>)[prop.name] = prop.onUpdate(row, this.em)
+    }
+    const current = comparator.prepareEntity(row)
+    const changed = Object.keys(comparator.diffEntities(meta.class, snapshot, current)).sort()
+    const key = changed.join(',')
+    let statement = this.exchangeUpdates.get(key)
+    if (!statement) {
+      const sets = changed.map((name) => `"${columns.get(name)}" = ?`).join(', ')
+      const text = `update "${meta.tableName}" set ${sets} where "${columns.get(meta.primaryKeys[0])}" = ?`
+      statement = new PreparedStatement(`save_${createHash('sha256').update(text).digest('hex').slice(0, 20)}`, text)
+      this.exchangeUpdates.set(key, statement)
+    }
+    const props = meta.properties as Record<string, { columnTypes?: string[] }>
+    const values = current as Record<string, unknown>
+    const params = changed.map((name) => databaseValueOf(props[name], values[name]))
+    await this.runPreparedInTransaction(statement, [...params, values[meta.primaryKeys[0]]])
+    this.exchangeSnapshots.set(row, current)
   }
 
   /**
@@ -91,7 +138,7 @@ export abstract class BaseRepository<T extends object> {
       .ignore()
       .returning('*' as never)
       .execute<Record<string, unknown>[]>('all', false)
-    if (inserted) return { entity: this.em.map(this.entity, inserted as never), isNew: true }
+    if (inserted) return { entity: this.exchangeRowOf(inserted), isNew: true }
     const entity = await this.findLocked(where)
     return entity ? { entity, isNew: false } : null
   }
@@ -130,7 +177,7 @@ export abstract class BaseRepository<T extends object> {
     } as unknown as RequiredEntityData<T>
     const locked = await this.lockOrCreateRow(key, row, options.mayCreate)
     if (!locked && options.missing) throw new NotFoundError(options.missing)
-    return locked && { row: locked.entity, isNew: locked.isNew }
+    return locked && { row: locked.entity, isNew: locked.isNew, save: () => this.saveExchange(locked.entity) }
   }
 
   /**
@@ -144,7 +191,52 @@ export abstract class BaseRepository<T extends object> {
       return this.em.findOne(this.entity, where as never, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
     }
     const { rows } = await this.runPreparedInTransaction<Record<string, unknown>>(read.statement, read.values)
-    return rows.length > 0 ? this.em.map(this.entity, rows[0] as never) : null
+    return rows.length > 0 ? this.exchangeRowOf(rows[0]) : null
+  }
+
+  /**
+   * An exchange row from its columns as the database answered them: unmanaged, outside the entity manager's identity
+   * map, so that neither taking it in nor the commit's change-set computation costs the exchange path, the API's most
+   * repeated work (docs/benchmarks.md, "Exchange rows outside the entity manager"); saveExchange writes it. Taken into
+   * the entity manager (`map`: merged, refreshed) instead when the context already manages that row (a request read
+   * it before the exchange path locked it: the one instance it holds stays current) or when the entity has a property
+   * the prepared update cannot write (exchangeColumnsOf).
+   */
+  private exchangeRowOf(raw: Record<string, unknown>): T {
+    const meta = this.em.getMetadata(this.entity)
+    const data = this.em.getDriver().mapResult(raw as EntityData<T>, meta) as EntityData<T>
+    const id = (data as Record<string, unknown>)[meta.primaryKeys[0]]
+    if (!this.exchangeColumnsOf() || this.em.getUnitOfWork().getById(meta.class, id as never)) {
+      return this.em.map(this.entity, raw as never)
+    }
+    const row: T = this.em.getEntityFactory().create(this.entity, data as never, {
+      merge: false,
+      refresh: true,
+      convertCustomTypes: true,
+    })
+    this.exchangeSnapshots.set(row, this.em.getComparator().prepareEntity(row) as EntityData<T>)
+    return row
+  }
+
+  /**
+   * The column of each property when every property the entity persists is a scalar or a reference to one row, in
+   * one column (every exchange entity): then saveExchange can write any change. Null otherwise.
+   */
+  private exchangeColumnsOf(): Map<string, string> | null {
+    if (this.exchangeColumns !== undefined) return this.exchangeColumns
+    const meta = this.em.getMetadata(this.entity)
+    const columns = new Map<string, string>()
+    for (const prop of meta.props) {
+      if (prop.persist === false) continue
+      const simple = prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE
+      if (!simple || prop.fieldNames?.length !== 1 || meta.primaryKeys.length !== 1) {
+        this.exchangeColumns = null
+        return null
+      }
+      columns.set(prop.name, prop.fieldNames[0])
+    }
+    this.exchangeColumns = columns
+    return columns
   }
 
   /**
@@ -293,6 +385,16 @@ export abstract class OrgRepository<T extends object> extends BaseRepository<T> 
   protected inOrg(orgId: string, where: FilterQuery<T> = {}): FilterQuery<T> {
     return { ...(where as object), organization: orgId } as FilterQuery<T>
   }
+}
+
+/**
+ * A value of MikroORM's snapshot (database form: references as their keys) as a statement parameter: JSON columns as
+ * their text, which `pg` would otherwise send as a PostgreSQL array when the value is an array.
+ */
+function databaseValueOf(prop: { columnTypes?: string[] } | undefined, value: unknown): unknown {
+  if (value === null || value === undefined || typeof value !== 'object' || value instanceof Date) return value ?? null
+  const isJson = prop?.columnTypes?.some((type) => type === 'json' || type === 'jsonb')
+  return isJson ? JSON.stringify(value) : value
 }
 
 /**

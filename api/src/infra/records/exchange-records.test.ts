@@ -28,14 +28,13 @@ function kindWith(rows: Map<string, Row>): ExchangeKind<Row, string, { note: str
         : null,
     store: {
       transactional: (work) => work(),
-      flush: async () => undefined,
       lockOrCreate: async (owner, report) => {
         if (owner === 'stranger') return null
         const stored = rows.get(report.recordId)
-        if (stored) return { row: stored, isNew: false }
+        if (stored) return { row: stored, isNew: false, save: async () => undefined }
         const row = { id: report.recordId, state: report.state, versionAt: report.versionAt, note: report.fields.note }
         rows.set(row.id, row)
-        return { row, isNew: true }
+        return { row, isNew: true, save: async () => undefined }
       },
     },
     versionOf: (row) => ({ state: row.state, versionAt: row.versionAt }),

@@ -1,4 +1,5 @@
 import type { AgentEventHandler, AppliedAgentEvent } from '../api-module'
+import type { LockedRow } from '../db/base.repository'
 import { platformEvent, type PlatformEvent } from '../platform-events'
 import { decideUpdate, type OrderDecision, type RecordVersion, type StateOrder } from './record-order'
 
@@ -7,7 +8,7 @@ import { decideUpdate, type OrderDecision, type RecordVersion, type StateOrder }
  * wallet's holder records) takes into the platform:
  *
  *   agent JSON → the kind's mapper (a report) → lock or create the row → the ordering decision (record-order.ts)
- *   → the kind writes its fields → flush → publish `<kind>.state-changed`
+ *   → the kind writes its fields → the row saved → publish `<kind>.state-changed`
  *
  * Each kind declares an ExchangeKind: its mapper (pure, unit-tested), its state order, how its row is stored and
  * shown. This file is the only place state events of exchange records leave from (docs/architecture.md).
@@ -35,14 +36,13 @@ export interface ExchangeStore<Row, Owner, Fields> {
   /** Runs `work` in one transaction (or joins the caller's). */
   transactional<T>(work: () => Promise<T>): Promise<T>
   /**
-   * The owner's row of the reported record, locked until the transaction ends; made from the report when there is
-   * none (`isNew`, persisted by the next flush at the latest). Null when the owner may not have this record (it is
-   * another owner's, or the owner deleted it). Two reports of one new record race to create it: the store ends the
-   * race in one row, the loser locking the winner's (its repository's `lockOrCreate`, over
-   * BaseRepository.lockOrCreateRow).
+   * The owner's row of the reported record, locked until the transaction ends; inserted from the report when there
+   * is none (`isNew`). Null when the owner may not have this record (it is another owner's, or the owner deleted it).
+   * Two reports of one new record race to create it: the store ends the race in one row, the loser locking the
+   * winner's (its repository's `lockOrCreate`, over BaseRepository.lockOrCreateRow). `save` writes what the kind
+   * changed on the row (BaseRepository.saveExchange).
    */
-  lockOrCreate(owner: Owner, report: ExchangeReport<Fields>): Promise<{ row: Row; isNew: boolean } | null>
-  flush(): Promise<void>
+  lockOrCreate(owner: Owner, report: ExchangeReport<Fields>): Promise<LockedRow<Row> | null>
 }
 
 /** Who an event is about: an organization, or a cloud-wallet tenant. */
@@ -124,7 +124,7 @@ export class ExchangeRecords<Row, Owner, Fields> {
     const stored = isNew ? null : this.kind.versionOf(row)
     const decision = decideUpdate(this.kind.order, stored, { state: report.state, versionAt: report.versionAt })
     this.kind.write(row, report, decision)
-    await this.kind.store.flush()
+    await locked.save()
     if (decision === 'insert' || decision === 'advance') {
       this.kind.onAnnounced?.(row)
       const type = this.kind.eventType?.(row) ?? stateChangedType(this.kind.name)

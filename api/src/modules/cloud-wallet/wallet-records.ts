@@ -47,7 +47,6 @@ export class WalletRecords {
           mapper: walletReportMapper(kind),
           store: {
             transactional: (work) => records.transactional(work),
-            flush: () => records.flush(),
             lockOrCreate: (owner, report) => records.lockOrCreate(owner.walletId, kind, report.recordId, report.fields),
           },
           versionOf: (row) =>

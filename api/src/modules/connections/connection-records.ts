@@ -26,7 +26,6 @@ export class ConnectionRecords extends OrgExchangeRecords<Connection, Connection
         mapper: connectionReportOf,
         store: {
           transactional: (work) => connections.transactional(work),
-          flush: () => connections.flush(),
           lockOrCreate: (orgId, report) => connections.lockOrCreate(orgId, report.recordId, report.fields),
         },
         versionOf: (row) => ({ state: row.state, versionAt: row.agentUpdatedAt }),

@@ -32,7 +32,6 @@ export class CredentialRecords extends OrgExchangeRecords<CredentialRecord, Issu
         mapper: issuanceReportOf,
         store: {
           transactional: (work) => records.transactional(work),
-          flush: () => records.flush(),
           lockOrCreate: (orgId, report) => records.lockOrCreate(orgId, newIssuanceRow(report)),
         },
         versionOf: (row) => ({ state: row.state, versionAt: row.agentUpdatedAt }),

@@ -35,7 +35,6 @@ export class QuestionAnswerRecords extends OrgExchangeRecords<QuestionAnswer, Qu
         mapper: questionAnswerReportOf,
         store: {
           transactional: (work) => questions.transactional(work),
-          flush: () => questions.flush(),
           lockOrCreate: (orgId, report) => questions.lockOrCreate(orgId, report.recordId, report.fields),
         },
         versionOf: (row) => ({ state: row.state, versionAt: row.agentUpdatedAt }),
@@ -68,7 +67,6 @@ export class BasicMessageRecords extends OrgExchangeRecords<BasicMessage, BasicM
         mapper: basicMessageReportOf,
         store: {
           transactional: (work) => messages.transactional(work),
-          flush: () => messages.flush(),
           lockOrCreate: (orgId, report) => messages.lockOrCreate(orgId, report.recordId, report.fields),
         },
         versionOf: (row) => ({ state: messageDirectionOf(row.role), versionAt: row.agentCreatedAt }),

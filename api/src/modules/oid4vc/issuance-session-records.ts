@@ -46,7 +46,6 @@ export class IssuanceSessionRecords extends OrgExchangeRecords<IssuanceSessionRe
         mapper: issuanceSessionReportOf,
         store: {
           transactional: (work) => sessions.transactional(work),
-          flush: () => sessions.flush(),
           lockOrCreate: (orgId, report) => sessions.lockOrCreate(orgId, report.fields),
         },
         versionOf: (row) => ({ state: row.state, versionAt: row.agentUpdatedAt }),

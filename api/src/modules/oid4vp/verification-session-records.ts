@@ -49,7 +49,6 @@ export class VerificationSessionRecords extends OrgExchangeRecords<
         mapper: verificationSessionReportOf,
         store: {
           transactional: (work) => sessions.transactional(work),
-          flush: () => sessions.flush(),
           lockOrCreate: (orgId, report) => sessions.lockOrCreate(orgId, report.fields),
         },
         versionOf: (row) => ({ state: row.state, versionAt: row.agentUpdatedAt }),

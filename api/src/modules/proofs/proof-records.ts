@@ -28,7 +28,6 @@ export class ProofRecords extends OrgExchangeRecords<ProofRecord, ProofReportFie
         mapper: proofReportOf,
         store: {
           transactional: (work) => records.transactional(work),
-          flush: () => records.flush(),
           // Null for an id of another organization's record.
           lockOrCreate: (orgId, report) => {
             const { requestType, outOfBandId, ...fields } = report.fields
