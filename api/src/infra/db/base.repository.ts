@@ -103,9 +103,9 @@ export abstract class BaseRepository<T extends object> {
       statement = new PreparedStatement(`save_${createHash('sha256').update(text).digest('hex').slice(0, 20)}`, text)
       this.exchangeUpdates.set(key, statement)
     }
-    const props = meta.properties as Record<string, { columnTypes?: string[] }>
+    // The snapshot is in database form already: JSON as its text, a reference as its key.
     const values = current as Record<string, unknown>
-    const params = changed.map((name) => databaseValueOf(props[name], values[name]))
+    const params = changed.map((name) => values[name] ?? null)
     await this.runPreparedInTransaction(statement, [...params, values[meta.primaryKeys[0]]])
     this.exchangeSnapshots.set(row, current)
   }
@@ -385,16 +385,6 @@ export abstract class OrgRepository<T extends object> extends BaseRepository<T> 
   protected inOrg(orgId: string, where: FilterQuery<T> = {}): FilterQuery<T> {
     return { ...(where as object), organization: orgId } as FilterQuery<T>
   }
-}
-
-/**
- * A value of MikroORM's snapshot (database form: references as their keys) as a statement parameter: JSON columns as
- * their text, which `pg` would otherwise send as a PostgreSQL array when the value is an array.
- */
-function databaseValueOf(prop: { columnTypes?: string[] } | undefined, value: unknown): unknown {
-  if (value === null || value === undefined || typeof value !== 'object' || value instanceof Date) return value ?? null
-  const isJson = prop?.columnTypes?.some((type) => type === 'json' || type === 'jsonb')
-  return isJson ? JSON.stringify(value) : value
 }
 
 /**
