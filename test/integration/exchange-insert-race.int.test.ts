@@ -141,8 +141,14 @@ describe('the insert race of message and cloud-wallet records', () => {
   })
 
   it('writes a new issuance record whole in its insert, and makes one row of concurrent reports', async () => {
-    const connection = api.runtime.container.get(EntityManager).getConnection()
-    const execute = jest.spyOn(connection, 'execute')
+    // Every statement the API sends, its own and MikroORM's, passes the ORM's `onQuery` hook (the statement metric).
+    const config = api.runtime.container.get(EntityManager).config
+    const onQuery = config.get('onQuery')
+    const statements: string[] = []
+    config.set('onQuery', (sql: string, params: readonly unknown[]) => {
+      statements.push(sql)
+      return onQuery(sql, params)
+    })
     try {
       const records = api.runtime.container.get(CredentialRecords)
       const offer = {
@@ -171,12 +177,11 @@ describe('the insert race of message and cloud-wallet records', () => {
         }),
       )
       // The insert carried every fact of the report: no racer updated the row after it.
-      const statements = execute.mock.calls.map(([sql]) => String(sql))
       // (PGlite runs the transactions in turn, so later racers find the row and do not try to insert.)
       expect(statements.filter((sql) => sql.startsWith('insert into "issuance_records"')).length).toBeGreaterThan(0)
       expect(statements.filter((sql) => sql.startsWith('update "issuance_records"'))).toEqual([])
     } finally {
-      execute.mockRestore()
+      config.set('onQuery', onQuery)
     }
   })
 })

@@ -172,11 +172,16 @@ describe('prepared statements in the caller transaction', () => {
     return { ...row, updated_at: new Date(row.updated_at) }
   }
 
-  it('saves a locked exchange row outside the entity manager: its changed columns, arrays of JSON kept', async () => {
+  it('inserts and saves an exchange row outside the entity manager: its changed columns, arrays of JSON kept', async () => {
     const questionAnswerId = `saved-${randomUUID()}`
     const inserted = await questions.transactional(async () => {
       const locked = await questions.lockOrCreate(orgId, questionAnswerId, questionFields('question-sent', new Date()))
       expect(locked.isNew).toBe(true)
+      // Inserted by the prepared insert, on this transaction's connection.
+      const names = await em.execute<{ name: string }[]>('select name from pg_prepared_statements')
+      expect(names.map((prepared) => prepared.name)).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^insert_[0-9a-f]{20}$/)]),
+      )
       // Held outside the identity map: the commit's flush has nothing of it to compute or write.
       expect(
         em

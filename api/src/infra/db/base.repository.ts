@@ -2,6 +2,8 @@ import {
   LockMode,
   ReferenceKind,
   RequestContext,
+  Utils,
+  wrap,
   type EntityClass,
   type EntityData,
   type FilterQuery,
@@ -45,6 +47,8 @@ type ExchangeColumns<T> = Partial<T> & { id?: string; createdAt?: Date }
 export abstract class BaseRepository<T extends object> {
   /** This entity's prepared locking reads (findLocked), by their key columns. */
   private readonly lockingReads = new Map<string, PreparedStatement>()
+  /** This entity's prepared inserts of exchange rows (insertUnlessPresent), by the columns they write. */
+  private readonly exchangeInserts = new Map<string, PreparedStatement>()
   /** This entity's prepared updates of exchange rows (saveExchange), by the columns they set. */
   private readonly exchangeUpdates = new Map<string, PreparedStatement>()
   /**
@@ -131,13 +135,7 @@ export abstract class BaseRepository<T extends object> {
     if (mayCreate && !(await mayCreate())) return null
     // The row this insert made is this transaction's until it commits (locked as the read would lock it): it is
     // taken from the insert's answer, not read again. A conflict answers nothing, and the winner's row is read.
-    const [inserted] = await this.em
-      .createQueryBuilder(this.entity)
-      .insert(row)
-      .onConflict()
-      .ignore()
-      .returning('*' as never)
-      .execute<Record<string, unknown>[]>('all', false)
+    const inserted = await this.insertUnlessPresent(row)
     if (inserted) return { entity: this.exchangeRowOf(inserted), isNew: true }
     const entity = await this.findLocked(where)
     return entity ? { entity, isNew: false } : null
@@ -192,6 +190,52 @@ export abstract class BaseRepository<T extends object> {
     }
     const { rows } = await this.runPreparedInTransaction<Record<string, unknown>>(read.statement, read.values)
     return rows.length > 0 ? this.exchangeRowOf(rows[0]) : null
+  }
+
+  /**
+   * Inserts `row` unless a row with one of its unique keys is there (`on conflict do nothing`, waiting for a
+   * concurrent inserter to commit); the row inserted, as the database answers it, or undefined. By a prepared insert
+   * of the columns `row` gives (one text per set of columns: a few per exchange entity) when the entity's rows can be
+   * held unmanaged (exchangeColumnsOf), else by MikroORM's query builder.
+   */
+  private async insertUnlessPresent(row: RequiredEntityData<T>): Promise<Record<string, unknown> | undefined> {
+    const given = row as Record<string, unknown>
+    const names = Object.keys(given)
+      .filter((name) => given[name] !== undefined)
+      .sort()
+    const columns = this.exchangeColumnsOf()
+    if (!columns || names.some((name) => !columns.has(name))) {
+      const [inserted] = await this.em
+        .createQueryBuilder(this.entity)
+        .insert(row)
+        .onConflict()
+        .ignore()
+        .returning('*' as never)
+        .execute<Record<string, unknown>[]>('all', false)
+      return inserted
+    }
+    const meta = this.em.getMetadata(this.entity)
+    const key = names.join(',')
+    let statement = this.exchangeInserts.get(key)
+    if (!statement) {
+      const list = names.map((name) => `"${columns.get(name)}"`).join(', ')
+      const text = `insert into "${meta.tableName}" (${list}) values (${names.map(() => '?').join(', ')})
+        on conflict do nothing returning *`
+      statement = new PreparedStatement(`insert_${createHash('sha256').update(text).digest('hex').slice(0, 20)}`, text)
+      this.exchangeInserts.set(key, statement)
+    }
+    const platform = this.em.getPlatform()
+    const values = names.map((name) => {
+      const prop = meta.properties[name as keyof typeof meta.properties]
+      const value = given[name]
+      if (value === null) return null
+      // A reference goes in as its key; a scalar as its type writes it (JSON as its text).
+      if (prop.kind === ReferenceKind.MANY_TO_ONE)
+        return Utils.isEntity(value) ? wrap(value, true).getPrimaryKey() : value
+      return prop.customType ? prop.customType.convertToDatabaseValue(value, platform, { mode: 'query' }) : value
+    })
+    const { rows } = await this.runPreparedInTransaction<Record<string, unknown>>(statement, values)
+    return rows[0]
   }
 
   /**
