@@ -52,7 +52,7 @@ export abstract class BaseRepository<T extends object> {
   /** This entity's prepared updates of exchange rows (saveExchange), by the columns they set. */
   private readonly exchangeUpdates = new Map<string, PreparedStatement>()
   /**
-   * The exchange rows this repository handed out unmanaged (lockOrCreateRow), each with MikroORM's snapshot of it as
+   * The exchange rows this repository handed out unmanaged (exchangeRowOf), each with MikroORM's snapshot of it as
    * read or last written: saveExchange writes what differs from it.
    */
   private readonly exchangeSnapshots = new WeakMap<object, EntityData<T>>()
