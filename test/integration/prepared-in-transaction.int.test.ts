@@ -223,6 +223,8 @@ describe('prepared statements in the caller transaction', () => {
     )
     const stored = await storedQuestion(questionAnswerId)
 
+    // Later than the insert's updatedAt by more than the column's precision: a write would show in updated_at.
+    await new Promise((resolve) => setTimeout(resolve, 20))
     await questions.transactional(async () => {
       const locked = await questions.lockOrCreate(orgId, questionAnswerId, questionFields('question-sent', new Date()))
       await locked.save()

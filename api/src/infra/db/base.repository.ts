@@ -11,7 +11,7 @@ import {
   type QueryOrderMap,
   type RequiredEntityData,
 } from '@mikro-orm/core'
-import { createHash, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { EntityManager } from '@mikro-orm/postgresql'
 import { NotFoundError } from '@idplane/common'
 import { pageOffset } from '../http/pagination'
@@ -89,7 +89,7 @@ export abstract class BaseRepository<T extends object> {
    */
   private async saveExchange(row: T): Promise<void> {
     const snapshot = this.exchangeSnapshots.get(row)
-    const columns = this.exchangeColumns
+    const columns = snapshot && this.exchangeColumnsOf()
     if (!snapshot || !columns) return this.em.flush()
     const meta = this.em.getMetadata(this.entity)
     const comparator = this.em.getComparator()
@@ -99,14 +99,10 @@ export abstract class BaseRepository<T extends object> {
     }
     const current = comparator.prepareEntity(row)
     const changed = Object.keys(comparator.diffEntities(meta.class, snapshot, current)).sort()
-    const key = changed.join(',')
-    let statement = this.exchangeUpdates.get(key)
-    if (!statement) {
+    const statement = statementFor(this.exchangeUpdates, changed.join(','), 'save', () => {
       const sets = changed.map((name) => `"${columns.get(name)}" = ?`).join(', ')
-      const text = `update "${meta.tableName}" set ${sets} where "${columns.get(meta.primaryKeys[0])}" = ?`
-      statement = new PreparedStatement(`save_${createHash('sha256').update(text).digest('hex').slice(0, 20)}`, text)
-      this.exchangeUpdates.set(key, statement)
-    }
+      return `update "${meta.tableName}" set ${sets} where "${columns.get(meta.primaryKeys[0])}" = ?`
+    })
     // The snapshot is in database form already: JSON as its text, a reference as its key.
     const values = current as Record<string, unknown>
     const params = changed.map((name) => values[name] ?? null)
@@ -215,15 +211,11 @@ export abstract class BaseRepository<T extends object> {
       return inserted
     }
     const meta = this.em.getMetadata(this.entity)
-    const key = names.join(',')
-    let statement = this.exchangeInserts.get(key)
-    if (!statement) {
+    const statement = statementFor(this.exchangeInserts, names.join(','), 'insert', () => {
       const list = names.map((name) => `"${columns.get(name)}"`).join(', ')
-      const text = `insert into "${meta.tableName}" (${list}) values (${names.map(() => '?').join(', ')})
+      return `insert into "${meta.tableName}" (${list}) values (${names.map(() => '?').join(', ')})
         on conflict do nothing returning *`
-      statement = new PreparedStatement(`insert_${createHash('sha256').update(text).digest('hex').slice(0, 20)}`, text)
-      this.exchangeInserts.set(key, statement)
-    }
+    })
     const platform = this.em.getPlatform()
     const values = names.map((name) => {
       const prop = meta.properties[name as keyof typeof meta.properties]
@@ -248,11 +240,10 @@ export abstract class BaseRepository<T extends object> {
    */
   private exchangeRowOf(raw: Record<string, unknown>): T {
     const meta = this.em.getMetadata(this.entity)
+    if (!this.exchangeColumnsOf()) return this.em.map(this.entity, raw as never)
     const data = this.em.getDriver().mapResult(raw as EntityData<T>, meta) as EntityData<T>
     const id = (data as Record<string, unknown>)[meta.primaryKeys[0]]
-    if (!this.exchangeColumnsOf() || this.em.getUnitOfWork().getById(meta.class, id as never)) {
-      return this.em.map(this.entity, raw as never)
-    }
+    if (this.em.getUnitOfWork().getById(meta.class, id as never)) return this.em.map(this.entity, raw as never)
     const row: T = this.em.getEntityFactory().create(this.entity, data as never, {
       merge: false,
       refresh: true,
@@ -269,18 +260,14 @@ export abstract class BaseRepository<T extends object> {
   private exchangeColumnsOf(): Map<string, string> | null {
     if (this.exchangeColumns !== undefined) return this.exchangeColumns
     const meta = this.em.getMetadata(this.entity)
-    const columns = new Map<string, string>()
-    for (const prop of meta.props) {
-      if (prop.persist === false) continue
-      const simple = prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE
-      if (!simple || prop.fieldNames?.length !== 1 || meta.primaryKeys.length !== 1) {
-        this.exchangeColumns = null
-        return null
-      }
-      columns.set(prop.name, prop.fieldNames[0])
-    }
-    this.exchangeColumns = columns
-    return columns
+    const persisted = meta.props.filter((prop) => prop.persist !== false)
+    const isSimple = (prop: (typeof persisted)[number]) =>
+      (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE) && prop.fieldNames?.length === 1
+    this.exchangeColumns =
+      meta.primaryKeys.length === 1 && persisted.every(isSimple)
+        ? new Map(persisted.map((prop) => [prop.name, prop.fieldNames[0]]))
+        : null
+    return this.exchangeColumns
   }
 
   /**
@@ -301,15 +288,10 @@ export abstract class BaseRepository<T extends object> {
       values.push(value)
     }
     if (columns.length === 0) return null
-    const key = columns.join(',')
-    let statement = this.lockingReads.get(key)
-    if (!statement) {
+    const statement = statementFor(this.lockingReads, columns.join(','), 'lock', () => {
       const condition = columns.map((column) => `"${column}" = ?`).join(' and ')
-      const text = `select * from "${meta.tableName}" where ${condition} limit 1 for update`
-      // A name from the text: the same on every connection and in every process, within PostgreSQL's 63 characters.
-      statement = new PreparedStatement(`lock_${createHash('sha256').update(text).digest('hex').slice(0, 20)}`, text)
-      this.lockingReads.set(key, statement)
-    }
+      return `select * from "${meta.tableName}" where ${condition} limit 1 for update`
+    })
     return { statement, values }
   }
 
@@ -429,6 +411,21 @@ export abstract class OrgRepository<T extends object> extends BaseRepository<T> 
   protected inOrg(orgId: string, where: FilterQuery<T> = {}): FilterQuery<T> {
     return { ...(where as object), organization: orgId } as FilterQuery<T>
   }
+}
+
+/** The statement `cache` holds under `key`; made from `text()` and named from it (PreparedStatement.fromText) at first. */
+function statementFor(
+  cache: Map<string, PreparedStatement>,
+  key: string,
+  prefix: string,
+  text: () => string,
+): PreparedStatement {
+  let statement = cache.get(key)
+  if (!statement) {
+    statement = PreparedStatement.fromText(prefix, text())
+    cache.set(key, statement)
+  }
+  return statement
 }
 
 /**

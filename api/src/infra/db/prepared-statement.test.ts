@@ -12,4 +12,11 @@ describe('PreparedStatement', () => {
     expect(() => new PreparedStatement('test_taken', 'select ?')).not.toThrow()
     expect(() => new PreparedStatement('test_taken', 'select ? + 1')).toThrow('test_taken has two texts')
   })
+
+  it('names a statement made at run time from its text: one name per text, the same in every process', () => {
+    const first = PreparedStatement.fromText('test_made', 'select * from t where a = ?')
+    expect(first.name).toMatch(/^test_made_[0-9a-f]{20}$/)
+    expect(PreparedStatement.fromText('test_made', 'select * from t where a = ?').name).toBe(first.name)
+    expect(PreparedStatement.fromText('test_made', 'select * from t where b = ?').name).not.toBe(first.name)
+  })
 })

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+
 /**
  * A statement that PostgreSQL parses and plans once per connection: sent by name with its values apart
  * (BaseRepository.runPrepared), where MikroORM writes every value into the statement's text, so the server plans
@@ -27,6 +29,14 @@ export class PreparedStatement {
     const taken = PreparedStatement.texts.get(name)
     if (taken !== undefined && taken !== this.text) throw new Error(`Prepared statement ${name} has two texts`)
     PreparedStatement.texts.set(name, this.text)
+  }
+
+  /**
+   * A statement whose text is made at run time (a repository's statements over its entity's columns), named from a
+   * hash of that text: the same name on every connection and in every process, within PostgreSQL's 63 characters.
+   */
+  public static fromText(prefix: string, sql: string): PreparedStatement {
+    return new PreparedStatement(`${prefix}_${createHash('sha256').update(sql).digest('hex').slice(0, 20)}`, sql)
   }
 }
 
