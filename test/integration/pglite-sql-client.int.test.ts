@@ -52,6 +52,68 @@ describe('PgliteSqlClient', () => {
     expect((await sql.query('SELECT id FROM items')).rows).toEqual([{ id: 'seen' }])
   })
 
+  it('runs each write text as one named statement, parsed once', async () => {
+    await Promise.all(['n1', 'n2'].map(insert))
+    await insert('n3')
+    const { rows } = await sql.query<{ name: string; statement: string }>(
+      'SELECT name, statement FROM pg_prepared_statements ORDER BY name',
+    )
+    expect(rows).toEqual([{ name: 'idplane_w1', statement: 'INSERT INTO items (id, xid) VALUES ($1, txid_current())' }])
+  })
+
+  it("gives each write of a group its own row count and rows, as PGlite's query would", async () => {
+    await Promise.all(['a', 'b', 'c'].map(insert))
+    const [updated, inserted, returned, deleted] = await Promise.all([
+      sql.query("UPDATE items SET xid = 0 WHERE id IN ('a', 'b')"),
+      sql.query('INSERT INTO items (id, xid) VALUES ($1, 7)', ['d']),
+      sql.query<{ id: string; xid: string }>('UPDATE items SET xid = $2 WHERE id = $1 RETURNING id, xid', ['c', 9]),
+      sql.query('DELETE FROM items WHERE id = $1', ['nothing']),
+    ])
+    expect([updated.rowCount, inserted.rowCount, returned.rowCount, deleted.rowCount]).toEqual([2, 1, 1, 0])
+    expect(returned.rows).toEqual([{ id: 'c', xid: 9 }])
+    // The same statements through PGlite's own query, one by one, give the same counts.
+    expect((await sql.query("UPDATE items SET xid = 1 WHERE id IN ('a', 'b')")).rowCount).toBe(2)
+  })
+
+  it('sends parameters as PGlite serializes them for their types', async () => {
+    await sql.query(
+      `CREATE TABLE typed (id uuid PRIMARY KEY, doc jsonb, at timestamptz, tags text[], n bigint, flag boolean,
+        xid bigint NOT NULL DEFAULT txid_current())`,
+    )
+    const ids = ['6f1c2a8e-3b4d-4c5e-8f9a-0b1c2d3e4f5a', '7f1c2a8e-3b4d-4c5e-8f9a-0b1c2d3e4f5a']
+    const at = new Date('2026-12-03T08:00:00.123Z')
+    const doc = { a: [1, 'two', { three: null }], 'quote"': "it's" }
+    const write = (id: string) =>
+      sql.query<{ doc: unknown; at: Date; tags: string[]; n: number; flag: boolean }>(
+        'INSERT INTO typed (id, doc, at, tags, n, flag) VALUES ($1, $2, $3, $4, $5, $6) RETURNING doc, at, tags, n, flag',
+        [id, doc, at, ['x', 'y "z"', 'a,b'], 12345678901, true],
+      )
+    const [written] = await Promise.all([
+      write(ids[0]),
+      write(ids[1]),
+      sql.query('DELETE FROM typed WHERE id = ANY($1::uuid[])', [['00000000-0000-4000-8000-000000000000']]),
+    ])
+    const expected = { doc, at, tags: ['x', 'y "z"', 'a,b'], n: 12345678901, flag: true }
+    expect(written.rows).toEqual([expected])
+    const { rows } = await sql.query('SELECT doc, at, tags, n, flag FROM typed WHERE id = ANY($1::uuid[])', [ids])
+    expect(rows).toEqual([expected, expected])
+    // One transaction: the group ran as sent, not again one by one after a failure (which would hide a bad value).
+    const { rows: transactions } = await sql.query('SELECT count(DISTINCT xid)::int AS count FROM typed')
+    expect(transactions).toEqual([{ count: 1 }])
+  })
+
+  it("rejects a write whose text does not parse with PostgreSQL's error, and commits the rest of its group", async () => {
+    const outcomes = await Promise.allSettled([
+      insert('p'),
+      sql.query('INSERT INTO nowhere VALUES ($1)', [1]),
+      insert('q'),
+    ])
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: '42P01' })
+    const { rows } = await sql.query<{ id: string }>('SELECT id FROM items ORDER BY id')
+    expect(rows.map((row) => row.id)).toEqual(['p', 'q'])
+  })
+
   it('commits gathered writes before it closes', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pglite-close-'))
     try {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 
-import { PGlite, type Results, type Transaction } from '@electric-sql/pglite'
+import { parse, PGlite, protocol, type Results } from '@electric-sql/pglite'
 import { acquireFileLock, PRIVATE_DIR_MODE, releaseFileLock, restrictFileCreation, restrictTree } from '@idplane/common'
 import { PGDATA_DIR_NAME, pgliteTemplateArchive, preparePgliteDataDir } from '@idplane/common/pglite-template'
 
@@ -24,6 +24,18 @@ interface PendingWrite {
   reject: (error: unknown) => void
 }
 
+/** A write's statement, parsed once under a name: each run then sends only its parameters. */
+interface NamedStatement {
+  name: string
+  /** The parameters' types as PostgreSQL inferred them, which pick PGlite's serializers as its `query` does. */
+  parameterTypes: readonly number[]
+}
+
+/** The agent writes with a dozen fixed texts; more than this means texts built per call, left to `query`. */
+const MAX_NAMED_STATEMENTS = 64
+
+const { serialize } = protocol
+
 /**
  * In-process PGlite for embedded mode. PGlite has no lock on its data directory and two processes opening
  * one directory corrupt it (DESIGN.md, facts), so a pid lockfile guards it; a lock left by a dead process
@@ -33,10 +45,18 @@ interface PendingWrite {
  * in one transaction, so they share one commit, which costs as much CPU as the statement itself in PGlite. Each
  * caller's promise settles only after that commit. When one statement fails the transaction is rolled back and every
  * statement of the group runs again on its own, so each caller gets exactly the outcome it would have had alone.
+ *
+ * A group goes to PGlite as one exchange of the extended protocol: each write's statement is parsed once under a
+ * name, and a group is its writes' Bind, Describe and Execute messages followed by one Sync, which makes them one
+ * implicit transaction. PGlite's `query` costs six calls into the database per statement (Parse, Describe, Bind,
+ * Describe, Execute, Sync) and plans the statement each time; this is one call per group and no planning
+ * (docs/decisions.md, "The embedded database's writes by named statements").
  */
 export class PgliteSqlClient implements SqlClient {
   private pending: PendingWrite[] = []
   private flushing: Promise<void> | undefined
+  private readonly named = new Map<string, NamedStatement>()
+  private namesGiven = 0
 
   private constructor(
     private readonly db: PGlite,
@@ -74,7 +94,7 @@ export class PgliteSqlClient implements SqlClient {
   }
 
   public query<Row = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<Row>> {
-    if (!WRITE_STATEMENT.test(sql)) return this.run<Row>(this.db, sql, params)
+    if (!WRITE_STATEMENT.test(sql)) return this.run<Row>(sql, params)
     return new Promise<SqlResult<Row>>((resolve, reject) => {
       this.pending.push({ sql, params, resolve: resolve as PendingWrite['resolve'], reject })
       if (this.pending.length === 1) setImmediate(() => void this.flush())
@@ -89,38 +109,118 @@ export class PgliteSqlClient implements SqlClient {
     const done = (async () => {
       await previous
       if (group.length === 0) return
-      if (group.length === 1) return this.settleAlone(group[0])
-      let results: SqlResult<never>[]
-      try {
-        results = await this.db.transaction(async (tx) => {
-          const out: SqlResult<never>[] = []
-          for (const write of group) out.push(await this.run<never>(tx, write.sql, write.params))
-          return out
-        })
-      } catch {
-        for (const write of group) await this.settleAlone(write)
-        return
+      const byName: { write: PendingWrite; statement: NamedStatement }[] = []
+      const unnamed: PendingWrite[] = []
+      for (const write of group) {
+        const statement = await this.statementFor(write.sql)
+        if (statement) byName.push({ write, statement })
+        else unnamed.push(write)
       }
-      group.forEach((write, index) => write.resolve(results[index]))
+      if (byName.length > 0) await this.runNamed(byName)
+      for (const write of unnamed) await this.settleAlone(write)
     })()
     this.flushing = done
     await done
   }
 
+  /**
+   * The statement of `sql` parsed under a name (once; Parse and Describe in one call), or undefined when it does not
+   * parse or too many texts were named: then the write goes through `query`, which reports its error as usual.
+   */
+  private async statementFor(sql: string): Promise<NamedStatement | undefined> {
+    const known = this.named.get(sql)
+    if (known || this.named.size >= MAX_NAMED_STATEMENTS) return known
+    // A name is never given twice, so a Parse that succeeded before a failure cannot collide with a later one.
+    const name = `idplane_w${++this.namesGiven}`
+    try {
+      const { messages } = await this.exchange([
+        serialize.parse({ name, text: sql }),
+        serialize.describe({ type: 'S', name }),
+        serialize.sync(),
+      ])
+      const description = messages.find(
+        (message): message is InstanceType<typeof protocol.messages.ParameterDescriptionMessage> =>
+          message.name === 'parameterDescription',
+      )
+      const statement = { name, parameterTypes: description?.dataTypeIDs ?? [] }
+      this.named.set(sql, statement)
+      return statement
+    } catch {
+      return undefined
+    }
+  }
+
+  /**
+   * The writes as one implicit transaction in one call; each caller gets its write's result as `query` would give it.
+   * A group that fails is rolled back whole, and each write then runs alone for its own outcome. Once the group has
+   * committed, nothing runs again: a later failure (syncing files, reading the answer) rejects its callers.
+   */
+  private async runNamed(writes: readonly { write: PendingWrite; statement: NamedStatement }[]): Promise<void> {
+    let answer: Awaited<ReturnType<PGlite['execProtocol']>>
+    try {
+      const messages: Uint8Array[] = []
+      for (const { write, statement } of writes) {
+        messages.push(
+          serialize.bind({ statement: statement.name, values: this.serializeAll(statement, write.params) }),
+          serialize.describe({ type: 'P' }),
+          serialize.execute({}),
+        )
+      }
+      messages.push(serialize.sync())
+      answer = await this.exchange(messages)
+    } catch {
+      for (const { write } of writes) await this.settleAlone(write)
+      return
+    }
+    try {
+      await this.db.syncToFs()
+      const results = parse.parseResults(answer.messages, this.db.parsers)
+      if (results.length !== writes.length) throw new Error(`Expected ${writes.length} results, got ${results.length}`)
+      // PGlite adds affected rows up over the commands of one exchange; each statement's own count is the step.
+      let before = 0
+      results.forEach((result, index) => {
+        const affected = result.affectedRows ?? 0
+        writes[index].write.resolve({ rows: result.rows as never[], rowCount: affected - before })
+        before = affected
+      })
+    } catch (error) {
+      for (const { write } of writes) write.reject(error)
+    }
+  }
+
+  /** Parameters in text form by PGlite's serializer of each parameter's type, as its `query` does. */
+  private serializeAll(statement: NamedStatement, params: readonly unknown[]): (string | null)[] {
+    return params.map((value, index) => {
+      if (value === null || value === undefined) return null
+      const serializer = this.db.serializers[statement.parameterTypes[index]]
+      return serializer ? serializer(value) : String(value)
+    })
+  }
+
+  /**
+   * Protocol messages sent in one call, under PGlite's query lock (nothing else may interleave); the files are synced
+   * by the caller, after it knows whether the statements succeeded.
+   */
+  private exchange(messages: readonly Uint8Array[]): ReturnType<PGlite['execProtocol']> {
+    const frame = new Uint8Array(messages.reduce((length, message) => length + message.length, 0))
+    let offset = 0
+    for (const message of messages) {
+      frame.set(message, offset)
+      offset += message.length
+    }
+    return this.db.runExclusive(() => this.db.execProtocol(frame, { syncToFs: false }))
+  }
+
   private async settleAlone(write: PendingWrite): Promise<void> {
     try {
-      write.resolve(await this.run<never>(this.db, write.sql, write.params))
+      write.resolve(await this.run<never>(write.sql, write.params))
     } catch (error) {
       write.reject(error)
     }
   }
 
-  private async run<Row>(
-    target: Pick<PGlite | Transaction, 'query'>,
-    sql: string,
-    params: readonly unknown[],
-  ): Promise<SqlResult<Row>> {
-    const result: Results<Row> = await target.query<Row>(sql, params as unknown[])
+  private async run<Row>(sql: string, params: readonly unknown[]): Promise<SqlResult<Row>> {
+    const result: Results<Row> = await this.db.query<Row>(sql, params as unknown[])
     return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length }
   }
 
