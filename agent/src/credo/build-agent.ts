@@ -24,6 +24,7 @@ import { LedgerClient } from '../ledger/ledger-client'
 import { LedgerDidResolver } from '../ledger/ledger-did-resolver'
 import { IdplaneW3cCredentialsModule } from '../formats/jsonld/idplane-w3c-credentials.module'
 import { cacheProcessedContexts } from '../formats/jsonld/processed-contexts'
+import { cloneRecordsStructurally } from './record-clone'
 import { shareTermDefinitions } from '../formats/jsonld/shared-term-definitions'
 import type { IdplaneOpenId4VcModule } from '../openid4vc/openid4vc.module'
 import { NarrowingDifPresentationExchangeModule } from '../formats/presentation-exchange/narrowing-presentation-exchange'
@@ -93,6 +94,7 @@ export function buildAgent(options: BuildAgentOptions) {
   rememberBackendIntersections()
   shareTermDefinitions()
   cacheProcessedContexts()
+  cloneRecordsStructurally()
   const ledger = options.ledger ?? new LedgerClient({ baseUrl: undefined })
   const outboundTargets = options.outboundTargets ?? new OutboundTargetGuard(false)
   const agent = new Agent({
