@@ -2,7 +2,16 @@ import { createRequire } from 'node:module'
 
 import sodium from 'libsodium-wrappers'
 
-import { openAnonymous, randomNonce, sealAnonymous, sodiumReady, x25519FromEd25519Seed } from './didcomm-v1-box'
+import {
+  openAnonymous,
+  openAuthenticated,
+  randomNonce,
+  sealAnonymous,
+  sealAuthenticated,
+  sodiumReady,
+  x25519FromEd25519Seed,
+  type X25519KeyPair,
+} from './didcomm-v1-box'
 
 // The libsodium module libsodium-wrappers draws its randomness through.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded by path, as the module under test does
@@ -39,5 +48,40 @@ describe('libsodium randomness drawn in bulk', () => {
     // 256 expected per value; a chi-square bound far beyond chance (p < 1e-9 for 255 degrees of freedom).
     const chiSquare = counts.reduce((sum, count) => sum + (count - 256) ** 2 / 256, 0)
     expect(chiSquare).toBeLessThan(420)
+  })
+})
+
+describe('authcrypt with the derived key kept per pair', () => {
+  let alice: X25519KeyPair
+  let bob: X25519KeyPair
+  let carol: X25519KeyPair
+  beforeAll(async () => {
+    await sodiumReady()
+    ;[alice, bob, carol] = [1, 2, 3].map((fill) => x25519FromEd25519Seed(new Uint8Array(32).fill(fill)))
+  })
+
+  const message = new TextEncoder().encode('a DIDComm v1 content key')
+
+  it("gives libsodium's own crypto_box, every time, and opens what libsodium boxed", () => {
+    for (let round = 0; round < 3; round++) {
+      const nonce = randomNonce()
+      const sealed = sealAuthenticated(message, nonce, bob.publicKey, alice)
+      expect(Buffer.from(sealed)).toEqual(
+        Buffer.from(sodium.crypto_box_easy(message, nonce, bob.publicKey, alice.privateKey)),
+      )
+      expect(Buffer.from(openAuthenticated(sealed, nonce, alice.publicKey, bob))).toEqual(Buffer.from(message))
+      const fromLibsodium = sodium.crypto_box_easy(message, nonce, alice.publicKey, bob.privateKey)
+      expect(Buffer.from(openAuthenticated(fromLibsodium, nonce, bob.publicKey, alice))).toEqual(Buffer.from(message))
+    }
+  })
+
+  it('keeps pairs apart: a box for one pair opens for no other', () => {
+    const nonce = randomNonce()
+    const toBob = sealAuthenticated(message, nonce, bob.publicKey, alice)
+    const toCarol = sealAuthenticated(message, nonce, carol.publicKey, alice)
+    expect(Buffer.from(toBob)).not.toEqual(Buffer.from(toCarol))
+    expect(() => openAuthenticated(toBob, nonce, alice.publicKey, carol)).toThrow()
+    expect(() => openAuthenticated(toBob, nonce, carol.publicKey, bob)).toThrow()
+    expect(Buffer.from(openAuthenticated(toCarol, nonce, alice.publicKey, carol))).toEqual(Buffer.from(message))
   })
 })

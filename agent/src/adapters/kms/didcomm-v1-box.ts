@@ -1,6 +1,7 @@
 import { randomFillSync } from 'node:crypto'
 import { createRequire } from 'node:module'
 
+import { BoundedMap } from '@idplane/common'
 import sodium from 'libsodium-wrappers'
 
 /**
@@ -82,6 +83,26 @@ export function openAnonymous(encrypted: Uint8Array, recipient: X25519KeyPair): 
   return sodium.crypto_box_seal_open(encrypted, recipient.publicKey, recipient.privateKey)
 }
 
+/**
+ * The key crypto_box derives from a pair of keys (X25519, then HSalsa20), kept per pair: the authcrypted content key
+ * of every message between two parties of a connection is boxed with the same one, and deriving it is nearly all of
+ * a box's cost. Kept under the two public keys (ours and theirs, which name our private key), so no private key is a
+ * map key. The derived key is as sensitive as the private key it comes from, which the key store keeps opened in
+ * memory too.
+ */
+const SHARED_KEYS_KEPT = 1000
+const sharedKeys = new BoundedMap<string, Uint8Array>(SHARED_KEYS_KEPT)
+
+function sharedKey(own: X25519KeyPair, theirPublicKey: Uint8Array): Uint8Array {
+  const pair = `${Buffer.from(own.publicKey).toString('base64')} ${Buffer.from(theirPublicKey).toString('base64')}`
+  let key = sharedKeys.get(pair)
+  if (!key) {
+    key = sodium.crypto_box_beforenm(theirPublicKey, own.privateKey)
+    sharedKeys.set(pair, key)
+  }
+  return key
+}
+
 /** Authcrypt: the recipient learns (and can check) which key sent it. */
 export function sealAuthenticated(
   data: Uint8Array,
@@ -89,7 +110,7 @@ export function sealAuthenticated(
   recipientPublicKey: Uint8Array,
   sender: X25519KeyPair,
 ): Uint8Array {
-  return sodium.crypto_box_easy(data, nonce, recipientPublicKey, sender.privateKey)
+  return sodium.crypto_box_easy_afternm(data, nonce, sharedKey(sender, recipientPublicKey))
 }
 
 /** @throws {Error} when the box was not made by `senderPublicKey` for this recipient, or was altered */
@@ -99,7 +120,7 @@ export function openAuthenticated(
   senderPublicKey: Uint8Array,
   recipient: X25519KeyPair,
 ): Uint8Array {
-  return sodium.crypto_box_open_easy(encrypted, nonce, senderPublicKey, recipient.privateKey)
+  return sodium.crypto_box_open_easy_afternm(encrypted, nonce, sharedKey(recipient, senderPublicKey))
 }
 
 export function randomNonce(): Uint8Array {
