@@ -25,6 +25,7 @@ import { LedgerDidResolver } from '../ledger/ledger-did-resolver'
 import { IdplaneW3cCredentialsModule } from '../formats/jsonld/idplane-w3c-credentials.module'
 import { cacheProcessedContexts } from '../formats/jsonld/processed-contexts'
 import { cloneRecordsStructurally } from './record-clone'
+import { rememberStoredMessages } from './stored-message-memo'
 import { shareTermDefinitions } from '../formats/jsonld/shared-term-definitions'
 import type { IdplaneOpenId4VcModule } from '../openid4vc/openid4vc.module'
 import { NarrowingDifPresentationExchangeModule } from '../formats/presentation-exchange/narrowing-presentation-exchange'
@@ -95,6 +96,7 @@ export function buildAgent(options: BuildAgentOptions) {
   shareTermDefinitions()
   cacheProcessedContexts()
   cloneRecordsStructurally()
+  rememberStoredMessages()
   const ledger = options.ledger ?? new LedgerClient({ baseUrl: undefined })
   const outboundTargets = options.outboundTargets ?? new OutboundTargetGuard(false)
   const agent = new Agent({
