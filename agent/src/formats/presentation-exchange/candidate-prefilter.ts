@@ -77,25 +77,45 @@ function resolve(value: unknown, segments: readonly string[]): unknown {
 }
 
 const UNDERSTOOD_KEYWORDS = new Set(['type', 'const', 'enum', 'pattern', '$comment', 'title', 'description'])
+/** Keywords `decideSimpleFilter` evaluates (annotations change nothing). */
+const SIMPLE_KEYWORDS = new Set(['type', 'const', 'enum', '$comment', 'title', 'description'])
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null', 'array', 'object'])
+
+/**
+ * Whether `value` satisfies a filter made only of `type` (JSON Schema's type names), a scalar `const` and an `enum`
+ * of scalars: exactly what a JSON Schema validator answers, since for scalars its deep equality is `===`. Undefined
+ * for any other filter. The verifier's check (linear-filter-evaluation) answers these without compiling a validator,
+ * and this prefilter decides with it.
+ */
+export function decideSimpleFilter(filter: Record<string, unknown>, value: unknown): boolean | undefined {
+  for (const keyword of Object.keys(filter)) if (!SIMPLE_KEYWORDS.has(keyword)) return undefined
+  if (filter.type !== undefined) {
+    const types: unknown[] = Array.isArray(filter.type) ? filter.type : [filter.type]
+    if (!types.every((type) => typeof type === 'string' && JSON_TYPES.has(type))) return undefined
+    if (!(types as string[]).some((type) => hasType(value, type))) return false
+  }
+  if ('const' in filter) {
+    if (!isScalar(filter.const)) return undefined
+    if (filter.const !== value) return false
+  }
+  if (filter.enum !== undefined) {
+    if (!Array.isArray(filter.enum) || !filter.enum.every(isScalar)) return undefined
+    if (!filter.enum.includes(value)) return false
+  }
+  return true
+}
 
 function filterVerdict(filter: Record<string, unknown>, value: unknown): Verdict {
   if (Object.keys(filter).some((keyword) => !UNDERSTOOD_KEYWORDS.has(keyword))) return 'maybe'
-  if (filter.type !== undefined) {
-    const types = Array.isArray(filter.type) ? filter.type : [filter.type]
-    if (!types.every((type) => typeof type === 'string')) return 'maybe'
-    if (!(types as string[]).some((type) => hasType(value, type))) return 'no'
-  }
-  if ('const' in filter && !isScalar(filter.const)) return 'maybe'
-  if ('const' in filter && filter.const !== value) return 'no'
-  if (filter.enum !== undefined) {
-    if (!Array.isArray(filter.enum) || !filter.enum.every(isScalar)) return 'maybe'
-    if (!filter.enum.includes(value)) return 'no'
-  }
-  if (filter.pattern !== undefined) {
-    if (typeof filter.pattern !== 'string') return 'maybe'
+  const { pattern, ...rest } = filter
+  const decided = decideSimpleFilter(rest, value)
+  if (decided === false) return 'no'
+  if (decided === undefined) return 'maybe'
+  if (pattern !== undefined) {
+    if (typeof pattern !== 'string') return 'maybe'
     // The linear-time matcher: a verifier's pattern must not cost the holder more than its length (issue 23).
     try {
-      if (typeof value === 'string' && !patternOf(filter.pattern).test(value)) return 'no'
+      if (typeof value === 'string' && !patternOf(pattern).test(value)) return 'no'
     } catch {
       return 'maybe' // refused pattern or value: PEX decides, and reports it
     }
@@ -120,7 +140,7 @@ function isScalar(value: unknown): boolean {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value)
 }
 
-/** JSON Schema `type`; an unknown type name is treated as satisfied. */
+/** JSON Schema `type` (one of JSON_TYPES), as a validator checks it without type coercion. */
 function hasType(value: unknown, type: string): boolean {
   switch (type) {
     case 'string':
@@ -135,9 +155,7 @@ function hasType(value: unknown, type: string): boolean {
       return value === null
     case 'array':
       return Array.isArray(value)
-    case 'object':
-      return value !== null && typeof value === 'object' && !Array.isArray(value)
     default:
-      return true
+      return value !== null && typeof value === 'object' && !Array.isArray(value)
   }
 }

@@ -1,5 +1,6 @@
 import { PEX, Status } from '@animo-id/pex'
 import { UnsupportedPatternError } from '@idplane/common/linear-regexp'
+import { Ajv } from 'ajv'
 
 import { installLinearFilterEvaluation, passes } from './linear-filter-evaluation'
 import { cpuClock } from '../../../../test/helpers/cpu-clock'
@@ -84,5 +85,66 @@ describe('PEX filter evaluation with the linear-time matcher', () => {
       ],
     }
     expect(new PEX().evaluateCredentials(dated, [credential('x')]).areRequiredCredentialsPresent).toBe(Status.INFO)
+  })
+})
+
+describe('filters of type, const and enum answered without a validator', () => {
+  const FILTERS: object[] = [
+    { type: 'string' },
+    { type: 'string', const: 'Holder 1' },
+    { const: 'Holder 1' },
+    { const: 30 },
+    { const: true },
+    { const: null },
+    { type: 'integer' },
+    { type: 'number', enum: [1, 2.5, '3'] },
+    { type: ['string', 'null'] },
+    { enum: ['a', 'b', null, false] },
+    { type: 'object' },
+    { type: 'array', $comment: 'annotations change nothing', title: 't', description: 'd' },
+    { type: 'boolean', const: false },
+  ]
+  const VALUES: unknown[] = [
+    'Holder 1',
+    'holder 1',
+    '',
+    30,
+    30.5,
+    2.5,
+    '30',
+    true,
+    false,
+    null,
+    [],
+    ['a'],
+    {},
+    { a: 1 },
+  ]
+  // A validator of its own with the agent's options, compiled before anything is counted.
+  const reference = new Ajv({ allowUnionTypes: true, strict: false })
+  const expected = FILTERS.map((filter) => reference.compile(filter))
+
+  afterEach(() => jest.restoreAllMocks())
+
+  it('gives what a compiled validator gives, for every value, and compiles nothing', () => {
+    const compile = jest.spyOn(Ajv.prototype, 'compile')
+    FILTERS.forEach((filter, index) => {
+      for (const value of VALUES) {
+        expect({ filter, value, passes: passes(filter, value) }).toEqual({
+          filter,
+          value,
+          passes: expected[index](value),
+        })
+      }
+    })
+    expect(compile).not.toHaveBeenCalled()
+  })
+
+  it('compiles a filter with anything else, or an object as const', () => {
+    const compile = jest.spyOn(Ajv.prototype, 'compile')
+    expect(passes({ type: 'string', minLength: 2 }, 'ab')).toBe(true)
+    expect(passes({ const: { a: 1 } }, { a: 1 })).toBe(true)
+    expect(passes({ type: 'string', format: 'email' }, 'not an address')).toBe(false)
+    expect(compile).toHaveBeenCalledTimes(3)
   })
 })

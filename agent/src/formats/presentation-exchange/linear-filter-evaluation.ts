@@ -10,6 +10,8 @@ import {
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 
+import { decideSimpleFilter } from './candidate-prefilter'
+
 type FilterEvaluation = (this: unknown, result: { value: unknown }, field: { filter?: object }) => boolean
 
 /**
@@ -55,8 +57,15 @@ export function installLinearFilterEvaluation(): void {
   isInstalled = true
 }
 
-/** @throws UnsupportedPatternError when the filter's pattern cannot be run in linear time */
+/**
+ * Whether `value` satisfies the filter. A filter of only `type`, a scalar `const` and scalar `enum` values is
+ * answered directly (decideSimpleFilter): a verifier that asks for one value per request (`const`) would otherwise
+ * compile a validator for every request.
+ * @throws UnsupportedPatternError when the filter's pattern cannot be run in linear time
+ */
 export function passes(filter: object, value: unknown): boolean {
+  const decided = decideSimpleFilter(filter as Record<string, unknown>, value)
+  if (decided !== undefined) return decided
   const key = JSON.stringify(filter)
   let validate = compiled.get(key)
   if (!validate) {
