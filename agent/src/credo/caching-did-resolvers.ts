@@ -15,6 +15,12 @@ const DEFAULT_MAX_ENTRIES = 1000
 
 /** `did:peer:0`, `did:peer:2` and long-form `did:peer:4`: the document is derived from the DID string alone. */
 const SELF_CONTAINED_PEER_DID = /^did:peer:(?:0|2\.|4z[1-9a-km-zA-HJ-NP-Z]{46}:z)/
+
+/** Whether the DID's document is derived from the DID string alone (`did:key`, the self-contained `did:peer` forms). */
+export function isSelfContainedDid(did: string): boolean {
+  return did.startsWith('did:key:') || SELF_CONTAINED_PEER_DID.test(did)
+}
+
 /** Short-form `did:peer:4` (the hash alone): Credo resolves it through the stored record's long form. */
 const SHORT_FORM_PEER_DID_4 = /^did:peer:4z[1-9a-km-zA-HJ-NP-Z]{46}$/
 

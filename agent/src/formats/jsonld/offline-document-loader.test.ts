@@ -60,3 +60,42 @@ describe('offlineDocumentLoader', () => {
     expect(asked).toHaveLength(askedFirst)
   })
 })
+
+describe('offlineDocumentLoader: DID documents', () => {
+  /** An agent context whose resolver counts its calls and answers a minimal document for any DID. */
+  function counting(): { agentContext: AgentContext; resolved: string[] } {
+    const resolved: string[] = []
+    const context = {
+      dependencyManager: {
+        resolve: () => ({
+          resolve: async (_context: unknown, did: string) => {
+            resolved.push(did)
+            const document = { '@context': 'https://www.w3.org/ns/did/v1', id: did.split('#')[0] }
+            return { didResolutionMetadata: {}, didDocument: { context: document['@context'], toJSON: () => document } }
+          },
+        }),
+      },
+    } as unknown as AgentContext
+    return { agentContext: context, resolved }
+  }
+
+  it('resolves and frames a self-contained DID once, and hands out a copy each time', async () => {
+    const { agentContext: context, resolved } = counting()
+    const load = offlineDocumentLoader(context)
+    const url =
+      'did:key:z6MkjchhfUsD6mmvni8mCdXHw216Xrm9bQe2mBH1P5RDjVJG#z6MkjchhfUsD6mmvni8mCdXHw216Xrm9bQe2mBH1P5RDjVJG'
+    const first = await load(url)
+    const second = await load(url)
+    expect(resolved).toEqual([url])
+    expect(second).toEqual(first)
+    expect(second.document).not.toBe(first.document)
+  })
+
+  it('resolves a DID whose document can change (did:web) every time', async () => {
+    const { agentContext: context, resolved } = counting()
+    const load = offlineDocumentLoader(context)
+    await load('did:web:example.org')
+    await load('did:web:example.org')
+    expect(resolved).toEqual(['did:web:example.org', 'did:web:example.org'])
+  })
+})

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 
 import { type AgentContext, type DocumentLoader, isDid, W3cCredentialsModuleConfig } from '@credo-ts/core'
+import { BoundedMap } from '@idplane/common'
 import { contexts as ed25519Signature2020Contexts } from 'ed25519-signature-2020-context'
+
+import { isSelfContainedDid } from '../../credo/caching-did-resolvers'
 
 /** Contexts Credo bundles itself (its defaultContexts table); its loader serves these without a network. */
 const CREDO_BUNDLED_CONTEXTS = new Set([
@@ -49,6 +52,16 @@ const STATIC = 'static'
 
 export class ContextNotAvailableOfflineError extends Error {}
 
+type RemoteDocument = Awaited<ReturnType<DocumentLoader>>
+
+/**
+ * Loaded documents of DID URLs whose document is derived from the DID alone, by URL. Credo's loader resolves the DID
+ * and then frames its document with jsonld.js for every verification method a signature names, the same each time;
+ * each caller gets its own copy.
+ */
+const SELF_CONTAINED_DOCUMENTS_KEPT = 1000
+const selfContainedDocuments = new BoundedMap<string, RemoteDocument>(SELF_CONTAINED_DOCUMENTS_KEPT)
+
 /**
  * A JSON-LD document loader that never touches the network: bundled contexts, then DIDs through Credo's
  * resolver. Anything else fails, because a credential whose context we cannot vouch for must not verify
@@ -61,7 +74,15 @@ export function offlineDocumentLoader(agentContext: AgentContext): DocumentLoade
     const extra = EXTRA_CONTEXTS.get(withoutFragment)
     if (extra) return { contextUrl: null, documentUrl: url, document: extra, tag: STATIC }
     if (CREDO_BUNDLED_CONTEXTS.has(withoutFragment)) return { ...(await credoLoader(url)), tag: STATIC }
-    if (isDid(url)) return credoLoader(url)
+    if (isDid(url)) {
+      if (!isSelfContainedDid(url)) return credoLoader(url)
+      let loaded = selfContainedDocuments.get(url)
+      if (!loaded) {
+        loaded = await credoLoader(url)
+        selfContainedDocuments.set(url, loaded)
+      }
+      return structuredClone(loaded)
+    }
     throw new ContextNotAvailableOfflineError(`JSON-LD document ${withoutFragment} is not available offline`)
   }
 }
