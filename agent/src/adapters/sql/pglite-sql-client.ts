@@ -37,6 +37,38 @@ const MAX_NAMED_STATEMENTS = 64
 const { serialize } = protocol
 
 /**
+ * The messages of a named statement's run, written here: PGlite's serializer grows its buffer by copying as a
+ * parameter is added, which for a record's JSON (kilobytes) cost more than PostgreSQL's own work on the statement.
+ * Describe (portal) and Execute (portal, no row limit) never change; Bind is sized first and written once.
+ */
+export const DESCRIBE_PORTAL = Uint8Array.of(0x44, 0, 0, 0, 6, 0x50, 0)
+export const EXECUTE_PORTAL = Uint8Array.of(0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0)
+
+/** Bind of the unnamed portal to `statement`, every parameter and result in text format (as PGlite's query binds). */
+export function bindMessage(statement: string, values: readonly (string | null)[]): Uint8Array {
+  const statementBytes = Buffer.byteLength(statement)
+  const valueBytes = values.map((value) => (value === null ? -1 : Buffer.byteLength(value)))
+  // After the type byte: length, portal "", statement, a format code per parameter (0: text), the parameters, and no
+  // result format codes (all text).
+  let length = 4 + 1 + statementBytes + 1 + 2 + 2 * values.length + 2 + 2
+  for (const bytes of valueBytes) length += 4 + Math.max(bytes, 0)
+  const message = Buffer.alloc(1 + length)
+  let offset = message.writeUInt8(0x42, 0)
+  offset = message.writeInt32BE(length, offset)
+  offset += 1
+  offset += message.write(statement, offset)
+  offset += 1
+  offset = message.writeInt16BE(values.length, offset)
+  offset += 2 * values.length
+  offset = message.writeInt16BE(values.length, offset)
+  values.forEach((value, index) => {
+    offset = message.writeInt32BE(valueBytes[index], offset)
+    if (value !== null) offset += message.write(value, offset)
+  })
+  return message
+}
+
+/**
  * In-process PGlite for embedded mode. PGlite has no lock on its data directory and two processes opening
  * one directory corrupt it (DESIGN.md, facts), so a pid lockfile guards it; a lock left by a dead process
  * (SIGKILL) is taken over.
@@ -161,9 +193,9 @@ export class PgliteSqlClient implements SqlClient {
       const messages: Uint8Array[] = []
       for (const { write, statement } of writes) {
         messages.push(
-          serialize.bind({ statement: statement.name, values: this.serializeAll(statement, write.params) }),
-          serialize.describe({ type: 'P' }),
-          serialize.execute({}),
+          bindMessage(statement.name, this.serializeAll(statement, write.params)),
+          DESCRIBE_PORTAL,
+          EXECUTE_PORTAL,
         )
       }
       messages.push(serialize.sync())
