@@ -47,11 +47,14 @@ async function openLoop(
     const due = start + (i * 1000) / RATE
     const wait = due - performance.now()
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait))
+    // From when it was due, or from when it was sent if that was earlier (a wait under a millisecond is not slept):
+    // measured from its due time alone, such a request could read a negative latency.
+    const from = Math.min(due, performance.now())
     pending.push(
       send().then(
-        (ok) => void outcomes.push({ latencyMs: performance.now() - due, ok, ...(ok ? {} : { error: 'status' }) }),
+        (ok) => void outcomes.push({ latencyMs: performance.now() - from, ok, ...(ok ? {} : { error: 'status' }) }),
         (error: unknown) =>
-          void outcomes.push({ latencyMs: performance.now() - due, ok: false, error: (error as Error).message }),
+          void outcomes.push({ latencyMs: performance.now() - from, ok: false, error: (error as Error).message }),
       ),
     )
   }
