@@ -23,6 +23,23 @@ export type JsonLdVariant = 'stock' | 'sharing' | 'cached'
 
 /* eslint-disable @typescript-eslint/no-require-imports -- a fresh module registry needs require */
 /**
+ * Installs the agent's changes of `variant` (none for `stock`) on the copy of jsonld.js that loads next: in a fresh
+ * module registry (jest.isolateModules), or after jsonld.js and these modules left the require cache (the benchmark).
+ */
+export function installJsonLdChanges(variant: JsonLdVariant): void {
+  if (variant !== 'stock') {
+    const { shareTermDefinitions } =
+      require('../../agent/src/formats/jsonld/shared-term-definitions') as typeof import('../../agent/src/formats/jsonld/shared-term-definitions')
+    shareTermDefinitions()
+  }
+  if (variant === 'cached') {
+    const { cacheProcessedContexts } =
+      require('../../agent/src/formats/jsonld/processed-contexts') as typeof import('../../agent/src/formats/jsonld/processed-contexts')
+    cacheProcessedContexts()
+  }
+}
+
+/**
  * A copy of jsonld.js of its own (its caches included), stock or as the agent changes it, and a count of the term
  * definitions it has made (jsonld.js defines a term each time it processes a context that has not been kept).
  */
@@ -30,16 +47,7 @@ export function loadCountingJsonLd(variant: JsonLdVariant): { jsonld: JsonLd; de
   let jsonld: JsonLd | undefined
   let count = 0
   jest.isolateModules(() => {
-    if (variant !== 'stock') {
-      const { shareTermDefinitions } =
-        require('../../agent/src/formats/jsonld/shared-term-definitions') as typeof import('../../agent/src/formats/jsonld/shared-term-definitions')
-      shareTermDefinitions()
-    }
-    if (variant === 'cached') {
-      const { cacheProcessedContexts } =
-        require('../../agent/src/formats/jsonld/processed-contexts') as typeof import('../../agent/src/formats/jsonld/processed-contexts')
-      cacheProcessedContexts()
-    }
+    installJsonLdChanges(variant)
     const context = require('@digitalcredentials/jsonld/lib/context') as {
       createTermDefinition: (this: unknown, ...args: unknown[]) => unknown
     }
