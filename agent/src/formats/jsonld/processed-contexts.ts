@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto'
  * the same context inlined in a document, where redefining a protected term is an error, is answered from its cache
  * without the error once a property-scoped use came first (`processed-contexts.test.ts` shows it).
  *
- * Measured in `bench:jsonld` (docs/benchmarks.md, "JSON-LD: processed contexts by how they were made"). The change
+ * Measured in `bench:jsonld` (docs/benchmarks.md, "The agent against stock Credo, third session"). The change
  * belongs in jsonld.js itself (lib/ResolvedContext.js and lib/context.js).
  */
 
@@ -58,8 +58,11 @@ const ResolvedContextClass = require('@digitalcredentials/jsonld/lib/ResolvedCon
 const jsonldContext = require('@digitalcredentials/jsonld/lib/context') as JsonLdContextModule
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/** Processed contexts kept by key: each a few hundred shared term definitions, so a few megabytes at most. */
-const MAX_KEPT = 512
+/**
+ * Processed contexts kept by key, the least recently kept dropped first. Each is a map of a few hundred shared term
+ * definitions (10-20 KB), so a few megabytes at most; the agent's documents use a few dozen.
+ */
+const MAX_KEPT = 256
 
 const kept = new Map<string, unknown>()
 const keys = new WeakMap<object, string>()
