@@ -3,9 +3,13 @@ import { DidCommMessageRecord } from '@credo-ts/didcomm'
 
 import { cloneInstance } from './clone-instance'
 
-/** Messages kept per message class; a message larger than the text limit is parsed each time, as before. */
-const KEPT_PER_CLASS = 200
-const MAX_KEPT_TEXT = 64 * 1024
+/**
+ * Messages kept per message class; a message larger than the text limit is parsed each time, as before. A message is
+ * read back within its exchange, so the last 50 of a class cover 32 exchanges in flight; at most 50 x 16 KiB of text
+ * and its instance per class (a few megabytes over the dozen classes an exchange uses, well under that in practice).
+ */
+const KEPT_PER_CLASS = 50
+const MAX_KEPT_TEXT = 16 * 1024
 
 type MessageClass = Parameters<DidCommMessageRecord['getMessageInstance']>[0]
 type MessageInstance = ReturnType<DidCommMessageRecord['getMessageInstance']>
