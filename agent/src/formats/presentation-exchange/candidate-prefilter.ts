@@ -91,7 +91,8 @@ export function decideSimpleFilter(filter: Record<string, unknown>, value: unkno
   for (const keyword of Object.keys(filter)) if (!SIMPLE_KEYWORDS.has(keyword)) return undefined
   if (filter.type !== undefined) {
     const types: unknown[] = Array.isArray(filter.type) ? filter.type : [filter.type]
-    if (!types.every((type) => typeof type === 'string' && JSON_TYPES.has(type))) return undefined
+    // An empty list is left to the validator, as an unknown type name is (it may refuse such a schema).
+    if (types.length === 0 || !types.every((type) => typeof type === 'string' && JSON_TYPES.has(type))) return undefined
     if (!(types as string[]).some((type) => hasType(value, type))) return false
   }
   if ('const' in filter) {
@@ -99,7 +100,7 @@ export function decideSimpleFilter(filter: Record<string, unknown>, value: unkno
     if (filter.const !== value) return false
   }
   if (filter.enum !== undefined) {
-    if (!Array.isArray(filter.enum) || !filter.enum.every(isScalar)) return undefined
+    if (!Array.isArray(filter.enum) || filter.enum.length === 0 || !filter.enum.every(isScalar)) return undefined
     if (!filter.enum.includes(value)) return false
   }
   return true
