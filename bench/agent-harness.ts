@@ -8,6 +8,9 @@ import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
+
+import { Client } from 'pg'
+
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../test/fixtures/degree-credential'
 import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '../common/agent-node-options'
 import { freePort, percentile } from './api-harness'
@@ -34,6 +37,9 @@ export interface Agent {
   adminUrl: string
   process: ChildProcess
   dataDir: string
+  /** With the PostgreSQL database: its URL and the agent's schema there, dropped when the agent is stopped. */
+  databaseUrl?: string
+  schema?: string
   call<T>(method: string, route: string, body?: unknown): Promise<T>
 }
 
@@ -150,9 +156,11 @@ export async function startAgent(
     ? [options.ports.admin, options.ports.inbound]
     : [await freePort(), await freePort()]
   const dataDir = mkdtempSync(path.join(tmpdir(), `bench-agent-${label}-`))
-  const database = options.databaseUrl
-    ? { AGENT_DATABASE_URL: options.databaseUrl, AGENT_DATABASE_SCHEMA: `bench_${label}_${process.pid}` }
-    : { AGENT_DATA_DIR: dataDir }
+  const schema = options.databaseUrl ? `bench_${label}_${process.pid}` : undefined
+  const database =
+    options.databaseUrl && schema
+      ? { AGENT_DATABASE_URL: options.databaseUrl, AGENT_DATABASE_SCHEMA: schema }
+      : { AGENT_DATA_DIR: dataDir }
   const nodeArgs = options.nodeArgs ?? []
   // BENCH_AGENT_LOGS keeps an agent's lines (the chaos run's holder); else its errors go to the benchmark's own.
   const output = childOutput(process.env.BENCH_AGENT_LOGS, label, ['ignore', 'inherit'])
@@ -182,6 +190,8 @@ export async function startAgent(
     adminUrl,
     process: child,
     dataDir,
+    databaseUrl: options.databaseUrl,
+    schema,
     async call<T>(method: string, route: string, body?: unknown): Promise<T> {
       const response = await fetch(`${adminUrl}${route}`, {
         method,
@@ -214,6 +224,18 @@ export async function stopAgent(agent: Agent): Promise<void> {
     await exited
   }
   rmSync(agent.dataDir, { recursive: true, force: true })
+  if (agent.databaseUrl && agent.schema) await dropSchema(agent.databaseUrl, agent.schema)
+}
+
+/** The agent's schema on PostgreSQL, dropped with what it holds (a benchmark's agents keep nothing). */
+async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+  } finally {
+    await client.end()
+  }
 }
 
 export function startSink(sink: EventSink): Promise<Server> {
