@@ -1,5 +1,3 @@
-import { createServer } from 'node:net'
-
 import { silentLogger } from '@idplane/common'
 import type { Express } from 'express'
 import request from 'supertest'
@@ -16,6 +14,7 @@ import { buildAgent, type IdplaneAgent } from '../../agent/src/credo/build-agent
 import { LedgerClient } from '../../agent/src/ledger/ledger-client'
 import { AgentMetrics } from '../../agent/src/metrics/agent-metrics'
 import type { FakeLedger } from './fake-ledger'
+import { freePort } from './ports'
 import { OutboundTargetGuard } from '../../agent/src/transport/outbound-target-guard'
 
 export const LEDGER_AGENT_API_KEY = 'ledger-agent-test-api-key'
@@ -77,12 +76,4 @@ export async function startLedgerAgent(ledger: Pick<FakeLedger, 'url' | 'token'>
       await sql.close()
     },
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { type AddressInfo, createServer as createNetServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
@@ -24,7 +23,7 @@ import { startApi, type TestApi } from '../helpers/api'
 import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { startLedgerAgent, type LedgerAgent } from '../helpers/ledger-agent'
 import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
-import { type AgentPorts, claimAgentPorts } from '../helpers/ports'
+import { type AgentPorts, claimAgentPorts, freePort } from '../helpers/ports'
 
 jest.setTimeout(240_000)
 
@@ -38,14 +37,6 @@ const fixture = (name: string): Json => JSON.parse(readFileSync(path.join(fixtur
 /** A revocable credential definition made by anoncreds-rs (public and private parts) and its schema's attributes. */
 const definitionFixture = fixture('anoncreds-credential-definition')
 const schemaFixture = fixture('anoncreds-schema')
-
-async function freePort(): Promise<number> {
-  const server = createNetServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

@@ -7,6 +7,7 @@ import { AmqpQueue, AmqpQueueOptions } from '../../api/src/infra/queue/amqp-queu
 import { retryQueueName } from '../../api/src/infra/queue/amqp-message'
 import { DEFAULT_RETRY_DELAYS_MS } from '../../api/src/infra/queue/queue'
 import { collect, deferred, describeQueueContract, eventually, sleep, within } from '../helpers/queue-contract'
+import { freePort } from '../helpers/ports'
 
 // The RabbitMQ every machine of this kind runs (DESIGN.md, "Facts checked"). Queue names are unique per
 // run and deleted afterwards; the broker is shared with other work, so nothing here closes connections
@@ -279,13 +280,4 @@ async function startProxy(): Promise<Proxy> {
       await listen(port)
     },
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
-  const address = server.address()
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  if (typeof address !== 'object' || !address) throw new Error('no port')
-  return address.port
 }
