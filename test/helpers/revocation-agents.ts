@@ -41,47 +41,58 @@ export async function startRevocationAgents(agentPorts: AgentPorts, label: strin
   const programs = writeFakeAgentPrograms(tmpdir())
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
-  const api = await startApi({
-    LEDGER_NAMESPACE: 'idplane:test',
-    API_PUBLIC_URL: baseUrl,
-    AGENT_ENTRYPOINT: programs.path('healthy'),
-    AGENT_POLL_ATTEMPTS: '50',
-    AGENT_POLL_INTERVAL_MS: '100',
-    AGENT_PORT_COUNTER_START: agentPorts.setting,
-  })
-  const server: Server = createServer(api.app)
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
-  const owner = await aUserWithToken(api)
-  const orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
-  await request(api.app)
-    .post(`/v1/orgs/${orgId}/agents/spinup`)
-    .set('Authorization', `Bearer ${owner.token}`)
-    .send({ label })
-    .expect(201)
-  const token = await waitFor(async () => {
-    try {
-      const env = (await (await fetch(`http://127.0.0.1:${agentPorts.admin + 1}/env`)).json()) as Record<string, string>
-      return env.AGENT_EVENT_TOKEN || undefined
-    } catch {
-      return undefined
-    }
-  }, 'the fake agent')
-  const [issuer, holder] = await Promise.all([
-    startLedgerAgent({ url: baseUrl, token }, `${label}_issuer`),
-    startLedgerAgent({ url: baseUrl, token }, `${label}_holder`),
-  ])
-  const issuerConnectionId = await connectAgents(issuer, holder, 20_000)
-  return {
-    api,
-    baseUrl,
-    issuer,
-    holder,
-    issuerConnectionId,
-    stop: async () => {
-      await Promise.all([holder.close(), issuer.close()])
-      await new Promise((resolve) => server.close(resolve))
-      await api.stop()
-      programs.remove()
-    },
+  let api: TestApi | undefined
+  let server: Server | undefined
+  const ledgerAgents: LedgerAgent[] = []
+  // Stops whatever was started: also when a step below fails, so a failed start leaves no agent process or queue.
+  const stop = async () => {
+    await Promise.all(ledgerAgents.map((agent) => agent.close()))
+    if (server?.listening) await new Promise((resolve) => server?.close(resolve))
+    await api?.stop()
+    programs.remove()
+  }
+  try {
+    api = await startApi({
+      LEDGER_NAMESPACE: 'idplane:test',
+      API_PUBLIC_URL: baseUrl,
+      AGENT_ENTRYPOINT: programs.path('healthy'),
+      AGENT_POLL_ATTEMPTS: '50',
+      AGENT_POLL_INTERVAL_MS: '100',
+      AGENT_PORT_COUNTER_START: agentPorts.setting,
+    })
+    const listening = createServer(api.app)
+    server = listening
+    await new Promise<void>((resolve) => listening.listen(port, '127.0.0.1', resolve))
+    const owner = await aUserWithToken(api)
+    const orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+    await request(api.app)
+      .post(`/v1/orgs/${orgId}/agents/spinup`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ label })
+      .expect(201)
+    const token = await waitFor(async () => {
+      try {
+        const env = (await (await fetch(`http://127.0.0.1:${agentPorts.admin + 1}/env`)).json()) as Record<
+          string,
+          string
+        >
+        return env.AGENT_EVENT_TOKEN || undefined
+      } catch {
+        return undefined
+      }
+    }, 'the fake agent')
+    const started = await Promise.allSettled([
+      startLedgerAgent({ url: baseUrl, token }, `${label}_issuer`),
+      startLedgerAgent({ url: baseUrl, token }, `${label}_holder`),
+    ])
+    for (const result of started) if (result.status === 'fulfilled') ledgerAgents.push(result.value)
+    const failure = started.find((result): result is PromiseRejectedResult => result.status === 'rejected')
+    if (failure) throw failure.reason
+    const [issuer, holder] = ledgerAgents
+    const issuerConnectionId = await connectAgents(issuer, holder, 20_000)
+    return { api, baseUrl, issuer, holder, issuerConnectionId, stop }
+  } catch (error) {
+    await stop()
+    throw error
   }
 }
