@@ -37,9 +37,8 @@ export interface Agent {
   adminUrl: string
   process: ChildProcess
   dataDir: string
-  /** With the PostgreSQL database: its URL and the agent's schema there, dropped when the agent is stopped. */
-  databaseUrl?: string
-  schema?: string
+  /** On PostgreSQL: the database and the agent's schema there, dropped when the agent is stopped. */
+  postgres?: { url: string; schema: string }
   call<T>(method: string, route: string, body?: unknown): Promise<T>
 }
 
@@ -156,11 +155,12 @@ export async function startAgent(
     ? [options.ports.admin, options.ports.inbound]
     : [await freePort(), await freePort()]
   const dataDir = mkdtempSync(path.join(tmpdir(), `bench-agent-${label}-`))
-  const schema = options.databaseUrl ? `bench_${label}_${process.pid}` : undefined
-  const database =
-    options.databaseUrl && schema
-      ? { AGENT_DATABASE_URL: options.databaseUrl, AGENT_DATABASE_SCHEMA: schema }
-      : { AGENT_DATA_DIR: dataDir }
+  const postgres = options.databaseUrl
+    ? { url: options.databaseUrl, schema: `bench_${label}_${process.pid}` }
+    : undefined
+  const database = postgres
+    ? { AGENT_DATABASE_URL: postgres.url, AGENT_DATABASE_SCHEMA: postgres.schema }
+    : { AGENT_DATA_DIR: dataDir }
   const nodeArgs = options.nodeArgs ?? []
   // BENCH_AGENT_LOGS keeps an agent's lines (the chaos run's holder); else its errors go to the benchmark's own.
   const output = childOutput(process.env.BENCH_AGENT_LOGS, label, ['ignore', 'inherit'])
@@ -190,8 +190,7 @@ export async function startAgent(
     adminUrl,
     process: child,
     dataDir,
-    databaseUrl: options.databaseUrl,
-    schema,
+    postgres,
     async call<T>(method: string, route: string, body?: unknown): Promise<T> {
       const response = await fetch(`${adminUrl}${route}`, {
         method,
@@ -224,7 +223,7 @@ export async function stopAgent(agent: Agent): Promise<void> {
     await exited
   }
   rmSync(agent.dataDir, { recursive: true, force: true })
-  if (agent.databaseUrl && agent.schema) await dropSchema(agent.databaseUrl, agent.schema)
+  if (agent.postgres) await dropSchema(agent.postgres.url, agent.postgres.schema)
 }
 
 /** The agent's schema on PostgreSQL, dropped with what it holds (a benchmark's agents keep nothing). */

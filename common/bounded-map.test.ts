@@ -31,6 +31,18 @@ describe('BoundedMap', () => {
     expect([...map.keys()]).toEqual(['b', 'c'])
   })
 
+  it('makes a missing value once and keeps it', () => {
+    const map = new BoundedMap<string, number>(2)
+    const make = jest.fn(() => 7)
+    expect(map.remembered('a', make)).toBe(7)
+    expect(map.remembered('a', make)).toBe(7)
+    expect(make).toHaveBeenCalledTimes(1)
+    expect(map.remembered('b', () => 8)).toBe(8)
+    map.remembered('c', () => 9)
+    // 'a' was the least recently used.
+    expect(map.get('a')).toBeUndefined()
+  })
+
   it('refuses a bound that is not a positive integer', () => {
     expect(() => new BoundedMap(0)).toThrow(RangeError)
   })

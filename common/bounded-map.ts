@@ -23,6 +23,16 @@ export class BoundedMap<K, V> {
     return value
   }
 
+  /** The value under `key`, made by `make` and kept when there is none (a cache's usual read). */
+  public remembered(key: K, make: () => V): V {
+    let value = this.get(key)
+    if (value === undefined) {
+      value = make()
+      this.set(key, value)
+    }
+    return value
+  }
+
   public set(key: K, value: V): this {
     this.entries.delete(key)
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K)

@@ -6,9 +6,8 @@ import request from 'supertest'
 import { startApi, type TestApi } from './api'
 import { writeFakeAgentPrograms } from './fake-agent-program'
 import { connectAgents } from './agent-in-process'
-import { freePort } from './ports'
 import { startLedgerAgent, type LedgerAgent } from './ledger-agent'
-import { type AgentPorts } from './ports'
+import { type AgentPorts, freePort } from './ports'
 import { aUserWithToken, anOrganizationWith } from './tokens'
 
 export interface RevocationAgents {
@@ -32,21 +31,30 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, what: stri
   }
 }
 
+/** A real API serving the platform ledger, and the event token of an organization's (fake) agent on it. */
+export interface LedgerPlatform {
+  api: TestApi
+  baseUrl: string
+  /** The organization agent's event token: agents in the test process write to the ledger with it. */
+  token: string
+  stop(): Promise<void>
+}
+
 /**
- * A real API on a fresh database serving the platform ledger, and two real agents in this process (issuer, holder)
- * writing to it with the event token of an organization's (fake) agent, connected over DIDComm. The same setup as
- * the agent-level revocation integration test; `agentPorts` are the API's agents' ports (claimAgentPorts).
+ * A real API on a fresh database, listening on a free 127.0.0.1 port, with an organization whose agent (a fake
+ * program on `agentPorts`, claimAgentPorts) is up; `env` adds API settings. A failed start stops what it started.
  */
-export async function startRevocationAgents(agentPorts: AgentPorts, label: string): Promise<RevocationAgents> {
+export async function startLedgerPlatform(
+  agentPorts: AgentPorts,
+  label: string,
+  env: Record<string, string> = {},
+): Promise<LedgerPlatform> {
   const programs = writeFakeAgentPrograms(tmpdir())
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   let api: TestApi | undefined
   let server: Server | undefined
-  const ledgerAgents: LedgerAgent[] = []
-  // Stops whatever was started: also when a step below fails, so a failed start leaves no agent process or queue.
   const stop = async () => {
-    await Promise.all(ledgerAgents.map((agent) => agent.close()))
     if (server?.listening) await new Promise((resolve) => server?.close(resolve))
     await api?.stop()
     programs.remove()
@@ -59,6 +67,7 @@ export async function startRevocationAgents(agentPorts: AgentPorts, label: strin
       AGENT_POLL_ATTEMPTS: '50',
       AGENT_POLL_INTERVAL_MS: '100',
       AGENT_PORT_COUNTER_START: agentPorts.setting,
+      ...env,
     })
     const listening = createServer(api.app)
     server = listening
@@ -72,15 +81,36 @@ export async function startRevocationAgents(agentPorts: AgentPorts, label: strin
       .expect(201)
     const token = await waitFor(async () => {
       try {
-        const env = (await (await fetch(`http://127.0.0.1:${agentPorts.admin + 1}/env`)).json()) as Record<
+        const agentEnv = (await (await fetch(`http://127.0.0.1:${agentPorts.admin + 1}/env`)).json()) as Record<
           string,
           string
         >
-        return env.AGENT_EVENT_TOKEN || undefined
+        return agentEnv.AGENT_EVENT_TOKEN || undefined
       } catch {
         return undefined
       }
     }, 'the fake agent')
+    return { api, baseUrl, token, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+/**
+ * The ledger platform above and two real agents in this process (issuer, holder) writing to it with the event token
+ * of the organization's (fake) agent, connected over DIDComm. The same setup as the agent-level revocation
+ * integration test. A failed start stops what it started, so it leaves no agent process or queue.
+ */
+export async function startRevocationAgents(agentPorts: AgentPorts, label: string): Promise<RevocationAgents> {
+  const platform = await startLedgerPlatform(agentPorts, label)
+  const { api, baseUrl, token } = platform
+  const ledgerAgents: LedgerAgent[] = []
+  const stop = async () => {
+    await Promise.all(ledgerAgents.map((agent) => agent.close()))
+    await platform.stop()
+  }
+  try {
     const started = await Promise.allSettled([
       startLedgerAgent({ url: baseUrl, token }, `${label}_issuer`),
       startLedgerAgent({ url: baseUrl, token }, `${label}_holder`),

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
 import { AnonCredsRegistryService } from '@credo-ts/anoncreds'
@@ -19,16 +17,12 @@ import { LedgerClient } from '../../agent/src/ledger/ledger-client'
 import { downloadTailsFile, TailsFileError } from '../../agent/src/ledger/ledger-tails-files'
 import { Ed25519Signer } from '../../api/src/modules/ledger/ledger-crypto'
 import { LedgerService } from '../../api/src/modules/ledger/ledger.module'
-import { startApi, type TestApi } from '../helpers/api'
-import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
+import { type TestApi } from '../helpers/api'
 import { startLedgerAgent, type LedgerAgent } from '../helpers/ledger-agent'
-import { aUserWithToken, anOrganizationWith } from '../helpers/tokens'
-import { type AgentPorts, claimAgentPorts, freePort } from '../helpers/ports'
+import { claimAgentPorts } from '../helpers/ports'
+import { type LedgerPlatform, startLedgerPlatform } from '../helpers/revocation-agents'
 
 jest.setTimeout(240_000)
-
-const programs = writeFakeAgentPrograms(tmpdir())
-afterAll(() => programs.remove())
 
 const NAMESPACE = 'idplane:test'
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -48,8 +42,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * refusals (malformed, another author's, stale accumulator) answer 4xx. DATABASE_URL chooses PostgreSQL.
  */
 describe(`revocation on the platform ledger (${process.env.DATABASE_URL ? 'postgres' : 'pglite'})`, () => {
+  let platform: LedgerPlatform
   let api: TestApi
-  let server: Server
   let baseUrl: string
   let agentToken: string
   let issuer: LedgerAgent
@@ -71,44 +65,10 @@ describe(`revocation on the platform ledger (${process.env.DATABASE_URL ? 'postg
       .getRegistryForIdentifier(issuer.agent.context, issuerDid)
   const get = (route: string) => request(api.app).get(route)
 
-  let agentPorts: AgentPorts
   beforeAll(async () => {
-    agentPorts = await claimAgentPorts()
-    const port = await freePort()
-    baseUrl = `http://127.0.0.1:${port}`
-    api = await startApi({
-      LEDGER_NAMESPACE: NAMESPACE,
-      API_PUBLIC_URL: baseUrl,
-      TAILS_FILE_MAX_BYTES: '8192',
-      AGENT_ENTRYPOINT: programs.path('healthy'),
-      AGENT_POLL_ATTEMPTS: '50',
-      AGENT_POLL_INTERVAL_MS: '100',
-      AGENT_PORT_COUNTER_START: agentPorts.setting,
-    })
-    server = createServer(api.app)
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
     // An organization's agent (a fake program) for its event token: the real agent below posts with it.
-    const owner = await aUserWithToken(api)
-    const orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
-    await request(api.app)
-      .post(`/v1/orgs/${orgId}/agents/spinup`)
-      .set('Authorization', `Bearer ${owner.token}`)
-      .send({ label: 'Revocation' })
-      .expect(201)
-    const deadline = Date.now() + 30_000
-    for (;;) {
-      try {
-        const env = (await (await fetch(`http://127.0.0.1:${agentPorts.admin + 1}/env`)).json()) as Record<
-          string,
-          string
-        >
-        agentToken = env.AGENT_EVENT_TOKEN ?? ''
-        break
-      } catch (error) {
-        if (Date.now() > deadline) throw error
-        await sleep(100)
-      }
-    }
+    platform = await startLedgerPlatform(await claimAgentPorts(), 'Revocation', { TAILS_FILE_MAX_BYTES: '8192' })
+    ;({ api, baseUrl, token: agentToken } = platform)
     issuer = await startLedgerAgent({ url: baseUrl, token: agentToken }, 'revocation')
     client = new LedgerClient({ baseUrl, token: agentToken, retryBaseMs: 10 })
     const created = await issuer.post('/dids', { method: 'indy' }).expect(201)
@@ -118,8 +78,7 @@ describe(`revocation on the platform ledger (${process.env.DATABASE_URL ? 'postg
 
   afterAll(async () => {
     await issuer?.close()
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)))
-    await api?.stop()
+    await platform?.stop()
   })
 
   it('registers a schema and a revocable credential definition under the agent did:indy', async () => {

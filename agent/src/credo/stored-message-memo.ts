@@ -40,11 +40,6 @@ export function rememberStoredMessages(): void {
       ofClass = new BoundedMap(KEPT_PER_CLASS)
       kept.set(messageClass, ofClass)
     }
-    let instance = ofClass.get(text)
-    if (!instance) {
-      instance = parse.call(this, messageClass)
-      ofClass.set(text, instance)
-    }
-    return cloneInstance(instance) as InstanceType<T>
+    return cloneInstance(ofClass.remembered(text, () => parse.call(this, messageClass))) as InstanceType<T>
   }
 }

@@ -31,12 +31,7 @@ export function cacheX25519Conversions(): void {
   prototype.toX25519PublicJwk = function (this: Ed25519PublicJwkInternals): X25519Jwk {
     const x = this.jwk.x
     if (typeof x !== 'string') return convert.call(this)
-    let jwk = converted.get(x)
-    if (!jwk) {
-      jwk = convertedByLibsodium(x) ?? convert.call(this)
-      converted.set(x, jwk)
-    }
-    return { ...jwk }
+    return { ...converted.remembered(x, () => convertedByLibsodium(x) ?? convert.call(this)) }
   }
 }
 

@@ -95,12 +95,7 @@ const sharedKeys = new BoundedMap<string, Uint8Array>(SHARED_KEYS_KEPT)
 
 function sharedKey(own: X25519KeyPair, theirPublicKey: Uint8Array): Uint8Array {
   const pair = `${Buffer.from(own.publicKey).toString('base64')} ${Buffer.from(theirPublicKey).toString('base64')}`
-  let key = sharedKeys.get(pair)
-  if (!key) {
-    key = sodium.crypto_box_beforenm(theirPublicKey, own.privateKey)
-    sharedKeys.set(pair, key)
-  }
-  return key
+  return sharedKeys.remembered(pair, () => sodium.crypto_box_beforenm(theirPublicKey, own.privateKey))
 }
 
 /** Authcrypt: the recipient learns (and can check) which key sent it. */

@@ -234,12 +234,7 @@ export class PgliteSqlClient implements SqlClient {
    * by the caller, after it knows whether the statements succeeded.
    */
   private exchange(messages: readonly Uint8Array[]): ReturnType<PGlite['execProtocol']> {
-    const frame = new Uint8Array(messages.reduce((length, message) => length + message.length, 0))
-    let offset = 0
-    for (const message of messages) {
-      frame.set(message, offset)
-      offset += message.length
-    }
+    const frame = Buffer.concat(messages)
     return this.db.runExclusive(() => this.db.execProtocol(frame, { syncToFs: false }))
   }
 

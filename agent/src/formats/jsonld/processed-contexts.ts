@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto'
+import { isDeepStrictEqual } from 'node:util'
+
+import { BoundedMap } from '@idplane/common'
 
 /**
  * jsonld.js keeps each processed context per (active context object, context), in a cache keyed by the active
@@ -59,12 +62,12 @@ const jsonldContext = require('@digitalcredentials/jsonld/lib/context') as JsonL
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /**
- * Processed contexts kept by key, the least recently kept dropped first. Each is a map of a few hundred shared term
+ * Processed contexts kept by key, the least recently used dropped first. Each is a map of a few hundred shared term
  * definitions (10-20 KB), so a few megabytes at most; the agent's documents use a few dozen.
  */
 const MAX_KEPT = 256
 
-const kept = new Map<string, unknown>()
+const kept = new BoundedMap<string, unknown>(MAX_KEPT)
 const keys = new WeakMap<object, string>()
 /** A copy and the active context it was copied from, for a key made when the copy is first looked up. */
 const copiedFrom = new WeakMap<ActiveContext, ActiveContext>()
@@ -114,18 +117,6 @@ function isProcessed(value: unknown): value is Processed {
   return typeof processed?.context === 'object' && processed.context !== null && Array.isArray(processed.events)
 }
 
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
-  if (Array.isArray(a) !== Array.isArray(b)) return false
-  const aKeys = Object.keys(a)
-  if (aKeys.length !== Object.keys(b).length) return false
-  return aKeys.every(
-    (key) =>
-      Object.hasOwn(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-  )
-}
-
 /** Whether applying `document` to `before` gave `after` whatever `overrideProtected` was (see above). */
 function isIndependentOfOverride(before: ActiveContext, document: unknown, after: ActiveContext): boolean {
   const local = (document as { '@context'?: unknown } | null)?.['@context'] ?? document
@@ -136,7 +127,7 @@ function isIndependentOfOverride(before: ActiveContext, document: unknown, after
     const previous = before.mappings.get(term)
     if (!previous?.protected) continue
     const current = after.mappings.get(term)
-    if (current !== previous && !(current?.protected === true && deepEqual(previous, current))) return false
+    if (current !== previous && !(current?.protected === true && isDeepStrictEqual(previous, current))) return false
   }
   return true
 }
@@ -157,10 +148,7 @@ export function cacheProcessedContexts(): void {
     if (!isIndependentOfOverride(activeCtx, this.document, processed.context)) return
     const key = `${keyOf(activeCtx)}>${idOf(this)}`
     keys.set(processed.context, key)
-    kept.delete(key)
     kept.set(key, processed)
-    // Oldest first: a Map iterates in insertion order.
-    if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value as string)
   }
   const { createTermDefinition } = jsonldContext
   jsonldContext.createTermDefinition = function (this: unknown, options) {
