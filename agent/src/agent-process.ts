@@ -71,7 +71,16 @@ export class AgentProcess {
     this.sql =
       config.database.kind === 'postgres'
         ? await PgSqlClient.connect(config.database.url, config.database.schema)
-        : await PgliteSqlClient.open(config.database.dataDir, { sharedBuffersMb: config.database.sharedBuffersMb })
+        : await PgliteSqlClient.open(config.database.dataDir, {
+            sharedBuffersMb: config.database.sharedBuffersMb,
+            maintenance: {
+              onRun: ({ seconds, error }) => {
+                metrics.embeddedDatabaseMaintenance.observe({ outcome: error ? 'failed' : 'done' }, seconds)
+                if (error)
+                  logger.warn('Vacuum and analyze of the embedded database failed; tried again later', { error })
+              },
+            },
+          })
     await migrateSchema(this.sql)
     const keys = await EncryptedKeyStorage.open(this.sql, config.walletKey)
     const takenEnvelopes = new TakenEnvelopes(this.sql, logger.child({ component: 'inbound' }))

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 
 import { PgliteSqlClient } from '../../agent/src/adapters/sql/pglite-sql-client'
+import { migrateSchema } from '../../agent/src/adapters/sql/schema-migrations'
 
 /** Group commit of the embedded database (agent/src/adapters/sql/pglite-sql-client.ts). */
 describe('PgliteSqlClient', () => {
@@ -127,6 +128,95 @@ describe('PgliteSqlClient', () => {
       await reopened.close()
     } finally {
       rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+/** PGlite runs no autovacuum; the client vacuums and analyzes on autovacuum's rule (pglite-sql-client.ts). */
+describe('PgliteSqlClient maintenance', () => {
+  const runs: { seconds: number; error?: unknown }[] = []
+  let waiting: (() => void) | undefined
+  const onRun = (run: { seconds: number; error?: unknown }) => {
+    runs.push(run)
+    waiting?.()
+  }
+  /** A run starts after its write's caller has its result; this waits for it to end. */
+  const runEnded = () =>
+    new Promise<void>((resolve) => {
+      waiting = resolve
+    })
+  const reltuples = async (sql: PgliteSqlClient) =>
+    (await sql.query<{ tuples: number }>(`SELECT reltuples::float8 AS tuples FROM pg_class WHERE relname = 'items'`))
+      .rows[0].tuples
+  const statistics = async (sql: PgliteSqlClient) =>
+    (await sql.query<{ columns: number }>(`SELECT count(*)::int AS columns FROM pg_stats WHERE tablename = 'items'`))
+      .rows[0].columns
+
+  beforeEach(() => {
+    runs.length = 0
+  })
+
+  it('vacuums and analyzes its tables once the writes pass a base plus a share of the rows', async () => {
+    const sql = await PgliteSqlClient.open(undefined, { maintenance: { baseWrites: 10, rowsFraction: 0.5, onRun } })
+    try {
+      await sql.query('CREATE TABLE items (id text PRIMARY KEY, n int NOT NULL)')
+      for (let index = 0; index < 9; index++) await sql.query('INSERT INTO items VALUES ($1, 0)', [`i${index}`])
+      expect(runs).toHaveLength(0)
+      expect(await reltuples(sql)).toBe(-1) // never vacuumed nor analyzed
+      const ended = runEnded()
+      await sql.query('INSERT INTO items VALUES ($1, 0)', ['i9'])
+      await ended
+      expect(runs).toHaveLength(1)
+      expect(runs[0].error).toBeUndefined()
+      expect(await reltuples(sql)).toBe(10)
+      expect(await statistics(sql)).toBe(2)
+      // The next run after 10 + 0.5 × 10 writes.
+      for (let index = 0; index < 14; index++) await sql.query("UPDATE items SET n = n + 1 WHERE id = 'i0'")
+      expect(runs).toHaveLength(1)
+      const next = runEnded()
+      await sql.query("UPDATE items SET n = n + 1 WHERE id = 'i0'")
+      await next
+      expect(runs).toHaveLength(2)
+    } finally {
+      await sql.close()
+    }
+  })
+
+  it('runs at open on a database on disk, so one written before has statistics', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pglite-maintenance-'))
+    try {
+      const first = await PgliteSqlClient.open(dir, { maintenance: { baseWrites: 1000, onRun } })
+      expect(runs).toHaveLength(1) // nothing to do yet: no table
+      await first.query('CREATE TABLE items (id text PRIMARY KEY, n int NOT NULL)')
+      await Promise.all(['a', 'b', 'c'].map((id) => first.query('INSERT INTO items VALUES ($1, 0)', [id])))
+      expect(await reltuples(first)).toBe(-1)
+      await first.close()
+      const reopened = await PgliteSqlClient.open(dir, { maintenance: { baseWrites: 1000, onRun } })
+      expect(runs).toHaveLength(2)
+      expect(await reltuples(reopened)).toBe(3)
+      await reopened.close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("updates a record by its key through the key's index, whatever the statistics", async () => {
+    const sql = await PgliteSqlClient.open(undefined, { maintenance: { baseWrites: 1_000_000, onRun } })
+    try {
+      // A database from before kept the (context, type, seq) index, which the planner took without statistics.
+      await sql.query(`CREATE TABLE records (context_id text NOT NULL, type text NOT NULL, id text NOT NULL,
+        value jsonb NOT NULL, tags jsonb NOT NULL DEFAULT '{}'::jsonb, seq bigserial, PRIMARY KEY (context_id, type, id))`)
+      await sql.query('CREATE INDEX records_context_type_seq_idx ON records (context_id, type, seq)')
+      await sql.query(`INSERT INTO records (context_id, type, id, value)
+        SELECT 'base', 'CredentialRecord', g::text, '{}' FROM generate_series(1, 2000) g`)
+      await migrateSchema(sql)
+      const plan = await sql.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN UPDATE records SET value = '{}' WHERE context_id = 'base' AND type = 'CredentialRecord' AND id = '7'`,
+      )
+      expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('records_pkey')
+      expect(runs).toHaveLength(0)
+    } finally {
+      await sql.close()
     }
   })
 })

@@ -35,6 +35,13 @@ export class AgentMetrics {
     buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   })
+  public readonly embeddedDatabaseMaintenance = new Histogram({
+    name: 'idplane_agent_embedded_database_maintenance_duration_seconds',
+    help: 'Vacuum-and-analyze runs of the embedded database (PGlite has no autovacuum), by outcome; writes wait for each',
+    labelNames: ['outcome'],
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  })
   public readonly idleCollections = new Histogram({
     name: 'idplane_agent_idle_collection_duration_seconds',
     help: 'Memory-reducing garbage collections when the agent went idle (the event loop waits for each)',

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
+import { performance } from 'node:perf_hooks'
 
 import { parse, PGlite, protocol, type Results } from '@electric-sql/pglite'
 import { acquireFileLock, PRIVATE_DIR_MODE, releaseFileLock, restrictFileCreation, restrictTree } from '@idplane/common'
@@ -12,7 +13,22 @@ const LOCK_FILE = 'idplane-agent.lock'
 export interface PgliteOptions {
   /** `shared_buffers` in megabytes; PostgreSQL's default (128) when undefined. Resident in the WASM heap. */
   sharedBuffersMb?: number
+  maintenance?: Partial<PgliteMaintenance>
 }
+
+/**
+ * PGlite runs PostgreSQL in single-user mode, where no autovacuum runs, so the client does its job on autovacuum's
+ * rule: a run once the writes since the last exceed `baseWrites` plus `rowsFraction` of the rows the tables held then.
+ */
+export interface PgliteMaintenance {
+  baseWrites: number
+  rowsFraction: number
+  /** Told of each run, with its error when it failed. */
+  onRun?: (run: { seconds: number; error?: unknown }) => void
+}
+
+/** A run costs 0.1-0.2 s at 10,000 records (docs/benchmarks.md); autovacuum's own base is far lower. */
+export const DEFAULT_PGLITE_MAINTENANCE: PgliteMaintenance = { baseWrites: 10_000, rowsFraction: 0.2 }
 
 /** Statements that change data: these are committed in groups. */
 const WRITE_STATEMENT = /^\s*(?:INSERT|UPDATE|DELETE|WITH)\b/i
@@ -83,17 +99,28 @@ export function bindMessage(statement: string, values: readonly (string | null)[
  * implicit transaction. PGlite's `query` costs six calls into the database per statement (Parse, Describe, Bind,
  * Describe, Execute, Sync) and plans the statement each time; this is one call per group and no planning
  * (docs/decisions.md, "The embedded database's writes by named statements").
+ *
+ * Maintenance: with no autovacuum, nothing would ever analyze or vacuum the tables. Without statistics the planner
+ * picks the (context, type, seq) index for a record's update by its key and reads every record of that type; without
+ * vacuum every update leaves its old row version behind. The writes then cost more the more records an agent holds.
+ * So the client vacuums and analyzes its schema's tables at open and then on autovacuum's rule (above), between
+ * groups (docs/decisions.md, "The embedded database's maintenance").
  */
 export class PgliteSqlClient implements SqlClient {
   private pending: PendingWrite[] = []
   private flushing: Promise<void> | undefined
   private readonly named = new Map<string, NamedStatement>()
   private namesGiven = 0
+  private writesSinceMaintenance = 0
+  private maintenanceAfterWrites: number
 
   private constructor(
     private readonly db: PGlite,
     private readonly lockPath: string | undefined,
-  ) {}
+    private readonly maintenance: PgliteMaintenance,
+  ) {
+    this.maintenanceAfterWrites = maintenance.baseWrites
+  }
 
   /** Opens (creating when missing) the database in `dataDir`; `undefined` keeps it in memory (tests). */
   public static async open(dataDir?: string, options: PgliteOptions = {}): Promise<PgliteSqlClient> {
@@ -105,6 +132,7 @@ export class PgliteSqlClient implements SqlClient {
       return new PgliteSqlClient(
         await PGlite.create({ ...settings, loadDataDir: await pgliteTemplateArchive() }),
         undefined,
+        { ...DEFAULT_PGLITE_MAINTENANCE, ...options.maintenance },
       )
     // Owner-only: PGlite creates its files 0666 and relies on the umask (docs/agent.md).
     restrictFileCreation()
@@ -118,7 +146,10 @@ export class PgliteSqlClient implements SqlClient {
       const db = await PGlite.create(pgdata, settings)
       // initdb writes its files 0666 whatever the umask; what PGlite creates later follows the umask.
       restrictTree(dataDir)
-      return new PgliteSqlClient(db, lockPath)
+      const client = new PgliteSqlClient(db, lockPath, { ...DEFAULT_PGLITE_MAINTENANCE, ...options.maintenance })
+      // Statistics of a database written before this client maintained it, or left stale by a crash.
+      await client.maintain()
+      return client
     } catch (error) {
       releaseFileLock(lockPath)
       throw error
@@ -150,6 +181,8 @@ export class PgliteSqlClient implements SqlClient {
       }
       if (byName.length > 0) await this.runNamed(byName)
       for (const write of unnamed) await this.settleAlone(write)
+      this.writesSinceMaintenance += group.length
+      if (this.writesSinceMaintenance >= this.maintenanceAfterWrites) await this.maintain()
     })()
     this.flushing = done
     await done
@@ -218,6 +251,31 @@ export class PgliteSqlClient implements SqlClient {
     } catch (error) {
       for (const { write } of writes) write.reject(error)
     }
+  }
+
+  /**
+   * VACUUM (ANALYZE) of every table in the schema, then the next run set by the rows they hold. Never throws (the
+   * writes queued behind it must still run): a failed run is reported and tried again after as many writes.
+   */
+  private async maintain(): Promise<void> {
+    const started = performance.now()
+    let error: unknown
+    try {
+      const { rows: tables } = await this.db.query<{ name: string }>(
+        `SELECT format('%I', tablename) AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`,
+      )
+      if (tables.length > 0) await this.db.exec(`VACUUM (ANALYZE) ${tables.map((table) => table.name).join(', ')}`)
+      const { rows } = await this.db.query<{ live: number }>(
+        `SELECT coalesce(sum(greatest(reltuples, 0)), 0)::float8 AS live FROM pg_class
+          WHERE relkind = 'r' AND relnamespace = current_schema()::regnamespace`,
+      )
+      const { baseWrites, rowsFraction } = this.maintenance
+      this.maintenanceAfterWrites = baseWrites + rowsFraction * Number(rows[0]?.live ?? 0)
+    } catch (failure) {
+      error = failure
+    }
+    this.writesSinceMaintenance = 0
+    this.maintenance.onRun?.({ seconds: (performance.now() - started) / 1000, error })
   }
 
   /** Parameters in text form by PGlite's serializer of each parameter's type, as its `query` does. */

@@ -17,7 +17,9 @@ const STATEMENTS = [
     PRIMARY KEY (context_id, type, id)
   )`,
   `CREATE INDEX IF NOT EXISTS records_tags_idx ON records USING gin (tags jsonb_path_ops)`,
-  `CREATE INDEX IF NOT EXISTS records_context_type_seq_idx ON records (context_id, type, seq)`,
+  // Dropped: without statistics the planner took it for an update by key and read every record of the type; the
+  // key serves every lookup, and ordered reads of a type are rare (a mirror load, a query the mirror cannot answer).
+  `DROP INDEX IF EXISTS records_context_type_seq_idx`,
   `CREATE TABLE IF NOT EXISTS kms_keys (
     context_id text NOT NULL,
     key_id text NOT NULL,
