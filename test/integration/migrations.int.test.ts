@@ -26,6 +26,26 @@ describe.each(['pglite', 'postgres'] as const)('migrations on %s', (kind) => {
     expect(diff.trim()).toBe('')
   })
 
+  // PostgreSQL's own autovacuum does this there.
+  if (kind === 'pglite') {
+    it('are vacuumed and analyzed once opened (PGlite has no autovacuum)', async () => {
+      const analyzed = async () =>
+        (
+          await database
+            .fork()
+            .getConnection()
+            .execute<
+              { tuples: number }[]
+            >(`select reltuples::float8 as tuples from pg_class where relname = 'org_roles'`)
+        )[0].tuples
+      // The first run starts in the background as the database opens; reltuples is -1 until a table is analyzed.
+      for (let waited = 0; (await analyzed()) !== 8; waited += 50) {
+        if (waited > 10_000) throw new Error(`org_roles not analyzed: reltuples ${await analyzed()}`)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    })
+  }
+
   it('seed the eight organization roles', async () => {
     const rows = await database
       .fork()

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks'
 
 import { parse, PGlite, protocol, type Results } from '@electric-sql/pglite'
 import { acquireFileLock, PRIVATE_DIR_MODE, releaseFileLock, restrictFileCreation, restrictTree } from '@idplane/common'
+import { type PgliteMaintenanceRun, vacuumAndAnalyze } from '@idplane/common/pglite-maintenance'
 import { PGDATA_DIR_NAME, pgliteTemplateArchive, preparePgliteDataDir } from '@idplane/common/pglite-template'
 
 import type { SqlClient, SqlResult } from './sql-client'
@@ -24,7 +25,7 @@ export interface PgliteMaintenance {
   baseWrites: number
   rowsFraction: number
   /** Told of each run, with its error when it failed. */
-  onRun?: (run: { seconds: number; error?: unknown }) => void
+  onRun?: (run: PgliteMaintenanceRun) => void
 }
 
 /** A run costs 0.1-0.2 s at 10,000 records (docs/benchmarks.md); autovacuum's own base is far lower. */
@@ -254,23 +255,16 @@ export class PgliteSqlClient implements SqlClient {
   }
 
   /**
-   * VACUUM (ANALYZE) of every table in the schema, then the next run set by the rows they hold. Never throws (the
-   * writes queued behind it must still run): a failed run is reported and tried again after as many writes.
+   * A vacuum-and-analyze run, then the next one set by the rows the tables hold. Never throws (the writes queued
+   * behind it must still run): a failed run is reported and tried again after as many writes.
    */
   private async maintain(): Promise<void> {
     const started = performance.now()
     let error: unknown
     try {
-      const { rows: tables } = await this.db.query<{ name: string }>(
-        `SELECT format('%I', tablename) AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`,
-      )
-      if (tables.length > 0) await this.db.exec(`VACUUM (ANALYZE) ${tables.map((table) => table.name).join(', ')}`)
-      const { rows } = await this.db.query<{ live: number }>(
-        `SELECT coalesce(sum(greatest(reltuples, 0)), 0)::float8 AS live FROM pg_class
-          WHERE relkind = 'r' AND relnamespace = current_schema()::regnamespace`,
-      )
-      const { baseWrites, rowsFraction } = this.maintenance
-      this.maintenanceAfterWrites = baseWrites + rowsFraction * Number(rows[0]?.live ?? 0)
+      // Each statement under PGlite's lock; the agent never leaves a transaction open between two of its calls.
+      const live = await vacuumAndAnalyze(async <Row>(text: string) => (await this.db.query<Row>(text)).rows)
+      this.maintenanceAfterWrites = this.maintenance.baseWrites + this.maintenance.rowsFraction * live
     } catch (failure) {
       error = failure
     }

@@ -5,6 +5,7 @@ import { Logger, UpstreamError } from '@idplane/common'
 import type { Registry } from 'prom-client'
 import { createOrmConfig } from './mikro-orm.config'
 import { statementCounter } from './statement-metrics'
+import { EmbeddedMaintenance } from './embedded-maintenance'
 import { PgliteServer } from './pglite-server'
 
 export type DatabaseTarget = { kind: 'postgres'; url: string; poolMax: number } | { kind: 'pglite'; dir: string }
@@ -17,6 +18,7 @@ export class Database {
   private constructor(
     public readonly orm: MikroORM,
     private readonly embedded?: PgliteServer,
+    private readonly maintenance?: EmbeddedMaintenance,
   ) {}
 
   /**
@@ -39,7 +41,10 @@ export class Database {
       orm = await MikroORM.init({ ...createOrmConfig(url, poolMax, entities, onStatement), extensions: [Migrator] })
       const applied = await orm.migrator.up()
       if (applied.length > 0) logger.info('Applied migrations', { migrations: applied.map((m) => m.name) })
-      return new Database(orm, embedded)
+      const connection = orm.em.getConnection()
+      const maintenance = embedded && new EmbeddedMaintenance((text) => connection.execute(text), logger, registry)
+      maintenance?.start()
+      return new Database(orm, embedded, maintenance)
     } catch (error) {
       await orm?.close(true).catch(() => undefined)
       await embedded?.stop().catch(() => undefined)
@@ -64,6 +69,7 @@ export class Database {
   }
 
   public async close(): Promise<void> {
+    await this.maintenance?.stop()
     await this.orm.close(true)
     await this.embedded?.stop()
   }
