@@ -43,7 +43,8 @@ export class Database {
       if (applied.length > 0) logger.info('Applied migrations', { migrations: applied.map((m) => m.name) })
       const connection = orm.em.getConnection()
       const maintenance = embedded && new EmbeddedMaintenance((text) => connection.execute(text), logger, registry)
-      maintenance?.start()
+      // Awaited: the statistics are there before the first request, and no test meets a run in progress.
+      await maintenance?.start()
       return new Database(orm, embedded, maintenance)
     } catch (error) {
       await orm?.close(true).catch(() => undefined)

@@ -35,9 +35,10 @@ export class EmbeddedMaintenance {
       })
   }
 
-  /** The first run now, in the background; the next ones every interval. */
-  public start(): void {
+  /** The first run now (resolves when it ends; it never rejects), the next ones every interval. */
+  public start(): Promise<void> {
     this.running = this.run()
+    return this.running
   }
 
   public async stop(): Promise<void> {
