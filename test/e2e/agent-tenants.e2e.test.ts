@@ -1,5 +1,5 @@
 import { PgliteSqlClient } from '../../agent/src/adapters/sql/pglite-sql-client'
-import { spawnAgent, type SpawnedAgent, waitUntil } from '../helpers/agent-process'
+import { spawnAgent, type SpawnedAgent, TEST_API_KEY, waitUntil } from '../helpers/agent-process'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../fixtures/degree-credential'
 import { buildPrograms } from '../helpers/build-programs'
 
@@ -57,6 +57,14 @@ describe('one base agent serving two tenants over DIDComm HTTP', () => {
 
   afterAll(async () => {
     await Promise.all([issuer?.stop(), wallet?.stop()])
+  })
+
+  it("times its embedded database's vacuum-and-analyze runs (one at start) in its metrics", async () => {
+    const metrics = await fetch(`${wallet.adminUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } })
+    const runs = /idplane_agent_embedded_database_maintenance_duration_seconds_count\{outcome="done"\} (\d+)/.exec(
+      await metrics.text(),
+    )
+    expect(Number(runs?.[1])).toBeGreaterThanOrEqual(1)
   })
 
   it('creates, lists and reads tenants; unknown tenants and tenant-scoped tenant calls are refused', async () => {
