@@ -1,3 +1,9 @@
+import { performance } from 'node:perf_hooks'
+
+import type { Histogram } from 'prom-client'
+
+import type { Logger } from './logger'
+
 /**
  * PGlite runs PostgreSQL in single-user mode, where autovacuum never runs: nothing vacuums or analyzes an embedded
  * database unless its owner does. Without statistics the planner guesses (it took a wrong index for the agent's
@@ -9,9 +15,10 @@ const TABLES = `SELECT format('%I', tablename) AS name FROM pg_tables WHERE sche
 const LIVE_ROWS = `SELECT coalesce(sum(greatest(reltuples, 0)), 0)::float8 AS live FROM pg_class
   WHERE relkind = 'r' AND relnamespace = current_schema()::regnamespace`
 
-/** One run's outcome, for a metric: how long it took and its error when it failed. */
+/** One run's outcome: how long it took, and the rows the tables hold after it or its error. */
 export interface PgliteMaintenanceRun {
   seconds: number
+  live?: number
   error?: unknown
 }
 
@@ -24,4 +31,24 @@ export async function vacuumAndAnalyze(query: MaintenanceQuery): Promise<number>
   if (tables.length > 0) await query(`VACUUM (ANALYZE) ${tables.map((table) => table.name).join(', ')}`)
   const [totals] = await query<{ live: number }>(LIVE_ROWS)
   return Number(totals?.live ?? 0)
+}
+
+/** A run, timed; never rejects (a failure is in the outcome). */
+export async function timedVacuumAndAnalyze(query: MaintenanceQuery): Promise<PgliteMaintenanceRun> {
+  const started = performance.now()
+  const seconds = () => (performance.now() - started) / 1000
+  try {
+    const live = await vacuumAndAnalyze(query)
+    return { seconds: seconds(), live }
+  } catch (error) {
+    return { seconds: seconds(), error }
+  }
+}
+
+/** A run observed in its program's histogram (`outcome`: done or failed); a failed one logged. */
+export function reportMaintenanceRun(run: PgliteMaintenanceRun, histogram: Histogram | undefined, logger: Logger) {
+  histogram?.observe({ outcome: run.error === undefined ? 'done' : 'failed' }, run.seconds)
+  if (run.error !== undefined) {
+    logger.warn('Vacuum and analyze of the embedded database failed; tried again later', { error: run.error })
+  }
 }

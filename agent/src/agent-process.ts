@@ -3,6 +3,7 @@ import type { Server } from 'node:http'
 import type { Logger } from '@idplane/common'
 import { closeServer } from '@idplane/common/net/close-server'
 import { compiledExports } from '@idplane/common/compiled-module'
+import { reportMaintenanceRun } from '@idplane/common/pglite-maintenance'
 
 import { IdplaneAdaptersModule } from './adapters/idplane-adapters.module'
 import { EncryptedKeyStorage } from './adapters/kms/encrypted-key-storage'
@@ -73,13 +74,7 @@ export class AgentProcess {
         ? await PgSqlClient.connect(config.database.url, config.database.schema)
         : await PgliteSqlClient.open(config.database.dataDir, {
             sharedBuffersMb: config.database.sharedBuffersMb,
-            maintenance: {
-              onRun: ({ seconds, error }) => {
-                metrics.embeddedDatabaseMaintenance.observe({ outcome: error ? 'failed' : 'done' }, seconds)
-                if (error)
-                  logger.warn('Vacuum and analyze of the embedded database failed; tried again later', { error })
-              },
-            },
+            maintenance: { onRun: (run) => reportMaintenanceRun(run, metrics.embeddedDatabaseMaintenance, logger) },
           })
     await migrateSchema(this.sql)
     const keys = await EncryptedKeyStorage.open(this.sql, config.walletKey)

@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { performance } from 'node:perf_hooks'
 
 import { parse, PGlite, protocol, type Results } from '@electric-sql/pglite'
 import { acquireFileLock, PRIVATE_DIR_MODE, releaseFileLock, restrictFileCreation, restrictTree } from '@idplane/common'
-import { type PgliteMaintenanceRun, vacuumAndAnalyze } from '@idplane/common/pglite-maintenance'
+import { type PgliteMaintenanceRun, timedVacuumAndAnalyze } from '@idplane/common/pglite-maintenance'
 import { PGDATA_DIR_NAME, pgliteTemplateArchive, preparePgliteDataDir } from '@idplane/common/pglite-template'
 
 import type { SqlClient, SqlResult } from './sql-client'
@@ -102,10 +101,10 @@ export function bindMessage(statement: string, values: readonly (string | null)[
  * (docs/decisions.md, "The embedded database's writes by named statements").
  *
  * Maintenance: with no autovacuum, nothing would ever analyze or vacuum the tables. Without statistics the planner
- * picks the (context, type, seq) index for a record's update by its key and reads every record of that type; without
- * vacuum every update leaves its old row version behind. The writes then cost more the more records an agent holds.
- * So the client vacuums and analyzes its schema's tables at open and then on autovacuum's rule (above), between
- * groups (docs/decisions.md, "The embedded database's maintenance").
+ * guesses (it took an index that read every record of a type for each update by key, until that index was dropped),
+ * and without vacuum every update leaves its old row version behind. So the client vacuums and analyzes its schema's
+ * tables at open and then on autovacuum's rule (above), between groups (docs/decisions.md, "The embedded database's
+ * maintenance").
  */
 export class PgliteSqlClient implements SqlClient {
   private pending: PendingWrite[] = []
@@ -259,17 +258,13 @@ export class PgliteSqlClient implements SqlClient {
    * behind it must still run): a failed run is reported and tried again after as many writes.
    */
   private async maintain(): Promise<void> {
-    const started = performance.now()
-    let error: unknown
-    try {
-      // Each statement under PGlite's lock; the agent never leaves a transaction open between two of its calls.
-      const live = await vacuumAndAnalyze(async <Row>(text: string) => (await this.db.query<Row>(text)).rows)
-      this.maintenanceAfterWrites = this.maintenance.baseWrites + this.maintenance.rowsFraction * live
-    } catch (failure) {
-      error = failure
+    // Each statement under PGlite's lock; the agent never leaves a transaction open between two of its calls.
+    const run = await timedVacuumAndAnalyze(async <Row>(text: string) => (await this.db.query<Row>(text)).rows)
+    if (run.live !== undefined) {
+      this.maintenanceAfterWrites = this.maintenance.baseWrites + this.maintenance.rowsFraction * run.live
     }
     this.writesSinceMaintenance = 0
-    this.maintenance.onRun?.({ seconds: (performance.now() - started) / 1000, error })
+    this.maintenance.onRun?.(run)
   }
 
   /** Parameters in text form by PGlite's serializer of each parameter's type, as its `query` does. */

@@ -1,7 +1,5 @@
-import { performance } from 'node:perf_hooks'
-
 import type { Logger } from '@idplane/common'
-import { type MaintenanceQuery, vacuumAndAnalyze } from '@idplane/common/pglite-maintenance'
+import { type MaintenanceQuery, reportMaintenanceRun, timedVacuumAndAnalyze } from '@idplane/common/pglite-maintenance'
 import { Histogram, type Registry } from 'prom-client'
 
 /** Between two runs. A run takes about 0.1 s per 10,000 rows; retention keeps the API's tables from growing. */
@@ -48,15 +46,7 @@ export class EmbeddedMaintenance {
   }
 
   private async run(): Promise<void> {
-    const started = performance.now()
-    let failed = false
-    try {
-      await vacuumAndAnalyze(this.query)
-    } catch (error) {
-      failed = true
-      this.logger.warn('Vacuum and analyze of the embedded database failed; tried again later', { error })
-    }
-    this.duration?.observe({ outcome: failed ? 'failed' : 'done' }, (performance.now() - started) / 1000)
+    reportMaintenanceRun(await timedVacuumAndAnalyze(this.query), this.duration, this.logger)
     if (this.stopped) return
     this.timer = setTimeout(() => {
       this.running = this.run()
