@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
+import { mkdirSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
@@ -50,11 +50,24 @@ function storageEnv(dataDir: string, options: SpawnOptions): Record<string, stri
   return { AGENT_DATABASE_URL: url, AGENT_DATABASE_SCHEMA: schema }
 }
 
+/**
+ * The data directories this helper makes live in one folder per test process, which `make test`
+ * (scripts/test-all.sh) removes once that process is gone. A test may stop an agent and open its directory, or start
+ * it again there, so nothing is removed at stop, and jest gives a test process no hook at its exit. Before, every
+ * CI run left a few hundred megabytes of agent directories behind.
+ */
+const AGENTS_DIR = path.join(tmpdir(), `idplane-test-agents-${process.pid}`)
+
+function makeDataDir(label: string): string {
+  mkdirSync(AGENTS_DIR, { recursive: true, mode: 0o700 })
+  return mkdtempSync(path.join(AGENTS_DIR, `agent-${label}-`))
+}
+
 /** Spawns `node dist/agent/src/main.js` (build first) on free 127.0.0.1 ports and waits for GET /agent = 200. */
 export async function spawnAgent(options: SpawnOptions): Promise<SpawnedAgent> {
   const adminPort = options.adminPort ?? (await freePort())
   const inboundPort = options.inboundPort ?? (await freePort())
-  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), `agent-${options.label}-`))
+  const dataDir = options.dataDir ?? makeDataDir(options.label)
   const child = spawn(process.execPath, ['dist/agent/src/main.js'], {
     cwd: path.resolve(__dirname, '../..'),
     env: {
