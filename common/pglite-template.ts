@@ -81,18 +81,19 @@ export function startPgliteDataDirCopy(pgdata: string): void {
 
 /**
  * Makes `pgdata` a PGlite cluster unless it is one: the early copy when there is one, else a copy of the template.
- * Leftover copies of a process killed while copying are removed.
+ * Leftover copies of a process killed while copying are removed. Resolves to whether a cluster was there already.
  */
-export async function preparePgliteDataDir(pgdata: string): Promise<void> {
+export async function preparePgliteDataDir(pgdata: string): Promise<boolean> {
   const early = earlyCopies.get(pgdata)
   earlyCopies.delete(pgdata)
   const copied = await early
   removeStaleCopies(pgdata, copied)
   if (existsSync(path.join(pgdata, 'PG_VERSION'))) {
     if (copied) rmSync(copied, { recursive: true, force: true })
-    return
+    return true
   }
   await initialisePgliteDataDir(pgdata, copied)
+  return false
 }
 
 function removeStaleCopies(pgdata: string, keep: string | undefined): void {

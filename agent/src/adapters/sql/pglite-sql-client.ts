@@ -103,8 +103,8 @@ export function bindMessage(statement: string, values: readonly (string | null)[
  * Maintenance: with no autovacuum, nothing would ever analyze or vacuum the tables. Without statistics the planner
  * guesses (it took an index that read every record of a type for each update by key, until that index was dropped),
  * and without vacuum every update leaves its old row version behind. So the client vacuums and analyzes its schema's
- * tables at open and then on autovacuum's rule (above), between groups (docs/decisions.md, "The embedded database's
- * maintenance").
+ * tables when it opens an existing database, then on autovacuum's rule (above), between groups (docs/decisions.md,
+ * "The embedded database's maintenance").
  */
 export class PgliteSqlClient implements SqlClient {
   private pending: PendingWrite[] = []
@@ -128,11 +128,12 @@ export class PgliteSqlClient implements SqlClient {
       options.sharedBuffersMb === undefined
         ? {}
         : { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] }
+    const maintenance = { ...DEFAULT_PGLITE_MAINTENANCE, ...options.maintenance }
     if (dataDir === undefined)
       return new PgliteSqlClient(
         await PGlite.create({ ...settings, loadDataDir: await pgliteTemplateArchive() }),
         undefined,
-        { ...DEFAULT_PGLITE_MAINTENANCE, ...options.maintenance },
+        maintenance,
       )
     // Owner-only: PGlite creates its files 0666 and relies on the umask (docs/agent.md).
     restrictFileCreation()
@@ -142,13 +143,14 @@ export class PgliteSqlClient implements SqlClient {
     acquireFileLock(lockPath, `Agent data directory ${dataDir}`)
     try {
       const pgdata = path.join(dataDir, PGDATA_DIR_NAME)
-      await preparePgliteDataDir(pgdata)
+      const existed = await preparePgliteDataDir(pgdata)
       const db = await PGlite.create(pgdata, settings)
       // initdb writes its files 0666 whatever the umask; what PGlite creates later follows the umask.
       restrictTree(dataDir)
-      const client = new PgliteSqlClient(db, lockPath, { ...DEFAULT_PGLITE_MAINTENANCE, ...options.maintenance })
-      // Statistics of a database written before this client maintained it, or left stale by a crash.
-      await client.maintain()
+      const client = new PgliteSqlClient(db, lockPath, maintenance)
+      // Statistics of a database written before this client maintained it, or left stale by a crash; a new one (an
+      // agent being provisioned) has nothing to vacuum yet.
+      if (existed) await client.maintain()
       return client
     } catch (error) {
       releaseFileLock(lockPath)
