@@ -110,8 +110,20 @@ async function startPair(
   eventUrl: string,
   options: AgentOptions,
   sink: EventSink,
+  started: Agent[],
 ) {
-  const [issuer, holder] = await Promise.all([start('issuer', eventUrl, options), start('holder', eventUrl, options)])
+  // Each agent joins `started` as soon as it is up, so the caller stops it even when its peer failed to start.
+  const startOne = async (role: string) => {
+    const agent = await start(role, eventUrl, options)
+    started.push(agent)
+    return agent
+  }
+  // allSettled: a failure is thrown only once the other start has ended too, so nothing joins `started` after the
+  // caller's cleanup ran.
+  const [issuer, holder] = (await Promise.allSettled([startOne('issuer'), startOne('holder')])).map((outcome) => {
+    if (outcome.status === 'rejected') throw outcome.reason
+    return outcome.value
+  })
   const issuerDid = (await issuer.call<{ did: string }>('POST', '/dids', { method: 'key' })).did
   const holderDid = (await holder.call<{ did: string }>('POST', '/dids', { method: 'key' })).did
   const pair: Pair = {
@@ -136,11 +148,9 @@ async function main(): Promise<void> {
   const agents: Agent[] = []
   try {
     const options: AgentOptions = { databaseUrl: process.env.BENCH_DATABASE_URL, ...shippedAgentOptions() }
-    const ours = await startPair('ours', startAgent, eventUrl, options, sink)
-    agents.push(ours.context.issuer, ours.context.holder)
+    const ours = await startPair('ours', startAgent, eventUrl, options, sink, agents)
     // The stock pair runs with plain Node options (no agent memory settings of ours).
-    const stock = withStock ? await startPair('stock', startStockAgent, eventUrl, {}, sink) : undefined
-    if (stock) agents.push(stock.context.issuer, stock.context.holder)
+    const stock = withStock ? await startPair('stock', startStockAgent, eventUrl, {}, sink, agents) : undefined
     console.log(
       `agent benchmark: ${cpus().length} cores, load ${loadavg()
         .map((value) => value.toFixed(2))

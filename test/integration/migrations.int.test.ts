@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import path from 'node:path'
+import { promisify } from 'node:util'
 import { silentLogger } from '@idplane/common'
 import { Database } from '../../api/src/infra/db/database'
 import { persistedEntities } from '../../api/src/infra/db/persisted-entities'
@@ -205,6 +208,48 @@ describe('making a test database', () => {
     } finally {
       await session.end().catch(() => undefined)
       for (const name of [copy, template]) await admin.query(`drop database if exists "${name}" with (force)`)
+      await admin.end()
+    }
+  }, 60_000)
+
+  // The run's template belongs to the jest process that named it (test/jest/database-template.cjs). A jest a test starts
+  // (test-tools.int.test.ts runs one) inherits the name; its teardown dropped the outer run's template while the outer
+  // run's workers were copying it.
+  it("drops the run's template only in the jest process that named it", async () => {
+    const hooks = path.join(__dirname, '..', 'jest', 'database-template.cjs')
+    const runHooks = async (env: NodeJS.ProcessEnv, between = '') => {
+      const script = `const h = require(${JSON.stringify(hooks)}); (async () => { await h.setup(); ${between}
+        console.log(process.env[h.VARIABLE]); await h.teardown() })().catch((e) => { console.error(e); process.exit(1) })`
+      const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], {
+        env: { ...env, PATH: process.env.PATH },
+      })
+      return stdout.trim()
+    }
+    const admin = new Client({ connectionString: serverUrl })
+    await admin.connect()
+    const exists = async (name: string) =>
+      (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1
+    const outer = `idplane_t_${randomBytes(6).toString('hex')}_template`
+    let own = ''
+    try {
+      await admin.query(`create database "${outer}"`)
+      // A nested jest: the outer run's name and owner in its environment.
+      const kept = await runHooks({
+        DATABASE_URL: serverUrl,
+        IDPLANE_TEST_DB_TEMPLATE: outer,
+        IDPLANE_TEST_DB_TEMPLATE_OWNER: String(process.pid),
+      })
+      expect(kept).toBe(outer)
+      expect(await exists(outer)).toBe(true)
+      // A jest of its own: it names the template, its first worker makes it, its teardown drops it.
+      const make = `const c = new (require('pg').Client)({ connectionString: process.env.DATABASE_URL }); await c.connect()
+        await c.query('create database "' + process.env[h.VARIABLE] + '"'); await c.end()`
+      own = await runHooks({ DATABASE_URL: serverUrl }, make)
+      expect(own).toMatch(/^idplane_tpl_[0-9a-f]{12}$/)
+      expect(await exists(own)).toBe(false)
+    } finally {
+      for (const name of [outer, own].filter(Boolean))
+        await admin.query(`drop database if exists "${name}" with (force)`)
       await admin.end()
     }
   }, 60_000)
