@@ -17,14 +17,22 @@ const FREE_PORTS = { from: 11_000, to: 17_500 }
 export async function freePort(): Promise<number> {
   for (;;) {
     const port = FREE_PORTS.from + Math.floor(Math.random() * (FREE_PORTS.to - FREE_PORTS.from))
+    // A port handed out earlier may not be listened on yet (a process still starting, or one killed for a restart),
+    // so the check below would find it free: a suite asking for a dozen would get one twice now and then.
+    if (handedOut.has(port)) continue
     const isFree = await new Promise<boolean>((resolve) => {
       const server = createServer()
       server.once('error', () => resolve(false))
       server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
     })
-    if (isFree) return port
+    if (!isFree) continue
+    handedOut.add(port)
+    return port
   }
 }
+
+/** Every port freePort gave in this process; 6,500 ports are far more than one test file asks for. */
+const handedOut = new Set<number>()
 
 /** Agent port blocks for test APIs: 250 blocks of 20 admin ports from 20000, inbound ports 6000 higher. */
 const AGENT_PORT_BLOCKS = { firstAdmin: 20_000, count: 250, size: 20, inboundOffset: 6_000 }
