@@ -2,7 +2,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 import { agentDependencies } from '@credo-ts/node'
-import { InvalidInputError } from '@idplane/common'
+import { InvalidInputError, UpstreamError } from '@idplane/common'
 
 import { fetchInvitation, INVITATION_MAX_BYTES, INVITATION_MAX_REDIRECTS } from './invitation-fetch'
 import { OutboundTargetGuard } from './outbound-target-guard'
@@ -153,5 +153,31 @@ describe('fetchInvitation', () => {
 
   it('parses an encoded invitation URL without fetching anything', async () => {
     expect((await fetchInvitation(ENCODED, new OutboundTargetGuard(false), agentDependencies)).id).toBe('invitation-1')
+  })
+
+  // Credo would say "InvitationUrl is invalid" for any of these; a server restarting is worth another try.
+  it("tells the link's own answer: a 5xx is an upstream failure (502), a 4xx the caller's (400)", async () => {
+    const server = await aServer({
+      '/down': (res) =>
+        res
+          .writeHead(503, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ statusCode: 503, message: 'The database is unavailable; retry shortly' })),
+      '/text': (res) => res.writeHead(500, { 'content-type': 'text/plain' }).end('upstream exploded'),
+    })
+    try {
+      const guard = new OutboundTargetGuard(true)
+      const down = await fetchInvitation(`${server.origin}/down`, guard, agentDependencies).catch((e: unknown) => e)
+      expect(down).toBeInstanceOf(UpstreamError)
+      expect((down as Error).message).toBe(
+        'The invitation link answered 503: The database is unavailable; retry shortly',
+      )
+      const text = await fetchInvitation(`${server.origin}/text`, guard, agentDependencies).catch((e: unknown) => e)
+      expect((text as Error).message).toBe('The invitation link answered 500: upstream exploded')
+      expect(
+        refusalOf(await fetchInvitation(`${server.origin}/gone`, guard, agentDependencies).catch((e: unknown) => e)),
+      ).toBe('Invalid invitationUrl: the link answered 404 | invitationUrl: the link answered 404')
+    } finally {
+      await server.close()
+    }
   })
 })

@@ -2,7 +2,7 @@ import type { LookupFunction } from 'node:net'
 
 import type { AgentDependencies } from '@credo-ts/core'
 import { type DidCommOutOfBandInvitation, parseInvitationShortUrl } from '@credo-ts/didcomm'
-import { InvalidInputError } from '@idplane/common'
+import { IdplaneError, InvalidInputError, UpstreamError } from '@idplane/common'
 
 import { boundedGet, HttpGetError, type HttpAnswer } from './http-get'
 import type { OutboundTargetGuard } from './outbound-target-guard'
@@ -21,20 +21,21 @@ const ENCODED_INVITATION = /[?&](oob|c_i|d_m)=/
  * the invitation's JSON or redirecting to an encoded URL). A short URL is fetched with a GET whose every hop is
  * checked by `guard` (no private or loopback target, nor a redirect to one), at most INVITATION_MAX_REDIRECTS
  * redirects, INVITATION_MAX_BYTES and INVITATION_FETCH_TIMEOUT_MS.
- * @throws InvalidInputError naming `invitationUrl` for a refused target, a redirect to one, or an answer too large,
- *   too slow or unreachable; Credo's error when what came back is no invitation
+ * @throws InvalidInputError naming `invitationUrl` for a refused target, a redirect to one, an answer too large, too
+ *   slow or unreachable, or a 4xx answer; UpstreamError for a 5xx answer; Credo's error when what came back is no
+ *   invitation
  */
 export async function fetchInvitation(
   invitationUrl: string,
   guard: OutboundTargetGuard,
   dependencies: AgentDependencies,
 ): Promise<DidCommOutOfBandInvitation> {
-  let refusal: InvalidInputError | undefined
+  let refusal: IdplaneError | undefined
   const fetchChecked = async (url: string | URL | Request): Promise<Response> => {
     try {
-      return await getChecked(String(url), guard)
+      return await answered(await getChecked(String(url), guard))
     } catch (error) {
-      refusal = error instanceof InvalidInputError ? error : undefined
+      refusal = error instanceof IdplaneError ? error : undefined
       throw error
     }
   }
@@ -45,6 +46,31 @@ export async function fetchInvitation(
     if (refusal) throw refusal
     throw error
   }
+}
+
+/**
+ * The link's answer when it can carry an invitation (a success, or a redirect Credo reads). Otherwise the link's own
+ * status and message, which Credo would replace by "InvitationUrl is invalid": a link that answered 5xx (its server
+ * restarting, say) failed for now and is worth trying again, so it is an UpstreamError (502), not the caller's 400.
+ * @throws UpstreamError for a 5xx answer, InvalidInputError naming `invitationUrl` for any other
+ */
+async function answered(response: Response): Promise<Response> {
+  if (response.ok || (response.status >= 300 && response.status < 400 && response.headers.has('location'))) {
+    return response
+  }
+  const text = await response.text().catch(() => '')
+  let message = text.slice(0, 200)
+  try {
+    const body = JSON.parse(text) as { message?: unknown }
+    if (typeof body.message === 'string') message = body.message.slice(0, 200)
+  } catch {
+    // Not JSON: the start of the text stands as the message.
+  }
+  const reason = `answered ${response.status}${message ? `: ${message}` : ''}`
+  if (response.status >= 500) throw new UpstreamError(`The invitation link ${reason}`)
+  throw new InvalidInputError(`Invalid invitationUrl: the link ${reason}`, [
+    { field: 'invitationUrl', message: `the link ${reason}` },
+  ])
 }
 
 /**
