@@ -3,6 +3,7 @@ import {
   BaseRecord,
   type BaseRecordConstructor,
   GenericRecord,
+  JsonTransformer,
   RecordDuplicateError,
   RecordNotFoundError,
   type StorageService,
@@ -167,6 +168,35 @@ describe.each(PATHS_BY_DATABASE)('Storage on %s, %s', (_name, _store, database, 
 
     await sut.deleteContext('cache-test')
     expect(await ids({ role: 'issuer' })).toEqual([])
+  })
+
+  it('hands out the written record as it was written, with every stored tag, whatever its writer does after', async () => {
+    const scope = context('written-test')
+    const record = aRecord('w', { role: 'issuer' })
+    record.content = { step: 1 }
+    await sut.save(scope, record)
+    await sut.getAll(scope, GenericRecord) // the mirror loads the scope here, so the update below reaches it
+    record.content = { step: 2 }
+    await sut.update(scope, record)
+    // The writer goes on with its instance, as Credo's services do after an update.
+    record.content = { step: 3 }
+    record.setTag('role', 'changed-after-the-write')
+    const fromJson = jest.spyOn(JsonTransformer, 'fromJSON')
+    try {
+      const read = await sut.getById(scope, GenericRecord, 'w')
+      expect(read).toBeInstanceOf(GenericRecord)
+      expect(read.content).toEqual({ step: 2 })
+      expect(read.getTags()).toEqual({ role: 'issuer' })
+      // The stored tags are the instance's own after a read, as when a row is parsed (toInstance).
+      expect(read.getTags()).toEqual((read as unknown as { _tags: TagsBase })._tags)
+      // Behind the mirror the read copies the written record: nothing is parsed.
+      if (sut instanceof MirroredStorageService) expect(fromJson).not.toHaveBeenCalled()
+      read.content = { changed: 'by a reader' }
+      expect((await sut.getById(scope, GenericRecord, 'w')).content).toEqual({ step: 2 })
+    } finally {
+      fromJson.mockRestore()
+      await sut.deleteContext('written-test')
+    }
   })
 
   it('keeps contexts apart, round-trips tags and maps errors', async () => {

@@ -23,17 +23,20 @@ class Scope {
   private nextOrder = 0
   public bytes = 0
 
-  public put(row: MirroredRow): void {
+  /** Returns the row as kept here. */
+  public put(row: MirroredRow): MirroredRow {
     const previous = this.rows.get(row.id)
     if (previous) this.unindex(previous)
     // Setting an existing key keeps its place in the Map, so iteration stays in insertion order.
-    this.rows.set(row.id, { ...row, order: previous?.order ?? this.nextOrder++ })
+    const kept = { ...row, order: previous?.order ?? this.nextOrder++ }
+    this.rows.set(row.id, kept)
     this.bytes += rowCost(row)
     for (const key of valueKeys(row.tags)) {
       let ids = this.index.get(key)
       if (!ids) this.index.set(key, (ids = new Set()))
       ids.add(row.id)
     }
+    return kept
   }
 
   public remove(id: string): void {
@@ -166,20 +169,24 @@ export class RecordMirror {
   }
 
   /** After the database saved or updated a record (`row`), or deleted it (`row` undefined, `id` given). */
-  public written(contextId: string, type: string, id: string, row: MirroredRow | undefined): void {
+  /** Returns the row as kept here, undefined when the scope is not mirrored (or no longer is: it grew too large). */
+  public written(contextId: string, type: string, id: string, row: MirroredRow | undefined): MirroredRow | undefined {
     const key = scopeKey(contextId, type)
     this.versions.set(key, this.version(contextId, type) + 1)
     const scope = this.scopes.get(key)
-    if (!scope) return
+    if (!scope) return undefined
     this.bytes -= scope.bytes
-    if (row) scope.put(row)
+    let kept: MirroredRow | undefined
+    if (row) kept = scope.put(row)
     else scope.remove(id)
     this.bytes += scope.bytes
     if (scope.rows.size > this.limits.maxRowsPerScope) {
       this.drop(key)
       this.tooLarge.add(key)
+      return undefined
     }
     this.evict(key)
+    return this.scopes.has(key) ? kept : undefined
   }
 
   /** After a write whose outcome is unknown (the database may or may not have taken it): forget the scope. */

@@ -32,7 +32,7 @@ function cleanTags(tags: TagsBase): TagsBase {
   return out
 }
 
-function copyTags(tags: TagsBase): TagsBase {
+export function copyTags(tags: TagsBase): TagsBase {
   const copy: TagsBase = {}
   for (const [key, value] of Object.entries(tags)) copy[key] = Array.isArray(value) ? [...value] : value
   return copy
