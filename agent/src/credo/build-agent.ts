@@ -40,6 +40,7 @@ import { GuardedWebDidResolver } from './guarded-web-did-resolver'
 import { CredoLogger } from './credo-logger'
 import { cloneRecordsStructurally } from './record-clone'
 import { rememberStoredMessages } from './stored-message-memo'
+import { rememberFirstCredentials } from './first-credential-memo'
 import { cacheX25519Conversions } from './x25519-conversion-cache'
 import { rememberBackendIntersections } from './backend-intersection-memo'
 import { rememberTransformMetadata } from './transform-metadata-memo'
@@ -97,6 +98,7 @@ export function buildAgent(options: BuildAgentOptions) {
   cacheProcessedContexts()
   cloneRecordsStructurally()
   rememberStoredMessages()
+  rememberFirstCredentials()
   const ledger = options.ledger ?? new LedgerClient({ baseUrl: undefined })
   const outboundTargets = options.outboundTargets ?? new OutboundTargetGuard(false)
   const agent = new Agent({
