@@ -46,6 +46,8 @@ const WEBHOOK_SECRET = 'chaos-webhook-secret-0001'
 const HOOK_PATH = '/chaos-hook'
 /** How long the holder looks for a mailed offer before it opens the next mail to the address, if one came. */
 const MAIL_FOLLOW_ROUND_MS = 15_000
+/** The platform's short link in a mail's text. */
+const MAILED_LINK = /(http:\/\/127\.0\.0\.1:\d+\/s\/[A-Za-z0-9_-]+)/
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const CONNECTION_TERMINAL = ['completed', 'abandoned']
 
@@ -114,6 +116,8 @@ export class Platform {
   public readonly calls: CallRecord[] = []
   public readonly exchanges: Exchange[] = []
   public readonly proxyStats: ProxyStats = { forwarded: 0, failedOver: 0, cutMidRequest: 0, cutRetried: 0 }
+  /** The holder's out-of-band record for each link it took, as the receive answered (for a stuck exchange's report). */
+  private readonly receivedFrom = new Map<string, { id: string; state: string }>()
   /** Every process the run started (pid and start time), to find orphans at the end. */
   public readonly processes = new Map<number, { name: string; startTime: string }>()
   public replicas: Replica[] = []
@@ -578,9 +582,16 @@ export class Platform {
     const body = { invitationUrl, autoAcceptConnection: true, autoAcceptInvitation: true }
     let failedBefore: string | undefined
     try {
-      await this.holderCall('POST', '/oob/receive-invitation-url', body, deadline, (message) => {
-        failedBefore = message
-      })
+      const received = await this.holderCall<{ outOfBandRecord?: { id: string; state: string } }>(
+        'POST',
+        '/oob/receive-invitation-url',
+        body,
+        deadline,
+        (message) => {
+          failedBefore = message
+        },
+      )
+      if (received.outOfBandRecord) this.receivedFrom.set(invitationUrl, received.outOfBandRecord)
     } catch (error) {
       if (failedBefore === undefined || !/: 409 .*has already been received/.test((error as Error).message)) throw error
       this.log(`holder kept an invitation it answered ${failedBefore.slice(0, 160)} for`)
@@ -843,8 +854,33 @@ export class Platform {
     })
   }
 
-  /** Where a failed follow left the exchange: the organization's record and the holder's on its thread. */
+  /**
+   * Where a failed follow left the exchange: the organization's record and the holder's on its thread, and what the
+   * holder made of each link in the recipient's mails (its out-of-band record as the receive answered it, and the
+   * connections made for it now), so a stuck exchange says which side stopped.
+   */
   private async whereThreadIs(email: string, recordId: string, threadId: string): Promise<string> {
+    const where = await this.whereThreadIsBare(email, recordId, threadId)
+    const links = this.smtp.messages
+      .filter((mail) => mail.to.includes(email))
+      .map((mail) => MAILED_LINK.exec(mail.text)?.[1])
+      .filter((link): link is string => link !== undefined)
+    const received = await Promise.all(
+      links.map(async (link) => {
+        const oob = this.receivedFrom.get(link)
+        if (!oob) return 'a link the holder did not take'
+        const connections = await this.holder
+          .call<{ state: string }[]>('GET', `/connections?outOfBandId=${encodeURIComponent(oob.id)}`)
+          .then((records) => records.map((record) => record.state).join('/') || 'none')
+          .catch((error: Error) => error.message.slice(0, 80))
+        return `holder out-of-band ${oob.state} when received, connections ${connections}`
+      }),
+    )
+    return received.length > 0 ? `${where}; ${received.join('; ')}` : where
+  }
+
+  /** The organization's record and the holder's on the thread, and how many mails came. */
+  private async whereThreadIsBare(email: string, recordId: string, threadId: string): Promise<string> {
     const organization = await this.api('GET', `/v1/orgs/${this.orgId}/credentials/${recordId}`, 'GET credentials/:id')
     const orgState =
       organization.status === 200
@@ -880,7 +916,7 @@ export class Platform {
         })
       if (mail) {
         followed++
-        const link = /(http:\/\/127\.0\.0\.1:\d+\/s\/[A-Za-z0-9_-]+)/.exec(mail.text)?.[1]
+        const link = MAILED_LINK.exec(mail.text)?.[1]
         if (!link) throw new Error(`no link in the mail to ${email}`)
         await this.holderReceives(link, deadline, links)
       }
