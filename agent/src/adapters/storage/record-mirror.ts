@@ -168,8 +168,10 @@ export class RecordMirror {
     this.evict(key)
   }
 
-  /** After the database saved or updated a record (`row`), or deleted it (`row` undefined, `id` given). */
-  /** Returns the row as kept here, undefined when the scope is not mirrored (or no longer is: it grew too large). */
+  /**
+   * After the database saved or updated a record (`row`), or deleted it (`row` undefined, `id` given).
+   * @returns the row as kept here; undefined when the scope is not mirrored (or no longer is: it grew too large)
+   */
   public written(contextId: string, type: string, id: string, row: MirroredRow | undefined): MirroredRow | undefined {
     const key = scopeKey(contextId, type)
     this.versions.set(key, this.version(contextId, type) + 1)
