@@ -118,6 +118,8 @@ export class Platform {
   public readonly proxyStats: ProxyStats = { forwarded: 0, failedOver: 0, cutMidRequest: 0, cutRetried: 0 }
   /** The holder's out-of-band record for each link it took, as the receive answered (for a stuck exchange's report). */
   private readonly receivedFrom = new Map<string, { id: string; state: string }>()
+  /** The data directories of the holder's starts, removed when the run stops. */
+  private readonly holderDirs: string[] = []
   /** Every process the run started (pid and start time), to find orphans at the end. */
   public readonly processes = new Map<number, { name: string; startTime: string }>()
   public replicas: Replica[] = []
@@ -299,6 +301,7 @@ export class Platform {
       env: { AGENT_LEDGER_URL: this.proxyUrl },
     })
     if (this.holder.process.pid !== undefined) this.noteProcess(this.holder.process.pid, 'holder')
+    this.holderDirs.push(this.holder.dataDir)
   }
 
   public async killHolder(): Promise<void> {
@@ -1127,6 +1130,8 @@ export class Platform {
       this.holder.process.kill('SIGTERM')
       await exited
     }
+    // Each start of the holder made a directory of its own (its records are in the run's database).
+    for (const dir of this.holderDirs) rmSync(dir, { recursive: true, force: true })
     this.upstream.destroy()
     this.proxy?.close()
     this.sinkServer?.close()
