@@ -1,6 +1,7 @@
 import { DidDocument, JsonTransformer, W3cCredentialRecord, W3cJsonLdVerifiableCredential } from '@credo-ts/core'
 import { DidCommConnectionRecord, DidCommOutOfBandInvitation } from '@credo-ts/didcomm'
 
+import { aCredentialShapedAsSigned } from '../../../test/fixtures/signed-credential-shape'
 import { expectSameShape } from '../../../test/helpers/same-shape'
 import { cloneInstance } from './clone-instance'
 
@@ -54,13 +55,13 @@ describe('cloneInstance', () => {
           {
             id: 'c1',
             createdAt: '2026-01-01T00:00:00.000Z',
-            credentialInstances: [{ credential: aSignedCredential() }],
+            credentialInstances: [{ credential: aCredentialShapedAsSigned() }],
             metadata: { note: { a: [1, 2] } },
           },
           W3cCredentialRecord,
         ),
     ],
-    ['a verifiable credential', () => W3cJsonLdVerifiableCredential.fromJson(aSignedCredential())],
+    ['a verifiable credential', () => W3cJsonLdVerifiableCredential.fromJson(aCredentialShapedAsSigned())],
     [
       'a DID document',
       () =>
@@ -105,7 +106,11 @@ describe('cloneInstance', () => {
 
   it('shares nothing a caller could change', () => {
     const original = JsonTransformer.fromJSON(
-      { id: 'c1', createdAt: '2026-01-01T00:00:00.000Z', credentialInstances: [{ credential: aSignedCredential() }] },
+      {
+        id: 'c1',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        credentialInstances: [{ credential: aCredentialShapedAsSigned() }],
+      },
       W3cCredentialRecord,
     )
     const copy = cloneInstance(original)
@@ -117,20 +122,3 @@ describe('cloneInstance', () => {
     expect((original.credentialInstances[0].credential as { issuer: string }).issuer).toBe('did:example:issuer')
   })
 })
-
-function aSignedCredential() {
-  return {
-    '@context': ['https://www.w3.org/2018/credentials/v1'],
-    type: ['VerifiableCredential'],
-    issuer: 'did:example:issuer',
-    issuanceDate: '2026-01-01T00:00:00Z',
-    credentialSubject: { id: 'did:example:holder', degree: { name: 'BSc' } },
-    proof: {
-      type: 'Ed25519Signature2020',
-      created: '2026-01-01T00:00:00Z',
-      verificationMethod: 'did:example:issuer#k1',
-      proofPurpose: 'assertionMethod',
-      proofValue: 'z3abc',
-    },
-  }
-}

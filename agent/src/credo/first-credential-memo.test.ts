@@ -1,28 +1,12 @@
 import { JsonTransformer, W3cCredentialRecord, W3cJsonLdVerifiableCredential } from '@credo-ts/core'
 
+import { aCredentialShapedAsSigned } from '../../../test/fixtures/signed-credential-shape'
 import { expectSameShape } from '../../../test/helpers/same-shape'
 import { rememberFirstCredentials } from './first-credential-memo'
 
 const parse = Object.getOwnPropertyDescriptor(W3cCredentialRecord.prototype, 'firstCredential')?.get as (
   this: W3cCredentialRecord,
 ) => W3cCredentialRecord['firstCredential']
-
-function aSignedCredential(degree = 'BSc'): Record<string, unknown> {
-  return {
-    '@context': ['https://www.w3.org/2018/credentials/v1'],
-    type: ['VerifiableCredential'],
-    issuer: 'did:example:issuer',
-    issuanceDate: '2026-01-01T00:00:00Z',
-    credentialSubject: { id: 'did:example:holder', degree: { name: degree } },
-    proof: {
-      type: 'Ed25519Signature2020',
-      created: '2026-01-01T00:00:00Z',
-      verificationMethod: 'did:example:issuer#k1',
-      proofPurpose: 'assertionMethod',
-      proofValue: 'z3abc',
-    },
-  }
-}
 
 const held = (credential: unknown) =>
   new W3cCredentialRecord({ credentialInstances: [{ credential: credential as never }], tags: {} })
@@ -31,12 +15,12 @@ describe('rememberFirstCredentials', () => {
   beforeAll(() => rememberFirstCredentials())
 
   it("gives the credential as Credo's getter does, a copy each time, parsed once per JSON", () => {
-    const expected = parse.call(held(aSignedCredential()))
+    const expected = parse.call(held(aCredentialShapedAsSigned()))
     const fromJson = jest.spyOn(W3cJsonLdVerifiableCredential, 'fromJson')
     try {
       // Two records, as the mirror hands out two copies of one stored credential: the same JSON, other objects.
-      const first = held(aSignedCredential()).firstCredential
-      const second = held(aSignedCredential()).firstCredential
+      const first = held(aCredentialShapedAsSigned()).firstCredential
+      const second = held(aCredentialShapedAsSigned()).firstCredential
       for (const copy of [first, second]) {
         expectSameShape(copy, expected)
         expect(JsonTransformer.toJSON(copy)).toEqual(JsonTransformer.toJSON(expected))
@@ -49,16 +33,16 @@ describe('rememberFirstCredentials', () => {
   })
 
   it('parses other JSON anew, and keeps nothing a reader changed', () => {
-    const record = held(aSignedCredential('BSc'))
+    const record = held(aCredentialShapedAsSigned('BSc'))
     const first = record.firstCredential as W3cJsonLdVerifiableCredential
     first.issuer = 'did:example:mallory'
     expect((record.firstCredential as W3cJsonLdVerifiableCredential).issuer).toBe('did:example:issuer')
-    const other = held(aSignedCredential('MSc')).firstCredential as W3cJsonLdVerifiableCredential
+    const other = held(aCredentialShapedAsSigned('MSc')).firstCredential as W3cJsonLdVerifiableCredential
     expect(JsonTransformer.toJSON(other)).toMatchObject({ credentialSubject: { degree: { name: 'MSc' } } })
   })
 
   it('still refuses a credential that does not validate, every time', () => {
-    const { proof: _proof, ...unsigned } = aSignedCredential()
+    const { proof: _proof, ...unsigned } = aCredentialShapedAsSigned()
     for (let attempt = 0; attempt < 2; attempt++) expect(() => held(unsigned).firstCredential).toThrow()
   })
 })
