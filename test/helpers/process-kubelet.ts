@@ -118,6 +118,9 @@ export class ProcessKubelet {
       running.retryTimer = setTimeout(() => void this.run(running, pod), 1000)
       return
     }
+    // Killed while its environment was being read (the pod deleted, or the kubelet stopped at the end of a test): a
+    // process started now would outlive the test, as one did in a CI rehearsal (its parent gone, still listening).
+    if (running.stopped) return
     const substitute = this.options.command?.(pod, container)
     const command = substitute?.command ?? [...(container.command ?? []), ...(container.args ?? [])]
     if (command.length === 0) throw new Error(`Pod ${running.name} has no command`)
