@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
@@ -6,6 +6,7 @@ import { acquireFileLock, releaseFileLock } from './file-lock'
 
 describe('acquireFileLock', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'idplane-lock-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it('takes a free lock and records its pid', () => {
     const lock = path.join(dir, 'free.lock')

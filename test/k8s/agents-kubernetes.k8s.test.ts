@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
@@ -28,6 +28,8 @@ describe('the Kubernetes agent runtime with the operator (fake kube-apiserver)',
   let operator: RunningOperator
   let api: TestApi
   let namespace: string
+  // The API reads its cluster from a file, as in a pod; removed after the suite.
+  const kubeconfigFile = path.join(tmpdir(), `idplane-api-kubeconfig-${process.pid}.json`)
 
   beforeAll(async () => {
     server = await startFakeKubeApiServer()
@@ -51,7 +53,6 @@ describe('the Kubernetes agent runtime with the operator (fake kube-apiserver)',
         LOG_LEVEL: 'warn',
       }),
     )
-    const kubeconfigFile = path.join(tmpdir(), `idplane-api-kubeconfig-${process.pid}.json`)
     writeFileSync(kubeconfigFile, server.kubeConfig().exportConfig(), { mode: 0o600 })
     api = await startApi({
       AGENT_RUNTIME: 'kubernetes',
@@ -71,6 +72,7 @@ describe('the Kubernetes agent runtime with the operator (fake kube-apiserver)',
     await kubelet?.stop()
     await server?.stop()
     programs.remove()
+    rmSync(kubeconfigFile, { force: true })
   }, 60_000)
 
   async function anOwnedOrganization(): Promise<{ owner: TestUser; orgId: string }> {
