@@ -1,7 +1,7 @@
 import type { TagsBase } from '@credo-ts/core'
 
 import type { TagQuery } from './query-to-sql'
-import { type MirroredRow, RecordMirror, rowCost } from './record-mirror'
+import { EVICTED_RELOAD_DELAY_MS, type MirroredRow, RecordMirror, rowCost } from './record-mirror'
 
 const row = (id: string, tags: TagsBase): MirroredRow => ({ id, json: JSON.stringify({ id }), tags })
 const ids = (rows: readonly MirroredRow[]) => rows.map((found) => found.id)
@@ -85,12 +85,65 @@ describe('RecordMirror', () => {
       tags: { threadId: 't'.repeat(300), roles: ['a'.repeat(100), 'b'.repeat(100)] },
     })
     expect(rowCost(tagged('a'))).toBeGreaterThan(100 + 2 * 500)
-    // Two rows' JSON fits the budget many times over; their tags do not.
-    const mirror = new RecordMirror({ maxBytes: 1.5 * rowCost(tagged('a')), maxRowsPerScope: 100 })
+    // Three rows' JSON fits the budget many times over; their tags do not.
+    const mirror = new RecordMirror({ maxBytes: 2.5 * rowCost(tagged('a')), maxRowsPerScope: 100 })
     mirror.install('ctx', 'A', [tagged('a')], 0)
     mirror.install('ctx', 'B', [tagged('b')], 0)
+    mirror.install('ctx', 'C', [tagged('c')], 0)
     expect(mirror.scope('ctx', 'A')).toBeUndefined()
     expect(mirror.scope('ctx', 'B')).toBeDefined()
+    expect(mirror.scope('ctx', 'C')).toBeDefined()
+  })
+
+  it('serves a scope larger than half its byte budget by SQL, and drops one that grows past that', () => {
+    const big = (id: string): MirroredRow => ({ id, json: 'x'.repeat(400), tags: {} })
+    const mirror = new RecordMirror({ maxBytes: 3.5 * rowCost(big('a')), maxRowsPerScope: 100 })
+    mirror.install('ctx', 'A', [big('a'), big('b')], 0)
+    expect(mirror.scope('ctx', 'A')).toBeUndefined()
+    expect(mirror.mayLoad('ctx', 'A')).toBe(false)
+
+    mirror.install('ctx', 'B', [big('a')], 0)
+    expect(mirror.written('ctx', 'B', 'b', big('b'))).toBeUndefined()
+    expect(mirror.scope('ctx', 'B')).toBeUndefined()
+    expect(mirror.mayLoad('ctx', 'B')).toBe(false)
+  })
+
+  it('does not load a scope dropped for room again until a while later', () => {
+    let now = 1_000
+    const big = (id: string): MirroredRow => ({ id, json: 'x'.repeat(400), tags: {} })
+    const mirror = new RecordMirror({ maxBytes: 2.5 * rowCost(big('a')), maxRowsPerScope: 100 }, () => now)
+    mirror.install('ctx', 'A', [big('a')], 0)
+    mirror.install('ctx', 'B', [big('b')], 0)
+    mirror.install('ctx', 'C', [big('c')], 0)
+    expect(mirror.scope('ctx', 'A')).toBeUndefined()
+    expect(mirror.mayLoad('ctx', 'A')).toBe(false)
+    now += EVICTED_RELOAD_DELAY_MS - 1
+    expect(mirror.mayLoad('ctx', 'A')).toBe(false)
+    now += 1
+    expect(mirror.mayLoad('ctx', 'A')).toBe(true)
+    // Dropping the context forgets the delay with everything else.
+    mirror.install('ctx', 'A', [big('a')], mirror.version('ctx', 'A'))
+    expect(mirror.mayLoad('ctx', 'B')).toBe(false)
+    mirror.dropContext('ctx')
+    expect(mirror.mayLoad('ctx', 'B')).toBe(true)
+  })
+
+  it('loads each of several scopes read in turn a bounded number of times when together they exceed the budget', () => {
+    let now = 0
+    const big = (id: string): MirroredRow => ({ id, json: 'x'.repeat(400), tags: {} })
+    const mirror = new RecordMirror({ maxBytes: 2.5 * rowCost(big('a')), maxRowsPerScope: 100 }, () => now)
+    // The service's read of a type: the mirror's scope, else a load when the mirror allows one, else SQL.
+    const loads = new Map<string, number>()
+    const read = (type: string) => {
+      if (mirror.scope('ctx', type) || !mirror.mayLoad('ctx', type)) return
+      loads.set(type, (loads.get(type) ?? 0) + 1)
+      mirror.install('ctx', type, [big(type)], mirror.version('ctx', type))
+    }
+    // An exchange's steps read the types in turn, one step every 10 ms for two minutes.
+    for (let step = 0; step < 12_000; step++, now += 10) read(['A', 'B', 'C'][step % 3])
+    // Without the delay each read loaded its type again: 4,000 loads a type.
+    for (const type of ['A', 'B', 'C'])
+      expect(loads.get(type)).toBeLessThanOrEqual(1 + 120_000 / EVICTED_RELOAD_DELAY_MS)
   })
 
   it('keeps its count of bytes when a row is replaced or removed', () => {

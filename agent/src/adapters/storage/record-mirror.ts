@@ -110,6 +110,20 @@ export interface RecordMirrorLimits {
 export const DEFAULT_MIRROR_LIMITS: RecordMirrorLimits = { maxBytes: 64 * 1024 * 1024, maxRowsPerScope: 20000 }
 
 /**
+ * A scope may take at most this share of `maxBytes`; a larger one is served by SQL, as one over the row limit is.
+ * Without it a scope larger than the budget was loaded whole, dropped at once to fit it, and loaded again by the next
+ * read: every read of its type read the whole type from the database.
+ */
+const MAX_SCOPE_SHARE = 0.5
+
+/**
+ * A scope dropped to make room is not loaded again for this long; its reads go to the database meanwhile. Without
+ * it, scopes that are read in turn and together exceed the budget evicted each other at every read, each read
+ * loading a whole type (an agent at 3.7x its CPU per exchange in `bench:agent`, worse than no mirror at all).
+ */
+export const EVICTED_RELOAD_DELAY_MS = 30_000
+
+/**
  * An in-memory copy of the records of each (agent context, record type) the agent reads, loaded whole on first
  * use and kept current by every write, so reads never reach the database. Credo reads far more than it writes
  * (about three queries per write in a DIDComm exchange), and on PGlite every query costs the agent's own CPU.
@@ -118,7 +132,8 @@ export const DEFAULT_MIRROR_LIMITS: RecordMirrorLimits = { maxBytes: 64 * 1024 *
  * PGlite's directory or an advisory lock on the PostgreSQL schema) and MirroredStorageService applies each write
  * here after the database took it. A load that overlapped a
  * write to its scope is not kept (the next read loads again). Memory is bounded: scopes are dropped least
- * recently used first, and a scope too large to mirror is served by SQL.
+ * recently used first (and not loaded again for a while), and a scope too large to mirror (in rows, or in bytes
+ * beyond a share of the budget) is served by SQL.
  */
 export class RecordMirror {
   /** Loaded scopes, least recently used first. */
@@ -126,9 +141,14 @@ export class RecordMirror {
   /** Bumped by every write per scope key, loaded or not. */
   private readonly versions = new Map<string, number>()
   private readonly tooLarge = new Set<string>()
+  /** Scopes dropped to make room, by key: the time before which they are not loaded again. */
+  private readonly evictedUntil = new Map<string, number>()
   private bytes = 0
 
-  public constructor(public readonly limits: RecordMirrorLimits = DEFAULT_MIRROR_LIMITS) {}
+  public constructor(
+    public readonly limits: RecordMirrorLimits = DEFAULT_MIRROR_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** The loaded scope, or undefined when the caller must read from the database (and may `load`). */
   public scope(contextId: string, type: string): Pick<Scope, 'rows' | 'find'> | undefined {
@@ -141,9 +161,15 @@ export class RecordMirror {
     return scope
   }
 
-  /** Whether loading this scope is worth trying (it was not found too large before). */
+  /** Whether loading this scope is worth trying: it was not found too large, nor dropped for room a moment ago. */
   public mayLoad(contextId: string, type: string): boolean {
-    return !this.tooLarge.has(scopeKey(contextId, type))
+    const key = scopeKey(contextId, type)
+    if (this.tooLarge.has(key)) return false
+    const until = this.evictedUntil.get(key)
+    if (until === undefined) return true
+    if (this.now() < until) return false
+    this.evictedUntil.delete(key)
+    return true
   }
 
   public version(contextId: string, type: string): number {
@@ -162,7 +188,13 @@ export class RecordMirror {
       return
     }
     const scope = new Scope()
-    for (const row of rows) scope.put(row)
+    for (const row of rows) {
+      scope.put(row)
+      if (scope.bytes > this.maxScopeBytes()) {
+        this.tooLarge.add(key)
+        return
+      }
+    }
     this.scopes.set(key, scope)
     this.bytes += scope.bytes
     this.evict(key)
@@ -182,7 +214,7 @@ export class RecordMirror {
     if (row) kept = scope.put(row)
     else scope.remove(id)
     this.bytes += scope.bytes
-    if (scope.rows.size > this.limits.maxRowsPerScope) {
+    if (scope.rows.size > this.limits.maxRowsPerScope || scope.bytes > this.maxScopeBytes()) {
       this.drop(key)
       this.tooLarge.add(key)
       return undefined
@@ -200,11 +232,12 @@ export class RecordMirror {
 
   public dropContext(contextId: string): void {
     const prefix = `${contextId}\u0000`
-    for (const key of [...this.versions.keys(), ...this.scopes.keys()]) {
+    for (const key of [...this.versions.keys(), ...this.scopes.keys(), ...this.evictedUntil.keys()]) {
       if (!key.startsWith(prefix)) continue
       this.versions.set(key, (this.versions.get(key) ?? 0) + 1)
       this.drop(key)
       this.tooLarge.delete(key)
+      this.evictedUntil.delete(key)
     }
   }
 
@@ -215,12 +248,18 @@ export class RecordMirror {
     this.bytes -= scope.bytes
   }
 
+  /** Drops the least recently used scopes other than `keep` until the budget holds (`keep` fits: maxScopeBytes). */
   private evict(keep: string): void {
     for (const key of this.scopes.keys()) {
       if (this.bytes <= this.limits.maxBytes) return
-      if (key !== keep) this.drop(key)
+      if (key === keep) continue
+      this.drop(key)
+      this.evictedUntil.set(key, this.now() + EVICTED_RELOAD_DELAY_MS)
     }
-    if (this.bytes > this.limits.maxBytes) this.drop(keep)
+  }
+
+  private maxScopeBytes(): number {
+    return this.limits.maxBytes * MAX_SCOPE_SHARE
   }
 }
 
