@@ -56,10 +56,46 @@ describe('PgliteSqlClient', () => {
   it('runs each write text as one named statement, parsed once', async () => {
     await Promise.all(['n1', 'n2'].map(insert))
     await insert('n3')
-    const { rows } = await sql.query<{ name: string; statement: string }>(
-      'SELECT name, statement FROM pg_prepared_statements ORDER BY name',
+    const { rows } = await sql.query<{ statement: string }>(
+      "SELECT statement FROM pg_prepared_statements WHERE name LIKE 'idplane_w%' ORDER BY name",
     )
-    expect(rows).toEqual([{ name: 'idplane_w1', statement: 'INSERT INTO items (id, xid) VALUES ($1, txid_current())' }])
+    expect(rows).toEqual([{ statement: 'INSERT INTO items (id, xid) VALUES ($1, txid_current())' }])
+  })
+
+  it('runs each read text as one named statement, parsed once, with the rows and types query gives', async () => {
+    // (and a SELECT's row count as the pg client gives it: the rows)
+    await sql.query(
+      'CREATE TABLE docs (id uuid PRIMARY KEY, tags jsonb NOT NULL, at timestamptz NOT NULL, n bigint NOT NULL)',
+    )
+    const ids = ['6f1c2a8e-3b4d-4c5e-8f9a-0b1c2d3e4f5a', '7f1c2a8e-3b4d-4c5e-8f9a-0b1c2d3e4f5a']
+    const at = new Date('2026-12-03T08:00:00.123Z')
+    await Promise.all(
+      ids.map((id, index) =>
+        sql.query('INSERT INTO docs (id, tags, at, n) VALUES ($1, $2, $3, $4)', [id, { role: `r${index}` }, at, 7]),
+      ),
+    )
+    const text = 'SELECT id, tags, at, n FROM docs WHERE tags @> $1 AND id = ANY($2::uuid[]) ORDER BY id'
+    const first = await sql.query(text, [{ role: 'r0' }, ids])
+    const second = await sql.query(text, [{ role: 'r1' }, ids])
+    const none = await sql.query(text, [{ role: 'r2' }, ids])
+    expect(first).toEqual({ rows: [{ id: ids[0], tags: { role: 'r0' }, at, n: 7 }], rowCount: 1 })
+    expect(second.rows).toEqual([{ id: ids[1], tags: { role: 'r1' }, at, n: 7 }])
+    expect(none).toEqual({ rows: [], rowCount: 0 })
+    const { rows } = await sql.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM pg_prepared_statements WHERE statement = $1',
+      [text],
+    )
+    expect(rows).toEqual([{ count: 1 }])
+  })
+
+  it("rejects a read that fails with PostgreSQL's error, and answers one whose table changed after it was named", async () => {
+    await expect(sql.query('SELECT * FROM nowhere WHERE id = $1', ['x'])).rejects.toMatchObject({ code: '42P01' })
+    await insert('r')
+    const text = 'SELECT * FROM items WHERE id = $1'
+    expect((await sql.query(text, ['r'])).rows).toEqual([{ id: 'r', xid: expect.any(Number) }])
+    // The named statement's result type is stale now; PostgreSQL refuses to run it, and the read goes by text.
+    await sql.query('ALTER TABLE items ADD COLUMN note text')
+    expect((await sql.query(text, ['r'])).rows).toEqual([{ id: 'r', xid: expect.any(Number), note: null }])
   })
 
   it("gives each write of a group its own row count and rows, as PGlite's query would", async () => {
