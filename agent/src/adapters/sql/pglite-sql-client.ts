@@ -178,8 +178,8 @@ export class PgliteSqlClient implements SqlClient {
 
   /**
    * A read by its named statement, at once (not gathered): Bind, Describe, Execute and Sync in one call, where
-   * `query` makes six and plans the text each time. The reads an agent makes when its records are not mirrored (a
-   * type past the mirror's limits) cost about a fifth less CPU per exchange this way (docs/benchmarks.md). A read
+   * `query` makes six and plans the text each time. An agent whose reads all reached the database used a third less
+   * CPU per exchange this way (a type past the mirror's limits reads so; docs/benchmarks.md). A read
    * that fails runs again through `query`, which reports its error as usual (a read changes nothing).
    */
   private async read<Row>(sql: string, params: readonly unknown[]): Promise<SqlResult<Row>> {

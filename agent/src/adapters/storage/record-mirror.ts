@@ -119,7 +119,7 @@ const MAX_SCOPE_SHARE = 0.5
 /**
  * A scope dropped to make room is not loaded again for this long; its reads go to the database meanwhile. Without
  * it, scopes that are read in turn and together exceed the budget evicted each other at every read, each read
- * loading a whole type (an agent at 3.7x its CPU per exchange in `bench:agent`, worse than no mirror at all).
+ * loading a whole type (in `bench:agent` with an 8 MB budget, 8 times the CPU per exchange; worse than no mirror).
  */
 export const EVICTED_RELOAD_DELAY_MS = 30_000
 
