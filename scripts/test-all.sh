@@ -4,7 +4,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # Agent data directories made by the test helpers (test/helpers/agent-process.ts), one folder per test process:
-# removed once that process is gone (a concurrent run's stay).
+# removed once that process is gone (a concurrent run's stay). Their PostgreSQL schemas likewise, by
+# scripts/drop-test-agent-schemas.cjs.
 remove_agent_dirs_of_ended_processes() {
   local dir
   for dir in "${TMPDIR:-/tmp}"/idplane-test-agents-*; do
@@ -13,12 +14,14 @@ remove_agent_dirs_of_ended_processes() {
   done
 }
 remove_agent_dirs_of_ended_processes
+node scripts/drop-test-agent-schemas.cjs
 checks_log=$(mktemp)
 (make --no-print-directory lint typecheck >"$checks_log" 2>&1) &
 checks_pid=$!
 npx jest --ci "$@"
 jest_status=$?
 remove_agent_dirs_of_ended_processes
+node scripts/drop-test-agent-schemas.cjs
 wait "$checks_pid"
 checks_status=$?
 echo "---- lint and type checks (exit $checks_status) ----"

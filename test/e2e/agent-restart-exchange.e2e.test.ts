@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { aDegreeCredential, signingOptions } from '../fixtures/degree-credential'
 import { spawnAgent, waitUntil, type SpawnedAgent, type SpawnOptions } from '../helpers/agent-process'
 import { buildPrograms } from '../helpers/build-programs'
+import { testAgentSchema } from '../helpers/test-schema'
 
 jest.setTimeout(900_000)
 
@@ -15,7 +16,10 @@ type Rec = Record<string, unknown> & { id: string; state: string; threadId: stri
 function storageEnv(label: string): Record<string, string> {
   const url = process.env.DATABASE_URL
   if (!url) return {}
-  return { AGENT_DATABASE_URL: url, AGENT_DATABASE_SCHEMA: `agent_${label}_${randomBytes(4).toString('hex')}` }
+  return {
+    AGENT_DATABASE_URL: url,
+    AGENT_DATABASE_SCHEMA: testAgentSchema(`${label}_${randomBytes(4).toString('hex')}`),
+  }
 }
 
 /**

@@ -11,6 +11,7 @@ import { TakenEnvelopes } from '../../agent/src/transport/taken-envelopes'
 import { OutboundTargetGuard } from '../../agent/src/transport/outbound-target-guard'
 
 import { freePort } from './ports'
+import { testAgentSchema } from './test-schema'
 
 export interface InProcessAgent {
   agent: IdplaneAgent
@@ -38,8 +39,9 @@ export interface InProcessAgentOptions {
 /** The machine's PostgreSQL (DESIGN.md); each agent gets a schema of its own, dropped on close. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
-export function randomSchemaName(prefix = 'agent_test'): string {
-  return `${prefix}_${Math.random().toString(36).slice(2, 10)}`
+/** A fresh schema for an agent of this test process (test-schema.ts: `make test` drops any left behind). */
+export function randomSchemaName(prefix = 'test'): string {
+  return testAgentSchema(`${prefix}_${Math.random().toString(36).slice(2, 10)}`)
 }
 
 /** Attempts at a free port: between freePort's release and the agent's listen another socket may take the port. */

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 
 import { freePort } from './ports'
+import { testAgentSchema } from './test-schema'
 
 export const TEST_API_KEY = 'e2e-admin-api-key-0001'
 
@@ -40,13 +41,13 @@ export interface SpawnOptions {
 
 /**
  * PostgreSQL storage when DATABASE_URL is set: a schema named after the data directory, so an agent started again on
- * the same directory finds its records, as with PGlite. A PGlite agent starts with about twice the CPU (its WASM
+ * the same directory finds its records, as with PGlite (dropped by `make test` once this process has ended). A PGlite agent starts with about twice the CPU (its WASM
  * engine and migrations), which the suite pays for every agent it spawns.
  */
 function storageEnv(dataDir: string, options: SpawnOptions): Record<string, string> {
   const url = process.env.DATABASE_URL
   if (!url || options.storage === 'pglite') return {}
-  const schema = `agent_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`
+  const schema = testAgentSchema(createHash('sha256').update(dataDir).digest('hex').slice(0, 20))
   return { AGENT_DATABASE_URL: url, AGENT_DATABASE_SCHEMA: schema }
 }
 

@@ -6,6 +6,7 @@ import { spawnAgent, type SpawnedAgent, TEST_API_KEY, waitUntil } from '../helpe
 import { histogramLabelSets } from '../helpers/metrics'
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../fixtures/degree-credential'
 import { buildPrograms } from '../helpers/build-programs'
+import { testAgentSchema } from '../helpers/test-schema'
 
 jest.setTimeout(180_000)
 
@@ -24,7 +25,7 @@ describe('AgentClient with the real agent program', () => {
     process.env.DATABASE_URL
       ? {
           AGENT_DATABASE_URL: process.env.DATABASE_URL,
-          AGENT_DATABASE_SCHEMA: `agent_client_${label}_${Math.random().toString(36).slice(2, 10)}`,
+          AGENT_DATABASE_SCHEMA: testAgentSchema(`client_${label}_${Math.random().toString(36).slice(2, 10)}`),
         }
       : {}
 

@@ -6,6 +6,7 @@ import { promisify } from 'node:util'
 import { freePort } from '../helpers/ports'
 import { kubeTool } from '../helpers/real-kube-apiserver'
 import { isCiRun, requireTools } from '../helpers/test-tools'
+import { testAgentSchema } from '../helpers/test-schema'
 
 const execFileAsync = promisify(execFile)
 const ROOT = path.join(__dirname, '..', '..')
@@ -159,5 +160,35 @@ describe('free ports for test processes', () => {
     const ports: number[] = []
     for (let index = 0; index < 300; index++) ports.push(await freePort())
     expect(new Set(ports).size).toBe(ports.length)
+  })
+})
+
+describe("test agents' PostgreSQL schemas", () => {
+  // The machine's PostgreSQL, as the agent helpers use it (TEST_DATABASE_URL in test/helpers/agent-in-process.ts).
+  const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+  it('are dropped by make test once their test process has ended, and kept while it runs', async () => {
+    const { Client } = await import('pg')
+    const ended = spawn(process.execPath, ['-e', '0'])
+    const endedPid = await new Promise<number>((resolve) => ended.once('exit', () => resolve(ended.pid ?? 0)))
+    const gone = `agent_t${endedPid}_gone_${Date.now()}`
+    const kept = testAgentSchema(`kept_${Date.now()}`)
+    const client = new Client({ connectionString: databaseUrl })
+    await client.connect()
+    try {
+      for (const schema of [gone, kept]) await client.query(`create schema "${schema}"`)
+      await execFileAsync(process.execPath, ['scripts/drop-test-agent-schemas.cjs'], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: databaseUrl },
+      })
+      const { rows } = await client.query<{ nspname: string }>(
+        'select nspname from pg_namespace where nspname = any($1::text[]) order by nspname',
+        [[gone, kept]],
+      )
+      expect(rows.map((row) => row.nspname)).toEqual([kept])
+    } finally {
+      for (const schema of [gone, kept]) await client.query(`drop schema if exists "${schema}" cascade`)
+      await client.end()
+    }
   })
 })
