@@ -11,7 +11,7 @@ import { TakenEnvelopes } from '../../agent/src/transport/taken-envelopes'
 import { OutboundTargetGuard } from '../../agent/src/transport/outbound-target-guard'
 
 import { freePort } from './ports'
-import { testAgentSchema } from './test-schema'
+import { TEST_DATABASE_URL, testAgentSchema } from './test-schema'
 
 export interface InProcessAgent {
   agent: IdplaneAgent
@@ -36,8 +36,8 @@ export interface InProcessAgentOptions {
   outboundTargets?: OutboundTargetGuard
 }
 
-/** The machine's PostgreSQL (DESIGN.md); each agent gets a schema of its own, dropped on close. */
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+// Each agent gets a schema of its own in TEST_DATABASE_URL, dropped on close.
+export { TEST_DATABASE_URL } from './test-schema'
 
 /** A fresh schema for an agent of this test process (test-schema.ts: `make test` drops any left behind). */
 export function randomSchemaName(prefix = 'test'): string {

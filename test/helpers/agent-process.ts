@@ -41,8 +41,9 @@ export interface SpawnOptions {
 
 /**
  * PostgreSQL storage when DATABASE_URL is set: a schema named after the data directory, so an agent started again on
- * the same directory finds its records, as with PGlite (dropped by `make test` once this process has ended). A PGlite agent starts with about twice the CPU (its WASM
- * engine and migrations), which the suite pays for every agent it spawns.
+ * the same directory finds its records, as with PGlite (dropped by `make test` once this process has ended). A PGlite
+ * agent starts with about twice the CPU (its WASM engine and migrations), which the suite pays for every agent it
+ * spawns.
  */
 function storageEnv(dataDir: string, options: SpawnOptions): Record<string, string> {
   const url = process.env.DATABASE_URL

@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import { freePort } from '../helpers/ports'
 import { kubeTool } from '../helpers/real-kube-apiserver'
 import { isCiRun, requireTools } from '../helpers/test-tools'
-import { testAgentSchema } from '../helpers/test-schema'
+import { TEST_DATABASE_URL, testAgentSchema } from '../helpers/test-schema'
 
 const execFileAsync = promisify(execFile)
 const ROOT = path.join(__dirname, '..', '..')
@@ -164,8 +164,7 @@ describe('free ports for test processes', () => {
 })
 
 describe("test agents' PostgreSQL schemas", () => {
-  // The machine's PostgreSQL, as the agent helpers use it (TEST_DATABASE_URL in test/helpers/agent-in-process.ts).
-  const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+  const databaseUrl = process.env.DATABASE_URL ?? TEST_DATABASE_URL
 
   it('are dropped by make test once their test process has ended, and kept while it runs', async () => {
     const { Client } = await import('pg')
