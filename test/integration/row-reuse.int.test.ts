@@ -94,6 +94,36 @@ describe('rows read once for many calls', () => {
       }
     })
 
+    it('never answers a call made after a wallet is created with a read begun before it', async () => {
+      const userId = await aUser()
+      const tenantId = randomUUID()
+      // Hold the first reads (begun before the create) until the create is done; later reads go to the database.
+      let releaseEarlyReads!: () => void
+      const earlyReadsHeld = new Promise<void>((resolve) => (releaseEarlyReads = resolve))
+      const findForUser = jest.spyOn(wallets(), 'findForUser').mockImplementationOnce(async () => {
+        await earlyReadsHeld
+        return null
+      })
+      // The tenant read is the next findOne of any fork (create uses none).
+      const findOne = jest.spyOn(EntityManager.prototype, 'findOne').mockImplementationOnce(async () => {
+        await earlyReadsHeld
+        return null
+      })
+      const beforeByUser = wallets().recentWalletOfUser(userId)
+      const beforeByTenant = wallets().recentWalletOfTenant(tenantId)
+      const created = await wallets().create({ userId, email: 'early@example.test', tenantId, label: 'Early' })
+      const afterByUser = wallets().recentWalletOfUser(userId)
+      const afterByTenant = wallets().recentWalletOfTenant(tenantId)
+      releaseEarlyReads()
+      expect(await beforeByUser).toBeNull()
+      expect((await afterByUser)?.id).toBe(created.id)
+      expect((await afterByTenant)?.id).toBe(created.id)
+      expect(await beforeByTenant).toBeNull()
+      // Each key read twice: the held read, then the database (findForUser's own findOne counts for the user).
+      expect(findForUser).toHaveBeenCalledTimes(2)
+      expect(findOne).toHaveBeenCalledTimes(3)
+    })
+
     it("reuses the base wallet's row for a while; this process's writes replace it at once", async () => {
       jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] })
       try {

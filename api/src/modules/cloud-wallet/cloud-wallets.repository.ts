@@ -133,7 +133,11 @@ export class CloudWalletsRepository extends BaseRepository<CloudWallet> {
     return this.recentWallets.get(`tenant:${tenantId}`, () => this.em.fork().findOne(CloudWallet, { tenantId }))
   }
 
-  /** @throws UniqueConstraintViolationException when the user already has one (a concurrent create) */
+  /**
+   * A read of the user's or the tenant's wallet that began before this insert is forgotten once it is done: it may
+   * still answer "none", and calls made after the create would share it.
+   * @throws UniqueConstraintViolationException when the user already has one (a concurrent create)
+   */
   public async create(fields: NewCloudWallet): Promise<CloudWallet> {
     const em = this.em.fork()
     const wallet = em.create(CloudWallet, {
@@ -144,6 +148,8 @@ export class CloudWalletsRepository extends BaseRepository<CloudWallet> {
       connectionImageUrl: fields.connectionImageUrl ?? null,
     })
     await em.flush()
+    this.recentWallets.forget(`user:${fields.userId}`)
+    this.recentWallets.forget(`tenant:${fields.tenantId}`)
     return wallet
   }
 }
