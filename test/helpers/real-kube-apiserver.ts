@@ -186,11 +186,17 @@ function buildKubeConfig(server: string, caCert: string, token: string): k8s.Kub
   return kubeConfig
 }
 
+/**
+ * The process with its standard output and error in one log file, ended once both are closed: with `pipe`'s own end,
+ * the first of the two to close ended the file and the other's next line failed the test ("write after end"), which
+ * a process exiting at start (section above: started again) makes likely.
+ */
 function startProcess(binary: string, args: string[], logFile: string): ChildProcess {
   const log = createWriteStream(logFile)
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-  child.stdout?.pipe(log)
-  child.stderr?.pipe(log)
+  child.stdout?.pipe(log, { end: false })
+  child.stderr?.pipe(log, { end: false })
+  child.once('close', () => log.end())
   return child
 }
 

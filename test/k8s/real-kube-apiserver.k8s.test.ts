@@ -32,7 +32,10 @@ describeIfAvailable('the real kube-apiserver helper', () => {
     server = await startRealKubeApiServer([etcdClientPort, await freePort(), await freePort()])
 
     expect(server?.attempts).toBe(2)
+    // An authenticated call (the namespaces are made in the background after /readyz, so none is asked for).
+    const version = await server?.kubeConfig().makeApiClient(k8s.VersionApi).getCode()
+    expect(version?.gitVersion).toMatch(/^v1\.\d+/)
     const namespaces = await server?.kubeConfig().makeApiClient(k8s.CoreV1Api).listNamespace()
-    expect(namespaces?.items.map((namespace) => namespace.metadata?.name)).toContain('default')
+    expect(Array.isArray(namespaces?.items)).toBe(true)
   }, 120_000)
 })
