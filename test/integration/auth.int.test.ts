@@ -594,7 +594,7 @@ describe('Sign-in during a flood of wrong sign-ins from one address (issue 22, i
     await api?.stop()
   })
 
-  it('lets a correct sign-in from another address through in under 2 s (five times the slowest quiet sign-in on a loaded machine) while 40 wrong ones from one address queue', async () => {
+  it('lets a correct sign-in from another address through beside the flood, not after its queue, while 40 wrong ones from one address queue', async () => {
     const email = newEmail()
     const password = 'correct-horse-42'
     const em = api.runtime.container.get(EntityManager).fork()
@@ -626,22 +626,34 @@ describe('Sign-in during a flood of wrong sign-ins from one address (issue 22, i
     // 40 wrong sign-ins in flight from one address the whole time: each answered one is sent again at once.
     let isFlooding = true
     const floodStatuses: number[] = []
+    /** When each of the flood's answers that needed a hash (401, where 429 is a refusal at once) came. */
+    const floodHashedAt: number[] = []
     const flooder = async () => {
       while (isFlooding) {
-        floodStatuses.push((await signIn('198.51.100.66', { email: newEmail(), password: 'wrong-pass-1' })).status)
+        const { status } = await signIn('198.51.100.66', { email: newEmail(), password: 'wrong-pass-1' })
+        floodStatuses.push(status)
+        if (status === 401) floodHashedAt.push(performance.now())
       }
     }
     const flooding = Promise.all(Array.from({ length: 40 }, flooder))
     await new Promise((resolve) => setTimeout(resolve, 500))
     const started = performance.now()
     const real = await signIn('203.0.113.77', { email, password })
-    const took = performance.now() - started
+    const ended = performance.now()
+    const took = ended - started
     isFlooding = false
     await flooding
     await measureQuiet()
     expect(real.status).toBe(200)
     expect(real.body.data.access_token).toEqual(expect.any(String))
-    expect(took).toBeLessThan(Math.max(2_000, 5 * quiet))
+    // Beside the flood, the sign-in shares the two hashing slots with at most one of the flood's hashes at a time: two
+    // or three of those end while it runs (measured), where waiting for the flood's queue it would see them all end
+    // first; without a slot of its own it would be refused (the 200 above). Counted rather than timed: on a loaded CI
+    // machine both slow down alike (a bound of five quiet sign-ins, which this replaced, failed once at 5.3).
+    const floodHashesMeanwhile = floodHashedAt.filter((at) => at > started && at < ended).length
+    expect(floodHashesMeanwhile).toBeLessThanOrEqual(5)
+    // And no stall: a queue of 40 hashes would take about 40 quiet sign-ins.
+    expect(took).toBeLessThan(Math.max(3_000, 10 * quiet))
     // The flood waited its turn or was refused at once; nothing failed otherwise.
     expect(floodStatuses.every((status) => status === 401 || status === 429)).toBe(true)
     expect(floodStatuses).toContain(429)
