@@ -80,7 +80,7 @@ export async function startRealKubeApiServer(firstPorts?: readonly number[]): Pr
   const etcdBin = etcdBinary()
   if (apiServerBin === undefined || etcdBin === undefined) return undefined
   for (let attempt = 1; ; attempt++) {
-    const ports = attempt === 1 && firstPorts ? [...firstPorts] : await distinctFreePorts(3)
+    const ports = attempt === 1 && firstPorts ? firstPorts : await distinctFreePorts(3)
     try {
       return { ...(await startOnce(apiServerBin, etcdBin, ports)), attempts: attempt }
     } catch (error) {
@@ -90,7 +90,7 @@ export async function startRealKubeApiServer(firstPorts?: readonly number[]): Pr
 }
 
 /** Starts of etcd and kube-apiserver tried before a process that exits early fails the caller. */
-export const START_ATTEMPTS = 3
+const START_ATTEMPTS = 3
 
 /** etcd or kube-apiserver exited before the server was ready; the message has its log's last lines. */
 class ExitedEarlyError extends Error {}

@@ -32,10 +32,8 @@ describeIfAvailable('the real kube-apiserver helper', () => {
     server = await startRealKubeApiServer([etcdClientPort, await freePort(), await freePort()])
 
     expect(server?.attempts).toBe(2)
-    // An authenticated call (the namespaces are made in the background after /readyz, so none is asked for).
+    // An authenticated call (not a namespace: the server makes those in the background after /readyz).
     const version = await server?.kubeConfig().makeApiClient(k8s.VersionApi).getCode()
     expect(version?.gitVersion).toMatch(/^v1\.\d+/)
-    const namespaces = await server?.kubeConfig().makeApiClient(k8s.CoreV1Api).listNamespace()
-    expect(Array.isArray(namespaces?.items)).toBe(true)
   }, 120_000)
 })
