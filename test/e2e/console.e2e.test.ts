@@ -56,14 +56,34 @@ describeWithBrowser('the web console', () => {
     try {
       await page.getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: 30_000 })
     } catch (error) {
-      const shown = await page
-        .locator('body')
-        .innerText({ timeout: 5_000 })
-        .catch((cause: unknown) => `(unreadable: ${(cause as Error).message})`)
-      throw new Error(
-        `${(error as Error).message}\nThe page at ${page.url()} showed instead: ${shown.replace(/\s+/g, ' ').slice(0, 800)}`,
-      )
+      throw new Error(`${(error as Error).message}\nThe page showed instead: ${await shownOn(page, 800)}`)
     }
+  }
+
+  /** A page's address and text, for an error read from CI's log. */
+  async function shownOn(page: Page | undefined, length: number): Promise<string> {
+    if (!page) return '(no page)'
+    const text = await page
+      .locator('body')
+      .innerText({ timeout: 5_000 })
+      .catch((cause: unknown) => `(unreadable: ${(cause as Error).message})`)
+    return `${page.url()}: ${text.replace(/\s+/g, ' ').slice(0, length)}`
+  }
+
+  /** A step of the walk whose failure says what both pages showed then (no screenshot reaches CI's log). */
+  function step(name: string, work: () => Promise<void>, timeoutMs?: number): void {
+    it(
+      name,
+      async () => {
+        try {
+          await work()
+        } catch (error) {
+          const pages = `The admin's page: ${await shownOn(admin, 1_500)}\nThe holder's page: ${await shownOn(holder, 600)}`
+          throw new Error(`${(error as Error).message}\n${pages}`, { cause: error })
+        }
+      },
+      timeoutMs,
+    )
   }
 
   const region = (page: Page, name: string): Locator => page.getByRole('region', { name, exact: true })
@@ -115,7 +135,7 @@ describeWithBrowser('the web console', () => {
     await receiver?.stop()
   }, 120_000)
 
-  it('takes an admin through sign-up with the mailed code, an organization and its agent', async () => {
+  step('takes an admin through sign-up with the mailed code, an organization and its agent', async () => {
     await timed('signUp', async () => {
       await admin.goto(consoleUrl('/'))
       await admin.getByRole('heading', { name: 'Sign in' }).waitFor()
@@ -170,7 +190,7 @@ describeWithBrowser('the web console', () => {
     return id
   }
 
-  it('publishes a JSON schema with the form builder', async () => {
+  step('publishes a JSON schema with the form builder', async () => {
     await open(admin, `/orgs/${orgId}/schemas`, 'Schemas')
     await watch.audit(admin, 'schemas (empty)')
     await admin.getByRole('link', { name: 'New schema' }).click()
@@ -194,7 +214,7 @@ describeWithBrowser('the web console', () => {
     await watch.audit(admin, 'schema detail')
   })
 
-  it('registers a webhook with a generated secret', async () => {
+  step('registers a webhook with a generated secret', async () => {
     await open(admin, `/orgs/${orgId}/webhooks`, 'Webhooks')
     await admin.getByLabel('URL').fill(`${receiver.url}/console`)
     await admin.getByRole('button', { name: 'Generate a secret' }).click()
@@ -210,7 +230,7 @@ describeWithBrowser('the web console', () => {
 
   let holderConnectionToOrg: string
 
-  it('connects a holder, who creates a cloud wallet in a second browser, through an invitation link', async () => {
+  step('connects a holder, who creates a cloud wallet in a second browser, through an invitation link', async () => {
     await signUpAndSignIn(platform.api.app, platform.api.dataDir, HOLDER_EMAIL)
     const link = await createInvitation(orgId)
     await watch.screenshot(admin, 'connections-invitation')
@@ -257,7 +277,7 @@ describeWithBrowser('the web console', () => {
     await region(admin, 'Connections').getByText('completed').first().waitFor({ timeout: SLOW_MS })
   }
 
-  it('issues a JSON-LD credential that the holder sees and accepts in the wallet, states updating live', async () => {
+  step('issues a JSON-LD credential that the holder sees and accepts in the wallet, states updating live', async () => {
     expect(holderConnectionToOrg).not.toBe('')
     await open(admin, `/orgs/${orgId}/issuance`, 'Issuance')
     const form = region(admin, 'Issue a credential')
@@ -283,7 +303,7 @@ describeWithBrowser('the web console', () => {
     await region(admin, 'Issuance records').getByText('done').first().waitFor({ timeout: SLOW_MS })
   })
 
-  it('requests a presentation-exchange proof, shows the holder what it discloses, and verifies it', async () => {
+  step('requests a presentation-exchange proof, shows the holder what it discloses, and verifies it', async () => {
     await open(admin, `/orgs/${orgId}/verification`, 'Verification')
     const builder = region(admin, 'Request a proof')
     await builder.getByLabel('Credentials under the schema').waitFor()
@@ -323,7 +343,7 @@ describeWithBrowser('the web console', () => {
     })
   }
 
-  it('shows the webhook delivery log, signed deliveries included, and pings', async () => {
+  step('shows the webhook delivery log, signed deliveries included, and pings', async () => {
     await receiver.waitFor(() => receiver.accepted('/console').length > 0, SLOW_MS, 'a delivery to the console webhook')
     expect(receiver.badSignatures()).toEqual([])
     await open(admin, `/orgs/${orgId}/webhooks`, 'Webhooks')
@@ -336,7 +356,7 @@ describeWithBrowser('the web console', () => {
     await watch.screenshot(admin, 'webhooks')
   })
 
-  it('runs INDY: schema, credential definition, issuance, and a proof with a predicate', async () => {
+  step('runs INDY: schema, credential definition, issuance, and a proof with a predicate', async () => {
     await timed('indyAgentReady', async () => {
       await open(admin, `/orgs/${indyOrgId}/agent`, 'Agent and DIDs')
       await region(admin, 'Status').getByText('DID_CREATED').waitFor({ timeout: SLOW_MS })
@@ -363,10 +383,18 @@ describeWithBrowser('the web console', () => {
     await receiveInvitation(link, 'Indy Verifier')
     await waitForOrgConnection(indyOrgId)
 
+    const callsBeforeIssuance = watch.calls.length
     await open(admin, `/orgs/${indyOrgId}/issuance`, 'Issuance')
     const form = region(admin, 'Issue a credential')
     await form.getByLabel('Credential').selectOption({ index: 0 })
     await form.getByLabel('member').fill('Holly Holder')
+    // The organization's own schema gives the form (with its types): by record id, no ledger read through the agent.
+    const schemaReads = watch.calls
+      .slice(callsBeforeIssuance)
+      .filter((call) => call.method === 'GET' && call.path.startsWith(`/v1/orgs/${indyOrgId}/schemas/`))
+      .map((call) => call.path.slice(`/v1/orgs/${indyOrgId}/schemas/`.length))
+    expect(schemaReads.length).toBeGreaterThan(0)
+    for (const schemaId of schemaReads) expect(schemaId).toMatch(/^[0-9a-f-]{36}$/)
     await form.getByLabel('age').fill('34')
     await form.getByLabel('Connection').locator('option').first().waitFor({ state: 'attached', timeout: 30_000 })
     await form.getByRole('button', { name: 'Offer the credential' }).click()
@@ -406,7 +434,7 @@ describeWithBrowser('the web console', () => {
     await expectText(result, 'Proven')
   })
 
-  it('runs a bulk issuance with one bad row: the row is named, the good one is sent', async () => {
+  step('runs a bulk issuance with one bad row: the row is named, the good one is sent', async () => {
     await open(admin, `/orgs/${orgId}/bulk`, 'Bulk issuance')
     const pick = region(admin, '1. Choose the credential and get its template')
     await pick.getByLabel('Credential').selectOption({ label: 'JSON-LD: Employee badge 1.0' })
@@ -438,7 +466,7 @@ describeWithBrowser('the web console', () => {
     await watch.audit(admin, 'bulk progress')
   })
 
-  it('signs out for good: the session cookie no longer renews a token', async () => {
+  step('signs out for good: the session cookie no longer renews a token', async () => {
     await admin.getByRole('button', { name: 'Sign out' }).click()
     await admin.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
     // A reload would restore a live session from the cookie; after sign-out it lands on sign-in.
@@ -452,16 +480,19 @@ describeWithBrowser('the web console', () => {
     ).not.toMatch(/eyJ/)
   })
 
-  it('made only calls the OpenAPI document describes, with nothing refused by the CSP, and no serious axe finding', async () => {
-    const doc = (await request(platform.api.app).get('/api-json').expect(200)).body as OpenAPIObject
-    expect(watch.calls.length).toBeGreaterThan(50)
-    expect(undocumentedCalls(doc, watch.calls)).toEqual([])
-    expect(watch.calls.some((call) => /access_token|refresh/.test(call.query.join(',')))).toBe(false)
-    expect(watch.refused).toEqual([])
-    expect(watch.pageErrors).toEqual([])
-    expect(watch.audited.length).toBeGreaterThan(15)
-    expect(watch.violations).toEqual([])
-  })
+  step(
+    'made only calls the OpenAPI document describes, with nothing refused by the CSP, and no serious axe finding',
+    async () => {
+      const doc = (await request(platform.api.app).get('/api-json').expect(200)).body as OpenAPIObject
+      expect(watch.calls.length).toBeGreaterThan(50)
+      expect(undocumentedCalls(doc, watch.calls)).toEqual([])
+      expect(watch.calls.some((call) => /access_token|refresh/.test(call.query.join(',')))).toBe(false)
+      expect(watch.refused).toEqual([])
+      expect(watch.pageErrors).toEqual([])
+      expect(watch.audited.length).toBeGreaterThan(15)
+      expect(watch.violations).toEqual([])
+    },
+  )
 })
 
 async function expectText(locator: Locator, text: string): Promise<void> {

@@ -35,16 +35,18 @@ export async function templateForSchema(orgId: string, schemaId: string): Promis
   }
 }
 
+/**
+ * The form of a credential definition's schema. `ownSchemaId` is the organization's record of that schema when it
+ * created it: read by record id, it carries the attribute types and needs no ledger read through the agent.
+ */
 export async function templateForCredDef(
   orgId: string,
   definition: Schemas['CredentialDefinition'],
+  ownSchemaId?: string,
 ): Promise<CredentialTemplate> {
+  const schemaId = ownSchemaId ?? definition.schemaLedgerId
   const schema = (
-    await call(() =>
-      api.GET('/v1/orgs/{orgId}/schemas/{schemaId}', {
-        params: { path: { orgId, schemaId: definition.schemaLedgerId } },
-      }),
-    )
+    await call(() => api.GET('/v1/orgs/{orgId}/schemas/{schemaId}', { params: { path: { orgId, schemaId } } }))
   ).data
   if (!schema) throw new Error('Schema not found')
   return {

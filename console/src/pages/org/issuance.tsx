@@ -116,7 +116,9 @@ function useTemplateChoices(orgId: string) {
       ),
     ])
     const choices: TemplateChoice[] = []
+    const ownIndySchemas = new Map<string, string>()
     for (const schema of schemas.data?.data ?? []) {
+      if (schema.type === 'INDY') ownIndySchemas.set(schema.schemaLedgerId, schema.id)
       if (schema.type === 'JSON')
         choices.push({
           value: `json:${schema.id}`,
@@ -129,7 +131,7 @@ function useTemplateChoices(orgId: string) {
       choices.push({
         value: `indy:${definition.id}`,
         label: `INDY: ${definition.tag} (${definition.schemaLedgerId})`,
-        load: () => templateForCredDef(orgId, definition),
+        load: () => templateForCredDef(orgId, definition, ownIndySchemas.get(definition.schemaLedgerId)),
       })
     }
     return choices
@@ -170,7 +172,15 @@ function IssueForm(props: { onIssued: () => void }) {
     setTemplateError(undefined)
     setValues({})
     if (!selected) return
-    selected.load().then(setTemplate, (error: unknown) => setTemplateError(messageOf(error)))
+    // A late answer for a choice no longer selected must not replace the current one's form.
+    let isCurrent = true
+    selected.load().then(
+      (loaded) => isCurrent && setTemplate(loaded),
+      (error: unknown) => isCurrent && setTemplateError(messageOf(error)),
+    )
+    return () => {
+      isCurrent = false
+    }
   }, [choice, choices.data])
   useEffect(() => {
     if (!connectionId && connections.data?.[0]) setConnectionId(connections.data[0].id)
