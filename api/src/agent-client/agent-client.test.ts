@@ -237,9 +237,46 @@ describe('AgentClient against a stand-in agent', () => {
     expect(response?.headers['Retry-After']).toBe('5')
   })
 
+  it('sends a call once more, on a new connection, when a kept connection closes before any answer', async () => {
+    const requestsOn = new Map<number, number>()
+    const { client, seen } = await clientFor((req, res) => {
+      const port = req.socket.remotePort ?? 0
+      const earlier = requestsOn.get(port) ?? 0
+      requestsOn.set(port, earlier + 1)
+      // The second request on the first connection finds it closing, as when the agent's keep-alive timer ran out.
+      if (earlier === 1) req.socket.destroy()
+      else json(res, 200, { statusCode: 200, message: 'ok', data: [] })
+    })
+    await client.listConnections()
+    await expect(client.listConnections()).resolves.toEqual([])
+    expect(seen.map((request) => request.url)).toEqual(['/connections', '/connections', '/connections'])
+    expect([...requestsOn.values()]).toEqual([2, 1])
+    expect(await registry.metrics()).toContain(
+      'idplane_api_agent_requests_repeated_total{operation="listConnections"} 1',
+    )
+  })
+
+  it('keeps the first error when the call sent again finds the agent down (killed mid-call)', async () => {
+    let calls = 0
+    const { client, seen } = await clientFor((req, res) => {
+      calls += 1
+      if (calls === 1) return json(res, 200, { statusCode: 200, message: 'ok', data: [] })
+      // Killed: the connection breaks and nothing listens any more.
+      servers[0]?.close()
+      req.socket.destroy()
+    })
+    await client.listConnections()
+    const error = await failureOf(client.listConnections())
+    expect(error.message).toMatch(/went away during listConnections \((ECONNRESET|EPIPE)\) and may have acted/)
+    expect(toKnownErrorResponse(error)?.body.statusCode).toBe(503)
+    expect(seen).toHaveLength(2)
+  })
+
   it('maps an agent that closes the connection without answering (killed mid-call) to a 503 that says it may have acted', async () => {
-    const { client } = await clientFor((req) => req.socket.destroy())
+    const { client, seen } = await clientFor((req) => req.socket.destroy())
     const error = await failureOf(client.getStatus())
+    // A new connection that breaks is not the keep-alive race: the call is not sent again.
+    expect(seen).toHaveLength(1)
     expect(error).toBeInstanceOf(UpstreamError)
     expect(error.message).toMatch(/went away during getStatus \((ECONNRESET|EPIPE|UND_ERR_SOCKET)\) and may have acted/)
     const response = toKnownErrorResponse(error)

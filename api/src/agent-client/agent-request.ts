@@ -20,6 +20,7 @@ import {
   operationPath,
 } from '@idplane/common/agent-contract/operation'
 import { failureDetail } from '@idplane/common/agent-contract/probe'
+import { requestOverKeptConnection } from '@idplane/common/net/kept-connection'
 import type { AgentCallOutcome, AgentClientMetrics } from './agent-client-metrics'
 
 /** Network errors of a connection the agent closed before answering. */
@@ -104,7 +105,9 @@ export async function requestAgent<T>(target: AgentTarget, call: AgentCall, opti
   try {
     let answer: AgentAnswer
     try {
-      answer = await send(target, call, options.timeoutMs)
+      answer = await send(target, call, options.timeoutMs, () =>
+        options.metrics.repeatedCalls.inc({ operation: call.operation }),
+      )
     } catch (error) {
       outcome = isTimeout(error) ? 'timeout' : 'unreachable'
       if (outcome === 'timeout') {
@@ -192,46 +195,35 @@ export function toAgentError(status: number, body: unknown, operation: string): 
 }
 
 /**
- * One request and its whole answer; the timeout covers both, body included.
+ * One request and its whole answer; the timeout covers both, body included. A kept connection the agent closes as we
+ * reuse it is sent once more on a new one (requestOverKeptConnection).
  * @throws the network error (its `code`), or a `TimeoutError` when no whole answer came in time
  */
-function send(target: AgentTarget, call: AgentCall, timeoutMs: number): Promise<AgentAnswer> {
+async function send(
+  target: AgentTarget,
+  call: AgentCall,
+  timeoutMs: number,
+  onRepeat: () => void,
+): Promise<AgentAnswer> {
   const url = new URL(`${target.endpoint.replace(/\/$/, '')}${call.path}${queryString(call.query)}`)
-  const body = call.body === undefined ? undefined : JSON.stringify(call.body)
+  const body = call.body === undefined ? undefined : Buffer.from(JSON.stringify(call.body), 'utf8')
   const headers: Record<string, string> = { authorization: `Bearer ${target.apiKey}`, accept: 'application/json' }
   if (body !== undefined) {
     headers['content-type'] = 'application/json'
-    headers['content-length'] = String(Buffer.byteLength(body))
+    headers['content-length'] = String(body.length)
   }
   if (target.tenantId !== undefined) headers[TENANT_HEADER] = target.tenantId
-  const isHttps = url.protocol === 'https:'
-  return new Promise((resolve, reject) => {
-    const request = (isHttps ? https : http).request(
-      url,
-      { method: call.method, headers, agent: isHttps ? connectionPools.https : connectionPools.http },
-      (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.on('error', fail)
-        response.once('end', () => {
-          clearTimeout(timer)
-          resolve({ status: response.statusCode ?? 0, body: parseJson(Buffer.concat(chunks).toString('utf8')) })
-        })
-      },
-    )
-    const timer = setTimeout(
-      () => fail(new DOMException(`No answer within ${timeoutMs} ms`, 'TimeoutError')),
-      timeoutMs,
-    )
-    function fail(error: Error): void {
-      clearTimeout(timer)
-      request.destroy()
-      reject(error)
-    }
-    // on, not once: a second error (the destroy after a timeout) must not go unhandled; fail is idempotent.
-    request.on('error', fail)
-    request.end(body)
+  const answer = await requestOverKeptConnection({
+    url,
+    method: call.method,
+    headers,
+    body,
+    pool: url.protocol === 'https:' ? connectionPools.https : connectionPools.http,
+    timeoutMs,
+    timeoutError: () => new DOMException(`No answer within ${timeoutMs} ms`, 'TimeoutError'),
+    onRepeat,
   })
+  return { status: answer.status, body: parseJson(answer.body.toString('utf8')) }
 }
 
 function queryString(query: object | undefined): string {
