@@ -18,6 +18,7 @@ import type { TagQuery } from '../../agent/src/adapters/storage/query-to-sql'
 import type { SqlClient } from '../../agent/src/adapters/sql/sql-client'
 import { MirroredStorageService } from '../../agent/src/adapters/storage/mirrored-storage.service'
 import type { ContextStorage } from '../../agent/src/adapters/storage/row-storage'
+import { withRowNarrowing } from '../../agent/src/adapters/storage/row-narrowing'
 import { SqlStorageService } from '../../agent/src/adapters/storage/sql-storage.service'
 import { matchesTagQuery } from '../../agent/src/adapters/storage/tag-match'
 import type { OutboxDraft, WriteEvents, WrittenRecord } from '../../agent/src/adapters/storage/write-events'
@@ -196,6 +197,46 @@ describe.each(PATHS_BY_DATABASE)('Storage on %s, %s', (_name, _store, database, 
     } finally {
       fromJson.mockRestore()
       await sut.deleteContext('written-test')
+    }
+  })
+
+  it("parses no row a caller's narrowing rules out (row-narrowing.ts), and narrows neither pages nor other types", async () => {
+    const scope = context('narrowed-test')
+    for (const id of ['n1', 'n2', 'n3', 'n4']) await sut.save(scope, aRecord(id, { kind: id === 'n4' ? 'other' : 'x' }))
+    // A store of its own over the same database, so that no instance is cached from the writes above.
+    const reader = make<GenericRecord>(sql)
+    await reader.findByQuery(scope, GenericRecord, { kind: 'none' } as never) // the mirror loads the scope here
+    const asked: string[] = []
+    const narrowing = {
+      recordType: GenericRecord.type,
+      mayKeep: (row: { id: string; json: string }) => {
+        asked.push(row.id)
+        return (JSON.parse(row.json) as { content: { id: string } }).content.id !== 'n2'
+      },
+    }
+    const ids = (records: GenericRecord[]) => records.map((record) => record.id).sort()
+    const fromJson = jest.spyOn(JsonTransformer, 'fromJSON')
+    try {
+      const found = await withRowNarrowing(narrowing, () => reader.findByQuery(scope, GenericRecord, { kind: 'x' }))
+      if (reader instanceof MirroredStorageService) {
+        expect(ids(found)).toEqual(['n1', 'n3'])
+        // Asked only about the rows the query matched; the row ruled out was never parsed.
+        expect(asked.sort()).toEqual(['n1', 'n2', 'n3'])
+        expect(fromJson).toHaveBeenCalledTimes(2)
+      } else {
+        // A store that does not mirror the rows answers the query whole: the caller narrows the instances.
+        expect(ids(found)).toEqual(['n1', 'n2', 'n3'])
+      }
+      const page = await withRowNarrowing(narrowing, () =>
+        reader.findByQuery(scope, GenericRecord, { kind: 'x' }, { limit: 3, offset: 0 }),
+      )
+      expect(ids(page)).toEqual(['n1', 'n2', 'n3'])
+      const otherType = { ...narrowing, recordType: 'SomeOtherRecord' }
+      const whole = await withRowNarrowing(otherType, () => reader.findByQuery(scope, GenericRecord, { kind: 'x' }))
+      expect(ids(whole)).toEqual(['n1', 'n2', 'n3'])
+    } finally {
+      fromJson.mockRestore()
+      await sut.deleteContext('narrowed-test')
     }
   })
 

@@ -15,6 +15,7 @@ import { KeyedQueue } from './keyed-queue'
 import { assertTagQuery, type TagQuery } from './query-to-sql'
 import { DEFAULT_MIRROR_LIMITS, type MirroredRow, RecordMirror, type RecordMirrorLimits } from './record-mirror'
 import { copyTags, toInstance, toRow, writeKey } from './record-rows'
+import { rowNarrowingFor } from './row-narrowing'
 import { type ContextStorage, isRowSource } from './row-storage'
 
 /** Validated instances of mirrored rows kept to copy from (cloneInstance), least recently used dropped first. */
@@ -116,7 +117,12 @@ export class MirroredStorageService<T extends BaseRecord<any, any, any>> impleme
     // What SQL would refuse (an object as a tag value) is refused in memory too.
     assertTagQuery(query as TagQuery)
     const offset = queryOptions?.offset ?? 0
-    const matching = scope.find(query as TagQuery)
+    let matching = scope.find(query as TagQuery)
+    // Rows a caller's narrowing rules out are never parsed nor copied; only whole results are narrowed (not pages).
+    const narrowing = rowNarrowingFor(recordClass.type)
+    if (narrowing && queryOptions?.offset === undefined && queryOptions?.limit === undefined) {
+      matching = matching.filter((row) => narrowing.mayKeep(row))
+    }
     const page = matching.slice(offset, queryOptions?.limit === undefined ? undefined : offset + queryOptions.limit)
     return page.map((row) => this.instanceOf(contextId, recordClass, row))
   }

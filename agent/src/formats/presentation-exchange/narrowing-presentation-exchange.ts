@@ -11,6 +11,8 @@ import {
 } from '@credo-ts/core'
 import { BoundedMap } from '@idplane/common'
 
+import type { MirroredRow } from '../../adapters/storage/record-mirror'
+import { withRowNarrowing } from '../../adapters/storage/row-narrowing'
 import { mayMatchDefinition, type PresentationDefinitionV1Like } from './candidate-prefilter'
 import { installLinearFilterEvaluation } from './linear-filter-evaluation'
 
@@ -45,10 +47,16 @@ Object.defineProperty(NarrowingDifPresentationExchangeService.prototype, 'queryC
     agentContext: AgentContext,
     definition: DifPresentationExchangeDefinition,
   ): Promise<unknown[]> {
-    const records = await queryCandidates.call(this, agentContext, definition)
-    if (!('input_descriptors' in definition)) return records
+    if (!('input_descriptors' in definition)) return queryCandidates.call(this, agentContext, definition)
+    const v1 = definition as unknown as PresentationDefinitionV1Like
+    // The stored rows are narrowed first (when the store mirrors them), so a credential that cannot match is never
+    // parsed nor copied; the instances are narrowed again for a store that does not.
+    const records = await withRowNarrowing(
+      { recordType: W3cCredentialRecord.type, mayKeep: (row) => mayMatchRow(row, v1) },
+      () => queryCandidates.call(this, agentContext, definition),
+    )
     const context = agentContext.contextCorrelationId
-    return records.filter((record) => mayMatch(context, record, definition as unknown as PresentationDefinitionV1Like))
+    return records.filter((record) => mayMatch(context, record, v1))
   },
 })
 
@@ -60,6 +68,25 @@ function mayMatch(context: string, record: unknown, definition: PresentationDefi
   if (!(record instanceof W3cCredentialRecord)) return true
   const encoded = encodedCredential(context, record)
   return encoded === null || mayMatchDefinition(definition, encoded)
+}
+
+/** Encoded JSON-LD credentials by stored row (a row is never changed: a write makes a new one). */
+const encodedByRow = new BoundedMap<MirroredRow, object | null>(MAX_ENCODED)
+
+/** The test of `mayMatch` on a stored W3cCredentialRecord row, before any instance of it is made. */
+export function mayMatchRow(row: MirroredRow, definition: PresentationDefinitionV1Like): boolean {
+  const encoded = encodedByRow.remembered(row, () => storedLdpCredential(row.json))
+  return encoded === null || mayMatchDefinition(definition, encoded)
+}
+
+/**
+ * The first credential of a stored W3cCredentialRecord as its record keeps it, which is the credential's encoded
+ * form: an object for JSON-LD, a string for a JWT (null: left to PEX, as `encodedCredential` leaves it).
+ */
+function storedLdpCredential(json: string): object | null {
+  const value = JSON.parse(json) as { credentialInstances?: { credential?: unknown }[] } | null
+  const credential = value?.credentialInstances?.[0]?.credential
+  return typeof credential === 'object' && credential !== null && !Array.isArray(credential) ? credential : null
 }
 
 /**

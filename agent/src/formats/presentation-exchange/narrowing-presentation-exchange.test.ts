@@ -1,0 +1,50 @@
+import { type BaseRecord, JsonTransformer, W3cCredentialRecord, W3cJsonLdVerifiableCredential } from '@credo-ts/core'
+
+import { aDegreeCredential, aDegreePresentationDefinition } from '../../../../test/fixtures/degree-credential'
+import { toRow } from '../../adapters/storage/record-rows'
+import type { PresentationDefinitionV1Like } from './candidate-prefilter'
+import { mayMatchRow } from './narrowing-presentation-exchange'
+
+function aStoredDegree(name: string) {
+  const credential = JsonTransformer.fromJSON(
+    {
+      ...aDegreeCredential('did:key:z6MkIssuer', 'did:key:z6MkHolder', name),
+      proof: {
+        type: 'Ed25519Signature2020',
+        created: '2024-01-01T00:00:00Z',
+        verificationMethod: 'did:key:z6MkIssuer#z6MkIssuer',
+        proofPurpose: 'assertionMethod',
+        proofValue: 'z3FXQjecWufY46yg5abdVZsXqLhxhueuSoZgNSARiKBk9czhSePTFehP8c3PGfb6a22gkfUKKFuLpRUv6ZCPxTGvs',
+      },
+    },
+    W3cJsonLdVerifiableCredential,
+  )
+  return new W3cCredentialRecord({ credentialInstances: [{ credential: credential.encoded }], tags: {} })
+}
+
+const definitionFor = (name: string) =>
+  aDegreePresentationDefinition([
+    { path: ['$.credentialSubject.degree.name'], filter: { type: 'string', const: name } },
+  ]) as unknown as PresentationDefinitionV1Like
+
+describe('mayMatchRow', () => {
+  it('rules out a stored JSON-LD credential as the test on its instance does, and keeps the one that may match', () => {
+    const row = toRow(aStoredDegree('BSc Physics') as unknown as BaseRecord)
+    expect(mayMatchRow(row, definitionFor('BSc Physics'))).toBe(true)
+    expect(mayMatchRow(row, definitionFor('MSc Physics'))).toBe(false)
+    // Asked again (the row's credential remembered), the same answers.
+    expect(mayMatchRow(row, definitionFor('MSc Physics'))).toBe(false)
+    expect(mayMatchRow(row, definitionFor('BSc Physics'))).toBe(true)
+  })
+
+  it('leaves a credential it cannot read as JSON-LD to PEX', () => {
+    const jwt = {
+      id: 'jwt',
+      json: JSON.stringify({ credentialInstances: [{ credential: 'eyJhbGciOi.e30.sig' }] }),
+      tags: {},
+    }
+    const odd = { id: 'odd', json: JSON.stringify({ something: 'else' }), tags: {} }
+    expect(mayMatchRow(jwt, definitionFor('MSc Physics'))).toBe(true)
+    expect(mayMatchRow(odd, definitionFor('MSc Physics'))).toBe(true)
+  })
+})
