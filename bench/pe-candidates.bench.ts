@@ -33,7 +33,11 @@ import {
   type PresentationDefinitionV1Like,
 } from '../agent/src/formats/presentation-exchange/candidate-prefilter'
 import { mayMatchRow } from '../agent/src/formats/presentation-exchange/narrowing-presentation-exchange'
-import { aDegreeCredential, aDegreePresentationDefinition, EXAMPLES_CONTEXT } from '../test/fixtures/degree-credential'
+import {
+  aDegreeCredentialWithProof,
+  aDegreePresentationDefinition,
+  EXAMPLES_CONTEXT,
+} from '../test/fixtures/degree-credential'
 import { positiveIntEnv } from './api-harness'
 
 const CREDENTIALS = positiveIntEnv('BENCH_CREDENTIALS', 2000)
@@ -48,16 +52,7 @@ const QUERY = {
 
 function aStoredDegree(index: number): W3cCredentialRecord {
   const credential = JsonTransformer.fromJSON(
-    {
-      ...aDegreeCredential('did:key:z6MkIssuer', 'did:key:z6MkHolder', `Degree ${index}`),
-      proof: {
-        type: 'Ed25519Signature2020',
-        created: '2024-01-01T00:00:00Z',
-        verificationMethod: 'did:key:z6MkIssuer#z6MkIssuer',
-        proofPurpose: 'assertionMethod',
-        proofValue: 'z3FXQjecWufY46yg5abdVZsXqLhxhueuSoZgNSARiKBk9czhSePTFehP8c3PGfb6a22gkfUKKFuLpRUv6ZCPxTGvs',
-      },
-    },
+    aDegreeCredentialWithProof('did:key:z6MkIssuer', 'did:key:z6MkHolder', `Degree ${index}`),
     W3cJsonLdVerifiableCredential,
   )
   return new W3cCredentialRecord({ credentialInstances: [{ credential: credential.encoded }], tags: {} })

@@ -1,22 +1,13 @@
 import { type BaseRecord, JsonTransformer, W3cCredentialRecord, W3cJsonLdVerifiableCredential } from '@credo-ts/core'
 
-import { aDegreeCredential, aDegreePresentationDefinition } from '../../../../test/fixtures/degree-credential'
+import { aDegreeCredentialWithProof, aDegreePresentationDefinition } from '../../../../test/fixtures/degree-credential'
 import { toRow } from '../../adapters/storage/record-rows'
 import type { PresentationDefinitionV1Like } from './candidate-prefilter'
 import { mayMatchRow } from './narrowing-presentation-exchange'
 
 function aStoredDegree(name: string) {
   const credential = JsonTransformer.fromJSON(
-    {
-      ...aDegreeCredential('did:key:z6MkIssuer', 'did:key:z6MkHolder', name),
-      proof: {
-        type: 'Ed25519Signature2020',
-        created: '2024-01-01T00:00:00Z',
-        verificationMethod: 'did:key:z6MkIssuer#z6MkIssuer',
-        proofPurpose: 'assertionMethod',
-        proofValue: 'z3FXQjecWufY46yg5abdVZsXqLhxhueuSoZgNSARiKBk9czhSePTFehP8c3PGfb6a22gkfUKKFuLpRUv6ZCPxTGvs',
-      },
-    },
+    aDegreeCredentialWithProof('did:key:z6MkIssuer', 'did:key:z6MkHolder', name),
     W3cJsonLdVerifiableCredential,
   )
   return new W3cCredentialRecord({ credentialInstances: [{ credential: credential.encoded }], tags: {} })
