@@ -115,7 +115,9 @@ export class ProcessKubelet {
       await this.writeStatus(running, pod, {
         waiting: { reason: 'CreateContainerConfigError', message: String(error) },
       })
-      running.retryTimer = setTimeout(() => void this.run(running, pod), 1000)
+      // Killed meanwhile (kill found no timer to clear): a retry set now would hold the test's process for a second
+      // after its last test, and jest force-exited that worker.
+      if (!running.stopped) running.retryTimer = setTimeout(() => void this.run(running, pod), 1000)
       return
     }
     // Killed while its environment was being read (the pod deleted, or the kubelet stopped at the end of a test): a
