@@ -5,6 +5,7 @@ import type { Server } from 'node:http'
 import { Registry } from 'prom-client'
 import { Logger, ConfigError, restrictFileCreation, restrictTree } from '@idplane/common'
 import { closeServer } from '@idplane/common/net/close-server'
+import { keepIdleConnections } from '@idplane/common/net/idle-connections'
 import { loadConfig } from './infra/config'
 import { createRuntime } from './container'
 import { createApp } from './app'
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
       publicUrl: config.http.publicUrl,
     })
   })
+  keepIdleConnections(server, config.http.keepAliveTimeoutMs)
 
   const metricsPort = config.http.metricsPort
   const metricsServer =

@@ -14,6 +14,7 @@ import {
   type DidCommTransportSession,
 } from '@credo-ts/didcomm'
 import { closeServer } from '@idplane/common/net/close-server'
+import { keepIdleConnections } from '@idplane/common/net/idle-connections'
 
 import { TakenEnvelopes } from './taken-envelopes'
 
@@ -78,8 +79,8 @@ export class DidCommNodeHttpInboundTransport implements DidCommInboundTransport 
         if (!res.headersSent) answer(res, 500, 'Error processing message')
       })
     })
-    // Senders keep connections open between messages; outlive their idle pools.
-    server.keepAliveTimeout = 30000
+    // Senders (peer agents, the ingress in front of this one) keep connections open between messages.
+    keepIdleConnections(server)
     this.server = server
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)

@@ -63,3 +63,15 @@ describe('loadConfig: agent tuning passed on to process-runtime agents', () => {
     ).toEqual({ AGENT_EXCHANGE_TIMEOUT_SECONDS: '120', AGENT_OUTBOUND_MAX_ATTEMPTS: '3' })
   })
 })
+
+describe('loadConfig: idle connections (API_KEEP_ALIVE_TIMEOUT_SECONDS)', () => {
+  it('keeps them longer than an ingress keeps its own by default, and as set otherwise', () => {
+    expect(loadConfig({}).http.keepAliveTimeoutMs).toBe(75_000)
+    expect(loadConfig({ API_KEEP_ALIVE_TIMEOUT_SECONDS: '650' }).http.keepAliveTimeoutMs).toBe(650_000)
+  })
+
+  it('reports values out of range by name', () => {
+    expect(() => loadConfig({ API_KEEP_ALIVE_TIMEOUT_SECONDS: '0' })).toThrow(/API_KEEP_ALIVE_TIMEOUT_SECONDS/)
+    expect(() => loadConfig({ API_KEEP_ALIVE_TIMEOUT_SECONDS: 'long' })).toThrow(/API_KEEP_ALIVE_TIMEOUT_SECONDS/)
+  })
+})

@@ -6,6 +6,7 @@ import { IMAGE_PULL_POLICIES, type ImagePullPolicy } from '@idplane/common/orgag
 import { readConfigSections, type ConfigSection } from './config-section'
 import { AGENT_ENDPOINT_PROTOCOLS } from '@idplane/common/agent-contract/endpoint'
 import { AGENT_TUNING_ENV } from '@idplane/common/agent-contract/launch-env'
+import { IDLE_CONNECTION_TIMEOUT_MS } from '@idplane/common/net/idle-connections'
 import {
   DEFAULT_PASSWORD_HASH_CONCURRENCY,
   DEFAULT_PASSWORD_HASH_QUEUE_MAX,
@@ -114,6 +115,11 @@ export interface Config {
     readonly publicUrl: string
     readonly bodyLimit: string
     readonly trustProxy: boolean
+    /**
+     * API_KEEP_ALIVE_TIMEOUT_SECONDS: how long an idle keep-alive connection stays open; longer than the ingress keeps
+     * its own (common/net/idle-connections.ts). @default 75
+     */
+    readonly keepAliveTimeoutMs: number
     /** METRICS_PORT: /metrics served on this port only; unset → on the main port. */
     readonly metricsPort?: number
     /** `Idempotency-Key` on creating POSTs (infra/http/idempotency/idempotency.ts). */
@@ -240,6 +246,8 @@ export function loadConfig(
       publicUrl,
       bodyLimit: env.string('API_BODY_LIMIT', '1mb'),
       trustProxy: env.bool('API_TRUST_PROXY', false),
+      keepAliveTimeoutMs:
+        env.int('API_KEEP_ALIVE_TIMEOUT_SECONDS', IDLE_CONNECTION_TIMEOUT_MS / 1000, { min: 1, max: 3600 }) * 1000,
       metricsPort:
         env.string('METRICS_PORT') === undefined ? undefined : env.int('METRICS_PORT', 0, { min: 1, max: 65535 }),
       idempotency: {
