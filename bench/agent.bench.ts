@@ -30,14 +30,27 @@ import {
   stopAgent,
 } from './agent-harness'
 
-/** CPU time (user + system) a process has used, from /proc (Linux); undefined elsewhere. */
-function cpuMs(pid: number | undefined): number | undefined {
+/** CPU time (user + system) of a /proc stat file (a process's or one thread's), in ms; undefined when unreadable. */
+function statCpuMs(file: string): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ')
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
   } catch {
     return undefined
   }
+}
+
+/** CPU time a process has used, from /proc (Linux); undefined elsewhere. */
+function cpuMs(pid: number | undefined): number | undefined {
+  return statCpuMs(`/proc/${pid}/stat`)
+}
+
+/**
+ * CPU time of a process's main thread (its JavaScript, and on agents started with --single-threaded-gc its garbage
+ * collection); the rest of the process's time is V8's helper threads (compilers, WebAssembly tier-up) and libuv's.
+ */
+function mainThreadCpuMs(pid: number | undefined): number | undefined {
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`)
 }
 
 /** Busy and total jiffies of the whole machine (Linux /proc/stat); undefined elsewhere. */
@@ -79,6 +92,7 @@ interface Pair {
 async function phase(pair: Pair, concurrent: number, workers: number): Promise<void> {
   const agents = [pair.context.issuer, pair.context.holder]
   const cpuBefore = agents.map((agent) => cpuMs(agent.process.pid))
+  const mainBefore = agents.map((agent) => mainThreadCpuMs(agent.process.pid))
   const benchCpuBefore = process.cpuUsage()
   const machineBefore = machineJiffies()
   const { results, wallMs } = await runConcurrent(pair.context, concurrent, workers)
@@ -87,9 +101,16 @@ async function phase(pair: Pair, concurrent: number, workers: number): Promise<v
   stepTable(`${pair.name}: concurrent (${workers} workers)`, results, wallMs)
   agents.forEach((agent, index) => {
     const [before, after] = [cpuBefore[index], cpuMs(agent.process.pid)]
+    const [mainStart, mainEnd] = [mainBefore[index], mainThreadCpuMs(agent.process.pid)]
     if (before !== undefined && after !== undefined) {
       pair.cpuMs += after - before
-      console.log(`${pair.name} ${agent.label} CPU per iteration: ${((after - before) / results.length).toFixed(0)} ms`)
+      const helpers =
+        mainStart === undefined || mainEnd === undefined
+          ? ''
+          : ` (other threads than the main one: ${((after - before - (mainEnd - mainStart)) / results.length).toFixed(0)} ms)`
+      console.log(
+        `${pair.name} ${agent.label} CPU per iteration: ${((after - before) / results.length).toFixed(0)} ms${helpers}`,
+      )
     }
   })
   console.log(
