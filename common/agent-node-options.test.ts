@@ -13,7 +13,8 @@ function runNode(argv: readonly string[], script: string, nodeOptions = '') {
 
 describe('the agent processes’ Node options', () => {
   it('puts in NODE_OPTIONS (the pods) only options Node takes there', () => {
-    for (const option of AGENT_NODE_OPTIONS) expect(process.allowedNodeEnvironmentFlags.has(option.split('=')[0])).toBe(true)
+    for (const option of AGENT_NODE_OPTIONS)
+      expect(process.allowedNodeEnvironmentFlags.has(option.split('=')[0])).toBe(true)
     const { status, stderr } = runNode([], '0', AGENT_NODE_OPTIONS.join(' '))
     expect(stderr).toBe('')
     expect(status).toBe(0)

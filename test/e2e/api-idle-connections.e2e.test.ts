@@ -62,7 +62,8 @@ describe('the API keeps idle connections open longer than the ingress in front o
   })
 
   it('answers a request sent on a connection idle for longer than 5 s, and says how long it keeps one', async () => {
-    const { port } = new URL(api!.url)
+    if (!api) throw new Error('The API did not start')
+    const { port } = new URL(api.url)
     const socket = connect(Number(port), '127.0.0.1')
     try {
       await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject))

@@ -175,7 +175,11 @@ describe('entry points of the image', () => {
   it.each(commands)('%s runs a file scripts/build.mjs produces', (_where, command) => {
     expect(command[0]).toBe('node')
     expect(command.slice(1, -1).every((argument) => argument.startsWith('--'))).toBe(true)
-    expect(sourceOfDistFile(program(command))).toBe(program(command).replace(/^dist\//, '').replace(/\.js$/, '.ts'))
+    expect(sourceOfDistFile(program(command))).toBe(
+      program(command)
+        .replace(/^dist\//, '')
+        .replace(/\.js$/, '.ts'),
+    )
   })
 
   it('tags the chart default image with the version of package.json', () => {
