@@ -46,8 +46,9 @@ function cpuMs(pid: number | undefined): number | undefined {
 }
 
 /**
- * CPU time of a process's main thread (its JavaScript, and on agents started with --single-threaded-gc its garbage
- * collection); the rest of the process's time is V8's helper threads (compilers, WebAssembly tier-up) and libuv's.
+ * CPU time of a process's main thread (its JavaScript and the garbage collection V8 does there); the rest of the
+ * process's time is V8's helper threads (compilers, WebAssembly tier-up, parallel and concurrent collection) and
+ * libuv's.
  */
 function mainThreadCpuMs(pid: number | undefined): number | undefined {
   return statCpuMs(`/proc/${pid}/task/${pid}/stat`)

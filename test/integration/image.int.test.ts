@@ -69,11 +69,6 @@ function sourceOfDistFile(distFile: string): string | undefined {
   return isBuilt && existsSync(path.join(ROOT, relative)) ? relative : undefined
 }
 
-/** The file a `node` command runs: its last word, after any of Node's options. */
-function program(command: readonly string[]): string {
-  return command[command.length - 1]
-}
-
 /** Every `command: [...]` in the chart's templates (the programs the chart runs from the idplane image). */
 function chartCommands(): string[][] {
   const templates = path.join(ROOT, 'helm/idplane/templates')
@@ -167,19 +162,14 @@ describe('entry points of the image', () => {
   ]
 
   it('includes the three programs in the chart and the operator', () => {
-    const programs = [...chartCommands(), AGENT_COMMAND].map(program).sort()
+    const programs = [...chartCommands(), AGENT_COMMAND].map((command) => command[1]).sort()
     expect(programs).toEqual(['dist/agent/src/main.js', 'dist/api/src/main.js', 'dist/operator/src/main.js'])
     expect(defaultCommand).toEqual(['node', 'dist/api/src/main.js'])
   })
 
   it.each(commands)('%s runs a file scripts/build.mjs produces', (_where, command) => {
     expect(command[0]).toBe('node')
-    expect(command.slice(1, -1).every((argument) => argument.startsWith('--'))).toBe(true)
-    expect(sourceOfDistFile(program(command))).toBe(
-      program(command)
-        .replace(/^dist\//, '')
-        .replace(/\.js$/, '.ts'),
-    )
+    expect(sourceOfDistFile(command[1])).toBe(command[1].replace(/^dist\//, '').replace(/\.js$/, '.ts'))
   })
 
   it('tags the chart default image with the version of package.json', () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { InvalidStateError, type Logger, type LogLevel } from '@idplane/common'
-import { AGENT_MALLOC_ENV, AGENT_NODE_ARGUMENTS } from '@idplane/common/agent-node-options'
+import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '@idplane/common/agent-node-options'
 import type { PortPair } from '@idplane/common/ports'
 import { probeAgent } from '@idplane/common/agent-contract/probe'
 import { buildAgentEnv } from '@idplane/common/agent-contract/launch-env'
@@ -441,7 +441,7 @@ export class ProcessRuntime extends AgentRuntime {
     const entrypoint = this.entrypoint()
     const env = this.agentEnv(launch, ports, await launch.secrets())
     if (supervision.isStopping || this.isClosed) throw new InvalidStateError('The agent was stopped while starting')
-    const child = spawn(process.execPath, [...AGENT_NODE_ARGUMENTS, entrypoint], {
+    const child = spawn(process.execPath, [...AGENT_NODE_OPTIONS, entrypoint], {
       cwd: repositoryRoot(),
       env,
       // stdin is the supervisor pipe (AGENT_EXIT_ON_STDIN_CLOSE): never written, closed by the kernel with us.

@@ -22,8 +22,7 @@ describe('buildPod', () => {
     expect(container).toMatchObject({
       name: 'agent',
       image: 'idplane/idplane:1.0.0',
-      // V8's GC option on the command line (Node refuses it in NODE_OPTIONS), the others in NODE_OPTIONS.
-      command: ['node', '--single-threaded-gc', 'dist/agent/src/main.js'],
+      command: ['node', 'dist/agent/src/main.js'],
     })
     expect(container?.env).toContainEqual({ name: 'NODE_OPTIONS', value: '--max-semi-space-size=16' })
     expect(pod.spec?.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 })
