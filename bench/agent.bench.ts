@@ -40,18 +40,15 @@ function statCpuMs(file: string): number | undefined {
   }
 }
 
-/** CPU time a process has used, from /proc (Linux); undefined elsewhere. */
-function cpuMs(pid: number | undefined): number | undefined {
-  return statCpuMs(`/proc/${pid}/stat`)
-}
-
 /**
- * CPU time of a process's main thread (its JavaScript and the garbage collection V8 does there); the rest of the
- * process's time is V8's helper threads (compilers, WebAssembly tier-up, parallel and concurrent collection) and
- * libuv's.
+ * CPU time a process has used, and of it its main thread's (its JavaScript and the garbage collection V8 does there;
+ * the rest is V8's helper threads: compilers, WebAssembly tier-up, parallel and concurrent collection, and libuv's),
+ * from /proc (Linux); undefined elsewhere.
  */
-function mainThreadCpuMs(pid: number | undefined): number | undefined {
-  return statCpuMs(`/proc/${pid}/task/${pid}/stat`)
+function cpuMs(pid: number | undefined): { total: number; main: number } | undefined {
+  const total = statCpuMs(`/proc/${pid}/stat`)
+  const main = statCpuMs(`/proc/${pid}/task/${pid}/stat`)
+  return total === undefined || main === undefined ? undefined : { total, main }
 }
 
 /** Busy and total jiffies of the whole machine (Linux /proc/stat); undefined elsewhere. */
@@ -93,7 +90,6 @@ interface Pair {
 async function phase(pair: Pair, concurrent: number, workers: number): Promise<void> {
   const agents = [pair.context.issuer, pair.context.holder]
   const cpuBefore = agents.map((agent) => cpuMs(agent.process.pid))
-  const mainBefore = agents.map((agent) => mainThreadCpuMs(agent.process.pid))
   const benchCpuBefore = process.cpuUsage()
   const machineBefore = machineJiffies()
   const { results, wallMs } = await runConcurrent(pair.context, concurrent, workers)
@@ -102,15 +98,13 @@ async function phase(pair: Pair, concurrent: number, workers: number): Promise<v
   stepTable(`${pair.name}: concurrent (${workers} workers)`, results, wallMs)
   agents.forEach((agent, index) => {
     const [before, after] = [cpuBefore[index], cpuMs(agent.process.pid)]
-    const [mainStart, mainEnd] = [mainBefore[index], mainThreadCpuMs(agent.process.pid)]
     if (before !== undefined && after !== undefined) {
-      pair.cpuMs += after - before
-      const helpers =
-        mainStart === undefined || mainEnd === undefined
-          ? ''
-          : ` (other threads than the main one: ${((after - before - (mainEnd - mainStart)) / results.length).toFixed(0)} ms)`
+      const total = after.total - before.total
+      const helpers = total - (after.main - before.main)
+      pair.cpuMs += total
       console.log(
-        `${pair.name} ${agent.label} CPU per iteration: ${((after - before) / results.length).toFixed(0)} ms${helpers}`,
+        `${pair.name} ${agent.label} CPU per iteration: ${(total / results.length).toFixed(0)} ms ` +
+          `(other threads than the main one: ${(helpers / results.length).toFixed(0)} ms)`,
       )
     }
   })
