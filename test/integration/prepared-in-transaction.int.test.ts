@@ -104,10 +104,17 @@ describe('prepared statements in the caller transaction', () => {
   it('refuses a statement in a transaction that has ended (a timer started inside it), storing nothing', async () => {
     const event = aTenantEvent('tenant-prepared')
     let late: Promise<unknown> = Promise.resolve()
+    let ended = (): void => undefined
+    const transactionEnded = new Promise<void>((resolve) => (ended = resolve))
     await deliveries.transactional(async () => {
-      // The timer's callback runs in the transaction's async context after the commit, as an outbox relay's would.
-      late = new Promise((settle) => setTimeout(() => deliveries.addForEvents([event]).then(settle, settle), 50))
+      // The timer's callback runs in the transaction's async context after the commit, as an outbox relay's would. It
+      // waits for the commit itself: a fixed delay ran the statement inside the transaction when a loaded machine took
+      // longer to commit (the insert succeeded, once in a CI run).
+      late = new Promise((settle) =>
+        setTimeout(() => void transactionEnded.then(() => deliveries.addForEvents([event])).then(settle, settle), 0),
+      )
     })
+    ended()
     const outcome = await late
     expect(outcome).toBeInstanceOf(Error)
     expect((outcome as Error).message).toMatch(/committed/i)
