@@ -151,6 +151,25 @@ describe('fetchInvitation', () => {
     }
   })
 
+  // Credo's short-URL fetch starts a 15 s timer that it clears only when its fetch returns: a refusal thrown there held
+  // the process (a jest worker, an agent stopping) for 15 s.
+  it('leaves no timer pending after a refusal or a failed answer', async () => {
+    const server = await aServer({ '/down': (res) => res.writeHead(503).end() })
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] })
+    try {
+      await expect(
+        fetchInvitation('http://10.0.0.1/inv', new OutboundTargetGuard(false), agentDependencies),
+      ).rejects.toThrow(InvalidInputError)
+      expect(jest.getTimerCount()).toBe(0)
+      const guard = new OutboundTargetGuard(true)
+      await expect(fetchInvitation(`${server.origin}/down`, guard, agentDependencies)).rejects.toThrow(UpstreamError)
+      expect(jest.getTimerCount()).toBe(0)
+    } finally {
+      jest.useRealTimers()
+      await server.close()
+    }
+  })
+
   it('parses an encoded invitation URL without fetching anything', async () => {
     expect((await fetchInvitation(ENCODED, new OutboundTargetGuard(false), agentDependencies)).id).toBe('invitation-1')
   })
