@@ -1,5 +1,5 @@
 import { generateKeyPairSync, sign } from 'node:crypto'
-import { createServer } from 'node:net'
+import { createServer, type Socket } from 'node:net'
 
 import { TypedArrayEncoder } from '@credo-ts/core'
 import { LEDGER_STALE_REQUEST } from '@idplane/common/agent-contract/ledger'
@@ -90,7 +90,10 @@ describe('LedgerClient', () => {
   })
 
   it('times out a request that gets no answer', async () => {
-    const silent = createServer(() => undefined)
+    // Its connections are closed with it: fetch leaves the socket of an aborted request open, and the server's end of
+    // it held the test worker until jest killed it.
+    const accepted: Socket[] = []
+    const silent = createServer((socket) => void accepted.push(socket))
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
     const { port } = silent.address() as { port: number }
     const client = new LedgerClient({ baseUrl: `http://127.0.0.1:${port}`, attempts: 1, timeoutMs: 200 })
@@ -98,6 +101,7 @@ describe('LedgerClient', () => {
       await expect(client.getNamespace()).rejects.toThrow(/no answer within 200 ms/)
     } finally {
       silent.close()
+      for (const socket of accepted) socket.destroy()
     }
   })
 
