@@ -66,6 +66,27 @@ describe('requestOverKeptConnection', () => {
     }
   })
 
+  it('never sends a request twice when the caller says it may not be repeated', async () => {
+    // The server reads the second request, then breaks the kept connection without answering: it may have acted on it.
+    let readByServer = 0
+    const target = await aServer((connection, request, socket) => {
+      readByServer++
+      if (connection === 1 && request === 2) socket.resetAndDestroy()
+      else socket.write(OK)
+    })
+    try {
+      let repeats = 0
+      const request = requestTo(target.url, { mayRepeat: false, onRepeat: () => repeats++ })
+      await requestOverKeptConnection(request)
+      await expect(requestOverKeptConnection(request)).rejects.toMatchObject({ code: 'ECONNRESET' })
+      expect(readByServer).toBe(2)
+      expect(target.connections()).toBe(1)
+      expect(repeats).toBe(0)
+    } finally {
+      await target.close()
+    }
+  })
+
   it('does not send again when a new connection breaks', async () => {
     const target = await aServer((_connection, _request, socket) => socket.resetAndDestroy())
     try {

@@ -20,6 +20,11 @@ export interface KeptConnectionRequest {
   lookup?: LookupFunction
   /** Told when the request is sent once more (for a metric). */
   onRepeat?: () => void
+  /**
+   * false: never sent a second time, even after a reused connection broke before any answer (a write the caller must
+   * know may have landed: the server could have read it before the break). Default true.
+   */
+  mayRepeat?: boolean
 }
 
 export interface KeptConnectionAnswer {
@@ -44,7 +49,7 @@ export async function requestOverKeptConnection(request: KeptConnectionRequest):
   try {
     return await sendOnce(request, request.pool, request.timeoutMs)
   } catch (error) {
-    if (!closedAsReused.has(error as Error)) throw error
+    if (request.mayRepeat === false || !closedAsReused.has(error as Error)) throw error
     request.onRepeat?.()
     try {
       return await sendOnce(request, false, Math.max(1, deadline - Date.now()))

@@ -1,7 +1,7 @@
 import type { Logger } from '@idplane/common'
 import { agentReadyUrl } from '@idplane/common/agent-contract/events'
 
-import { httpPost } from '../transport/http-post'
+import { httpPost } from '../transport/http-request'
 
 /** @default 4 attempts: the platform polls GET /agent anyway, so an announcement that does not get through is dropped. */
 const ATTEMPTS = 4

@@ -61,7 +61,9 @@ describe('LedgerClient', () => {
       onRequest: ({ outcome }) => outcomes.push(outcome),
     })
     ledger.failNext = 2
-    ledger.dropNext = 1
+    // A read cut off on its kept connection is sent once more at once on a new one (requestOverKeptConnection); the
+    // second cut, on that new connection, is the network error this loop retries.
+    ledger.dropNext = 2
     expect(await client.getNamespace()).toBe('testnet')
     expect(outcomes).toEqual(['server-error', 'server-error', 'network-error', 'ok'])
     expect(pauses).toHaveLength(3)
@@ -90,8 +92,8 @@ describe('LedgerClient', () => {
   })
 
   it('times out a request that gets no answer', async () => {
-    // Its connections are closed with it: fetch leaves the socket of an aborted request open, and the server's end of
-    // it held the test worker until jest killed it.
+    // Its connections are closed with it: a client that left the socket of an aborted request open (fetch does) would
+    // leave the server's end of it holding the test worker until jest killed it.
     const accepted: Socket[] = []
     const silent = createServer((socket) => void accepted.push(socket))
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))

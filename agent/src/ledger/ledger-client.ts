@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http'
+
 import {
   didStatePath,
   LEDGER_PATH,
@@ -12,6 +14,7 @@ import {
 } from '@idplane/common/agent-contract/ledger'
 
 import { KeyedQueue } from '../adapters/storage/keyed-queue'
+import { type HttpAnswer, httpRequest, HttpTimeoutError } from '../transport/http-request'
 
 /** @default 10 seconds for one request to the ledger */
 export const DEFAULT_LEDGER_TIMEOUT_MS = 10_000
@@ -376,10 +379,9 @@ export class LedgerClient {
           outcome,
           seconds: Number(process.hrtime.bigint() - started) / 1e9,
         })
-      let response: Response
-      let text: string
+      let answer: HttpAnswer
       try {
-        response = await fetch(url, {
+        answer = await httpRequest(url, {
           method: options.method,
           headers: {
             accept: 'application/json',
@@ -388,9 +390,10 @@ export class LedgerClient {
             ...(token ? { authorization: `Bearer ${token}` } : {}),
           },
           body: options.bytes ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
-          signal: AbortSignal.timeout(this.timeoutMs),
+          timeoutMs: this.timeoutMs,
+          // A write is never sent twice behind this loop's back: it counts an unanswered attempt as uncertain.
+          mayRepeat: options.method !== 'POST',
         })
-        text = await response.text()
       } catch (error) {
         observe('network-error')
         // A write that was sent may have been appended although no answer came back.
@@ -398,19 +401,19 @@ export class LedgerClient {
         lastProblem = describeNetworkError(error, this.timeoutMs)
         continue
       }
-      const body = parseJson(text)
-      if (response.status >= 500) {
+      const body = parseJson(answer.body)
+      if (answer.status >= 500) {
         observe('server-error')
         if (options.method === 'POST') uncertain = true
-        lastProblem = `HTTP ${response.status}: ${messageOf(body) ?? response.statusText}`
+        lastProblem = `HTTP ${answer.status}: ${messageOf(body) ?? STATUS_CODES[answer.status] ?? ''}`
         continue
       }
-      if (response.status >= 400) {
-        observe(`http-${response.status}`)
+      if (answer.status >= 400) {
+        observe(`http-${answer.status}`)
         throw new LedgerHttpError(
-          response.status,
-          `The ledger refused ${options.method} ${base}${options.path} (HTTP ${response.status}): ${
-            messageOf(body) ?? response.statusText
+          answer.status,
+          `The ledger refused ${options.method} ${base}${options.path} (HTTP ${answer.status}): ${
+            messageOf(body) ?? STATUS_CODES[answer.status] ?? ''
           }`,
           uncertain,
         )
@@ -479,9 +482,7 @@ function unwrapEnvelope(body: unknown): unknown {
 }
 
 function describeNetworkError(error: unknown, timeoutMs: number): string {
-  // Duck-typed: fetch's errors may come from another realm (undici's), where instanceof Error fails.
-  const { name, message, cause } = (error ?? {}) as { name?: string; message?: string; cause?: unknown }
-  if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeoutMs} ms`
-  const { code, message: causeMessage } = (cause ?? {}) as { code?: string; message?: string }
-  return code ?? causeMessage ?? message ?? String(error)
+  if (error instanceof HttpTimeoutError) return `no answer within ${timeoutMs} ms`
+  const { code, message } = (error ?? {}) as { code?: string; message?: string }
+  return code ?? message ?? String(error)
 }

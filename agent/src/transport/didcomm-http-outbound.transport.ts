@@ -7,7 +7,7 @@ import {
   isValidJweStructure,
 } from '@credo-ts/didcomm'
 
-import { httpPost, HttpPostTimeoutError } from './http-post'
+import { httpPost, HttpTimeoutError } from './http-request'
 import type { OutboundQueue } from './outbound-queue'
 import { OutboundTargetGuard } from './outbound-target-guard'
 
@@ -102,7 +102,7 @@ export class DidCommNodeHttpOutboundTransport implements DidCommOutboundTranspor
         answer = await httpPost(endpoint, body, { 'content-type': mimeType }, SEND_TIMEOUT_MS, lookup)
       } catch (error) {
         // With return routing the receiver may hold the connection open for a reply that never comes.
-        if (error instanceof HttpPostTimeoutError && responseRequested) return
+        if (error instanceof HttpTimeoutError && responseRequested) return
         const message = error instanceof Error ? error.message : String(error)
         logger.warn(`Error sending message to ${endpoint}: ${message}`)
         throw new DeliveryError(`Error sending message to ${endpoint}: ${message}`, {

@@ -1,7 +1,7 @@
 import type { Logger } from '@idplane/common'
 import { batchBody } from '@idplane/common/agent-contract/events'
 
-import { httpPost } from '../../transport/http-post'
+import { httpPost } from '../../transport/http-request'
 import { retryDelayMs } from './backoff'
 import type { OutboxRepository, PendingEvent } from './outbox.repository'
 

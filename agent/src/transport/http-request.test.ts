@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http'
 import { type AddressInfo, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net'
 
-import { httpPost, HttpPostTimeoutError } from './http-post'
+import { httpPost, HttpTimeoutError } from './http-request'
 
 function listen(server: Server | NetServer): Promise<string> {
   return new Promise((resolve) =>
@@ -39,7 +39,7 @@ describe('httpPost', () => {
     const server = createHttpServer(() => undefined) // never answers
     const url = await listen(server)
     try {
-      await expect(httpPost(url, '{}', {}, 100)).rejects.toBeInstanceOf(HttpPostTimeoutError)
+      await expect(httpPost(url, '{}', {}, 100)).rejects.toBeInstanceOf(HttpTimeoutError)
     } finally {
       await close(server)
     }
