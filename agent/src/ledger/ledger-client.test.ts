@@ -1,4 +1,5 @@
 import { generateKeyPairSync, sign } from 'node:crypto'
+import { createServer as createHttpServer } from 'node:http'
 import { createServer, type Socket } from 'node:net'
 
 import { TypedArrayEncoder } from '@credo-ts/core'
@@ -104,6 +105,26 @@ describe('LedgerClient', () => {
     } finally {
       silent.close()
       for (const socket of accepted) socket.destroy()
+    }
+  })
+
+  it('refuses a redirect with a clear message, once', async () => {
+    let requests = 0
+    const redirecting = createHttpServer((_request, response) => {
+      requests++
+      response.writeHead(301, { location: 'https://elsewhere.example/v1/ledger' }).end()
+    })
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve))
+    const { port } = redirecting.address() as { port: number }
+    const client = new LedgerClient({ baseUrl: `http://127.0.0.1:${port}`, sleep: noPause })
+    try {
+      await expect(client.getNamespace()).rejects.toThrow(
+        /did not answer GET \/v1\/ledger at .*: it answered HTTP 301, a redirect, which the agent does not follow/,
+      )
+      expect(requests).toBe(1)
+    } finally {
+      redirecting.closeAllConnections()
+      await new Promise((resolve) => redirecting.close(resolve))
     }
   })
 

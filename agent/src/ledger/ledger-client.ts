@@ -401,6 +401,12 @@ export class LedgerClient {
         lastProblem = describeNetworkError(error, this.timeoutMs)
         continue
       }
+      if (answer.status >= 300 && answer.status < 400) {
+        observe(`http-${answer.status}`)
+        throw new LedgerUnavailableError(
+          `${LEDGER_UNREACHABLE} ${options.method} ${base}${options.path} at ${baseUrl}: it answered HTTP ${answer.status}, a redirect, which the agent does not follow; AGENT_LEDGER_URL must name the ledger itself`,
+        )
+      }
       const body = parseJson(answer.body)
       if (answer.status >= 500) {
         observe('server-error')
