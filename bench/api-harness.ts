@@ -67,10 +67,14 @@ export async function expectJson<T>(response: Promise<Response>, status: number,
   return (JSON.parse(body) as { data: T }).data
 }
 
-/** Total user + system CPU time of a process in milliseconds (Linux /proc; clock ticks of 10 ms). */
-export function cpuMsOf(pid: number): number {
+/**
+ * Total user + system CPU time of a process in milliseconds (Linux /proc; clock ticks of 10 ms). With
+ * `withReapedChildren`, also its children that have ended and that it has waited for (cutime + cstime).
+ */
+export function cpuMsOf(pid: number, { withReapedChildren = false } = {}): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-  return (Number(fields[11]) + Number(fields[12])) * 10
+  const own = Number(fields[11]) + Number(fields[12])
+  return (withReapedChildren ? own + Number(fields[13]) + Number(fields[14]) : own) * 10
 }
 
 /** The pids of a process's children (Linux /proc); empty when it has none or /proc cannot be read. */

@@ -446,7 +446,8 @@ function cpuNow(pid: number | undefined): number {
 /**
  * CPU milliseconds of every PostgreSQL process on this machine so far (the server's backends serve both sides'
  * pools, which live through the run; the sides take turns, so a round's growth is that side's); NaN when /proc
- * cannot be read.
+ * cannot be read. A backend that ends during a round takes its CPU with it: the postmaster's reaped children count
+ * it (without them an agent-only round once came out at -9 ms per iteration).
  */
 function postgresCpuNow(): number {
   try {
@@ -454,7 +455,8 @@ function postgresCpuNow(): number {
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue
       try {
-        if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMsOf(Number(entry))
+        if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+          total += cpuMsOf(Number(entry), { withReapedChildren: true })
       } catch {
         // A process that ended meanwhile.
       }
