@@ -404,7 +404,7 @@ export class LedgerClient {
       if (answer.status >= 300 && answer.status < 400) {
         observe(`http-${answer.status}`)
         throw new LedgerUnavailableError(
-          `${LEDGER_UNREACHABLE} ${options.method} ${base}${options.path} at ${baseUrl}: it answered HTTP ${answer.status}, a redirect, which the agent does not follow; AGENT_LEDGER_URL must name the ledger itself`,
+          `${LEDGER_UNREACHABLE} ${options.method} ${base}${options.path} at ${baseUrl} itself: it redirected (HTTP ${answer.status}), which the agent does not follow; set AGENT_LEDGER_URL to the ledger's own address`,
         )
       }
       const body = parseJson(answer.body)
