@@ -408,19 +408,18 @@ export class LedgerClient {
         )
       }
       const body = parseJson(answer.body)
+      const reason = messageOf(body) ?? STATUS_CODES[answer.status] ?? ''
       if (answer.status >= 500) {
         observe('server-error')
         if (options.method === 'POST') uncertain = true
-        lastProblem = `HTTP ${answer.status}: ${messageOf(body) ?? STATUS_CODES[answer.status] ?? ''}`
+        lastProblem = `HTTP ${answer.status}: ${reason}`
         continue
       }
       if (answer.status >= 400) {
         observe(`http-${answer.status}`)
         throw new LedgerHttpError(
           answer.status,
-          `The ledger refused ${options.method} ${base}${options.path} (HTTP ${answer.status}): ${
-            messageOf(body) ?? STATUS_CODES[answer.status] ?? ''
-          }`,
+          `The ledger refused ${options.method} ${base}${options.path} (HTTP ${answer.status}): ${reason}`,
           uncertain,
         )
       }
