@@ -1137,8 +1137,9 @@ export class Platform {
     this.sinkServer?.close()
     await this.webhook?.stop()
     await this.smtp?.stop()
-    // Agents stop when their replica's pipe closes: give them a moment before counting orphans.
-    await sleep(3000)
+    // Agents and spares stop when their replica's pipe closes; a spare still loading its modules notices only once
+    // they are loaded (docs/decisions.md, "A spare agent process ahead of need"): time for both before counting.
+    for (let waited = 0; waited < 20_000 && this.orphans().length > 0; waited += 250) await sleep(250)
   }
 
   /** Processes the run started that are still alive. */

@@ -80,6 +80,33 @@ export function startPgliteDataDirCopy(pgdata: string): void {
 }
 
 /**
+ * Hands the early copy started for `from` (a spare agent's staging folder: it did not know its data directory yet)
+ * to `to`: once finished, it is renamed beside `to` (the same file system: both live under the agents' data
+ * directory), where preparePgliteDataDir takes it. `from`'s folder is removed. A copy that is not needed (`to` is a
+ * cluster already) or that failed leaves `to` to preparePgliteDataDir's own copy.
+ */
+export function moveEarlyPgliteDataDirCopy(from: string, to: string): void {
+  const early = earlyCopies.get(from)
+  earlyCopies.delete(from)
+  if (!early || earlyCopies.has(to)) return
+  const moved = early.then((copied) => {
+    try {
+      if (!copied || existsSync(path.join(to, 'PG_VERSION'))) return undefined
+      const target = `${to}${COPYING_SUFFIX}-${process.pid}`
+      mkdirSync(path.dirname(to), { recursive: true, mode: 0o700 })
+      rmSync(target, { recursive: true, force: true })
+      renameSync(copied, target)
+      return target
+    } catch {
+      return undefined
+    } finally {
+      rmSync(path.dirname(from), { recursive: true, force: true })
+    }
+  })
+  earlyCopies.set(to, moved)
+}
+
+/**
  * Makes `pgdata` a PGlite cluster unless it is one: the early copy when there is one, else a copy of the template.
  * Leftover copies of a process killed while copying are removed. Resolves to whether a cluster was there already.
  */

@@ -5,17 +5,20 @@ import 'reflect-metadata'
 import path from 'node:path'
 
 import { ConfigError, Logger } from '@idplane/common'
-import { PGDATA_DIR_NAME, startPgliteDataDirCopy } from '@idplane/common/pglite-template'
+import { PGDATA_DIR_NAME, moveEarlyPgliteDataDirCopy, startPgliteDataDirCopy } from '@idplane/common/pglite-template'
 import { compiledExports } from '@idplane/common/compiled-module'
 
 import { loadConfig } from './config'
+import { readLaunch, removeStagingOnExit, spareSettings, type SpareSettings } from './spare-launch'
 import { outliveClosedOutput } from './supervisor-output'
 
 /** Entry point: `node dist/agent/src/main.js`. Only this file and config.ts read process.env. */
 async function main(): Promise<void> {
+  const spare = spareSettings(process.env)
+  const launch = spare ? await launchedSpare(spare) : process.env
   let config
   try {
-    config = loadConfig(process.env)
+    config = loadConfig(launch)
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message)
@@ -24,8 +27,12 @@ async function main(): Promise<void> {
     throw error
   }
   // A new embedded agent's database is copied from the template while the agent's modules load (on another core),
-  // rather than after: the modules are loaded below, not imported above.
-  if (config.database.kind === 'pglite') startPgliteDataDirCopy(path.join(config.database.dataDir, PGDATA_DIR_NAME))
+  // rather than after: the modules are loaded below, not imported above. A spare made its copy before it knew where.
+  if (config.database.kind === 'pglite') {
+    const pgdata = path.join(config.database.dataDir, PGDATA_DIR_NAME)
+    if (spare?.stagingPgdata) moveEarlyPgliteDataDirCopy(spare.stagingPgdata, pgdata)
+    else startPgliteDataDirCopy(pgdata)
+  }
   const { AgentProcess } = await loadAgentProcess()
   const logger = new Logger({ program: 'agent', agent: config.label }, config.logLevel)
   const agentProcess = new AgentProcess(config, logger)
@@ -54,6 +61,7 @@ async function main(): Promise<void> {
     process.stdin.on('end', () => shutdown('supervisor gone'))
     process.stdin.on('error', () => shutdown('supervisor gone'))
     process.stdin.resume()
+    if (process.stdin.readableEnded) shutdown('supervisor gone')
   }
   try {
     await agentProcess.start()
@@ -62,6 +70,26 @@ async function main(): Promise<void> {
     await agentProcess.stop().catch(() => undefined)
     process.exit(1)
   }
+}
+
+/**
+ * A spare (common/agent-contract/spare.ts): copies the PGlite template and loads its modules ahead of need, then
+ * waits for its launch environment on standard input. Exits when the input ends first (its API is gone, or stops
+ * it), and on a malformed line.
+ */
+async function launchedSpare(spare: SpareSettings): Promise<Record<string, string>> {
+  removeStagingOnExit(spare)
+  if (spare.stagingPgdata) startPgliteDataDirCopy(spare.stagingPgdata)
+  const launched = readLaunch(process.stdin)
+  await loadAgentProcess()
+  try {
+    const launch = await launched
+    if (launch) return launch
+  } catch (error) {
+    console.error(`Spare agent: ${(error as Error).message}`)
+    process.exit(2)
+  }
+  process.exit(0)
 }
 
 async function loadAgentProcess(): Promise<typeof import('./agent-process.js')> {

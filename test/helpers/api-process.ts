@@ -27,6 +27,8 @@ export async function spawnApi(port: number, env: Record<string, string>): Promi
       API_GATEWAY_HOST: '127.0.0.1',
       // Agents and receivers of tests listen on loopback (production refuses private targets).
       NETWORK_ALLOW_PRIVATE_TARGETS: 'true',
+      // No spare agent process beside every test's agents (CI's CPU); agents-spare.int.test turns it on.
+      AGENT_SPARES: '0',
       ...env,
     },
     stdio: ['ignore', process.env.IDPLANE_TEST_LOGS ? 'inherit' : 'ignore', 'pipe'],

@@ -32,6 +32,7 @@ export async function startIdleApiRuntime(env: Record<string, string> = {}): Pro
       AMQP_URL: process.env.AMQP_URL,
       QUEUE_NAME_PREFIX: queuePrefix,
       LOG_LEVEL: 'error',
+      AGENT_SPARES: '0',
       ...env,
     },
     configSectionsOf(API_MODULES),

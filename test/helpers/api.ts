@@ -48,6 +48,8 @@ export async function startApi(
     CLOUD_WALLET_BASE_AGENT: 'external',
     // Agents and receivers of tests listen on loopback; tests of the refusal pass 'false' (production's default).
     NETWORK_ALLOW_PRIVATE_TARGETS: 'true',
+    // No spare agent process beside every test's agents (CI's CPU); agents-spare.int.test turns it on.
+    AGENT_SPARES: '0',
     ...env,
   }
   const loaded = loadConfig(baseEnv, configSectionsOf(API_MODULES))

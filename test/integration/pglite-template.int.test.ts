@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite'
 
 import {
   initialisePgliteDataDir,
+  moveEarlyPgliteDataDirCopy,
   pgliteTemplateArchive,
   preparePgliteDataDir,
   startPgliteDataDirCopy,
@@ -92,5 +93,27 @@ describe('PGlite template', () => {
     const rows = await reopened.query<{ n: number }>('select n from kept')
     await reopened.close()
     expect(rows.rows).toEqual([{ n: 7 }])
+  }, 120_000)
+
+  it('moves a spare’s early copy to the data directory it is launched with, and throws it away for a cluster', async () => {
+    const spares = path.join(work, 'spares')
+    const staging = path.join(spares, '4242', 'pgdata')
+    startPgliteDataDirCopy(staging)
+    const pgdata = path.join(work, 'launched', 'pgdata')
+    moveEarlyPgliteDataDirCopy(staging, pgdata)
+    await preparePgliteDataDir(pgdata)
+    expect(readdirSync(path.join(work, 'launched'))).toEqual(['pgdata'])
+    expect(readdirSync(spares)).toEqual([])
+    const db = await PGlite.create(pgdata)
+    const rows = await db.query<{ one: number }>('select 1 as one')
+    await db.close()
+    expect(rows.rows).toEqual([{ one: 1 }])
+
+    // Launched on an existing cluster (a restart): the staged copy goes, the cluster stays.
+    startPgliteDataDirCopy(staging)
+    moveEarlyPgliteDataDirCopy(staging, pgdata)
+    expect(await preparePgliteDataDir(pgdata)).toBe(true)
+    expect(readdirSync(path.join(work, 'launched'))).toEqual(['pgdata'])
+    expect(readdirSync(spares)).toEqual([])
   }, 120_000)
 })

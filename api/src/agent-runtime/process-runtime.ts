@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { InvalidStateError, type Logger, type LogLevel } from '@idplane/common'
@@ -8,6 +8,7 @@ import type { PortPair } from '@idplane/common/ports'
 import { probeAgent } from '@idplane/common/agent-contract/probe'
 import { buildAgentEnv } from '@idplane/common/agent-contract/launch-env'
 import { endpointFromBase } from '@idplane/common/agent-contract/endpoint'
+import { AGENT_SPARE_DIR_ENV, AGENT_SPARE_ENV, spareLaunchLine } from '@idplane/common/agent-contract/spare'
 import { TEST_ANONCREDS_REGISTRY_DIR_ENV, type AgentsConfig, type Config } from '../infra/config'
 import {
   AgentRuntime,
@@ -49,6 +50,8 @@ export const RESTART_BACKOFF_MAX_MS = 60_000
 export const RESTART_BACKOFF_RESET_MS = 60_000
 /** @default 1 s between checks that an adopted agent (not our child) still runs. */
 const ADOPTED_CHECK_MS = 1_000
+/** Below the agents' data directory: the spares' folders (not an organization id: those are UUIDs). */
+const SPARES_DIR_NAME = '.spares'
 /** @default 1 s between checks that the API supervising a watched agent still runs. */
 const SUPERVISOR_CHECK_MS = 1_000
 
@@ -69,6 +72,18 @@ function announcement(): Pick<Incarnation, 'announced' | 'announce'> {
   let announce: () => void = () => undefined
   const announced = new Promise<void>((resolve) => (announce = resolve))
   return { announced, announce }
+}
+
+/**
+ * A spare agent process (common/agent-contract/spare.ts): its modules loaded, waiting for the launch line that makes
+ * it an organization's agent.
+ */
+interface Spare {
+  child: ChildProcess
+  /** Where its output goes: the runtime's log while it is spare, the organization's once launched. */
+  output: { log: Logger }
+  /** Ends the pool's watch of its exit: from its launch on, its incarnation watches it. */
+  release: () => void
 }
 
 /** Everything the runtime does for one organization's agent, from provision to stop. */
@@ -126,6 +141,7 @@ export function restartDelayMs(crashes: number, initialMs: number, maxMs: number
 export class ProcessRuntime extends AgentRuntime {
   public readonly kind = 'process'
   private readonly supervisions = new Map<string, Supervision>()
+  private readonly spares = new Set<Spare>()
   private listener: AgentLifecycleListener | undefined
   private isClosed = false
 
@@ -160,6 +176,7 @@ export class ProcessRuntime extends AgentRuntime {
     await options.onStatus?.({ phase: 'pending', ports })
     const result = await this.awaitReady(supervision, supervision.current, options.signal)
     if (result.phase === 'ready') this.markReady(supervision)
+    this.keepSpares()
     return result
   }
 
@@ -225,12 +242,13 @@ export class ProcessRuntime extends AgentRuntime {
    */
   public async close(): Promise<void> {
     this.isClosed = true
-    await Promise.all(
-      [...this.supervisions.values()].map(async (supervision) => {
+    await Promise.all([
+      ...[...this.supervisions.values()].map(async (supervision) => {
         if (supervision.isObserver) this.forget(supervision)
         else await this.stopSupervised(supervision)
       }),
-    )
+      ...[...this.spares].map((spare) => this.stopSpare(spare)),
+    ])
   }
 
   /** Stops the agent this API runs; its supervisor note is the caller's business. */
@@ -414,6 +432,7 @@ export class ProcessRuntime extends AgentRuntime {
     const incarnation = await this.startIncarnation(supervision)
     supervision.current = incarnation
     const result = await this.awaitReady(supervision, incarnation)
+    this.keepSpares()
     // A restart that exits or never answers ends in onUnexpectedExit again, with a longer backoff.
     if (result.phase !== 'ready' || supervision.isStopping) return
     this.markReady(supervision)
@@ -441,13 +460,16 @@ export class ProcessRuntime extends AgentRuntime {
     const entrypoint = this.entrypoint()
     const env = this.agentEnv(launch, ports, await launch.secrets())
     if (supervision.isStopping || this.isClosed) throw new InvalidStateError('The agent was stopped while starting')
-    const child = spawn(process.execPath, [...AGENT_NODE_OPTIONS, entrypoint], {
-      cwd: repositoryRoot(),
-      env,
-      // stdin is the supervisor pipe (AGENT_EXIT_ON_STDIN_CLOSE): never written, closed by the kernel with us.
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    child.stdin?.on('error', () => undefined)
+    const spare = this.takeSpare()
+    let child: ChildProcess
+    if (spare) {
+      child = spare.child
+      spare.output.log = log
+      child.stdin?.write(spareLaunchLine(env))
+    } else {
+      child = this.spawnAgent(entrypoint, env)
+      this.forwardOutput(child, () => log)
+    }
     const incarnation: Incarnation = {
       ...announcement(),
       pid: child.pid,
@@ -470,10 +492,114 @@ export class ProcessRuntime extends AgentRuntime {
         })
       }),
     }
-    this.forwardOutput(child, log)
     if (child.pid !== undefined) writeProcessRecord(this.recordFile(orgId), child.pid)
-    log.info('Started agent process', { pid: child.pid, adminPort: ports.adminPort, inboundPort: ports.inboundPort })
+    log.info('Started agent process', {
+      pid: child.pid,
+      adminPort: ports.adminPort,
+      inboundPort: ports.inboundPort,
+      wasSpare: spare !== undefined,
+    })
     return incarnation
+  }
+
+  /**
+   * `node <agent>` with `env`: stdin is the supervisor pipe (AGENT_EXIT_ON_STDIN_CLOSE), closed by the kernel with
+   * us; a spare reads its launch line from it first.
+   */
+  private spawnAgent(entrypoint: string, env: Record<string, string>): ChildProcess {
+    const child = spawn(process.execPath, [...AGENT_NODE_OPTIONS, entrypoint], {
+      cwd: repositoryRoot(),
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    child.stdin?.on('error', () => undefined)
+    return child
+  }
+
+  /**
+   * Starts spares up to AGENT_SPARES. Called when a launch has finished (its agent answered, or failed), not when a
+   * launch takes a spare: a spare loading beside an agent's start would slow that start down on a small machine.
+   */
+  private keepSpares(): void {
+    const wanted = this.options.agents.spares
+    if (this.isClosed || this.spares.size >= wanted) return
+    const entrypoint = this.entrypoint()
+    if (!existsSync(entrypoint)) return
+    this.removeStaleSpareDirs()
+    while (this.spares.size < wanted) this.spares.add(this.startSpare(entrypoint))
+  }
+
+  private startSpare(entrypoint: string): Spare {
+    const embedded = this.options.database.kind !== 'postgres'
+    const child = this.spawnAgent(entrypoint, {
+      PATH: process.env.PATH ?? '',
+      // Read by the C library at the process's start: a launch line would come too late for them.
+      ...AGENT_MALLOC_ENV,
+      [AGENT_SPARE_ENV]: '1',
+      ...(embedded ? { [AGENT_SPARE_DIR_ENV]: this.spareDir() } : {}),
+    })
+    const log = this.options.logger.child({ component: 'agent-runtime', spare: child.pid })
+    const spare: Spare = { child, output: { log }, release: () => undefined }
+    this.forwardOutput(child, () => spare.output.log)
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      this.spares.delete(spare)
+      if (embedded && child.pid !== undefined) {
+        rmSync(path.join(this.spareDir(), String(child.pid)), { recursive: true, force: true })
+      }
+      // Not started again here: the next launch's end starts one, so a spare that cannot start never loops.
+      if (!this.isClosed) log.warn('Spare agent process exited', { pid: child.pid, code, signal })
+    }
+    const onError = (error: Error) => {
+      this.spares.delete(spare)
+      log.error('Spare agent process failed to start', { error: error.message })
+    }
+    child.once('exit', onExit)
+    child.once('error', onError)
+    spare.release = () => {
+      child.off('exit', onExit)
+      child.off('error', onError)
+    }
+    log.debug('Started a spare agent process', { pid: child.pid })
+    return spare
+  }
+
+  /** A running spare, out of the pool and no longer watched by it; undefined when there is none. */
+  private takeSpare(): Spare | undefined {
+    for (const spare of this.spares) {
+      this.spares.delete(spare)
+      spare.release()
+      const { child } = spare
+      if (child.exitCode === null && child.signalCode === null && child.stdin?.writable) return spare
+      child.kill('SIGKILL')
+    }
+    return undefined
+  }
+
+  /** SIGTERM (a spare has no state to keep), SIGKILL after the grace period; resolves when it is gone. */
+  private async stopSpare(spare: Spare): Promise<void> {
+    const { child } = spare
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+    await exited
+    clearTimeout(timer)
+  }
+
+  /** Where embedded spares copy the PGlite template ahead of need, each in a folder named by its pid. */
+  private spareDir(): string {
+    return path.join(this.options.agents.dataDir, SPARES_DIR_NAME)
+  }
+
+  /** Folders of spares that are gone (killed before they could remove theirs); live ones may be another API's. */
+  private removeStaleSpareDirs(): void {
+    const dir = this.spareDir()
+    if (!existsSync(dir)) return
+    for (const entry of readdirSync(dir)) {
+      const pid = Number(entry)
+      if (!Number.isInteger(pid) || !isRecordedProcessAlive({ pid }))
+        rmSync(path.join(dir, entry), { recursive: true, force: true })
+    }
   }
 
   /** An agent that is not our child: its exit is noticed by checking its pid every second. */
@@ -590,8 +716,8 @@ export class ProcessRuntime extends AgentRuntime {
     }
   }
 
-  /** Each line of the child becomes one JSON line of ours, tagged with the organization. */
-  private forwardOutput(child: ChildProcess, log: Logger): void {
+  /** Each line of the child becomes one JSON line of ours, tagged with the organization (`log()`'s at the time). */
+  private forwardOutput(child: ChildProcess, log: () => Logger): void {
     for (const [stream, fallback] of [
       [child.stdout, 'info'],
       [child.stderr, 'warn'],
@@ -601,9 +727,11 @@ export class ProcessRuntime extends AgentRuntime {
         const parsed = parseJsonLine(line)
         if (parsed) {
           const { level, msg, ...data } = parsed
-          log.log(isLevel(level) ? level : fallback, typeof msg === 'string' ? msg : 'Agent output', { agentLog: data })
+          log().log(isLevel(level) ? level : fallback, typeof msg === 'string' ? msg : 'Agent output', {
+            agentLog: data,
+          })
         } else if (line.trim() !== '') {
-          log.log(fallback, 'Agent output', { line })
+          log().log(fallback, 'Agent output', { line })
         }
       })
     }

@@ -75,3 +75,17 @@ describe('loadConfig: idle connections (API_KEEP_ALIVE_TIMEOUT_SECONDS)', () => 
     expect(() => loadConfig({ API_KEEP_ALIVE_TIMEOUT_SECONDS: 'long' })).toThrow(/API_KEEP_ALIVE_TIMEOUT_SECONDS/)
   })
 })
+
+describe('loadConfig: spare agent processes (AGENT_SPARES)', () => {
+  it('keeps one by default, none or several as set', () => {
+    expect(loadConfig({}).agents.spares).toBe(1)
+    expect(loadConfig({ AGENT_SPARES: '0' }).agents.spares).toBe(0)
+    expect(loadConfig({ AGENT_SPARES: '3' }).agents.spares).toBe(3)
+  })
+
+  it('reports values out of range by name', () => {
+    expect(() => loadConfig({ AGENT_SPARES: '9' })).toThrow(/AGENT_SPARES/)
+    expect(() => loadConfig({ AGENT_SPARES: '-1' })).toThrow(/AGENT_SPARES/)
+    expect(() => loadConfig({ AGENT_SPARES: 'one' })).toThrow(/AGENT_SPARES/)
+  })
+})

@@ -37,6 +37,8 @@ export const DEFAULT_AGENT_POLL_ATTEMPTS = 6
 export const DEFAULT_AGENT_POLL_INTERVAL_MS = 10_000
 /** @default 30 000 ms for one call to an agent's admin API (creating a DID, sending a message) before a 502. */
 export const DEFAULT_AGENT_REQUEST_TIMEOUT_MS = 30_000
+/** One spare: a launch takes it, and the next is loaded once that agent answers. */
+export const DEFAULT_AGENT_SPARES = 1
 
 /**
  * @default false: nothing the platform calls on a user's say-so (webhooks, an organization's notificationWebhook,
@@ -89,6 +91,11 @@ export interface AgentsConfig {
   readonly anonCredsTestRegistryDir?: string
   /** Agent tuning settings set in the API's environment, passed on to process-runtime agents (AGENT_TUNING_ENV). */
   readonly tuningEnv: Readonly<Record<string, string>>
+  /**
+   * Process runtime: spare agent processes kept loaded for the next launch (AGENT_SPARES; docs/decisions.md, "A spare
+   * agent process ahead of need"). @default DEFAULT_AGENT_SPARES
+   */
+  readonly spares: number
 }
 
 export interface ClientAlias {
@@ -364,6 +371,7 @@ function loadAgentsConfig(env: EnvReader, dataDir: string, apiPort: number): Age
     pollAttempts: env.int('AGENT_POLL_ATTEMPTS', DEFAULT_AGENT_POLL_ATTEMPTS, { min: 1, max: 1000 }),
     pollIntervalMs: env.int('AGENT_POLL_INTERVAL_MS', DEFAULT_AGENT_POLL_INTERVAL_MS, { min: 10, max: 600_000 }),
     requestTimeoutMs: env.int('AGENT_REQUEST_TIMEOUT_MS', DEFAULT_AGENT_REQUEST_TIMEOUT_MS, { min: 100, max: 600_000 }),
+    spares: env.int('AGENT_SPARES', DEFAULT_AGENT_SPARES, { min: 0, max: 8 }),
     host,
     publicEndpointBase: env.url('AGENT_PUBLIC_ENDPOINT_BASE', AGENT_ENDPOINT_PROTOCOLS)?.replace(/\/$/, ''),
     internalUrl: (env.url('API_INTERNAL_URL', ['http', 'https']) ?? `http://127.0.0.1:${apiPort}`).replace(/\/$/, ''),

@@ -1,0 +1,186 @@
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import request from 'supertest'
+import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
+import { startApi, type TestApi } from '../helpers/api'
+import { waitUntil } from '../helpers/agent-process'
+import { isRunning, pidListeningOn } from '../helpers/api-process'
+import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
+import { claimAgentPorts } from '../helpers/ports'
+
+/**
+ * Issue 27 item 4: the process runtime keeps a spare agent process with its modules loaded (AGENT_SPARES), and the
+ * next organization's agent is that process (docs/decisions.md, "A spare agent process ahead of need"). Real agent
+ * program, real processes; the path (PGlite or PostgreSQL) is the environment's.
+ */
+
+/**
+ * This process's children that are spares: started as spares (AGENT_SPARE=1 in their environment, which /proc keeps
+ * as it was at the start) and not launched (a launched one listens on its ports).
+ */
+function sparesOfThisProcess(): number[] {
+  const listening = new Set(
+    [...execFileSync('ss', ['-ltnpH'], { encoding: 'utf8' }).matchAll(/pid=(\d+)/g)].map((match) => Number(match[1])),
+  )
+  const spares: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      if (parent !== process.pid || listening.has(Number(entry))) continue
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes('AGENT_SPARE=1')) {
+        spares.push(Number(entry))
+      }
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return spares
+}
+
+async function oneSpare(other?: number): Promise<number> {
+  return waitUntil(async () => sparesOfThisProcess().find((pid) => pid !== other), 60_000)
+}
+
+interface AgentBody {
+  status: string
+  failureReason: string | null
+  adminPort: number | null
+}
+
+describe('a spare agent process ahead of need (AGENT_SPARES=1)', () => {
+  let compiled: CompiledProgram | undefined
+  let api: TestApi | undefined
+  let owner: TestUser
+  const running = (): TestApi => {
+    if (!api) throw new Error('The API did not start (see beforeAll)')
+    return api
+  }
+  const spareDir = () => path.join(running().config.agents.dataDir, '.spares')
+  const isEmbedded = () => running().config.database.kind !== 'postgres'
+
+  /** Spins up a new organization's agent and waits for DID_CREATED; its admin port. */
+  async function provisioned(label: string): Promise<{ orgId: string; adminPort: number }> {
+    const orgId = await anOrganizationWith(running(), [{ user: owner, roles: ['owner'] }])
+    const created = await request(running().app)
+      .post(`/v1/orgs/${orgId}/agents/spinup`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ label, method: 'key' })
+    expect(created.status).toBe(201)
+    const agent = await waitUntil(async () => {
+      const health = await request(running().app)
+        .get(`/v1/orgs/${orgId}/agents/health`)
+        .set('Authorization', `Bearer ${owner.token}`)
+      const body = health.body.data as AgentBody
+      return body.status === 'DID_CREATED' || body.status === 'FAILED' ? body : undefined
+    }, 110_000)
+    expect(agent).toMatchObject({ status: 'DID_CREATED', failureReason: null })
+    return { orgId, adminPort: agent.adminPort ?? 0 }
+  }
+
+  beforeAll(async () => {
+    compiled = await compileProgram('agent')
+    api = await startApi({
+      AGENT_ENTRYPOINT: compiled.main,
+      AGENT_POLL_ATTEMPTS: '90',
+      AGENT_POLL_INTERVAL_MS: '1000',
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
+      AGENT_SPARES: '1',
+    })
+    owner = await aUserWithToken(api)
+  }, 120_000)
+
+  afterAll(async () => {
+    await api?.stop()
+    compiled?.remove()
+  }, 60_000)
+
+  it('loads a spare after the first launch, makes it the next organization’s agent, then loads another', async () => {
+    expect(sparesOfThisProcess()).toEqual([])
+    await provisioned('First')
+    const spare = await oneSpare()
+    if (isEmbedded()) {
+      // The template's copy is made ahead of need, in the spare's own folder.
+      await waitUntil(async () => (existsSync(path.join(spareDir(), String(spare))) ? true : undefined), 30_000)
+    }
+    const second = await provisioned('Second')
+    expect(pidListeningOn(second.adminPort)).toBe(spare)
+    expect(sparesOfThisProcess()).not.toContain(spare)
+    if (isEmbedded()) {
+      expect(existsSync(path.join(running().config.agents.dataDir, second.orgId, 'pgdata', 'PG_VERSION'))).toBe(true)
+      expect(existsSync(path.join(spareDir(), String(spare)))).toBe(false)
+    }
+    const next = await oneSpare(spare)
+    expect(next).not.toBe(spare)
+    // The launched spare is an organization's agent like any other: it answers with that organization's key only.
+    const agent = await request(`http://127.0.0.1:${second.adminPort}`).get('/agent')
+    expect(agent.status).toBe(200)
+    const otherKey = await request(`http://127.0.0.1:${second.adminPort}`)
+      .get('/agent')
+      .set('Authorization', 'another-organizations-key-0123456789')
+    expect(otherKey.status).toBe(401)
+  }, 300_000)
+
+  it('starts the agent itself when its spare died, and removes what that spare left', async () => {
+    const spare = await oneSpare()
+    process.kill(spare, 'SIGKILL')
+    await waitUntil(async () => (isRunning(spare) ? undefined : true), 30_000)
+    const third = await provisioned('Third')
+    expect(pidListeningOn(third.adminPort)).not.toBe(spare)
+    if (isEmbedded()) expect(existsSync(path.join(spareDir(), String(spare)))).toBe(false)
+  }, 300_000)
+
+  it('stops its spare with the API', async () => {
+    const spare = await oneSpare()
+    await running().stop()
+    api = undefined
+    expect(isRunning(spare)).toBe(false)
+  }, 120_000)
+})
+
+describe('a spare agent process on its own', () => {
+  let compiled: CompiledProgram | undefined
+  let dir: string
+
+  beforeAll(async () => {
+    compiled = await compileProgram('agent')
+  }, 120_000)
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'agent-spare-'))
+  })
+  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+  afterAll(() => compiled?.remove())
+
+  function startSpare(): { child: ReturnType<typeof spawn>; exit: Promise<number | null>; stderr: () => string } {
+    const child = spawn(process.execPath, [compiled?.main ?? ''], {
+      env: { PATH: process.env.PATH ?? '', AGENT_SPARE: '1', AGENT_SPARE_DIR: path.join(dir, '.spares') },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    return { child, exit, stderr: () => stderr }
+  }
+
+  it('exits when its supervisor’s pipe closes before a launch, and leaves no staging folder', async () => {
+    const { child, exit } = startSpare()
+    child.stdin?.end()
+    await expect(exit).resolves.toBe(0)
+    expect(readdirSync(path.join(dir, '.spares'), { withFileTypes: true }).map((entry) => entry.name)).toEqual([])
+  }, 60_000)
+
+  it('refuses a malformed launch line with a message, and one that is not a valid configuration', async () => {
+    const malformed = startSpare()
+    malformed.child.stdin?.write('{"AGENT_ADMIN_PORT": 8020}\n')
+    await expect(malformed.exit).resolves.toBe(2)
+    expect(malformed.stderr()).toContain("Spare agent: The launch line's AGENT_ADMIN_PORT is not a string")
+    const invalid = startSpare()
+    invalid.child.stdin?.write('{"AGENT_API_KEY": "short"}\n')
+    await expect(invalid.exit).resolves.toBe(2)
+    expect(invalid.stderr()).toContain('AGENT_API_KEY')
+    expect(invalid.stderr()).not.toContain('short')
+  }, 60_000)
+})
