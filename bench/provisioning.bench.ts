@@ -7,24 +7,31 @@
  *   BENCH_ORGS=5 BENCH_PATHS=embedded npm run bench:provisioning
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test   (the PostgreSQL server; this default)
  *   BENCH_POLLING=0                      (leave out the polling-only peer)
+ *   BENCH_SPARE_PEER=0                   (leave out the peer without a spare agent process)
  *
- * Per path, two APIs (built, as child processes) run side by side with the spec's polling interval (10 s; 30 tries
+ * Per path, three APIs (built, as child processes) run side by side with the spec's polling interval (10 s; 30 tries
  * rather than 6, BENCH_POLL_ATTEMPTS, so that a loaded machine's slow start is measured, not failed):
  * - `announced`: the agent announces its readiness (POST <event URL>/ready), the platform confirms GET /agent once;
+ *   the API keeps its default spare agent process (AGENT_SPARES=1), so every organization but its first gets one;
+ * - `announced, no spare`: the same with AGENT_SPARES=0, every agent started from nothing: the figure before the
+ *   spare, measured in the same run;
  * - `polling only`: the API's internal URL points nowhere, so no announcement (nor event) reaches it and only the
- *   polling finds the agent: the figure before the announcement, measured in the same run as the peer.
- * The organizations take turns between the two (ABBA), one provisioning at a time, each organization deleted (its
- * agent stopped) before the next starts. The status is read every 50 ms through `GET .../agents/health`.
+ *   polling finds the agent: the figure before the announcement.
+ * The organizations take turns between them (ABBA), one provisioning at a time, each organization deleted (its
+ * agent stopped) before the next starts, and the next started only once the APIs' processes are quiet (a spare
+ * loading beside a peer's start would slow the peer). The status is read every 50 ms through `GET .../agents/health`.
  *
  * Besides the time from spin-up, each provisioning's time from the agent's first GET /agent 200 (this benchmark asks
  * the agent itself every 50 ms too) to DID_CREATED is printed: the platform's wait for the agent plus its first DID,
  * the part the announcement shortens, which moves far less with the machine's load than the agent's start does.
- * The last lines are, per path, that figure for both sides and then `<path> announced: median M s, p95 P s (polling
- * only: median M' s, p95 P' s; ratio R)`.
+ * The last lines are, per path, that figure for each side and then `<path> announced: median M s, p95 P s` followed,
+ * per peer, by `(<peer>: median M' s, p95 P' s; ratio R)`, R being the peer's median over the announced side's.
  */
+import { existsSync, readFileSync } from 'node:fs'
 import { Agent as HttpAgent } from 'node:http'
 import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
+import { pidListeningOn } from '../test/helpers/api-process'
 import { freshDatabase, type FreshDatabase } from '../test/helpers/database'
 import {
   type ApiProcess,
@@ -43,11 +50,12 @@ const ORGS = positiveIntEnv('BENCH_ORGS', 10)
 const SERVER_URL = process.env.BENCH_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test'
 const PATHS = (process.env.BENCH_PATHS ?? 'embedded,postgres').split(',').filter(Boolean)
 const POLLING = process.env.BENCH_POLLING !== '0'
+const SPARE_PEER = process.env.BENCH_SPARE_PEER !== '0'
 const POLL_ATTEMPTS = positiveIntEnv('BENCH_POLL_ATTEMPTS', 30)
 const STATUS_EVERY_MS = 50
 const TIMEOUT_MS = 300_000
 
-type Mode = 'announced' | 'polling only'
+type Mode = 'announced' | 'announced, no spare' | 'polling only'
 
 interface Side {
   mode: Mode
@@ -55,8 +63,13 @@ interface Side {
   token: string
   /** The organization sign-up made (it keeps the user's account; never provisioned). */
   seconds: number[]
-  /** CPU seconds of the agent process from its start to DID_CREATED: moves less with the load than wall time. */
+  /**
+   * CPU seconds of the agent process from the spin-up to DID_CREATED: moves less with the load than wall time. A
+   * spare's loading, before the spin-up, is not in it.
+   */
   agentCpu: number[]
+  /** How many of its agents were spares when launched. */
+  fromSpare: number
   /** Seconds from the agent's first GET /agent 200 (read by this benchmark) to DID_CREATED. */
   afterReady: number[]
 }
@@ -84,9 +97,10 @@ async function startSide(mode: Mode, database: FreshDatabase | undefined, http: 
     AGENT_POLL_INTERVAL_MS: '10000',
     // Nothing listens on port 9: the agent's announcement cannot reach the platform.
     ...(mode === 'polling only' ? { API_INTERNAL_URL: 'http://127.0.0.1:9' } : {}),
+    ...(mode === 'announced, no spare' ? { AGENT_SPARES: '0' } : {}),
   })
   const { token } = await signUp(api, http)
-  return { mode, api, token, seconds: [], agentCpu: [], afterReady: [] }
+  return { mode, api, token, seconds: [], agentCpu: [], afterReady: [], fromSpare: 0 }
 }
 
 /** One organization: created, its agent spun up and followed to DID_CREATED, then deleted; the seconds it took. */
@@ -94,13 +108,15 @@ async function provisionOne(
   side: Side,
   http: HttpAgent,
   index: number,
-): Promise<{ seconds: number; cpu: number; afterReady: number }> {
+): Promise<{ seconds: number; cpu: number; afterReady: number; wasSpare: boolean }> {
   const { api, token } = side
   const org = await expectJson<{ id: string }>(
     call(http, api.port, 'POST', '/v1/orgs', { body: { name: `Bench ${index}`, description: 'provisioning' }, token }),
     201,
     'create organization',
   )
+  // A spare's CPU before the spin-up (its modules loaded ahead of need) is not the provisioning's.
+  const cpuBefore = new Map(childPidsOf(api.child.pid ?? 0).map((pid) => [pid, cpuMsOf(pid)]))
   const started = performance.now()
   const { adminPort } = await expectJson<{ adminPort: number }>(
     call(http, api.port, 'POST', `/v1/orgs/${org.id}/agents/spinup`, {
@@ -132,14 +148,32 @@ async function provisionOne(
   const seconds = (doneAt - started) / 1000
   // From the agent's first 200 to DID_CREATED: the platform's wait for it plus the first DID.
   const afterReady = (doneAt - (answeredAt ?? doneAt)) / 1000
-  // The API's only child now: the previous organization's agent was stopped with it.
-  const cpu = childPidsOf(side.api.child.pid ?? 0).reduce((sum, pid) => sum + cpuMsOf(pid), 0) / 1000
+  const agentPid = pidListeningOn(adminPort)
+  if (agentPid === undefined) throw new Error(`Nothing listens on the agent's admin port ${adminPort}`)
+  const cpu = (cpuMsOf(agentPid) - (cpuBefore.get(agentPid) ?? 0)) / 1000
+  const wasSpare = readFileSync(`/proc/${agentPid}/environ`, 'utf8').split('\0').includes('AGENT_SPARE=1')
   await expectJson(
     call(http, api.port, 'DELETE', `/v1/orgs/${org.id}`, { token, timeoutMs: 120_000 }),
     200,
     'delete organization',
   )
-  return { seconds, cpu, afterReady }
+  return { seconds, cpu, afterReady, wasSpare }
+}
+
+/**
+ * Waits until the APIs and their children use under 5 % of a core over half a second (at most 20 s): a spare loads
+ * after its organization's agent answered, and would otherwise run beside the next provisioning.
+ */
+async function settle(sides: Side[]): Promise<void> {
+  const cpuNow = () =>
+    sides
+      .flatMap((side) => [side.api.child.pid ?? 0, ...childPidsOf(side.api.child.pid ?? 0)])
+      .reduce((sum, pid) => sum + (existsSync(`/proc/${pid}`) ? cpuMsOf(pid) : 0), 0)
+  for (let waited = 0; waited < 20_000; waited += 500) {
+    const before = cpuNow()
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    if (cpuNow() - before < 25) return
+  }
 }
 
 function summary(values: number[]): string {
@@ -149,7 +183,11 @@ function summary(values: number[]): string {
 
 async function runPath(path: string): Promise<string> {
   const http = new HttpAgent({ keepAlive: true, maxSockets: 8 })
-  const modes: Mode[] = POLLING ? ['announced', 'polling only'] : ['announced']
+  const modes: Mode[] = [
+    'announced',
+    ...(SPARE_PEER ? (['announced, no spare'] as const) : []),
+    ...(POLLING ? (['polling only'] as const) : []),
+  ]
   const databases: (FreshDatabase | undefined)[] = []
   const sides: Side[] = []
   try {
@@ -163,12 +201,14 @@ async function runPath(path: string): Promise<string> {
       // ABBA: A B B A A B ... so that neither side is always first while the load drifts.
       const order = index % 2 === 0 ? sides : [...sides].reverse()
       for (const side of order) {
-        const { seconds, cpu, afterReady } = await provisionOne(side, http, index)
+        await settle(sides)
+        const { seconds, cpu, afterReady, wasSpare } = await provisionOne(side, http, index)
         side.seconds.push(seconds)
         side.agentCpu.push(cpu)
         side.afterReady.push(afterReady)
+        if (wasSpare) side.fromSpare++
         console.log(
-          `  ${path} ${side.mode} #${index + 1}: ${seconds.toFixed(2)} s, of which ${afterReady.toFixed(2)} s after the agent answered; agent CPU ${cpu.toFixed(2)} s (load ${loadavg()[0].toFixed(2)})`,
+          `  ${path} ${side.mode} #${index + 1}: ${seconds.toFixed(2)} s, of which ${afterReady.toFixed(2)} s after the agent answered; agent CPU ${cpu.toFixed(2)} s${wasSpare ? ', a spare' : ''} (load ${loadavg()[0].toFixed(2)})`,
         )
       }
     }
@@ -177,17 +217,24 @@ async function runPath(path: string): Promise<string> {
     await Promise.all(sides.map((side) => side.api.stop()))
     for (const database of databases) await database?.drop()
   }
-  const [announced, polling] = sides
+  const announced = sides[0]
+  const peers = sides.slice(1)
   const median = (values: number[]) =>
     percentile(
       [...values].sort((a, b) => a - b),
       50,
     )
-  const peer = polling
-    ? ` (polling only: ${summary(polling.seconds)}; ratio ${(median(polling.seconds) / median(announced.seconds)).toFixed(1)})`
-    : ''
+  const peer = peers
+    .map(
+      (side) =>
+        ` (${side.mode}: ${summary(side.seconds)}; ratio ${(median(side.seconds) / median(announced.seconds)).toFixed(1)})`,
+    )
+    .join('')
   const cpu = sides.map((side) => `${side.mode} ${median(side.agentCpu).toFixed(2)} s`).join(', ')
-  console.log(`${path}: agent CPU to DID_CREATED (median): ${cpu}`)
+  console.log(`${path}: agent CPU from the spin-up to DID_CREATED (median): ${cpu}`)
+  console.log(
+    `${path}: agents launched from a spare: ${sides.map((side) => `${side.mode} ${side.fromSpare}/${ORGS}`).join(', ')}`,
+  )
   const afterReady = sides.map((side) => `${side.mode} ${summary(side.afterReady)}`).join('; ')
   const name = path === 'postgres' ? 'PostgreSQL' : 'embedded (PGlite)'
   return `${name} from the agent's first 200 to DID_CREATED: ${afterReady}\n${name} announced: ${summary(announced.seconds)}${peer}`
