@@ -74,16 +74,21 @@ async function main(): Promise<void> {
 
 /**
  * A spare (common/agent-contract/spare.ts): copies the PGlite template and loads its modules ahead of need, then
- * waits for its launch environment on standard input. Exits when the input ends first (its API is gone, or stops
- * it), and on a malformed line.
+ * waits for its launch environment on standard input. Exits 0 when the input ends first (its API is gone) or on
+ * SIGTERM (its API stops it), 2 on a malformed line.
  */
 async function launchedSpare(spare: SpareSettings): Promise<Record<string, string>> {
-  removeStagingOnExit(spare)
+  // Its copy's process is stopped on exit before its folder is removed (the handlers run in this order).
   if (spare.stagingPgdata) startPgliteDataDirCopy(spare.stagingPgdata)
+  removeStagingOnExit(spare)
+  // Stopped by its API (SIGTERM): nothing to save, but the exit handlers above to run. Until it is launched only.
+  const stop = () => process.exit(0)
+  process.once('SIGTERM', stop)
   const launched = readLaunch(process.stdin)
   await loadAgentProcess()
   try {
     const launch = await launched
+    process.off('SIGTERM', stop)
     if (launch) return launch
   } catch (error) {
     console.error(`Spare agent: ${(error as Error).message}`)

@@ -43,6 +43,11 @@ describe('a spare agent before its launch', () => {
       input.write(bad)
       await expect(launched).rejects.toThrow()
     }
+    // JSON.parse's own message would quote the line, keys and all.
+    const secret = new PassThrough()
+    const refused = readLaunch(secret)
+    secret.write('{"AGENT_WALLET_KEY": s3cret-wallet-key}\n')
+    await expect(refused).rejects.toThrow(/^The launch line is not valid JSON$/)
     const input = new PassThrough()
     const launched = readLaunch(input)
     input.write(Buffer.alloc(SPARE_LAUNCH_MAX_BYTES + 1, 0x61))

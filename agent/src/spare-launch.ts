@@ -30,8 +30,8 @@ export function removeStagingOnExit(settings: SpareSettings): void {
 
 /**
  * Reads the launch line from `input` (the supervisor's pipe) and leaves the stream paused after it, so that its end,
- * watched from then on by the agent, is not missed. Resolves to undefined when the input ends first: the API is gone
- * or no longer wants a spare.
+ * watched from then on by the agent, is not missed. Resolves to undefined when the input ends first: the API is
+ * gone.
  * @throws Error when the line is malformed or longer than SPARE_LAUNCH_MAX_BYTES
  */
 export function readLaunch(input: NodeJS.ReadableStream): Promise<Record<string, string> | undefined> {

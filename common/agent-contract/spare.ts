@@ -26,7 +26,13 @@ export function spareLaunchLine(env: Readonly<Record<string, string>>): string {
  * @throws Error when the line is not a JSON object of strings
  */
 export function parseSpareLaunchLine(line: string): Record<string, string> {
-  const parsed: unknown = JSON.parse(line)
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(line)
+  } catch {
+    // Not JSON.parse's message: it quotes the line, whose values are keys.
+    throw new Error('The launch line is not valid JSON')
+  }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error('The launch line is not a JSON object')
   }

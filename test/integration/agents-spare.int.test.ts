@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
@@ -7,6 +7,7 @@ import { compileProgram, type CompiledProgram } from '../helpers/compile-program
 import { startApi, type TestApi } from '../helpers/api'
 import { waitUntil } from '../helpers/agent-process'
 import { isRunning, pidListeningOn } from '../helpers/api-process'
+import { writeFakeAgentPrograms } from '../helpers/fake-agent-program'
 import { aUserWithToken, anOrganizationWith, type TestUser } from '../helpers/tokens'
 import { claimAgentPorts } from '../helpers/ports'
 
@@ -115,6 +116,9 @@ describe('a spare agent process ahead of need (AGENT_SPARES=1)', () => {
     }
     const next = await oneSpare(spare)
     expect(next).not.toBe(spare)
+    // Its settings came over the pipe: the keys are not in its environment, which /proc shows to its user.
+    const environment = readFileSync(`/proc/${spare}/environ`, 'utf8').split('\0')
+    expect(environment.filter((entry) => /^AGENT_(API_KEY|WALLET_KEY|EVENT_TOKEN)=/.test(entry))).toEqual([])
     // The launched spare is an organization's agent like any other: it answers with that organization's key only.
     const agent = await request(`http://127.0.0.1:${second.adminPort}`).get('/agent')
     expect(agent.status).toBe(200)
@@ -128,9 +132,13 @@ describe('a spare agent process ahead of need (AGENT_SPARES=1)', () => {
     const spare = await oneSpare()
     process.kill(spare, 'SIGKILL')
     await waitUntil(async () => (isRunning(spare) ? undefined : true), 30_000)
+    // What a spare killed with its API would leave (no process has this pid: above the kernel's largest).
+    const leftover = path.join(spareDir(), '4194399')
+    mkdirSync(path.join(leftover, 'pgdata.copying-4194399'), { recursive: true })
     const third = await provisioned('Third')
     expect(pidListeningOn(third.adminPort)).not.toBe(spare)
-    if (isEmbedded()) expect(existsSync(path.join(spareDir(), String(spare)))).toBe(false)
+    expect(existsSync(path.join(spareDir(), String(spare)))).toBe(false)
+    expect(existsSync(leftover)).toBe(false)
   }, 300_000)
 
   it('stops its spare with the API', async () => {
@@ -183,4 +191,62 @@ describe('a spare agent process on its own', () => {
     expect(invalid.stderr()).toContain('AGENT_API_KEY')
     expect(invalid.stderr()).not.toContain('short')
   }, 60_000)
+})
+
+describe('a spare that dies as it is launched', () => {
+  const programs = writeFakeAgentPrograms(tmpdir())
+  let api: TestApi | undefined
+  let entrypoint: string
+
+  beforeAll(async () => {
+    // A spare that reads its launch line and dies at once (as one killed just as it is taken would); started fresh,
+    // the fake agent.
+    entrypoint = path.join(path.dirname(programs.path('healthy')), 'dies-as-spare.js')
+    writeFileSync(
+      entrypoint,
+      [
+        `if (process.env.AGENT_SPARE === '1') process.stdin.once('data', () => process.exit(3))`,
+        `else require(${JSON.stringify(programs.path('healthy'))})`,
+      ].join('\n'),
+    )
+    api = await startApi({
+      AGENT_ENTRYPOINT: entrypoint,
+      AGENT_POLL_ATTEMPTS: '30',
+      AGENT_POLL_INTERVAL_MS: '200',
+      AGENT_PORT_COUNTER_START: (await claimAgentPorts()).setting,
+      AGENT_SPARES: '1',
+    })
+  }, 60_000)
+
+  afterAll(async () => {
+    await api?.stop()
+    programs.remove()
+  }, 60_000)
+
+  it('starts the agent afresh, and the organization does not fail', async () => {
+    if (!api) throw new Error('The API did not start (see beforeAll)')
+    const running = api
+    const owner = await aUserWithToken(running)
+    const spinUp = async (label: string): Promise<AgentBody> => {
+      const orgId = await anOrganizationWith(running, [{ user: owner, roles: ['owner'] }])
+      await request(running.app)
+        .post(`/v1/orgs/${orgId}/agents/spinup`)
+        .set('Authorization', `Bearer ${owner.token}`)
+        .send({ label, method: 'key' })
+        .expect(201)
+      return waitUntil(async () => {
+        const health = await request(running.app)
+          .get(`/v1/orgs/${orgId}/agents/health`)
+          .set('Authorization', `Bearer ${owner.token}`)
+        const body = health.body.data as AgentBody
+        return body.status === 'DID_CREATED' || body.status === 'FAILED' ? body : undefined
+      }, 60_000)
+    }
+    expect(await spinUp('First')).toMatchObject({ status: 'DID_CREATED' })
+    const spare = await oneSpare()
+    const second = await spinUp('Second')
+    expect(second).toMatchObject({ status: 'DID_CREATED', failureReason: null })
+    expect(isRunning(spare)).toBe(false)
+    expect(pidListeningOn(second.adminPort ?? 0)).not.toBe(spare)
+  }, 120_000)
 })

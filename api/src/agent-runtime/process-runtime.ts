@@ -62,6 +62,8 @@ interface Incarnation {
   exit: Promise<AgentExit>
   exited?: AgentExit
   stopAdoptedCheck?: () => void
+  /** It was a spare when launched. */
+  wasSpare?: boolean
   /** Resolved by the agent's readiness announcement (once per incarnation: later ones change nothing). */
   announced: Promise<void>
   announce: () => void
@@ -174,7 +176,24 @@ export class ProcessRuntime extends AgentRuntime {
       supervision.current = await this.startIncarnation(supervision)
     }
     await options.onStatus?.({ phase: 'pending', ports })
-    const result = await this.awaitReady(supervision, supervision.current, options.signal)
+    let result = await this.awaitReady(supervision, supervision.current, options.signal)
+    const launched = supervision.current
+    if (
+      result.phase === 'failed' &&
+      launched.wasSpare &&
+      launched.exited &&
+      !supervision.isStopping &&
+      !this.isClosed
+    ) {
+      // A spare can die as it is taken, before its exit is known (killed, out of memory): a fresh start, once, rather
+      // than a failed organization. An agent that cannot start fails the same way again.
+      this.log(launch.orgId).warn('The spare agent process exited at its launch; starting the agent afresh', {
+        pid: launched.pid,
+        reason: result.reason,
+      })
+      supervision.current = await this.startIncarnation(supervision, { mayTakeSpare: false })
+      result = await this.awaitReady(supervision, supervision.current, options.signal)
+    }
     if (result.phase === 'ready') this.markReady(supervision)
     this.keepSpares()
     return result
@@ -444,7 +463,10 @@ export class ProcessRuntime extends AgentRuntime {
    * Starts the agent, unless the recorded process from an earlier API still runs: adopted when GET /agent
    * answers with its key, stopped otherwise (it holds the ports and is not the agent we know).
    */
-  private async startIncarnation(supervision: Supervision): Promise<Incarnation> {
+  private async startIncarnation(
+    supervision: Supervision,
+    { mayTakeSpare = true }: { mayTakeSpare?: boolean } = {},
+  ): Promise<Incarnation> {
     const { orgId, launch, ports } = supervision
     const log = this.log(orgId)
     const record = readProcessRecord(this.recordFile(orgId))
@@ -460,7 +482,7 @@ export class ProcessRuntime extends AgentRuntime {
     const entrypoint = this.entrypoint()
     const env = this.agentEnv(launch, ports, await launch.secrets())
     if (supervision.isStopping || this.isClosed) throw new InvalidStateError('The agent was stopped while starting')
-    const spare = this.takeSpare()
+    const spare = mayTakeSpare ? this.takeSpare() : undefined
     let child: ChildProcess
     if (spare) {
       child = spare.child
@@ -474,6 +496,7 @@ export class ProcessRuntime extends AgentRuntime {
       ...announcement(),
       pid: child.pid,
       child,
+      wasSpare: spare !== undefined,
       exit: new Promise((resolve) => {
         const finish = (exit: AgentExit) => {
           if (incarnation.exited) return
@@ -523,10 +546,15 @@ export class ProcessRuntime extends AgentRuntime {
   private keepSpares(): void {
     const wanted = this.options.agents.spares
     if (this.isClosed || this.spares.size >= wanted) return
-    const entrypoint = this.entrypoint()
-    if (!existsSync(entrypoint)) return
-    this.removeStaleSpareDirs()
-    while (this.spares.size < wanted) this.spares.add(this.startSpare(entrypoint))
+    try {
+      const entrypoint = this.entrypoint()
+      if (!existsSync(entrypoint)) return
+      this.removeStaleSpareDirs()
+      while (this.spares.size < wanted) this.spares.add(this.startSpare(entrypoint))
+    } catch (error) {
+      // A spare only saves time: the launch that called this has its result, and the next launch tries again.
+      this.options.logger.warn('Could not start a spare agent process', { error: (error as Error).message })
+    }
   }
 
   private startSpare(entrypoint: string): Spare {
@@ -544,7 +572,11 @@ export class ProcessRuntime extends AgentRuntime {
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
       this.spares.delete(spare)
       if (embedded && child.pid !== undefined) {
-        rmSync(path.join(this.spareDir(), String(child.pid)), { recursive: true, force: true })
+        try {
+          rmSync(path.join(this.spareDir(), String(child.pid)), { recursive: true, force: true })
+        } catch {
+          // Its template copy may still be finishing: the next spare start removes the folder of a spare that is gone.
+        }
       }
       // Not started again here: the next launch's end starts one, so a spare that cannot start never loops.
       if (!this.isClosed) log.warn('Spare agent process exited', { pid: child.pid, code, signal })
