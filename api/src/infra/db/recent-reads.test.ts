@@ -45,6 +45,24 @@ describe('RecentReads', () => {
     expect(read).toHaveBeenCalledTimes(1)
   })
 
+  it('lets an isolated read (inside a transaction) use a kept value but never join, start or keep a shared one', async () => {
+    const reads = new RecentReads<string, string>(2_000, 10, clock)
+    const outside = controlledRead<string>()
+    // A read outside the transaction, in flight: on the embedded database it waits for the transaction's connection.
+    const shared = reads.get('a', outside.read)
+    const inTransaction = jest.fn(async () => 'uncommitted row')
+    await expect(reads.get('a', inTransaction, { isolated: true })).resolves.toBe('uncommitted row')
+    expect(outside.read).toHaveBeenCalledTimes(1)
+    // What the transaction read is not kept: the next outside read joins the one in flight, as before.
+    const joined = reads.get('a', outside.read)
+    outside.answer('committed row')
+    await expect(Promise.all([shared, joined])).resolves.toEqual(['committed row', 'committed row'])
+    expect(outside.read).toHaveBeenCalledTimes(1)
+    // A kept value serves an isolated read without a query.
+    await expect(reads.get('a', inTransaction, { isolated: true })).resolves.toBe('committed row')
+    expect(inTransaction).toHaveBeenCalledTimes(1)
+  })
+
   it('reads again after forget, and keeps nothing a read begun before the forget returns', async () => {
     const reads = new RecentReads<string, string>(2_000, 10, clock)
     const { read, answer } = controlledRead<string>()

@@ -13,6 +13,12 @@ export const SHARED_ROW_REUSE_MS = 2_000
  * per request"). Only found values are kept: a missing row is read again each time. Reads of one key that overlap
  * share one query. `forget` drops a key, and a read that began before any `forget` keeps nothing, so a write here is
  * never followed by the value it replaced.
+ *
+ * A caller inside a transaction reads `isolated`: a kept value serves it, but it never joins a read in flight nor
+ * starts one that others join or that is kept. Joining would wait for a query made outside the transaction, and on
+ * the embedded database (one connection, which the transaction holds) that query waits for the transaction: neither
+ * ends (docs/decisions.md, "A transaction never waits for a read shared outside it"). What it reads may also be its
+ * own uncommitted write, which no other caller should see.
  */
 export class RecentReads<K, V> {
   private readonly values: BoundedMap<K, { value: V; readAt: number }>
@@ -28,10 +34,15 @@ export class RecentReads<K, V> {
     this.values = new BoundedMap(maxEntries)
   }
 
-  /** The value read at most `reuseMs` ago, else `read()`'s (kept when not null). */
-  public get(key: K, read: () => Promise<V | null>): Promise<V | null> {
+  /** The value read at most `reuseMs` ago, else `read()`'s (kept when not null and not `isolated`). */
+  public get(
+    key: K,
+    read: () => Promise<V | null>,
+    { isolated = false }: { isolated?: boolean } = {},
+  ): Promise<V | null> {
     const known = this.values.get(key)
     if (known && this.now() - known.readAt < this.reuseMs) return Promise.resolve(known.value)
+    if (isolated) return read()
     const pending = this.reading.get(key)
     if (pending) return pending
     const startedAt = this.now()

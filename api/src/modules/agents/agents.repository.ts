@@ -60,7 +60,8 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
    * before every call the API makes to an agent.
    */
   public addressOf(orgId: string): Promise<AgentAddressRow | null> {
-    return this.recentAddresses.get(orgId, () => this.readAddress(orgId))
+    // Inside a transaction (an agent event's handler calling the agent), never joined to a read made outside it.
+    return this.recentAddresses.get(orgId, () => this.readAddress(orgId), { isolated: this.em.isInTransaction() })
   }
 
   /**
@@ -220,7 +221,11 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
    * most SHARED_ROW_REUSE_MS ago: a token replaced on another replica is refused within that time.
    */
   public async findByEventTokenHash(eventTokenHash: string): Promise<EventTokenOwner | undefined> {
-    return (await this.recentTokenOwners.get(eventTokenHash, () => this.readTokenOwner(eventTokenHash))) ?? undefined
+    return (
+      (await this.recentTokenOwners.get(eventTokenHash, () => this.readTokenOwner(eventTokenHash), {
+        isolated: this.em.isInTransaction(),
+      })) ?? undefined
+    )
   }
 
   private async readTokenOwner(eventTokenHash: string): Promise<EventTokenOwner | null> {

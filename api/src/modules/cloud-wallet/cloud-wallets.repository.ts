@@ -54,7 +54,7 @@ export class CloudWalletsRepository extends BaseRepository<CloudWallet> {
 
   /** The base wallet row as read at most WALLET_ROW_REUSE_MS ago (none is not remembered); this process's writes clear it. */
   public recentBaseWallet(): Promise<BaseWallet | null> {
-    return this.recentBase.get('base', () => this.findBaseWallet())
+    return this.recentBase.get('base', () => this.findBaseWallet(), { isolated: this.em.isInTransaction() })
   }
 
   /**
@@ -125,7 +125,9 @@ export class CloudWalletsRepository extends BaseRepository<CloudWallet> {
 
   /** The user's wallet as read at most WALLET_ROW_REUSE_MS ago; none is not remembered (it may be created now). */
   public recentWalletOfUser(userId: string): Promise<CloudWallet | null> {
-    return this.recentWallets.get(`user:${userId}`, () => this.findForUser(userId))
+    return this.recentWallets.get(`user:${userId}`, () => this.findForUser(userId), {
+      isolated: this.em.isInTransaction(),
+    })
   }
 
   /** The wallet of a base-agent tenant (its events name the tenant), as recentWalletOfUser. */

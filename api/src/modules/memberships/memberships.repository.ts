@@ -57,7 +57,7 @@ export class MembershipsRepository extends OrgRepository<UserOrgRole> {
    */
   public recentRoleNamesOf(orgId: string, userId: string): Promise<OrgRoleName[]> {
     return this.recentRoles
-      .get(`${orgId}/${userId}`, () => this.roleNamesOf(orgId, userId))
+      .get(`${orgId}/${userId}`, () => this.roleNamesOf(orgId, userId), { isolated: this.em.isInTransaction() })
       .then((names) => names ?? [])
   }
 
