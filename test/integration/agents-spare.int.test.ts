@@ -52,6 +52,24 @@ interface AgentBody {
   adminPort: number | null
 }
 
+/** Spins up a new organization's agent through `api` and waits for DID_CREATED or FAILED; its health body. */
+async function spunUp(api: TestApi, owner: TestUser, label: string): Promise<AgentBody & { orgId: string }> {
+  const orgId = await anOrganizationWith(api, [{ user: owner, roles: ['owner'] }])
+  await request(api.app)
+    .post(`/v1/orgs/${orgId}/agents/spinup`)
+    .set('Authorization', `Bearer ${owner.token}`)
+    .send({ label, method: 'key' })
+    .expect(201)
+  const agent = await waitUntil(async () => {
+    const health = await request(api.app)
+      .get(`/v1/orgs/${orgId}/agents/health`)
+      .set('Authorization', `Bearer ${owner.token}`)
+    const body = health.body.data as AgentBody
+    return body.status === 'DID_CREATED' || body.status === 'FAILED' ? body : undefined
+  }, 110_000)
+  return { ...agent, orgId }
+}
+
 describe('a spare agent process ahead of need (AGENT_SPARES=1)', () => {
   let compiled: CompiledProgram | undefined
   let api: TestApi | undefined
@@ -63,23 +81,11 @@ describe('a spare agent process ahead of need (AGENT_SPARES=1)', () => {
   const spareDir = () => path.join(running().config.agents.dataDir, '.spares')
   const isEmbedded = () => running().config.database.kind !== 'postgres'
 
-  /** Spins up a new organization's agent and waits for DID_CREATED; its admin port. */
+  /** Spins up a new organization's agent and expects DID_CREATED; its id and admin port. */
   async function provisioned(label: string): Promise<{ orgId: string; adminPort: number }> {
-    const orgId = await anOrganizationWith(running(), [{ user: owner, roles: ['owner'] }])
-    const created = await request(running().app)
-      .post(`/v1/orgs/${orgId}/agents/spinup`)
-      .set('Authorization', `Bearer ${owner.token}`)
-      .send({ label, method: 'key' })
-    expect(created.status).toBe(201)
-    const agent = await waitUntil(async () => {
-      const health = await request(running().app)
-        .get(`/v1/orgs/${orgId}/agents/health`)
-        .set('Authorization', `Bearer ${owner.token}`)
-      const body = health.body.data as AgentBody
-      return body.status === 'DID_CREATED' || body.status === 'FAILED' ? body : undefined
-    }, 110_000)
+    const agent = await spunUp(running(), owner, label)
     expect(agent).toMatchObject({ status: 'DID_CREATED', failureReason: null })
-    return { orgId, adminPort: agent.adminPort ?? 0 }
+    return { orgId: agent.orgId, adminPort: agent.adminPort ?? 0 }
   }
 
   beforeAll(async () => {
@@ -227,21 +233,7 @@ describe('a spare that dies as it is launched', () => {
     if (!api) throw new Error('The API did not start (see beforeAll)')
     const running = api
     const owner = await aUserWithToken(running)
-    const spinUp = async (label: string): Promise<AgentBody> => {
-      const orgId = await anOrganizationWith(running, [{ user: owner, roles: ['owner'] }])
-      await request(running.app)
-        .post(`/v1/orgs/${orgId}/agents/spinup`)
-        .set('Authorization', `Bearer ${owner.token}`)
-        .send({ label, method: 'key' })
-        .expect(201)
-      return waitUntil(async () => {
-        const health = await request(running.app)
-          .get(`/v1/orgs/${orgId}/agents/health`)
-          .set('Authorization', `Bearer ${owner.token}`)
-        const body = health.body.data as AgentBody
-        return body.status === 'DID_CREATED' || body.status === 'FAILED' ? body : undefined
-      }, 60_000)
-    }
+    const spinUp = (label: string) => spunUp(running, owner, label)
     expect(await spinUp('First')).toMatchObject({ status: 'DID_CREATED' })
     const spare = await oneSpare()
     const second = await spinUp('Second')
