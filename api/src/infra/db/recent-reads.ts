@@ -14,7 +14,8 @@ export const SHARED_ROW_REUSE_MS = 2_000
  * share one query. `forget` drops a key, and a read that began before any `forget` keeps nothing, so a write here is
  * never followed by the value it replaced.
  *
- * A caller inside a transaction reads `isolated`: a kept value serves it, but it never joins a read in flight nor
+ * A read made inside a transaction (`inTransaction()`, asked at each read; every user passes its entity manager's
+ * check, so none can forget it) is isolated: a kept value serves it, but it never joins a read in flight nor
  * starts one that others join or that is kept. Joining would wait for a query made outside the transaction, and on
  * the embedded database (one connection, which the transaction holds) that query waits for the transaction: neither
  * ends (docs/decisions.md, "A transaction never waits for a read shared outside it"). What it reads may also be its
@@ -29,20 +30,17 @@ export class RecentReads<K, V> {
   public constructor(
     private readonly reuseMs: number,
     maxEntries: number,
+    private readonly inTransaction: () => boolean,
     private readonly now: () => number = () => Date.now(),
   ) {
     this.values = new BoundedMap(maxEntries)
   }
 
-  /** The value read at most `reuseMs` ago, else `read()`'s (kept when not null and not `isolated`). */
-  public get(
-    key: K,
-    read: () => Promise<V | null>,
-    { isolated = false }: { isolated?: boolean } = {},
-  ): Promise<V | null> {
+  /** The value read at most `reuseMs` ago, else `read()`'s (kept when not null and not read inside a transaction). */
+  public get(key: K, read: () => Promise<V | null>): Promise<V | null> {
     const known = this.values.get(key)
     if (known && this.now() - known.readAt < this.reuseMs) return Promise.resolve(known.value)
-    if (isolated) return read()
+    if (this.inTransaction()) return read()
     const pending = this.reading.get(key)
     if (pending) return pending
     const startedAt = this.now()

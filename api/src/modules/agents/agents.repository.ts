@@ -42,9 +42,17 @@ export interface EventTokenOwner {
 @injectable()
 export class AgentsRepository extends OrgRepository<OrgAgent> {
   /** addressOf's rows, reused for SHARED_ROW_REUSE_MS: every call the API makes to an agent needs one. */
-  private readonly recentAddresses = new RecentReads<string, AgentAddressRow>(SHARED_ROW_REUSE_MS, AGENTS_REMEMBERED)
+  private readonly recentAddresses = new RecentReads<string, AgentAddressRow>(
+    SHARED_ROW_REUSE_MS,
+    AGENTS_REMEMBERED,
+    () => this.em.isInTransaction(),
+  )
   /** findByEventTokenHash's rows, by token hash, reused alike: every event request an agent sends needs one. */
-  private readonly recentTokenOwners = new RecentReads<string, EventTokenOwner>(SHARED_ROW_REUSE_MS, AGENTS_REMEMBERED)
+  private readonly recentTokenOwners = new RecentReads<string, EventTokenOwner>(
+    SHARED_ROW_REUSE_MS,
+    AGENTS_REMEMBERED,
+    () => this.em.isInTransaction(),
+  )
 
   public constructor(em: EntityManager) {
     super(em, OrgAgent)
@@ -61,7 +69,7 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
    */
   public addressOf(orgId: string): Promise<AgentAddressRow | null> {
     // Inside a transaction (an agent event's handler calling the agent), never joined to a read made outside it.
-    return this.recentAddresses.get(orgId, () => this.readAddress(orgId), { isolated: this.em.isInTransaction() })
+    return this.recentAddresses.get(orgId, () => this.readAddress(orgId))
   }
 
   /**
@@ -221,11 +229,7 @@ export class AgentsRepository extends OrgRepository<OrgAgent> {
    * most SHARED_ROW_REUSE_MS ago: a token replaced on another replica is refused within that time.
    */
   public async findByEventTokenHash(eventTokenHash: string): Promise<EventTokenOwner | undefined> {
-    return (
-      (await this.recentTokenOwners.get(eventTokenHash, () => this.readTokenOwner(eventTokenHash), {
-        isolated: this.em.isInTransaction(),
-      })) ?? undefined
-    )
+    return (await this.recentTokenOwners.get(eventTokenHash, () => this.readTokenOwner(eventTokenHash))) ?? undefined
   }
 
   private async readTokenOwner(eventTokenHash: string): Promise<EventTokenOwner | null> {

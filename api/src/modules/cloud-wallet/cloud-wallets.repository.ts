@@ -41,8 +41,12 @@ export interface NewCloudWallet {
 /** The base wallet row and the users' wallets. */
 @injectable()
 export class CloudWalletsRepository extends BaseRepository<CloudWallet> {
-  private readonly recentBase = new RecentReads<'base', BaseWallet>(WALLET_ROW_REUSE_MS, 1)
-  private readonly recentWallets = new RecentReads<string, CloudWallet>(WALLET_ROW_REUSE_MS, WALLETS_REMEMBERED)
+  private readonly recentBase = new RecentReads<'base', BaseWallet>(WALLET_ROW_REUSE_MS, 1, () =>
+    this.em.isInTransaction(),
+  )
+  private readonly recentWallets = new RecentReads<string, CloudWallet>(WALLET_ROW_REUSE_MS, WALLETS_REMEMBERED, () =>
+    this.em.isInTransaction(),
+  )
 
   public constructor(em: EntityManager) {
     super(em, CloudWallet)
@@ -54,7 +58,7 @@ export class CloudWalletsRepository extends BaseRepository<CloudWallet> {
 
   /** The base wallet row as read at most WALLET_ROW_REUSE_MS ago (none is not remembered); this process's writes clear it. */
   public recentBaseWallet(): Promise<BaseWallet | null> {
-    return this.recentBase.get('base', () => this.findBaseWallet(), { isolated: this.em.isInTransaction() })
+    return this.recentBase.get('base', () => this.findBaseWallet())
   }
 
   /**
@@ -125,9 +129,7 @@ export class CloudWalletsRepository extends BaseRepository<CloudWallet> {
 
   /** The user's wallet as read at most WALLET_ROW_REUSE_MS ago; none is not remembered (it may be created now). */
   public recentWalletOfUser(userId: string): Promise<CloudWallet | null> {
-    return this.recentWallets.get(`user:${userId}`, () => this.findForUser(userId), {
-      isolated: this.em.isInTransaction(),
-    })
+    return this.recentWallets.get(`user:${userId}`, () => this.findForUser(userId))
   }
 
   /** The wallet of a base-agent tenant (its events name the tenant), as recentWalletOfUser. */

@@ -19,7 +19,9 @@ const ROLE_SETS_REMEMBERED = 10_000
 @injectable()
 export class MembershipsRepository extends OrgRepository<UserOrgRole> {
   /** roleNamesOf's answers by organization and user, for recentRoleNamesOf. */
-  private readonly recentRoles = new RecentReads<string, OrgRoleName[]>(SHARED_ROW_REUSE_MS, ROLE_SETS_REMEMBERED)
+  private readonly recentRoles = new RecentReads<string, OrgRoleName[]>(SHARED_ROW_REUSE_MS, ROLE_SETS_REMEMBERED, () =>
+    this.em.isInTransaction(),
+  )
 
   public constructor(em: EntityManager) {
     super(em, UserOrgRole)
@@ -57,7 +59,7 @@ export class MembershipsRepository extends OrgRepository<UserOrgRole> {
    */
   public recentRoleNamesOf(orgId: string, userId: string): Promise<OrgRoleName[]> {
     return this.recentRoles
-      .get(`${orgId}/${userId}`, () => this.roleNamesOf(orgId, userId), { isolated: this.em.isInTransaction() })
+      .get(`${orgId}/${userId}`, () => this.roleNamesOf(orgId, userId))
       .then((names) => names ?? [])
   }
 
