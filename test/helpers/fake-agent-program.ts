@@ -8,8 +8,9 @@ import path from 'node:path'
  * seed? }` → 201 `{ data: { did } }`, the real admin API's shape) and GET /env (the AGENT_* variables it got,
  * so tests can read the event token), on FAKE_AGENT_HOST (default 127.0.0.1); `never-ready` answers GET /agent with 503 forever; `crash` exits at once;
  * `slow-did` is `healthy` but holds each POST /dids answer for 3 s (GET /did-requests counts those received).
- * Like the real agent, GET /agent with a wrong `Authorization` key is a 401. It ignores its standard input, so
- * it outlives a killed API (an agent that does not watch its supervisor), except `supervised`: `healthy` that
+ * Like the real agent, GET /agent with a wrong `Authorization` key is a 401. Started as the process runtime starts
+ * agents (AGENT_SPARE=1), it takes its settings from the launch line on its standard input first. After that it ignores
+ * its standard input, so it outlives a killed API (an agent that does not watch its supervisor), except `supervised`: `healthy` that
  * takes 3 s to listen, as a real agent takes seconds to start, and exits when its standard input closes, as the
  * real agent does with AGENT_EXIT_ON_STDIN_CLOSE.
  */
@@ -20,6 +21,22 @@ const http = require('node:http')
 const { createHash, randomBytes } = require('node:crypto')
 const mode = ${JSON.stringify(mode)}
 if (mode === 'crash') { console.error('fake agent: crashing on purpose'); process.exit(3) }
+// Started as the process runtime starts agents: the settings come as one JSON line on standard input.
+if (process.env.AGENT_SPARE === '1') {
+  let line = ''
+  const onData = (chunk) => {
+    line += chunk
+    const end = line.indexOf('\\n')
+    if (end === -1) return
+    process.stdin.off('data', onData)
+    process.stdin.pause()
+    Object.assign(process.env, JSON.parse(line.slice(0, end)))
+    start()
+  }
+  process.stdin.setEncoding('utf8')
+  process.stdin.on('data', onData)
+} else start()
+function start() {
 const apiKey = process.env.AGENT_API_KEY
 const send = (res, status, body) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(body)) }
 let didRequests = 0
@@ -60,6 +77,7 @@ if (mode === 'supervised') {
   process.stdin.on('end', () => process.exit(0))
   process.stdin.on('close', () => process.exit(0))
   process.stdin.resume()
+}
 }
 `
 

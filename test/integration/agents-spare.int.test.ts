@@ -42,6 +42,13 @@ function sparesOfThisProcess(): number[] {
   return spares
 }
 
+/** The agent keys in the environment the process `pid` was started with (/proc shows it to the same user). */
+function keysInEnvironmentOf(pid: number | undefined): string[] {
+  if (pid === undefined) throw new Error('No process listens on the agent port')
+  const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')
+  return environment.filter((entry) => /^AGENT_(API_KEY|WALLET_KEY|EVENT_TOKEN|DATABASE_URL)=/.test(entry))
+}
+
 async function oneSpare(other?: number): Promise<number> {
   return waitUntil(async () => sparesOfThisProcess().find((pid) => pid !== other), 60_000)
 }
@@ -107,7 +114,9 @@ describe('a spare agent process ahead of need (AGENT_SPARES=1)', () => {
 
   it('loads a spare after the first launch, makes it the next organization’s agent, then loads another', async () => {
     expect(sparesOfThisProcess()).toEqual([])
-    await provisioned('First')
+    const first = await provisioned('First')
+    // No spare yet: a new process, which took its settings over the pipe as a spare does.
+    expect(keysInEnvironmentOf(pidListeningOn(first.adminPort))).toEqual([])
     const spare = await oneSpare()
     if (isEmbedded()) {
       // The template's copy is made ahead of need, in the spare's own folder.
@@ -123,8 +132,7 @@ describe('a spare agent process ahead of need (AGENT_SPARES=1)', () => {
     const next = await oneSpare(spare)
     expect(next).not.toBe(spare)
     // Its settings came over the pipe: the keys are not in its environment, which /proc shows to its user.
-    const environment = readFileSync(`/proc/${spare}/environ`, 'utf8').split('\0')
-    expect(environment.filter((entry) => /^AGENT_(API_KEY|WALLET_KEY|EVENT_TOKEN)=/.test(entry))).toEqual([])
+    expect(keysInEnvironmentOf(spare)).toEqual([])
     // The launched spare is an organization's agent like any other: it answers with that organization's key only.
     const agent = await request(`http://127.0.0.1:${second.adminPort}`).get('/agent')
     expect(agent.status).toBe(200)
@@ -199,20 +207,34 @@ describe('a spare agent process on its own', () => {
   }, 60_000)
 })
 
+/** How long the stand-in below must have waited for its line to act as a spare. */
+const SPARE_WAITED_MS = 1_000
+
 describe('a spare that dies as it is launched', () => {
   const programs = writeFakeAgentPrograms(tmpdir())
   let api: TestApi | undefined
   let entrypoint: string
 
   beforeAll(async () => {
-    // A spare that reads its launch line and dies at once (as one killed just as it is taken would); started fresh,
-    // the fake agent.
+    // Every agent starts waiting for its launch line. This one dies as it gets a line it waited for (a spare, killed
+    // just as it is taken); a line there at its start (a new process) makes it the fake agent.
     entrypoint = path.join(path.dirname(programs.path('healthy')), 'dies-as-spare.js')
     writeFileSync(
       entrypoint,
       [
-        `if (process.env.AGENT_SPARE === '1') process.stdin.once('data', () => process.exit(3))`,
-        `else require(${JSON.stringify(programs.path('healthy'))})`,
+        `const startedAt = Date.now()`,
+        `let line = ''`,
+        `process.stdin.setEncoding('utf8')`,
+        `process.stdin.on('data', (chunk) => {`,
+        `  if (Date.now() - startedAt > ${SPARE_WAITED_MS}) process.exit(3)`,
+        `  line += chunk`,
+        `  if (!line.includes('\\n')) return`,
+        `  process.stdin.removeAllListeners('data')`,
+        `  process.stdin.pause()`,
+        `  delete process.env.AGENT_SPARE`,
+        `  Object.assign(process.env, JSON.parse(line))`,
+        `  require(${JSON.stringify(programs.path('healthy'))})`,
+        `})`,
       ].join('\n'),
     )
     api = await startApi({
@@ -236,6 +258,8 @@ describe('a spare that dies as it is launched', () => {
     const spinUp = (label: string) => spunUp(running, owner, label)
     expect(await spinUp('First')).toMatchObject({ status: 'DID_CREATED' })
     const spare = await oneSpare()
+    // Long enough that the stand-in knows it waited as a spare.
+    await new Promise((resolve) => setTimeout(resolve, SPARE_WAITED_MS * 2))
     const second = await spinUp('Second')
     expect(second).toMatchObject({ status: 'DID_CREATED', failureReason: null })
     expect(isRunning(spare)).toBe(false)

@@ -9,6 +9,7 @@ import { probeAgent } from '@idplane/common/agent-contract/probe'
 import { buildAgentEnv } from '@idplane/common/agent-contract/launch-env'
 import { endpointFromBase } from '@idplane/common/agent-contract/endpoint'
 import { AGENT_SPARE_DIR_ENV, AGENT_SPARE_ENV, spareLaunchLine } from '@idplane/common/agent-contract/spare'
+import { PGDATA_DIR_NAME } from '@idplane/common/pglite-template'
 import { TEST_ANONCREDS_REGISTRY_DIR_ENV, type AgentsConfig, type Config } from '../infra/config'
 import {
   AgentRuntime,
@@ -251,7 +252,7 @@ export class ProcessRuntime extends AgentRuntime {
   /** Stops the agent and deletes its data directory (PGlite files; on PostgreSQL its schema is the caller's). */
   public async remove(orgId: string): Promise<void> {
     await this.stop(orgId)
-    rmSync(path.join(this.options.agents.dataDir, orgId), { recursive: true, force: true })
+    rmSync(this.embeddedDataDir(orgId), { recursive: true, force: true })
     this.log(orgId).info('Removed agent data')
   }
 
@@ -482,16 +483,18 @@ export class ProcessRuntime extends AgentRuntime {
     const entrypoint = this.entrypoint()
     const env = this.agentEnv(launch, ports, await launch.secrets())
     if (supervision.isStopping || this.isClosed) throw new InvalidStateError('The agent was stopped while starting')
+    // Every agent gets its settings (its keys among them) as a launch line on its pipe, never in its environment,
+    // which /proc shows to the user's other processes: a spare's line now, a new process's as it starts.
     const spare = mayTakeSpare ? this.takeSpare() : undefined
     let child: ChildProcess
     if (spare) {
       child = spare.child
       spare.output.log = log
-      child.stdin?.write(spareLaunchLine(env))
     } else {
-      child = this.spawnAgent(entrypoint, env)
+      child = this.spawnLaunchable(entrypoint, { stageCopy: !this.hasCluster(orgId) })
       this.forwardOutput(child, () => log)
     }
+    child.stdin?.write(spareLaunchLine(env))
     const incarnation: Incarnation = {
       ...announcement(),
       pid: child.pid,
@@ -527,7 +530,7 @@ export class ProcessRuntime extends AgentRuntime {
 
   /**
    * `node <agent>` with `env`: stdin is the supervisor pipe (AGENT_EXIT_ON_STDIN_CLOSE), closed by the kernel with
-   * us; a spare reads its launch line from it first.
+   * us; the agent reads its launch line from it first.
    */
   private spawnAgent(entrypoint: string, env: Record<string, string>): ChildProcess {
     const child = spawn(process.execPath, [...AGENT_NODE_OPTIONS, entrypoint], {
@@ -557,15 +560,36 @@ export class ProcessRuntime extends AgentRuntime {
     }
   }
 
-  private startSpare(entrypoint: string): Spare {
+  /**
+   * `node <agent>` waiting for its launch line (common/agent-contract/spare.ts), with no settings of an organization in
+   * its environment. `stageCopy` (embedded only): it copies the PGlite template while its modules load, for a new
+   * cluster; a restarted agent has its cluster.
+   */
+  private spawnLaunchable(entrypoint: string, { stageCopy }: { stageCopy: boolean }): ChildProcess {
     const embedded = this.options.database.kind !== 'postgres'
-    const child = this.spawnAgent(entrypoint, {
+    return this.spawnAgent(entrypoint, {
       PATH: process.env.PATH ?? '',
       // Read by the C library at the process's start: a launch line would come too late for them.
       ...AGENT_MALLOC_ENV,
       [AGENT_SPARE_ENV]: '1',
-      ...(embedded ? { [AGENT_SPARE_DIR_ENV]: this.spareDir() } : {}),
+      ...(embedded && stageCopy ? { [AGENT_SPARE_DIR_ENV]: this.spareDir() } : {}),
     })
+  }
+
+  /** Whether the organization's embedded agent has its PGlite cluster already (false on PostgreSQL). */
+  private hasCluster(orgId: string): boolean {
+    if (this.options.database.kind === 'postgres') return false
+    return existsSync(path.join(this.embeddedDataDir(orgId), PGDATA_DIR_NAME, 'PG_VERSION'))
+  }
+
+  /** An embedded agent's data directory (AGENT_DATA_DIR); its PGlite cluster is the `pgdata` folder in it. */
+  private embeddedDataDir(orgId: string): string {
+    return path.join(this.options.agents.dataDir, orgId)
+  }
+
+  private startSpare(entrypoint: string): Spare {
+    const embedded = this.options.database.kind !== 'postgres'
+    const child = this.spawnLaunchable(entrypoint, { stageCopy: true })
     const log = this.options.logger.child({ component: 'agent-runtime', spare: child.pid })
     const spare: Spare = { child, output: { log }, release: () => undefined }
     this.forwardOutput(child, () => spare.output.log)
@@ -714,7 +738,7 @@ export class ProcessRuntime extends AgentRuntime {
     if (database.kind === 'postgres') {
       storage = { databaseUrl: database.url, databaseSchema: agentSchemaName(launch.orgId) }
     } else {
-      const dataDir = path.join(agents.dataDir, launch.orgId)
+      const dataDir = this.embeddedDataDir(launch.orgId)
       mkdirSync(dataDir, { recursive: true, mode: 0o700 })
       storage = { dataDir }
     }
