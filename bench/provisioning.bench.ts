@@ -27,7 +27,7 @@
  * The last lines are, per path, that figure for each side and then `<path> announced: median M s, p95 P s` followed,
  * per peer, by `(<peer>: median M' s, p95 P' s; ratio R)`, R being the peer's median over the announced side's.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { Agent as HttpAgent } from 'node:http'
 import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
@@ -151,7 +151,8 @@ async function provisionOne(
   const agentPid = pidListeningOn(adminPort)
   if (agentPid === undefined) throw new Error(`Nothing listens on the agent's admin port ${adminPort}`)
   const cpu = (cpuMsOf(agentPid) - (cpuBefore.get(agentPid) ?? 0)) / 1000
-  const wasSpare = readFileSync(`/proc/${agentPid}/environ`, 'utf8').split('\0').includes('AGENT_SPARE=1')
+  // A spare was running before the spin-up; a new process was not (every agent starts with AGENT_SPARE=1 now).
+  const wasSpare = cpuBefore.has(agentPid)
   await expectJson(
     call(http, api.port, 'DELETE', `/v1/orgs/${org.id}`, { token, timeoutMs: 120_000 }),
     200,
