@@ -286,4 +286,32 @@ describe('outbox claims in batches', () => {
     expect(await claimKeys(5)).toEqual(keys.slice(2))
     expect(await claimKeys(5)).toEqual([])
   })
+
+  it('claims no more mail than asked from a longer outbox, whatever plan the database picks', async () => {
+    // A bulk issuance's mails (50 rows): the planner made the claim's locking subquery the inner side
+    // of a nested loop, rescanned per row, and each rescan skipped the rows the statement had just claimed and
+    // returned the next: a claim of one took two. The relay then had two mails in flight, and a kill sent both again.
+    const prefix = `bulk-${randomUUID()}`
+    // Statistics that say one row (analyzed when the outbox held one mail, as the embedded database's maintenance
+    // may have): the planner then chose that nested loop, every time.
+    await sql.execute(`delete from mail_outbox`)
+    await mails.add([{ idempotencyKey: `${prefix}:first`, message: { to: 'a@example.com', subject: 'Hi', text: 'x' } }])
+    await sql.execute('analyze mail_outbox')
+    await mails.add(
+      Array.from({ length: 49 }, (_, index) => ({
+        idempotencyKey: `${prefix}:${index}`,
+        message: { to: 'a@example.com', subject: 'Hi', text: String(index) },
+      })),
+    )
+    const claimed: string[][] = []
+    for (let round = 0; round < 5; round++) {
+      claimed.push(
+        (await mails.claimDue({ token: randomUUID(), leaseSeconds: 60, max: 1 })).map((mail) => mail.idempotencyKey),
+      )
+    }
+    expect(claimed.map((keys) => keys.length)).toEqual([1, 1, 1, 1, 1])
+    // Whatever is left is claimed by later calls, one at a time (no row twice).
+    const rest = await mails.claimDue({ token: randomUUID(), leaseSeconds: 60, max: 100 })
+    expect(new Set([...claimed.flat(), ...rest.map((mail) => mail.idempotencyKey)]).size).toBe(50)
+  })
 })

@@ -89,17 +89,22 @@ export class MailOutboxRepository extends BaseRepository<MailOutboxEntry> {
   }
 }
 
-/** claimDue's statement. UPDATE ... RETURNING keeps no order: the outer select returns the claimed rows oldest first. */
+/**
+ * claimDue's statement. UPDATE ... RETURNING keeps no order: the outer select returns the claimed rows oldest first.
+ * The rows are chosen by `= any(array(...))`, a subquery run once, never `in (select ...)`: with statistics of a
+ * nearly empty outbox the planner made that the inner side of a nested loop, run again per row, and each run skipped
+ * the rows the statement had just claimed (locked by itself) and returned the next, so a claim of one took several.
+ */
 const CLAIM = new PreparedStatement(
   'mail_outbox_claim',
   `with "claimed" as (
      update "mail_outbox" set "claimed_until" = now() + make_interval(secs => ?::double precision),
        "claim_token" = ?::uuid, "attempts" = "attempts" + 1
-     where "id" in (
+     where "id" = any(array(
        select "id" from "mail_outbox"
        where "status" = 'pending' and "available_at" <= now()
          and ("claimed_until" is null or "claimed_until" < now())
-       order by "created_at", "id" limit ? for update skip locked)
+       order by "created_at", "id" limit ? for update skip locked))
      returning "id", "idempotency_key", "message", "attempts", "created_at")
    select "id", "idempotency_key", "message", "attempts" from "claimed" order by "created_at", "id"`,
 )
