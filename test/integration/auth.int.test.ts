@@ -649,9 +649,11 @@ describe('Sign-in during a flood of wrong sign-ins from one address (issue 22, i
     // Beside the flood, the sign-in shares the two hashing slots with at most one of the flood's hashes at a time: two
     // or three of those end while it runs (measured), where waiting for the flood's queue it would see them all end
     // first; without a slot of its own it would be refused (the 200 above). Counted rather than timed: on a loaded CI
-    // machine both slow down alike (a bound of five quiet sign-ins, which this replaced, failed once at 5.3).
+    // machine both slow down alike (a bound of five quiet sign-ins, which this replaced, failed once at 5.3). The
+    // bound is ten, a quarter of the queue it guards against: on a machine running other suites the request's own
+    // work (its database reads, the event loop the flood keeps busy) let six end once (2026-12-05, embedded make test).
     const floodHashesMeanwhile = floodHashedAt.filter((at) => at > started && at < ended).length
-    expect(floodHashesMeanwhile).toBeLessThanOrEqual(5)
+    expect(floodHashesMeanwhile).toBeLessThanOrEqual(10)
     // And no stall: a queue of 40 hashes would take about 40 quiet sign-ins.
     expect(took).toBeLessThan(Math.max(3_000, 10 * quiet))
     // The flood waited its turn or was refused at once; nothing failed otherwise.
