@@ -7,6 +7,9 @@ import path from 'node:path'
 import { freePort } from './ports'
 import { testAgentSchema } from './test-schema'
 
+/** Preloaded into the programs the tests spawn: they end when the test process that started them is gone. */
+export const EXIT_WITH_TEST_PROCESS = path.join(__dirname, 'exit-with-test-process.cjs')
+
 export const TEST_API_KEY = 'e2e-admin-api-key-0001'
 
 export interface SpawnedAgent {
@@ -70,7 +73,7 @@ export async function spawnAgent(options: SpawnOptions): Promise<SpawnedAgent> {
   const adminPort = options.adminPort ?? (await freePort())
   const inboundPort = options.inboundPort ?? (await freePort())
   const dataDir = options.dataDir ?? makeDataDir(options.label)
-  const child = spawn(process.execPath, ['dist/agent/src/main.js'], {
+  const child = spawn(process.execPath, ['--require', EXIT_WITH_TEST_PROCESS, 'dist/agent/src/main.js'], {
     cwd: path.resolve(__dirname, '../..'),
     env: {
       PATH: process.env.PATH ?? '',

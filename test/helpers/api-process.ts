@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import path from 'node:path'
-import { waitUntil } from './agent-process'
+import { EXIT_WITH_TEST_PROCESS, waitUntil } from './agent-process'
 
 const ROOT = path.resolve(__dirname, '../..')
 const STDERR_TAIL_CHARS = 2_000
@@ -19,7 +19,7 @@ export interface ApiProcess {
  * unless IDPLANE_TEST_LOGS is set.
  */
 export async function spawnApi(port: number, env: Record<string, string>): Promise<ApiProcess> {
-  const child = spawn(process.execPath, ['dist/api/src/main.js'], {
+  const child = spawn(process.execPath, ['--require', EXIT_WITH_TEST_PROCESS, 'dist/api/src/main.js'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
