@@ -18,8 +18,9 @@ import { claimAgentPorts } from '../helpers/ports'
  */
 
 /**
- * This process's children that are spares: started as spares (AGENT_SPARE=1 in their environment, which /proc keeps
- * as it was at the start) and not launched (a launched one listens on its ports).
+ * This process's children that are spares: agent processes (every one starts with AGENT_SPARE=1 in its environment,
+ * which /proc keeps as it was at the start) that do not listen on ports. An agent still starting looks the same for
+ * its first seconds, so callers look once every launch has answered.
  */
 function sparesOfThisProcess(): number[] {
   const listening = new Set(
