@@ -11,6 +11,10 @@ import path from 'node:path'
  * object, so it is kept per schema (weakly) and handed out again; an `and` with anything else goes to zod as before.
  * zod schemas are immutable (every method returns a new schema), so sharing one is safe.
  *
+ * Since kms-option-checks.ts the five calls every message makes (sign, verify, encrypt, decrypt, random bytes) check
+ * against schemas built once and no longer come here; the others (create, import, delete a key, a public key) still
+ * do, a few times per connection.
+ *
  * Patched on the copy of zod Credo uses (credoZod). Only prototypes that already carry `and` are patched: Credo's
  * option schemas are built when its modules load, before buildAgent installs this. Measured by `npm run
  * bench:kms-options` (docs/benchmarks.md, "Credo's key management option check and libsodium's randomness"). The

@@ -43,6 +43,7 @@ import { rememberStoredMessages } from './stored-message-memo'
 import { rememberFirstCredentials } from './first-credential-memo'
 import { cacheX25519Conversions } from './x25519-conversion-cache'
 import { rememberBackendIntersections } from './backend-intersection-memo'
+import { checkKmsOptionsOnce } from './kms-option-checks'
 import { rememberTransformMetadata } from './transform-metadata-memo'
 import { rememberValidationMetadata } from './validation-metadata-memo'
 import { credentialFormats, indyCredentialFormat, indyProofFormat, proofFormats } from './formats'
@@ -94,6 +95,7 @@ export function buildAgent(options: BuildAgentOptions) {
   rememberValidationMetadata()
   rememberTransformMetadata()
   rememberBackendIntersections()
+  checkKmsOptionsOnce()
   shareTermDefinitions()
   cacheProcessedContexts()
   cloneRecordsStructurally()
