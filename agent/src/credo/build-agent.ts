@@ -44,6 +44,7 @@ import { rememberFirstCredentials } from './first-credential-memo'
 import { cacheX25519Conversions } from './x25519-conversion-cache'
 import { rememberBackendIntersections } from './backend-intersection-memo'
 import { checkKmsOptionsOnce } from './kms-option-checks'
+import { rememberJsonPathParses } from './jsonpath-parse-memo'
 import { rememberTransformMetadata } from './transform-metadata-memo'
 import { rememberValidationMetadata } from './validation-metadata-memo'
 import { credentialFormats, indyCredentialFormat, indyProofFormat, proofFormats } from './formats'
@@ -96,6 +97,7 @@ export function buildAgent(options: BuildAgentOptions) {
   rememberTransformMetadata()
   rememberBackendIntersections()
   checkKmsOptionsOnce()
+  rememberJsonPathParses()
   shareTermDefinitions()
   cacheProcessedContexts()
   cloneRecordsStructurally()
