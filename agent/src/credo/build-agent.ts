@@ -44,6 +44,7 @@ import { rememberFirstCredentials } from './first-credential-memo'
 import { cacheX25519Conversions } from './x25519-conversion-cache'
 import { rememberBackendIntersections } from './backend-intersection-memo'
 import { checkKmsOptionsOnce } from './kms-option-checks'
+import { rememberFingerprints } from './fingerprint-memo'
 import { rememberJsonPathParses } from './jsonpath-parse-memo'
 import { rememberTransformMetadata } from './transform-metadata-memo'
 import { rememberValidationMetadata } from './validation-metadata-memo'
@@ -97,6 +98,7 @@ export function buildAgent(options: BuildAgentOptions) {
   rememberTransformMetadata()
   rememberBackendIntersections()
   checkKmsOptionsOnce()
+  rememberFingerprints()
   rememberJsonPathParses()
   shareTermDefinitions()
   cacheProcessedContexts()
