@@ -20,56 +20,74 @@ type Storage = MetadataStorage & { [INSTALLED]?: true }
 
 const INSTALLED = Symbol.for('idplane.transformMetadataMemo')
 
-/** Lookups kept. Each is decided by the class and at most two more arguments (a property or name, a type). */
+/** Lookups kept, with the number of arguments each takes (the class first, then a property or name, a type). */
 const REMEMBERED = [
-  'getStrategy',
-  'getExposedMetadatas',
-  'getExcludedMetadatas',
-  'findExcludeMetadata',
-  'findExposeMetadata',
-  'findExposeMetadataByCustomName',
-  'findTypeMetadata',
-  'getExposedProperties',
-  'getExcludedProperties',
-  'findTransformMetadatas',
+  ['getStrategy', 1],
+  ['getExposedMetadatas', 1],
+  ['getExcludedMetadatas', 1],
+  ['findExcludeMetadata', 2],
+  ['findExposeMetadata', 2],
+  ['findExposeMetadataByCustomName', 2],
+  ['findTypeMetadata', 2],
+  ['getExposedProperties', 2],
+  ['getExcludedProperties', 2],
+  ['findTransformMetadatas', 3],
 ] as const
 
 /** What changes the answers: every decorator registration, and clear(). */
 const CHANGES = ['addTypeMetadata', 'addTransformMetadata', 'addExposeMetadata', 'addExcludeMetadata', 'clear'] as const
 
 type Lookup = (...args: unknown[]) => unknown
-/** Per class: per lookup, then by its first and second argument (undefined where it takes fewer). */
-type Answers = Map<string, Map<unknown, Map<unknown, unknown>>>
+/** Kept in place of an answer that is undefined (a find that found nothing), so that a miss is one `get`. */
+const NOTHING = Symbol('nothing')
 
 export function rememberTransformMetadata(storage: Storage = defaultMetadataStorage): void {
   if (storage[INSTALLED]) return
   storage[INSTALLED] = true
 
-  // Nested maps keyed by the arguments themselves: a string key built per call cost more than the lookups it saved.
-  let byClass = new WeakMap<object, Answers>()
+  // One table per lookup, by class, then by each further argument: the fewest map reads per call (this runs for
+  // every property of every object converted). Nested maps keyed by the arguments themselves: a string key built
+  // per call cost more than the lookups it saved.
+  const tables: Array<{ clear(): void }> = []
   const methods = storage as unknown as Record<string, Lookup>
   for (const name of CHANGES) {
     const change = methods[name].bind(storage)
     methods[name] = (...args: unknown[]) => {
-      byClass = new WeakMap()
+      for (const table of tables) table.clear()
       return change(...args)
     }
   }
-  for (const name of REMEMBERED) {
+  for (const [name, arity] of REMEMBERED) {
     const lookUp = methods[name].bind(storage)
-    methods[name] = (target: unknown, first?: unknown, second?: unknown) => {
-      // Only classes are kept; anything else (undefined for a plain object's properties) asks every time.
-      if (typeof target !== 'function') return lookUp(target, first, second)
-      let answers = byClass.get(target)
-      if (answers === undefined) byClass.set(target, (answers = new Map()))
-      let byFirst = answers.get(name)
-      if (byFirst === undefined) answers.set(name, (byFirst = new Map()))
-      let bySecond = byFirst.get(first)
-      if (bySecond === undefined) byFirst.set(first, (bySecond = new Map()))
-      if (bySecond.has(second)) return bySecond.get(second)
-      const answer = lookUp(target, first, second)
-      bySecond.set(second, answer)
-      return answer
-    }
+    const table = { byClass: new WeakMap<object, unknown>(), clear: () => (table.byClass = new WeakMap()) }
+    tables.push(table)
+    // Only classes are kept; anything else (undefined for a plain object's properties) asks every time.
+    methods[name] =
+      arity === 1
+        ? (target: unknown) => {
+            if (typeof target !== 'function') return lookUp(target)
+            let answer = table.byClass.get(target)
+            if (answer === undefined) table.byClass.set(target, (answer = lookUp(target) ?? NOTHING))
+            return answer === NOTHING ? undefined : answer
+          }
+        : arity === 2
+          ? (target: unknown, first?: unknown) => {
+              if (typeof target !== 'function') return lookUp(target, first)
+              let byFirst = table.byClass.get(target) as Map<unknown, unknown> | undefined
+              if (byFirst === undefined) table.byClass.set(target, (byFirst = new Map()))
+              let answer = byFirst.get(first)
+              if (answer === undefined) byFirst.set(first, (answer = lookUp(target, first) ?? NOTHING))
+              return answer === NOTHING ? undefined : answer
+            }
+          : (target: unknown, first?: unknown, second?: unknown) => {
+              if (typeof target !== 'function') return lookUp(target, first, second)
+              let byFirst = table.byClass.get(target) as Map<unknown, Map<unknown, unknown>> | undefined
+              if (byFirst === undefined) table.byClass.set(target, (byFirst = new Map()))
+              let bySecond = byFirst.get(first)
+              if (bySecond === undefined) byFirst.set(first, (bySecond = new Map()))
+              let answer = bySecond.get(second)
+              if (answer === undefined) bySecond.set(second, (answer = lookUp(target, first, second) ?? NOTHING))
+              return answer === NOTHING ? undefined : answer
+            }
   }
 }
