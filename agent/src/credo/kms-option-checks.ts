@@ -84,6 +84,22 @@ interface Route {
 const keyIdIn = (options: Options) => (typeof options.key === 'string' ? options.key : undefined)
 const keyAgreementOf = (options: Options) => (options.key as { keyAgreement?: unknown } | undefined)?.keyAgreement
 
+/** How verify, encrypt and decrypt choose a backend: by a named backend or a key object, else by the key id. */
+const BY_BACKEND_OR_KEY_OBJECT = 'backend||typeofoptions.key!=="string"'
+
+/** Encrypt and decrypt: the same route but for the name of their algorithm's member. */
+function keyAgreementRoute(method: 'encrypt' | 'decrypt', member: 'encryption' | 'decryption'): Route {
+  const file = method === 'encrypt' ? 'KmsEncryptOptions' : 'KmsDecryptOptions'
+  return {
+    method,
+    file,
+    schema: `z${file}`,
+    operation: (options) => ({ operation: method, [member]: options[member], keyAgreement: keyAgreementOf(options) }),
+    keyIdOf: keyIdIn,
+    expected: ['zWithBackend', `z${file}`, BY_BACKEND_OR_KEY_OBJECT, 'options.key,operation'],
+  }
+}
+
 const ROUTES: readonly Route[] = [
   {
     method: 'sign',
@@ -99,32 +115,10 @@ const ROUTES: readonly Route[] = [
     schema: 'zKmsVerifyOptions',
     operation: (options) => ({ operation: 'verify', algorithm: options.algorithm }),
     keyIdOf: keyIdIn,
-    expected: ['zWithBackend', 'zKmsVerifyOptions', 'backend||typeofoptions.key!=="string"', 'options.key,operation'],
+    expected: ['zWithBackend', 'zKmsVerifyOptions', BY_BACKEND_OR_KEY_OBJECT, 'options.key,operation'],
   },
-  {
-    method: 'encrypt',
-    file: 'KmsEncryptOptions',
-    schema: 'zKmsEncryptOptions',
-    operation: (options) => ({
-      operation: 'encrypt',
-      encryption: options.encryption,
-      keyAgreement: keyAgreementOf(options),
-    }),
-    keyIdOf: keyIdIn,
-    expected: ['zWithBackend', 'zKmsEncryptOptions', 'backend||typeofoptions.key!=="string"', 'options.key,operation'],
-  },
-  {
-    method: 'decrypt',
-    file: 'KmsDecryptOptions',
-    schema: 'zKmsDecryptOptions',
-    operation: (options) => ({
-      operation: 'decrypt',
-      decryption: options.decryption,
-      keyAgreement: keyAgreementOf(options),
-    }),
-    keyIdOf: keyIdIn,
-    expected: ['zWithBackend', 'zKmsDecryptOptions', 'backend||typeofoptions.key!=="string"', 'options.key,operation'],
-  },
+  keyAgreementRoute('encrypt', 'encryption'),
+  keyAgreementRoute('decrypt', 'decryption'),
   {
     method: 'randomBytes',
     file: 'KmsRandomBytesOptions',
