@@ -21,17 +21,20 @@ export function checkKmsOptionsOnce(prototype: object = Kms.KeyManagementApi.pro
   const methods = prototype as Record<string | symbol, unknown>
   if (Object.prototype.hasOwnProperty.call(methods, INSTALLED)) return
   methods[INSTALLED] = true
+  const optionsDirectory = credoKmsOptionsDirectory()
+  if (!optionsDirectory) return
   for (const route of ROUTES) {
     const original = methods[route.method]
     if (typeof original !== 'function' || !readsAsKnown(original, route)) continue
-    const schema = credoSchema(route)
+    const schema = credoSchema(optionsDirectory, route)
     if (!schema) continue
-    methods[route.method] = route.keyIdOf
+    const keyIdOf = route.keyIdOf
+    methods[route.method] = keyIdOf
       ? async function (this: KeyManagementApiInternals, options: Options): Promise<unknown> {
           const checked = checkedOptions(schema, options)
           if (!checked) return (original as Method).call(this, options)
           const operation = route.operation(options)
-          const keyId = checked.backend ? undefined : route.keyIdOf?.(options)
+          const keyId = checked.backend ? undefined : keyIdOf(options)
           const kms =
             keyId === undefined
               ? this.getKms(this.agentContext, checked.backend, operation)
@@ -154,12 +157,20 @@ function readsAsKnown(method: object, route: Route): boolean {
  * Credo's own schema object, from the module its KeyManagementApi imports (not in the package's exports, so by
  * path; the module registry hands out the instance Credo loaded). Undefined if Credo moved it.
  */
-function credoSchema(route: Route): Schema | undefined {
+function credoSchema(optionsDirectory: string, route: Route): Schema | undefined {
   try {
-    const options = path.join(path.dirname(require.resolve('@credo-ts/core/package.json')), 'build/modules/kms/options')
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module outside the package's exports, by path
-    const schema = (require(path.join(options, `${route.file}.mjs`)) as Record<string, unknown>)[route.schema]
+    const schema = (require(path.join(optionsDirectory, `${route.file}.mjs`)) as Record<string, unknown>)[route.schema]
     return typeof (schema as Schema | undefined)?.safeParse === 'function' ? (schema as Schema) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Where Credo keeps its key management option schemas; undefined if Credo cannot be resolved. */
+function credoKmsOptionsDirectory(): string | undefined {
+  try {
+    return path.join(path.dirname(require.resolve('@credo-ts/core/package.json')), 'build/modules/kms/options')
   } catch {
     return undefined
   }
