@@ -2,7 +2,7 @@
 # One image for the three idplane programs; the command picks the program:
 #   API       node dist/api/src/main.js        (default; port 5000, /health/live, /health/ready, /metrics)
 #   operator  node dist/operator/src/main.js   (/healthz and /metrics on 8080)
-#   agent     node dist/agent/src/main.js      (run by the operator, one pod per organization)
+#   agent     node --max-opt=2 dist/agent/src/main.js   (run by the operator, one pod per organization)
 # The Helm chart (helm/idplane, values image.repository/tag) sets these commands; the operator runs agents
 # with the image the API puts in each OrgAgent, by default this same image.
 # test/integration/image.int.test.ts checks that every command used by the chart and the operator exists.

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks'
 import { Client } from 'pg'
 
 import { aDegreeCredential, aDegreePresentationDefinition, signingOptions } from '../test/fixtures/degree-credential'
-import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '../common/agent-node-options'
+import { AGENT_COMMAND_LINE_OPTIONS, AGENT_MALLOC_ENV } from '../common/agent-node-options'
 import { freePort, percentile } from './api-harness'
 
 /** The admin API key of every benchmark agent (a base wallet configured in the API needs it). */
@@ -98,7 +98,7 @@ export interface AgentOptions {
 }
 
 /**
- * Our agents as they ship (AGENT_NODE_OPTIONS, AGENT_MALLOC_ENV), with `env` over them, then the run's own settings:
+ * Our agents as they ship (AGENT_COMMAND_LINE_OPTIONS, AGENT_MALLOC_ENV), with `env` over them, then the run's own settings:
  * BENCH_AGENT_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/agent-prof" profiles the agents) and BENCH_AGENT_ENV
  * (space-separated NAME=value, e.g. AGENT_MEMORY_SAVING=false).
  */
@@ -107,7 +107,7 @@ export function shippedAgentOptions(
 ): Required<Pick<AgentOptions, 'env' | 'nodeArgs'>> {
   const pairs = (process.env.BENCH_AGENT_ENV ?? '').split(' ').filter(Boolean)
   return {
-    nodeArgs: [...AGENT_NODE_OPTIONS, ...(process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean)],
+    nodeArgs: [...AGENT_COMMAND_LINE_OPTIONS, ...(process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean)],
     env: {
       ...AGENT_MALLOC_ENV,
       ...env,

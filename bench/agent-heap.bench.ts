@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 
-import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '../common/agent-node-options'
+import { AGENT_COMMAND_LINE_OPTIONS, AGENT_MALLOC_ENV } from '../common/agent-node-options'
 import { type Agent, type Context, EventSink, iteration, startAgent, startSink, stopAgent } from './agent-harness'
 
 interface Census {
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
     // e.g. BENCH_AGENT_ENV=AGENT_RECORD_MIRROR_MB=0 adds to the agents' environment
     env: { ...AGENT_MALLOC_ENV, ...extraEnv() },
-    nodeArgs: [...AGENT_NODE_OPTIONS, '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${directory}`],
+    nodeArgs: [...AGENT_COMMAND_LINE_OPTIONS, '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${directory}`],
   }
   const agents: Agent[] = []
   try {

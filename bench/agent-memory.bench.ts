@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net'
 import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 
-import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '../common/agent-node-options'
+import { AGENT_COMMAND_LINE_OPTIONS, AGENT_MALLOC_ENV } from '../common/agent-node-options'
 import { type Agent, type AgentOptions, EventSink, iteration, startAgent, startSink, stopAgent } from './agent-harness'
 
 interface Variant {
@@ -29,7 +29,7 @@ interface Variant {
  * initialized in a child process either way.)
  */
 const VARIANTS: Variant[] = [
-  { name: 'now', env: { ...AGENT_MALLOC_ENV }, nodeArgs: [...AGENT_NODE_OPTIONS] },
+  { name: 'now', env: { ...AGENT_MALLOC_ENV }, nodeArgs: [...AGENT_COMMAND_LINE_OPTIONS] },
   { name: 'before', env: { AGENT_PGLITE_SHARED_BUFFERS_MB: '128', AGENT_MEMORY_SAVING: 'false' }, nodeArgs: [] },
 ]
 

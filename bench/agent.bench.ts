@@ -5,6 +5,7 @@
  *   npm run bench:agent            (builds dist/ first, then runs this file)
  *   BENCH_SEQUENTIAL=20 BENCH_CONCURRENT=64 BENCH_WORKERS=32 npm run bench:agent
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:agent   (PostgreSQL, not PGlite)
+ *   BENCH_STOCK_NODE_ARGS=--max-opt=2 npm run bench:agent   (Node options for the stock pair, which has none by default)
  *
  * The benchmark waits for state changes the way the platform does: each agent posts its events to a sink
  * served here (AGENT_EVENT_URL), so no step is measured through a polling interval. The last line printed is
@@ -165,8 +166,10 @@ async function main(): Promise<void> {
   try {
     const options: AgentOptions = { databaseUrl: process.env.BENCH_DATABASE_URL, ...shippedAgentOptions() }
     const ours = await startPair('ours', startAgent, eventUrl, options, sink, agents)
-    // The stock pair runs with plain Node options (no agent memory settings of ours).
-    const stock = withStock ? await startPair('stock', startStockAgent, eventUrl, {}, sink, agents) : undefined
+    // The stock pair runs with plain Node options (none of our agents' settings), or BENCH_STOCK_NODE_ARGS to see what
+    // one of those settings would give stock Credo.
+    const stockOptions: AgentOptions = { nodeArgs: (process.env.BENCH_STOCK_NODE_ARGS ?? '').split(' ').filter(Boolean) }
+    const stock = withStock ? await startPair('stock', startStockAgent, eventUrl, stockOptions, sink, agents) : undefined
     console.log(
       `agent benchmark: ${cpus().length} cores, load ${loadavg()
         .map((value) => value.toFixed(2))

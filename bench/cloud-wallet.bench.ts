@@ -45,7 +45,7 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 
 import { Logger } from '@idplane/common'
-import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '../common/agent-node-options'
+import { AGENT_COMMAND_LINE_OPTIONS, AGENT_MALLOC_ENV } from '../common/agent-node-options'
 import { TokenService } from '../api/src/infra/auth/token.service'
 import { Database, type DatabaseTarget } from '../api/src/infra/db/database'
 import { persistedEntities } from '../api/src/infra/db/persisted-entities'
@@ -526,7 +526,7 @@ async function main(): Promise<void> {
     base = await startAgent('base', `http://127.0.0.1:${api.port}${BASE_WALLET_EVENTS_PATH}`, {
       ...(database?.target.kind === 'postgres' ? { databaseUrl: database.target.url } : {}),
       env: { ...AGENT_MALLOC_ENV, AGENT_EVENT_TOKEN: API_KEY },
-      nodeArgs: [...AGENT_NODE_OPTIONS],
+      nodeArgs: [...AGENT_COMMAND_LINE_OPTIONS],
     })
     await expectJson(
       call(http, api.port, 'POST', '/v1/configure/base-wallet', {

@@ -70,6 +70,9 @@ function sourceOfDistFile(distFile: string): string | undefined {
 }
 
 /** Every `command: [...]` in the chart's templates (the programs the chart runs from the idplane image). */
+/** The script a `node [options] <script>` command runs. */
+const programOf = (command: readonly string[]): string => command[command.length - 1]
+
 function chartCommands(): string[][] {
   const templates = path.join(ROOT, 'helm/idplane/templates')
   return readdirSync(templates)
@@ -153,7 +156,7 @@ describe('entry points of the image', () => {
   const defaultCommand = JSON.parse(last(runtime, 'CMD') ?? '[]') as string[]
   const commands: [string, string[]][] = [
     ['the Dockerfile CMD', defaultCommand],
-    ...chartCommands().map((command): [string, string[]] => [`the chart (${command[1]})`, command]),
+    ...chartCommands().map((command): [string, string[]] => [`the chart (${programOf(command)})`, command]),
     ['the operator agent pods (AGENT_COMMAND)', AGENT_COMMAND],
     ...['api', 'operator', 'agent'].map((script): [string, string[]] => [
       `npm run ${script}`,
@@ -162,14 +165,15 @@ describe('entry points of the image', () => {
   ]
 
   it('includes the three programs in the chart and the operator', () => {
-    const programs = [...chartCommands(), AGENT_COMMAND].map((command) => command[1]).sort()
+    const programs = [...chartCommands(), AGENT_COMMAND].map(programOf).sort()
     expect(programs).toEqual(['dist/agent/src/main.js', 'dist/api/src/main.js', 'dist/operator/src/main.js'])
     expect(defaultCommand).toEqual(['node', 'dist/api/src/main.js'])
   })
 
   it.each(commands)('%s runs a file scripts/build.mjs produces', (_where, command) => {
     expect(command[0]).toBe('node')
-    expect(sourceOfDistFile(command[1])).toBe(command[1].replace(/^dist\//, '').replace(/\.js$/, '.ts'))
+    const program = programOf(command)
+    expect(sourceOfDistFile(program)).toBe(program.replace(/^dist\//, '').replace(/\.js$/, '.ts'))
   })
 
   it('tags the chart default image with the version of package.json', () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { InvalidStateError, type Logger, type LogLevel } from '@idplane/common'
-import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '@idplane/common/agent-node-options'
+import { AGENT_COMMAND_LINE_OPTIONS, AGENT_MALLOC_ENV } from '@idplane/common/agent-node-options'
 import type { PortPair } from '@idplane/common/ports'
 import { probeAgent } from '@idplane/common/agent-contract/probe'
 import { buildAgentEnv } from '@idplane/common/agent-contract/launch-env'
@@ -533,7 +533,7 @@ export class ProcessRuntime extends AgentRuntime {
    * us; the agent reads its launch line from it first.
    */
   private spawnAgent(entrypoint: string, env: Record<string, string>): ChildProcess {
-    const child = spawn(process.execPath, [...AGENT_NODE_OPTIONS, entrypoint], {
+    const child = spawn(process.execPath, [...AGENT_COMMAND_LINE_OPTIONS, entrypoint], {
       cwd: repositoryRoot(),
       env,
       stdio: ['pipe', 'pipe', 'pipe'],

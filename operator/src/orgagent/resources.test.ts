@@ -22,7 +22,7 @@ describe('buildPod', () => {
     expect(container).toMatchObject({
       name: 'agent',
       image: 'idplane/idplane:1.0.0',
-      command: ['node', 'dist/agent/src/main.js'],
+      command: ['node', '--max-opt=2', 'dist/agent/src/main.js'],
     })
     expect(container?.env).toContainEqual({ name: 'NODE_OPTIONS', value: '--max-semi-space-size=16' })
     expect(pod.spec?.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 })

@@ -8,11 +8,12 @@ import {
 } from '@idplane/common/orgagent.types'
 import { endpointFromBase } from '@idplane/common/agent-contract/endpoint'
 import { AGENT_ENV, agentPlainEnv } from '@idplane/common/agent-contract/launch-env'
-import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS } from '@idplane/common/agent-node-options'
+import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS, AGENT_V8_OPTIONS } from '@idplane/common/agent-node-options'
 import type { PortPair } from '../ports/allocator'
 
 /** The agent program inside the image (package.json "agent" script). */
-export const AGENT_COMMAND = ['node', 'dist/agent/src/main.js']
+/** V8's options go on the command line (NODE_OPTIONS refuses them); the others in NODE_OPTIONS, which spec.env may replace. */
+export const AGENT_COMMAND = ['node', ...AGENT_V8_OPTIONS, 'dist/agent/src/main.js']
 export const AGENT_CONTAINER = 'agent'
 export const AGENT_UID = 1000
 export const LABEL_ORGAGENT = 'idplane.io/orgagent'
