@@ -168,8 +168,12 @@ async function main(): Promise<void> {
     const ours = await startPair('ours', startAgent, eventUrl, options, sink, agents)
     // The stock pair runs with plain Node options (none of our agents' settings), or BENCH_STOCK_NODE_ARGS to see what
     // one of those settings would give stock Credo.
-    const stockOptions: AgentOptions = { nodeArgs: (process.env.BENCH_STOCK_NODE_ARGS ?? '').split(' ').filter(Boolean) }
-    const stock = withStock ? await startPair('stock', startStockAgent, eventUrl, stockOptions, sink, agents) : undefined
+    const stockOptions: AgentOptions = {
+      nodeArgs: (process.env.BENCH_STOCK_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    }
+    const stock = withStock
+      ? await startPair('stock', startStockAgent, eventUrl, stockOptions, sink, agents)
+      : undefined
     console.log(
       `agent benchmark: ${cpus().length} cores, load ${loadavg()
         .map((value) => value.toFixed(2))

@@ -4,7 +4,8 @@ import { AGENT_NODE_OPTIONS, AGENT_V8_OPTIONS } from './agent-node-options'
 
 /** A loop hot enough for TurboFan, run with `--trace-opt`: what V8 printed of its optimizations. */
 function optimizationsOf(options: readonly string[]): string {
-  const hot = 'function f(a){let s=0;for(const x of a)s+=x*2;return s};const a=[...Array(1000).keys()];let t=0;for(let k=0;k<100000;k++)t+=f(a);'
+  const hot =
+    'function f(a){let s=0;for(const x of a)s+=x*2;return s};const a=[...Array(1000).keys()];let t=0;for(let k=0;k<100000;k++)t+=f(a);'
   const { status, stdout, stderr } = spawnSync(process.execPath, [...options, '--trace-opt', '-e', hot], {
     encoding: 'utf8',
   })

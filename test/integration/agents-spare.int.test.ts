@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
+import { AGENT_COMMAND_LINE_OPTIONS } from '../../common/agent-node-options'
 import { compileProgram, type CompiledProgram } from '../helpers/compile-program'
 import { startApi, type TestApi } from '../helpers/api'
 import { waitUntil } from '../helpers/agent-process'
@@ -48,6 +49,16 @@ function keysInEnvironmentOf(pid: number | undefined): string[] {
   if (pid === undefined) throw new Error('No process listens on the agent port')
   const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')
   return environment.filter((entry) => /^AGENT_(API_KEY|WALLET_KEY|EVENT_TOKEN|DATABASE_URL)=/.test(entry))
+}
+
+/** The Node options before the program on the command line of process `pid`. */
+function nodeOptionsOf(pid: number | undefined): string[] {
+  if (pid === undefined) throw new Error('No process listens on the agent port')
+  const [, ...afterNode] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
+  return afterNode.slice(
+    0,
+    afterNode.findIndex((argument) => !argument.startsWith('-')),
+  )
 }
 
 async function oneSpare(other?: number): Promise<number> {
@@ -119,6 +130,9 @@ describe('a spare agent process ahead of need (AGENT_SPARES=1)', () => {
     // No spare yet: a new process, which took its settings over the pipe as a spare does.
     expect(keysInEnvironmentOf(pidListeningOn(first.adminPort))).toEqual([])
     const spare = await oneSpare()
+    // Both ways of starting an agent give it the shipped Node and V8 options (V8's only on the command line).
+    expect(nodeOptionsOf(pidListeningOn(first.adminPort))).toEqual([...AGENT_COMMAND_LINE_OPTIONS])
+    expect(nodeOptionsOf(spare)).toEqual([...AGENT_COMMAND_LINE_OPTIONS])
     if (isEmbedded()) {
       // The template's copy is made ahead of need, in the spare's own folder.
       await waitUntil(async () => (existsSync(path.join(spareDir(), String(spare))) ? true : undefined), 30_000)
