@@ -41,6 +41,7 @@ import { CredoLogger } from './credo-logger'
 import { cloneRecordsStructurally } from './record-clone'
 import { rememberStoredMessages } from './stored-message-memo'
 import { rememberFirstCredentials } from './first-credential-memo'
+import { rememberDcqlAuthorities } from './dcql-authority-memo'
 import { cacheX25519Conversions } from './x25519-conversion-cache'
 import { rememberBackendIntersections } from './backend-intersection-memo'
 import { checkKmsOptionsOnce } from './kms-option-checks'
@@ -105,6 +106,7 @@ export function buildAgent(options: BuildAgentOptions) {
   cloneRecordsStructurally()
   rememberStoredMessages()
   rememberFirstCredentials()
+  rememberDcqlAuthorities()
   const ledger = options.ledger ?? new LedgerClient({ baseUrl: undefined })
   const outboundTargets = options.outboundTargets ?? new OutboundTargetGuard(false)
   const agent = new Agent({
