@@ -11,8 +11,10 @@ import { AGENT_ENV, agentPlainEnv } from '@idplane/common/agent-contract/launch-
 import { AGENT_MALLOC_ENV, AGENT_NODE_OPTIONS, AGENT_V8_OPTIONS } from '@idplane/common/agent-node-options'
 import type { PortPair } from '../ports/allocator'
 
-/** The agent program inside the image (package.json "agent" script). */
-/** V8's options go on the command line (NODE_OPTIONS refuses them); the others in NODE_OPTIONS, which spec.env may replace. */
+/**
+ * The agent program inside the image (package.json "agent" script). V8's options go on the command line (NODE_OPTIONS
+ * refuses them); Node's others in NODE_OPTIONS (agentEnv), which spec.env may replace.
+ */
 export const AGENT_COMMAND = ['node', ...AGENT_V8_OPTIONS, 'dist/agent/src/main.js']
 export const AGENT_CONTAINER = 'agent'
 export const AGENT_UID = 1000
