@@ -42,6 +42,7 @@ import { cloneRecordsStructurally } from './record-clone'
 import { rememberStoredMessages } from './stored-message-memo'
 import { rememberFirstCredentials } from './first-credential-memo'
 import { rememberDcqlAuthorities } from './dcql-authority-memo'
+import { rememberSdJwtVcDecodes } from './sd-jwt-vc-decode-memo'
 import { cacheX25519Conversions } from './x25519-conversion-cache'
 import { rememberBackendIntersections } from './backend-intersection-memo'
 import { checkKmsOptionsOnce } from './kms-option-checks'
@@ -107,6 +108,7 @@ export function buildAgent(options: BuildAgentOptions) {
   rememberStoredMessages()
   rememberFirstCredentials()
   rememberDcqlAuthorities()
+  rememberSdJwtVcDecodes()
   const ledger = options.ledger ?? new LedgerClient({ baseUrl: undefined })
   const outboundTargets = options.outboundTargets ?? new OutboundTargetGuard(false)
   const agent = new Agent({
