@@ -95,6 +95,19 @@ describe('rememberSdJwtVcDecodes', () => {
     }
   })
 
+  it('keeps no credential whose type metadata is over the bound, and decodes it each time', () => {
+    const record = held(GRACE)
+    record.typeMetadata = { vct: 'https://example.org/admiral', description: 'x'.repeat(70 * 1024) }
+    const hash = jest.spyOn(Hasher, 'hash')
+    try {
+      for (let attempt = 0; attempt < 2; attempt++)
+        expect(record.firstCredential.typeMetadata).toEqual(record.typeMetadata)
+      expect(hash).toHaveBeenCalledTimes(4)
+    } finally {
+      hash.mockRestore()
+    }
+  })
+
   it('still refuses a text that does not decode, every time', () => {
     const broken = held('not-a-jwt~')
     for (let attempt = 0; attempt < 2; attempt++) {

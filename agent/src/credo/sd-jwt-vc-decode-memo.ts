@@ -58,8 +58,9 @@ export function rememberSdJwtVcDecodes(): void {
       const instance = this.credentialInstances?.[0]
       const text = instance?.compactSdJwtVc
       if (typeof text !== 'string' || text.length > MAX_KEPT_TEXT) return decode.call(this) as FirstCredential
-      // JSON of the three: unambiguous whatever the key id holds.
+      // JSON of the three: unambiguous whatever the key id holds; bounded like the text (type metadata may be large).
       const key = JSON.stringify([text, this.typeMetadata ?? null, instance.kmsKeyId ?? null])
+      if (key.length > 2 * MAX_KEPT_TEXT) return decode.call(this) as FirstCredential
       return cloneInstance(decoded.remembered(key, () => decode.call(this) as FirstCredential))
     },
   })
