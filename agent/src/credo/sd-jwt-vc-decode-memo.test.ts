@@ -115,4 +115,28 @@ describe('rememberSdJwtVcDecodes', () => {
       expect(() => broken.getTags()).toThrow()
     }
   })
+
+  // Last: it turns the tags' memo off for the rest of the process.
+  it("leaves every later read of the tags to Credo once Credo's answer and the memo's differ", () => {
+    // A record whose field changes between two reads stands in for a Credo whose tags the memo no longer puts together.
+    let reads = 0
+    class Drifting extends SdJwtVcRecord {
+      public override get extendedVctValues(): string[] {
+        reads++
+        return [`https://example.org/version-${reads}`]
+      }
+    }
+    const drifting = new Drifting({
+      credentialInstances: [{ compactSdJwtVc: anSdJwtVc({ nickname: 'Amazing' }, 'https://example.org/drifting') }],
+    })
+    expect(drifting.getTags()).toMatchObject({ vct: 'https://example.org/drifting' })
+    const hash = jest.spyOn(Hasher, 'hash')
+    try {
+      // GRACE's tags were kept above; now Credo decodes its two disclosures again.
+      expect(held(GRACE).getTags()).toMatchObject({ vct: 'https://example.org/admiral' })
+      expect(hash).toHaveBeenCalledTimes(2)
+    } finally {
+      hash.mockRestore()
+    }
+  })
 })
