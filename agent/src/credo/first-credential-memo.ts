@@ -1,7 +1,6 @@
 import { W3cCredentialRecord } from '@credo-ts/core'
-import { BoundedMap } from '@idplane/common'
 
-import { cloneInstance } from './clone-instance'
+import { rememberGetter } from './getter-memo'
 
 /**
  * Credentials kept, the last ones read; a credential over the text limit is parsed each time, as before. A holder
@@ -11,8 +10,6 @@ import { cloneInstance } from './clone-instance'
  */
 const KEPT = 200
 const MAX_KEPT_TEXT = 32 * 1024
-
-type FirstCredential = W3cCredentialRecord['firstCredential']
 
 let isInstalled = false
 
@@ -28,20 +25,11 @@ let isInstalled = false
  */
 export function rememberFirstCredentials(): void {
   if (isInstalled) return
-  const descriptor = Object.getOwnPropertyDescriptor(W3cCredentialRecord.prototype, 'firstCredential')
-  const parse = descriptor?.get
-  // Checked at start, so a Credo upgrade that moves the getter fails loudly instead of quietly losing this.
-  if (!descriptor || !parse) throw new Error('W3cCredentialRecord.firstCredential is no getter (Credo changed)')
-  isInstalled = true
-  const kept = new BoundedMap<string, FirstCredential>(KEPT)
-  Object.defineProperty(W3cCredentialRecord.prototype, 'firstCredential', {
-    ...descriptor,
-    get(this: W3cCredentialRecord): FirstCredential {
-      const credential: unknown = this.credentialInstances?.[0]?.credential
-      if (typeof credential !== 'object' || credential === null) return parse.call(this) as FirstCredential
-      const text = JSON.stringify(credential)
-      if (text.length > MAX_KEPT_TEXT) return parse.call(this) as FirstCredential
-      return cloneInstance(kept.remembered(text, () => parse.call(this) as FirstCredential))
-    },
+  rememberGetter(W3cCredentialRecord.prototype, 'firstCredential', KEPT, (record) => {
+    const credential: unknown = record.credentialInstances?.[0]?.credential
+    if (typeof credential !== 'object' || credential === null) return undefined
+    const text = JSON.stringify(credential)
+    return text.length > MAX_KEPT_TEXT ? undefined : text
   })
+  isInstalled = true
 }

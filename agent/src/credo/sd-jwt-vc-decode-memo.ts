@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { SdJwtVcRecord } from '@credo-ts/core'
 import { BoundedMap } from '@idplane/common'
 
-import { cloneInstance } from './clone-instance'
+import { rememberGetter } from './getter-memo'
 
 /**
  * Decoded SD-JWT VCs kept, the last ones read: a holder answering a DCQL request reads every credential it holds of
@@ -13,7 +13,6 @@ import { cloneInstance } from './clone-instance'
 const KEPT = 200
 const MAX_KEPT_TEXT = 32 * 1024
 
-type FirstCredential = SdJwtVcRecord['firstCredential']
 type Tags = ReturnType<SdJwtVcRecord['getTags']>
 
 /** The tags Credo derives from the credential's text (its JWT's header and payload), kept per text. */
@@ -43,27 +42,18 @@ let isInstalled = false
 export function rememberSdJwtVcDecodes(): void {
   if (isInstalled) return
   const prototype = SdJwtVcRecord.prototype
-  const descriptor = Object.getOwnPropertyDescriptor(prototype, 'firstCredential')
-  const decode = descriptor?.get
   const getTags = prototype.getTags as ((this: SdJwtVcRecord) => Tags) | undefined
-  // Checked at start, so a Credo upgrade that moves either fails loudly instead of quietly losing this.
-  if (!descriptor || !decode) throw new Error('SdJwtVcRecord.firstCredential is no getter (Credo changed)')
+  // Checked at start, so a Credo upgrade that moves it fails loudly instead of quietly losing this.
   if (typeof getTags !== 'function') throw new Error('SdJwtVcRecord.getTags is gone (Credo changed)')
-  isInstalled = true
-
-  const decoded = new BoundedMap<string, FirstCredential>(KEPT)
-  Object.defineProperty(prototype, 'firstCredential', {
-    ...descriptor,
-    get(this: SdJwtVcRecord): FirstCredential {
-      const instance = this.credentialInstances?.[0]
-      const text = instance?.compactSdJwtVc
-      if (typeof text !== 'string' || text.length > MAX_KEPT_TEXT) return decode.call(this) as FirstCredential
-      // JSON of the three: unambiguous whatever the key id holds; bounded like the text (type metadata may be large).
-      const key = JSON.stringify([text, this.typeMetadata ?? null, instance.kmsKeyId ?? null])
-      if (key.length > 2 * MAX_KEPT_TEXT) return decode.call(this) as FirstCredential
-      return cloneInstance(decoded.remembered(key, () => decode.call(this) as FirstCredential))
-    },
+  rememberGetter(prototype, 'firstCredential', KEPT, (record) => {
+    const instance = record.credentialInstances?.[0]
+    const text = instance?.compactSdJwtVc
+    if (typeof text !== 'string' || text.length > MAX_KEPT_TEXT) return undefined
+    // JSON of the three: unambiguous whatever the key id holds; bounded like the text (type metadata may be large).
+    const key = JSON.stringify([text, record.typeMetadata ?? null, instance.kmsKeyId ?? null])
+    return key.length > 2 * MAX_KEPT_TEXT ? undefined : key
   })
+  isInstalled = true
 
   const textTags = new BoundedMap<string, TextTags>(KEPT)
   let isTrusted = true
